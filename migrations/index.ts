@@ -1,0 +1,12 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261122000000Foundation } from './Migration20261122000000Foundation.js';
+import { Migration20261122000100BackfillBalances } from './Migration20261122000100BackfillBalances.js';
+
+/**
+ * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
+ * the same classes without scanning folders. Add new migrations at the end.
+ */
+export const migrationsList: MigrationObject[] = [
+  { name: 'Migration20261122000000Foundation', class: Migration20261122000000Foundation },
+  { name: 'Migration20261122000100BackfillBalances', class: Migration20261122000100BackfillBalances },
+];

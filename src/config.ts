@@ -1,0 +1,84 @@
+/**
+ * Configuration comes only from environment variables, validated once at start so that a bad value
+ * stops the process with a message naming the variable instead of failing later in a request.
+ */
+export interface AppConfig {
+  /** Connection string of an external PostgreSQL; absent means the embedded server is started. */
+  databaseUrl: string | undefined;
+  port: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  nodeEnv: 'development' | 'production' | 'test';
+  /** How long a bearer token stays valid after login or registration. */
+  tokenTtlHours: number;
+  /** Unpaid orders older than this are cancelled by the payment-window sweep. */
+  paymentWindowMinutes: number;
+  /** Pool size per process: a small pool beats a big one for short transactions. */
+  dbPoolSize: number;
+  /** Port of the embedded PostgreSQL when DATABASE_URL is not set. */
+  embeddedPgPort: number;
+  /** Largest JSON body accepted, in bytes. */
+  bodyLimitBytes: number;
+  /** Serve GraphQL introspection (always on outside production unless turned off). */
+  graphqlIntrospection: boolean;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes'].includes(raw)) return true;
+  if (['0', 'false', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function databaseUrl(env: Env): string | undefined {
+  const raw = env.DATABASE_URL;
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('DATABASE_URL must be a URL such as postgres://user:password@host:5432/mallfront');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql://, got "${url.protocol}"`);
+  }
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const nodeEnv = oneOf(env, 'NODE_ENV', ['development', 'production', 'test'] as const, 'development');
+  return {
+    databaseUrl: databaseUrl(env),
+    port: integer(env, 'PORT', 4000, 0, 65535),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    nodeEnv,
+    tokenTtlHours: integer(env, 'TOKEN_TTL_HOURS', 24 * 7, 1, 24 * 365),
+    paymentWindowMinutes: integer(env, 'PAYMENT_WINDOW_MINUTES', 30, 1, 60 * 24 * 30),
+    dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 200),
+    embeddedPgPort: integer(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 100 * 1024, 1024, 50 * 1024 * 1024),
+    graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
+  };
+}

@@ -1,0 +1,49 @@
+import 'reflect-metadata';
+import { MikroORM, defineConfig, type Options } from '@mikro-orm/postgresql';
+import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
+import { Migrator } from '@mikro-orm/migrations';
+import { entities } from '../entities/index.js';
+import { migrationsList } from '../../migrations/index.js';
+
+export type { MikroORM };
+
+export interface OrmOptions {
+  clientUrl: string;
+  poolSize?: number;
+  /** Log every SQL statement through this function (tests count statements with it). */
+  onQuery?: (sql: string) => void;
+}
+
+export function ormConfig({ clientUrl, poolSize = 10, onQuery }: OrmOptions): Options {
+  return defineConfig({
+    clientUrl,
+    entities,
+    metadataProvider: ReflectMetadataProvider,
+    extensions: [Migrator],
+    pool: { min: 0, max: poolSize },
+    // Timestamps are timestamptz and compared in UTC everywhere.
+    forceUtcTimezone: true,
+    migrations: {
+      migrationsList,
+      path: 'migrations',
+      pathTs: 'migrations',
+      snapshot: false,
+      transactional: true,
+      allOrNothing: true,
+      silent: true,
+    },
+    debug: onQuery ? ['query'] : false,
+    logger: onQuery ? (message: string) => onQuery(message) : undefined,
+    // Services always work on an explicit fork; the global manager is refused.
+    allowGlobalContext: false,
+  });
+}
+
+export async function openOrm(options: OrmOptions): Promise<MikroORM> {
+  return MikroORM.init(ormConfig(options));
+}
+
+export async function migrate(orm: MikroORM): Promise<string[]> {
+  const applied = await orm.migrator.up();
+  return applied.map((m) => m.name);
+}

@@ -1,0 +1,8 @@
+/**
+ * MikroORM expands an array parameter into a list (`in (?)` style). To bind one PostgreSQL array
+ * (`= any(?::int[])`, `unnest(?::int[])`) pass its literal text instead.
+ */
+export function intArray(values: readonly number[]): string {
+  for (const v of values) if (!Number.isSafeInteger(v)) throw new Error(`not an integer: ${v}`);
+  return `{${values.join(',')}}`;
+}

@@ -1,0 +1,38 @@
+import { Entity, PrimaryKey, Property, Enum, Index } from '@mikro-orm/decorators/legacy';
+
+/** The four home content lists; the values are also the JSON keys and the `{kind}` of the admin route. */
+export enum ContentKind {
+  Banners = 'banners',
+  Promos = 'promos',
+  QuickLinks = 'quick_links',
+  FloorAdverts = 'floor_adverts',
+}
+
+@Entity()
+@Index({ properties: ['kind', 'position'] })
+export class HomeContentItem {
+  @PrimaryKey()
+  id!: number;
+
+  @Enum({ items: () => ContentKind })
+  kind!: ContentKind;
+
+  @Property()
+  position!: number;
+
+  @Property()
+  active!: boolean;
+
+  @Property({ length: 120 })
+  title!: string;
+
+  @Property({ length: 300, nullable: true })
+  subtitle?: string | null;
+
+  @Property({ length: 500, nullable: true })
+  imageUrl?: string | null;
+
+  /** A storefront route such as `/products/12`; validated against real objects on replace. */
+  @Property({ length: 300 })
+  destination!: string;
+}

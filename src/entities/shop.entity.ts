@@ -1,0 +1,22 @@
+import { Entity, PrimaryKey, Property, OneToOne } from '@mikro-orm/decorators/legacy';
+import { type Opt, type Rel } from '@mikro-orm/core';
+import { ShopProfile } from './shop-profile.entity.js';
+
+/** A seller in the mall. Its optional profile (logo, description...) lives in its own table. */
+@Entity()
+export class Shop {
+  @PrimaryKey()
+  id!: number;
+
+  @Property({ length: 80, unique: true })
+  slug!: string;
+
+  @Property({ length: 120 })
+  name!: string;
+
+  @OneToOne(() => ShopProfile, (profile) => profile.shop, { nullable: true })
+  profile?: Rel<ShopProfile> | null;
+
+  @Property({ columnType: 'timestamptz' })
+  createdAt: Date & Opt = new Date();
+}

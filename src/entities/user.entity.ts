@@ -1,0 +1,36 @@
+import { Entity, PrimaryKey, Property, ManyToOne, Enum, Check } from '@mikro-orm/decorators/legacy';
+import { type Opt, type Rel } from '@mikro-orm/core';
+import { Shop } from './shop.entity.js';
+
+export enum Role {
+  Customer = 'customer',
+  ShopOperator = 'shop_operator',
+  PlatformAdmin = 'platform_admin',
+}
+
+@Entity({ tableName: 'app_user' })
+@Check({ name: 'app_user_operator_has_shop', expression: "(role = 'shop_operator') = (shop_id is not null)" })
+export class User {
+  @PrimaryKey()
+  id!: number;
+
+  /** Stored lower-cased, so uniqueness is case-insensitive. */
+  @Property({ length: 254, unique: true })
+  email!: string;
+
+  @Property({ length: 200, hidden: true, lazy: true })
+  passwordHash!: string;
+
+  @Property({ length: 120 })
+  displayName!: string;
+
+  @Enum({ items: () => Role })
+  role!: Role;
+
+  /** The one shop a shop operator acts for; null for every other role. */
+  @ManyToOne(() => Shop, { nullable: true, index: true })
+  shop?: Rel<Shop> | null;
+
+  @Property({ columnType: 'timestamptz' })
+  createdAt: Date & Opt = new Date();
+}

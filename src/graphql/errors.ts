@@ -1,0 +1,42 @@
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { unwrapResolverError } from '@apollo/server/errors';
+import { AppError, toAppError } from '../errors.js';
+import type { Logger } from '../logger.js';
+
+/** Apollo's own codes for a malformed operation are kept: they describe the query, not the data. */
+const OPERATION_CODES = new Set([
+  'GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED', 'OPERATION_RESOLUTION_FAILURE', 'BAD_REQUEST',
+]);
+
+/** Every GraphQL error carries the same `code` as the REST error would, in `extensions.code`. */
+export function formatError(log: Logger) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = unwrapResolverError(error);
+    const code = formatted.extensions?.code;
+    if (!(original instanceof AppError) && typeof code === 'string' && OPERATION_CODES.has(code)) return formatted;
+    if (original instanceof GraphQLError && !(original.originalError)) {
+      return formatted;
+    }
+    const { appError, unexpected } = toAppError(original);
+    if (unexpected) log.error({ err: original, path: formatted.path }, 'graphql operation failed');
+    return {
+      message: appError.message,
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code: appError.code, status: appError.status, ...(appError.details ? { details: appError.details } : {}) },
+    };
+  };
+}
+
+/** For failures before execution (context creation): a GraphQLError with our code and HTTP status. */
+export function asGraphQLError(error: unknown): GraphQLError {
+  const { appError } = toAppError(error);
+  return new GraphQLError(appError.message, {
+    extensions: { code: appError.code, status: appError.status, http: { status: appError.status } },
+  });
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}

@@ -1,0 +1,3 @@
+import { AuthResolver } from './auth.resolver.js';
+
+export const resolvers = [AuthResolver] as const;

@@ -1,0 +1,34 @@
+import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Role } from '../../entities/user.entity.js';
+
+registerEnumType(Role, { name: 'Role', description: 'What an account may do' });
+
+@ObjectType('User')
+export class UserType {
+  @Field(() => Int) id!: number;
+  @Field() email!: string;
+  @Field() displayName!: string;
+  @Field(() => Role) role!: Role;
+  @Field(() => Int, { nullable: true, description: 'The shop a shop operator acts for' }) shopId!: number | null;
+  @Field() createdAt!: Date;
+}
+
+@ObjectType('Session')
+export class SessionType {
+  @Field({ description: 'Opaque bearer token: send it as `Authorization: Bearer <token>`' }) token!: string;
+  @Field() expiresAt!: Date;
+  @Field(() => UserType) user!: UserType;
+}
+
+@InputType()
+export class RegisterInput {
+  @Field() email!: string;
+  @Field() password!: string;
+  @Field() displayName!: string;
+}
+
+@InputType()
+export class LoginInput {
+  @Field() email!: string;
+  @Field() password!: string;
+}

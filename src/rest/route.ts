@@ -1,0 +1,57 @@
+import type { Request, Response, NextFunction, Router } from 'express';
+import { AppError } from '../errors.js';
+import type { ServiceContext } from '../services/context.js';
+import { camelKeys, snakeKeys } from './case.js';
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** What a route handler sees: the service context, path params, query and the camelCased body. */
+export interface RestCall {
+  ctx: ServiceContext;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
+  header(name: string): string | undefined;
+}
+
+/** A handler returns the body (sent as snake_case JSON), or `{ status, body }` for another status. */
+export type RestHandler = (call: RestCall) => Promise<unknown>;
+
+export class Reply {
+  constructor(readonly status: number, readonly body: unknown, readonly headers: Record<string, string> = {}) {}
+}
+
+/**
+ * Registers one path with its methods. Any other method on the path answers 405 in the error shape,
+ * so a wrong method is never mistaken for an unknown route.
+ */
+export function route(router: Router, path: string, handlers: Partial<Record<Method, RestHandler>>): void {
+  const r = router.route(path);
+  for (const [method, handler] of Object.entries(handlers) as [Method, RestHandler][]) {
+    r[method](async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const call: RestCall = {
+          ctx: res.locals.ctx as ServiceContext,
+          params: req.params as Record<string, string>,
+          query: camelKeys(req.query) as Record<string, unknown>,
+          body: camelKeys(req.body ?? {}),
+          header: (name) => req.header(name),
+        };
+        const result = await handler(call);
+        if (result instanceof Reply) {
+          res.set(result.headers).status(result.status);
+          if (result.body === undefined) res.end();
+          else res.json(snakeKeys(result.body));
+        } else {
+          res.status(200).json(snakeKeys(result));
+        }
+      } catch (error) {
+        next(error);
+      }
+    });
+  }
+  const allowed = Object.keys(handlers).map((m) => m.toUpperCase()).join(', ');
+  r.all((req: Request, _res: Response, next: NextFunction) => {
+    next(new AppError('METHOD_NOT_ALLOWED', 405, `${req.method} is not allowed on this route`, { allowed }));
+  });
+}

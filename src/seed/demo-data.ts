@@ -1,0 +1,60 @@
+/**
+ * The demo catalog: small, deterministic and realistic enough to click through. The category tree is
+ * the spec's reference shape: 6 top-level nodes, each with 2 children, each of those with 2 children.
+ */
+export const CATEGORY_TREE: [string, [string, [string, string]][]][] = [
+  ['Electronics', [['Phones', ['Smartphones', 'Phone Cases']], ['Computers', ['Laptops', 'Keyboards']]]],
+  ['Fashion', [['Women', ['Dresses', 'Handbags']], ['Men', ['Shirts', 'Sneakers']]]],
+  ['Home & Living', [['Kitchen', ['Cookware', 'Tableware']], ['Bedroom', ['Bedding', 'Lamps']]]],
+  ['Beauty', [['Skincare', ['Cleansers', 'Moisturizers']], ['Makeup', ['Lipstick', 'Foundation']]]],
+  ['Sports & Outdoors', [['Fitness', ['Yoga Mats', 'Dumbbells']], ['Camping', ['Tents', 'Backpacks']]]],
+  ['Food & Grocery', [['Snacks', ['Nuts', 'Chocolate']], ['Drinks', ['Tea', 'Coffee']]]],
+];
+
+export const BRANDS = [
+  'Aurora', 'Bamboo & Co', 'Cobalt', 'Driftwood', 'Ember', 'Fjord', 'Granite', 'Harbor', 'Ivy Lane', 'Juniper',
+];
+
+export interface DemoShop {
+  slug: string;
+  name: string;
+  /** Top-level categories the shop sells in (by index into CATEGORY_TREE). */
+  sells: number[];
+  profile?: { logoUrl: string; description: string; bannerUrl?: string; contactPhone?: string; address?: string };
+}
+
+export const SHOPS: DemoShop[] = [
+  {
+    slug: 'tech-harbor', name: 'Tech Harbor', sells: [0],
+    profile: { logoUrl: 'https://img.mallfront.test/shops/tech-harbor/logo.png', description: 'Phones, laptops and the gear around them.', contactPhone: '400-800-1001', address: 'Shenzhen, Nanshan District' },
+  },
+  {
+    slug: 'style-avenue', name: 'Style Avenue', sells: [1, 3],
+    profile: { logoUrl: 'https://img.mallfront.test/shops/style-avenue/logo.png', description: 'Clothing, bags and beauty picks.', bannerUrl: 'https://img.mallfront.test/shops/style-avenue/banner.jpg' },
+  },
+  {
+    slug: 'home-nest', name: 'Home Nest', sells: [2],
+    profile: { logoUrl: 'https://img.mallfront.test/shops/home-nest/logo.png', description: 'Everything for a cosy home.' },
+  },
+  {
+    slug: 'fresh-pantry', name: 'Fresh Pantry', sells: [5],
+    profile: { logoUrl: 'https://img.mallfront.test/shops/fresh-pantry/logo.png', description: 'Snacks, tea and coffee, shipped fresh.', address: 'Hangzhou, Xihu District' },
+  },
+  // A shop without a profile: listed all the same, with its profile fields absent.
+  { slug: 'outdoor-lab', name: 'Outdoor Lab', sells: [4] },
+];
+
+/** Variant sets a product may have; prices are in minor units (fen). */
+export const VARIANTS: string[][] = [['Standard'], ['Small', 'Large'], ['Black', 'White', 'Blue']];
+
+export const DEMO_PASSWORD = 'mallfront-dev';
+export const ADMIN_EMAIL = 'admin@mallfront.test';
+export const CUSTOMERS = [
+  { email: 'alice@mallfront.test', displayName: 'Alice' },
+  { email: 'bob@mallfront.test', displayName: 'Bob' },
+];
+/** What each demo customer starts with: ¥10,000.00 and 5,000 points. */
+export const SEED_FUNDS = 1_000_000;
+export const SEED_POINTS = 5_000;
+
+export const operatorEmail = (shopSlug: string) => `ops@${shopSlug}.mallfront.test`;

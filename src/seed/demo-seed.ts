@@ -1,0 +1,131 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { Category } from '../entities/category.entity.js';
+import { Brand } from '../entities/brand.entity.js';
+import { Shop } from '../entities/shop.entity.js';
+import { ShopProfile } from '../entities/shop-profile.entity.js';
+import { Product, ProductStatus } from '../entities/product.entity.js';
+import { Sku } from '../entities/sku.entity.js';
+import { HomeContentItem, ContentKind } from '../entities/home-content-item.entity.js';
+import { User, Role } from '../entities/user.entity.js';
+import { BalanceKind } from '../entities/balance.entity.js';
+import { hashPassword } from '../services/password.js';
+import { createZeroBalances, credit } from '../services/ledger.service.js';
+import {
+  ADMIN_EMAIL, BRANDS, CATEGORY_TREE, CUSTOMERS, DEMO_PASSWORD, SEED_FUNDS, SEED_POINTS, SHOPS, VARIANTS, operatorEmail,
+} from './demo-data.js';
+
+export class SeedRefused extends Error {}
+
+/**
+ * Loads the demo data once. Idempotent: when the admin account exists the seed has run and nothing is
+ * added. An advisory lock makes two processes starting together seed once.
+ */
+export async function seedDemoData(orm: MikroORM, nodeEnv: string): Promise<'seeded' | 'already-seeded'> {
+  if (nodeEnv === 'production') throw new SeedRefused('The demo seed refuses to run with NODE_ENV=production');
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  return orm.em.fork().transactional(async (em) => {
+    await em.execute('select pg_advisory_xact_lock(?)', [771_001]);
+    if ((await em.count(User, { email: ADMIN_EMAIL })) > 0) return 'already-seeded';
+
+    // Categories: materialized paths need the ids, so each level is flushed before the next.
+    const leaves: Category[][] = [];
+    let slugSeq = 0;
+    const slug = (name: string) => `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${++slugSeq}`;
+    const makeCategory = async (name: string, parent: Category | null, position: number) => {
+      const category = em.create(Category, { name, slug: slug(name), parent, depth: parent ? parent.depth + 1 : 0, path: '', position });
+      await em.flush();
+      category.path = `${parent ? parent.path : '/'}${category.id}/`;
+      return category;
+    };
+    for (const [topIndex, [topName, children]] of CATEGORY_TREE.entries()) {
+      const top = await makeCategory(topName, null, topIndex);
+      const topLeaves: Category[] = [];
+      for (const [childIndex, [childName, grandchildren]] of children.entries()) {
+        const child = await makeCategory(childName, top, childIndex);
+        for (const [leafIndex, leafName] of grandchildren.entries()) topLeaves.push(await makeCategory(leafName, child, leafIndex));
+      }
+      leaves.push(topLeaves);
+    }
+
+    const brands = BRANDS.map((name, position) =>
+      em.create(Brand, { name, position, logoUrl: `https://img.mallfront.test/brands/${position + 1}.png` }),
+    );
+
+    const shops = SHOPS.map((s) => {
+      const shop = em.create(Shop, { slug: s.slug, name: s.name });
+      if (s.profile) em.create(ShopProfile, { shop, ...s.profile });
+      return shop;
+    });
+
+    // Two products per leaf category, sold by the shop that covers that top-level category.
+    let n = 0;
+    for (const [topIndex, topLeaves] of leaves.entries()) {
+      const shop = shops[SHOPS.findIndex((s) => s.sells.includes(topIndex))];
+      for (const leaf of topLeaves) {
+        for (const edition of ['Classic', 'Pro']) {
+          n++;
+          const variants = VARIANTS[n % VARIANTS.length];
+          const basePrice = 1_990 + ((n * 7_919) % 60_000);
+          const product = em.create(Product, {
+            shop,
+            category: leaf,
+            brand: n % 5 === 0 ? null : brands[n % brands.length],
+            name: `${brands[n % brands.length].name} ${leaf.name} ${edition}`,
+            description: `A ${edition.toLowerCase()} pick from our ${leaf.name.toLowerCase()} range.`,
+            imageUrl: `https://img.mallfront.test/products/${n}.jpg`,
+            // A few stay in draft or are withdrawn, so the lifecycle is visible in the demo.
+            status: n % 17 === 0 ? ProductStatus.Draft : n % 19 === 0 ? ProductStatus.Unpublished : ProductStatus.Published,
+            priceFrom: basePrice,
+          });
+          variants.forEach((name, i) => em.create(Sku, { product, name, price: basePrice + i * 500, stock: 20 + ((n * 13 + i * 7) % 180) }));
+        }
+      }
+    }
+    await em.flush();
+
+    const someProduct = await em.findOneOrFail(Product, { status: ProductStatus.Published }, { orderBy: { id: 'asc' } });
+    const content: Record<ContentKind, { title: string; destination: string; active: boolean }[]> = {
+      [ContentKind.Banners]: [
+        { title: 'Flash deals every hour', destination: '/flash-sales', active: true },
+        { title: 'Team up and save', destination: '/group-buys', active: true },
+        { title: `Meet ${SHOPS[0].name}`, destination: `/shops/${SHOPS[0].slug}`, active: true },
+        { title: 'Last season clearance', destination: '/', active: false },
+      ],
+      [ContentKind.Promos]: [
+        { title: 'Grab shop coupons', destination: '/coupons', active: true },
+        { title: 'Spend your points', destination: '/points', active: true },
+        { title: 'Old promo', destination: '/coupons', active: false },
+      ],
+      [ContentKind.QuickLinks]: [
+        { title: 'Electronics', destination: `/categories/${leaves[0][0].path.split('/')[1]}`, active: true },
+        { title: `${brands[0].name} brand`, destination: `/brands/${brands[0].id}`, active: true },
+        { title: 'Points mall', destination: '/points', active: true },
+        { title: 'Retired link', destination: '/', active: false },
+      ],
+      [ContentKind.FloorAdverts]: [
+        { title: someProduct.name, destination: `/products/${someProduct.id}`, active: true },
+        { title: `Fresh from ${SHOPS[3].name}`, destination: `/shops/${SHOPS[3].slug}`, active: true },
+        { title: 'Paused advert', destination: '/', active: false },
+      ],
+    };
+    for (const [kind, items] of Object.entries(content) as [ContentKind, (typeof content)[ContentKind]][]) {
+      items.forEach((item, position) =>
+        em.create(HomeContentItem, { kind, position, ...item, imageUrl: `https://img.mallfront.test/content/${kind}/${position}.jpg` }),
+      );
+    }
+
+    em.create(User, { email: ADMIN_EMAIL, passwordHash, displayName: 'Platform Admin', role: Role.PlatformAdmin });
+    shops.forEach((shop) =>
+      em.create(User, { email: operatorEmail(shop.slug), passwordHash, displayName: `${shop.name} Operator`, role: Role.ShopOperator, shop }),
+    );
+    const customers = CUSTOMERS.map((c) => em.create(User, { ...c, passwordHash, role: Role.Customer }));
+    await em.flush();
+
+    await createZeroBalances(em, customers.map((c) => c.id));
+    for (const customer of customers) {
+      await credit(em, { userId: customer.id, kind: BalanceKind.Available, amount: SEED_FUNDS, reason: 'seed' });
+      await credit(em, { userId: customer.id, kind: BalanceKind.Points, amount: SEED_POINTS, reason: 'seed' });
+    }
+    return 'seeded';
+  });
+}

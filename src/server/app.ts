@@ -1,0 +1,121 @@
+import http from 'node:http';
+import express, { type Request, type Response, type NextFunction } from 'express';
+import { ApolloServer } from '@apollo/server';
+import { expressMiddleware } from '@as-integrations/express5';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { AppError, errorBody } from '../errors.js';
+import { apiRouter } from '../rest/api.js';
+import { errorHandler, routeNotFound } from '../rest/errors.js';
+import { graphqlSchema } from '../graphql/schema.js';
+import { asGraphQLError, formatError } from '../graphql/errors.js';
+import type { GraphQLContext } from '../resolvers/graphql-context.js';
+import { bearerToken, createServiceContext, requestId, type AppDeps } from './request-context.js';
+
+export interface RunningApp {
+  server: http.Server;
+  /** The port actually bound (useful with port 0 in tests). */
+  port: number;
+  /** Stop taking requests, let those in flight finish, then stop GraphQL. The ORM is the caller's. */
+  stop(): Promise<void>;
+}
+
+async function databaseReady(deps: AppDeps): Promise<boolean> {
+  const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref());
+  const probe = deps.orm.em
+    .fork()
+    .execute('select 1')
+    .then(() => true, () => false);
+  return Promise.race([probe, timeout]);
+}
+
+/** Builds the HTTP server with its three doors: REST under /api, GraphQL over HTTP at /graphql. */
+export async function startApp(deps: AppDeps, port: number): Promise<RunningApp> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  const server = http.createServer(app);
+  const bodyParser = express.json({ limit: deps.config.bodyLimitBytes, type: ['application/json', 'application/*+json'] });
+
+  // Request id and one structured log line per request.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const id = requestId(req.header('x-request-id'));
+    res.locals.requestId = id;
+    res.set('X-Request-Id', id);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      deps.log.info({ requestId: id, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, durationMs }, 'request');
+    });
+    next();
+  });
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    if (await databaseReady(deps)) res.json({ status: 'ok', database: 'reachable' });
+    else res.status(503).json(errorBody(new AppError('SERVICE_UNAVAILABLE', 503, 'The database is not reachable')));
+  });
+
+  const apollo = new ApolloServer<GraphQLContext>({
+    schema: await graphqlSchema(),
+    introspection: deps.config.graphqlIntrospection,
+    // main.ts owns shutdown: drain HTTP, then close the pool, then stop the embedded database.
+    stopOnTerminationSignals: false,
+    formatError: formatError(deps.log),
+    plugins: [
+      ApolloServerPluginDrainHttpServer({ httpServer: server }),
+      deps.config.nodeEnv === 'production'
+        ? ApolloServerPluginLandingPageDisabled()
+        : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
+    ],
+  });
+  await apollo.start();
+
+  app.use(
+    '/graphql',
+    bodyParser,
+    expressMiddleware(apollo, {
+      context: async ({ req, res }) => {
+        try {
+          return { ctx: await createServiceContext(deps, bearerToken(req.header('authorization')), res.locals.requestId) };
+        } catch (error) {
+          throw asGraphQLError(error);
+        }
+      },
+    }),
+  );
+
+  app.use(
+    '/api',
+    bodyParser,
+    async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        res.locals.ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), res.locals.requestId);
+        next();
+      } catch (error) {
+        next(error);
+      }
+    },
+    apiRouter(deps),
+  );
+  app.use(routeNotFound);
+  app.use(errorHandler(deps.log));
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => resolve());
+  });
+  const address = server.address();
+  return {
+    server,
+    port: typeof address === 'object' && address ? address.port : port,
+    async stop() {
+      // Apollo's drain plugin closes the server and waits for in-flight requests.
+      await apollo.stop();
+      server.closeAllConnections();
+    },
+  };
+}

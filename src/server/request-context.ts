@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { AppConfig } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { EventPublisher } from '../events/domain-event.js';
+import type { ServiceContext } from '../services/context.js';
+import { authenticate } from '../services/auth.service.js';
+
+export interface AppDeps {
+  config: AppConfig;
+  orm: MikroORM;
+  log: Logger;
+  events: EventPublisher;
+}
+
+export function bearerToken(header: string | undefined | null): string | undefined {
+  const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
+  return match?.[1];
+}
+
+export function requestId(header: unknown): string {
+  return typeof header === 'string' && /^[\w.-]{1,100}$/.test(header) ? header : randomUUID();
+}
+
+/** One service context per request (REST call, GraphQL operation or websocket operation). */
+export async function createServiceContext(
+  deps: AppDeps,
+  token: string | undefined,
+  id: string,
+): Promise<ServiceContext> {
+  const em = deps.orm.em.fork();
+  const { actor, problem } = await authenticate(em, token);
+  return {
+    em,
+    actor,
+    authProblem: problem,
+    config: deps.config,
+    log: deps.log.child({ requestId: id }),
+    requestId: id,
+    events: deps.events,
+  };
+}

@@ -1,0 +1,118 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError, conflict } from '../errors.js';
+import { User, Role } from '../entities/user.entity.js';
+import { AuthToken } from '../entities/auth-token.entity.js';
+import type { Actor, ServiceContext } from './context.js';
+import { inTransaction } from './transaction.js';
+import { requireUser } from './guards.js';
+import { parseInput, z } from './validate.js';
+import { hashPassword, verifyPassword, DUMMY_HASH } from './password.js';
+import { createZeroBalances } from './ledger.service.js';
+
+export interface UserView {
+  id: number;
+  email: string;
+  displayName: string;
+  role: Role;
+  shopId: number | null;
+  createdAt: Date;
+}
+
+export interface Session {
+  token: string;
+  expiresAt: Date;
+  user: UserView;
+}
+
+const email = z.string().trim().toLowerCase().max(254).email('must be an email address');
+const RegisterInput = z.object({
+  email,
+  password: z.string().min(8, 'must be at least 8 characters').max(200),
+  displayName: z.string().trim().min(1).max(120),
+});
+const LoginInput = z.object({ email, password: z.string().min(1).max(200) });
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export function toUserView(user: User): UserView {
+  return {
+    id: user.id,
+    email: user.email,
+    displayName: user.displayName,
+    role: user.role,
+    shopId: user.shop?.id ?? null,
+    createdAt: user.createdAt,
+  };
+}
+
+async function issueToken(ctx: ServiceContext, em: EntityManager, user: User): Promise<Session> {
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(Date.now() + ctx.config.tokenTtlHours * 3600_000);
+  em.create(AuthToken, { tokenHash: hashToken(token), user, expiresAt });
+  await em.flush();
+  return { token, expiresAt, user: toUserView(user) };
+}
+
+/** Creates a customer account with its zero balance rows and signs it in, in one transaction. */
+export async function register(ctx: ServiceContext, input: unknown): Promise<Session> {
+  const data = parseInput(RegisterInput, input);
+  const passwordHash = await hashPassword(data.password);
+  return inTransaction(ctx, async (tx) => {
+    const taken = await tx.em.count(User, { email: data.email });
+    if (taken > 0) throw conflict('EMAIL_TAKEN', 'An account with this email already exists');
+    const user = tx.em.create(User, {
+      email: data.email,
+      passwordHash,
+      displayName: data.displayName,
+      role: Role.Customer,
+    });
+    await tx.em.flush();
+    await createZeroBalances(tx.em, [user.id]);
+    return issueToken(tx, tx.em, user);
+  });
+}
+
+/** Signs in. Unknown email and wrong password give the same answer and take the same time. */
+export async function login(ctx: ServiceContext, input: unknown): Promise<Session> {
+  const data = parseInput(LoginInput, input);
+  const user = await ctx.em.findOne(User, { email: data.email }, { populate: ['passwordHash'] });
+  const ok = await verifyPassword(data.password, user?.passwordHash ?? DUMMY_HASH);
+  if (!user || !ok) throw new AppError('INVALID_CREDENTIALS', 401, 'Email or password is not correct');
+  return inTransaction(ctx, (tx) => issueToken(tx, tx.em, user));
+}
+
+/** Revokes the token this request was made with. */
+export async function logout(ctx: ServiceContext): Promise<boolean> {
+  const actor = requireUser(ctx);
+  await ctx.em.execute('update auth_token set revoked_at = now() where token_hash = ? and revoked_at is null', [
+    actor.tokenHash,
+  ]);
+  return true;
+}
+
+export async function me(ctx: ServiceContext): Promise<UserView> {
+  const actor = requireUser(ctx);
+  const user = await ctx.em.findOneOrFail(User, actor.userId);
+  return toUserView(user);
+}
+
+export type Authentication =
+  | { actor: Actor; problem: null }
+  | { actor: null; problem: 'TOKEN_INVALID' | 'TOKEN_EXPIRED' | null };
+
+/** Resolves a bearer token to an actor in one query. */
+export async function authenticate(em: EntityManager, token: string | undefined): Promise<Authentication> {
+  if (!token) return { actor: null, problem: null };
+  const tokenHash = hashToken(token);
+  const rows = await em.execute<{ user_id: number; role: Role; shop_id: number | null; expires_at: Date; revoked_at: Date | null }[]>(
+    `select u.id as user_id, u.role, u.shop_id, t.expires_at, t.revoked_at
+       from auth_token t join app_user u on u.id = t.user_id
+      where t.token_hash = ?`,
+    [tokenHash],
+  );
+  const row = rows[0];
+  if (!row || row.revoked_at) return { actor: null, problem: 'TOKEN_INVALID' };
+  if (new Date(row.expires_at).getTime() <= Date.now()) return { actor: null, problem: 'TOKEN_EXPIRED' };
+  return { actor: { userId: row.user_id, role: row.role, shopId: row.shop_id, tokenHash }, problem: null };
+}

@@ -1,0 +1,32 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from '../logger.js';
+import type { AppConfig } from '../config.js';
+import type { DomainEvent, EventPublisher } from '../events/domain-event.js';
+import type { Role } from '../entities/user.entity.js';
+
+/** Who is calling. Resolved once per request from the bearer token. */
+export interface Actor {
+  userId: number;
+  role: Role;
+  /** The shop a shop operator acts for; null for other roles. */
+  shopId: number | null;
+  /** Hash of the token used, so logout can revoke exactly it. */
+  tokenHash: string;
+}
+
+/**
+ * Everything a service method needs about the current call: its own entity manager fork, the actor,
+ * configuration, logging and where to publish events. Passed first to every service method.
+ */
+export interface ServiceContext {
+  em: EntityManager;
+  actor: Actor | null;
+  /** Why a sent token was not accepted (so a route that needs a user can say so). */
+  authProblem: 'TOKEN_INVALID' | 'TOKEN_EXPIRED' | null;
+  config: AppConfig;
+  log: Logger;
+  requestId: string;
+  events: EventPublisher;
+  /** Set inside a transaction: events wait here until commit. */
+  pendingEvents?: DomainEvent[];
+}

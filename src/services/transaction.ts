@@ -1,0 +1,38 @@
+import type { DomainEvent } from '../events/domain-event.js';
+import type { ServiceContext } from './context.js';
+
+/** Serialization failures and deadlocks are safe to retry: the transaction had no effect. */
+const RETRYABLE = new Set(['40001', '40P01']);
+const MAX_ATTEMPTS = 4;
+
+function isRetryable(error: unknown): boolean {
+  for (let e: any = error, depth = 0; e && depth < 5; e = e.cause, depth++) {
+    if (typeof e.code === 'string' && RETRYABLE.has(e.code)) return true;
+  }
+  return false;
+}
+
+/**
+ * Runs one use case in one transaction. Events emitted inside are published only after commit, so a
+ * rolled-back use case publishes nothing. A call made inside another transaction joins it.
+ */
+export async function inTransaction<T>(ctx: ServiceContext, work: (tx: ServiceContext) => Promise<T>): Promise<T> {
+  if (ctx.pendingEvents) return work(ctx);
+  for (let attempt = 1; ; attempt++) {
+    const pendingEvents: DomainEvent[] = [];
+    try {
+      const result = await ctx.em.transactional((em) => work({ ...ctx, em, pendingEvents }));
+      if (pendingEvents.length > 0) ctx.events.publish(pendingEvents);
+      return result;
+    } catch (error) {
+      if (attempt >= MAX_ATTEMPTS || !isRetryable(error)) throw error;
+      ctx.em.clear();
+    }
+  }
+}
+
+/** Queues an event of the current transaction; it is published when the transaction commits. */
+export function emit(tx: ServiceContext, event: Omit<DomainEvent, 'occurredAt'>): void {
+  if (!tx.pendingEvents) throw new Error('emit() called outside inTransaction()');
+  tx.pendingEvents.push({ ...event, occurredAt: new Date().toISOString() });
+}

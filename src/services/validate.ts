@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { validationError } from '../errors.js';
+
+export { z };
+
+/**
+ * Parses service input with a zod schema. A failure becomes VALIDATION_FAILED with one entry per
+ * problem (`field` as a dotted path), the same through REST and GraphQL.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => ({
+    field: issue.path.map(String).join('.') || null,
+    message: issue.message,
+  }));
+  const first = problems[0];
+  throw validationError(first.field ? `${first.field}: ${first.message}` : first.message, { problems });
+}
+
+/** Common field shapes. Money and quantities are whole numbers: no floats anywhere. */
+export const id = z.coerce.number().int().positive().max(2147483647);
+export const money = z.number().int().min(0).max(2_000_000_000);
+export const quantity = z.number().int().min(0).max(1_000_000);

@@ -1,0 +1,84 @@
+import { startTestApp, type TestApp } from './support/harness.js';
+import { newCustomer } from './support/fixtures.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ bodyLimitBytes: 2048 });
+});
+afterAll(() => t.close());
+
+/** Every failure, whoever detects it, answers `{"error": {code, message, details?}}`. */
+function expectErrorShape(res: { status: number; body: any }, status: number, code: string) {
+  expect(res.status).toBe(status);
+  expect(res.body).toEqual({ error: expect.objectContaining({ code, message: expect.any(String) }) });
+  expect(Object.keys(res.body.error).every((k) => ['code', 'message', 'details'].includes(k))).toBe(true);
+}
+
+describe('one error shape', () => {
+  it('validation error: 400 VALIDATION_FAILED', async () => {
+    expectErrorShape(await t.api('POST', '/api/auth/login', { body: { email: 42 } }), 400, 'VALIDATION_FAILED');
+  });
+
+  it('malformed JSON: 400 MALFORMED_JSON', async () => {
+    expectErrorShape(await t.api('POST', '/api/auth/login', { raw: '{"email": ' }), 400, 'MALFORMED_JSON');
+  });
+
+  it('unknown route: 404 ROUTE_NOT_FOUND', async () => {
+    expectErrorShape(await t.api('GET', '/api/no-such-thing'), 404, 'ROUTE_NOT_FOUND');
+    expectErrorShape(await t.api('GET', '/elsewhere'), 404, 'ROUTE_NOT_FOUND');
+  });
+
+  it('wrong method: 405 METHOD_NOT_ALLOWED naming the allowed ones', async () => {
+    const res = await t.api('DELETE', '/api/auth/login');
+    expectErrorShape(res, 405, 'METHOD_NOT_ALLOWED');
+    expect(res.body.error.details.allowed).toBe('POST');
+  });
+
+  it('body over the limit: 413 PAYLOAD_TOO_LARGE', async () => {
+    expectErrorShape(await t.api('POST', '/api/auth/login', { body: { email: 'x'.repeat(5000), password: 'y' } }), 413, 'PAYLOAD_TOO_LARGE');
+  });
+
+  it('unauthenticated: 401 UNAUTHENTICATED', async () => {
+    expectErrorShape(await t.api('GET', '/api/me'), 401, 'UNAUTHENTICATED');
+  });
+
+  it('conflict: 409 EMAIL_TAKEN', async () => {
+    const user = await newCustomer(t);
+    expectErrorShape(await t.api('POST', '/api/auth/register', { body: { email: user.email, password: 'long enough pw', display_name: 'X' } }), 409, 'EMAIL_TAKEN');
+  });
+
+  it('invalid token: 401 TOKEN_INVALID', async () => {
+    expectErrorShape(await t.api('GET', '/api/me', { token: 'not-a-token' }), 401, 'TOKEN_INVALID');
+  });
+
+  it('carries a request id header, echoing a sane incoming one', async () => {
+    const res = await t.api('GET', '/api/me', { headers: { 'x-request-id': 'abc-123' } });
+    expect(res.headers.get('x-request-id')).toBe('abc-123');
+  });
+
+  it('unexpected failure: 500 INTERNAL without internals', async () => {
+    // Break the table behind /api/me for this database only, then restore it.
+    const user = await newCustomer(t);
+    await t.sql('alter table app_user rename column display_name to display_name_gone');
+    try {
+      const res = await t.api('GET', '/api/me', { token: user.token });
+      expectErrorShape(res, 500, 'INTERNAL');
+      expect(JSON.stringify(res.body)).not.toMatch(/display_name|column|select|stack/i);
+    } finally {
+      await t.sql('alter table app_user rename column display_name_gone to display_name');
+    }
+  });
+
+  it('GraphQL errors carry the same code in extensions.code', async () => {
+    const res = await t.gql(`mutation { register(input: { email: "bad", password: "x", displayName: "" }) { token } }`);
+    expect(res.errors?.[0].extensions.code).toBe('VALIDATION_FAILED');
+    expect(res.errors?.[0].extensions.status).toBe(400);
+  });
+});
+
+describe('health', () => {
+  it('GET /healthz and /readyz answer 200 while the database is up', async () => {
+    expect((await t.api('GET', '/healthz')).body).toEqual({ status: 'ok' });
+    expect((await t.api('GET', '/readyz')).status).toBe(200);
+  });
+});

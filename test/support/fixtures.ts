@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { hashToken } from '../../src/services/auth.service.js';
+import { hashPassword } from '../../src/services/password.js';
+import { createZeroBalances, credit } from '../../src/services/ledger.service.js';
+import { BalanceKind } from '../../src/entities/balance.entity.js';
+import { Role } from '../../src/entities/user.entity.js';
+import type { TestApp } from './harness.js';
+
+/**
+ * Small builders so a test states only what matters to it. They write straight to the database
+ * (setup is not what is under test) and return ids and ready bearer tokens.
+ */
+export const PASSWORD = 'correct horse battery';
+let passwordHash: Promise<string> | undefined;
+let seq = 0;
+const unique = (label: string) => `${label}-${process.pid}-${++seq}-${randomBytes(3).toString('hex')}`;
+
+export interface TestUser {
+  id: number;
+  email: string;
+  token: string;
+  shopId: number | null;
+}
+
+async function insertToken(t: TestApp, userId: number, expiresAt = new Date(Date.now() + 3600_000)): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await t.sql('insert into auth_token (token_hash, user_id, expires_at, created_at) values (?, ?, ?, now())', [hashToken(token), userId, expiresAt]);
+  return token;
+}
+
+async function newUser(t: TestApp, role: Role, shopId: number | null = null): Promise<TestUser> {
+  passwordHash ??= hashPassword(PASSWORD);
+  const email = `${unique(role)}@example.test`;
+  const [row] = await t.sql<{ id: number }>(
+    `insert into app_user (email, password_hash, display_name, role, shop_id, created_at) values (?, ?, ?, ?, ?, now()) returning id`,
+    [email, await passwordHash, 'Test User', role, shopId],
+  );
+  return { id: row.id, email, token: await insertToken(t, row.id), shopId };
+}
+
+export async function newCustomer(t: TestApp, funds = { available: 0, points: 0 }): Promise<TestUser> {
+  const user = await newUser(t, Role.Customer);
+  const em = t.em();
+  await em.transactional(async (tx) => {
+    await createZeroBalances(tx, [user.id]);
+    if (funds.available > 0) await credit(tx, { userId: user.id, kind: BalanceKind.Available, amount: funds.available, reason: 'seed' });
+    if (funds.points > 0) await credit(tx, { userId: user.id, kind: BalanceKind.Points, amount: funds.points, reason: 'seed' });
+  });
+  return user;
+}
+
+export const newAdmin = (t: TestApp) => newUser(t, Role.PlatformAdmin);
+export const newOperator = (t: TestApp, shopId: number) => newUser(t, Role.ShopOperator, shopId);
+export const expiredTokenFor = (t: TestApp, userId: number) => insertToken(t, userId, new Date(Date.now() - 1000));
+
+export async function newShop(t: TestApp, options: { withProfile?: boolean; name?: string } = {}): Promise<{ id: number; slug: string }> {
+  const slug = unique('shop');
+  const [row] = await t.sql<{ id: number }>(`insert into shop (slug, name, created_at) values (?, ?, now()) returning id`, [slug, options.name ?? `Shop ${slug}`]);
+  if (options.withProfile) {
+    await t.sql(`insert into shop_profile (shop_id, logo_url, description, updated_at) values (?, ?, ?, now())`, [row.id, `https://img.test/${slug}.png`, 'A test shop']);
+  }
+  return { id: row.id, slug };
+}
+
+/** A category; pass a parent to build a tree. */
+export async function newCategory(t: TestApp, parent?: { id: number; path: string; depth: number }): Promise<{ id: number; path: string; depth: number }> {
+  const depth = parent ? parent.depth + 1 : 0;
+  const [row] = await t.sql<{ id: number }>(
+    `insert into category (parent_id, name, slug, depth, path, position) values (?, ?, ?, ?, '', 0) returning id`,
+    [parent?.id ?? null, unique('Category'), unique('category'), depth],
+  );
+  const path = `${parent ? parent.path : '/'}${row.id}/`;
+  await t.sql(`update category set path = ? where id = ?`, [path, row.id]);
+  return { id: row.id, path, depth };
+}
+
+export async function newBrand(t: TestApp, position = 0): Promise<{ id: number }> {
+  const [row] = await t.sql<{ id: number }>(`insert into brand (name, position) values (?, ?) returning id`, [unique('Brand'), position]);
+  return row;
+}
+
+export interface ProductSpec {
+  shopId: number;
+  categoryId: number;
+  brandId?: number | null;
+  status?: 'draft' | 'published' | 'unpublished';
+  skus?: { price: number; stock: number; name?: string }[];
+  name?: string;
+}
+
+export async function newProduct(t: TestApp, spec: ProductSpec): Promise<{ id: number; skuIds: number[] }> {
+  const skus = spec.skus ?? [{ price: 1000, stock: 10 }];
+  const [row] = await t.sql<{ id: number }>(
+    `insert into product (shop_id, category_id, brand_id, name, status, price_from, created_at, updated_at)
+     values (?, ?, ?, ?, ?, ?, now(), now()) returning id`,
+    [spec.shopId, spec.categoryId, spec.brandId ?? null, spec.name ?? unique('Product'), spec.status ?? 'published', Math.min(...skus.map((s) => s.price))],
+  );
+  const skuIds: number[] = [];
+  for (const [i, sku] of skus.entries()) {
+    const [s] = await t.sql<{ id: number }>(`insert into sku (product_id, name, price, stock) values (?, ?, ?, ?) returning id`, [row.id, sku.name ?? `Variant ${i + 1}`, sku.price, sku.stock]);
+    skuIds.push(s.id);
+  }
+  return { id: row.id, skuIds };
+}
