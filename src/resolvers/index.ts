@@ -1,3 +1,6 @@
 import { AuthResolver } from './auth.resolver.js';
+import { CatalogResolver, CategoryFieldsResolver, ShopResolver } from './catalog.resolver.js';
+import { HomeContentResolver } from './home-content.resolver.js';
+import { ProductResolver } from './product.resolver.js';
 
-export const resolvers = [AuthResolver] as const;
+export const resolvers = [AuthResolver, CatalogResolver, CategoryFieldsResolver, ShopResolver, HomeContentResolver, ProductResolver] as const;
