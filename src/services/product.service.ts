@@ -72,7 +72,7 @@ export async function listProducts(ctx: ServiceContext, input: unknown = {}): Pr
   const [rows, [count]] = await Promise.all([
     ctx.em.execute(
       `select ${PRODUCT_COLUMNS} from product p join shop s on s.id = p.shop_id
-        where ${filter} order by ${column} ${order}, p.id ${order} limit ? offset ?`,
+        where ${filter} order by ${column === 'p.id' ? '' : `${column} ${order}, `}p.id ${order} limit ? offset ?`,
       [...params, q.pageSize, pageOffset(q)],
     ),
     ctx.em.execute<{ total: number }[]>(`select count(*)::int as total from product p where ${filter}`, params),
