@@ -9,9 +9,9 @@ import {
 } from './catalog-views.js';
 
 /**
- * Sort keys of the public listing, each with its default direction. `sales` (by sold_count, newest
- * first on ties) comes with the purchase flow, which adds paid orders: it plugs in here as one more
- * key, and `sold_count` as one batched lookup per page in `listProducts`.
+ * Sort keys of the public listing, each with its default direction. `sales` comes with the purchase
+ * flow, which adds paid orders: it plugs in here as one more key (descending by default), and
+ * `sold_count` as one batched lookup per page (`product_id = any(?)`) in `listProducts`.
  */
 const SORTS = {
   price: { column: 'p.price_from', defaultOrder: 'asc' },
@@ -30,7 +30,7 @@ const ListProductsInput = z.strictObject({
 });
 
 /** `sort` and `order` first, so an unsupported value is SORT_UNSUPPORTED whatever else is wrong. */
-function listingOrder(input: unknown): { column: string; order: Order } {
+function listingOrder(input: unknown): string {
   const { sort, order } = (input ?? {}) as { sort?: unknown; order?: unknown };
   if (sort !== undefined && !(typeof sort === 'string' && Object.hasOwn(SORTS, sort))) {
     throw new AppError('SORT_UNSUPPORTED', 400, `sort must be one of: ${Object.keys(SORTS).join(', ')}`, {
@@ -40,10 +40,12 @@ function listingOrder(input: unknown): { column: string; order: Order } {
   if (order !== undefined && !ORDERS.includes(order as Order)) {
     throw new AppError('SORT_UNSUPPORTED', 400, 'order must be asc or desc', { parameter: 'order', value: order, allowed: ORDERS });
   }
-  // Default: newest first (ids grow with creation). `order` alone flips it.
-  if (sort === undefined) return { column: 'p.id', order: (order as Order | undefined) ?? 'desc' };
+  // Default: newest first (ids grow with creation); `order` alone flips it. Ties break on id, in
+  // the same direction, so pages never overlap and one index serves both directions.
+  if (sort === undefined) return `p.id ${(order as Order | undefined) ?? 'desc'}`;
   const key = SORTS[sort as Sort];
-  return { column: key.column, order: (order as Order | undefined) ?? key.defaultOrder };
+  const direction = (order as Order | undefined) ?? key.defaultOrder;
+  return `${key.column} ${direction}, p.id ${direction}`;
 }
 
 /**
@@ -52,7 +54,7 @@ function listingOrder(input: unknown): { column: string; order: Order } {
  * page stops reading at its limit on the matching index, the count is an index-only scan.
  */
 export async function listProducts(ctx: ServiceContext, input: unknown = {}): Promise<Page<ProductView>> {
-  const { column, order } = listingOrder(input);
+  const orderBy = listingOrder(input);
   const q = parseInput(ListProductsInput, input);
   const where = [`p.status = 'published'`];
   const params: unknown[] = [];
@@ -72,7 +74,7 @@ export async function listProducts(ctx: ServiceContext, input: unknown = {}): Pr
   const [rows, [count]] = await Promise.all([
     ctx.em.execute(
       `select ${PRODUCT_COLUMNS} from product p join shop s on s.id = p.shop_id
-        where ${filter} order by ${column === 'p.id' ? '' : `${column} ${order}, `}p.id ${order} limit ? offset ?`,
+        where ${filter} order by ${orderBy} limit ? offset ?`,
       [...params, q.pageSize, pageOffset(q)],
     ),
     ctx.em.execute<{ total: number }[]>(`select count(*)::int as total from product p where ${filter}`, params),
