@@ -1,6 +1,7 @@
 import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ProductStatus } from '../../entities/product.entity.js';
 import { ContentKind } from '../../entities/home-content-item.entity.js';
+import { PageType } from './page.types.js';
 
 registerEnumType(ProductStatus, { name: 'ProductStatus', description: 'Publish lifecycle: draft, published, unpublished' });
 registerEnumType(ContentKind, { name: 'ContentKind', description: 'The four home content lists' });
@@ -57,12 +58,7 @@ export class ShopType {
 }
 
 @ObjectType('ShopPage')
-export class ShopPageType {
-  @Field(() => [ShopType]) items!: ShopType[];
-  @Field(() => Int) page!: number;
-  @Field(() => Int) pageSize!: number;
-  @Field(() => Int) total!: number;
-}
+export class ShopPageType extends PageType(ShopType) {}
 
 @ObjectType('Category')
 export class CategoryType {
@@ -106,12 +102,7 @@ export class ProductType {
 }
 
 @ObjectType('ProductPage')
-export class ProductPageType {
-  @Field(() => [ProductType]) items!: ProductType[];
-  @Field(() => Int) page!: number;
-  @Field(() => Int) pageSize!: number;
-  @Field(() => Int) total!: number;
-}
+export class ProductPageType extends PageType(ProductType) {}
 
 @ObjectType('ContentItem')
 export class ContentItemType {
