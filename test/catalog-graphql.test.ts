@@ -82,11 +82,11 @@ describe('GraphQL catalog', () => {
     const { top, child, grandchild } = await newCategoryBranch(t);
     const brand = await newBrand(t, 400);
     const p = await newProduct(t, { shopId: shop.id, categoryId: grandchild.id, brandId: brand.id, skus: [{ price: 5, stock: 6 }] });
-    const res = await t.gql(`query($id: Int!) { product(id: $id) { id brandId brand { id } category { id children { id } }
+    const res = await t.gql(`query($id: Int!) { product(id: $id) { id brandId createdAt brand { id } category { id children { id } }
       categoryPath { id } skus { price stock } shop { slug profile { logoUrl } } } }`, { id: p.id });
     expect(res.errors).toBeUndefined();
     expect(res.data.product).toEqual({
-      id: p.id, brandId: brand.id, brand: { id: brand.id }, category: { id: grandchild.id, children: [] },
+      id: p.id, brandId: brand.id, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/), brand: { id: brand.id }, category: { id: grandchild.id, children: [] },
       categoryPath: [{ id: top.id }, { id: child.id }, { id: grandchild.id }], skus: [{ price: 5, stock: 6 }],
       shop: { slug: shop.slug, profile: null },
     });

@@ -165,6 +165,8 @@ describe('product listing', () => {
     });
     expect(item).not.toHaveProperty('description');
     expect(item).not.toHaveProperty('image_url');
+    expect(item.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(item.updated_at).toMatch(/^\d{4}-\d\d-\d\dT.*Z$/);
   });
 });
 
@@ -260,6 +262,7 @@ describe('brands, shops and currency', () => {
     const shop = await newShop(t, { withProfile: true });
     const res = await t.api('GET', `/api/shops/${shop.slug}`);
     expect(res.body).toMatchObject({ id: shop.id, slug: shop.slug, profile: { shop_id: shop.id } });
+    expect(res.body.profile.updated_at).toMatch(/^\d{4}-\d\d-\d\dT.*Z$/);
     const bare = await newShop(t);
     expect((await t.api('GET', `/api/shops/${bare.slug}`)).body).not.toHaveProperty('profile');
     const missing = await t.api('GET', '/api/shops/no-such-shop');

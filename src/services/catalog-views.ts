@@ -10,6 +10,8 @@ import { intArray } from '../db/sql.js';
  */
 
 const present = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
+/** Raw queries return timestamptz as text; views hold Dates (ISO 8601 in JSON, DateTimeISO in GraphQL). */
+const date = (value: string | Date) => new Date(value);
 
 export interface ShopRef {
   id: number;
@@ -102,8 +104,8 @@ export function toProductView(row: any): ProductView {
     shop: { id: row.shop_id, slug: row.shop_slug, name: row.shop_name },
     categoryId: row.category_id,
     brandId: row.brand_id ?? null,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
+    createdAt: date(row.created_at),
+    updatedAt: date(row.updated_at),
   };
 }
 
@@ -120,7 +122,7 @@ export function toProfileView(row: any, shopId: number): ShopProfileView | undef
     bannerUrl: present(row.banner_url),
     contactPhone: present(row.contact_phone),
     address: present(row.address),
-    updatedAt: row.profile_updated_at,
+    updatedAt: date(row.profile_updated_at),
   };
 }
 
