@@ -2,6 +2,7 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000Foundation } from './Migration20261122000000Foundation.js';
 import { Migration20261122000100BackfillBalances } from './Migration20261122000100BackfillBalances.js';
 import { Migration20261122020000PurchaseFlow } from './Migration20261122020000PurchaseFlow.js';
+import { Migration20261122010000Catalog } from './Migration20261122010000Catalog.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -10,5 +11,6 @@ import { Migration20261122020000PurchaseFlow } from './Migration20261122020000Pu
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122000000Foundation', class: Migration20261122000000Foundation },
   { name: 'Migration20261122000100BackfillBalances', class: Migration20261122000100BackfillBalances },
+  { name: 'Migration20261122010000Catalog', class: Migration20261122010000Catalog },
   { name: 'Migration20261122020000PurchaseFlow', class: Migration20261122020000PurchaseFlow },
 ];

@@ -1,4 +1,10 @@
 import { AuthResolver } from './auth.resolver.js';
 import { PurchaseResolver } from './purchase.resolver.js';
 
-export const resolvers = [AuthResolver, PurchaseResolver] as const;
+import { CatalogResolver, CategoryFieldsResolver, ShopResolver } from './catalog.resolver.js';
+import { HomeContentResolver } from './home-content.resolver.js';
+import { ProductResolver } from './product.resolver.js';
+
+export const resolvers = [
+  AuthResolver, CatalogResolver, CategoryFieldsResolver, ShopResolver, HomeContentResolver, ProductResolver, PurchaseResolver,
+] as const;

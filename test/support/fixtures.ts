@@ -102,3 +102,28 @@ export async function newProduct(t: TestApp, spec: ProductSpec): Promise<{ id: n
   }
   return { id: row.id, skuIds };
 }
+
+/** A three-level branch: a top-level category, one child and one grandchild under it. */
+export async function newCategoryBranch(t: TestApp) {
+  const top = await newCategory(t);
+  const child = await newCategory(t, top);
+  const grandchild = await newCategory(t, child);
+  return { top, child, grandchild };
+}
+
+export interface ContentSpec {
+  title?: string;
+  destination?: string;
+  active?: boolean;
+}
+
+/** Writes one kind's home content list directly (positions in the given order). */
+export async function setContent(t: TestApp, kind: string, items: ContentSpec[]): Promise<void> {
+  await t.sql('delete from home_content_item where kind = ?', [kind]);
+  for (const [position, item] of items.entries()) {
+    await t.sql(
+      'insert into home_content_item (kind, position, active, title, destination) values (?, ?, ?, ?, ?)',
+      [kind, position, item.active ?? true, item.title ?? `${kind} ${position}`, item.destination ?? '/'],
+    );
+  }
+}
