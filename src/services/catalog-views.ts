@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ProductStatus } from '../entities/product.entity.js';
 import { soldCounts } from './sold-count.js';
-import { intArray } from '../db/sql.js';
+import { toDate, intArray } from '../db/sql.js';
 
 /**
  * The plain shapes the catalog services return, the row mappers that build them, and the batched
@@ -12,7 +12,7 @@ import { intArray } from '../db/sql.js';
 
 const present = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
 /** Raw queries return timestamptz as text; views hold Dates (ISO 8601 in JSON, DateTimeISO in GraphQL). */
-const date = (value: string | Date) => new Date(value);
+const date = (value: string | Date) => toDate(value);
 
 export interface ShopRef {
   id: number;
