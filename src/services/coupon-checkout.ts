@@ -6,6 +6,7 @@ import { ItemPricing } from '../entities/order-item.entity.js';
 import type { ServiceContext } from './context.js';
 import type { DraftOrder } from './checkout.service.js';
 import { id, z } from './validate.js';
+import { toDate } from './coupon.service.js';
 
 /** One coupon the customer asks to apply to the order generated for one shop. */
 export interface CouponChoice {
@@ -47,8 +48,8 @@ export interface CouponRow {
   percent_off: number | null;
   max_discount: number | null;
   min_order_amount: number;
-  valid_from: Date;
-  valid_until: Date;
+  valid_from: string | Date;
+  valid_until: string | Date;
   in_window: boolean;
 }
 
@@ -84,8 +85,8 @@ export function couponRefusal(coupon: CouponRow | undefined, draft: DraftOrder, 
   if (!coupon.in_window) {
     return refused('COUPON_NOT_IN_WINDOW', `Coupon ${coupon.id} is not valid now`, {
       ...details,
-      valid_from: coupon.valid_from,
-      valid_until: coupon.valid_until,
+      valid_from: toDate(coupon.valid_from),
+      valid_until: toDate(coupon.valid_until),
     });
   }
   const pricing = couponForbiddenBy(draft);

@@ -54,6 +54,13 @@ export interface CouponView extends DiscountTerms {
 
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 
+/**
+ * Raw queries (`em.execute`) return timestamptz as PostgreSQL text (`2026-11-22 02:52:17.31+00`);
+ * views hand out Dates so both doors serialise ISO 8601.
+ */
+export const toDate = (v: string | Date): Date => (v instanceof Date ? v : new Date(v.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')));
+const optDate = (v: string | Date | null): Date | undefined => (v === null ? undefined : toDate(v));
+
 function termsOf(r: any): DiscountTerms {
   return {
     discountKind: r.discount_kind,
@@ -70,13 +77,13 @@ function templateView(r: any): CouponTemplateView {
     shopId: r.shop_id,
     name: r.name,
     ...termsOf(r),
-    validFrom: opt(r.valid_from),
-    validUntil: opt(r.valid_until),
+    validFrom: optDate(r.valid_from),
+    validUntil: optDate(r.valid_until),
     validDays: opt(r.valid_days),
     claimStock: r.claim_stock,
     status: r.status,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
+    createdAt: toDate(r.created_at),
+    updatedAt: toDate(r.updated_at),
   };
 }
 
@@ -87,11 +94,11 @@ function couponView(r: any): CouponView {
     shop: { id: r.shop_id, slug: r.shop_slug, name: r.shop_name },
     name: r.name,
     ...termsOf(r),
-    validFrom: r.valid_from,
-    validUntil: r.valid_until,
+    validFrom: toDate(r.valid_from),
+    validUntil: toDate(r.valid_until),
     status: r.state,
-    claimedAt: r.claimed_at,
-    usedAt: opt(r.used_at),
+    claimedAt: toDate(r.claimed_at),
+    usedAt: optDate(r.used_at),
   };
 }
 
