@@ -3,6 +3,7 @@ import { Migration20261122000000Foundation } from './Migration20261122000000Foun
 import { Migration20261122000100BackfillBalances } from './Migration20261122000100BackfillBalances.js';
 import { Migration20261122020000PurchaseFlow } from './Migration20261122020000PurchaseFlow.js';
 import { Migration20261122010000Catalog } from './Migration20261122010000Catalog.js';
+import { Migration20261122050000Coupons } from './Migration20261122050000Coupons.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -13,4 +14,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122000100BackfillBalances', class: Migration20261122000100BackfillBalances },
   { name: 'Migration20261122010000Catalog', class: Migration20261122010000Catalog },
   { name: 'Migration20261122020000PurchaseFlow', class: Migration20261122020000PurchaseFlow },
+  { name: 'Migration20261122050000Coupons', class: Migration20261122050000Coupons },
 ];

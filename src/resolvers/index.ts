@@ -1,10 +1,17 @@
 import { AuthResolver } from './auth.resolver.js';
-import { PurchaseResolver } from './purchase.resolver.js';
-
 import { CatalogResolver, CategoryFieldsResolver, ShopResolver } from './catalog.resolver.js';
 import { HomeContentResolver } from './home-content.resolver.js';
 import { ProductResolver } from './product.resolver.js';
+import { PurchaseResolver } from './purchase.resolver.js';
+import { CouponResolver } from './coupon.resolver.js';
 
 export const resolvers = [
-  AuthResolver, CatalogResolver, CategoryFieldsResolver, ShopResolver, HomeContentResolver, ProductResolver, PurchaseResolver,
+  AuthResolver,
+  CatalogResolver,
+  CategoryFieldsResolver,
+  ShopResolver,
+  HomeContentResolver,
+  ProductResolver,
+  PurchaseResolver,
+  CouponResolver,
 ] as const;

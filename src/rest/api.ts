@@ -4,6 +4,7 @@ import { authRoutes } from './auth.routes.js';
 import { purchaseRoutes } from './purchase.routes.js';
 import { catalogRoutes } from './catalog.routes.js';
 import { merchantProductRoutes } from './merchant-products.routes.js';
+import { couponRoutes } from './coupon.routes.js';
 
 /** The REST facade: every route calls one service method, like its GraphQL twin. */
 export function apiRouter(deps: AppDeps): Router {
@@ -12,5 +13,6 @@ export function apiRouter(deps: AppDeps): Router {
   purchaseRoutes(router);
   catalogRoutes(router);
   merchantProductRoutes(router);
+  couponRoutes(router);
   return router;
 }

@@ -34,6 +34,8 @@ export interface OrderView {
   currency: string;
   itemsTotal: number;
   discount: number;
+  /** The coupon applied at checkout; absent when none. */
+  couponId?: number;
   total: number;
   createdAt: Date;
   paidAt?: Date;
@@ -95,6 +97,7 @@ export async function orderViews(em: EntityManager, ids: number[]): Promise<Orde
         currency: BASE_CURRENCY.code,
         itemsTotal: o.items_total,
         discount: o.discount,
+        couponId: opt(o.coupon_id),
         total: o.total,
         createdAt: toDate(o.created_at),
         paidAt: toDate(o.paid_at),

@@ -11,6 +11,7 @@ import { orderViews, type OrderView } from './order-view.js';
 import { returnStock, type Demand } from './stock.js';
 import { debit } from './ledger.service.js';
 import { withIdempotency } from './idempotency.service.js';
+import { restoreOrderCoupon } from './coupon-checkout.js';
 
 const ListInput = z.object({ ...pageFields, status: z.enum(OrderStatus).optional() });
 const OrderRef = z.object({ orderId: id });
@@ -124,6 +125,7 @@ export async function cancelPendingOrder(tx: ServiceContext, orderId: number, re
   );
   const demand: Demand = new Map(items.map((i) => [i.sku_id, i.quantity]));
   await returnStock(tx.em, demand);
+  await restoreOrderCoupon(tx.em, orderId);
   emit(tx, { type: 'order.cancelled', shopIds: [order.shop_id], customerId: order.customer_id, payload: { orderId, reason, status: OrderStatus.Cancelled } });
   return true;
 }
