@@ -4,10 +4,10 @@ import { createLogger } from './logger.js';
 import { resolveDatabase } from './db/database.js';
 import { openOrm, migrate } from './db/orm.js';
 import { seedDemoData } from './seed/demo-seed.js';
-import { InProcessEventBus } from './events/in-process-bus.js';
+import { PostgresEventBus } from './events/postgres-event-bus.js';
 import { startApp } from './server/app.js';
 
-/** `npm start`: migrate, seed the demo data once (outside production), serve, and stop cleanly. */
+/** `npm start`: migrate, seed the demo data once (outside production), listen for events, serve, and stop cleanly. */
 async function main() {
   let config;
   try {
@@ -26,7 +26,10 @@ async function main() {
   log.info({ applied }, applied.length ? 'migrations applied' : 'schema up to date');
   if (config.nodeEnv !== 'production') log.info({ seed: await seedDemoData(orm, config.nodeEnv) }, 'demo data');
 
-  const app = await startApp({ config, orm, log, events: new InProcessEventBus() }, config.port);
+  // Events cross processes through LISTEN/NOTIFY on one dedicated connection of this process.
+  const events = new PostgresEventBus({ connectionString: database.url, log: log.child({ component: 'events' }) });
+  await events.start();
+  const app = await startApp({ config, orm, log, events }, config.port);
   log.info({ port: app.port }, `Mallfront listening: http://localhost:${app.port}/graphql and http://localhost:${app.port}/api`);
 
   let stopping = false;
@@ -37,6 +40,8 @@ async function main() {
     try {
       await app.stop();
       log.info('http stopped');
+      await events.stop();
+      log.info('events connection closed');
       await orm.close();
       log.info('database pool closed');
       await database.stop();

@@ -1,3 +1,4 @@
 import { AuthResolver } from './auth.resolver.js';
+import { EventsResolver } from './events.resolver.js';
 
-export const resolvers = [AuthResolver] as const;
+export const resolvers = [AuthResolver, EventsResolver] as const;

@@ -10,14 +10,19 @@ import { apiRouter } from '../rest/api.js';
 import { errorHandler, routeNotFound } from '../rest/errors.js';
 import { graphqlSchema } from '../graphql/schema.js';
 import { asGraphQLError, formatError } from '../graphql/errors.js';
+import { limitRules } from '../graphql/limits.js';
 import type { GraphQLContext } from '../resolvers/graphql-context.js';
 import { bearerToken, createServiceContext, requestId, type AppDeps } from './request-context.js';
+import { startSubscriptionServer } from './subscriptions.js';
 
 export interface RunningApp {
   server: http.Server;
   /** The port actually bound (useful with port 0 in tests). */
   port: number;
-  /** Stop taking requests, let those in flight finish, then stop GraphQL. The ORM is the caller's. */
+  /**
+   * Close the websockets (ending their subscriptions), stop taking requests, let those in flight
+   * finish, then stop GraphQL. The ORM and the event bus are the caller's.
+   */
   stop(): Promise<void>;
 }
 
@@ -30,7 +35,10 @@ async function databaseReady(deps: AppDeps): Promise<boolean> {
   return Promise.race([probe, timeout]);
 }
 
-/** Builds the HTTP server with its three doors: REST under /api, GraphQL over HTTP at /graphql. */
+/**
+ * Builds the HTTP server with its three doors: REST under /api, GraphQL over HTTP at /graphql, and
+ * GraphQL subscriptions over a websocket (graphql-ws) on the same /graphql path.
+ */
 export async function startApp(deps: AppDeps, port: number): Promise<RunningApp> {
   const app = express();
   app.disable('x-powered-by');
@@ -59,9 +67,15 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
     else res.status(503).json(errorBody(new AppError('SERVICE_UNAVAILABLE', 503, 'The database is not reachable')));
   });
 
+  const schema = await graphqlSchema();
   const apollo = new ApolloServer<GraphQLContext>({
-    schema: await graphqlSchema(),
+    schema,
     introspection: deps.config.graphqlIntrospection,
+    // Limits (README "GraphQL limits"): tokens while parsing, the rest as validation rules.
+    parseOptions: { maxTokens: deps.config.graphqlLimits.maxTokens },
+    validationRules: limitRules(deps.config.graphqlLimits),
+    // No "Did you mean ...?" in validation errors: they would reveal the schema with introspection off.
+    hideSchemaDetailsFromClientErrors: true,
     // main.ts owns shutdown: drain HTTP, then close the pool, then stop the embedded database.
     stopOnTerminationSignals: false,
     formatError: formatError(deps.log),
@@ -73,6 +87,7 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
     ],
   });
   await apollo.start();
+  const subscriptions = startSubscriptionServer(deps, server, schema);
 
   app.use(
     '/graphql',
@@ -113,6 +128,8 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
     server,
     port: typeof address === 'object' && address ? address.port : port,
     async stop() {
+      // Upgraded sockets would keep the HTTP server from closing: end them first.
+      await subscriptions.dispose();
       // Apollo's drain plugin closes the server and waits for in-flight requests.
       await apollo.stop();
       server.closeAllConnections();
