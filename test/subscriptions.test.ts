@@ -5,6 +5,7 @@ import {
 } from './support/subscriptions.js';
 import { EventTypes } from '../src/events/event-types.js';
 import { emit, inTransaction } from '../src/services/transaction.js';
+import { emitStockLow } from '../src/services/stock-events.js';
 
 /**
  * Two servers on one database, as two processes behind a load balancer: `a` and `b` have their own
@@ -145,6 +146,23 @@ describe('who receives what', () => {
     const result = await sub.nextResult();
     expect(result.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
     expect(result.errors?.[0].message).toMatch(/NOT_A_TYPE/);
+  });
+});
+
+describe('stock low', () => {
+  it('is emitted once, when a sale takes a SKU below STOCK_LOW_THRESHOLD, to admins and that shop', async () => {
+    const threshold = a.config.stockLowThreshold;
+    const sub = await live(b, `subscription { events(types: [STOCK_LOW]) { shopIds payload } }`, operator1.token);
+    const ctx = await a.context();
+    await inTransaction(ctx, async (tx) => {
+      emitStockLow(tx, [
+        { skuId: 1, productId: 10, shopId: shop1.id, stock: threshold, quantity: 3 }, // not below
+        { skuId: 2, productId: 10, shopId: shop1.id, stock: threshold - 2, quantity: 1 }, // already below before
+        { skuId: 3, productId: 11, shopId: shop2.id, stock: threshold - 1, quantity: 1 }, // another shop
+        { skuId: 4, productId: 12, shopId: shop1.id, stock: threshold - 1, quantity: 5 }, // crosses
+      ]);
+    });
+    expect(await sub.next('events')).toEqual({ shopIds: [shop1.id], payload: { skuId: 4, productId: 12, stock: threshold - 1, threshold } });
   });
 });
 

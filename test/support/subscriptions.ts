@@ -20,7 +20,7 @@ export class LiveSubscription {
   completed = false;
   private read = 0;
 
-  constructor(private readonly client: Client, private readonly app: TestApp) {}
+  constructor(private readonly client: Client, private readonly app: SubscriptionTarget) {}
 
   /** The next result not read yet (waits for it). */
   async nextResult(timeoutMs = 5000): Promise<ExecutionResult<any>> {
@@ -38,27 +38,39 @@ export class LiveSubscription {
 
   /** Closes the connection and waits until the server has let go of the subscription. */
   async close(): Promise<void> {
-    const count = this.app.events.subscriberCount();
+    const events = this.app.events;
+    const count = events?.subscriberCount();
     await this.client.dispose();
-    if (this.error === null && !this.completed) await waitFor(() => this.app.events.subscriberCount() < count, 5000, 'subscription released');
+    if (events && count !== undefined && this.error === null && !this.completed) {
+      await waitFor(() => events.subscriberCount() < count, 5000, 'subscription released');
+    }
   }
+}
+
+/** A server to subscribe on: a test app, or a server process (whose subscribers the test cannot count). */
+export interface SubscriptionTarget {
+  wsUrl: string;
+  events?: { subscriberCount(): number };
 }
 
 /**
  * Subscribes on `t` over a real websocket with the token in connectionParams, and returns once the
  * server listens for events for it (or answered with an error), so nothing emitted later is missed.
+ * For a server process (no `events` to watch) it returns once the connection is acknowledged.
  */
 export async function subscribe(
-  t: TestApp,
+  t: SubscriptionTarget,
   query: string,
   options: { token?: string; variables?: Record<string, unknown> } = {},
 ): Promise<LiveSubscription> {
-  const before = t.events.subscriberCount();
+  const before = t.events?.subscriberCount() ?? 0;
+  let connected = false;
   const client = createClient({
     url: t.wsUrl,
     webSocketImpl: WebSocket,
     connectionParams: options.token ? { authorization: `Bearer ${options.token}` } : {},
     retryAttempts: 0,
+    on: { connected: () => void (connected = true) },
   });
   const live = new LiveSubscription(client, t);
   client.subscribe(
@@ -70,7 +82,7 @@ export async function subscribe(
     },
   );
   await waitFor(
-    () => t.events.subscriberCount() > before || live.results.length > 0 || live.error !== null || live.completed,
+    () => (t.events ? t.events.subscriberCount() > before : connected) || live.results.length > 0 || live.error !== null || live.completed,
     5000,
     'subscription in place',
   );
