@@ -14,7 +14,7 @@ type Data = SubscribeResolverData<unknown, EventFeedArgs, GraphQLContext>;
  * of the subscribe, so swapping `context.ctx` before handing an event over is safe, and field
  * resolvers of an event read only what that event loaded.
  */
-function perEventContext(context: GraphQLContext, stream: AsyncIterableIterator<DomainEvent>): AsyncIterableIterator<DomainEvent> {
+export function perEventContext(context: GraphQLContext, stream: AsyncIterableIterator<DomainEvent>): AsyncIterableIterator<DomainEvent> {
   const base: ServiceContext = context.ctx;
   let n = 0;
   return {
