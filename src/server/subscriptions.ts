@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
-import { AppError } from '../errors.js';
+import { AppError, toAppError } from '../errors.js';
 import { authenticate } from '../services/auth.service.js';
 import { asGraphQLError, formatError } from '../graphql/errors.js';
 import { checkOperation } from '../graphql/limits.js';
@@ -52,7 +52,17 @@ export function startSubscriptionServer(deps: AppDeps, server: http.Server, sche
       isProd: deps.config.nodeEnv === 'production',
       onConnect: async (ctx) => {
         const token = connectionToken(ctx.connectionParams, ctx.extra.request.headers.authorization);
-        const { actor, problem } = await authenticate(deps.orm.em.fork(), token);
+        let authentication;
+        try {
+          authentication = await authenticate(deps.orm.em.fork(), token);
+        } catch (error) {
+          // Database down: 1013 "try again later" (graphql-ws clients retry it); anything else 1011.
+          const { appError } = toAppError(error);
+          deps.log.error({ err: error }, 'websocket authentication failed');
+          ctx.extra.socket.close(appError.status === 503 ? 1013 : 1011, appError.code);
+          return false;
+        }
+        const { actor, problem } = authentication;
         if (!actor) {
           ctx.extra.socket.close(WS_UNAUTHORIZED, problem ?? 'UNAUTHENTICATED');
           return false;
