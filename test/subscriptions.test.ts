@@ -166,6 +166,15 @@ describe('stock low', () => {
   });
 });
 
+describe('subscriptions over HTTP', () => {
+  it('are refused with BAD_REQUEST pointing to the websocket', async () => {
+    const res = await b.gql('subscription { events { id } }', {}, admin.token);
+    expect(res.status).toBe(400);
+    expect(res.errors?.[0].extensions.code).toBe('BAD_REQUEST');
+    expect(res.errors?.[0].message).toMatch(/websocket/);
+  });
+});
+
 describe('websocket authentication', () => {
   it('accepts the token as `authorization: Bearer` or as `token` in connectionParams', async () => {
     expect(await connectRaw(b, { authorization: `Bearer ${admin.token}` })).toEqual({ acknowledged: true });

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import express, { type Request, type Response, type NextFunction } from 'express';
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { GraphQLError } from 'graphql';
 import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
@@ -25,6 +26,21 @@ export interface RunningApp {
    */
   stop(): Promise<void>;
 }
+
+/** A subscription sent over HTTP would run its resolver without an event: point to the websocket instead. */
+const subscriptionsOnlyOverWebsocket: ApolloServerPlugin<GraphQLContext> = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ operation }) {
+        if (operation?.operation === 'subscription') {
+          throw new GraphQLError('Subscriptions are served over a websocket (graphql-ws) at /graphql, not over HTTP', {
+            extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+          });
+        }
+      },
+    };
+  },
+};
 
 async function databaseReady(deps: AppDeps): Promise<boolean> {
   const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref());
@@ -81,6 +97,7 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
     formatError: formatError(deps.log),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
+      subscriptionsOnlyOverWebsocket,
       deps.config.nodeEnv === 'production'
         ? ApolloServerPluginLandingPageDisabled()
         : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
