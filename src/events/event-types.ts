@@ -6,12 +6,14 @@
  * holds less than 8000 bytes. A subscriber that needs more reads it through a query.
  */
 export const EventTypes = {
-  /** payload `{orderId, state, totalAmount}`; shopIds = the order's shop, customerId = the buyer */
+  /** payload `{orderId, total, status}`; shopIds = the order's shop, customerId = the buyer */
   ORDER_PLACED: 'order.placed',
-  /** payload `{orderId, state, paidAmount}` */
+  /** payload `{orderId, total, status}` */
   ORDER_PAID: 'order.paid',
-  /** payload `{orderId, state, reason}` (`reason`: 'customer', 'payment_timeout', ...) */
+  /** payload `{orderId, reason, status}` (`reason`: 'customer' or 'payment_timeout') */
   ORDER_CANCELLED: 'order.cancelled',
+  /** payload `{orderId, status}`: the customer confirmed delivery */
+  ORDER_DELIVERED: 'order.delivered',
   /** payload `{orderId, shipmentId, carrier, trackingNumber}` */
   SHIPMENT_CREATED: 'shipment.created',
   /** payload `{groupId, activityId, state}`; customerId null (a group has many members) */
@@ -31,5 +33,6 @@ export const ORDER_EVENT_TYPES: readonly EventType[] = [
   EventTypes.ORDER_PLACED,
   EventTypes.ORDER_PAID,
   EventTypes.ORDER_CANCELLED,
+  EventTypes.ORDER_DELIVERED,
   EventTypes.SHIPMENT_CREATED,
 ];

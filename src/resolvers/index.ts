@@ -1,4 +1,5 @@
 import { AuthResolver } from './auth.resolver.js';
 import { EventsResolver } from './events.resolver.js';
+import { PurchaseResolver } from './purchase.resolver.js';
 
-export const resolvers = [AuthResolver, EventsResolver] as const;
+export const resolvers = [AuthResolver, PurchaseResolver, EventsResolver] as const;

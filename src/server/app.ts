@@ -15,6 +15,7 @@ import { limitRules } from '../graphql/limits.js';
 import type { GraphQLContext } from '../resolvers/graphql-context.js';
 import { bearerToken, createServiceContext, requestId, type AppDeps } from './request-context.js';
 import { startSubscriptionServer } from './subscriptions.js';
+import { startSweeps } from './jobs.js';
 
 export interface RunningApp {
   server: http.Server;
@@ -140,11 +141,13 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
     server.once('error', reject);
     server.listen(port, () => resolve());
   });
+  const stopSweeps = startSweeps(deps);
   const address = server.address();
   return {
     server,
     port: typeof address === 'object' && address ? address.port : port,
     async stop() {
+      stopSweeps();
       // Upgraded sockets would keep the HTTP server from closing: end them first.
       await subscriptions.dispose();
       // Apollo's drain plugin closes the server and waits for in-flight requests.
