@@ -6,6 +6,7 @@ import {
 import { EventTypes } from '../src/events/event-types.js';
 import { emit, inTransaction } from '../src/services/transaction.js';
 import { emitStockLow } from '../src/services/stock-events.js';
+import { addToCart, checkoutOk, payOk, shopWithProduct } from './support/shopping.js';
 
 /**
  * Two servers on one database, as two processes behind a load balancer: `a` and `b` have their own
@@ -104,6 +105,46 @@ describe('events across server processes', () => {
     const sub = await live(b, EVENTS, admin.token, { types: ['STOCK_LOW'] });
     await commitEvents(a, [orderPlaced(shop1.id, customer1.id, 7), marker('only stock low')]);
     expect((await sub.next('events')).type).toBe('STOCK_LOW');
+  });
+});
+
+describe('events of real use cases', () => {
+  it('delivers a checkout and a payment made through one server to the shop, the admin and the buyer on the other', async () => {
+    const threshold = a.config.stockLowThreshold;
+    const { shop, product } = await shopWithProduct(a, [{ price: 500, stock: threshold + 1 }]);
+    const operator = await newOperator(a, shop.id);
+    const buyer = await newCustomer(a, { available: 10_000, points: 0 });
+    const forShop = await live(b, EVENTS, operator.token);
+    const forAdmin = await live(b, EVENTS, admin.token, { types: ['ORDER_PLACED', 'ORDER_PAID', 'STOCK_LOW'] });
+    const forBuyer = await live(b, MY_ORDER_EVENTS, buyer.token);
+
+    await addToCart(a, buyer.token, product.skuIds[0], 2);
+    const [order] = await checkoutOk(a, buyer.token);
+    await payOk(a, buyer.token, order.id);
+
+    const placed = { type: 'ORDER_PLACED', shopIds: [shop.id], customerId: buyer.id, payload: { orderId: order.id, total: 1000, status: 'pending_payment' } };
+    const stockLow = { type: 'STOCK_LOW', shopIds: [shop.id], customerId: null, payload: { skuId: product.skuIds[0], productId: product.id, stock: threshold - 1, threshold } };
+    const paid = { type: 'ORDER_PAID', shopIds: [shop.id], customerId: buyer.id, payload: { orderId: order.id, total: 1000, status: 'paid' } };
+    for (const sub of [forShop, forAdmin]) {
+      expect(await sub.next('events')).toMatchObject(placed);
+      expect(await sub.next('events')).toMatchObject(stockLow);
+      expect(await sub.next('events')).toMatchObject(paid);
+    }
+    expect(await forBuyer.next('myOrderEvents')).toMatchObject(placed);
+    expect(await forBuyer.next('myOrderEvents')).toMatchObject(paid);
+  });
+
+  it('delivers nothing for a checkout refused and rolled back (insufficient stock)', async () => {
+    const { shop, product } = await shopWithProduct(a, [{ price: 500, stock: 1 }]);
+    const operator = await newOperator(a, shop.id);
+    const buyer = await newCustomer(a);
+    const sub = await live(b, EVENTS, operator.token);
+    await addToCart(a, buyer.token, product.skuIds[0], 2);
+    expect((await a.api('POST', '/api/checkout', { token: buyer.token, body: {} })).body.error.code).toBe('INSUFFICIENT_STOCK');
+    await addToCart(a, buyer.token, product.skuIds[0], 1);
+    const [order] = await checkoutOk(a, buyer.token);
+    // In commit order: the first event this shop sees is the second checkout's.
+    expect(await sub.next('events')).toMatchObject({ type: 'ORDER_PLACED', payload: { orderId: order.id } });
   });
 });
 
