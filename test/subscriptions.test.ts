@@ -101,6 +101,12 @@ describe('events across server processes', () => {
     expect((await sub.next('events')).payload).toEqual({ note: 'after too large' });
   });
 
+  it('passes no event of a kind the schema does not know (it could not be sent)', async () => {
+    const sub = await live(b, EVENTS, admin.token);
+    await commitEvents(a, [{ type: 'something.else', shopIds: [], customerId: null, payload: {} }, marker('known')]);
+    expect((await sub.next('events')).payload).toEqual({ note: 'known' });
+  });
+
   it('filters by event type when asked', async () => {
     const sub = await live(b, EVENTS, admin.token, { types: ['STOCK_LOW'] });
     await commitEvents(a, [orderPlaced(shop1.id, customer1.id, 7), marker('only stock low')]);

@@ -11,9 +11,9 @@ const FeedInput = z.object({
   types: z.array(z.enum(ALL_EVENT_TYPES as [EventType, ...EventType[]])).max(ALL_EVENT_TYPES.length).nullish(),
 });
 
+/** The asked-for kinds, else every kind the schema knows (an event of another kind could not be sent). */
 function typeFilter(types: readonly string[] | null | undefined): (event: DomainEvent) => boolean {
-  if (!types || types.length === 0) return () => true;
-  const wanted = new Set(types);
+  const wanted = new Set<string>(types && types.length > 0 ? types : ALL_EVENT_TYPES);
   return (event) => wanted.has(event.type);
 }
 
