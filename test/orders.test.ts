@@ -8,6 +8,7 @@ import { systemContext } from '../src/server/jobs.js';
 import { createServiceContext } from '../src/server/request-context.js';
 import { createLogger } from '../src/logger.js';
 import type { DomainEvent } from '../src/events/domain-event.js';
+import { waitFor } from './support/subscriptions.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -244,6 +245,8 @@ describe('shipment, delivery and invoice', () => {
       await t.api('POST', `/api/orders/${order.id}/confirm-delivery`, { token: customer.token });
       const other = await placeOrder(t, customer.token, product.skuIds[0]);
       await t.api('POST', `/api/orders/${other.id}/cancel`, { token: customer.token });
+      // Delivered through PostgreSQL NOTIFY, a moment after each commit.
+      await waitFor(() => seen.some((e) => e.type === 'order.cancelled' && e.payload.orderId === other.id));
       const mine = seen.filter((e) => e.customerId === customer.id).map((e) => [e.type, e.payload.orderId]);
       expect(mine).toEqual([
         ['order.placed', order.id], ['order.paid', order.id], ['shipment.created', order.id], ['order.delivered', order.id],

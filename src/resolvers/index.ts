@@ -4,6 +4,7 @@ import { HomeContentResolver } from './home-content.resolver.js';
 import { ProductResolver } from './product.resolver.js';
 import { PurchaseResolver } from './purchase.resolver.js';
 import { CouponResolver } from './coupon.resolver.js';
+import { EventsResolver } from './events.resolver.js';
 
 export const resolvers = [
   AuthResolver,
@@ -14,4 +15,5 @@ export const resolvers = [
   ProductResolver,
   PurchaseResolver,
   CouponResolver,
+  EventsResolver,
 ] as const;

@@ -4,9 +4,11 @@ import { Order } from '../entities/order.entity.js';
 import { OrderItem, ItemPricing } from '../entities/order-item.entity.js';
 import type { ServiceContext } from './context.js';
 import { requireCustomer } from './guards.js';
+import { EventTypes } from '../events/event-types.js';
 import { emit, inTransaction } from './transaction.js';
 import { parseInput, z } from './validate.js';
 import { addDemand, takeStock, type Demand } from './stock.js';
+import { emitStockLow } from './stock-events.js';
 import { orderViews, type OrderView } from './order-view.js';
 import { withIdempotency } from './idempotency.service.js';
 import { applyCoupons, CouponsInput } from './coupon-checkout.js';
@@ -91,17 +93,22 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
         customer.userId,
         intArray(lines.map((l) => l.skuId)),
       ]);
-      await takeStock(tx.em, demand);
+      const remaining = await takeStock(tx.em, demand);
 
       const views = await orderViews(tx.em, orders.map((o) => o.id));
       for (const view of views) {
         emit(tx, {
-          type: 'order.placed',
+          type: EventTypes.ORDER_PLACED,
           shopIds: [view.shop.id],
           customerId: customer.userId,
           payload: { orderId: view.id, total: view.total, status: view.status },
         });
       }
+      const lineOf = new Map(lines.map((l) => [l.skuId, l]));
+      emitStockLow(tx, [...demand].map(([skuId, quantity]) => {
+        const { productId, shopId } = lineOf.get(skuId)!;
+        return { skuId, productId, shopId, stock: remaining.get(skuId)!, quantity };
+      }));
       return views;
     }),
   );

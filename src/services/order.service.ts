@@ -4,6 +4,7 @@ import { OrderStatus } from '../entities/order.entity.js';
 import { BalanceKind } from '../entities/balance.entity.js';
 import type { ServiceContext } from './context.js';
 import { requireCustomer, requireOperator } from './guards.js';
+import { EventTypes } from '../events/event-types.js';
 import { emit, inTransaction } from './transaction.js';
 import { id, parseInput, z } from './validate.js';
 import { pageFields, pageOffset, type Page } from './pagination.js';
@@ -101,7 +102,7 @@ export async function payOrder(ctx: ServiceContext, input: unknown, idempotencyK
           reference: { type: 'order', id: orderId },
         });
       }
-      emit(tx, { type: 'order.paid', shopIds: [paid.shop_id], customerId: customer.userId, payload: { orderId, total: paid.total, status: OrderStatus.Paid } });
+      emit(tx, { type: EventTypes.ORDER_PAID, shopIds: [paid.shop_id], customerId: customer.userId, payload: { orderId, total: paid.total, status: OrderStatus.Paid } });
       return (await orderViews(tx.em, [orderId]))[0];
     }),
   );
@@ -126,7 +127,7 @@ export async function cancelPendingOrder(tx: ServiceContext, orderId: number, re
   const demand: Demand = new Map(items.map((i) => [i.sku_id, i.quantity]));
   await returnStock(tx.em, demand);
   await restoreOrderCoupon(tx.em, orderId);
-  emit(tx, { type: 'order.cancelled', shopIds: [order.shop_id], customerId: order.customer_id, payload: { orderId, reason, status: OrderStatus.Cancelled } });
+  emit(tx, { type: EventTypes.ORDER_CANCELLED, shopIds: [order.shop_id], customerId: order.customer_id, payload: { orderId, reason, status: OrderStatus.Cancelled } });
   return true;
 }
 
@@ -160,7 +161,7 @@ export async function confirmDelivery(ctx: ServiceContext, input: unknown): Prom
       if (status === OrderStatus.Delivered) return (await orderViews(tx.em, [orderId]))[0];
       throw conflict('ORDER_NOT_SHIPPED', 'Only a shipped order can be confirmed as delivered', { status });
     }
-    emit(tx, { type: 'order.delivered', shopIds: [row.shop_id], customerId: customer.userId, payload: { orderId, status: OrderStatus.Delivered } });
+    emit(tx, { type: EventTypes.ORDER_DELIVERED, shopIds: [row.shop_id], customerId: customer.userId, payload: { orderId, status: OrderStatus.Delivered } });
     return (await orderViews(tx.em, [orderId]))[0];
   });
 }
