@@ -22,6 +22,9 @@ export function ormConfig({ clientUrl, poolSize = 10, onQuery }: OrmOptions): Op
     metadataProvider: ReflectMetadataProvider,
     extensions: [Migrator],
     pool: { min: 0, max: poolSize },
+    // Short OLTP statements: JIT compilation costs far more than it saves (measured: 750 ms of JIT
+    // for a 100 ms sales-sorted listing), so it is off for the server's sessions.
+    driverOptions: { options: '-c jit=off' },
     // Timestamps are timestamptz and compared in UTC everywhere.
     forceUtcTimezone: true,
     migrations: {
