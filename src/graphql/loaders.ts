@@ -1,8 +1,8 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
-  brandsByIds, categoriesByIds, categoriesByParentIds, profilesByShopIds, skusByProductIds,
-  type BrandView, type CategoryView, type ShopProfileView, type SkuView,
+  brandsByIds, categoriesByIds, categoriesByParentIds, productsByIds, profilesByShopIds, skusByProductIds,
+  type BrandView, type CategoryView, type ProductView, type ShopProfileView, type SkuView,
 } from '../services/catalog-views.js';
 
 /**
@@ -19,6 +19,8 @@ export interface Loaders {
   categoryChildren: DataLoader<number, CategoryView[]>;
   /** Keyed by product id. */
   skus: DataLoader<number, SkuView[]>;
+  /** Products in any state, with sold_count; null when the id is unknown. */
+  products: DataLoader<number, ProductView | null>;
 }
 
 function loader<V>(lookup: (ids: readonly number[]) => Promise<Map<number, V>>, missing: V): DataLoader<number, V> {
@@ -35,5 +37,6 @@ export function createLoaders(em: EntityManager): Loaders {
     categories: loader<CategoryView | null>((ids) => categoriesByIds(em, ids), null),
     categoryChildren: loader((ids) => categoriesByParentIds(em, ids), []),
     skus: loader((ids) => skusByProductIds(em, ids), []),
+    products: loader<ProductView | null>((ids) => productsByIds(em, ids), null),
   };
 }

@@ -2,7 +2,7 @@ import { AuthResolver } from './auth.resolver.js';
 import { CatalogResolver, CategoryFieldsResolver, ShopResolver } from './catalog.resolver.js';
 import { HomeContentResolver } from './home-content.resolver.js';
 import { ProductResolver } from './product.resolver.js';
-import { PurchaseResolver } from './purchase.resolver.js';
+import { OrderItemResolver, PurchaseResolver } from './purchase.resolver.js';
 import { CouponResolver } from './coupon.resolver.js';
 import { EventsResolver } from './events.resolver.js';
 
@@ -14,6 +14,7 @@ export const resolvers = [
   HomeContentResolver,
   ProductResolver,
   PurchaseResolver,
+  OrderItemResolver,
   CouponResolver,
   EventsResolver,
 ] as const;

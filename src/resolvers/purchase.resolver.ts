@@ -1,4 +1,4 @@
-import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import * as cart from '../services/cart.service.js';
 import { checkout } from '../services/checkout.service.js';
 import * as orders from '../services/order.service.js';
@@ -8,7 +8,9 @@ import { myStats } from '../services/account.service.js';
 import { OrderStatus } from '../entities/order.entity.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { CouponChoiceInput } from './types/coupon.types.js';
-import { AccountStats, Cart, Invoice, InvoiceInput, Order, OrderPage, ShipmentInput } from './types/order.types.js';
+import { AccountStats, Cart, Invoice, InvoiceInput, Order, OrderItem, OrderPage, ShipmentInput } from './types/order.types.js';
+import { ProductType } from './types/catalog.types.js';
+import type { OrderItemView } from '../services/order-view.js';
 
 @Resolver()
 export class PurchaseResolver {
@@ -107,5 +109,13 @@ export class PurchaseResolver {
     @Ctx() { ctx }: GraphQLContext,
   ) {
     return issueInvoice(ctx, { ...(input ?? {}), orderId });
+  }
+}
+
+@Resolver(() => OrderItem)
+export class OrderItemResolver {
+  @FieldResolver(() => ProductType, { nullable: true, description: 'The product now (the line keeps its own name and price snapshot)' })
+  product(@Root() item: OrderItemView, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.products.load(item.productId);
   }
 }
