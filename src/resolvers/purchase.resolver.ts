@@ -8,6 +8,7 @@ import { myStats } from '../services/account.service.js';
 import { OrderStatus } from '../entities/order.entity.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { AccountStats, Cart, Invoice, InvoiceInput, Order, OrderPage, ShipmentInput } from './types/order.types.js';
+import { GroupBuyIntentInput } from './types/group-buy.types.js';
 
 @Resolver()
 export class PurchaseResolver {
@@ -26,9 +27,15 @@ export class PurchaseResolver {
     return cart.removeCartItem(ctx, { skuId });
   }
 
-  @Mutation(() => [Order], { description: 'One order per shop in the cart. The same idempotencyKey replays the first answer.' })
-  checkout(@Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | undefined, @Ctx() { ctx }: GraphQLContext) {
-    return checkout(ctx, {}, idempotencyKey ?? undefined);
+  @Mutation(() => [Order], {
+    description: 'One order per shop in the cart, or with groupBuy one group-buying order (the cart is not used). The same idempotencyKey replays the first answer.',
+  })
+  checkout(
+    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | undefined,
+    @Arg('groupBuy', () => GroupBuyIntentInput, { nullable: true }) groupBuy: GroupBuyIntentInput | undefined,
+    @Ctx() { ctx }: GraphQLContext,
+  ) {
+    return checkout(ctx, groupBuy ? { groupBuy: withoutNulls(groupBuy) } : {}, idempotencyKey ?? undefined);
   }
 
   @Query(() => OrderPage, { description: "The customer's orders, newest first" })
@@ -103,4 +110,9 @@ export class PurchaseResolver {
   ) {
     return issueInvoice(ctx, { ...(input ?? {}), orderId });
   }
+}
+
+/** GraphQL sends absent optional input fields as null; the services expect them left out. */
+function withoutNulls(input: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined));
 }

@@ -5,10 +5,11 @@ import { OrderItem, ItemPricing } from '../entities/order-item.entity.js';
 import type { ServiceContext } from './context.js';
 import { requireCustomer } from './guards.js';
 import { emit, inTransaction } from './transaction.js';
-import { parseInput, z } from './validate.js';
+import { id, parseInput, z } from './validate.js';
 import { addDemand, takeStock, type Demand } from './stock.js';
 import { orderViews, type OrderView } from './order-view.js';
 import { withIdempotency } from './idempotency.service.js';
+import { draftGroupBuyOrder, GroupBuyIntent, prepareGroupBuyCheckout } from './group-buy-checkout.js';
 
 /** A cart line as checkout reads it, with the product's current standard price. */
 export interface CheckoutLine {
@@ -36,9 +37,17 @@ export interface DraftOrder {
   shopId: number;
   items: DraftItem[];
   discount: number;
+  /** Group-buying order: the group it takes a seat in and the seat price (snapshotted on the order). */
+  group?: { id: number; price: number };
 }
 
-const CheckoutInput = z.object({}).strict();
+const CheckoutInput = z
+  .object({
+    /** `{<shop_id>: <coupon_id>}` (DESIGN.md); group buying refuses any. */
+    coupons: z.record(z.string(), id).optional(),
+    groupBuy: GroupBuyIntent.optional(),
+  })
+  .strict();
 
 /**
  * Turns the customer's cart into one order per shop, in one transaction: price snapshots, totals,
@@ -48,10 +57,13 @@ const CheckoutInput = z.object({}).strict();
 export async function checkout(ctx: ServiceContext, input: unknown, idempotencyKey?: string): Promise<OrderView[]> {
   const customer = requireCustomer(ctx);
   const request = parseInput(CheckoutInput, input ?? {});
+  await prepareGroupBuyCheckout(ctx, request.groupBuy);
   return withIdempotency(ctx, { scope: 'checkout', key: idempotencyKey, request }, () =>
     inTransaction(ctx, async (tx) => {
-      const lines = await readCart(tx, customer.userId);
-      const drafts = draftOrders(lines);
+      // A group-buying checkout buys the intent's single unit alone: the cart is neither read nor emptied.
+      const groupBuy = request.groupBuy;
+      const lines = groupBuy ? [] : await readCart(tx, customer.userId);
+      const drafts = groupBuy ? [await draftGroupBuyOrder(tx, customer.userId, { ...request, groupBuy })] : draftOrders(lines);
 
       const demand: Demand = new Map();
       const orders = drafts.map((draft) => {
@@ -62,6 +74,8 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
           itemsTotal,
           discount: draft.discount,
           total: itemsTotal - draft.discount,
+          group: draft.group?.id,
+          groupPrice: draft.group?.price,
         });
         for (const item of draft.items) {
           tx.em.create(OrderItem, {

@@ -41,6 +41,9 @@ export interface OrderView {
   deliveredAt?: Date;
   cancelledAt?: Date;
   cancelReason?: string;
+  /** Group-buying order: the group it takes a seat in and the seat price, snapshotted at checkout. */
+  groupId?: number;
+  groupPrice?: number;
   items: OrderItemView[];
   shipments: ShipmentView[];
 }
@@ -102,6 +105,8 @@ export async function orderViews(em: EntityManager, ids: number[]): Promise<Orde
         deliveredAt: opt(o.delivered_at),
         cancelledAt: opt(o.cancelled_at),
         cancelReason: opt(o.cancel_reason),
+        groupId: opt(o.group_id),
+        groupPrice: opt(o.group_price),
         items: itemsByOrder.get(o.id) ?? [],
         shipments: shipmentsByOrder.get(o.id) ?? [],
       },
