@@ -148,7 +148,9 @@ async function joinGroup(tx: ServiceContext, customerId: number, activity: Activ
  * Exclusion between flash sales and group buying, group side: a SKU that is an item of a flash-sale
  * session which is enabled and whose window contains now cannot be bought through a group-buying
  * intent (refused with GROUP_BUY_FLASH_SALE_CONFLICT, 422). Flash-sale sessions are a separate
- * feature with their own tables; this branch has none, so no SKU is in a flash sale and nothing is
- * refused. When both features are together, this function queries those tables for `skuId`.
+ * feature with their own tables; without them no SKU is in a flash sale and nothing is refused. With
+ * them, the body is `(await activeFlashSaleSkuIds(em, [skuId])).has(skuId)` (flash-sale-pricing.ts)
+ * followed by that refusal. The other direction needs nothing here: flash-sale pricing considers
+ * only `standard` items, and a group order's single item is `group_buy`.
  */
 export async function refuseSkuInActiveFlashSale(_em: EntityManager, _skuId: number): Promise<void> {}
