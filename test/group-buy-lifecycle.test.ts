@@ -27,6 +27,15 @@ async function activitySetup(options: { capacity?: number; stock?: number; lifet
   return { shop, category, product, skuId: product.skuIds[0], activity };
 }
 
+/** Two funded customers: one opens a group, the other joins it (both orders pending). */
+async function openAndJoin(activityId: number) {
+  const opener = await newCustomer(t, { available: 5_000, points: 0 });
+  const joiner = await newCustomer(t, { available: 5_000, points: 0 });
+  const opened = await groupCheckoutOk(t, opener.token, { activity_id: activityId });
+  const joined = await groupCheckoutOk(t, joiner.token, { activity_id: activityId, group_id: opened.group_id });
+  return { opener, joiner, opened, joined };
+}
+
 const checkout = (token: string, groupBuy: unknown, extra: object = {}) => t.api('POST', '/api/checkout', { token, body: { group_buy: groupBuy, ...extra } });
 const pay = (token: string, orderId: number) => t.api('POST', `/api/orders/${orderId}/pay`, { token });
 const countRows = async (table: string, where = 'true', params: unknown[] = []) =>
@@ -65,10 +74,7 @@ describe('group-buying checkout', () => {
 
   it('joins an open group; the seat is claimed at payment, freezing the amount instead of debiting it', async () => {
     const { activity } = await activitySetup();
-    const opener = await newCustomer(t, { available: 5_000, points: 0 });
-    const joiner = await newCustomer(t, { available: 5_000, points: 0 });
-    const opened = await groupCheckoutOk(t, opener.token, { activity_id: activity.id });
-    const joined = await groupCheckoutOk(t, joiner.token, { activity_id: activity.id, group_id: opened.group_id });
+    const { opener, joiner, opened, joined } = await openAndJoin(activity.id);
     expect(joined).toMatchObject({ group_id: opened.group_id, group_price: 600, total: 600, status: 'pending_payment' });
     expect((await groupRow(t, opened.group_id)).paid_seats).toBe(0);
 
@@ -264,10 +270,7 @@ describe('seats, success and settlement', () => {
 describe('group lifecycle', () => {
   it('the expiry sweep moves an open group past its lifetime to expired and releases the frozen funds', async () => {
     const { activity, skuId } = await activitySetup();
-    const opener = await newCustomer(t, { available: 5_000, points: 0 });
-    const joiner = await newCustomer(t, { available: 5_000, points: 0 });
-    const opened = await groupCheckoutOk(t, opener.token, { activity_id: activity.id });
-    const joined = await groupCheckoutOk(t, joiner.token, { activity_id: activity.id, group_id: opened.group_id });
+    const { opener, joiner, opened, joined } = await openAndJoin(activity.id);
     await payOk(t, opener.token, opened.id);
     expect(await balanceOf(t, opener.id, 'frozen')).toBe(600);
     expect(await stockOf(t, skuId)).toBe(18);
@@ -309,10 +312,7 @@ describe('group lifecycle', () => {
 
   it('expires a lapsed group before paying a seat in it, without waiting for the sweep', async () => {
     const { activity } = await activitySetup();
-    const opener = await newCustomer(t, { available: 5_000, points: 0 });
-    const joiner = await newCustomer(t, { available: 5_000, points: 0 });
-    const opened = await groupCheckoutOk(t, opener.token, { activity_id: activity.id });
-    const joined = await groupCheckoutOk(t, joiner.token, { activity_id: activity.id, group_id: opened.group_id });
+    const { opener, joiner, opened, joined } = await openAndJoin(activity.id);
     await payOk(t, opener.token, opened.id);
     await lapseGroup(t, opened.group_id);
     const res = await pay(joiner.token, joined.id);
