@@ -54,6 +54,12 @@ const GRAPHQL_TWIN: Record<string, string> = {
   'PATCH /api/merchant/coupon-templates/{id}': 'Mutation.updateCouponTemplate',
   'DELETE /api/merchant/coupon-templates/{id}': 'Mutation.deleteCouponTemplate',
   'POST /api/merchant/coupon-templates/{id}/disable': 'Mutation.disableCouponTemplate',
+  'GET /api/group-buys': 'Query.groupBuys',
+  'GET /api/group-buys/{id}': 'Query.groupBuy',
+  'GET /api/merchant/group-buys': 'Query.merchantGroupBuys',
+  'POST /api/merchant/group-buys': 'Mutation.createGroupBuy',
+  'PUT /api/merchant/group-buys/{id}': 'Mutation.updateGroupBuy',
+  'DELETE /api/merchant/group-buys/{id}': 'Mutation.deleteGroupBuy',
 };
 
 /** `{id}`, `{sku_id}`, `:orderId`... all become `{}` so README and Express spellings compare. */

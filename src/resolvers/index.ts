@@ -5,6 +5,7 @@ import { ProductResolver } from './product.resolver.js';
 import { OrderItemResolver, PurchaseResolver } from './purchase.resolver.js';
 import { CouponResolver } from './coupon.resolver.js';
 import { EventsResolver } from './events.resolver.js';
+import { GroupBuyResolver } from './group-buy.resolver.js';
 
 export const resolvers = [
   AuthResolver,
@@ -17,4 +18,5 @@ export const resolvers = [
   OrderItemResolver,
   CouponResolver,
   EventsResolver,
+  GroupBuyResolver,
 ] as const;

@@ -11,6 +11,7 @@ import { CouponChoiceInput } from './types/coupon.types.js';
 import { AccountStats, Cart, Invoice, InvoiceInput, Order, OrderItem, OrderPage, ShipmentInput } from './types/order.types.js';
 import { ProductType } from './types/catalog.types.js';
 import type { OrderItemView } from '../services/order-view.js';
+import { GroupBuyIntentInput } from './types/group-buy.types.js';
 
 @Resolver()
 export class PurchaseResolver {
@@ -29,13 +30,16 @@ export class PurchaseResolver {
     return cart.removeCartItem(ctx, { skuId });
   }
 
-  @Mutation(() => [Order], { description: 'One order per shop in the cart. The same idempotencyKey replays the first answer.' })
+  @Mutation(() => [Order], {
+    description: 'One order per shop in the cart, or with groupBuy one group-buying order (the cart is not used). The same idempotencyKey replays the first answer.',
+  })
   checkout(
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | undefined,
     @Arg('coupons', () => [CouponChoiceInput], { nullable: true, description: 'At most one owned coupon per shop order' }) coupons: CouponChoiceInput[] | undefined,
+    @Arg('groupBuy', () => GroupBuyIntentInput, { nullable: true }) groupBuy: GroupBuyIntentInput | undefined,
     @Ctx() { ctx }: GraphQLContext,
   ) {
-    return checkout(ctx, coupons ? { coupons } : {}, idempotencyKey ?? undefined);
+    return checkout(ctx, { ...(coupons ? { coupons } : {}), ...(groupBuy ? { groupBuy: withoutNulls(groupBuy) } : {}) }, idempotencyKey ?? undefined);
   }
 
   @Query(() => OrderPage, { description: "The customer's orders, newest first" })
@@ -118,4 +122,9 @@ export class OrderItemResolver {
   product(@Root() item: OrderItemView, @Ctx() { loaders }: GraphQLContext) {
     return loaders.products.load(item.productId);
   }
+}
+
+/** GraphQL sends absent optional input fields as null; the services expect them left out. */
+function withoutNulls(input: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined));
 }

@@ -5,6 +5,7 @@ import { purchaseRoutes } from './purchase.routes.js';
 import { catalogRoutes } from './catalog.routes.js';
 import { merchantProductRoutes } from './merchant-products.routes.js';
 import { couponRoutes } from './coupon.routes.js';
+import { groupBuyRoutes } from './group-buy.routes.js';
 
 /** The REST facade: every route calls one service method, like its GraphQL twin. */
 export function apiRouter(deps: AppDeps): Router {
@@ -14,5 +15,6 @@ export function apiRouter(deps: AppDeps): Router {
   catalogRoutes(router);
   merchantProductRoutes(router);
   couponRoutes(router);
+  groupBuyRoutes(router);
   return router;
 }
