@@ -16,9 +16,11 @@ import { Shipment } from './shipment.entity.js';
 import { ShipmentItem } from './shipment-item.entity.js';
 import { Invoice } from './invoice.entity.js';
 import { IdempotencyKey } from './idempotency-key.entity.js';
+import { FlashSale, FlashSaleItem, FlashSalePurchase } from './flash-sale.entity.js';
 
 /** Every entity, listed explicitly so the ORM needs no folder scanning (works the same in tests and dist). */
 export const entities = [
   AuthToken, Balance, Brand, Category, HomeContentItem, LedgerEntry, Product, Shop, ShopProfile, Sku, User,
   CartItem, Order, OrderItem, Shipment, ShipmentItem, Invoice, IdempotencyKey,
+  FlashSale, FlashSaleItem, FlashSalePurchase,
 ];
