@@ -1,4 +1,5 @@
 import { AuthResolver } from './auth.resolver.js';
 import { PurchaseResolver } from './purchase.resolver.js';
+import { FlashSaleResolver } from './flash-sale.resolver.js';
 
-export const resolvers = [AuthResolver, PurchaseResolver] as const;
+export const resolvers = [AuthResolver, PurchaseResolver, FlashSaleResolver] as const;

@@ -1,0 +1,52 @@
+import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { ShopSummary } from './order.types.js';
+
+@ObjectType()
+export class FlashSaleItem {
+  @Field(() => Int) id!: number;
+  @Field(() => Int) skuId!: number;
+  @Field() skuName!: string;
+  @Field(() => Int) productId!: number;
+  @Field() productName!: string;
+  @Field(() => Int, { description: "The SKU's current price" }) standardPrice!: number;
+  @Field(() => Int) activityPrice!: number;
+  @Field(() => Int, { description: 'Activity stock set by the shop' }) reservedStock!: number;
+  @Field(() => Int, { description: 'Activity stock left' }) remainingStock!: number;
+  @Field(() => Int, { description: 'Activity-priced units one customer may buy' }) perCustomerLimit!: number;
+}
+
+@ObjectType()
+export class FlashSale {
+  @Field(() => Int) id!: number;
+  @Field(() => ShopSummary) shop!: ShopSummary;
+  @Field() name!: string;
+  @Field() startsAt!: Date;
+  @Field({ description: 'Exclusive end of the window' }) endsAt!: Date;
+  @Field() enabled!: boolean;
+  @Field({ description: 'upcoming, active or ended: where now falls in the window' }) state!: string;
+  @Field(() => [FlashSaleItem]) items!: FlashSaleItem[];
+}
+
+@ObjectType()
+export class FlashSalePage {
+  @Field(() => [FlashSale]) items!: FlashSale[];
+  @Field(() => Int) page!: number;
+  @Field(() => Int) pageSize!: number;
+  @Field(() => Int) total!: number;
+}
+
+@InputType()
+export class FlashSaleItemInput {
+  @Field(() => Int) skuId!: number;
+  @Field(() => Int, { description: 'Below the SKU price' }) activityPrice!: number;
+  @Field(() => Int) reservedStock!: number;
+  @Field(() => Int) perCustomerLimit!: number;
+}
+
+@InputType()
+export class FlashSaleInput {
+  @Field() name!: string;
+  @Field() startsAt!: Date;
+  @Field({ description: 'Exclusive end of the window' }) endsAt!: Date;
+  @Field(() => [FlashSaleItemInput]) items!: FlashSaleItemInput[];
+}
