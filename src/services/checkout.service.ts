@@ -9,6 +9,7 @@ import { parseInput, z } from './validate.js';
 import { addDemand, takeStock, type Demand } from './stock.js';
 import { orderViews, type OrderView } from './order-view.js';
 import { withIdempotency } from './idempotency.service.js';
+import { applyFlashSalePricing, takeFlashSaleStock } from './flash-sale-pricing.js';
 
 /** A cart line as checkout reads it, with the product's current standard price. */
 export interface CheckoutLine {
@@ -29,6 +30,8 @@ export interface DraftItem {
   unitPrice: number;
   quantity: number;
   pricing: ItemPricing;
+  /** The flash-sale activity item behind a `flash_sale` item. */
+  flashSaleItemId?: number;
 }
 
 /** One shop's order before it is written. Pricing steps refine it; nothing is trusted from the client. */
@@ -52,6 +55,7 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
     inTransaction(ctx, async (tx) => {
       const lines = await readCart(tx, customer.userId);
       const drafts = draftOrders(lines);
+      const flashSale = await applyFlashSalePricing(tx, customer.userId, drafts);
 
       const demand: Demand = new Map();
       const orders = drafts.map((draft) => {
@@ -74,6 +78,7 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
             quantity: item.quantity,
             amount: item.unitPrice * item.quantity,
             pricing: item.pricing,
+            flashSaleItem: item.flashSaleItemId,
           });
           addDemand(demand, item.skuId, item.quantity);
         }
@@ -85,6 +90,7 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
         customer.userId,
         intArray(lines.map((l) => l.skuId)),
       ]);
+      await takeFlashSaleStock(tx.em, customer.userId, flashSale);
       await takeStock(tx.em, demand);
 
       const views = await orderViews(tx.em, orders.map((o) => o.id));

@@ -11,6 +11,7 @@ import { orderViews, type OrderView } from './order-view.js';
 import { returnStock, type Demand } from './stock.js';
 import { debit } from './ledger.service.js';
 import { withIdempotency } from './idempotency.service.js';
+import { restoreFlashSaleStock } from './flash-sale-pricing.js';
 
 const ListInput = PageInput.extend({ status: z.enum(OrderStatus).optional() });
 const OrderRef = z.object({ orderId: id });
@@ -118,6 +119,7 @@ export async function cancelPendingOrder(tx: ServiceContext, orderId: number, re
     [reason, orderId],
   );
   if (!order) return false;
+  await restoreFlashSaleStock(tx.em, orderId);
   const items = await tx.em.execute<{ sku_id: number; quantity: number }[]>(
     'select sku_id, sum(quantity)::int as quantity from order_item where order_id = ? group by sku_id',
     [orderId],
