@@ -16,7 +16,12 @@ import { offsetOf, PageInput, type Page } from './pagination.js';
  * its own guard, in one transaction.
  */
 
-export type FlashSaleState = 'upcoming' | 'active' | 'ended';
+/** Where now falls in a session's window. */
+export enum FlashSaleState {
+  Upcoming = 'upcoming',
+  Active = 'active',
+  Ended = 'ended',
+}
 
 export interface FlashSaleItemView {
   id: number;
@@ -344,8 +349,9 @@ async function flashSaleViews(em: EntityManager, ids: number[], publicOnly: bool
         id: f.id,
         shop: { id: f.shop_id, slug: f.shop_slug, name: f.shop_name },
         name: f.name,
-        startsAt: f.starts_at,
-        endsAt: f.ends_at,
+        // Raw queries return timestamptz as text.
+        startsAt: new Date(f.starts_at),
+        endsAt: new Date(f.ends_at),
         enabled: f.enabled,
         state: f.state,
         items: itemsBySession.get(f.id) ?? [],

@@ -1,5 +1,8 @@
-import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { FlashSaleState } from '../../services/flash-sale.service.js';
 import { ShopSummary } from './order.types.js';
+
+registerEnumType(FlashSaleState, { name: 'FlashSaleState', description: 'Where now falls in the window [startsAt, endsAt)' });
 
 @ObjectType()
 export class FlashSaleItem {
@@ -23,7 +26,7 @@ export class FlashSale {
   @Field() startsAt!: Date;
   @Field({ description: 'Exclusive end of the window' }) endsAt!: Date;
   @Field() enabled!: boolean;
-  @Field({ description: 'upcoming, active or ended: where now falls in the window' }) state!: string;
+  @Field(() => FlashSaleState) state!: FlashSaleState;
   @Field(() => [FlashSaleItem]) items!: FlashSaleItem[];
 }
 
