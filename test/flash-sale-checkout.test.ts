@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from './support/harness.js';
-import { newCustomer } from './support/fixtures.js';
+import { newCouponTemplate, newCustomer } from './support/fixtures.js';
 import { addToCart, checkoutOk, payOk, placeOrder, shopWithProduct, stockOf } from './support/shopping.js';
 import { activityStockOf, expectFlashSaleBooksBalance, minutesFromNow, newFlashSale } from './support/flash-sales.js';
 import { cancelUnpaidOrders } from '../src/services/order.service.js';
@@ -272,6 +272,34 @@ describe('cancellation', () => {
     expect(refusedCancel.body.error.code).toBe('ORDER_NOT_CANCELLABLE');
     expect(await activityStockOf(t, sale.itemIds[0])).toBe(3);
     expect(await t.sql('select quantity from flash_sale_purchase where customer_id = ?', [customer.id])).toEqual([{ quantity: 2 }]);
+  });
+});
+
+describe('coupons', () => {
+  it('refuses a coupon on a shop order that got flash-sale pricing, changing nothing; a standard order of the same shop may use it', async () => {
+    const { shop, product } = await shopWithProduct(t, [{ price: 1000, stock: 20 }, { price: 1000, stock: 20 }]);
+    const [flashSku, plainSku] = product.skuIds;
+    const sale = await newFlashSale(t, { shopId: shop.id, items: [{ skuId: flashSku, activityPrice: 600, reservedStock: 5 }] });
+    const template = await newCouponTemplate(t, shop.id, { amountOff: 100 });
+    const customer = await newCustomer(t);
+    const claim = await t.api('POST', `/api/coupon-templates/${template.id}/claim`, { token: customer.token });
+    expect(claim.status).toBe(201);
+    const coupons = { [shop.id]: claim.body.id };
+
+    await addToCart(t, customer.token, flashSku, 1);
+    await addToCart(t, customer.token, plainSku, 1);
+    const res = await t.api('POST', '/api/checkout', { token: customer.token, body: { coupons } });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({ code: 'COUPON_NOT_ALLOWED', details: { pricing: 'flash_sale' } });
+    expect(await activityStockOf(t, sale.itemIds[0])).toBe(5);
+    expect(await stockOf(t, flashSku)).toBe(20);
+    expect(await t.sql('select count(*)::int as n from shop_order where customer_id = ?', [customer.id])).toEqual([{ n: 0 }]);
+    expect(await t.sql('select quantity from flash_sale_purchase where customer_id = ?', [customer.id])).toEqual([]);
+
+    await t.api('DELETE', `/api/cart/items/${flashSku}`, { token: customer.token });
+    const standard = await t.api('POST', '/api/checkout', { token: customer.token, body: { coupons } });
+    expect(standard.status).toBe(201);
+    expect(standard.body.orders[0]).toMatchObject({ items_total: 1000, discount: 100, total: 900 });
   });
 });
 

@@ -46,7 +46,7 @@ describe('orders', () => {
     const customer = await newCustomer(t, { available: 10_000, points: 0 });
     const order = await placeOrder(t, customer.token, product.skuIds[0], 2);
     const paid = await payOk(t, customer.token, order.id);
-    expect(paid).toMatchObject({ id: order.id, status: 'paid', paid_at: expect.any(String) });
+    expect(paid).toMatchObject({ id: order.id, status: 'paid', paid_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/), created_at: expect.stringMatching(/T.*Z$/) });
     expect(await balanceOf(t, customer.id, 'available')).toBe(5_000);
     const entries = await t.sql(`select reason, delta::int, balance_after::int, reference_type, reference_id from ledger_entry
       where reference_type = 'order' and reference_id = ?`, [order.id]);
@@ -304,8 +304,10 @@ describe('GraphQL door', () => {
     const orderId = placed.data.checkout[0].id;
     const paid = await t.gql(`mutation($id: Int!) { payOrder(id: $id) { status } }`, { id: orderId }, customer.token);
     expect(paid.data.payOrder.status).toBe('Paid');
-    const list = await t.gql(`{ orders { total items { id shop { name } items { productName } } } myStats { available orders { paid } } }`, {}, customer.token);
+    const list = await t.gql(`{ orders { total items { id createdAt paidAt shop { name } items { productName } } } myStats { available orders { paid } } }`, {}, customer.token);
+    expect(list.errors).toBeUndefined();
     expect(list.data.orders.total).toBe(1);
+    expect(list.data.orders.items[0].paidAt).toMatch(/T.*Z$/);
     expect(list.data.myStats).toEqual({ available: 100, orders: { paid: 1 } });
     const broke = await t.gql(`mutation($id: Int!) { cancelOrder(id: $id) { status } }`, { id: orderId }, customer.token);
     expect(broke.errors?.[0].extensions.code).toBe('ORDER_NOT_CANCELLABLE');

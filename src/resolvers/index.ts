@@ -1,5 +1,19 @@
 import { AuthResolver } from './auth.resolver.js';
+import { CatalogResolver, CategoryFieldsResolver, ShopResolver } from './catalog.resolver.js';
+import { HomeContentResolver } from './home-content.resolver.js';
+import { ProductResolver } from './product.resolver.js';
 import { PurchaseResolver } from './purchase.resolver.js';
+import { CouponResolver } from './coupon.resolver.js';
 import { FlashSaleResolver } from './flash-sale.resolver.js';
 
-export const resolvers = [AuthResolver, PurchaseResolver, FlashSaleResolver] as const;
+export const resolvers = [
+  AuthResolver,
+  CatalogResolver,
+  CategoryFieldsResolver,
+  ShopResolver,
+  HomeContentResolver,
+  ProductResolver,
+  PurchaseResolver,
+  CouponResolver,
+  FlashSaleResolver,
+] as const;

@@ -11,6 +11,7 @@ import { errorHandler, routeNotFound } from '../rest/errors.js';
 import { graphqlSchema } from '../graphql/schema.js';
 import { asGraphQLError, formatError } from '../graphql/errors.js';
 import type { GraphQLContext } from '../resolvers/graphql-context.js';
+import { createLoaders } from '../graphql/loaders.js';
 import { bearerToken, createServiceContext, requestId, type AppDeps } from './request-context.js';
 import { startSweeps } from './jobs.js';
 
@@ -81,7 +82,8 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
     expressMiddleware(apollo, {
       context: async ({ req, res }) => {
         try {
-          return { ctx: await createServiceContext(deps, bearerToken(req.header('authorization')), res.locals.requestId) };
+          const ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), res.locals.requestId);
+          return { ctx, loaders: createLoaders(ctx.em) };
         } catch (error) {
           throw asGraphQLError(error);
         }

@@ -9,6 +9,7 @@ import { parseInput, z } from './validate.js';
 import { addDemand, takeStock, type Demand } from './stock.js';
 import { orderViews, type OrderView } from './order-view.js';
 import { withIdempotency } from './idempotency.service.js';
+import { applyCoupons, CouponsInput } from './coupon-checkout.js';
 import { applyFlashSalePricing, takeFlashSaleStock } from './flash-sale-pricing.js';
 
 /** A cart line as checkout reads it, with the product's current standard price. */
@@ -39,9 +40,11 @@ export interface DraftOrder {
   shopId: number;
   items: DraftItem[];
   discount: number;
+  /** Set by the coupon step (coupon-checkout.ts). */
+  couponId?: number;
 }
 
-const CheckoutInput = z.object({}).strict();
+const CheckoutInput = z.object({ coupons: CouponsInput.optional() }).strict();
 
 /**
  * Turns the customer's cart into one order per shop, in one transaction: price snapshots, totals,
@@ -56,6 +59,8 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
       const lines = await readCart(tx, customer.userId);
       const drafts = draftOrders(lines);
       const flashSale = await applyFlashSalePricing(tx, customer.userId, drafts);
+      // Coupons last among the pricing steps: they look at the final items and their pricing.
+      await applyCoupons(tx, customer.userId, drafts, request.coupons ?? []);
 
       const demand: Demand = new Map();
       const orders = drafts.map((draft) => {
@@ -65,6 +70,7 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
           shop: draft.shopId,
           itemsTotal,
           discount: draft.discount,
+          coupon: draft.couponId ?? null,
           total: itemsTotal - draft.discount,
         });
         for (const item of draft.items) {

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, notFound, refused, type AppError } from '../errors.js';
-import { intArray } from '../db/sql.js';
+import { intArray, toDate } from '../db/sql.js';
 import type { ServiceContext } from './context.js';
 import { requireOperator } from './guards.js';
 import { inTransaction } from './transaction.js';
-import { id, money, parseInput, quantity, z } from './validate.js';
-import { offsetOf, PageInput, type Page } from './pagination.js';
+import { idParam, money, parseInput, quantity, z } from './validate.js';
+import { pageFields, pageOffset, type Page } from './pagination.js';
 
 /**
  * Flash-sale sessions: shop operators manage their own shop's sessions, anyone discovers the active
@@ -56,7 +56,7 @@ const dateTime = z.union([z.date(), z.iso.datetime({ offset: true }).transform((
 
 const ItemInput = z
   .object({
-    skuId: id,
+    skuId: idParam,
     activityPrice: money,
     reservedStock: quantity,
     perCustomerLimit: z.number().int().min(1).max(1_000_000),
@@ -79,11 +79,12 @@ const checked = <S extends z.ZodType<Session>>(schema: S) =>
     .refine((s) => s.endsAt > s.startsAt, { path: ['endsAt'], message: 'must be after startsAt' })
     .refine((s) => new Set(s.items.map((i) => i.skuId)).size === s.items.length, { path: ['items'], message: 'a SKU may appear only once' });
 
-const SessionRef = z.object({ flashSaleId: id });
+const SessionRef = z.object({ flashSaleId: idParam });
 const SessionInput = checked(SessionFields);
-const UpdateInput = checked(SessionFields.extend({ flashSaleId: id }));
+const UpdateInput = checked(SessionFields.extend({ flashSaleId: idParam }));
 const flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
-const DiscoverInput = PageInput.extend({ includeUpcoming: flag.default(false), shopId: id.optional() });
+const DiscoverInput = z.object({ ...pageFields, includeUpcoming: flag.default(false), shopId: idParam.optional() });
+const PageInput = z.object(pageFields);
 
 /**
  * Enabled sessions whose window contains now, and with `includeUpcoming` also those still to start
@@ -307,7 +308,7 @@ async function pageOf(
     `with matched as (${idsQuery})
      select (select count(*)::int from matched) as total,
             (select array_agg(id order by n) from matched where n > ? and n <= ?) as ids`,
-    [...params, offsetOf(request), offsetOf(request) + request.pageSize],
+    [...params, pageOffset(request), pageOffset(request) + request.pageSize],
   );
   return { items: await flashSaleViews(em, row.ids ?? [], publicOnly), page: request.page, pageSize: request.pageSize, total: row.total };
 }
@@ -349,9 +350,8 @@ async function flashSaleViews(em: EntityManager, ids: number[], publicOnly: bool
         id: f.id,
         shop: { id: f.shop_id, slug: f.shop_slug, name: f.shop_name },
         name: f.name,
-        // Raw queries return timestamptz as text.
-        startsAt: new Date(f.starts_at),
-        endsAt: new Date(f.ends_at),
+        startsAt: toDate(f.starts_at),
+        endsAt: toDate(f.ends_at),
         enabled: f.enabled,
         state: f.state,
         items: itemsBySession.get(f.id) ?? [],

@@ -6,14 +6,15 @@ import type { ServiceContext } from './context.js';
 import { requireCustomer, requireOperator } from './guards.js';
 import { emit, inTransaction } from './transaction.js';
 import { id, parseInput, z } from './validate.js';
-import { offsetOf, PageInput, type Page } from './pagination.js';
+import { pageFields, pageOffset, type Page } from './pagination.js';
 import { orderViews, type OrderView } from './order-view.js';
 import { returnStock, type Demand } from './stock.js';
 import { debit } from './ledger.service.js';
 import { withIdempotency } from './idempotency.service.js';
+import { restoreOrderCoupon } from './coupon-checkout.js';
 import { restoreFlashSaleStock } from './flash-sale-pricing.js';
 
-const ListInput = PageInput.extend({ status: z.enum(OrderStatus).optional() });
+const ListInput = z.object({ ...pageFields, status: z.enum(OrderStatus).optional() });
 const OrderRef = z.object({ orderId: id });
 
 /** Lists orders of one customer or one shop, newest first, with their items (a constant number of queries). */
@@ -23,7 +24,7 @@ async function listOrders(ctx: ServiceContext, owner: { column: 'customer_id' | 
     `select id, count(*) over () as total from shop_order
       where ${owner.column} = ? and (?::text is null or status = ?::text)
       order by id desc limit ? offset ?`,
-    [owner.id, status ?? null, status ?? null, pageSize, offsetOf({ page, pageSize })],
+    [owner.id, status ?? null, status ?? null, pageSize, pageOffset({ page, pageSize })],
   );
   const total = rows.length > 0 ? Number(rows[0].total) : await countOrders(ctx.em, owner, status);
   return { items: await orderViews(ctx.em, rows.map((r) => r.id)), page, pageSize, total };
@@ -126,6 +127,7 @@ export async function cancelPendingOrder(tx: ServiceContext, orderId: number, re
   );
   const demand: Demand = new Map(items.map((i) => [i.sku_id, i.quantity]));
   await returnStock(tx.em, demand);
+  await restoreOrderCoupon(tx.em, orderId);
   emit(tx, { type: 'order.cancelled', shopIds: [order.shop_id], customerId: order.customer_id, payload: { orderId, reason, status: OrderStatus.Cancelled } });
   return true;
 }

@@ -1,6 +1,7 @@
 import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { FlashSaleState } from '../../services/flash-sale.service.js';
 import { ShopSummary } from './order.types.js';
+import { PageType } from './page.types.js';
 
 registerEnumType(FlashSaleState, { name: 'FlashSaleState', description: 'Where now falls in the window [startsAt, endsAt)' });
 
@@ -30,13 +31,8 @@ export class FlashSale {
   @Field(() => [FlashSaleItem]) items!: FlashSaleItem[];
 }
 
-@ObjectType()
-export class FlashSalePage {
-  @Field(() => [FlashSale]) items!: FlashSale[];
-  @Field(() => Int) page!: number;
-  @Field(() => Int) pageSize!: number;
-  @Field(() => Int) total!: number;
-}
+@ObjectType('FlashSalePage')
+export class FlashSalePage extends PageType(FlashSale) {}
 
 @InputType()
 export class FlashSaleItemInput {

@@ -1,0 +1,16 @@
+import { Field, Int, ObjectType, type ClassType } from 'type-graphql';
+
+/**
+ * The one pagination contract as a GraphQL type: `class FooPage extends PageType(FooType) {}` under
+ * `@ObjectType('FooPage')`. Same fields as the REST list body.
+ */
+export function PageType<T extends object>(itemType: ClassType<T>) {
+  @ObjectType()
+  abstract class Page {
+    @Field(() => [itemType]) items!: T[];
+    @Field(() => Int) page!: number;
+    @Field(() => Int) pageSize!: number;
+    @Field(() => Int) total!: number;
+  }
+  return Page;
+}
