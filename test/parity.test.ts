@@ -60,6 +60,14 @@ const GRAPHQL_TWIN: Record<string, string> = {
   'POST /api/merchant/group-buys': 'Mutation.createGroupBuy',
   'PUT /api/merchant/group-buys/{id}': 'Mutation.updateGroupBuy',
   'DELETE /api/merchant/group-buys/{id}': 'Mutation.deleteGroupBuy',
+  'GET /api/flash-sales': 'Query.flashSales',
+  'GET /api/merchant/flash-sales': 'Query.merchantFlashSales',
+  'GET /api/merchant/flash-sales/{id}': 'Query.merchantFlashSale',
+  'POST /api/merchant/flash-sales': 'Mutation.createFlashSale',
+  'PUT /api/merchant/flash-sales/{id}': 'Mutation.updateFlashSale',
+  'DELETE /api/merchant/flash-sales/{id}': 'Mutation.deleteFlashSale',
+  'POST /api/merchant/flash-sales/{id}/enable': 'Mutation.enableFlashSale',
+  'POST /api/merchant/flash-sales/{id}/disable': 'Mutation.disableFlashSale',
 };
 
 /** `{id}`, `{sku_id}`, `:orderId`... all become `{}` so README and Express spellings compare. */

@@ -6,6 +6,7 @@ import { OrderItemResolver, PurchaseResolver } from './purchase.resolver.js';
 import { CouponResolver } from './coupon.resolver.js';
 import { EventsResolver } from './events.resolver.js';
 import { GroupBuyResolver } from './group-buy.resolver.js';
+import { FlashSaleResolver } from './flash-sale.resolver.js';
 
 export const resolvers = [
   AuthResolver,
@@ -19,4 +20,5 @@ export const resolvers = [
   CouponResolver,
   EventsResolver,
   GroupBuyResolver,
+  FlashSaleResolver,
 ] as const;

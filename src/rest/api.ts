@@ -6,6 +6,7 @@ import { catalogRoutes } from './catalog.routes.js';
 import { merchantProductRoutes } from './merchant-products.routes.js';
 import { couponRoutes } from './coupon.routes.js';
 import { groupBuyRoutes } from './group-buy.routes.js';
+import { flashSaleRoutes } from './flash-sale.routes.js';
 
 /** The REST facade: every route calls one service method, like its GraphQL twin. */
 export function apiRouter(deps: AppDeps): Router {
@@ -16,5 +17,6 @@ export function apiRouter(deps: AppDeps): Router {
   merchantProductRoutes(router);
   couponRoutes(router);
   groupBuyRoutes(router);
+  flashSaleRoutes(router);
   return router;
 }
