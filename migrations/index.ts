@@ -2,6 +2,7 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000Foundation } from './Migration20261122000000Foundation.js';
 import { Migration20261122000100BackfillBalances } from './Migration20261122000100BackfillBalances.js';
 import { Migration20261122020000PurchaseFlow } from './Migration20261122020000PurchaseFlow.js';
+import { Migration20261122100000AfterSale } from './Migration20261122100000AfterSale.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -11,4 +12,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122000000Foundation', class: Migration20261122000000Foundation },
   { name: 'Migration20261122000100BackfillBalances', class: Migration20261122000100BackfillBalances },
   { name: 'Migration20261122020000PurchaseFlow', class: Migration20261122020000PurchaseFlow },
+  { name: 'Migration20261122100000AfterSale', class: Migration20261122100000AfterSale },
 ];

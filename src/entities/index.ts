@@ -16,9 +16,14 @@ import { Shipment } from './shipment.entity.js';
 import { ShipmentItem } from './shipment-item.entity.js';
 import { Invoice } from './invoice.entity.js';
 import { IdempotencyKey } from './idempotency-key.entity.js';
+import { Review } from './review.entity.js';
+import { FreightTemplate, FreightTemplateRegion } from './freight-template.entity.js';
+import { ShippingCompany } from './shipping-company.entity.js';
+import { Refund, RefundItem } from './refund.entity.js';
 
 /** Every entity, listed explicitly so the ORM needs no folder scanning (works the same in tests and dist). */
 export const entities = [
   AuthToken, Balance, Brand, Category, HomeContentItem, LedgerEntry, Product, Shop, ShopProfile, Sku, User,
   CartItem, Order, OrderItem, Shipment, ShipmentItem, Invoice, IdempotencyKey,
+  Review, FreightTemplate, FreightTemplateRegion, ShippingCompany, Refund, RefundItem,
 ];

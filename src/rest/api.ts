@@ -2,11 +2,17 @@ import express, { type Router } from 'express';
 import type { AppDeps } from '../server/request-context.js';
 import { authRoutes } from './auth.routes.js';
 import { purchaseRoutes } from './purchase.routes.js';
+import { reviewRoutes } from './review.routes.js';
+import { freightRoutes } from './freight.routes.js';
+import { refundRoutes } from './refund.routes.js';
 
 /** The REST facade: every route calls one service method, like its GraphQL twin. */
 export function apiRouter(deps: AppDeps): Router {
   const router = express.Router();
   authRoutes(router);
   purchaseRoutes(router);
+  reviewRoutes(router);
+  freightRoutes(router);
+  refundRoutes(router);
   return router;
 }

@@ -9,6 +9,7 @@ import { parseInput, z } from './validate.js';
 import { addDemand, takeStock, type Demand } from './stock.js';
 import { orderViews, type OrderView } from './order-view.js';
 import { withIdempotency } from './idempotency.service.js';
+import { freightFees, ShippingAddressInput } from './freight.js';
 
 /** A cart line as checkout reads it, with the product's current standard price. */
 export interface CheckoutLine {
@@ -38,7 +39,7 @@ export interface DraftOrder {
   discount: number;
 }
 
-const CheckoutInput = z.object({}).strict();
+const CheckoutInput = z.object({ shippingAddress: ShippingAddressInput }).strict();
 
 /**
  * Turns the customer's cart into one order per shop, in one transaction: price snapshots, totals,
@@ -52,6 +53,8 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
     inTransaction(ctx, async (tx) => {
       const lines = await readCart(tx, customer.userId);
       const drafts = draftOrders(lines);
+      // Freight after every pricing step: its free-shipping threshold looks at the amount after discount.
+      const freight = await freightFees(tx.em, drafts, request.shippingAddress.region);
 
       const demand: Demand = new Map();
       const orders = drafts.map((draft) => {
@@ -61,7 +64,9 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
           shop: draft.shopId,
           itemsTotal,
           discount: draft.discount,
-          total: itemsTotal - draft.discount,
+          freightFee: freight.get(draft.shopId)!,
+          total: itemsTotal - draft.discount + freight.get(draft.shopId)!,
+          shippingAddress: request.shippingAddress,
         });
         for (const item of draft.items) {
           tx.em.create(OrderItem, {

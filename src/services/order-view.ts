@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { BASE_CURRENCY } from '../currency.js';
 import { intArray } from '../db/sql.js';
 import type { ItemPricing } from '../entities/order-item.entity.js';
-import type { OrderStatus } from '../entities/order.entity.js';
+import type { OrderStatus, ShippingAddress } from '../entities/order.entity.js';
 
 export interface OrderItemView {
   id: number;
@@ -15,10 +15,14 @@ export interface OrderItemView {
   amount: number;
   pricing: ItemPricing;
   shippedQuantity: number;
+  /** Units in open or completed refunds and returns. */
+  refundQuantity: number;
 }
 
 export interface ShipmentView {
   id: number;
+  companyCode: string;
+  /** The company's name when the parcel was sent. */
   carrier: string;
   trackingNumber: string;
   createdAt: Date;
@@ -34,7 +38,9 @@ export interface OrderView {
   currency: string;
   itemsTotal: number;
   discount: number;
+  freightFee: number;
   total: number;
+  shippingAddress?: ShippingAddress;
   createdAt: Date;
   paidAt?: Date;
   shippedAt?: Date;
@@ -73,7 +79,7 @@ export async function orderViews(em: EntityManager, ids: number[]): Promise<Orde
     const list = itemsByOrder.get(i.order_id) ?? [];
     list.push({
       id: i.id, productId: i.product_id, skuId: i.sku_id, productName: i.product_name, skuName: i.sku_name,
-      unitPrice: i.unit_price, quantity: i.quantity, amount: i.amount, pricing: i.pricing, shippedQuantity: i.shipped_quantity,
+      unitPrice: i.unit_price, quantity: i.quantity, amount: i.amount, pricing: i.pricing, shippedQuantity: i.shipped_quantity, refundQuantity: i.refund_quantity,
     });
     itemsByOrder.set(i.order_id, list);
   }
@@ -81,7 +87,7 @@ export async function orderViews(em: EntityManager, ids: number[]): Promise<Orde
   for (const s of shipments) {
     const list = shipmentsByOrder.get(s.order_id) ?? [];
     const parts = (s.items as { order_item_id: number; quantity: number }[]).map((p) => ({ orderItemId: p.order_item_id, quantity: p.quantity }));
-    list.push({ id: s.id, carrier: s.carrier, trackingNumber: s.tracking_number, createdAt: s.created_at, items: parts.length ? parts : undefined });
+    list.push({ id: s.id, companyCode: s.company_code, carrier: s.carrier, trackingNumber: s.tracking_number, createdAt: s.created_at, items: parts.length ? parts : undefined });
     shipmentsByOrder.set(s.order_id, list);
   }
   const byId = new Map(
@@ -95,7 +101,9 @@ export async function orderViews(em: EntityManager, ids: number[]): Promise<Orde
         currency: BASE_CURRENCY.code,
         itemsTotal: o.items_total,
         discount: o.discount,
+        freightFee: o.freight_fee,
         total: o.total,
+        shippingAddress: opt(o.shipping_address),
         createdAt: o.created_at,
         paidAt: opt(o.paid_at),
         shippedAt: opt(o.shipped_at),
