@@ -7,7 +7,7 @@ import { getMyInvoice, issueInvoice } from '../services/invoice.service.js';
 import { myStats } from '../services/account.service.js';
 import { OrderStatus } from '../entities/order.entity.js';
 import type { GraphQLContext } from './graphql-context.js';
-import { AccountStats, Cart, Invoice, InvoiceInput, Order, OrderPage, ShipmentInput } from './types/order.types.js';
+import { AccountStats, Cart, Invoice, InvoiceInput, Order, OrderPage, ShipmentInput, ShippingAddressInput } from './types/order.types.js';
 
 @Resolver()
 export class PurchaseResolver {
@@ -26,9 +26,13 @@ export class PurchaseResolver {
     return cart.removeCartItem(ctx, { skuId });
   }
 
-  @Mutation(() => [Order], { description: 'One order per shop in the cart. The same idempotencyKey replays the first answer.' })
-  checkout(@Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | undefined, @Ctx() { ctx }: GraphQLContext) {
-    return checkout(ctx, {}, idempotencyKey ?? undefined);
+  @Mutation(() => [Order], { description: 'One order per shop in the cart, shipped to one address. The same idempotencyKey replays the first answer.' })
+  checkout(
+    @Arg('shippingAddress', () => ShippingAddressInput) shippingAddress: ShippingAddressInput,
+    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | undefined,
+    @Ctx() { ctx }: GraphQLContext,
+  ) {
+    return checkout(ctx, { shippingAddress: { ...shippingAddress } }, idempotencyKey ?? undefined);
   }
 
   @Query(() => OrderPage, { description: "The customer's orders, newest first" })

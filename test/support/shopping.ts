@@ -8,8 +8,14 @@ export async function addToCart(t: TestApp, token: string, skuId: number, quanti
   return res.body;
 }
 
-export async function checkoutOk(t: TestApp, token: string, headers: Record<string, string> = {}) {
-  const res = await t.api('POST', '/api/checkout', { token, body: {}, headers });
+/** Checkout requires a shipping address; this one is in a region no test template overrides unless it means to. */
+export const ADDRESS = { recipient: 'Test Buyer', phone: '+86 138 0000 0000', region: 'CN-SH', address: '1 Test Road, Shanghai' };
+
+/** A checkout body: the default address plus whatever the test adds. */
+export const checkoutBody = (extra: Record<string, unknown> = {}) => ({ shipping_address: ADDRESS, ...extra });
+
+export async function checkoutOk(t: TestApp, token: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}) {
+  const res = await t.api('POST', '/api/checkout', { token, body: checkoutBody(extra), headers });
   if (res.status !== 201) throw new Error(`checkout failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.orders as any[];
 }
