@@ -62,3 +62,24 @@ export async function expectLedgerReplays(t: TestApp) {
   }
   return rows.length;
 }
+
+/** The shop ships everything left (or the given parts) with SF Express. */
+export async function shipOk(t: TestApp, operatorToken: string, orderId: number, items?: { order_item_id: number; quantity: number }[]) {
+  const res = await t.api('POST', `/api/merchant/orders/${orderId}/shipments`, { token: operatorToken, body: { company_code: 'sf', tracking_number: `SF${orderId}`, items } });
+  if (res.status !== 201) throw new Error(`shipment failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+export async function deliverOk(t: TestApp, token: string, orderId: number) {
+  const res = await t.api('POST', `/api/orders/${orderId}/confirm-delivery`, { token });
+  if (res.status !== 200) throw new Error(`delivery failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** Placed, paid, shipped whole and confirmed: returns the delivered order. */
+export async function deliveredOrder(t: TestApp, customerToken: string, operatorToken: string, skuId: number, quantity = 1) {
+  const order = await placeOrder(t, customerToken, skuId, quantity);
+  await payOk(t, customerToken, order.id);
+  await shipOk(t, operatorToken, order.id);
+  return deliverOk(t, customerToken, order.id);
+}
