@@ -103,8 +103,8 @@ export async function requestRefund(ctx: ServiceContext, input: unknown): Promis
   const parts = mergeParts(data.items);
   const isRefund = data.kind === RefundKind.Refund;
   return inTransaction(ctx, async (tx) => {
-    const [order] = await tx.em.execute<{ status: OrderStatus; shop_id: number; discount: number; freight_fee: number }[]>(
-      'select status, shop_id, discount, freight_fee from shop_order where id = ? and customer_id = ? for update',
+    const [order] = await tx.em.execute<{ status: OrderStatus; shop_id: number; discount: number }[]>(
+      'select status, shop_id, discount from shop_order where id = ? and customer_id = ? for update',
       [data.orderId, customer.userId],
     );
     if (!order) throw notFound('Order', { order_id: data.orderId });
@@ -147,15 +147,12 @@ export async function requestRefund(ctx: ServiceContext, input: unknown): Promis
       const item = itemById.get(p.orderItemId)!;
       return itemRefundAmount({ id: item.id, unitPrice: item.unit_price, quantity: item.quantity, amount: item.amount }, shares.get(item.id)!, p.quantity);
     });
-    // Every unit of the order, before anything shipped (the guard above proved it): freight comes back too.
-    const wholeOrder = isRefund && items.every((i) => parts.find((p) => p.orderItemId === i.id)?.quantity === i.quantity);
-    const freightAmount = wholeOrder ? order.freight_fee : 0;
-    const amount = amounts.reduce((a, b) => a + b, 0) + freightAmount;
+    const amount = amounts.reduce((a, b) => a + b, 0);
 
     const [refund] = await tx.em.execute<{ id: number }[]>(
-      `insert into refund (order_id, shop_id, customer_id, kind, status, reason, amount, freight_amount, created_at)
-       values (?, ?, ?, ?, 'requested', ?, ?, ?, now()) returning id`,
-      [data.orderId, order.shop_id, customer.userId, data.kind, data.reason, amount, freightAmount],
+      `insert into refund (order_id, shop_id, customer_id, kind, status, reason, amount, created_at)
+       values (?, ?, ?, ?, 'requested', ?, ?, now()) returning id`,
+      [data.orderId, order.shop_id, customer.userId, data.kind, data.reason, amount],
     );
     await tx.em.execute(
       `insert into refund_item (refund_id, order_item_id, quantity, amount) select ?, i, q, a from unnest(?::int[], ?::int[], ?::int[]) as p(i, q, a)`,
@@ -176,15 +173,12 @@ async function releaseUnits(tx: ServiceContext, refundId: number): Promise<void>
 }
 
 /**
- * Completion, run once by whichever call moved the refund to `completed`: credits the customer's
- * available balance (ledger reason `refund`), and for a refund before shipment puts the SKU stock
- * back and closes the order's shipping when nothing is left to ship.
+ * Completion, run once by whichever call moved the refund to `completed`. A refund before shipment
+ * puts the SKU stock back and closes the order's shipping when nothing is left to ship; when that
+ * closes an order of which nothing shipped, this refund also returns the order's freight fee. Then
+ * the customer's available balance is credited (ledger reason `refund`, reference the refund).
  */
 async function complete(tx: ServiceContext, refund: LockedRefund): Promise<void> {
-  const [{ amount }] = await tx.em.execute<{ amount: number }[]>('select amount from refund where id = ?', [refund.id]);
-  if (amount > 0) {
-    await credit(tx.em, { userId: refund.customerId, kind: BalanceKind.Available, amount, reason: 'refund', reference: { type: 'refund', id: refund.id } });
-  }
   if (refund.kind === RefundKind.Refund) {
     const skus = await tx.em.execute<{ sku_id: number; quantity: number }[]>(
       `select oi.sku_id, sum(ri.quantity)::int as quantity from refund_item ri join order_item oi on oi.id = ri.order_item_id
@@ -192,7 +186,16 @@ async function complete(tx: ServiceContext, refund: LockedRefund): Promise<void>
       [refund.id],
     );
     await returnStock(tx.em, new Map(skus.map((s) => [s.sku_id, s.quantity])) as Demand);
-    await closeShippingIfDone(tx.em, refund.orderId);
+    if ((await closeShippingIfDone(tx.em, refund.orderId)) === OrderStatus.Cancelled) {
+      await tx.em.execute(
+        'update refund set freight_amount = o.freight_fee, amount = refund.amount + o.freight_fee from shop_order o where refund.id = ? and o.id = refund.order_id',
+        [refund.id],
+      );
+    }
+  }
+  const [{ amount }] = await tx.em.execute<{ amount: number }[]>('select amount from refund where id = ?', [refund.id]);
+  if (amount > 0) {
+    await credit(tx.em, { userId: refund.customerId, kind: BalanceKind.Available, amount, reason: 'refund', reference: { type: 'refund', id: refund.id } });
   }
   emitRefund(tx, refund, RefundStatus.Completed, { amount });
 }
