@@ -5,7 +5,7 @@ import type { ServiceContext } from './context.js';
 import { requireOperator } from './guards.js';
 import { inTransaction } from './transaction.js';
 import { id, parseInput, z } from './validate.js';
-import { offsetOf, PageInput, type Page } from './pagination.js';
+import { idPage, PageInput, type Page } from './pagination.js';
 import { regionCode, type FreightTerms } from './freight.js';
 
 export interface FreightRegionView extends FreightTerms {
@@ -77,12 +77,8 @@ async function writeRegions(em: EntityManager, templateId: number, regions: Frei
 export async function listFreightTemplates(ctx: ServiceContext, input: unknown): Promise<Page<FreightTemplateView>> {
   const operator = requireOperator(ctx);
   const { page, pageSize } = parseInput(PageInput, input ?? {});
-  const rows = await ctx.em.execute<{ id: number; total: number }[]>(
-    'select id, (count(*) over ())::int as total from freight_template where shop_id = ? order by id limit ? offset ?',
-    [operator.shopId, pageSize, offsetOf({ page, pageSize })],
-  );
-  const total = rows[0]?.total ?? (page === 1 ? 0 : (await ctx.em.execute<{ n: number }[]>('select count(*)::int as n from freight_template where shop_id = ?', [operator.shopId]))[0].n);
-  return { items: await templateViews(ctx.em, rows.map((r) => r.id)), page, pageSize, total };
+  const { ids, total } = await idPage(ctx.em, { table: 'freight_template', where: 'shop_id = ?', params: [operator.shopId], order: 'asc' }, { page, pageSize });
+  return { items: await templateViews(ctx.em, ids), page, pageSize, total };
 }
 
 export async function createFreightTemplate(ctx: ServiceContext, input: unknown): Promise<FreightTemplateView> {

@@ -7,7 +7,7 @@ import type { ServiceContext } from './context.js';
 import { requireCustomer, requireOperator } from './guards.js';
 import { emit, inTransaction } from './transaction.js';
 import { id, parseInput, z } from './validate.js';
-import { offsetOf, PageInput, type Page } from './pagination.js';
+import { idPage, PageInput, type Page } from './pagination.js';
 import { credit } from './ledger.service.js';
 import { returnStock, type Demand } from './stock.js';
 import { mergeParts } from './shipment.service.js';
@@ -278,13 +278,8 @@ async function listRefunds(ctx: ServiceContext, owner: Owner, input: unknown): P
   const { page, pageSize, status, kind } = parseInput(ListInput, input ?? {});
   const where = `${owner.column} = ? and (?::text is null or status = ?::text) and (?::text is null or kind = ?::text)`;
   const params = [owner.id, status ?? null, status ?? null, kind ?? null, kind ?? null];
-  const rows = await ctx.em.execute<{ id: number; total: number }[]>(
-    `select id, (count(*) over ())::int as total from refund where ${where} order by id desc limit ? offset ?`,
-    [...params, pageSize, offsetOf({ page, pageSize })],
-  );
-  let total = rows[0]?.total ?? 0;
-  if (rows.length === 0 && page > 1) total = (await ctx.em.execute<{ n: number }[]>(`select count(*)::int as n from refund where ${where}`, params))[0].n;
-  return { items: await refundViews(ctx.em, rows.map((r) => r.id)), page, pageSize, total };
+  const { ids, total } = await idPage(ctx.em, { table: 'refund', where, params, order: 'desc' }, { page, pageSize });
+  return { items: await refundViews(ctx.em, ids), page, pageSize, total };
 }
 
 export function listMyRefunds(ctx: ServiceContext, input: unknown): Promise<Page<RefundView>> {

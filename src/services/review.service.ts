@@ -41,8 +41,9 @@ const ReplyInput = ReviewRef.extend({ text: z.string().trim().min(1).max(1000) }
 
 const mask = (name: string) => `${[...name.trim()][0] ?? '*'}***`;
 
-const SELECT_REVIEWS = `
-  select r.*, oi.sku_name, u.display_name
+/** Reviews with the SKU name and the author; `withTotal` adds the row count of the whole filter. */
+const selectReviews = (withTotal = false) => `
+  select r.*, oi.sku_name, u.display_name${withTotal ? ', count(*) over () as total_count' : ''}
     from review r join order_item oi on oi.id = r.order_item_id join app_user u on u.id = r.customer_id`;
 const flag = z.union([z.boolean(), z.stringbool()]).optional();
 
@@ -56,14 +57,14 @@ function toView(r: any): ReviewView {
 }
 
 async function oneReview(em: EntityManager, reviewId: number): Promise<ReviewView> {
-  const [row] = await em.execute<any[]>(`${SELECT_REVIEWS} where r.id = ?`, [reviewId]);
+  const [row] = await em.execute<any[]>(`${selectReviews()} where r.id = ?`, [reviewId]);
   return toView(row);
 }
 
 /** A page of reviews, newest first; `where` uses `r.` columns. Total 0 beyond the last page costs a count. */
 async function reviewPage(em: EntityManager, where: string, params: unknown[], paging: PageRequest): Promise<Page<ReviewView>> {
   const rows = await em.execute<any[]>(
-    `${SELECT_REVIEWS.replace('select r.*', 'select count(*) over () as total_count, r.*')} where ${where} order by r.id desc limit ? offset ?`,
+    `${selectReviews(true)} where ${where} order by r.id desc limit ? offset ?`,
     [...params, paging.pageSize, offsetOf(paging)],
   );
   let total = rows.length > 0 ? Number(rows[0].total_count) : 0;
@@ -118,7 +119,7 @@ export async function listProductReviews(ctx: ServiceContext, input: unknown): P
   const [[summary], rows] = await Promise.all([
     ratingSummaries(ctx.em, [productId]),
     ctx.em.execute<any[]>(
-      `${SELECT_REVIEWS}
+      `${selectReviews()}
         where r.product_id = ? and not r.hidden and (?::int is null or r.rating = ?::int)
         order by r.id desc limit ? offset ?`,
       [productId, rating ?? null, rating ?? null, pageSize, offsetOf({ page, pageSize })],
