@@ -7,6 +7,9 @@ import { merchantProductRoutes } from './merchant-products.routes.js';
 import { couponRoutes } from './coupon.routes.js';
 import { groupBuyRoutes } from './group-buy.routes.js';
 import { flashSaleRoutes } from './flash-sale.routes.js';
+import { reviewRoutes } from './review.routes.js';
+import { freightRoutes } from './freight.routes.js';
+import { refundRoutes } from './refund.routes.js';
 
 /** The REST facade: every route calls one service method, like its GraphQL twin. */
 export function apiRouter(deps: AppDeps): Router {
@@ -18,5 +21,8 @@ export function apiRouter(deps: AppDeps): Router {
   couponRoutes(router);
   groupBuyRoutes(router);
   flashSaleRoutes(router);
+  reviewRoutes(router);
+  freightRoutes(router);
+  refundRoutes(router);
   return router;
 }

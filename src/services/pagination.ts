@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { z, wholeNumber } from './validate.js';
 
 /** One pagination contract for every list: `page` from 1, `pageSize` 20 by default and at most 100. */
@@ -23,3 +24,22 @@ export interface PageRequest {
 }
 
 export const pageOffset = (p: PageRequest) => (p.page - 1) * p.pageSize;
+
+/**
+ * One page of ids from `table` matching `where`, with the total in the same query (a window count);
+ * only a page past the end costs a second count.
+ */
+export async function idPage(
+  em: EntityManager,
+  query: { table: string; where: string; params: unknown[]; order: 'asc' | 'desc' },
+  paging: PageRequest,
+): Promise<{ ids: number[]; total: number }> {
+  const { table, where, params, order } = query;
+  const rows = await em.execute<{ id: number; total: number }[]>(
+    `select id, (count(*) over ())::int as total from ${table} where ${where} order by id ${order} limit ? offset ?`,
+    [...params, paging.pageSize, pageOffset(paging)],
+  );
+  let total = rows[0]?.total ?? 0;
+  if (rows.length === 0 && paging.page > 1) total = (await em.execute<{ n: number }[]>(`select count(*)::int as n from ${table} where ${where}`, params))[0].n;
+  return { ids: rows.map((r) => r.id), total };
+}
