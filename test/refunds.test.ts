@@ -1,3 +1,4 @@
+import { waitFor } from './support/subscriptions.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCategory, newCustomer, newFreightTemplate, newOperator, newProduct, newShop } from './support/fixtures.js';
 import { addToCart, balanceOf, checkoutOk, deliveredOrder, expectLedgerReplays, payOk, placeOrder, shipOk, shopWithProduct, stockOf } from './support/shopping.js';
@@ -371,6 +372,7 @@ describe('access', () => {
       const refund = await askOk(customer.token, order.id, 'refund', [{ order_item_id: order.items[0].id, quantity: 1 }]);
       await act(operator.token, refund.id, 'approve');
       await act(operator.token, refund.id, 'approve');
+      await waitFor(() => seen.some((e) => e.type === 'refund.completed' && e.customerId === customer.id));
       const mine = seen.filter((e) => e.type.startsWith('refund.') && e.customerId === customer.id);
       expect(mine.map((e) => [e.type, e.shopIds, e.payload.refundId])).toEqual([
         ['refund.requested', [shop.id], refund.id],

@@ -1,3 +1,4 @@
+import { waitFor } from './support/subscriptions.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newCategory, newCustomer, newOperator, newProduct, newShop } from './support/fixtures.js';
 import { deliveredOrder, payOk, placeOrder, shipOk, shopWithProduct } from './support/shopping.js';
@@ -169,6 +170,10 @@ describe('public reads, summary and moderation', () => {
     expect(after.body.summary).toMatchObject({ count: 2, average: 4.5, per_star: expect.arrayContaining([{ rating: 1, count: 0 }]) });
     expect((await t.api('GET', `/api/products/${product.id}/reviews?rating=1`)).body).toMatchObject({ total: 0, items: [] });
     expect((await ratingSummaries(t.em(), [product.id]))[0].count).toBe(2);
+    // Product reads carry the same summary: the REST detail, and GraphQL through its loader.
+    expect((await t.api('GET', `/api/products/${product.id}`)).body.rating).toMatchObject({ count: 2, average: 4.5 });
+    const gql = await t.gql(`query($id: Int!) { product(id: $id) { rating { count average perStar { rating count } } } }`, { id: product.id });
+    expect(gql.data.product.rating).toMatchObject({ count: 2, average: 4.5, perStar: expect.arrayContaining([{ rating: 1, count: 0 }, { rating: 5, count: 1 }]) });
     const moderation = await t.api('GET', `/api/admin/reviews?hidden=true&product_id=${product.id}`, { token: admin.token });
     expect(moderation.body).toMatchObject({ total: 1, items: [{ id: r1.id, hidden: true }] });
 
@@ -226,6 +231,7 @@ describe('public reads, summary and moderation', () => {
     try {
       const { shop, product, review } = await reviewedShop();
       const written = await review(5);
+      await waitFor(() => seen.some((e) => e.type === 'review.created'));
       expect(seen.filter((e) => e.type === 'review.created')).toEqual([
         expect.objectContaining({ shopIds: [shop.id], payload: { reviewId: written.id, productId: product.id, rating: 5 } }),
       ]);

@@ -22,6 +22,17 @@ export const EventTypes = {
   REDEMPTION_CREATED: 'redemption.created',
   /** payload `{skuId, productId, stock, threshold}`; emitted when a SKU's stock falls below STOCK_LOW_THRESHOLD */
   STOCK_LOW: 'stock.low',
+  /** payload `{reviewId, productId, rating}`; shopIds = the product's shop, customerId = the reviewer */
+  REVIEW_CREATED: 'review.created',
+  /** payload `{reviewId}`: the shop replied; customerId = the reviewer */
+  REVIEW_REPLIED: 'review.replied',
+  /** After-sale: payload `{refundId, orderId, kind, status, ...}` on each state the refund or return reaches */
+  REFUND_REQUESTED: 'refund.requested',
+  REFUND_APPROVED: 'refund.approved',
+  REFUND_SHIPPED_BACK: 'refund.shipped_back',
+  REFUND_COMPLETED: 'refund.completed',
+  REFUND_REJECTED: 'refund.rejected',
+  REFUND_CANCELLED: 'refund.cancelled',
 } as const;
 
 export type EventType = (typeof EventTypes)[keyof typeof EventTypes];

@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { ratingSummaries, type RatingSummary } from '../services/rating-summary.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   brandsByIds, categoriesByIds, categoriesByParentIds, productsByIds, profilesByShopIds, skusByProductIds,
@@ -19,6 +20,8 @@ export interface Loaders {
   categoryChildren: DataLoader<number, CategoryView[]>;
   /** Keyed by product id. */
   skus: DataLoader<number, SkuView[]>;
+  /** Rating summary of each product (visible reviews only). */
+  ratings: DataLoader<number, RatingSummary>;
   /** Products in any state, with sold_count; null when the id is unknown. */
   products: DataLoader<number, ProductView | null>;
 }
@@ -38,5 +41,6 @@ export function createLoaders(em: EntityManager): Loaders {
     categoryChildren: loader((ids) => categoriesByParentIds(em, ids), []),
     skus: loader((ids) => skusByProductIds(em, ids), []),
     products: loader<ProductView | null>((ids) => productsByIds(em, ids), null),
+    ratings: new DataLoader((ids) => ratingSummaries(em, ids)),
   };
 }

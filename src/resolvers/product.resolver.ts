@@ -3,12 +3,13 @@ import * as products from '../services/product.service.js';
 import * as merchant from '../services/merchant-product.service.js';
 import { pathIds, type ProductDetailView, type ProductView } from '../services/catalog-views.js';
 import type { GraphQLContext } from './graphql-context.js';
+import { RatingSummary } from './types/after-sale.types.js';
 import {
   BrandType, CategoryType, MerchantProductListArgs, ProductInput, ProductListArgs, ProductPageType, ProductType, SkuType,
 } from './types/catalog.types.js';
 
 /** A product as any service returns it: details (SKUs, brand, path) are present on some reads only. */
-type AnyProduct = ProductView & Partial<Pick<ProductDetailView, 'skus' | 'brand' | 'categoryPath'>>;
+type AnyProduct = ProductView & Partial<Pick<ProductDetailView, 'skus' | 'brand' | 'categoryPath' | 'rating'>>;
 
 /** Drops arguments the client did not send, so the service sees the same input as from REST. */
 const defined = (args: object) => Object.fromEntries(Object.entries(args).filter(([, v]) => v != null));
@@ -50,6 +51,11 @@ export class ProductResolver {
   @FieldResolver(() => [SkuType])
   skus(@Root() product: AnyProduct, @Ctx() { loaders }: GraphQLContext) {
     return product.skus ?? loaders.skus.load(product.id);
+  }
+
+  @FieldResolver(() => RatingSummary, { description: 'Visible reviews only: count, average and per-star counts' })
+  rating(@Root() product: AnyProduct, @Ctx() { loaders }: GraphQLContext) {
+    return product.rating ?? loaders.ratings.load(product.id);
   }
 
   @FieldResolver(() => BrandType, { nullable: true })

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ProductStatus } from '../entities/product.entity.js';
 import { soldCounts } from './sold-count.js';
+import type { RatingSummary } from './rating-summary.js';
 import { toDate, intArray } from '../db/sql.js';
 
 /**
@@ -88,6 +89,8 @@ export interface ProductDetailView extends ProductView {
   /** From the top-level category down to the product's own. */
   categoryPath: CategoryView[];
   skus: SkuView[];
+  /** Visible reviews: count, average and per-star counts. */
+  rating: RatingSummary;
 }
 
 /** What a merchant sees of their own product: any lifecycle state, with its SKUs. */

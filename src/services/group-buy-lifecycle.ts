@@ -1,3 +1,4 @@
+import { EventTypes } from '../events/event-types.js';
 import { conflict, refused } from '../errors.js';
 import { intArray } from '../db/sql.js';
 import { BalanceKind } from '../entities/balance.entity.js';
@@ -25,7 +26,7 @@ interface ClosedGroup {
 
 function emitStateChanged(tx: ServiceContext, group: ClosedGroup, state: GroupState, orderIds: number[] = []): void {
   emit(tx, {
-    type: 'group.state_changed',
+    type: EventTypes.GROUP_STATE_CHANGED,
     shopIds: [group.shop_id],
     customerId: null,
     payload: { groupId: group.id, activityId: group.activity_id, state, paidSeats: group.paid_seats, capacity: group.capacity, orderIds },
@@ -97,7 +98,7 @@ export async function payGroupSeat(
 
   const successful = seat.state === GroupState.Successful;
   emit(tx, {
-    type: 'order.paid',
+    type: EventTypes.ORDER_PAID,
     shopIds: [group.shop_id],
     customerId: paid.customerId,
     payload: { orderId: paid.orderId, total: paid.total, status: successful ? OrderStatus.Paid : OrderStatus.AwaitingGroup, groupId: paid.groupId },
@@ -161,7 +162,7 @@ export async function expireGroup(tx: ServiceContext, groupId: number): Promise<
   }
   for (const s of seats) {
     emit(tx, {
-      type: 'order.cancelled',
+      type: EventTypes.ORDER_CANCELLED,
       shopIds: [group.shop_id],
       customerId: s.customer_id,
       payload: { orderId: s.id, reason: 'group_expired', status: OrderStatus.Cancelled },

@@ -4,6 +4,7 @@ import { parseInput, idParam, z } from './validate.js';
 import { pageFields, pageOffset, type Page } from './pagination.js';
 import { inSubtree } from './category.service.js';
 import { soldCounts } from './sold-count.js';
+import { ratingSummaries } from './rating-summary.js';
 import {
   PRODUCT_COLUMNS, PROFILE_COLUMNS, categoriesByIds, pathIds, skusByProductIds, toBrandView, toProductView, toProfileView, withSoldCounts,
   type ProductDetailView, type ProductView,
@@ -109,14 +110,16 @@ export async function getProduct(ctx: ServiceContext, productId: unknown): Promi
   if (!row) throw notFound('Product', { id });
   const product = toProductView(row);
   const categoryIds = pathIds(row.category_path);
-  const [skus, categories, sold] = await Promise.all([
+  const [skus, categories, sold, [rating]] = await Promise.all([
     skusByProductIds(ctx.em, [id]),
     categoriesByIds(ctx.em, categoryIds),
     soldCounts(ctx.em, [id]),
+    ratingSummaries(ctx.em, [id]),
   ]);
   return {
     ...product,
     soldCount: sold.get(id) ?? 0,
+    rating,
     shop: { ...product.shop, profile: toProfileView(row, product.shop.id) },
     brand: product.brandId === null ? undefined : toBrandView({ id: product.brandId, name: row.brand_name, logo_url: row.brand_logo_url, position: row.brand_position }),
     categoryPath: categoryIds.map((cid) => categories.get(cid)!).filter(Boolean),

@@ -1,3 +1,4 @@
+import type { EventType } from '../events/event-types.js';
 import { conflict, notFound, refused } from '../errors.js';
 import { intArray } from '../db/sql.js';
 import { OrderStatus } from '../entities/order.entity.js';
@@ -85,7 +86,7 @@ function requireReturn(refund: LockedRefund): void {
 
 function emitRefund(tx: ServiceContext, refund: LockedRefund, status: RefundStatus, extra: Record<string, unknown> = {}) {
   emit(tx, {
-    type: `refund.${status}`,
+    type: `refund.${status}` satisfies EventType,
     shopIds: [refund.shopId],
     customerId: refund.customerId,
     payload: { refundId: refund.id, orderId: refund.orderId, kind: refund.kind, status, ...extra },

@@ -1,3 +1,4 @@
+import { EventTypes } from '../events/event-types.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, notFound } from '../errors.js';
 import type { ServiceContext } from './context.js';
@@ -101,7 +102,7 @@ export async function reviewOrderItem(ctx: ServiceContext, input: unknown): Prom
       if (found.reviewed) throw conflict('REVIEW_EXISTS', 'This item has already been reviewed', { order_item_id: data.orderItemId });
       throw conflict('ORDER_NOT_DELIVERED', 'Only items of a delivered order can be reviewed', { status: found.status });
     }
-    emit(tx, { type: 'review.created', shopIds: [created.shop_id], customerId: customer.userId, payload: { reviewId: created.id, productId: created.product_id, rating: data.rating } });
+    emit(tx, { type: EventTypes.REVIEW_CREATED, shopIds: [created.shop_id], customerId: customer.userId, payload: { reviewId: created.id, productId: created.product_id, rating: data.rating } });
     return oneReview(tx.em, created.id);
   });
 }
@@ -169,7 +170,7 @@ export async function replyToReview(ctx: ServiceContext, input: unknown): Promis
       if (!existing) throw notFound('Review', { review_id: reviewId });
       throw conflict('REVIEW_ALREADY_REPLIED', 'This review already has a reply', { review_id: reviewId });
     }
-    emit(tx, { type: 'review.replied', shopIds: [operator.shopId], customerId: replied.customer_id, payload: { reviewId } });
+    emit(tx, { type: EventTypes.REVIEW_REPLIED, shopIds: [operator.shopId], customerId: replied.customer_id, payload: { reviewId } });
     return oneReview(tx.em, reviewId);
   });
 }
