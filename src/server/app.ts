@@ -18,6 +18,40 @@ import { bearerToken, createServiceContext, requestId, type AppDeps } from './re
 import { startSubscriptionServer } from './subscriptions.js';
 import { startSweeps } from './jobs.js';
 
+/** How long stopping waits for requests in flight before closing what is left. */
+const STOP_GRACE_MS = 10_000;
+
+/** Counts requests from arrival until their response is done or their connection is gone. */
+class InFlight {
+  stopping = false;
+  private count = 0;
+  private waiters: (() => void)[] = [];
+
+  enter(res: Response) {
+    this.count++;
+    let left = false;
+    const leave = () => {
+      if (left) return;
+      left = true;
+      if (--this.count === 0) for (const wake of this.waiters.splice(0)) wake();
+    };
+    res.once('finish', leave);
+    res.once('close', leave);
+  }
+
+  drained(timeoutMs: number): Promise<void> {
+    if (this.count === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      timer.unref();
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+}
+
 export interface RunningApp {
   server: http.Server;
   /** The port actually bound (useful with port 0 in tests). */
@@ -64,8 +98,15 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
   const server = http.createServer(app);
   const bodyParser = express.json({ limit: deps.config.bodyLimitBytes, type: ['application/json', 'application/*+json'] });
 
+  // Requests in flight, so that stopping can let them finish before the pool closes.
+  const inFlight = new InFlight();
+
   // Request id and one structured log line per request.
   app.use((req: Request, res: Response, next: NextFunction) => {
+    inFlight.enter(res);
+    // While stopping, a request that came on an open keep-alive connection is served, and the
+    // connection then closes so the server can finish closing.
+    if (inFlight.stopping) res.set('Connection', 'close');
     const id = requestId(req.header('x-request-id'));
     res.locals.requestId = id;
     res.set('X-Request-Id', id);
@@ -145,16 +186,24 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
   });
   const stopSweeps = startSweeps(deps);
   const address = server.address();
+  let stopping: Promise<void> | undefined;
   return {
     server,
     port: typeof address === 'object' && address ? address.port : port,
-    async stop() {
-      stopSweeps();
-      // Upgraded sockets would keep the HTTP server from closing: end them first.
-      await subscriptions.dispose();
-      // Apollo's drain plugin closes the server and waits for in-flight requests.
-      await apollo.stop();
-      server.closeAllConnections();
+    stop() {
+      // Idempotent: a second caller waits for the same stop.
+      stopping ??= (async () => {
+        stopSweeps();
+        inFlight.stopping = true;
+        // Upgraded sockets would keep the HTTP server from closing: end them first.
+        await subscriptions.dispose();
+        // Apollo's drain plugin stops accepting connections and closes them as they fall idle.
+        await apollo.stop();
+        // Then wait for responses still being produced on connections that are already closing.
+        await inFlight.drained(STOP_GRACE_MS);
+        server.closeAllConnections();
+      })();
+      return stopping;
     },
   };
 }
