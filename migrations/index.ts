@@ -1,6 +1,7 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000Foundation } from './Migration20261122000000Foundation.js';
 import { Migration20261122000100BackfillBalances } from './Migration20261122000100BackfillBalances.js';
+import { Migration20261122030000PointsMallAndFavorites } from './Migration20261122030000PointsMallAndFavorites.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -9,4 +10,5 @@ import { Migration20261122000100BackfillBalances } from './Migration202611220001
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122000000Foundation', class: Migration20261122000000Foundation },
   { name: 'Migration20261122000100BackfillBalances', class: Migration20261122000100BackfillBalances },
+  { name: 'Migration20261122030000PointsMallAndFavorites', class: Migration20261122030000PointsMallAndFavorites },
 ];

@@ -2,9 +2,12 @@ import { AuthToken } from './auth-token.entity.js';
 import { Balance } from './balance.entity.js';
 import { Brand } from './brand.entity.js';
 import { Category } from './category.entity.js';
+import { FavoriteProduct, FavoriteShop } from './favorite.entity.js';
 import { HomeContentItem } from './home-content-item.entity.js';
 import { LedgerEntry } from './ledger-entry.entity.js';
+import { PointsProduct } from './points-product.entity.js';
 import { Product } from './product.entity.js';
+import { Redemption } from './redemption.entity.js';
 import { Shop } from './shop.entity.js';
 import { ShopProfile } from './shop-profile.entity.js';
 import { Sku } from './sku.entity.js';
@@ -12,5 +15,6 @@ import { User } from './user.entity.js';
 
 /** Every entity, listed explicitly so the ORM needs no folder scanning (works the same in tests and dist). */
 export const entities = [
-  AuthToken, Balance, Brand, Category, HomeContentItem, LedgerEntry, Product, Shop, ShopProfile, Sku, User,
+  AuthToken, Balance, Brand, Category, FavoriteProduct, FavoriteShop, HomeContentItem, LedgerEntry, PointsProduct, Product,
+  Redemption, Shop, ShopProfile, Sku, User,
 ];
