@@ -14,7 +14,7 @@ export class Migration20261122030000PointsMallAndFavorites extends Migration {
     this.addSql(`create table "redemption" ("id" serial primary key, "user_id" int not null, "points_product_id" int not null, "status" text not null default 'pending_fulfillment', "product_name" varchar(200) not null, "points_price" int not null, "quantity" int not null, "points_total" bigint not null, "shipping_address" jsonb not null, "created_at" timestamptz not null, "fulfilled_at" timestamptz null)`);
     this.addSql(`alter table "redemption" add constraint "redemption_status_check" check ("status" in ('pending_fulfillment', 'fulfilled'))`);
     this.addSql(`alter table "redemption" add constraint "redemption_quantity_positive" check (quantity > 0)`);
-    this.addSql(`alter table "redemption" add constraint "redemption_points_total_matches" check (points_total = points_price * quantity)`);
+    this.addSql(`alter table "redemption" add constraint "redemption_points_total_matches" check (points_total = points_price::bigint * quantity)`);
     this.addSql(`alter table "redemption" add constraint "redemption_fulfilled_at_matches_status" check ((status = 'fulfilled') = (fulfilled_at is not null))`);
     this.addSql(`alter table "redemption" add constraint "redemption_user_id_foreign" foreign key ("user_id") references "app_user" ("id")`);
     this.addSql(`alter table "redemption" add constraint "redemption_points_product_id_foreign" foreign key ("points_product_id") references "points_product" ("id")`);

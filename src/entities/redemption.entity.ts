@@ -23,7 +23,7 @@ export interface ShippingAddress {
 @Index({ properties: ['user', 'id'] })
 @Index({ properties: ['status', 'id'] })
 @Check({ name: 'redemption_quantity_positive', expression: 'quantity > 0' })
-@Check({ name: 'redemption_points_total_matches', expression: 'points_total = points_price * quantity' })
+@Check({ name: 'redemption_points_total_matches', expression: 'points_total = points_price::bigint * quantity' })
 @Check({ name: 'redemption_fulfilled_at_matches_status', expression: "(status = 'fulfilled') = (fulfilled_at is not null)" })
 export class Redemption {
   @PrimaryKey()

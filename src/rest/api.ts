@@ -1,10 +1,14 @@
 import express, { type Router } from 'express';
 import type { AppDeps } from '../server/request-context.js';
 import { authRoutes } from './auth.routes.js';
+import { favoritesRoutes } from './favorites.routes.js';
+import { pointsRoutes } from './points.routes.js';
 
 /** The REST facade: every route calls one service method, like its GraphQL twin. */
 export function apiRouter(deps: AppDeps): Router {
   const router = express.Router();
   authRoutes(router);
+  pointsRoutes(router);
+  favoritesRoutes(router);
   return router;
 }

@@ -22,3 +22,8 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
 export const id = z.coerce.number().int().positive().max(2147483647);
 export const money = z.number().int().min(0).max(2_000_000_000);
 export const quantity = z.number().int().min(0).max(1_000_000);
+
+/** A path parameter that must be an id: VALIDATION_FAILED on the given field otherwise. */
+export function parseId(value: unknown, field = 'id'): number {
+  return parseInput(z.object({ [field]: id }), { [field]: value })[field] as number;
+}

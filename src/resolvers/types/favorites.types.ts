@@ -1,0 +1,44 @@
+import { Field, Int, ObjectType } from 'type-graphql';
+import { PageOf } from './page.types.js';
+
+@ObjectType('ShopSummary')
+export class ShopSummaryType {
+  @Field(() => Int) id!: number;
+  @Field() slug!: string;
+  @Field() name!: string;
+  @Field(() => String, { nullable: true, description: "From the shop's profile; null when it has none" }) logoUrl?: string;
+}
+
+@ObjectType('ProductSummary')
+export class ProductSummaryType {
+  @Field(() => Int) id!: number;
+  @Field() name!: string;
+  @Field(() => String, { nullable: true }) imageUrl?: string;
+  @Field(() => Int, { description: 'Lowest SKU price, in minor units of the base currency' }) priceFrom!: number;
+  @Field({ description: 'False once the product is withdrawn from sale' }) published!: boolean;
+  @Field(() => ShopSummaryType) shop!: ShopSummaryType;
+}
+
+@ObjectType('FavoriteProduct')
+export class FavoriteProductType {
+  @Field(() => ProductSummaryType) product!: ProductSummaryType;
+  @Field() favoritedAt!: Date;
+}
+
+@ObjectType('FavoriteShop')
+export class FavoriteShopType {
+  @Field(() => ShopSummaryType) shop!: ShopSummaryType;
+  @Field() favoritedAt!: Date;
+}
+
+@ObjectType('FavoriteProductPage')
+export class FavoriteProductPage extends PageOf(FavoriteProductType) {}
+
+@ObjectType('FavoriteShopPage')
+export class FavoriteShopPage extends PageOf(FavoriteShopType) {}
+
+@ObjectType('Favorites', { description: "The caller's favorites, newest first; the page arguments apply to each list" })
+export class FavoritesType {
+  @Field(() => FavoriteProductPage) products!: FavoriteProductPage;
+  @Field(() => FavoriteShopPage) shops!: FavoriteShopPage;
+}
