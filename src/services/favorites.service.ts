@@ -46,9 +46,7 @@ export interface FavoritesView {
 }
 
 const SHOP_COLUMNS = 's.id as shop_id, s.slug as shop_slug, s.name as shop_name, sp.logo_url as shop_logo_url';
-const PRODUCT_COLUMNS = `p.id as product_id, p.name as product_name, p.image_url as product_image_url, p.price_from, p.status = '${ProductStatus.Published}' as published, ${SHOP_COLUMNS}`;
-const SHOP_JOINS = 'join shop s on s.id = {shop} left join shop_profile sp on sp.shop_id = s.id';
-const PRODUCT_JOINS = `join product p on p.id = f.product_id ${SHOP_JOINS.replace('{shop}', 'p.shop_id')}`;
+const shopJoins = (shopId: string) => `join shop s on s.id = ${shopId} left join shop_profile sp on sp.shop_id = s.id`;
 
 interface ShopRow {
   shop_id: number;
@@ -66,8 +64,6 @@ interface ProductRow extends ShopRow {
   published: boolean;
 }
 
-type Counted<R> = R & { total: string | number };
-
 const toShopSummary = (r: ShopRow): ShopSummary => ({
   id: r.shop_id,
   slug: r.shop_slug,
@@ -75,138 +71,134 @@ const toShopSummary = (r: ShopRow): ShopSummary => ({
   logoUrl: r.shop_logo_url ?? undefined,
 });
 
-const toFavoriteShop = (r: ShopRow): FavoriteShopView => ({ shop: toShopSummary(r), favoritedAt: new Date(r.favorited_at) });
+/** One favorite table and the table it points at. */
+interface FavoriteTable {
+  table: string;
+  column: string;
+  target: string;
+  label: string;
+}
 
-const toFavoriteProduct = (r: ProductRow): FavoriteProductView => ({
-  product: {
-    id: r.product_id,
-    name: r.product_name,
-    imageUrl: r.product_image_url ?? undefined,
-    priceFrom: r.price_from,
-    published: r.published,
-    shop: toShopSummary(r),
+/** Which targets may be favorited, and how a row (table `f` joined to its summary) becomes the view. */
+interface Kind<Row, View> extends FavoriteTable {
+  /** Only these may be added (SQL on the target aliased `t`). */
+  addable: string;
+  summary: { columns: string; joins: string };
+  toView: (row: Row) => View;
+}
+
+const PRODUCTS: Kind<ProductRow, FavoriteProductView> = {
+  table: 'favorite_product',
+  column: 'product_id',
+  target: 'product',
+  label: 'Product',
+  addable: `t.status = '${ProductStatus.Published}'`,
+  summary: {
+    columns: `p.id as product_id, p.name as product_name, p.image_url as product_image_url, p.price_from,
+              p.status = '${ProductStatus.Published}' as published, ${SHOP_COLUMNS}`,
+    joins: `join product p on p.id = f.product_id ${shopJoins('p.shop_id')}`,
   },
-  favoritedAt: new Date(r.favorited_at),
-});
+  toView: (r) => ({
+    product: {
+      id: r.product_id,
+      name: r.product_name,
+      imageUrl: r.product_image_url ?? undefined,
+      priceFrom: r.price_from,
+      published: r.published,
+      shop: toShopSummary(r),
+    },
+    favoritedAt: new Date(r.favorited_at),
+  }),
+};
 
-async function countFavorites(em: EntityManager, table: 'favorite_product' | 'favorite_shop', userId: number): Promise<number> {
-  const [row] = await em.execute<{ n: string }[]>(`select count(*) as n from ${table} where user_id = ?`, [userId]);
-  return Number(row.n);
-}
+const SHOPS: Kind<ShopRow, FavoriteShopView> = {
+  table: 'favorite_shop',
+  column: 'shop_id',
+  target: 'shop',
+  label: 'Shop',
+  addable: 'true',
+  summary: { columns: SHOP_COLUMNS, joins: shopJoins('f.shop_id') },
+  toView: (r) => ({ shop: toShopSummary(r), favoritedAt: new Date(r.favorited_at) }),
+};
 
-async function favoriteProductsPage(em: EntityManager, userId: number, page: PageRequest): Promise<Page<FavoriteProductView>> {
-  const rows = await em.execute<Counted<ProductRow>[]>(
-    `select ${PRODUCT_COLUMNS}, f.created_at as favorited_at, count(*) over () as total
-       from favorite_product f ${PRODUCT_JOINS}
-      where f.user_id = ? order by f.created_at desc, f.product_id desc limit ? offset ?`,
+async function favoritesPage<Row, View>(em: EntityManager, kind: Kind<Row, View>, userId: number, page: PageRequest): Promise<Page<View>> {
+  const rows = await em.execute<(Row & { total: string })[]>(
+    `select ${kind.summary.columns}, f.created_at as favorited_at, count(*) over () as total
+       from ${kind.table} f ${kind.summary.joins}
+      where f.user_id = ? order by f.created_at desc, f.${kind.column} desc limit ? offset ?`,
     [userId, page.pageSize, offsetOf(page)],
   );
-  return pageFrom(rows, page, toFavoriteProduct, () => countFavorites(em, 'favorite_product', userId));
-}
-
-async function favoriteShopsPage(em: EntityManager, userId: number, page: PageRequest): Promise<Page<FavoriteShopView>> {
-  const rows = await em.execute<Counted<ShopRow>[]>(
-    `select ${SHOP_COLUMNS}, f.created_at as favorited_at, count(*) over () as total
-       from favorite_shop f ${SHOP_JOINS.replace('{shop}', 'f.shop_id')}
-      where f.user_id = ? order by f.created_at desc, f.shop_id desc limit ? offset ?`,
-    [userId, page.pageSize, offsetOf(page)],
-  );
-  return pageFrom(rows, page, toFavoriteShop, () => countFavorites(em, 'favorite_shop', userId));
+  return pageFrom(rows, page, kind.toView, async () => {
+    const [row] = await em.execute<{ n: string }[]>(`select count(*) as n from ${kind.table} where user_id = ?`, [userId]);
+    return Number(row.n);
+  });
 }
 
 /** Both lists of the calling customer, newest first; `page`/`pageSize` apply to each list. */
 export async function myFavorites(ctx: ServiceContext, query: unknown): Promise<FavoritesView> {
   const actor = requireCustomer(ctx);
   const page = parseInput(PageQuery, query);
-  const products = await favoriteProductsPage(ctx.em, actor.userId, page);
-  const shops = await favoriteShopsPage(ctx.em, actor.userId, page);
+  const products = await favoritesPage(ctx.em, PRODUCTS, actor.userId, page);
+  const shops = await favoritesPage(ctx.em, SHOPS, actor.userId, page);
   return { products, shops };
 }
 
 /**
- * Favorites a published product; favoriting it again changes nothing and answers the same. One
- * statement: the upsert's no-op update returns the existing row, even one a concurrent call just wrote.
+ * Idempotent add, in one statement: the upsert's no-op update returns the existing row (even one a
+ * concurrent call has just written), so favoriting again answers the same, first `favoritedAt` included.
  */
-export async function favoriteProduct(ctx: ServiceContext, productId: unknown): Promise<FavoriteProductView> {
+async function addFavorite<Row, View>(ctx: ServiceContext, kind: Kind<Row, View>, rawId: unknown): Promise<View> {
   const actor = requireCustomer(ctx);
-  const id = parseId(productId);
-  const [row] = await ctx.em.execute<ProductRow[]>(
+  const id = parseId(rawId);
+  const [row] = await ctx.em.execute<Row[]>(
     `with f as (
-       insert into favorite_product (user_id, product_id, created_at)
-       select ?, p.id, now() from product p where p.id = ? and p.status = ?
-       on conflict (user_id, product_id) do update set created_at = favorite_product.created_at
-       returning product_id, created_at)
-     select ${PRODUCT_COLUMNS}, f.created_at as favorited_at from f ${PRODUCT_JOINS}`,
-    [actor.userId, id, ProductStatus.Published],
-  );
-  if (!row) throw notFound('Product', { id });
-  return toFavoriteProduct(row);
-}
-
-/** Favorites a shop; idempotent like products. */
-export async function favoriteShop(ctx: ServiceContext, shopId: unknown): Promise<FavoriteShopView> {
-  const actor = requireCustomer(ctx);
-  const id = parseId(shopId);
-  const [row] = await ctx.em.execute<ShopRow[]>(
-    `with f as (
-       insert into favorite_shop (user_id, shop_id, created_at)
-       select ?, s.id, now() from shop s where s.id = ?
-       on conflict (user_id, shop_id) do update set created_at = favorite_shop.created_at
-       returning shop_id, created_at)
-     select ${SHOP_COLUMNS}, f.created_at as favorited_at from f ${SHOP_JOINS.replace('{shop}', 'f.shop_id')}`,
+       insert into ${kind.table} (user_id, ${kind.column}, created_at)
+       select ?, t.id, now() from ${kind.target} t where t.id = ? and ${kind.addable}
+       on conflict (user_id, ${kind.column}) do update set created_at = ${kind.table}.created_at
+       returning ${kind.column}, created_at)
+     select ${kind.summary.columns}, f.created_at as favorited_at from f ${kind.summary.joins}`,
     [actor.userId, id],
   );
-  if (!row) throw notFound('Shop', { id });
-  return toFavoriteShop(row);
+  if (!row) throw notFound(kind.label, { id });
+  return kind.toView(row);
 }
 
-/** Removes a product from the caller's favorites; removing one that is not there is fine (404 only for an unknown product). */
-export async function unfavoriteProduct(ctx: ServiceContext, productId: unknown): Promise<boolean> {
+/** Removing what is not a favorite is fine; only an unknown object is 404 (asked only when nothing was removed). */
+async function removeFavorite(ctx: ServiceContext, kind: FavoriteTable, rawId: unknown): Promise<boolean> {
   const actor = requireCustomer(ctx);
-  const id = parseId(productId);
-  const removed = await ctx.em.execute<{ product_id: number }[]>(
-    'delete from favorite_product where user_id = ? and product_id = ? returning product_id',
-    [actor.userId, id],
-  );
-  if (removed.length === 0 && (await ctx.em.execute('select 1 from product where id = ?', [id])).length === 0) {
-    throw notFound('Product', { id });
+  const id = parseId(rawId);
+  const removed = await ctx.em.execute(`delete from ${kind.table} where user_id = ? and ${kind.column} = ? returning 1`, [actor.userId, id]);
+  if (removed.length === 0 && (await ctx.em.execute(`select 1 from ${kind.target} where id = ?`, [id])).length === 0) {
+    throw notFound(kind.label, { id });
   }
   return true;
 }
 
-/** Removes a shop from the caller's favorites; idempotent like products. */
-export async function unfavoriteShop(ctx: ServiceContext, shopId: unknown): Promise<boolean> {
-  const actor = requireCustomer(ctx);
-  const id = parseId(shopId);
-  const removed = await ctx.em.execute<{ shop_id: number }[]>(
-    'delete from favorite_shop where user_id = ? and shop_id = ? returning shop_id',
-    [actor.userId, id],
+async function favoritedIds(em: EntityManager, kind: FavoriteTable, userId: number, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await em.execute<{ id: number }[]>(
+    `select ${kind.column} as id from ${kind.table} where user_id = ? and ${kind.column} = any(?::int[])`,
+    [userId, intArray(ids)],
   );
-  if (removed.length === 0 && (await ctx.em.execute('select 1 from shop where id = ?', [id])).length === 0) {
-    throw notFound('Shop', { id });
-  }
-  return true;
+  return new Set(rows.map((r) => r.id));
 }
+
+/** Favorites a published product (a draft or withdrawn one is 404); idempotent. */
+export const favoriteProduct = (ctx: ServiceContext, productId: unknown) => addFavorite(ctx, PRODUCTS, productId);
+/** Removes a product from the caller's favorites (any product, withdrawn ones too); idempotent. */
+export const unfavoriteProduct = (ctx: ServiceContext, productId: unknown) => removeFavorite(ctx, PRODUCTS, productId);
+/** Favorites a shop; idempotent. */
+export const favoriteShop = (ctx: ServiceContext, shopId: unknown) => addFavorite(ctx, SHOPS, shopId);
+/** Removes a shop from the caller's favorites; idempotent. */
+export const unfavoriteShop = (ctx: ServiceContext, shopId: unknown) => removeFavorite(ctx, SHOPS, shopId);
 
 /**
  * Which of these products the customer favorited, in one query (for product reads and the GraphQL
  * `favorited` field's dataloader). An empty list asks nothing.
  */
-export async function favoritedProductIds(em: EntityManager, userId: number, productIds: readonly number[]): Promise<Set<number>> {
-  if (productIds.length === 0) return new Set();
-  const rows = await em.execute<{ product_id: number }[]>(
-    'select product_id from favorite_product where user_id = ? and product_id = any(?::int[])',
-    [userId, intArray(productIds)],
-  );
-  return new Set(rows.map((r) => r.product_id));
-}
+export const favoritedProductIds = (em: EntityManager, userId: number, productIds: readonly number[]) =>
+  favoritedIds(em, PRODUCTS, userId, productIds);
 
 /** Which of these shops the customer favorited, in one query. */
-export async function favoritedShopIds(em: EntityManager, userId: number, shopIds: readonly number[]): Promise<Set<number>> {
-  if (shopIds.length === 0) return new Set();
-  const rows = await em.execute<{ shop_id: number }[]>(
-    'select shop_id from favorite_shop where user_id = ? and shop_id = any(?::int[])',
-    [userId, intArray(shopIds)],
-  );
-  return new Set(rows.map((r) => r.shop_id));
-}
+export const favoritedShopIds = (em: EntityManager, userId: number, shopIds: readonly number[]) =>
+  favoritedIds(em, SHOPS, userId, shopIds);
