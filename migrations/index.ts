@@ -1,6 +1,7 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000Foundation } from './Migration20261122000000Foundation.js';
 import { Migration20261122000100BackfillBalances } from './Migration20261122000100BackfillBalances.js';
+import { Migration20261122020000PurchaseFlow } from './Migration20261122020000PurchaseFlow.js';
 import { Migration20261122030000PointsMallAndFavorites } from './Migration20261122030000PointsMallAndFavorites.js';
 
 /**
@@ -10,5 +11,6 @@ import { Migration20261122030000PointsMallAndFavorites } from './Migration202611
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122000000Foundation', class: Migration20261122000000Foundation },
   { name: 'Migration20261122000100BackfillBalances', class: Migration20261122000100BackfillBalances },
+  { name: 'Migration20261122020000PurchaseFlow', class: Migration20261122020000PurchaseFlow },
   { name: 'Migration20261122030000PointsMallAndFavorites', class: Migration20261122030000PointsMallAndFavorites },
 ];

@@ -12,6 +12,10 @@ export interface AppConfig {
   tokenTtlHours: number;
   /** Unpaid orders older than this are cancelled by the payment-window sweep. */
   paymentWindowMinutes: number;
+  /** How often background sweeps (payment window, ...) run; 0 turns them off. */
+  sweepIntervalSeconds: number;
+  /** Server processes sharing the port (node:cluster); 1 runs in-process. */
+  clusterWorkers: number;
   /** Pool size per process: a small pool beats a big one for short transactions. */
   dbPoolSize: number;
   /** Port of the embedded PostgreSQL when DATABASE_URL is not set. */
@@ -76,6 +80,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     nodeEnv,
     tokenTtlHours: integer(env, 'TOKEN_TTL_HOURS', 24 * 7, 1, 24 * 365),
     paymentWindowMinutes: integer(env, 'PAYMENT_WINDOW_MINUTES', 30, 1, 60 * 24 * 30),
+    sweepIntervalSeconds: integer(env, 'SWEEP_INTERVAL_SECONDS', 30, 0, 3600),
+    clusterWorkers: integer(env, 'CLUSTER_WORKERS', 1, 1, 64),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 200),
     embeddedPgPort: integer(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 100 * 1024, 1024, 50 * 1024 * 1024),

@@ -1,17 +1,21 @@
 import 'reflect-metadata';
-import { loadConfig, ConfigError } from './config.js';
-import { createLogger } from './logger.js';
+import cluster from 'node:cluster';
+import { loadConfig, ConfigError, type AppConfig } from './config.js';
+import { createLogger, type Logger } from './logger.js';
 import { resolveDatabase } from './db/database.js';
 import { openOrm, migrate } from './db/orm.js';
 import { seedDemoData } from './seed/demo-seed.js';
 import { InProcessEventBus } from './events/in-process-bus.js';
 import { startApp } from './server/app.js';
 
-/** `npm start`: migrate, seed the demo data once (outside production), serve, and stop cleanly. */
-async function main() {
-  let config;
+/**
+ * `npm start`: migrate, seed the demo data once (outside production), serve, and stop cleanly.
+ * With CLUSTER_WORKERS > 1 the primary prepares the database and forks that many server processes
+ * sharing the port (node:cluster); it forwards SIGTERM/SIGINT and stops the embedded database last.
+ */
+function loadConfigOrExit(): AppConfig {
   try {
-    config = loadConfig();
+    return loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`Configuration error: ${error.message}`);
@@ -19,36 +23,90 @@ async function main() {
     }
     throw error;
   }
-  const log = createLogger(config);
-  const database = await resolveDatabase(config, log);
-  const orm = await openOrm({ clientUrl: database.url, poolSize: config.dbPoolSize });
-  const applied = await migrate(orm);
-  log.info({ applied }, applied.length ? 'migrations applied' : 'schema up to date');
-  if (config.nodeEnv !== 'production') log.info({ seed: await seedDemoData(orm, config.nodeEnv) }, 'demo data');
+}
 
-  const app = await startApp({ config, orm, log, events: new InProcessEventBus() }, config.port);
-  log.info({ port: app.port }, `Mallfront listening: http://localhost:${app.port}/graphql and http://localhost:${app.port}/api`);
-
+function onSignals(handler: (signal: string) => Promise<void>) {
   let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down: finishing requests in flight');
-    try {
-      await app.stop();
-      log.info('http stopped');
-      await orm.close();
-      log.info('database pool closed');
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      handler(signal).then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
+}
+
+/** Migrates and seeds; returns the database URL and how to stop the database. */
+async function prepareDatabase(config: AppConfig, log: Logger) {
+  const database = await resolveDatabase(config, log);
+  const orm = await openOrm({ clientUrl: database.url, poolSize: 2 });
+  try {
+    const applied = await migrate(orm);
+    log.info({ applied }, applied.length ? 'migrations applied' : 'schema up to date');
+    if (config.nodeEnv !== 'production') log.info({ seed: await seedDemoData(orm, config.nodeEnv) }, 'demo data');
+  } finally {
+    await orm.close();
+  }
+  return database;
+}
+
+/** One server process: its own pool, its own HTTP server. */
+async function serve(config: AppConfig, log: Logger, databaseUrl: string) {
+  const orm = await openOrm({ clientUrl: databaseUrl, poolSize: config.dbPoolSize });
+  const app = await startApp({ config, orm, log, events: new InProcessEventBus() }, config.port);
+  log.info({ port: app.port, pid: process.pid }, `Mallfront listening: http://localhost:${app.port}/graphql and http://localhost:${app.port}/api`);
+  return async () => {
+    await app.stop();
+    await orm.close();
+  };
+}
+
+async function main() {
+  const config = loadConfigOrExit();
+  const log = createLogger(config);
+
+  if (cluster.isWorker) {
+    const stop = await serve(config, log, process.env.MALLFRONT_DATABASE_URL!);
+    onSignals(async () => {
+      await stop();
+    });
+    return;
+  }
+
+  const database = await prepareDatabase(config, log);
+  if (config.clusterWorkers === 1) {
+    const stop = await serve(config, log, database.url);
+    onSignals(async (signal) => {
+      log.info({ signal }, 'shutting down: finishing requests in flight');
+      await stop();
       await database.stop();
       log.info('stopped');
-      process.exit(0);
-    } catch (error) {
-      log.error({ err: error }, 'error during shutdown');
-      process.exit(1);
+    });
+    return;
+  }
+
+  for (let i = 0; i < config.clusterWorkers; i++) cluster.fork({ MALLFRONT_DATABASE_URL: database.url });
+  let stopping = false;
+  cluster.on('exit', (worker, code) => {
+    if (!stopping) {
+      log.error({ pid: worker.process.pid, code }, 'server process exited; starting another');
+      cluster.fork({ MALLFRONT_DATABASE_URL: database.url });
     }
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  });
+  onSignals(async (signal) => {
+    stopping = true;
+    log.info({ signal, workers: config.clusterWorkers }, 'shutting down the server processes');
+    const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+    await Promise.all(workers.map((w) => new Promise<void>((resolve) => {
+      w.once('exit', () => resolve());
+      w.process.kill(signal as NodeJS.Signals);
+    })));
+    await database.stop();
+    log.info('stopped');
+  });
 }
 
 main().catch((error) => {

@@ -34,8 +34,8 @@ describe('favorite products', () => {
         id: p.id,
         name: expect.any(String),
         price_from: 1_990,
-        published: true,
-        shop: { id: shop.id, slug: shop.slug, name: 'Green Grocer', logo_url: `https://img.test/${shop.slug}.png` },
+        available: true,
+        shop: { id: shop.id, slug: shop.slug, name: 'Green Grocer' },
       },
       favorited_at: expect.any(String),
     });
@@ -84,13 +84,13 @@ describe('favorite products', () => {
     expect(await favoriteRows('favorite_product', customer.id)).toBe(0);
   });
 
-  it('keeps a withdrawn product listed, marked unpublished, and lets the customer remove it', async () => {
+  it('keeps a withdrawn product listed, marked unavailable, and lets the customer remove it', async () => {
     const customer = await newCustomer(t);
     const p = await product((await newShop(t)).id);
     await put(customer, 'products', p.id);
     await t.sql(`update product set status = 'unpublished' where id = ?`, [p.id]);
     const list = await t.api('GET', '/api/me/favorites', { token: customer.token });
-    expect(list.body.products.items[0].product).toMatchObject({ id: p.id, published: false });
+    expect(list.body.products.items[0].product).toMatchObject({ id: p.id, available: false });
     expect((await del(customer, 'products', p.id)).status).toBe(204);
     expect(await favoriteRows('favorite_product', customer.id)).toBe(0);
   });
@@ -136,6 +136,7 @@ describe('the favorites list', () => {
     expect(list.body.products).toMatchObject({ page: 1, page_size: 20, total: 2 });
     expect(list.body.products.items.map((f: any) => [f.product.id, f.product.shop.id])).toEqual([[p2.id, shopB.id], [p1.id, shopA.id]]);
     expect(list.body.shops.items.map((f: any) => f.shop.id)).toEqual([shopA.id, shopB.id]);
+    expect(list.body.shops.items.map((f: any) => f.shop.logo_url)).toEqual([`https://img.test/${shopA.slug}.png`, undefined]);
     expect(list.body.shops.total).toBe(2);
 
     // Bob removing his favorite leaves Alice's alone, and he sees only his own.
@@ -185,10 +186,11 @@ describe('the favorites list', () => {
     const customer = await newCustomer(t);
     const shop = await newShop(t, { withProfile: true });
     const p = await product(shop.id);
-    const fav = await t.gql(`mutation($id: Int!) { favoriteProduct(productId: $id) { product { id priceFrom shop { id logoUrl } } } }`, { id: p.id }, customer.token);
+    const fav = await t.gql(`mutation($id: Int!) { favoriteProduct(productId: $id) { product { id priceFrom available shop { id slug } } } }`, { id: p.id }, customer.token);
     expect(fav.errors).toBeUndefined();
-    expect(fav.data.favoriteProduct.product).toEqual({ id: p.id, priceFrom: 1_990, shop: { id: shop.id, logoUrl: `https://img.test/${shop.slug}.png` } });
-    await t.gql(`mutation($id: Int!) { favoriteShop(shopId: $id) { favoritedAt } }`, { id: shop.id }, customer.token);
+    expect(fav.data.favoriteProduct.product).toEqual({ id: p.id, priceFrom: 1_990, available: true, shop: { id: shop.id, slug: shop.slug } });
+    const favShop = await t.gql(`mutation($id: Int!) { favoriteShop(shopId: $id) { shop { id logoUrl } } }`, { id: shop.id }, customer.token);
+    expect(favShop.data.favoriteShop.shop).toEqual({ id: shop.id, logoUrl: `https://img.test/${shop.slug}.png` });
 
     const list = await t.gql(`{ myFavorites { products { total items { product { id } } } shops { total items { shop { slug } } } } }`, {}, customer.token);
     expect(list.data.myFavorites).toEqual({ products: { total: 1, items: [{ product: { id: p.id } }] }, shops: { total: 1, items: [{ shop: { slug: shop.slug } }] } });

@@ -12,9 +12,17 @@ import { Shop } from './shop.entity.js';
 import { ShopProfile } from './shop-profile.entity.js';
 import { Sku } from './sku.entity.js';
 import { User } from './user.entity.js';
+import { CartItem } from './cart-item.entity.js';
+import { Order } from './order.entity.js';
+import { OrderItem } from './order-item.entity.js';
+import { Shipment } from './shipment.entity.js';
+import { ShipmentItem } from './shipment-item.entity.js';
+import { Invoice } from './invoice.entity.js';
+import { IdempotencyKey } from './idempotency-key.entity.js';
 
 /** Every entity, listed explicitly so the ORM needs no folder scanning (works the same in tests and dist). */
 export const entities = [
-  AuthToken, Balance, Brand, Category, FavoriteProduct, FavoriteShop, HomeContentItem, LedgerEntry, PointsProduct, Product,
-  Redemption, Shop, ShopProfile, Sku, User,
+  AuthToken, Balance, Brand, Category, HomeContentItem, LedgerEntry, Product, Shop, ShopProfile, Sku, User,
+  CartItem, Order, OrderItem, Shipment, ShipmentItem, Invoice, IdempotencyKey,
+  FavoriteProduct, FavoriteShop, PointsProduct, Redemption,
 ];

@@ -1,5 +1,6 @@
 import { AuthResolver } from './auth.resolver.js';
 import { FavoritesResolver } from './favorites.resolver.js';
 import { PointsResolver } from './points.resolver.js';
+import { PurchaseResolver } from './purchase.resolver.js';
 
-export const resolvers = [AuthResolver, PointsResolver, FavoritesResolver] as const;
+export const resolvers = [AuthResolver, PurchaseResolver, PointsResolver, FavoritesResolver] as const;

@@ -1,6 +1,7 @@
 import express, { type Router } from 'express';
 import type { AppDeps } from '../server/request-context.js';
 import { authRoutes } from './auth.routes.js';
+import { purchaseRoutes } from './purchase.routes.js';
 import { favoritesRoutes } from './favorites.routes.js';
 import { pointsRoutes } from './points.routes.js';
 
@@ -8,6 +9,7 @@ import { pointsRoutes } from './points.routes.js';
 export function apiRouter(deps: AppDeps): Router {
   const router = express.Router();
   authRoutes(router);
+  purchaseRoutes(router);
   pointsRoutes(router);
   favoritesRoutes(router);
   return router;

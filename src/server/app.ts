@@ -12,6 +12,7 @@ import { graphqlSchema } from '../graphql/schema.js';
 import { asGraphQLError, formatError } from '../graphql/errors.js';
 import type { GraphQLContext } from '../resolvers/graphql-context.js';
 import { bearerToken, createServiceContext, requestId, type AppDeps } from './request-context.js';
+import { startSweeps } from './jobs.js';
 
 export interface RunningApp {
   server: http.Server;
@@ -108,11 +109,13 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
     server.once('error', reject);
     server.listen(port, () => resolve());
   });
+  const stopSweeps = startSweeps(deps);
   const address = server.address();
   return {
     server,
     port: typeof address === 'object' && address ? address.port : port,
     async stop() {
+      stopSweeps();
       // Apollo's drain plugin closes the server and waits for in-flight requests.
       await apollo.stop();
       server.closeAllConnections();

@@ -4,7 +4,7 @@ import { ProductStatus } from '../entities/product.entity.js';
 import { intArray } from '../db/sql.js';
 import type { ServiceContext } from './context.js';
 import { requireCustomer } from './guards.js';
-import { offsetOf, pageFrom, PageQuery, type Page, type PageRequest } from './pagination.js';
+import { offsetOf, pageFrom, PageInput, type Page, type PageRequest } from './pagination.js';
 import { parseId, parseInput } from './validate.js';
 
 /**
@@ -25,8 +25,8 @@ export interface ProductSummary {
   imageUrl?: string;
   /** Lowest SKU price, in minor units of the base currency. */
   priceFrom: number;
-  /** A favorite stays listed after its product is withdrawn; this says whether it is on sale. */
-  published: boolean;
+  /** False once the product is withdrawn from sale (a favorite stays listed). */
+  available: boolean;
   shop: ShopSummary;
 }
 
@@ -45,14 +45,13 @@ export interface FavoritesView {
   shops: Page<FavoriteShopView>;
 }
 
-const SHOP_COLUMNS = 's.id as shop_id, s.slug as shop_slug, s.name as shop_name, sp.logo_url as shop_logo_url';
-const shopJoins = (shopId: string) => `join shop s on s.id = ${shopId} left join shop_profile sp on sp.shop_id = s.id`;
+const SHOP_COLUMNS = 's.id as shop_id, s.slug as shop_slug, s.name as shop_name';
 
 interface ShopRow {
   shop_id: number;
   shop_slug: string;
   shop_name: string;
-  shop_logo_url: string | null;
+  shop_logo_url?: string | null;
   favorited_at: Date;
 }
 
@@ -61,7 +60,7 @@ interface ProductRow extends ShopRow {
   product_name: string;
   product_image_url: string | null;
   price_from: number;
-  published: boolean;
+  available: boolean;
 }
 
 const toShopSummary = (r: ShopRow): ShopSummary => ({
@@ -95,8 +94,8 @@ const PRODUCTS: Kind<ProductRow, FavoriteProductView> = {
   addable: `t.status = '${ProductStatus.Published}'`,
   summary: {
     columns: `p.id as product_id, p.name as product_name, p.image_url as product_image_url, p.price_from,
-              p.status = '${ProductStatus.Published}' as published, ${SHOP_COLUMNS}`,
-    joins: `join product p on p.id = f.product_id ${shopJoins('p.shop_id')}`,
+              p.status = '${ProductStatus.Published}' as available, ${SHOP_COLUMNS}`,
+    joins: 'join product p on p.id = f.product_id join shop s on s.id = p.shop_id',
   },
   toView: (r) => ({
     product: {
@@ -104,7 +103,7 @@ const PRODUCTS: Kind<ProductRow, FavoriteProductView> = {
       name: r.product_name,
       imageUrl: r.product_image_url ?? undefined,
       priceFrom: r.price_from,
-      published: r.published,
+      available: r.available,
       shop: toShopSummary(r),
     },
     favoritedAt: new Date(r.favorited_at),
@@ -117,7 +116,10 @@ const SHOPS: Kind<ShopRow, FavoriteShopView> = {
   target: 'shop',
   label: 'Shop',
   addable: 'true',
-  summary: { columns: SHOP_COLUMNS, joins: shopJoins('f.shop_id') },
+  summary: {
+    columns: `${SHOP_COLUMNS}, sp.logo_url as shop_logo_url`,
+    joins: 'join shop s on s.id = f.shop_id left join shop_profile sp on sp.shop_id = s.id',
+  },
   toView: (r) => ({ shop: toShopSummary(r), favoritedAt: new Date(r.favorited_at) }),
 };
 
@@ -137,7 +139,7 @@ async function favoritesPage<Row, View>(em: EntityManager, kind: Kind<Row, View>
 /** Both lists of the calling customer, newest first; `page`/`pageSize` apply to each list. */
 export async function myFavorites(ctx: ServiceContext, query: unknown): Promise<FavoritesView> {
   const actor = requireCustomer(ctx);
-  const page = parseInput(PageQuery, query);
+  const page = parseInput(PageInput, query);
   const products = await favoritesPage(ctx.em, PRODUCTS, actor.userId, page);
   const shops = await favoritesPage(ctx.em, SHOPS, actor.userId, page);
   return { products, shops };

@@ -5,7 +5,7 @@ import { RedemptionStatus, type ShippingAddress } from '../entities/redemption.e
 import type { ServiceContext } from './context.js';
 import { requireAdmin, requireCustomer } from './guards.js';
 import { debit } from './ledger.service.js';
-import { offsetOf, pageFrom, PageQuery, type Page } from './pagination.js';
+import { offsetOf, pageFrom, PageInput, type Page } from './pagination.js';
 import { emit, inTransaction } from './transaction.js';
 import { parseId, parseInput, z } from './validate.js';
 
@@ -84,7 +84,7 @@ const RedeemInput = z.object({
   shippingAddress: ShippingAddressInput,
 });
 
-const RedemptionListQuery = PageQuery.extend({
+const RedemptionListQuery = PageInput.extend({
   status: z.enum(RedemptionStatus).optional(),
 });
 
@@ -163,7 +163,7 @@ async function countOf(em: EntityManager, sql: string, params: unknown[]): Promi
 
 /** Public: published points products, newest first, each with its remaining stock (sold-out ones too, at 0). */
 export async function listPointsProducts(ctx: ServiceContext, query: unknown): Promise<Page<PointsProductView>> {
-  const page = parseInput(PageQuery, query);
+  const page = parseInput(PageInput, query);
   const rows = await ctx.em.execute<Counted<ProductRow>[]>(
     `select ${PRODUCT_COLUMNS}, count(*) over () as total from points_product where published
       order by id desc limit ? offset ?`,
@@ -175,7 +175,7 @@ export async function listPointsProducts(ctx: ServiceContext, query: unknown): P
 /** Admin: every points product, published or not, newest first. */
 export async function adminListPointsProducts(ctx: ServiceContext, query: unknown): Promise<Page<PointsProductView>> {
   requireAdmin(ctx);
-  const page = parseInput(PageQuery, query);
+  const page = parseInput(PageInput, query);
   const rows = await ctx.em.execute<Counted<ProductRow>[]>(
     `select ${PRODUCT_COLUMNS}, count(*) over () as total from points_product order by id desc limit ? offset ?`,
     [page.pageSize, offsetOf(page)],

@@ -47,7 +47,7 @@ export async function startTestApp(
   const dbUrl = databaseUrl(dbName);
   const queries: string[] = [];
   const orm = await openOrm({ clientUrl: options.connectVia ? options.connectVia(dbUrl) : dbUrl, poolSize: 10, onQuery: (line) => queries.push(line) });
-  const config = { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), databaseUrl: dbUrl, ...overrides };
+  const config = { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SWEEP_INTERVAL_SECONDS: '0' }), databaseUrl: dbUrl, ...overrides };
   const log = createLogger(config);
   const events = new InProcessEventBus();
   const app = await startApp({ config, orm, log, events }, 0);

@@ -1,8 +1,9 @@
 import { Field, Int, ObjectType } from 'type-graphql';
 import { PageOf } from './page.types.js';
+import { ShopSummary } from './order.types.js';
 
-@ObjectType('ShopSummary')
-export class ShopSummaryType {
+@ObjectType('FavoriteShopSummary', { description: 'A shop as the favorites list shows it' })
+export class FavoriteShopSummaryType {
   @Field(() => Int) id!: number;
   @Field() slug!: string;
   @Field() name!: string;
@@ -15,8 +16,8 @@ export class ProductSummaryType {
   @Field() name!: string;
   @Field(() => String, { nullable: true }) imageUrl?: string;
   @Field(() => Int, { description: 'Lowest SKU price, in minor units of the base currency' }) priceFrom!: number;
-  @Field({ description: 'False once the product is withdrawn from sale' }) published!: boolean;
-  @Field(() => ShopSummaryType) shop!: ShopSummaryType;
+  @Field({ description: 'False once the product is withdrawn from sale' }) available!: boolean;
+  @Field(() => ShopSummary) shop!: ShopSummary;
 }
 
 @ObjectType('FavoriteProduct')
@@ -27,7 +28,7 @@ export class FavoriteProductType {
 
 @ObjectType('FavoriteShop')
 export class FavoriteShopType {
-  @Field(() => ShopSummaryType) shop!: ShopSummaryType;
+  @Field(() => FavoriteShopSummaryType) shop!: FavoriteShopSummaryType;
   @Field() favoritedAt!: Date;
 }
 

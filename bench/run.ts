@@ -1,0 +1,208 @@
+import 'reflect-metadata';
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { openOrm, migrate } from '../src/db/orm.js';
+import { hashToken } from '../src/services/auth.service.js';
+import { DEFAULT_SIZE, loadBenchData, type DataSize } from './load-data.js';
+import { startServer } from './server-process.js';
+import { measure, type Figures } from './load.js';
+
+/**
+ * `npm run bench`: a fresh database with the scale data set, the compiled server in production mode
+ * in its own process, and autocannon from this process on loopback. Prints a table and writes the
+ * same figures as JSON under bench/results/. It measures; it does not fail on targets.
+ */
+const { values: args } = parseArgs({
+  options: {
+    products: { type: 'string' }, shops: { type: 'string' }, customers: { type: 'string' }, 'order-lines': { type: 'string' },
+    seconds: { type: 'string', default: '10' }, warmup: { type: 'string', default: '3' }, connections: { type: 'string', default: '50' },
+    port: { type: 'string', default: '4900' }, workers: { type: 'string', default: String(os.availableParallelism()) },
+  },
+});
+const size: DataSize = {
+  products: Number(args.products ?? DEFAULT_SIZE.products),
+  shops: Number(args.shops ?? DEFAULT_SIZE.shops),
+  customers: Number(args.customers ?? DEFAULT_SIZE.customers),
+  orderLines: Number(args['order-lines'] ?? DEFAULT_SIZE.orderLines),
+};
+const SECONDS = Number(args.seconds);
+const WARMUP = Number(args.warmup);
+const CONNECTIONS = Number(args.connections);
+const PORT = Number(args.port);
+const WORKERS = Number(args.workers);
+const BASE = `http://127.0.0.1:${PORT}`;
+
+const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const dbName = 'mallfront_bench';
+const dbUrl = (() => {
+  const u = new URL(serverUrl);
+  u.pathname = `/${dbName}`;
+  return u.toString();
+})();
+
+async function admin(sql: string) {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  await client.query(sql);
+  await client.end();
+}
+
+const log = (message: string) => console.log(`[bench] ${message}`);
+
+async function prepare() {
+  await admin(`drop database if exists ${dbName} with (force)`);
+  await admin(`create database ${dbName}`);
+  const orm = await openOrm({ clientUrl: dbUrl, poolSize: 4 });
+  const started = Date.now();
+  await migrate(orm);
+  await loadBenchData(orm, size);
+  log(`loaded ${JSON.stringify(size)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  await orm.close();
+}
+
+/** Facts the scenarios need: ids to request, and customers with tokens for the write scenarios. */
+async function fixtures(db: pg.Client) {
+  const topCategory = (await db.query(`select id from category where depth = 0 order by id limit 1`)).rows[0].id as number;
+  const productIds = (await db.query(`select id from product where status = 'published' order by id`)).rows.map((r) => r.id as number);
+  const customers = (await db.query(`select id from app_user where email like 'bench-%' order by id limit $1`, [Math.max(CONNECTIONS, 600)])).rows.map((r) => r.id as number);
+  const tokens: string[] = [];
+  for (const id of customers) {
+    const token = `bench-token-${id}-${Date.now()}`;
+    await db.query(`insert into auth_token (token_hash, user_id, expires_at, created_at) values ($1, $2, now() + interval '1 day', now())`, [hashToken(token), id]);
+    tokens.push(token);
+  }
+  // One distinct SKU per checkout connection, each with plenty of stock.
+  const skus = (await db.query(`select s.id from sku s join product p on p.id = s.product_id where p.status = 'published' order by s.id desc limit $1`, [CONNECTIONS])).rows.map((r) => r.id as number);
+  return { topCategory, productIds, tokens, skus };
+}
+
+type Scenario = { name: string; run: () => Promise<Figures | Record<string, number>> };
+
+function readScenarios(f: Awaited<ReturnType<typeof fixtures>>): Scenario[] {
+  const get = (path: string) => () => measure({ url: BASE + path, connections: CONNECTIONS }, SECONDS, WARMUP);
+  let next = 0;
+  const randomProduct = () => f.productIds[(next = (next * 7919 + 1) % f.productIds.length)];
+  return [
+    { name: 'REST listing (default order)', run: get('/api/products?page_size=20') },
+    { name: 'REST listing sort=price', run: get('/api/products?page_size=20&sort=price&order=asc') },
+    { name: 'REST listing sort=sales in a top-level category', run: get(`/api/products?page_size=20&sort=sales&category=${f.topCategory}`) },
+    {
+      name: 'REST product detail',
+      run: () => measure({ url: BASE, connections: CONNECTIONS, requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/products/${randomProduct()}` }) }] }, SECONDS, WARMUP),
+    },
+    { name: 'REST home content', run: get('/api/content/home') },
+    {
+      name: 'GraphQL listing (20 products, shops, profiles, SKUs, sold_count)',
+      run: () =>
+        measure(
+          {
+            url: `${BASE}/graphql`,
+            connections: CONNECTIONS,
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ query: GRAPHQL_LISTING }),
+          },
+          SECONDS,
+          WARMUP,
+        ),
+    },
+  ];
+}
+
+export const GRAPHQL_LISTING = `{ products(pageSize: 20) { items { id name soldCount shop { id name profile { logoUrl } } skus { id price stock } } } }`;
+
+/** Customers buying distinct SKUs: each connection is one customer putting one SKU in the cart and checking out. */
+async function checkoutRate(f: Awaited<ReturnType<typeof fixtures>>) {
+  let clients = 0;
+  let placed = 0;
+  const figures = await measure(
+    {
+      url: BASE,
+      connections: CONNECTIONS,
+      requests: [
+        {
+          method: 'PUT',
+          setupRequest: (req: any, context: any) => {
+            context.i ??= clients++ % f.skus.length;
+            return { ...req, path: `/api/cart/items/${f.skus[context.i]}`, body: '{"quantity":1}', headers: { 'content-type': 'application/json', authorization: `Bearer ${f.tokens[context.i]}` } };
+          },
+        },
+        {
+          method: 'POST',
+          setupRequest: (req: any, context: any) => ({ ...req, path: '/api/checkout', body: '{}', headers: { 'content-type': 'application/json', authorization: `Bearer ${f.tokens[context.i]}` } }),
+          onResponse: (status: number) => {
+            if (status === 201) placed++;
+          },
+        },
+      ],
+    } as any,
+    SECONDS,
+    0,
+  );
+  return { checkoutsPerSecond: Math.round(placed / SECONDS), p99Ms: figures.p99Ms, errors: figures.errors, non2xx: figures.non2xx };
+}
+
+/** The database's own ceiling: a single-row conditional decrement at the same concurrency. */
+async function rawDecrementRate(): Promise<number> {
+  const pool = new pg.Pool({ connectionString: dbUrl, max: CONNECTIONS });
+  await pool.query('create table if not exists bench_counter (id int primary key, n bigint not null)');
+  await pool.query('insert into bench_counter values (1, 1000000000) on conflict (id) do update set n = excluded.n');
+  let done = 0;
+  const until = Date.now() + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (Date.now() < until) {
+        await pool.query('update bench_counter set n = n - 1 where id = 1 and n >= 1');
+        done++;
+      }
+    }),
+  );
+  await pool.end();
+  return Math.round(done / SECONDS);
+}
+
+function table(rows: [string, object][]) {
+  for (const [name, figures] of rows) {
+    const cells = Object.entries(figures).map(([k, v]) => `${k}=${v}`).join('  ');
+    console.log(`${name.padEnd(66)} ${cells}`);
+  }
+}
+
+async function main() {
+  await prepare();
+  const db = new pg.Client({ connectionString: dbUrl });
+  await db.connect();
+  const f = await fixtures(db);
+  const results: Record<string, unknown> = { size, seconds: SECONDS, connections: CONNECTIONS, cores: os.availableParallelism(), node: process.version };
+
+  for (const workers of [...new Set([1, WORKERS])]) {
+    log(`read benchmarks with ${workers} server process(es)`);
+    const server = await startServer({ databaseUrl: dbUrl, port: PORT, workers });
+    const rows: [string, Figures | Record<string, number>][] = [];
+    try {
+      for (const scenario of readScenarios(f)) rows.push([scenario.name, await scenario.run()]);
+      if (workers === 1) {
+        rows.push(['Checkout, customers buying distinct SKUs', await checkoutRate(f)]);
+        const raw = await rawDecrementRate();
+        rows.push(['Raw PostgreSQL single-row conditional decrement', { perSecond: raw }]);
+        results.rawDecrementPerSecond = raw;
+      }
+    } finally {
+      await server.stop();
+    }
+    table(rows);
+    results[`processes_${workers}`] = Object.fromEntries(rows);
+  }
+  await db.end();
+  await mkdir('bench/results', { recursive: true });
+  const file = `bench/results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
+  await writeFile(file, JSON.stringify(results, null, 2));
+  log(`figures written to ${file}`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,38 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+/** Starts the compiled server as a user would (production mode, logs at warn) in its own process. */
+export async function startServer(options: { databaseUrl: string; port: number; workers: number }): Promise<{ stop(): Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, [path.resolve('dist/src/main.js')], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: options.databaseUrl,
+      PORT: String(options.port),
+      CLUSTER_WORKERS: String(options.workers),
+      SWEEP_INTERVAL_SECONDS: '0',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const until = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${options.port}/readyz`)).ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > until) throw new Error('server did not become ready');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  // With several workers, wait until each has taken a connection or two.
+  await new Promise((r) => setTimeout(r, options.workers > 1 ? 1000 : 200));
+  return {
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

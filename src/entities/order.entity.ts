@@ -1,0 +1,72 @@
+import { Entity, PrimaryKey, Property, ManyToOne, OneToMany, Enum, Index, Check } from '@mikro-orm/decorators/legacy';
+import { Collection, type Opt, type Rel } from '@mikro-orm/core';
+import { User } from './user.entity.js';
+import { Shop } from './shop.entity.js';
+import { OrderItem } from './order-item.entity.js';
+
+/**
+ * pending_payment -> paid -> shipped -> delivered; pending_payment -> cancelled (by the customer or
+ * the payment-window sweep). Paid orders are never cancelled.
+ */
+export enum OrderStatus {
+  PendingPayment = 'pending_payment',
+  Paid = 'paid',
+  Shipped = 'shipped',
+  Delivered = 'delivered',
+  Cancelled = 'cancelled',
+}
+
+/** States that count as "reached payment" (sold_count, stats). */
+export const PAID_STATES = [OrderStatus.Paid, OrderStatus.Shipped, OrderStatus.Delivered];
+
+/** One shop's part of a checkout. Amounts are minor units of the base currency. */
+@Entity({ tableName: 'shop_order' })
+@Index({ properties: ['customer', 'id'] })
+@Index({ properties: ['shop', 'id'] })
+@Check({ name: 'shop_order_amounts_valid', expression: 'items_total >= 0 and discount >= 0 and discount <= items_total and total = items_total - discount' })
+export class Order {
+  @PrimaryKey()
+  id!: number;
+
+  @ManyToOne(() => User)
+  customer!: Rel<User>;
+
+  @ManyToOne(() => Shop)
+  shop!: Rel<Shop>;
+
+  @Enum({ items: () => OrderStatus })
+  status: OrderStatus & Opt = OrderStatus.PendingPayment;
+
+  /** Sum of the items' amounts (unit price snapshot x quantity). */
+  @Property()
+  itemsTotal!: number;
+
+  @Property()
+  discount: number & Opt = 0;
+
+  /** What the customer pays. */
+  @Property()
+  total!: number;
+
+  @OneToMany(() => OrderItem, (item) => item.order, { orderBy: { id: 'asc' } })
+  items = new Collection<OrderItem>(this);
+
+  @Property({ columnType: 'timestamptz' })
+  createdAt: Date & Opt = new Date();
+
+  @Property({ columnType: 'timestamptz', nullable: true })
+  paidAt?: Date | null;
+
+  @Property({ columnType: 'timestamptz', nullable: true })
+  shippedAt?: Date | null;
+
+  @Property({ columnType: 'timestamptz', nullable: true })
+  deliveredAt?: Date | null;
+
+  @Property({ columnType: 'timestamptz', nullable: true })
+  cancelledAt?: Date | null;
+
+  /** `customer` or `payment_timeout`. */
+  @Property({ length: 40, nullable: true })
+  cancelReason?: string | null;
+}

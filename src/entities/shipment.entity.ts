@@ -1,0 +1,22 @@
+import { Entity, PrimaryKey, Property, ManyToOne } from '@mikro-orm/decorators/legacy';
+import type { Opt, Rel } from '@mikro-orm/core';
+import { Order } from './order.entity.js';
+
+/** A parcel sent by the shop. `items` (ShipmentItem) say what it holds; none means the whole order. */
+@Entity()
+export class Shipment {
+  @PrimaryKey()
+  id!: number;
+
+  @ManyToOne(() => Order, { index: true })
+  order!: Rel<Order>;
+
+  @Property({ length: 80 })
+  carrier!: string;
+
+  @Property({ length: 80 })
+  trackingNumber!: string;
+
+  @Property({ columnType: 'timestamptz' })
+  createdAt: Date & Opt = new Date();
+}

@@ -1,0 +1,106 @@
+import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import * as cart from '../services/cart.service.js';
+import { checkout } from '../services/checkout.service.js';
+import * as orders from '../services/order.service.js';
+import { createShipment } from '../services/shipment.service.js';
+import { getMyInvoice, issueInvoice } from '../services/invoice.service.js';
+import { myStats } from '../services/account.service.js';
+import { OrderStatus } from '../entities/order.entity.js';
+import type { GraphQLContext } from './graphql-context.js';
+import { AccountStats, Cart, Invoice, InvoiceInput, Order, OrderPage, ShipmentInput } from './types/order.types.js';
+
+@Resolver()
+export class PurchaseResolver {
+  @Query(() => Cart, { description: "The signed-in customer's cart" })
+  cart(@Ctx() { ctx }: GraphQLContext) {
+    return cart.getCart(ctx);
+  }
+
+  @Mutation(() => Cart, { description: 'Set the quantity of a SKU in the cart (0 removes it)' })
+  setCartItem(@Arg('skuId', () => Int) skuId: number, @Arg('quantity', () => Int) quantity: number, @Ctx() { ctx }: GraphQLContext) {
+    return cart.setCartItem(ctx, { skuId, quantity });
+  }
+
+  @Mutation(() => Cart)
+  removeCartItem(@Arg('skuId', () => Int) skuId: number, @Ctx() { ctx }: GraphQLContext) {
+    return cart.removeCartItem(ctx, { skuId });
+  }
+
+  @Mutation(() => [Order], { description: 'One order per shop in the cart. The same idempotencyKey replays the first answer.' })
+  checkout(@Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | undefined, @Ctx() { ctx }: GraphQLContext) {
+    return checkout(ctx, {}, idempotencyKey ?? undefined);
+  }
+
+  @Query(() => OrderPage, { description: "The customer's orders, newest first" })
+  orders(
+    @Arg('page', () => Int, { nullable: true }) page: number | undefined,
+    @Arg('pageSize', () => Int, { nullable: true }) pageSize: number | undefined,
+    @Arg('status', () => OrderStatus, { nullable: true }) status: OrderStatus | undefined,
+    @Ctx() { ctx }: GraphQLContext,
+  ) {
+    return orders.listMyOrders(ctx, { page: page ?? undefined, pageSize: pageSize ?? undefined, status: status ?? undefined });
+  }
+
+  @Query(() => Order)
+  order(@Arg('id', () => Int) orderId: number, @Ctx() { ctx }: GraphQLContext) {
+    return orders.getMyOrder(ctx, { orderId });
+  }
+
+  @Mutation(() => Order, { description: 'Pay from the available balance; paying a paid order charges nothing' })
+  payOrder(
+    @Arg('id', () => Int) orderId: number,
+    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | undefined,
+    @Ctx() { ctx }: GraphQLContext,
+  ) {
+    return orders.payOrder(ctx, { orderId }, idempotencyKey ?? undefined);
+  }
+
+  @Mutation(() => Order)
+  cancelOrder(@Arg('id', () => Int) orderId: number, @Ctx() { ctx }: GraphQLContext) {
+    return orders.cancelOrder(ctx, { orderId });
+  }
+
+  @Mutation(() => Order)
+  confirmDelivery(@Arg('id', () => Int) orderId: number, @Ctx() { ctx }: GraphQLContext) {
+    return orders.confirmDelivery(ctx, { orderId });
+  }
+
+  @Query(() => Invoice)
+  orderInvoice(@Arg('orderId', () => Int) orderId: number, @Ctx() { ctx }: GraphQLContext) {
+    return getMyInvoice(ctx, { orderId });
+  }
+
+  @Query(() => AccountStats, { description: "The customer's balances and order counts" })
+  myStats(@Ctx() { ctx }: GraphQLContext) {
+    return myStats(ctx);
+  }
+
+  @Query(() => OrderPage, { description: "The operator's shop orders, newest first" })
+  merchantOrders(
+    @Arg('page', () => Int, { nullable: true }) page: number | undefined,
+    @Arg('pageSize', () => Int, { nullable: true }) pageSize: number | undefined,
+    @Arg('status', () => OrderStatus, { nullable: true }) status: OrderStatus | undefined,
+    @Ctx() { ctx }: GraphQLContext,
+  ) {
+    return orders.listShopOrders(ctx, { page: page ?? undefined, pageSize: pageSize ?? undefined, status: status ?? undefined });
+  }
+
+  @Query(() => Order)
+  merchantOrder(@Arg('id', () => Int) orderId: number, @Ctx() { ctx }: GraphQLContext) {
+    return orders.getShopOrder(ctx, { orderId });
+  }
+
+  @Mutation(() => Order, { description: 'Ship a paid order, whole or in parts' })
+  createShipment(@Arg('orderId', () => Int) orderId: number, @Arg('input', () => ShipmentInput) input: ShipmentInput, @Ctx() { ctx }: GraphQLContext) {
+    return createShipment(ctx, { ...input, orderId });
+  }
+
+  @Mutation(() => Invoice)
+  issueInvoice(
+    @Arg('orderId', () => Int) orderId: number,
+    @Arg('input', () => InvoiceInput, { nullable: true }) input: InvoiceInput | undefined,
+    @Ctx() { ctx }: GraphQLContext,
+  ) {
+    return issueInvoice(ctx, { ...(input ?? {}), orderId });
+  }
+}

@@ -1,0 +1,140 @@
+import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { OrderStatus } from '../../entities/order.entity.js';
+import { ItemPricing } from '../../entities/order-item.entity.js';
+
+registerEnumType(OrderStatus, { name: 'OrderStatus', description: 'pending_payment -> paid -> shipped -> delivered, or pending_payment -> cancelled' });
+registerEnumType(ItemPricing, { name: 'ItemPricing' });
+
+@ObjectType()
+export class ShopSummary {
+  @Field(() => Int) id!: number;
+  @Field() slug!: string;
+  @Field() name!: string;
+}
+
+@ObjectType()
+export class CartLine {
+  @Field(() => Int) skuId!: number;
+  @Field() skuName!: string;
+  @Field(() => Int) productId!: number;
+  @Field() productName!: string;
+  @Field({ nullable: true }) imageUrl?: string;
+  @Field(() => Int) unitPrice!: number;
+  @Field(() => Int) quantity!: number;
+  @Field(() => Int) lineTotal!: number;
+  @Field(() => Int, { description: 'Current stock of the SKU; checkout refuses more' }) stock!: number;
+  @Field(() => ShopSummary) shop!: ShopSummary;
+  @Field({ description: 'False when the product is no longer on sale' }) available!: boolean;
+}
+
+@ObjectType()
+export class Cart {
+  @Field(() => [CartLine]) lines!: CartLine[];
+  @Field(() => Int) itemCount!: number;
+  @Field(() => Int) total!: number;
+}
+
+@ObjectType()
+export class OrderItem {
+  @Field(() => Int) id!: number;
+  @Field(() => Int) productId!: number;
+  @Field(() => Int) skuId!: number;
+  @Field() productName!: string;
+  @Field() skuName!: string;
+  @Field(() => Int, { description: 'Unit price snapshot taken at checkout' }) unitPrice!: number;
+  @Field(() => Int) quantity!: number;
+  @Field(() => Int) amount!: number;
+  @Field(() => ItemPricing) pricing!: ItemPricing;
+  @Field(() => Int) shippedQuantity!: number;
+}
+
+@ObjectType()
+export class ShipmentPart {
+  @Field(() => Int) orderItemId!: number;
+  @Field(() => Int) quantity!: number;
+}
+
+@ObjectType()
+export class Shipment {
+  @Field(() => Int) id!: number;
+  @Field() carrier!: string;
+  @Field() trackingNumber!: string;
+  @Field() createdAt!: Date;
+  @Field(() => [ShipmentPart], { nullable: true, description: 'Absent when the parcel carried the whole order' }) items?: ShipmentPart[];
+}
+
+@ObjectType()
+export class Order {
+  @Field(() => Int) id!: number;
+  @Field(() => Int) customerId!: number;
+  @Field(() => ShopSummary) shop!: ShopSummary;
+  @Field(() => OrderStatus) status!: OrderStatus;
+  @Field() currency!: string;
+  @Field(() => Int) itemsTotal!: number;
+  @Field(() => Int) discount!: number;
+  @Field(() => Int) total!: number;
+  @Field() createdAt!: Date;
+  @Field({ nullable: true }) paidAt?: Date;
+  @Field({ nullable: true }) shippedAt?: Date;
+  @Field({ nullable: true }) deliveredAt?: Date;
+  @Field({ nullable: true }) cancelledAt?: Date;
+  @Field({ nullable: true }) cancelReason?: string;
+  @Field(() => [OrderItem]) items!: OrderItem[];
+  @Field(() => [Shipment]) shipments!: Shipment[];
+}
+
+@ObjectType()
+export class OrderPage {
+  @Field(() => [Order]) items!: Order[];
+  @Field(() => Int) page!: number;
+  @Field(() => Int) pageSize!: number;
+  @Field(() => Int) total!: number;
+}
+
+@ObjectType()
+export class Invoice {
+  @Field(() => Int) orderId!: number;
+  @Field({ description: 'not_issued until the shop issues it, then issued' }) status!: string;
+  @Field(() => String, { nullable: true, description: 'Set when the shop issues the invoice' }) invoiceNo!: string | null;
+  @Field({ nullable: true }) title?: string;
+  @Field({ nullable: true }) taxNumber?: string;
+  @Field(() => Int) amount!: number;
+  @Field({ nullable: true }) issuedAt?: Date;
+}
+
+@ObjectType()
+export class OrderCounts {
+  @Field(() => Int) pending_payment!: number;
+  @Field(() => Int) paid!: number;
+  @Field(() => Int) shipped!: number;
+  @Field(() => Int) delivered!: number;
+  @Field(() => Int) cancelled!: number;
+}
+
+@ObjectType()
+export class AccountStats {
+  @Field() currency!: string;
+  @Field(() => Int) available!: number;
+  @Field(() => Int) frozen!: number;
+  @Field(() => Int) points!: number;
+  @Field(() => OrderCounts) orders!: OrderCounts;
+}
+
+@InputType()
+export class ShipmentPartInput {
+  @Field(() => Int) orderItemId!: number;
+  @Field(() => Int) quantity!: number;
+}
+
+@InputType()
+export class ShipmentInput {
+  @Field() carrier!: string;
+  @Field() trackingNumber!: string;
+  @Field(() => [ShipmentPartInput], { nullable: true, description: 'Absent: everything not yet shipped' }) items?: ShipmentPartInput[];
+}
+
+@InputType()
+export class InvoiceInput {
+  @Field({ nullable: true }) title?: string;
+  @Field({ nullable: true }) taxNumber?: string;
+}

@@ -1,0 +1,44 @@
+import type { ServiceContext } from '../services/context.js';
+import { cancelUnpaidOrders } from '../services/order.service.js';
+import type { AppDeps } from './request-context.js';
+
+/** A context for work no user asked for (sweeps): no actor, its own entity manager. */
+export function systemContext(deps: AppDeps, label: string): ServiceContext {
+  return {
+    em: deps.orm.em.fork(),
+    actor: null,
+    authProblem: null,
+    config: deps.config,
+    log: deps.log.child({ job: label }),
+    requestId: `job:${label}`,
+    events: deps.events,
+  };
+}
+
+/** The periodic sweeps. Each is safe to run in several processes at once. Returns a stop function. */
+export const SWEEPS: Record<string, (ctx: ServiceContext) => Promise<number>> = {
+  'payment-window': cancelUnpaidOrders,
+};
+
+export function startSweeps(deps: AppDeps): () => void {
+  const seconds = deps.config.sweepIntervalSeconds;
+  if (seconds === 0) return () => {};
+  let running = false;
+  const timer = setInterval(async () => {
+    if (running) return;
+    running = true;
+    try {
+      for (const [name, sweep] of Object.entries(SWEEPS)) {
+        const ctx = systemContext(deps, name);
+        const changed = await sweep(ctx);
+        if (changed > 0) ctx.log.info({ changed }, 'sweep');
+      }
+    } catch (error) {
+      deps.log.warn({ err: error }, 'sweep failed; it runs again next interval');
+    } finally {
+      running = false;
+    }
+  }, seconds * 1000);
+  timer.unref();
+  return () => clearInterval(timer);
+}

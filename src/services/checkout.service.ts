@@ -1,0 +1,146 @@
+import { refused } from '../errors.js';
+import { intArray } from '../db/sql.js';
+import { Order } from '../entities/order.entity.js';
+import { OrderItem, ItemPricing } from '../entities/order-item.entity.js';
+import type { ServiceContext } from './context.js';
+import { requireCustomer } from './guards.js';
+import { emit, inTransaction } from './transaction.js';
+import { parseInput, z } from './validate.js';
+import { addDemand, takeStock, type Demand } from './stock.js';
+import { orderViews, type OrderView } from './order-view.js';
+import { withIdempotency } from './idempotency.service.js';
+
+/** A cart line as checkout reads it, with the product's current standard price. */
+export interface CheckoutLine {
+  skuId: number;
+  skuName: string;
+  productId: number;
+  productName: string;
+  shopId: number;
+  unitPrice: number;
+  quantity: number;
+}
+
+export interface DraftItem {
+  skuId: number;
+  skuName: string;
+  productId: number;
+  productName: string;
+  unitPrice: number;
+  quantity: number;
+  pricing: ItemPricing;
+}
+
+/** One shop's order before it is written. Pricing steps refine it; nothing is trusted from the client. */
+export interface DraftOrder {
+  shopId: number;
+  items: DraftItem[];
+  discount: number;
+}
+
+const CheckoutInput = z.object({}).strict();
+
+/**
+ * Turns the customer's cart into one order per shop, in one transaction: price snapshots, totals,
+ * then the guarded stock decrements last (the hot rows are locked as briefly as possible). Any short
+ * line refuses the whole checkout: no order, no stock change, the cart stays.
+ */
+export async function checkout(ctx: ServiceContext, input: unknown, idempotencyKey?: string): Promise<OrderView[]> {
+  const customer = requireCustomer(ctx);
+  const request = parseInput(CheckoutInput, input ?? {});
+  return withIdempotency(ctx, { scope: 'checkout', key: idempotencyKey, request }, () =>
+    inTransaction(ctx, async (tx) => {
+      const lines = await readCart(tx, customer.userId);
+      const drafts = draftOrders(lines);
+
+      const demand: Demand = new Map();
+      const orders = drafts.map((draft) => {
+        const itemsTotal = draft.items.reduce((sum, item) => sum + item.unitPrice * item.quantity, 0);
+        const order = tx.em.create(Order, {
+          customer: customer.userId,
+          shop: draft.shopId,
+          itemsTotal,
+          discount: draft.discount,
+          total: itemsTotal - draft.discount,
+        });
+        for (const item of draft.items) {
+          tx.em.create(OrderItem, {
+            order,
+            product: item.productId,
+            sku: item.skuId,
+            productName: item.productName,
+            skuName: item.skuName,
+            unitPrice: item.unitPrice,
+            quantity: item.quantity,
+            amount: item.unitPrice * item.quantity,
+            pricing: item.pricing,
+          });
+          addDemand(demand, item.skuId, item.quantity);
+        }
+        return order;
+      });
+      await tx.em.flush();
+
+      await tx.em.execute('delete from cart_item where customer_id = ? and sku_id = any(?::int[])', [
+        customer.userId,
+        intArray(lines.map((l) => l.skuId)),
+      ]);
+      await takeStock(tx.em, demand);
+
+      const views = await orderViews(tx.em, orders.map((o) => o.id));
+      for (const view of views) {
+        emit(tx, {
+          type: 'order.placed',
+          shopIds: [view.shop.id],
+          customerId: customer.userId,
+          payload: { orderId: view.id, total: view.total, status: view.status },
+        });
+      }
+      return views;
+    }),
+  );
+}
+
+/** The cart's lines with current prices; refuses an empty cart or a line no longer on sale. */
+async function readCart(tx: ServiceContext, customerId: number): Promise<CheckoutLine[]> {
+  const rows = await tx.em.execute<any[]>(
+    `select c.sku_id, s.name as sku_name, s.price, c.quantity, p.id as product_id, p.name as product_name,
+            p.shop_id, p.status
+       from cart_item c join sku s on s.id = c.sku_id join product p on p.id = s.product_id
+      where c.customer_id = ? order by p.shop_id, c.sku_id`,
+    [customerId],
+  );
+  if (rows.length === 0) throw refused('CART_EMPTY', 'Your cart is empty');
+  const unavailable = rows.find((r) => r.status !== 'published');
+  if (unavailable) {
+    throw refused('PRODUCT_UNAVAILABLE', `SKU ${unavailable.sku_id} is no longer on sale`, { sku_id: unavailable.sku_id });
+  }
+  return rows.map((r) => ({
+    skuId: r.sku_id,
+    skuName: r.sku_name,
+    productId: r.product_id,
+    productName: r.product_name,
+    shopId: r.shop_id,
+    unitPrice: r.price,
+    quantity: r.quantity,
+  }));
+}
+
+/** One draft order per shop, every item at its standard price. */
+function draftOrders(lines: CheckoutLine[]): DraftOrder[] {
+  const byShop = new Map<number, DraftOrder>();
+  for (const line of lines) {
+    const draft = byShop.get(line.shopId) ?? { shopId: line.shopId, items: [], discount: 0 };
+    draft.items.push({
+      skuId: line.skuId,
+      skuName: line.skuName,
+      productId: line.productId,
+      productName: line.productName,
+      unitPrice: line.unitPrice,
+      quantity: line.quantity,
+      pricing: ItemPricing.Standard,
+    });
+    byShop.set(line.shopId, draft);
+  }
+  return [...byShop.values()];
+}

@@ -1,0 +1,111 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { BASE_CURRENCY } from '../currency.js';
+import { intArray } from '../db/sql.js';
+import type { ItemPricing } from '../entities/order-item.entity.js';
+import type { OrderStatus } from '../entities/order.entity.js';
+
+export interface OrderItemView {
+  id: number;
+  productId: number;
+  skuId: number;
+  productName: string;
+  skuName: string;
+  unitPrice: number;
+  quantity: number;
+  amount: number;
+  pricing: ItemPricing;
+  shippedQuantity: number;
+}
+
+export interface ShipmentView {
+  id: number;
+  carrier: string;
+  trackingNumber: string;
+  createdAt: Date;
+  /** What the parcel holds; absent when it carried the whole order. */
+  items?: { orderItemId: number; quantity: number }[];
+}
+
+export interface OrderView {
+  id: number;
+  customerId: number;
+  shop: { id: number; slug: string; name: string };
+  status: OrderStatus;
+  currency: string;
+  itemsTotal: number;
+  discount: number;
+  total: number;
+  createdAt: Date;
+  paidAt?: Date;
+  shippedAt?: Date;
+  deliveredAt?: Date;
+  cancelledAt?: Date;
+  cancelReason?: string;
+  items: OrderItemView[];
+  shipments: ShipmentView[];
+}
+
+const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
+
+/**
+ * Full views of several orders in three queries whatever their number (orders with shops, items,
+ * shipments with their items), returned in the order of `ids`.
+ */
+export async function orderViews(em: EntityManager, ids: number[]): Promise<OrderView[]> {
+  if (ids.length === 0) return [];
+  const idList = intArray(ids);
+  const [orders, items, shipments] = await Promise.all([
+    em.execute<any[]>(
+      `select o.*, s.slug as shop_slug, s.name as shop_name from shop_order o join shop s on s.id = o.shop_id where o.id = any(?::int[])`,
+      [idList],
+    ),
+    em.execute<any[]>(`select * from order_item where order_id = any(?::int[]) order by id`, [idList]),
+    em.execute<any[]>(
+      `select sh.*, coalesce(json_agg(json_build_object('order_item_id', si.order_item_id, 'quantity', si.quantity) order by si.id)
+                filter (where si.id is not null), '[]') as items
+         from shipment sh left join shipment_item si on si.shipment_id = sh.id
+        where sh.order_id = any(?::int[]) group by sh.id order by sh.id`,
+      [idList],
+    ),
+  ]);
+  const itemsByOrder = new Map<number, OrderItemView[]>();
+  for (const i of items) {
+    const list = itemsByOrder.get(i.order_id) ?? [];
+    list.push({
+      id: i.id, productId: i.product_id, skuId: i.sku_id, productName: i.product_name, skuName: i.sku_name,
+      unitPrice: i.unit_price, quantity: i.quantity, amount: i.amount, pricing: i.pricing, shippedQuantity: i.shipped_quantity,
+    });
+    itemsByOrder.set(i.order_id, list);
+  }
+  const shipmentsByOrder = new Map<number, ShipmentView[]>();
+  for (const s of shipments) {
+    const list = shipmentsByOrder.get(s.order_id) ?? [];
+    const parts = (s.items as { order_item_id: number; quantity: number }[]).map((p) => ({ orderItemId: p.order_item_id, quantity: p.quantity }));
+    list.push({ id: s.id, carrier: s.carrier, trackingNumber: s.tracking_number, createdAt: s.created_at, items: parts.length ? parts : undefined });
+    shipmentsByOrder.set(s.order_id, list);
+  }
+  const byId = new Map(
+    orders.map((o): [number, OrderView] => [
+      o.id,
+      {
+        id: o.id,
+        customerId: o.customer_id,
+        shop: { id: o.shop_id, slug: o.shop_slug, name: o.shop_name },
+        status: o.status,
+        currency: BASE_CURRENCY.code,
+        itemsTotal: o.items_total,
+        discount: o.discount,
+        total: o.total,
+        createdAt: o.created_at,
+        paidAt: opt(o.paid_at),
+        shippedAt: opt(o.shipped_at),
+        deliveredAt: opt(o.delivered_at),
+        cancelledAt: opt(o.cancelled_at),
+        cancelReason: opt(o.cancel_reason),
+        items: itemsByOrder.get(o.id) ?? [],
+        shipments: shipmentsByOrder.get(o.id) ?? [],
+      },
+    ]),
+  );
+  return ids.map((id) => byId.get(id)).filter((o): o is OrderView => o !== undefined);
+}

@@ -1,0 +1,183 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { conflict, notFound } from '../errors.js';
+import { OrderStatus } from '../entities/order.entity.js';
+import { BalanceKind } from '../entities/balance.entity.js';
+import type { ServiceContext } from './context.js';
+import { requireCustomer, requireOperator } from './guards.js';
+import { emit, inTransaction } from './transaction.js';
+import { id, parseInput, z } from './validate.js';
+import { offsetOf, PageInput, type Page } from './pagination.js';
+import { orderViews, type OrderView } from './order-view.js';
+import { returnStock, type Demand } from './stock.js';
+import { debit } from './ledger.service.js';
+import { withIdempotency } from './idempotency.service.js';
+
+const ListInput = PageInput.extend({ status: z.enum(OrderStatus).optional() });
+const OrderRef = z.object({ orderId: id });
+
+/** Lists orders of one customer or one shop, newest first, with their items (a constant number of queries). */
+async function listOrders(ctx: ServiceContext, owner: { column: 'customer_id' | 'shop_id'; id: number }, input: unknown): Promise<Page<OrderView>> {
+  const { page, pageSize, status } = parseInput(ListInput, input ?? {});
+  const rows = await ctx.em.execute<{ id: number; total: string }[]>(
+    `select id, count(*) over () as total from shop_order
+      where ${owner.column} = ? and (?::text is null or status = ?::text)
+      order by id desc limit ? offset ?`,
+    [owner.id, status ?? null, status ?? null, pageSize, offsetOf({ page, pageSize })],
+  );
+  const total = rows.length > 0 ? Number(rows[0].total) : await countOrders(ctx.em, owner, status);
+  return { items: await orderViews(ctx.em, rows.map((r) => r.id)), page, pageSize, total };
+}
+
+async function countOrders(em: EntityManager, owner: { column: string; id: number }, status?: string): Promise<number> {
+  const [row] = await em.execute<{ n: number }[]>(
+    `select count(*)::int as n from shop_order where ${owner.column} = ? and (?::text is null or status = ?::text)`,
+    [owner.id, status ?? null, status ?? null],
+  );
+  return row.n;
+}
+
+export function listMyOrders(ctx: ServiceContext, input: unknown): Promise<Page<OrderView>> {
+  const customer = requireCustomer(ctx);
+  return listOrders(ctx, { column: 'customer_id', id: customer.userId }, input);
+}
+
+export function listShopOrders(ctx: ServiceContext, input: unknown): Promise<Page<OrderView>> {
+  const operator = requireOperator(ctx);
+  return listOrders(ctx, { column: 'shop_id', id: operator.shopId }, input);
+}
+
+/** The customer's own order; another customer's is 404 (its existence is not revealed). */
+export async function getMyOrder(ctx: ServiceContext, input: unknown): Promise<OrderView> {
+  const customer = requireCustomer(ctx);
+  const { orderId } = parseInput(OrderRef, input);
+  const [view] = await orderViews(ctx.em, [orderId]);
+  if (!view || view.customerId !== customer.userId) throw notFound('Order', { order_id: orderId });
+  return view;
+}
+
+export async function getShopOrder(ctx: ServiceContext, input: unknown): Promise<OrderView> {
+  const operator = requireOperator(ctx);
+  const { orderId } = parseInput(OrderRef, input);
+  const [view] = await orderViews(ctx.em, [orderId]);
+  if (!view || view.shop.id !== operator.shopId) throw notFound('Order', { order_id: orderId });
+  return view;
+}
+
+async function currentStatus(em: EntityManager, orderId: number, customerId: number): Promise<OrderStatus> {
+  const [row] = await em.execute<{ status: OrderStatus }[]>('select status from shop_order where id = ? and customer_id = ?', [orderId, customerId]);
+  if (!row) throw notFound('Order', { order_id: orderId });
+  return row.status;
+}
+
+/**
+ * Pays a pending order from the customer's available balance. The state change is a conditional
+ * update, so of two concurrent payments (or a payment racing a cancellation) exactly one wins; the
+ * debit is guarded, so short funds refuse the payment and the order stays pending. Paying an order
+ * that is already paid answers the order without charging again.
+ */
+export async function payOrder(ctx: ServiceContext, input: unknown, idempotencyKey?: string): Promise<OrderView> {
+  const customer = requireCustomer(ctx);
+  const { orderId } = parseInput(OrderRef, input);
+  return withIdempotency(ctx, { scope: `order.pay:${orderId}`, key: idempotencyKey, request: { orderId } }, () =>
+    inTransaction(ctx, async (tx) => {
+      const [paid] = await tx.em.execute<{ total: number; shop_id: number }[]>(
+        `update shop_order set status = 'paid', paid_at = now()
+          where id = ? and customer_id = ? and status = 'pending_payment' returning total, shop_id`,
+        [orderId, customer.userId],
+      );
+      if (!paid) {
+        const status = await currentStatus(tx.em, orderId, customer.userId);
+        if (status === OrderStatus.Cancelled) throw conflict('ORDER_NOT_PAYABLE', 'This order was cancelled and cannot be paid', { status });
+        return (await orderViews(tx.em, [orderId]))[0];
+      }
+      await tx.em.execute('update order_item set sold = true where order_id = ?', [orderId]);
+      if (paid.total > 0) {
+        await debit(tx.em, {
+          userId: customer.userId,
+          kind: BalanceKind.Available,
+          amount: paid.total,
+          reason: 'order_payment',
+          reference: { type: 'order', id: orderId },
+        });
+      }
+      emit(tx, { type: 'order.paid', shopIds: [paid.shop_id], customerId: customer.userId, payload: { orderId, total: paid.total, status: OrderStatus.Paid } });
+      return (await orderViews(tx.em, [orderId]))[0];
+    }),
+  );
+}
+
+/**
+ * Cancels a pending order inside the caller's transaction and puts back everything checkout took:
+ * SKU stock now; activity stock, the coupon and the group seat intent where those apply. Returns
+ * false when the order was no longer pending (someone else paid or cancelled it first).
+ */
+export async function cancelPendingOrder(tx: ServiceContext, orderId: number, reason: 'customer' | 'payment_timeout'): Promise<boolean> {
+  const [order] = await tx.em.execute<{ customer_id: number; shop_id: number }[]>(
+    `update shop_order set status = 'cancelled', cancelled_at = now(), cancel_reason = ?
+      where id = ? and status = 'pending_payment' returning customer_id, shop_id`,
+    [reason, orderId],
+  );
+  if (!order) return false;
+  const items = await tx.em.execute<{ sku_id: number; quantity: number }[]>(
+    'select sku_id, sum(quantity)::int as quantity from order_item where order_id = ? group by sku_id',
+    [orderId],
+  );
+  const demand: Demand = new Map(items.map((i) => [i.sku_id, i.quantity]));
+  await returnStock(tx.em, demand);
+  emit(tx, { type: 'order.cancelled', shopIds: [order.shop_id], customerId: order.customer_id, payload: { orderId, reason, status: OrderStatus.Cancelled } });
+  return true;
+}
+
+/** The customer cancels their own pending order. */
+export async function cancelOrder(ctx: ServiceContext, input: unknown): Promise<OrderView> {
+  const customer = requireCustomer(ctx);
+  const { orderId } = parseInput(OrderRef, input);
+  return inTransaction(ctx, async (tx) => {
+    const status = await currentStatus(tx.em, orderId, customer.userId);
+    if (status === OrderStatus.Cancelled) return (await orderViews(tx.em, [orderId]))[0];
+    if (!(await cancelPendingOrder(tx, orderId, 'customer'))) {
+      const now = await currentStatus(tx.em, orderId, customer.userId);
+      throw conflict('ORDER_NOT_CANCELLABLE', 'Only an order waiting for payment can be cancelled', { status: now });
+    }
+    return (await orderViews(tx.em, [orderId]))[0];
+  });
+}
+
+/** The customer confirms a shipped order arrived. */
+export async function confirmDelivery(ctx: ServiceContext, input: unknown): Promise<OrderView> {
+  const customer = requireCustomer(ctx);
+  const { orderId } = parseInput(OrderRef, input);
+  return inTransaction(ctx, async (tx) => {
+    const [row] = await tx.em.execute<{ shop_id: number; total: number }[]>(
+      `update shop_order set status = 'delivered', delivered_at = now()
+        where id = ? and customer_id = ? and status = 'shipped' returning shop_id, total`,
+      [orderId, customer.userId],
+    );
+    if (!row) {
+      const status = await currentStatus(tx.em, orderId, customer.userId);
+      if (status === OrderStatus.Delivered) return (await orderViews(tx.em, [orderId]))[0];
+      throw conflict('ORDER_NOT_SHIPPED', 'Only a shipped order can be confirmed as delivered', { status });
+    }
+    emit(tx, { type: 'order.delivered', shopIds: [row.shop_id], customerId: customer.userId, payload: { orderId, status: OrderStatus.Delivered } });
+    return (await orderViews(tx.em, [orderId]))[0];
+  });
+}
+
+/**
+ * The payment-window sweep: cancels pending orders older than the window, a batch at a time.
+ * `skip locked` lets several server processes sweep together without waiting on or double-cancelling
+ * each other's orders. Returns how many it cancelled.
+ */
+export async function cancelUnpaidOrders(ctx: ServiceContext, batchSize = 200): Promise<number> {
+  return inTransaction(ctx, async (tx) => {
+    const due = await tx.em.execute<{ id: number }[]>(
+      `select id from shop_order
+        where status = 'pending_payment' and created_at < now() - make_interval(mins => ?)
+        order by created_at limit ? for update skip locked`,
+      [ctx.config.paymentWindowMinutes, batchSize],
+    );
+    let cancelled = 0;
+    for (const { id: orderId } of due) if (await cancelPendingOrder(tx, orderId, 'payment_timeout')) cancelled++;
+    return cancelled;
+  });
+}

@@ -1,0 +1,88 @@
+import { conflict, notFound, refused } from '../errors.js';
+import { intArray } from '../db/sql.js';
+import { OrderStatus } from '../entities/order.entity.js';
+import type { ServiceContext } from './context.js';
+import { requireOperator } from './guards.js';
+import { emit, inTransaction } from './transaction.js';
+import { id, parseInput, z } from './validate.js';
+import { orderViews, type OrderView } from './order-view.js';
+
+const ShipmentInput = z.object({
+  orderId: id,
+  carrier: z.string().trim().min(1).max(80),
+  trackingNumber: z.string().trim().min(1).max(80),
+  /** Absent: everything not yet shipped goes in this parcel. */
+  items: z
+    .array(z.object({ orderItemId: id, quantity: z.number().int().min(1).max(1_000_000) }))
+    .min(1)
+    .optional(),
+});
+
+/**
+ * The shop ships a paid order, whole or in parts. Shipped quantities are guarded per item (never
+ * more than was bought); when every item is fully shipped the order becomes `shipped`.
+ */
+export async function createShipment(ctx: ServiceContext, input: unknown): Promise<OrderView> {
+  const operator = requireOperator(ctx);
+  const data = parseInput(ShipmentInput, input);
+  return inTransaction(ctx, async (tx) => {
+    const [order] = await tx.em.execute<{ status: OrderStatus; customer_id: number }[]>(
+      'select status, customer_id from shop_order where id = ? and shop_id = ? for update',
+      [data.orderId, operator.shopId],
+    );
+    if (!order) throw notFound('Order', { order_id: data.orderId });
+    if (order.status !== OrderStatus.Paid) {
+      throw conflict('ORDER_NOT_SHIPPABLE', 'Only a paid order that is not fully shipped can be shipped', { status: order.status });
+    }
+    const items = await tx.em.execute<{ id: number; quantity: number; shipped_quantity: number }[]>(
+      'select id, quantity, shipped_quantity from order_item where order_id = ? order by id',
+      [data.orderId],
+    );
+    const parts = data.items
+      ? mergeParts(data.items)
+      : items.filter((i) => i.quantity > i.shipped_quantity).map((i) => ({ orderItemId: i.id, quantity: i.quantity - i.shipped_quantity }));
+    for (const part of parts) {
+      const item = items.find((i) => i.id === part.orderItemId);
+      if (!item) throw refused('ORDER_ITEM_NOT_IN_ORDER', `Item ${part.orderItemId} is not part of this order`, { order_item_id: part.orderItemId });
+      if (item.shipped_quantity + part.quantity > item.quantity) {
+        throw refused('SHIPMENT_EXCEEDS_ORDER', `Item ${item.id} has only ${item.quantity - item.shipped_quantity} left to ship`, {
+          order_item_id: item.id,
+          remaining: item.quantity - item.shipped_quantity,
+        });
+      }
+    }
+    const [shipment] = await tx.em.execute<{ id: number }[]>(
+      'insert into shipment (order_id, carrier, tracking_number, created_at) values (?, ?, ?, now()) returning id',
+      [data.orderId, data.carrier, data.trackingNumber],
+    );
+    if (data.items) {
+      await tx.em.execute(
+        `insert into shipment_item (shipment_id, order_item_id, quantity) select ?, i, q from unnest(?::int[], ?::int[]) as p(i, q)`,
+        [shipment.id, intArray(parts.map((p) => p.orderItemId)), intArray(parts.map((p) => p.quantity))],
+      );
+    }
+    await tx.em.execute(
+      `update order_item set shipped_quantity = shipped_quantity + p.q from unnest(?::int[], ?::int[]) as p(i, q) where order_item.id = p.i`,
+      [intArray(parts.map((p) => p.orderItemId)), intArray(parts.map((p) => p.quantity))],
+    );
+    await tx.em.execute(
+      `update shop_order set status = 'shipped', shipped_at = now()
+        where id = ? and not exists (select 1 from order_item where order_id = ? and shipped_quantity < quantity)`,
+      [data.orderId, data.orderId],
+    );
+    emit(tx, {
+      type: 'shipment.created',
+      shopIds: [operator.shopId],
+      customerId: order.customer_id,
+      payload: { orderId: data.orderId, shipmentId: shipment.id, carrier: data.carrier, trackingNumber: data.trackingNumber },
+    });
+    return (await orderViews(tx.em, [data.orderId]))[0];
+  });
+}
+
+/** The same item named twice in one request counts once with the summed quantity. */
+function mergeParts(parts: { orderItemId: number; quantity: number }[]) {
+  const merged = new Map<number, number>();
+  for (const p of parts) merged.set(p.orderItemId, (merged.get(p.orderItemId) ?? 0) + p.quantity);
+  return [...merged].map(([orderItemId, quantity]) => ({ orderItemId, quantity }));
+}

@@ -1,0 +1,58 @@
+import type { TestApp } from './harness.js';
+import { newCategory, newProduct, newShop } from './fixtures.js';
+
+/** Purchase-flow steps through the REST door, asserting each step succeeded. */
+export async function addToCart(t: TestApp, token: string, skuId: number, quantity: number) {
+  const res = await t.api('PUT', `/api/cart/items/${skuId}`, { token, body: { quantity } });
+  if (res.status !== 200) throw new Error(`add to cart failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+export async function checkoutOk(t: TestApp, token: string, headers: Record<string, string> = {}) {
+  const res = await t.api('POST', '/api/checkout', { token, body: {}, headers });
+  if (res.status !== 201) throw new Error(`checkout failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.orders as any[];
+}
+
+/** Cart with one SKU, checked out: returns the single order. */
+export async function placeOrder(t: TestApp, token: string, skuId: number, quantity = 1) {
+  await addToCart(t, token, skuId, quantity);
+  const [order] = await checkoutOk(t, token);
+  return order;
+}
+
+export async function payOk(t: TestApp, token: string, orderId: number) {
+  const res = await t.api('POST', `/api/orders/${orderId}/pay`, { token });
+  if (res.status !== 200) throw new Error(`pay failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** A shop with one published product whose SKUs are given. */
+export async function shopWithProduct(t: TestApp, skus: { price: number; stock: number }[] = [{ price: 1000, stock: 10 }]) {
+  const shop = await newShop(t);
+  const category = await newCategory(t);
+  const product = await newProduct(t, { shopId: shop.id, categoryId: category.id, skus });
+  return { shop, category, product };
+}
+
+export async function stockOf(t: TestApp, skuId: number): Promise<number> {
+  return (await t.sql('select stock from sku where id = ?', [skuId]))[0].stock;
+}
+
+export async function balanceOf(t: TestApp, userId: number, kind: 'available' | 'frozen' | 'points'): Promise<number> {
+  return Number((await t.sql('select amount from balance where user_id = ? and kind = ?', [userId, kind]))[0].amount);
+}
+
+/** Every balance equals the sum of its ledger deltas and the last entry's resulting balance. */
+export async function expectLedgerReplays(t: TestApp) {
+  const rows = await t.sql(`
+    select b.id, b.amount::bigint as amount,
+           coalesce(sum(l.delta), 0)::bigint as replayed,
+           (select l2.balance_after from ledger_entry l2 where l2.balance_id = b.id order by l2.id desc limit 1) as last_after
+      from balance b left join ledger_entry l on l.balance_id = b.id group by b.id`);
+  for (const r of rows) {
+    if (String(r.amount) !== String(r.replayed)) throw new Error(`balance ${r.id}: amount ${r.amount} but ledger sums to ${r.replayed}`);
+    if (r.last_after !== null && String(r.last_after) !== String(r.amount)) throw new Error(`balance ${r.id}: last entry says ${r.last_after}, row says ${r.amount}`);
+  }
+  return rows.length;
+}
