@@ -1,5 +1,6 @@
 import { startTestApp, type TestApp } from './support/harness.js';
-import { newCustomer } from './support/fixtures.js';
+import { newCustomer, newOperator } from './support/fixtures.js';
+import { payOk, placeOrder, shopWithProduct } from './support/shopping.js';
 import { creditPointsForDeliveredOrder, pointsForAmountPaid } from '../src/services/points-earning.service.js';
 
 let t: TestApp;
@@ -76,5 +77,26 @@ describe('earning points on delivered orders', () => {
         [orderId, customer.id],
       ),
     ).rejects.toThrow(/ledger_entry_one_points_credit_per_order/);
+  });
+
+  it('credits the points when the customer confirms delivery, once', async () => {
+    const { shop, product } = await shopWithProduct(t, [{ price: 12_345, stock: 5 }]);
+    const operator = await newOperator(t, shop.id);
+    const customer = await newCustomer(t, { available: 100_000, points: 0 });
+    const order = await placeOrder(t, customer.token, product.skuIds[0], 2);
+    await payOk(t, customer.token, order.id);
+    expect(await pointsOf(customer.id)).toBe(0);
+    await t.api('POST', `/api/merchant/orders/${order.id}/shipments`, { token: operator.token, body: { carrier: 'SF', tracking_number: 'P1' } });
+    expect(await pointsOf(customer.id)).toBe(0);
+
+    const delivered = await t.api('POST', `/api/orders/${order.id}/confirm-delivery`, { token: customer.token });
+    expect(delivered.body.status).toBe('delivered');
+    expect(await pointsOf(customer.id)).toBe(246);
+    expect(await earnedEntries(order.id)).toEqual([{ user_id: customer.id, delta: 246, balance_after: 246 }]);
+
+    const again = await t.api('POST', `/api/orders/${order.id}/confirm-delivery`, { token: customer.token });
+    expect(again.status).toBe(200);
+    expect(await pointsOf(customer.id)).toBe(246);
+    expect(await earnedEntries(order.id)).toHaveLength(1);
   });
 });

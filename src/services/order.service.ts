@@ -11,6 +11,7 @@ import { orderViews, type OrderView } from './order-view.js';
 import { returnStock, type Demand } from './stock.js';
 import { debit } from './ledger.service.js';
 import { withIdempotency } from './idempotency.service.js';
+import { creditPointsForDeliveredOrder } from './points-earning.service.js';
 
 const ListInput = PageInput.extend({ status: z.enum(OrderStatus).optional() });
 const OrderRef = z.object({ orderId: id });
@@ -143,7 +144,7 @@ export async function cancelOrder(ctx: ServiceContext, input: unknown): Promise<
   });
 }
 
-/** The customer confirms a shipped order arrived. */
+/** The customer confirms a shipped order arrived; the order earns its points (see points-earning.service). */
 export async function confirmDelivery(ctx: ServiceContext, input: unknown): Promise<OrderView> {
   const customer = requireCustomer(ctx);
   const { orderId } = parseInput(OrderRef, input);
@@ -158,6 +159,7 @@ export async function confirmDelivery(ctx: ServiceContext, input: unknown): Prom
       if (status === OrderStatus.Delivered) return (await orderViews(tx.em, [orderId]))[0];
       throw conflict('ORDER_NOT_SHIPPED', 'Only a shipped order can be confirmed as delivered', { status });
     }
+    await creditPointsForDeliveredOrder(tx.em, { userId: customer.userId, orderId, amountPaid: row.total });
     emit(tx, { type: 'order.delivered', shopIds: [row.shop_id], customerId: customer.userId, payload: { orderId, status: OrderStatus.Delivered } });
     return (await orderViews(tx.em, [orderId]))[0];
   });
