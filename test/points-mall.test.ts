@@ -67,7 +67,7 @@ describe('points products (admin)', () => {
 
     const tooFar = await t.api('PUT', `/api/admin/points/products/${product.id}`, { token: admin.token, body: { stock_delta: -11, name: 'Ignored' } });
     expect(tooFar.status).toBe(422);
-    expect(tooFar.body.error).toMatchObject({ code: 'INSUFFICIENT_STOCK', details: { requested: 11, available: 10 } });
+    expect(tooFar.body.error).toMatchObject({ code: 'INSUFFICIENT_STOCK', details: { points_product_id: product.id, requested: 11, available: 10 } });
     expect((await t.sql('select name, stock from points_product where id = ?', [product.id]))[0]).toEqual({ name: 'New name', stock: 10 });
   });
 
@@ -207,7 +207,7 @@ describe('redeeming a points product', () => {
     const entriesBefore = await ledgerCount(customer.id);
     const res = await redeem(customer, product.id, { quantity: 3, shipping_address: address });
     expect(res.status).toBe(422);
-    expect(res.body.error).toMatchObject({ code: 'INSUFFICIENT_STOCK', details: { requested: 3, available: 2 } });
+    expect(res.body.error).toMatchObject({ code: 'INSUFFICIENT_STOCK', details: { points_product_id: product.id, requested: 3, available: 2 } });
     expect(await redemptionCount('user_id = ?', [customer.id])).toBe(0);
     expect(await stockOf(product.id)).toBe(2);
     expect(await ledgerCount(customer.id)).toBe(entriesBefore);

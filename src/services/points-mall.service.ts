@@ -150,8 +150,8 @@ function toRedemptionView(r: RedemptionRow): RedemptionView {
   };
 }
 
-const insufficientStock = (requested: number, available: number) =>
-  refused('INSUFFICIENT_STOCK', 'Not enough stock left for this quantity', { requested, available });
+const insufficientStock = (pointsProductId: number, requested: number, available: number) =>
+  refused('INSUFFICIENT_STOCK', 'Not enough stock left for this quantity', { points_product_id: pointsProductId, requested, available });
 
 async function countOf(em: EntityManager, sql: string, params: unknown[]): Promise<number> {
   const [row] = await em.execute<{ n: string }[]>(sql, params);
@@ -223,7 +223,7 @@ export async function updatePointsProduct(ctx: ServiceContext, productId: unknow
   if (row) return toProductView(row);
   const [current] = await ctx.em.execute<{ stock: number }[]>('select stock from points_product where id = ?', [id]);
   if (!current) throw notFound('Points product', { id });
-  throw refused('INSUFFICIENT_STOCK', 'The stock cannot go below zero', { requested: -delta, available: current.stock });
+  throw insufficientStock(id, -delta, current.stock);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -245,7 +245,7 @@ export async function redeemPointsProduct(ctx: ServiceContext, productId: unknow
       [id],
     );
     if (!product) throw notFound('Points product', { id });
-    if (product.stock < data.quantity) throw insufficientStock(data.quantity, product.stock);
+    if (product.stock < data.quantity) throw insufficientStock(id, data.quantity, product.stock);
 
     const pointsTotal = product.points_price * data.quantity;
     const [redemption] = await tx.em.execute<RedemptionRow[]>(
@@ -277,7 +277,7 @@ export async function redeemPointsProduct(ctx: ServiceContext, productId: unknow
           price: now.points_price,
         });
       }
-      throw insufficientStock(data.quantity, now.stock);
+      throw insufficientStock(id, data.quantity, now.stock);
     }
 
     emit(tx, {
