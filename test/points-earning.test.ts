@@ -1,6 +1,6 @@
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer, newOperator } from './support/fixtures.js';
-import { payOk, placeOrder, shopWithProduct } from './support/shopping.js';
+import { balanceOf, expectLedgerReplays, payOk, placeOrder, shopWithProduct } from './support/shopping.js';
 import { creditPointsForDeliveredOrder, pointsForAmountPaid } from '../src/services/points-earning.service.js';
 
 let t: TestApp;
@@ -9,8 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const pointsOf = async (userId: number) =>
-  Number((await t.sql(`select amount from balance where user_id = ? and kind = 'points'`, [userId]))[0].amount);
+const pointsOf = (userId: number) => balanceOf(t, userId, 'points');
 const earnedEntries = (orderId: number) =>
   t.sql(
     `select b.user_id, l.delta::int as delta, l.balance_after::int as balance_after from ledger_entry l join balance b on b.id = l.balance_id
@@ -56,6 +55,7 @@ describe('earning points on delivered orders', () => {
     expect(results.sort((a, b) => b - a)).toEqual([300, ...Array(9).fill(0)]);
     expect(await pointsOf(customer.id)).toBe(300);
     expect(await earnedEntries(orderId)).toHaveLength(1);
+    await expectLedgerReplays(t);
   });
 
   it('writes nothing for an order paid under one yuan', async () => {

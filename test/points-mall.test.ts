@@ -2,6 +2,7 @@ import pg from 'pg';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newCustomer, newOperator, newPointsProduct, newShop, type TestUser } from './support/fixtures.js';
 import type { DomainEvent } from '../src/events/domain-event.js';
+import { balanceOf, expectLedgerReplays } from './support/shopping.js';
 
 let t: TestApp;
 let admin: TestUser;
@@ -14,21 +15,11 @@ afterAll(() => t.close());
 const address = { recipient_name: 'Li Lei', phone: '+86 138 0000 0000', address: '1 Binhai Road, Nanshan, Shenzhen', postal_code: '518000' };
 
 const stockOf = async (id: number) => (await t.sql('select stock from points_product where id = ?', [id]))[0].stock as number;
-const pointsOf = async (userId: number) =>
-  Number((await t.sql(`select amount from balance where user_id = ? and kind = 'points'`, [userId]))[0].amount);
+const pointsOf = (userId: number) => balanceOf(t, userId, 'points');
 const ledgerCount = async (userId: number) =>
   (await t.sql('select count(*)::int as n from ledger_entry l join balance b on b.id = l.balance_id where b.user_id = ?', [userId]))[0].n as number;
 const redemptionCount = async (where = 'true', params: unknown[] = []) =>
   (await t.sql(`select count(*)::int as n from redemption where ${where}`, params))[0].n as number;
-
-/** Every balance equals the sum of its ledger entries. */
-async function ledgerMatchesBalances() {
-  const drift = await t.sql(
-    `select b.id from balance b left join ledger_entry l on l.balance_id = b.id
-      group by b.id having b.amount <> coalesce(sum(l.delta), 0)`,
-  );
-  expect(drift).toEqual([]);
-}
 
 const redeem = (user: TestUser, productId: number, body: unknown = { quantity: 1, shipping_address: address }) =>
   t.api('POST', `/api/points/products/${productId}/redeem`, { token: user.token, body });
@@ -283,7 +274,7 @@ describe('redeeming a points product', () => {
     const winners = new Set(results.flatMap((r, i) => (r.status === 201 ? [customers[i].id] : [])));
     expect(new Set(debits.map((d: any) => d.user_id))).toEqual(winners);
     for (const [i, c] of customers.entries()) expect(await pointsOf(c.id)).toBe(winners.has(customers[i].id) ? 60 : 100);
-    await ledgerMatchesBalances();
+    await expectLedgerReplays(t);
   });
 
   it('refuses with 409 POINTS_PRICE_CHANGED when the price changes while redeeming, and changes nothing', async () => {
