@@ -2,6 +2,8 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000Foundation } from './Migration20261122000000Foundation.js';
 import { Migration20261122000100BackfillBalances } from './Migration20261122000100BackfillBalances.js';
 import { Migration20261122020000PurchaseFlow } from './Migration20261122020000PurchaseFlow.js';
+import { Migration20261122010000Catalog } from './Migration20261122010000Catalog.js';
+import { Migration20261122050000Coupons } from './Migration20261122050000Coupons.js';
 import { Migration20261122030000PointsMallAndFavorites } from './Migration20261122030000PointsMallAndFavorites.js';
 
 /**
@@ -11,6 +13,8 @@ import { Migration20261122030000PointsMallAndFavorites } from './Migration202611
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122000000Foundation', class: Migration20261122000000Foundation },
   { name: 'Migration20261122000100BackfillBalances', class: Migration20261122000100BackfillBalances },
+  { name: 'Migration20261122010000Catalog', class: Migration20261122010000Catalog },
   { name: 'Migration20261122020000PurchaseFlow', class: Migration20261122020000PurchaseFlow },
   { name: 'Migration20261122030000PointsMallAndFavorites', class: Migration20261122030000PointsMallAndFavorites },
+  { name: 'Migration20261122050000Coupons', class: Migration20261122050000Coupons },
 ];

@@ -24,6 +24,21 @@ export interface AppConfig {
   bodyLimitBytes: number;
   /** Serve GraphQL introspection (always on outside production unless turned off). */
   graphqlIntrospection: boolean;
+  /** GraphQL operations deeper, costlier, with more aliases or more tokens than these are refused. */
+  graphqlLimits: GraphQLLimits;
+  /** A SKU whose stock falls below this after a sale raises a `stock.low` event. */
+  stockLowThreshold: number;
+}
+
+export interface GraphQLLimits {
+  /** Nesting of fields (`{ me { id } }` is 2). */
+  maxDepth: number;
+  /** graphql-armor's cost: 2 per object field, 1 per scalar, times 1.5 per level of nesting. */
+  maxCost: number;
+  maxAliases: number;
+  /** Lexical tokens of the whole document. */
+  maxTokens: number;
+  maxDirectives: number;
 }
 
 export class ConfigError extends Error {}
@@ -86,5 +101,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     embeddedPgPort: integer(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 100 * 1024, 1024, 50 * 1024 * 1024),
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
+    graphqlLimits: {
+      maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 10, 2, 100),
+      maxCost: integer(env, 'GRAPHQL_MAX_COST', 5000, 10, 10_000_000),
+      maxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', 15, 0, 1000),
+      maxTokens: integer(env, 'GRAPHQL_MAX_TOKENS', 2000, 100, 1_000_000),
+      maxDirectives: 50,
+    },
+    stockLowThreshold: integer(env, 'STOCK_LOW_THRESHOLD', 5, 0, 1_000_000),
   };
 }

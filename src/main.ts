@@ -5,7 +5,7 @@ import { createLogger, type Logger } from './logger.js';
 import { resolveDatabase } from './db/database.js';
 import { openOrm, migrate } from './db/orm.js';
 import { seedDemoData } from './seed/demo-seed.js';
-import { InProcessEventBus } from './events/in-process-bus.js';
+import { PostgresEventBus } from './events/postgres-event-bus.js';
 import { startApp } from './server/app.js';
 
 /**
@@ -53,13 +53,19 @@ async function prepareDatabase(config: AppConfig, log: Logger) {
   return database;
 }
 
-/** One server process: its own pool, its own HTTP server. */
+/**
+ * One server process: its own pool, its own HTTP server, and its own events connection (LISTEN/NOTIFY),
+ * so a subscriber of any process receives the events caused through any other.
+ */
 async function serve(config: AppConfig, log: Logger, databaseUrl: string) {
   const orm = await openOrm({ clientUrl: databaseUrl, poolSize: config.dbPoolSize });
-  const app = await startApp({ config, orm, log, events: new InProcessEventBus() }, config.port);
+  const events = new PostgresEventBus({ connectionString: databaseUrl, log: log.child({ component: 'events' }) });
+  await events.start();
+  const app = await startApp({ config, orm, log, events }, config.port);
   log.info({ port: app.port, pid: process.pid }, `Mallfront listening: http://localhost:${app.port}/graphql and http://localhost:${app.port}/api`);
   return async () => {
     await app.stop();
+    await events.stop();
     await orm.close();
   };
 }

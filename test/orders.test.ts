@@ -8,6 +8,7 @@ import { systemContext } from '../src/server/jobs.js';
 import { createServiceContext } from '../src/server/request-context.js';
 import { createLogger } from '../src/logger.js';
 import type { DomainEvent } from '../src/events/domain-event.js';
+import { waitFor } from './support/subscriptions.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -46,7 +47,7 @@ describe('orders', () => {
     const customer = await newCustomer(t, { available: 10_000, points: 0 });
     const order = await placeOrder(t, customer.token, product.skuIds[0], 2);
     const paid = await payOk(t, customer.token, order.id);
-    expect(paid).toMatchObject({ id: order.id, status: 'paid', paid_at: expect.any(String) });
+    expect(paid).toMatchObject({ id: order.id, status: 'paid', paid_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/), created_at: expect.stringMatching(/T.*Z$/) });
     expect(await balanceOf(t, customer.id, 'available')).toBe(5_000);
     const entries = await t.sql(`select reason, delta::int, balance_after::int, reference_type, reference_id from ledger_entry
       where reference_type = 'order' and reference_id = ?`, [order.id]);
@@ -244,6 +245,8 @@ describe('shipment, delivery and invoice', () => {
       await t.api('POST', `/api/orders/${order.id}/confirm-delivery`, { token: customer.token });
       const other = await placeOrder(t, customer.token, product.skuIds[0]);
       await t.api('POST', `/api/orders/${other.id}/cancel`, { token: customer.token });
+      // Delivered through PostgreSQL NOTIFY, a moment after each commit.
+      await waitFor(() => seen.some((e) => e.type === 'order.cancelled' && e.payload.orderId === other.id));
       const mine = seen.filter((e) => e.customerId === customer.id).map((e) => [e.type, e.payload.orderId]);
       expect(mine).toEqual([
         ['order.placed', order.id], ['order.paid', order.id], ['shipment.created', order.id], ['order.delivered', order.id],
@@ -304,8 +307,10 @@ describe('GraphQL door', () => {
     const orderId = placed.data.checkout[0].id;
     const paid = await t.gql(`mutation($id: Int!) { payOrder(id: $id) { status } }`, { id: orderId }, customer.token);
     expect(paid.data.payOrder.status).toBe('Paid');
-    const list = await t.gql(`{ orders { total items { id shop { name } items { productName } } } myStats { available orders { paid } } }`, {}, customer.token);
+    const list = await t.gql(`{ orders { total items { id createdAt paidAt shop { name } items { productName } } } myStats { available orders { paid } } }`, {}, customer.token);
+    expect(list.errors).toBeUndefined();
     expect(list.data.orders.total).toBe(1);
+    expect(list.data.orders.items[0].paidAt).toMatch(/T.*Z$/);
     expect(list.data.myStats).toEqual({ available: 100, orders: { paid: 1 } });
     const broke = await t.gql(`mutation($id: Int!) { cancelOrder(id: $id) { status } }`, { id: orderId }, customer.token);
     expect(broke.errors?.[0].extensions.code).toBe('ORDER_NOT_CANCELLABLE');

@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newCustomer, newOperator, newPointsProduct, newShop, type TestUser } from './support/fixtures.js';
 import type { DomainEvent } from '../src/events/domain-event.js';
 import { balanceOf, expectLedgerReplays } from './support/shopping.js';
+import { waitFor } from './support/subscriptions.js';
 
 let t: TestApp;
 let admin: TestUser;
@@ -136,11 +137,14 @@ describe('redeeming a points product', () => {
     const customer = await newCustomer(t, { available: 0, points: 1_000 });
     const product = await newPointsProduct(t, { pointsPrice: 150, stock: 5 });
     const events: DomainEvent[] = [];
-    const unsubscribe = t.events.subscribe((e) => events.push(e));
+    const unsubscribe = t.events.subscribe((e) => e.customerId === customer.id && events.push(e));
 
+    // A refused attempt first: it publishes nothing.
+    expect((await redeem(customer, product.id, { quantity: 6, shipping_address: address })).status).toBe(422);
     const res = await redeem(customer, product.id, { quantity: 2, shipping_address: address });
-    unsubscribe();
     expect(res.status).toBe(201);
+    await waitFor(() => events.length > 0, 5000, 'redemption.created event');
+    unsubscribe();
     expect(res.body).toMatchObject({
       customer_id: customer.id,
       points_product_id: product.id,
@@ -165,7 +169,7 @@ describe('redeeming a points product', () => {
         type: 'redemption.created',
         customerId: customer.id,
         shopIds: [],
-        payload: { redemptionId: res.body.id, pointsProductId: product.id, quantity: 2, pointsTotal: 300 },
+        payload: { redemptionId: res.body.id, pointsProductId: product.id, quantity: 2, points: 300 },
       }),
     ]);
   });

@@ -1,5 +1,6 @@
 import { startTestApp, type TestApp } from './support/harness.js';
-import { newCustomer } from './support/fixtures.js';
+import { newAdmin, newCustomer } from './support/fixtures.js';
+import { connectRaw } from './support/subscriptions.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 import { SERVER_URL } from './support/databases.js';
 
@@ -68,5 +69,15 @@ describe('database faults', () => {
     await proxy.start();
     await waitFor(async () => (await t.api('GET', '/readyz')).status === 200);
     expect((await t.api('GET', '/api/me', { token: user.token })).status).toBe(200);
+  });
+
+  it('refuses websockets with 1013 SERVICE_UNAVAILABLE while the database is down; its events connection comes back by itself', async () => {
+    const admin = await newAdmin(t);
+    const connections = t.events.connections;
+    await proxy.stop();
+    expect(await connectRaw(t, { token: admin.token })).toEqual({ acknowledged: false, code: 1013, reason: 'SERVICE_UNAVAILABLE' });
+    await proxy.start();
+    await waitFor(async () => t.events.connections > connections && t.events.isListening);
+    expect(await connectRaw(t, { token: admin.token })).toEqual({ acknowledged: true });
   });
 });

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import pg from 'pg';
 import { MikroORM, defineConfig, type Options } from '@mikro-orm/postgresql';
 import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
 import { Migrator } from '@mikro-orm/migrations';
@@ -21,6 +22,9 @@ export function ormConfig({ clientUrl, poolSize = 10, onQuery }: OrmOptions): Op
     metadataProvider: ReflectMetadataProvider,
     extensions: [Migrator],
     pool: { min: 0, max: poolSize },
+    // Short OLTP statements: JIT compilation costs far more than it saves (measured: 750 ms of JIT
+    // for a 100 ms sales-sorted listing), so it is off for the server's sessions.
+    driverOptions: { options: '-c jit=off' },
     // Timestamps are timestamptz and compared in UTC everywhere.
     forceUtcTimezone: true,
     migrations: {
@@ -43,7 +47,22 @@ export async function openOrm(options: OrmOptions): Promise<MikroORM> {
   return MikroORM.init(ormConfig(options));
 }
 
+/** Advisory lock key held while migrating ("mallfront migrate"). */
+const MIGRATION_LOCK = 771_003;
+
+/**
+ * Applies pending migrations. Several server processes may start at once on one database: they take
+ * turns under an advisory lock (on a connection of its own), so the second finds nothing to do
+ * instead of failing on tables the first is creating.
+ */
 export async function migrate(orm: MikroORM): Promise<string[]> {
-  const applied = await orm.migrator.up();
-  return applied.map((m) => m.name);
+  const lock = new pg.Client({ connectionString: orm.config.get('clientUrl') });
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    const applied = await orm.migrator.up();
+    return applied.map((m) => m.name);
+  } finally {
+    await lock.end().catch(() => {});
+  }
 }

@@ -1,7 +1,11 @@
-import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, PrimaryKey, Property, Check } from '@mikro-orm/decorators/legacy';
 
-/** Brands form one ordered list, replaced as a whole by a platform admin. */
+/**
+ * Brands form one ordered list, replaced as a whole by a platform admin. One brand per position; the
+ * unique constraint is deferred to commit (in the migration) so a reorder can move brands in place.
+ */
 @Entity()
+@Check({ name: 'brand_position_non_negative', expression: 'position >= 0' })
 export class Brand {
   @PrimaryKey()
   id!: number;

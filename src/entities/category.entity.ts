@@ -6,6 +6,7 @@ import type { Rel } from '@mikro-orm/core';
  * one indexed prefix match instead of a recursive walk.
  */
 @Entity()
+@Index({ name: 'category_parent_id_position_idx', properties: ['parent', 'position', 'id'] })
 export class Category {
   @PrimaryKey()
   id!: number;

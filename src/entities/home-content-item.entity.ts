@@ -1,4 +1,4 @@
-import { Entity, PrimaryKey, Property, Enum, Index } from '@mikro-orm/decorators/legacy';
+import { Entity, PrimaryKey, Property, Enum, Unique, Check } from '@mikro-orm/decorators/legacy';
 
 /** The four home content lists; the values are also the JSON keys and the `{kind}` of the admin route. */
 export enum ContentKind {
@@ -9,7 +9,8 @@ export enum ContentKind {
 }
 
 @Entity()
-@Index({ properties: ['kind', 'position'] })
+@Unique({ name: 'home_content_item_kind_position_unique', properties: ['kind', 'position'] })
+@Check({ name: 'home_content_item_position_non_negative', expression: 'position >= 0' })
 export class HomeContentItem {
   @PrimaryKey()
   id!: number;

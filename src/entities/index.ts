@@ -19,10 +19,13 @@ import { Shipment } from './shipment.entity.js';
 import { ShipmentItem } from './shipment-item.entity.js';
 import { Invoice } from './invoice.entity.js';
 import { IdempotencyKey } from './idempotency-key.entity.js';
+import { CouponTemplate } from './coupon-template.entity.js';
+import { Coupon } from './coupon.entity.js';
 
 /** Every entity, listed explicitly so the ORM needs no folder scanning (works the same in tests and dist). */
 export const entities = [
   AuthToken, Balance, Brand, Category, HomeContentItem, LedgerEntry, Product, Shop, ShopProfile, Sku, User,
   CartItem, Order, OrderItem, Shipment, ShipmentItem, Invoice, IdempotencyKey,
+  CouponTemplate, Coupon,
   FavoriteProduct, FavoriteShop, PointsProduct, Redemption,
 ];

@@ -3,6 +3,7 @@ import { Collection, type Opt, type Rel } from '@mikro-orm/core';
 import { User } from './user.entity.js';
 import { Shop } from './shop.entity.js';
 import { OrderItem } from './order-item.entity.js';
+import { Coupon } from './coupon.entity.js';
 
 /**
  * pending_payment -> paid -> shipped -> delivered; pending_payment -> cancelled (by the customer or
@@ -43,6 +44,10 @@ export class Order {
 
   @Property()
   discount: number & Opt = 0;
+
+  /** The coupon applied at checkout (its realized discount is `discount`). */
+  @ManyToOne(() => Coupon, { nullable: true, deleteRule: 'no action' })
+  coupon?: Rel<Coupon> | null;
 
   /** What the customer pays. */
   @Property()

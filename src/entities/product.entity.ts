@@ -1,4 +1,4 @@
-import { Entity, PrimaryKey, Property, ManyToOne, OneToMany, Enum, Index } from '@mikro-orm/decorators/legacy';
+import { Entity, PrimaryKey, Property, ManyToOne, OneToMany, Enum, Index, Check } from '@mikro-orm/decorators/legacy';
 import { Collection, type Opt, type Rel } from '@mikro-orm/core';
 import { Shop } from './shop.entity.js';
 import { Category } from './category.entity.js';
@@ -12,14 +12,19 @@ export enum ProductStatus {
   Unpublished = 'unpublished',
 }
 
+/** Listing indexes are partial (published rows only); the migration holds their exact definitions. */
 @Entity()
-@Index({ properties: ['status', 'category'] })
-@Index({ properties: ['status', 'priceFrom'] })
+@Index({ name: 'product_published_id_idx', expression: `create index "product_published_id_idx" on "product" ("id") where status = 'published'` })
+@Index({ name: 'product_published_price_idx', expression: `create index "product_published_price_idx" on "product" ("price_from", "id") where status = 'published'` })
+@Index({ name: 'product_published_category_idx', expression: `create index "product_published_category_idx" on "product" ("category_id", "id") where status = 'published'` })
+@Index({ name: 'product_published_brand_idx', expression: `create index "product_published_brand_idx" on "product" ("brand_id", "id") where status = 'published'` })
+@Index({ name: 'product_shop_id_id_idx', properties: ['shop', 'id'] })
+@Check({ name: 'product_price_from_non_negative', expression: 'price_from >= 0' })
 export class Product {
   @PrimaryKey()
   id!: number;
 
-  @ManyToOne(() => Shop, { index: true })
+  @ManyToOne(() => Shop)
   shop!: Rel<Shop>;
 
   @ManyToOne(() => Category, { index: true })

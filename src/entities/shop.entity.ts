@@ -1,9 +1,10 @@
-import { Entity, PrimaryKey, Property, OneToOne } from '@mikro-orm/decorators/legacy';
+import { Entity, PrimaryKey, Property, OneToOne, Index } from '@mikro-orm/decorators/legacy';
 import { type Opt, type Rel } from '@mikro-orm/core';
 import { ShopProfile } from './shop-profile.entity.js';
 
 /** A seller in the mall. Its optional profile (logo, description...) lives in its own table. */
 @Entity()
+@Index({ name: 'shop_name_id_idx', properties: ['name', 'id'] })
 export class Shop {
   @PrimaryKey()
   id!: number;

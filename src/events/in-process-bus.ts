@@ -1,17 +1,21 @@
 import { EventEmitter } from 'node:events';
-import type { DomainEvent, EventPublisher } from './domain-event.js';
+import type { DomainEvent, EventBus } from './domain-event.js';
 
-/** Delivers events to subscribers in this process. */
-export class InProcessEventBus implements EventPublisher {
+/** Delivers events to subscribers in this process. Alone it serves unit use; the PostgreSQL bus feeds one. */
+export class InProcessEventBus implements EventBus {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
 
   publish(events: DomainEvent[]): void {
     for (const event of events) this.emitter.emit('event', event);
   }
 
-  /** Returns an unsubscribe function. */
   subscribe(listener: (event: DomainEvent) => void): () => void {
     this.emitter.on('event', listener);
     return () => this.emitter.off('event', listener);
+  }
+
+  /** How many listeners are attached (tests wait for a subscription to be in place). */
+  subscriberCount(): number {
+    return this.emitter.listenerCount('event');
   }
 }

@@ -2,6 +2,7 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { AppError, toAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { queryLimitOf } from './limits.js';
 
 /** Apollo's own codes for a malformed operation are kept: they describe the query, not the data. */
 const OPERATION_CODES = new Set([
@@ -12,6 +13,8 @@ const OPERATION_CODES = new Set([
 /** Every GraphQL error carries the same `code` as the REST error would, in `extensions.code`. */
 export function formatError(log: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const limit = queryLimitOf(error);
+    if (limit) return { message: limit.message, locations: formatted.locations, extensions: { code: limit.code, status: 400 } };
     const original = unwrapResolverError(error);
     const code = formatted.extensions?.code;
     if (!(original instanceof AppError) && typeof code === 'string' && OPERATION_CODES.has(code)) return formatted;

@@ -1,7 +1,8 @@
 import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import * as favorites from '../services/favorites.service.js';
 import type { GraphQLContext } from './graphql-context.js';
-import { PageArgs, pageQuery } from './types/page.types.js';
+import { pageQuery } from './types/page.types.js';
+import { PageArgs } from './types/catalog.types.js';
 import { FavoriteProductType, FavoriteShopType, FavoritesType } from './types/favorites.types.js';
 
 @Resolver()

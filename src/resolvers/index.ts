@@ -1,6 +1,23 @@
 import { AuthResolver } from './auth.resolver.js';
+import { CatalogResolver, CategoryFieldsResolver, ShopResolver } from './catalog.resolver.js';
+import { HomeContentResolver } from './home-content.resolver.js';
+import { ProductResolver } from './product.resolver.js';
 import { FavoritesResolver } from './favorites.resolver.js';
 import { PointsResolver } from './points.resolver.js';
 import { PurchaseResolver } from './purchase.resolver.js';
+import { CouponResolver } from './coupon.resolver.js';
+import { EventsResolver } from './events.resolver.js';
 
-export const resolvers = [AuthResolver, PurchaseResolver, PointsResolver, FavoritesResolver] as const;
+export const resolvers = [
+  AuthResolver,
+  CatalogResolver,
+  CategoryFieldsResolver,
+  ShopResolver,
+  HomeContentResolver,
+  ProductResolver,
+  PurchaseResolver,
+  CouponResolver,
+  EventsResolver,
+  PointsResolver,
+  FavoritesResolver,
+] as const;

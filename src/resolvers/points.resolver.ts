@@ -1,7 +1,8 @@
 import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import * as points from '../services/points-mall.service.js';
 import type { GraphQLContext } from './graphql-context.js';
-import { PageArgs, pageQuery } from './types/page.types.js';
+import { pageQuery } from './types/page.types.js';
+import { PageArgs } from './types/catalog.types.js';
 import {
   CreatePointsProductInput, PointsProductPage, PointsProductType, RedeemInput, RedemptionListArgs, RedemptionPage, RedemptionType,
   UpdatePointsProductInput,

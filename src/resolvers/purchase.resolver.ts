@@ -7,6 +7,7 @@ import { getMyInvoice, issueInvoice } from '../services/invoice.service.js';
 import { myStats } from '../services/account.service.js';
 import { OrderStatus } from '../entities/order.entity.js';
 import type { GraphQLContext } from './graphql-context.js';
+import { CouponChoiceInput } from './types/coupon.types.js';
 import { AccountStats, Cart, Invoice, InvoiceInput, Order, OrderPage, ShipmentInput } from './types/order.types.js';
 
 @Resolver()
@@ -27,8 +28,12 @@ export class PurchaseResolver {
   }
 
   @Mutation(() => [Order], { description: 'One order per shop in the cart. The same idempotencyKey replays the first answer.' })
-  checkout(@Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | undefined, @Ctx() { ctx }: GraphQLContext) {
-    return checkout(ctx, {}, idempotencyKey ?? undefined);
+  checkout(
+    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | undefined,
+    @Arg('coupons', () => [CouponChoiceInput], { nullable: true, description: 'At most one owned coupon per shop order' }) coupons: CouponChoiceInput[] | undefined,
+    @Ctx() { ctx }: GraphQLContext,
+  ) {
+    return checkout(ctx, coupons ? { coupons } : {}, idempotencyKey ?? undefined);
   }
 
   @Query(() => OrderPage, { description: "The customer's orders, newest first" })

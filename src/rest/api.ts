@@ -2,6 +2,9 @@ import express, { type Router } from 'express';
 import type { AppDeps } from '../server/request-context.js';
 import { authRoutes } from './auth.routes.js';
 import { purchaseRoutes } from './purchase.routes.js';
+import { catalogRoutes } from './catalog.routes.js';
+import { merchantProductRoutes } from './merchant-products.routes.js';
+import { couponRoutes } from './coupon.routes.js';
 import { favoritesRoutes } from './favorites.routes.js';
 import { pointsRoutes } from './points.routes.js';
 
@@ -10,6 +13,9 @@ export function apiRouter(deps: AppDeps): Router {
   const router = express.Router();
   authRoutes(router);
   purchaseRoutes(router);
+  catalogRoutes(router);
+  merchantProductRoutes(router);
+  couponRoutes(router);
   pointsRoutes(router);
   favoritesRoutes(router);
   return router;

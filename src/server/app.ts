@@ -1,6 +1,7 @@
 import http from 'node:http';
 import express, { type Request, type Response, type NextFunction } from 'express';
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { GraphQLError } from 'graphql';
 import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
@@ -10,17 +11,38 @@ import { apiRouter } from '../rest/api.js';
 import { errorHandler, routeNotFound } from '../rest/errors.js';
 import { graphqlSchema } from '../graphql/schema.js';
 import { asGraphQLError, formatError } from '../graphql/errors.js';
+import { limitRules } from '../graphql/limits.js';
 import type { GraphQLContext } from '../resolvers/graphql-context.js';
+import { createLoaders } from '../graphql/loaders.js';
 import { bearerToken, createServiceContext, requestId, type AppDeps } from './request-context.js';
+import { startSubscriptionServer } from './subscriptions.js';
 import { startSweeps } from './jobs.js';
 
 export interface RunningApp {
   server: http.Server;
   /** The port actually bound (useful with port 0 in tests). */
   port: number;
-  /** Stop taking requests, let those in flight finish, then stop GraphQL. The ORM is the caller's. */
+  /**
+   * Close the websockets (ending their subscriptions), stop taking requests, let those in flight
+   * finish, then stop GraphQL. The ORM and the event bus are the caller's.
+   */
   stop(): Promise<void>;
 }
+
+/** A subscription sent over HTTP would run its resolver without an event: point to the websocket instead. */
+const subscriptionsOnlyOverWebsocket: ApolloServerPlugin<GraphQLContext> = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ operation }) {
+        if (operation?.operation === 'subscription') {
+          throw new GraphQLError('Subscriptions are served over a websocket (graphql-ws) at /graphql, not over HTTP', {
+            extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+          });
+        }
+      },
+    };
+  },
+};
 
 async function databaseReady(deps: AppDeps): Promise<boolean> {
   const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref());
@@ -31,7 +53,10 @@ async function databaseReady(deps: AppDeps): Promise<boolean> {
   return Promise.race([probe, timeout]);
 }
 
-/** Builds the HTTP server with its three doors: REST under /api, GraphQL over HTTP at /graphql. */
+/**
+ * Builds the HTTP server with its three doors: REST under /api, GraphQL over HTTP at /graphql, and
+ * GraphQL subscriptions over a websocket (graphql-ws) on the same /graphql path.
+ */
 export async function startApp(deps: AppDeps, port: number): Promise<RunningApp> {
   const app = express();
   app.disable('x-powered-by');
@@ -60,20 +85,28 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
     else res.status(503).json(errorBody(new AppError('SERVICE_UNAVAILABLE', 503, 'The database is not reachable')));
   });
 
+  const schema = await graphqlSchema();
   const apollo = new ApolloServer<GraphQLContext>({
-    schema: await graphqlSchema(),
+    schema,
     introspection: deps.config.graphqlIntrospection,
+    // Limits (README "GraphQL limits"): tokens while parsing, the rest as validation rules.
+    parseOptions: { maxTokens: deps.config.graphqlLimits.maxTokens },
+    validationRules: limitRules(deps.config.graphqlLimits),
+    // No "Did you mean ...?" in validation errors: they would reveal the schema with introspection off.
+    hideSchemaDetailsFromClientErrors: true,
     // main.ts owns shutdown: drain HTTP, then close the pool, then stop the embedded database.
     stopOnTerminationSignals: false,
     formatError: formatError(deps.log),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
+      subscriptionsOnlyOverWebsocket,
       deps.config.nodeEnv === 'production'
         ? ApolloServerPluginLandingPageDisabled()
         : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
     ],
   });
   await apollo.start();
+  const subscriptions = startSubscriptionServer(deps, server, schema);
 
   app.use(
     '/graphql',
@@ -81,7 +114,8 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
     expressMiddleware(apollo, {
       context: async ({ req, res }) => {
         try {
-          return { ctx: await createServiceContext(deps, bearerToken(req.header('authorization')), res.locals.requestId) };
+          const ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), res.locals.requestId);
+          return { ctx, loaders: createLoaders(ctx.em) };
         } catch (error) {
           throw asGraphQLError(error);
         }
@@ -116,6 +150,8 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
     port: typeof address === 'object' && address ? address.port : port,
     async stop() {
       stopSweeps();
+      // Upgraded sockets would keep the HTTP server from closing: end them first.
+      await subscriptions.dispose();
       // Apollo's drain plugin closes the server and waits for in-flight requests.
       await apollo.stop();
       server.closeAllConnections();

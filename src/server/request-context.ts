@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../config.js';
 import type { Logger } from '../logger.js';
-import type { EventPublisher } from '../events/domain-event.js';
+import type { EventBus } from '../events/domain-event.js';
 import type { ServiceContext } from '../services/context.js';
 import { authenticate } from '../services/auth.service.js';
 
@@ -10,7 +10,7 @@ export interface AppDeps {
   config: AppConfig;
   orm: MikroORM;
   log: Logger;
-  events: EventPublisher;
+  events: EventBus;
 }
 
 export function bearerToken(header: string | undefined | null): string | undefined {

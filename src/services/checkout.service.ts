@@ -4,11 +4,14 @@ import { Order } from '../entities/order.entity.js';
 import { OrderItem, ItemPricing } from '../entities/order-item.entity.js';
 import type { ServiceContext } from './context.js';
 import { requireCustomer } from './guards.js';
+import { EventTypes } from '../events/event-types.js';
 import { emit, inTransaction } from './transaction.js';
 import { parseInput, z } from './validate.js';
 import { addDemand, takeStock, type Demand } from './stock.js';
+import { emitStockLow } from './stock-events.js';
 import { orderViews, type OrderView } from './order-view.js';
 import { withIdempotency } from './idempotency.service.js';
+import { applyCoupons, CouponsInput } from './coupon-checkout.js';
 
 /** A cart line as checkout reads it, with the product's current standard price. */
 export interface CheckoutLine {
@@ -36,9 +39,11 @@ export interface DraftOrder {
   shopId: number;
   items: DraftItem[];
   discount: number;
+  /** Set by the coupon step (coupon-checkout.ts). */
+  couponId?: number;
 }
 
-const CheckoutInput = z.object({}).strict();
+const CheckoutInput = z.object({ coupons: CouponsInput.optional() }).strict();
 
 /**
  * Turns the customer's cart into one order per shop, in one transaction: price snapshots, totals,
@@ -52,6 +57,8 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
     inTransaction(ctx, async (tx) => {
       const lines = await readCart(tx, customer.userId);
       const drafts = draftOrders(lines);
+      // Coupons last among the pricing steps: they look at the final items and their pricing.
+      await applyCoupons(tx, customer.userId, drafts, request.coupons ?? []);
 
       const demand: Demand = new Map();
       const orders = drafts.map((draft) => {
@@ -61,6 +68,7 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
           shop: draft.shopId,
           itemsTotal,
           discount: draft.discount,
+          coupon: draft.couponId ?? null,
           total: itemsTotal - draft.discount,
         });
         for (const item of draft.items) {
@@ -85,17 +93,22 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
         customer.userId,
         intArray(lines.map((l) => l.skuId)),
       ]);
-      await takeStock(tx.em, demand);
+      const remaining = await takeStock(tx.em, demand);
 
       const views = await orderViews(tx.em, orders.map((o) => o.id));
       for (const view of views) {
         emit(tx, {
-          type: 'order.placed',
+          type: EventTypes.ORDER_PLACED,
           shopIds: [view.shop.id],
           customerId: customer.userId,
           payload: { orderId: view.id, total: view.total, status: view.status },
         });
       }
+      const lineOf = new Map(lines.map((l) => [l.skuId, l]));
+      emitStockLow(tx, [...demand].map(([skuId, quantity]) => {
+        const { productId, shopId } = lineOf.get(skuId)!;
+        return { skuId, productId, shopId, stock: remaining.get(skuId)!, quantity };
+      }));
       return views;
     }),
   );

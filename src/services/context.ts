@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../logger.js';
 import type { AppConfig } from '../config.js';
-import type { DomainEvent, EventPublisher } from '../events/domain-event.js';
+import type { DomainEvent, EventBus } from '../events/domain-event.js';
 import type { Role } from '../entities/user.entity.js';
 
 /** Who is calling. Resolved once per request from the bearer token. */
@@ -26,7 +26,8 @@ export interface ServiceContext {
   config: AppConfig;
   log: Logger;
   requestId: string;
-  events: EventPublisher;
+  /** Where committed events are published, and where subscriptions listen. */
+  events: EventBus;
   /** Set inside a transaction: events wait here until commit. */
   pendingEvents?: DomainEvent[];
 }

@@ -4,8 +4,8 @@ import { ProductStatus } from '../entities/product.entity.js';
 import { intArray } from '../db/sql.js';
 import type { ServiceContext } from './context.js';
 import { requireCustomer } from './guards.js';
-import { offsetOf, pageFrom, PageInput, type Page, type PageRequest } from './pagination.js';
-import { parseId, parseInput } from './validate.js';
+import { pageOffset, pageFrom, pageFields, type Page, type PageRequest } from './pagination.js';
+import { idParam, parseInput, z } from './validate.js';
 
 /**
  * Customer-scoped favorites of products and shops. One row per (customer, object), kept unique by the
@@ -70,6 +70,8 @@ const toShopSummary = (r: ShopRow): ShopSummary => ({
   logoUrl: r.shop_logo_url ?? undefined,
 });
 
+const PageQuery = z.object(pageFields);
+
 /** One favorite table and the table it points at. */
 interface FavoriteTable {
   table: string;
@@ -128,7 +130,7 @@ async function favoritesPage<Row, View>(em: EntityManager, kind: Kind<Row, View>
     `select ${kind.summary.columns}, f.created_at as favorited_at, count(*) over () as total
        from ${kind.table} f ${kind.summary.joins}
       where f.user_id = ? order by f.created_at desc, f.${kind.column} desc limit ? offset ?`,
-    [userId, page.pageSize, offsetOf(page)],
+    [userId, page.pageSize, pageOffset(page)],
   );
   return pageFrom(rows, page, kind.toView, async () => {
     const [row] = await em.execute<{ n: string }[]>(`select count(*) as n from ${kind.table} where user_id = ?`, [userId]);
@@ -139,7 +141,7 @@ async function favoritesPage<Row, View>(em: EntityManager, kind: Kind<Row, View>
 /** Both lists of the calling customer, newest first; `page`/`pageSize` apply to each list. */
 export async function myFavorites(ctx: ServiceContext, query: unknown): Promise<FavoritesView> {
   const actor = requireCustomer(ctx);
-  const page = parseInput(PageInput, query);
+  const page = parseInput(PageQuery, query);
   const products = await favoritesPage(ctx.em, PRODUCTS, actor.userId, page);
   const shops = await favoritesPage(ctx.em, SHOPS, actor.userId, page);
   return { products, shops };
@@ -151,7 +153,7 @@ export async function myFavorites(ctx: ServiceContext, query: unknown): Promise<
  */
 async function addFavorite<Row, View>(ctx: ServiceContext, kind: Kind<Row, View>, rawId: unknown): Promise<View> {
   const actor = requireCustomer(ctx);
-  const id = parseId(rawId);
+  const id = parseInput(idParam, rawId);
   const [row] = await ctx.em.execute<Row[]>(
     `with f as (
        insert into ${kind.table} (user_id, ${kind.column}, created_at)
@@ -168,7 +170,7 @@ async function addFavorite<Row, View>(ctx: ServiceContext, kind: Kind<Row, View>
 /** Removing what is not a favorite is fine; only an unknown object is 404 (asked only when nothing was removed). */
 async function removeFavorite(ctx: ServiceContext, kind: FavoriteTable, rawId: unknown): Promise<boolean> {
   const actor = requireCustomer(ctx);
-  const id = parseId(rawId);
+  const id = parseInput(idParam, rawId);
   const removed = await ctx.em.execute(`delete from ${kind.table} where user_id = ? and ${kind.column} = ? returning 1`, [actor.userId, id]);
   if (removed.length === 0 && (await ctx.em.execute(`select 1 from ${kind.target} where id = ?`, [id])).length === 0) {
     throw notFound(kind.label, { id });

@@ -14,7 +14,7 @@ interface StoredResponse {
 /** Dates come back from JSON as strings; the `...At` fields of our views are dates again. */
 function reviveDates(json: string): unknown {
   return JSON.parse(json, (key, value) =>
-    typeof value === 'string' && key.endsWith('At') && /^\d{4}-\d\d-\d\dT/.test(value) ? new Date(value) : value,
+    typeof value === 'string' && key.endsWith('At') && /^\d{4}-\d\d-\d\d[T ]\d/.test(value) ? new Date(value) : value,
   );
 }
 

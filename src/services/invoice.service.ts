@@ -1,4 +1,5 @@
 import { conflict, notFound, refused } from '../errors.js';
+import { toDate } from '../db/sql.js';
 import { OrderStatus, PAID_STATES } from '../entities/order.entity.js';
 import type { ServiceContext } from './context.js';
 import { requireCustomer, requireOperator } from './guards.js';
@@ -35,7 +36,7 @@ function view(orderId: number, total: number, row?: { invoice_no: string; title:
     title: row.title,
     taxNumber: row.tax_number ?? undefined,
     amount: row.amount,
-    issuedAt: row.issued_at,
+    issuedAt: toDate(row.issued_at),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BASE_CURRENCY } from '../currency.js';
-import { intArray } from '../db/sql.js';
+import { intArray, toDate } from '../db/sql.js';
 import type { ItemPricing } from '../entities/order-item.entity.js';
 import type { OrderStatus } from '../entities/order.entity.js';
 
@@ -34,6 +34,8 @@ export interface OrderView {
   currency: string;
   itemsTotal: number;
   discount: number;
+  /** The coupon applied at checkout; absent when none. */
+  couponId?: number;
   total: number;
   createdAt: Date;
   paidAt?: Date;
@@ -81,7 +83,7 @@ export async function orderViews(em: EntityManager, ids: number[]): Promise<Orde
   for (const s of shipments) {
     const list = shipmentsByOrder.get(s.order_id) ?? [];
     const parts = (s.items as { order_item_id: number; quantity: number }[]).map((p) => ({ orderItemId: p.order_item_id, quantity: p.quantity }));
-    list.push({ id: s.id, carrier: s.carrier, trackingNumber: s.tracking_number, createdAt: s.created_at, items: parts.length ? parts : undefined });
+    list.push({ id: s.id, carrier: s.carrier, trackingNumber: s.tracking_number, createdAt: toDate(s.created_at), items: parts.length ? parts : undefined });
     shipmentsByOrder.set(s.order_id, list);
   }
   const byId = new Map(
@@ -95,12 +97,13 @@ export async function orderViews(em: EntityManager, ids: number[]): Promise<Orde
         currency: BASE_CURRENCY.code,
         itemsTotal: o.items_total,
         discount: o.discount,
+        couponId: opt(o.coupon_id),
         total: o.total,
-        createdAt: o.created_at,
-        paidAt: opt(o.paid_at),
-        shippedAt: opt(o.shipped_at),
-        deliveredAt: opt(o.delivered_at),
-        cancelledAt: opt(o.cancelled_at),
+        createdAt: toDate(o.created_at),
+        paidAt: toDate(o.paid_at),
+        shippedAt: toDate(o.shipped_at),
+        deliveredAt: toDate(o.delivered_at),
+        cancelledAt: toDate(o.cancelled_at),
         cancelReason: opt(o.cancel_reason),
         items: itemsByOrder.get(o.id) ?? [],
         shipments: shipmentsByOrder.get(o.id) ?? [],

@@ -4,16 +4,18 @@ import { OrderStatus } from '../entities/order.entity.js';
 import { BalanceKind } from '../entities/balance.entity.js';
 import type { ServiceContext } from './context.js';
 import { requireCustomer, requireOperator } from './guards.js';
+import { EventTypes } from '../events/event-types.js';
 import { emit, inTransaction } from './transaction.js';
 import { id, parseInput, z } from './validate.js';
-import { offsetOf, PageInput, type Page } from './pagination.js';
+import { pageFields, pageOffset, type Page } from './pagination.js';
 import { orderViews, type OrderView } from './order-view.js';
 import { returnStock, type Demand } from './stock.js';
 import { debit } from './ledger.service.js';
 import { withIdempotency } from './idempotency.service.js';
+import { restoreOrderCoupon } from './coupon-checkout.js';
 import { creditPointsForDeliveredOrder } from './points-earning.service.js';
 
-const ListInput = PageInput.extend({ status: z.enum(OrderStatus).optional() });
+const ListInput = z.object({ ...pageFields, status: z.enum(OrderStatus).optional() });
 const OrderRef = z.object({ orderId: id });
 
 /** Lists orders of one customer or one shop, newest first, with their items (a constant number of queries). */
@@ -23,7 +25,7 @@ async function listOrders(ctx: ServiceContext, owner: { column: 'customer_id' | 
     `select id, count(*) over () as total from shop_order
       where ${owner.column} = ? and (?::text is null or status = ?::text)
       order by id desc limit ? offset ?`,
-    [owner.id, status ?? null, status ?? null, pageSize, offsetOf({ page, pageSize })],
+    [owner.id, status ?? null, status ?? null, pageSize, pageOffset({ page, pageSize })],
   );
   const total = rows.length > 0 ? Number(rows[0].total) : await countOrders(ctx.em, owner, status);
   return { items: await orderViews(ctx.em, rows.map((r) => r.id)), page, pageSize, total };
@@ -101,7 +103,7 @@ export async function payOrder(ctx: ServiceContext, input: unknown, idempotencyK
           reference: { type: 'order', id: orderId },
         });
       }
-      emit(tx, { type: 'order.paid', shopIds: [paid.shop_id], customerId: customer.userId, payload: { orderId, total: paid.total, status: OrderStatus.Paid } });
+      emit(tx, { type: EventTypes.ORDER_PAID, shopIds: [paid.shop_id], customerId: customer.userId, payload: { orderId, total: paid.total, status: OrderStatus.Paid } });
       return (await orderViews(tx.em, [orderId]))[0];
     }),
   );
@@ -125,7 +127,8 @@ export async function cancelPendingOrder(tx: ServiceContext, orderId: number, re
   );
   const demand: Demand = new Map(items.map((i) => [i.sku_id, i.quantity]));
   await returnStock(tx.em, demand);
-  emit(tx, { type: 'order.cancelled', shopIds: [order.shop_id], customerId: order.customer_id, payload: { orderId, reason, status: OrderStatus.Cancelled } });
+  await restoreOrderCoupon(tx.em, orderId);
+  emit(tx, { type: EventTypes.ORDER_CANCELLED, shopIds: [order.shop_id], customerId: order.customer_id, payload: { orderId, reason, status: OrderStatus.Cancelled } });
   return true;
 }
 
@@ -160,7 +163,7 @@ export async function confirmDelivery(ctx: ServiceContext, input: unknown): Prom
       throw conflict('ORDER_NOT_SHIPPED', 'Only a shipped order can be confirmed as delivered', { status });
     }
     await creditPointsForDeliveredOrder(tx.em, { userId: customer.userId, orderId, amountPaid: row.total });
-    emit(tx, { type: 'order.delivered', shopIds: [row.shop_id], customerId: customer.userId, payload: { orderId, status: OrderStatus.Delivered } });
+    emit(tx, { type: EventTypes.ORDER_DELIVERED, shopIds: [row.shop_id], customerId: customer.userId, payload: { orderId, status: OrderStatus.Delivered } });
     return (await orderViews(tx.em, [orderId]))[0];
   });
 }

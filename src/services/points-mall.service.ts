@@ -1,13 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, notFound, refused } from '../errors.js';
 import { BalanceKind } from '../entities/balance.entity.js';
+import { EventTypes } from '../events/event-types.js';
 import { RedemptionStatus, type ShippingAddress } from '../entities/redemption.entity.js';
 import type { ServiceContext } from './context.js';
 import { requireAdmin, requireCustomer } from './guards.js';
 import { debit } from './ledger.service.js';
-import { offsetOf, pageFrom, PageInput, type Page } from './pagination.js';
+import { pageOffset, pageFrom, pageFields, type Page } from './pagination.js';
 import { emit, inTransaction } from './transaction.js';
-import { parseId, parseInput, z } from './validate.js';
+import { idParam, parseInput, z } from './validate.js';
 
 /**
  * The points mall: platform-owned products bought with points, and redemption orders (separate from
@@ -84,7 +85,9 @@ const RedeemInput = z.object({
   shippingAddress: ShippingAddressInput,
 });
 
-const RedemptionListQuery = PageInput.extend({
+const PageQuery = z.object(pageFields);
+const RedemptionListQuery = z.object({
+  ...pageFields,
   status: z.enum(RedemptionStatus).optional(),
 });
 
@@ -163,11 +166,11 @@ async function countOf(em: EntityManager, sql: string, params: unknown[]): Promi
 
 /** Public: published points products, newest first, each with its remaining stock (sold-out ones too, at 0). */
 export async function listPointsProducts(ctx: ServiceContext, query: unknown): Promise<Page<PointsProductView>> {
-  const page = parseInput(PageInput, query);
+  const page = parseInput(PageQuery, query);
   const rows = await ctx.em.execute<Counted<ProductRow>[]>(
     `select ${PRODUCT_COLUMNS}, count(*) over () as total from points_product where published
       order by id desc limit ? offset ?`,
-    [page.pageSize, offsetOf(page)],
+    [page.pageSize, pageOffset(page)],
   );
   return pageFrom(rows, page, toProductView, () => countOf(ctx.em, 'select count(*) as n from points_product where published', []));
 }
@@ -175,10 +178,10 @@ export async function listPointsProducts(ctx: ServiceContext, query: unknown): P
 /** Admin: every points product, published or not, newest first. */
 export async function adminListPointsProducts(ctx: ServiceContext, query: unknown): Promise<Page<PointsProductView>> {
   requireAdmin(ctx);
-  const page = parseInput(PageInput, query);
+  const page = parseInput(PageQuery, query);
   const rows = await ctx.em.execute<Counted<ProductRow>[]>(
     `select ${PRODUCT_COLUMNS}, count(*) over () as total from points_product order by id desc limit ? offset ?`,
-    [page.pageSize, offsetOf(page)],
+    [page.pageSize, pageOffset(page)],
   );
   return pageFrom(rows, page, toProductView, () => countOf(ctx.em, 'select count(*) as n from points_product', []));
 }
@@ -200,7 +203,7 @@ export async function createPointsProduct(ctx: ServiceContext, input: unknown): 
  */
 export async function updatePointsProduct(ctx: ServiceContext, productId: unknown, input: unknown): Promise<PointsProductView> {
   requireAdmin(ctx);
-  const id = parseId(productId);
+  const id = parseInput(idParam, productId);
   const data = parseInput(UpdateProductInput, input);
   const sets: string[] = [];
   const params: unknown[] = [];
@@ -237,7 +240,7 @@ export async function updatePointsProduct(ctx: ServiceContext, productId: unknow
  */
 export async function redeemPointsProduct(ctx: ServiceContext, productId: unknown, input: unknown): Promise<RedemptionView> {
   const actor = requireCustomer(ctx);
-  const id = parseId(productId);
+  const id = parseInput(idParam, productId);
   const data = parseInput(RedeemInput, input);
   return inTransaction(ctx, async (tx) => {
     const [product] = await tx.em.execute<Pick<ProductRow, 'id' | 'name' | 'points_price' | 'stock'>[]>(
@@ -281,10 +284,10 @@ export async function redeemPointsProduct(ctx: ServiceContext, productId: unknow
     }
 
     emit(tx, {
-      type: 'redemption.created',
+      type: EventTypes.REDEMPTION_CREATED,
       shopIds: [],
       customerId: actor.userId,
-      payload: { redemptionId: redemption.id, pointsProductId: id, quantity: data.quantity, pointsTotal },
+      payload: { redemptionId: redemption.id, pointsProductId: id, quantity: data.quantity, points: pointsTotal },
     });
     return toRedemptionView(redemption);
   });
@@ -309,7 +312,7 @@ async function listRedemptions(
   const rows = await ctx.em.execute<Counted<RedemptionRow>[]>(
     `select ${REDEMPTION_COLUMNS}, count(*) over () as total from redemption ${whereSql}
       order by id desc limit ? offset ?`,
-    [...params, page.pageSize, offsetOf(page)],
+    [...params, page.pageSize, pageOffset(page)],
   );
   return pageFrom(rows, page, toRedemptionView, () => countOf(ctx.em, `select count(*) as n from redemption ${whereSql}`, params));
 }
@@ -334,7 +337,7 @@ export async function adminListRedemptions(ctx: ServiceContext, query: unknown):
  */
 export async function fulfilRedemption(ctx: ServiceContext, redemptionId: unknown): Promise<RedemptionView> {
   requireAdmin(ctx);
-  const id = parseId(redemptionId);
+  const id = parseInput(idParam, redemptionId);
   const [row] = await ctx.em.execute<RedemptionRow[]>(
     `update redemption set status = ?, fulfilled_at = now() where id = ? and status = ? returning ${REDEMPTION_COLUMNS}`,
     [RedemptionStatus.Fulfilled, id, RedemptionStatus.PendingFulfillment],

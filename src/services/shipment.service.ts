@@ -3,6 +3,7 @@ import { intArray } from '../db/sql.js';
 import { OrderStatus } from '../entities/order.entity.js';
 import type { ServiceContext } from './context.js';
 import { requireOperator } from './guards.js';
+import { EventTypes } from '../events/event-types.js';
 import { emit, inTransaction } from './transaction.js';
 import { id, parseInput, z } from './validate.js';
 import { orderViews, type OrderView } from './order-view.js';
@@ -71,7 +72,7 @@ export async function createShipment(ctx: ServiceContext, input: unknown): Promi
       [data.orderId, data.orderId],
     );
     emit(tx, {
-      type: 'shipment.created',
+      type: EventTypes.SHIPMENT_CREATED,
       shopIds: [operator.shopId],
       customerId: order.customer_id,
       payload: { orderId: data.orderId, shipmentId: shipment.id, carrier: data.carrier, trackingNumber: data.trackingNumber },

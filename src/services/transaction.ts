@@ -1,4 +1,5 @@
-import type { DomainEvent } from '../events/domain-event.js';
+import { randomUUID } from 'node:crypto';
+import { encodeEvent, type DomainEvent } from '../events/domain-event.js';
 import type { ServiceContext } from './context.js';
 
 /** Serialization failures and deadlocks are safe to retry: the transaction had no effect. */
@@ -31,8 +32,14 @@ export async function inTransaction<T>(ctx: ServiceContext, work: (tx: ServiceCo
   }
 }
 
-/** Queues an event of the current transaction; it is published when the transaction commits. */
-export function emit(tx: ServiceContext, event: Omit<DomainEvent, 'occurredAt'>): void {
+/**
+ * Queues an event of the current transaction; it is published when the transaction commits.
+ * Use the names in `src/events/event-types.ts`. An event too large for one NOTIFY throws here, so the
+ * mistake rolls the use case back in tests instead of losing the event after commit.
+ */
+export function emit(tx: ServiceContext, event: Omit<DomainEvent, 'occurredAt' | 'id'>): void {
   if (!tx.pendingEvents) throw new Error('emit() called outside inTransaction()');
-  tx.pendingEvents.push({ ...event, occurredAt: new Date().toISOString() });
+  const full: DomainEvent = { id: randomUUID(), ...event, occurredAt: new Date().toISOString() };
+  encodeEvent(full);
+  tx.pendingEvents.push(full);
 }

@@ -23,7 +23,12 @@ export const id = z.coerce.number().int().positive().max(2147483647);
 export const money = z.number().int().min(0).max(2_000_000_000);
 export const quantity = z.number().int().min(0).max(1_000_000);
 
-/** A path parameter that must be an id: VALIDATION_FAILED on the given field otherwise. */
-export function parseId(value: unknown, field = 'id'): number {
-  return parseInput(z.object({ [field]: id }), { [field]: value })[field] as number;
-}
+/**
+ * A whole number sent as JSON, or as digits in a URL (path segment, query string). Anything else
+ * ("1e3", " 7", "", "0x10") is refused instead of being coerced.
+ */
+export const wholeNumber = <S extends z.ZodType>(schema: S) =>
+  z.preprocess((value) => (typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value), schema);
+
+/** An id from a path or query parameter, or from JSON. */
+export const idParam = wholeNumber(z.number().int().positive().max(2147483647));

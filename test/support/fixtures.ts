@@ -103,6 +103,65 @@ export async function newProduct(t: TestApp, spec: ProductSpec): Promise<{ id: n
   return { id: row.id, skuIds };
 }
 
+/** A three-level branch: a top-level category, one child and one grandchild under it. */
+export async function newCategoryBranch(t: TestApp) {
+  const top = await newCategory(t);
+  const child = await newCategory(t, top);
+  const grandchild = await newCategory(t, child);
+  return { top, child, grandchild };
+}
+
+export interface ContentSpec {
+  title?: string;
+  destination?: string;
+  active?: boolean;
+}
+
+/** Writes one kind's home content list directly (positions in the given order). */
+export async function setContent(t: TestApp, kind: string, items: ContentSpec[]): Promise<void> {
+  await t.sql('delete from home_content_item where kind = ?', [kind]);
+  for (const [position, item] of items.entries()) {
+    await t.sql(
+      'insert into home_content_item (kind, position, active, title, destination) values (?, ?, ?, ?, ?)',
+      [kind, position, item.active ?? true, item.title ?? `${kind} ${position}`, item.destination ?? '/'],
+    );
+  }
+}
+
+export interface CouponTemplateSpec {
+  name?: string;
+  discountKind?: 'fixed' | 'percent';
+  amountOff?: number | null;
+  percentOff?: number | null;
+  maxDiscount?: number | null;
+  minOrderAmount?: number;
+  validFrom?: Date | null;
+  validUntil?: Date | null;
+  validDays?: number | null;
+  claimStock?: number;
+  status?: 'active' | 'disabled';
+}
+
+/** A coupon template of a shop; by default 500 off, no threshold, valid 30 days from claim, 100 to claim. */
+export async function newCouponTemplate(t: TestApp, shopId: number, spec: CouponTemplateSpec = {}): Promise<{ id: number }> {
+  const kind = spec.discountKind ?? 'fixed';
+  const fixedWindow = spec.validFrom !== undefined || spec.validUntil !== undefined;
+  const [row] = await t.sql<{ id: number }>(
+    `insert into coupon_template (shop_id, name, discount_kind, amount_off, percent_off, max_discount, min_order_amount,
+                                  valid_from, valid_until, valid_days, claim_stock, status, created_at, updated_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now(), now()) returning id`,
+    [
+      shopId, spec.name ?? unique('Coupon'), kind,
+      kind === 'fixed' ? (spec.amountOff ?? 500) : null,
+      kind === 'percent' ? (spec.percentOff ?? 10) : null,
+      spec.maxDiscount ?? null, spec.minOrderAmount ?? 0,
+      spec.validFrom ?? null, spec.validUntil ?? null, fixedWindow ? null : (spec.validDays ?? 30),
+      spec.claimStock ?? 100, spec.status ?? 'active',
+    ],
+  );
+  return row;
+}
+
 export interface PointsProductSpec {
   pointsPrice?: number;
   stock?: number;

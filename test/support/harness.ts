@@ -4,8 +4,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig, type AppConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { openOrm, type MikroORM } from '../../src/db/orm.js';
-import { InProcessEventBus } from '../../src/events/in-process-bus.js';
+import { PostgresEventBus } from '../../src/events/postgres-event-bus.js';
 import { startApp, type RunningApp } from '../../src/server/app.js';
+import { createServiceContext } from '../../src/server/request-context.js';
+import type { ServiceContext } from '../../src/services/context.js';
 import { adminQuery, databaseUrl, PREFIX, TEMPLATE_DB } from './databases.js';
 import { ensureTemplate } from './template.js';
 
@@ -19,44 +21,62 @@ export interface TestApp {
   baseUrl: string;
   orm: MikroORM;
   config: AppConfig;
-  events: InProcessEventBus;
+  /** The real cross-process bus (LISTEN/NOTIFY): two apps on one database see each other's events. */
+  events: PostgresEventBus;
   app: RunningApp;
+  /** `ws://.../graphql`, for graphql-ws subscriptions. */
+  wsUrl: string;
   dbName: string;
   dbUrl: string;
   /** Every SQL statement the server ran since the last `resetQueryLog()`. */
   queries: string[];
   resetQueryLog(): void;
   em(): EntityManager;
+  /** A service context as a request of this app would get it (with the token's actor, if given). */
+  context(token?: string): Promise<ServiceContext>;
   sql<T = any>(text: string, params?: unknown[]): Promise<T[]>;
   api<T = any>(method: string, path: string, options?: { body?: unknown; token?: string; headers?: Record<string, string>; raw?: string }): Promise<ApiResponse<T>>;
   gql<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<{ status: number; data: T; errors?: any[] }>;
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  /** Reach the database through another address (a proxy the test can cut). */
+  connectVia?: (dbUrl: string) => string;
+  /** Serve an existing database (another app's) instead of a fresh clone; it is not dropped on close. */
+  database?: string;
+}
+
 /**
  * One fresh database (cloned from the migrated template) and one in-process server per test file.
  * Call in `beforeAll`, close in `afterAll`.
  */
-export async function startTestApp(
-  overrides: Partial<AppConfig> = {},
-  options: { connectVia?: (dbUrl: string) => string } = {},
-): Promise<TestApp> {
-  await ensureTemplate();
-  const dbName = `${PREFIX}_${process.env.JEST_WORKER_ID ?? 0}_${randomBytes(4).toString('hex')}`;
-  await adminQuery(`create database ${dbName} template ${TEMPLATE_DB}`);
+export async function startTestApp(overrides: Partial<AppConfig> = {}, options: TestAppOptions = {}): Promise<TestApp> {
+  let dbName = options.database;
+  if (!dbName) {
+    await ensureTemplate();
+    dbName = `${PREFIX}_${process.env.JEST_WORKER_ID ?? 0}_${randomBytes(4).toString('hex')}`;
+    await adminQuery(`create database ${dbName} template ${TEMPLATE_DB}`);
+  }
+  const ownsDatabase = !options.database;
   const dbUrl = databaseUrl(dbName);
+  const clientUrl = options.connectVia ? options.connectVia(dbUrl) : dbUrl;
   const queries: string[] = [];
-  const orm = await openOrm({ clientUrl: options.connectVia ? options.connectVia(dbUrl) : dbUrl, poolSize: 10, onQuery: (line) => queries.push(line) });
+  const orm = await openOrm({ clientUrl, poolSize: 10, onQuery: (line) => queries.push(line) });
   const config = { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SWEEP_INTERVAL_SECONDS: '0' }), databaseUrl: dbUrl, ...overrides };
   const log = createLogger(config);
-  const events = new InProcessEventBus();
-  const app = await startApp({ config, orm, log, events }, 0);
+  const events = new PostgresEventBus({ connectionString: clientUrl, log });
+  await events.start();
+  const deps = { config, orm, log, events };
+  const app = await startApp(deps, 0);
   const baseUrl = `http://127.0.0.1:${app.port}`;
 
   return {
     baseUrl, orm, config, events, app, dbName, dbUrl, queries,
+    wsUrl: `ws://127.0.0.1:${app.port}/graphql`,
     resetQueryLog: () => void queries.splice(0),
     em: () => orm.em.fork(),
+    context: (token) => createServiceContext(deps, token, `test-${randomBytes(4).toString('hex')}`),
     sql: (text, params = []) => orm.em.fork().execute(text, params as any[]),
     async api(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
@@ -81,8 +101,17 @@ export async function startTestApp(
     },
     async close() {
       await app.stop();
+      await events.stop();
       await orm.close();
-      await adminQuery(`drop database if exists ${dbName} with (force)`);
+      if (ownsDatabase) await adminQuery(`drop database if exists ${dbName} with (force)`);
     },
   };
+}
+
+/**
+ * A second server "process" on the same database as `first`: its own pool, its own events
+ * connection and port, as a second instance behind a load balancer would have. Close it before `first`.
+ */
+export function startSecondApp(first: TestApp, overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+  return startTestApp(overrides, { database: first.dbName });
 }

@@ -1,5 +1,5 @@
 import { Field, Int, ObjectType } from 'type-graphql';
-import { PageOf } from './page.types.js';
+import { PageType } from './page.types.js';
 import { ShopSummary } from './order.types.js';
 
 @ObjectType('FavoriteShopSummary', { description: 'A shop as the favorites list shows it' })
@@ -33,10 +33,10 @@ export class FavoriteShopType {
 }
 
 @ObjectType('FavoriteProductPage')
-export class FavoriteProductPage extends PageOf(FavoriteProductType) {}
+export class FavoriteProductPage extends PageType(FavoriteProductType) {}
 
 @ObjectType('FavoriteShopPage')
-export class FavoriteShopPage extends PageOf(FavoriteShopType) {}
+export class FavoriteShopPage extends PageType(FavoriteShopType) {}
 
 @ObjectType('Favorites', { description: "The caller's favorites, newest first; the page arguments apply to each list" })
 export class FavoritesType {

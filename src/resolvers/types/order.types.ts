@@ -71,7 +71,8 @@ export class Order {
   @Field(() => OrderStatus) status!: OrderStatus;
   @Field() currency!: string;
   @Field(() => Int) itemsTotal!: number;
-  @Field(() => Int) discount!: number;
+  @Field(() => Int, { description: 'Realized coupon discount' }) discount!: number;
+  @Field(() => Int, { nullable: true, description: 'The coupon applied at checkout' }) couponId?: number;
   @Field(() => Int) total!: number;
   @Field() createdAt!: Date;
   @Field({ nullable: true }) paidAt?: Date;

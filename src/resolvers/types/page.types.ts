@@ -1,17 +1,10 @@
-import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
+import { Field, Int, ObjectType, type ClassType } from 'type-graphql';
 
-/** The list contract over GraphQL: `page` from 1, `pageSize` default 20, at most 100 (checked by the service). */
-@ArgsType()
-export class PageArgs {
-  @Field(() => Int, { nullable: true }) page?: number | null;
-  @Field(() => Int, { nullable: true }) pageSize?: number | null;
-}
-
-/** Page args as the service's query: an omitted or null value takes the service's default. */
-export const pageQuery = ({ page, pageSize }: PageArgs) => ({ page: page ?? undefined, pageSize: pageSize ?? undefined });
-
-/** A page of `itemType`: `class XPage extends PageOf(X) {}` under `@ObjectType('XPage')`. */
-export function PageOf<T extends object>(itemType: ClassType<T>) {
+/**
+ * The one pagination contract as a GraphQL type: `class FooPage extends PageType(FooType) {}` under
+ * `@ObjectType('FooPage')`. Same fields as the REST list body.
+ */
+export function PageType<T extends object>(itemType: ClassType<T>) {
   @ObjectType()
   abstract class Page {
     @Field(() => [itemType]) items!: T[];
@@ -21,3 +14,9 @@ export function PageOf<T extends object>(itemType: ClassType<T>) {
   }
   return Page;
 }
+
+/** Page arguments as a service's input: an omitted or null value takes the service's default. */
+export const pageQuery = ({ page, pageSize }: { page?: number | null; pageSize?: number | null }) => ({
+  page: page ?? undefined,
+  pageSize: pageSize ?? undefined,
+});

@@ -1,6 +1,7 @@
 import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { RedemptionStatus } from '../../entities/redemption.entity.js';
-import { PageArgs, PageOf } from './page.types.js';
+import { PageType } from './page.types.js';
+import { PageArgs } from './catalog.types.js';
 
 registerEnumType(RedemptionStatus, { name: 'RedemptionStatus', description: 'Where a redemption order stands' });
 
@@ -18,7 +19,7 @@ export class PointsProductType {
 }
 
 @ObjectType('PointsProductPage')
-export class PointsProductPage extends PageOf(PointsProductType) {}
+export class PointsProductPage extends PageType(PointsProductType) {}
 
 @ObjectType('ShippingAddress')
 export class ShippingAddressType {
@@ -44,7 +45,7 @@ export class RedemptionType {
 }
 
 @ObjectType('RedemptionPage')
-export class RedemptionPage extends PageOf(RedemptionType) {}
+export class RedemptionPage extends PageType(RedemptionType) {}
 
 @InputType()
 export class CreatePointsProductInput {

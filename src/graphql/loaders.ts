@@ -1,0 +1,39 @@
+import DataLoader from 'dataloader';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  brandsByIds, categoriesByIds, categoriesByParentIds, profilesByShopIds, skusByProductIds,
+  type BrandView, type CategoryView, type ShopProfileView, type SkuView,
+} from '../services/catalog-views.js';
+
+/**
+ * Per-request DataLoaders: every relation a GraphQL list touches is fetched with one query per
+ * relation for the whole list, never one per row. They wrap the batched lookups the REST services
+ * use, and are created afresh for each operation so nothing is cached across requests or users.
+ */
+export interface Loaders {
+  /** Keyed by shop id; null when the shop has no profile. */
+  shopProfiles: DataLoader<number, ShopProfileView | null>;
+  brands: DataLoader<number, BrandView | null>;
+  categories: DataLoader<number, CategoryView | null>;
+  /** Keyed by parent category id. */
+  categoryChildren: DataLoader<number, CategoryView[]>;
+  /** Keyed by product id. */
+  skus: DataLoader<number, SkuView[]>;
+}
+
+function loader<V>(lookup: (ids: readonly number[]) => Promise<Map<number, V>>, missing: V): DataLoader<number, V> {
+  return new DataLoader(async (ids) => {
+    const found = await lookup(ids);
+    return ids.map((id) => found.get(id) ?? missing);
+  });
+}
+
+export function createLoaders(em: EntityManager): Loaders {
+  return {
+    shopProfiles: loader<ShopProfileView | null>((ids) => profilesByShopIds(em, ids), null),
+    brands: loader<BrandView | null>((ids) => brandsByIds(em, ids), null),
+    categories: loader<CategoryView | null>((ids) => categoriesByIds(em, ids), null),
+    categoryChildren: loader((ids) => categoriesByParentIds(em, ids), []),
+    skus: loader((ids) => skusByProductIds(em, ids), []),
+  };
+}

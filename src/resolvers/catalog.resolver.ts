@@ -1,0 +1,83 @@
+import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import * as brands from '../services/brand.service.js';
+import * as categories from '../services/category.service.js';
+import * as shops from '../services/shop.service.js';
+import type { CategoryView, ShopView } from '../services/catalog-views.js';
+import type { GraphQLContext } from './graphql-context.js';
+import {
+  BrandInput, BrandType, CategoryType, CurrencyType, PageArgs, ShopPageType, ShopProfileInput, ShopProfileType, ShopType,
+} from './types/catalog.types.js';
+
+/** Brands, categories, currency. */
+@Resolver()
+export class CatalogResolver {
+  @Query(() => CurrencyType, { description: 'The platform base currency' })
+  currency(@Ctx() { ctx }: GraphQLContext) {
+    return categories.currency(ctx);
+  }
+
+  @Query(() => [BrandType], { description: 'The brands in their admin-defined order' })
+  async brands(@Ctx() { ctx }: GraphQLContext) {
+    return (await brands.listBrands(ctx)).items;
+  }
+
+  @Mutation(() => [BrandType], { description: 'Platform admin: replace the ordered brand list as a whole' })
+  async replaceBrands(@Arg('items', () => [BrandInput]) items: BrandInput[], @Ctx() { ctx }: GraphQLContext) {
+    return (await brands.replaceBrands(ctx, { items })).items;
+  }
+
+  @Query(() => [CategoryType], { description: 'The category tree: top-level categories with their children' })
+  async categories(@Ctx() { ctx }: GraphQLContext) {
+    return (await categories.categoryTree(ctx)).items;
+  }
+
+  @Query(() => CategoryType, { description: 'One category with its subtree' })
+  category(@Arg('id', () => Int) id: number, @Ctx() { ctx }: GraphQLContext) {
+    return categories.categorySubtree(ctx, id);
+  }
+}
+
+@Resolver(() => CategoryType)
+export class CategoryFieldsResolver {
+  /** A tree read already carries the children; a category reached otherwise loads them in a batch. */
+  @FieldResolver(() => [CategoryType])
+  children(@Root() category: CategoryView & { children?: CategoryView[] }, @Ctx() { loaders }: GraphQLContext) {
+    return category.children ?? loaders.categoryChildren.load(category.id);
+  }
+}
+
+@Resolver(() => ShopType)
+export class ShopResolver {
+  @Query(() => ShopPageType, { description: 'Every shop by name, with its profile when it has one' })
+  async shops(@Args(() => PageArgs) { page, pageSize }: PageArgs, @Ctx() { ctx, loaders }: GraphQLContext) {
+    const result = await shops.listShops(ctx, { page: page ?? undefined, pageSize: pageSize ?? undefined });
+    primeProfiles(loaders, result.items);
+    return result;
+  }
+
+  @Query(() => ShopType)
+  async shop(@Arg('slug') slug: string, @Ctx() { ctx, loaders }: GraphQLContext) {
+    const shop = await shops.getShop(ctx, slug);
+    primeProfiles(loaders, [shop]);
+    return shop;
+  }
+
+  @Mutation(() => ShopProfileType, { description: 'Platform admin: create or replace a shop profile' })
+  putShopProfile(
+    @Arg('shopId', () => Int) shopId: number,
+    @Arg('input', () => ShopProfileInput) input: ShopProfileInput,
+    @Ctx() { ctx }: GraphQLContext,
+  ) {
+    return shops.putShopProfile(ctx, shopId, input);
+  }
+
+  @FieldResolver(() => ShopProfileType, { nullable: true })
+  profile(@Root() shop: ShopView, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.shopProfiles.load(shop.id);
+  }
+}
+
+/** Shops read with their profile need no second query for `profile`. */
+function primeProfiles(loaders: GraphQLContext['loaders'], items: ShopView[]) {
+  for (const shop of items) loaders.shopProfiles.prime(shop.id, shop.profile ?? null);
+}

@@ -1,0 +1,58 @@
+import { Args, Resolver, Root, Subscription } from 'type-graphql';
+import type { SubscribeResolverData } from 'type-graphql';
+import type { DomainEvent } from '../events/domain-event.js';
+import * as feed from '../services/event-feed.service.js';
+import type { ServiceContext } from '../services/context.js';
+import { createLoaders } from '../graphql/loaders.js';
+import type { GraphQLContext } from './graphql-context.js';
+import { DomainEventType, EventFeedArgs } from './types/event.types.js';
+
+type Data = SubscribeResolverData<unknown, EventFeedArgs, GraphQLContext>;
+
+/**
+ * Each event is resolved with its own service context (a fresh entity manager fork, the same
+ * actor): graphql-js executes one subscription's events one after another with the context object
+ * of the subscribe, so swapping `context.ctx` before handing an event over is safe, and field
+ * resolvers of an event read only what that event loaded.
+ */
+export function perEventContext(context: GraphQLContext, stream: AsyncIterableIterator<DomainEvent>): AsyncIterableIterator<DomainEvent> {
+  const base: ServiceContext = context.ctx;
+  let n = 0;
+  return {
+    async next() {
+      const result = await stream.next();
+      if (!result.done) {
+        n += 1;
+        const requestId = `${base.requestId}:${n}`;
+        context.ctx = { ...base, em: base.em.fork(), requestId, log: base.log.child({ event: n }) };
+        // Loaders cache per unit of work: each event gets fresh ones on its own fork.
+        context.loaders = createLoaders(context.ctx.em);
+      }
+      return result;
+    },
+    return: () => stream.return!(),
+    throw: (error?: unknown) => stream.throw!(error),
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
+@Resolver()
+export class EventsResolver {
+  @Subscription(() => DomainEventType, {
+    description: 'Live domain events: all of them for a platform admin, those of their own shop for a shop operator',
+    subscribe: ({ args, context }: Data) => perEventContext(context, feed.dashboardEvents(context.ctx, args)),
+  })
+  events(@Root() event: DomainEvent, @Args(() => EventFeedArgs) _args: EventFeedArgs): DomainEvent {
+    return event;
+  }
+
+  @Subscription(() => DomainEventType, {
+    description: "The signed-in customer's own orders as they are placed, paid, cancelled and shipped",
+    subscribe: ({ args, context }: Data) => perEventContext(context, feed.myOrderEvents(context.ctx, args)),
+  })
+  myOrderEvents(@Root() event: DomainEvent, @Args(() => EventFeedArgs) _args: EventFeedArgs): DomainEvent {
+    return event;
+  }
+}

@@ -1,0 +1,73 @@
+import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import * as products from '../services/product.service.js';
+import * as merchant from '../services/merchant-product.service.js';
+import { pathIds, type ProductDetailView, type ProductView } from '../services/catalog-views.js';
+import type { GraphQLContext } from './graphql-context.js';
+import {
+  BrandType, CategoryType, MerchantProductListArgs, ProductInput, ProductListArgs, ProductPageType, ProductType, SkuType,
+} from './types/catalog.types.js';
+
+/** A product as any service returns it: details (SKUs, brand, path) are present on some reads only. */
+type AnyProduct = ProductView & Partial<Pick<ProductDetailView, 'skus' | 'brand' | 'categoryPath'>>;
+
+/** Drops arguments the client did not send, so the service sees the same input as from REST. */
+const defined = (args: object) => Object.fromEntries(Object.entries(args).filter(([, v]) => v != null));
+
+@Resolver(() => ProductType)
+export class ProductResolver {
+  @Query(() => ProductPageType, { description: 'Published products, newest first unless sorted' })
+  products(@Args(() => ProductListArgs) args: ProductListArgs, @Ctx() { ctx }: GraphQLContext) {
+    return products.listProducts(ctx, defined(args));
+  }
+
+  @Query(() => ProductType, { description: 'One published product' })
+  async product(@Arg('id', () => Int) id: number, @Ctx() { ctx, loaders }: GraphQLContext) {
+    const product = await products.getProduct(ctx, id);
+    loaders.shopProfiles.prime(product.shop.id, product.shop.profile ?? null);
+    return product;
+  }
+
+  @Query(() => ProductPageType, { description: "Shop operator: the own shop's products in every state, newest first" })
+  merchantProducts(@Args(() => MerchantProductListArgs) args: MerchantProductListArgs, @Ctx() { ctx }: GraphQLContext) {
+    return merchant.listMerchantProducts(ctx, defined(args));
+  }
+
+  @Mutation(() => ProductType, { description: 'Shop operator: create (no id) or update a product of the own shop' })
+  upsertProduct(@Arg('input', () => ProductInput) input: ProductInput, @Ctx() { ctx }: GraphQLContext) {
+    return merchant.upsertProduct(ctx, input);
+  }
+
+  @Mutation(() => ProductType, { description: 'Shop operator: show a draft or unpublished product on the storefront' })
+  publishProduct(@Arg('id', () => Int) id: number, @Ctx() { ctx }: GraphQLContext) {
+    return merchant.publishProduct(ctx, id);
+  }
+
+  @Mutation(() => ProductType, { description: 'Shop operator: withdraw a published product' })
+  unpublishProduct(@Arg('id', () => Int) id: number, @Ctx() { ctx }: GraphQLContext) {
+    return merchant.unpublishProduct(ctx, id);
+  }
+
+  @FieldResolver(() => [SkuType])
+  skus(@Root() product: AnyProduct, @Ctx() { loaders }: GraphQLContext) {
+    return product.skus ?? loaders.skus.load(product.id);
+  }
+
+  @FieldResolver(() => BrandType, { nullable: true })
+  brand(@Root() product: AnyProduct, @Ctx() { loaders }: GraphQLContext) {
+    if (product.brandId === null) return null;
+    return product.brand ?? loaders.brands.load(product.brandId);
+  }
+
+  @FieldResolver(() => CategoryType)
+  category(@Root() product: AnyProduct, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.categories.load(product.categoryId);
+  }
+
+  @FieldResolver(() => [CategoryType])
+  async categoryPath(@Root() product: AnyProduct, @Ctx() { loaders }: GraphQLContext) {
+    if (product.categoryPath) return product.categoryPath;
+    const own = await loaders.categories.load(product.categoryId);
+    const path = await loaders.categories.loadMany(own ? pathIds(own.path) : []);
+    return path.filter((c) => c && !(c instanceof Error));
+  }
+}

@@ -1,0 +1,194 @@
+import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ProductStatus } from '../../entities/product.entity.js';
+import { ContentKind } from '../../entities/home-content-item.entity.js';
+import { PageType } from './page.types.js';
+
+registerEnumType(ProductStatus, { name: 'ProductStatus', description: 'Publish lifecycle: draft, published, unpublished' });
+registerEnumType(ContentKind, { name: 'ContentKind', description: 'The four home content lists' });
+
+/** Values are the REST spellings, so both doors hand the service the same strings. */
+export enum ProductSort {
+  Price = 'price',
+  Sales = 'sales',
+}
+registerEnumType(ProductSort, {
+  name: 'ProductSort',
+  description: 'Sort key of the product listing',
+  valuesConfig: {
+    Price: { description: 'Lowest SKU price; ascending unless `order` says otherwise' },
+    Sales: { description: 'sold_count; best sellers first unless `order` says otherwise' },
+  },
+});
+
+export enum SortOrder {
+  Asc = 'asc',
+  Desc = 'desc',
+}
+registerEnumType(SortOrder, { name: 'SortOrder' });
+
+@ObjectType('Currency', { description: 'The platform base currency; every amount is an integer of its minor units' })
+export class CurrencyType {
+  @Field() code!: string;
+  @Field() symbol!: string;
+  @Field(() => Int) minorUnitDigits!: number;
+}
+
+@ObjectType('Brand')
+export class BrandType {
+  @Field(() => Int) id!: number;
+  @Field() name!: string;
+  @Field({ nullable: true }) logoUrl?: string;
+  @Field(() => Int) position!: number;
+}
+
+@ObjectType('ShopProfile')
+export class ShopProfileType {
+  @Field(() => Int) shopId!: number;
+  @Field() logoUrl!: string;
+  @Field({ nullable: true }) description?: string;
+  @Field({ nullable: true }) bannerUrl?: string;
+  @Field({ nullable: true }) contactPhone?: string;
+  @Field({ nullable: true }) address?: string;
+  @Field() updatedAt!: Date;
+}
+
+@ObjectType('Shop')
+export class ShopType {
+  @Field(() => Int) id!: number;
+  @Field() slug!: string;
+  @Field() name!: string;
+  @Field(() => ShopProfileType, { nullable: true, description: 'Null when the shop has no profile' })
+  profile?: ShopProfileType;
+}
+
+@ObjectType('ShopPage')
+export class ShopPageType extends PageType(ShopType) {}
+
+@ObjectType('Category')
+export class CategoryType {
+  @Field(() => Int) id!: number;
+  @Field(() => Int, { nullable: true }) parentId!: number | null;
+  @Field() name!: string;
+  @Field() slug!: string;
+  @Field(() => Int, { description: '0 for a top-level category' }) depth!: number;
+  @Field({ description: 'Materialized path of ids from the root, e.g. `/1/7/19/`' }) path!: string;
+  @Field(() => Int) position!: number;
+  @Field(() => [CategoryType], { description: 'Direct children in display order (nest the field for deeper levels)' })
+  children?: CategoryType[];
+}
+
+@ObjectType('Sku')
+export class SkuType {
+  @Field(() => Int) id!: number;
+  @Field() name!: string;
+  @Field(() => Int, { description: 'Minor units of the base currency' }) price!: number;
+  @Field(() => Int) stock!: number;
+}
+
+@ObjectType('Product')
+export class ProductType {
+  @Field(() => Int) id!: number;
+  @Field() name!: string;
+  @Field({ nullable: true }) description?: string;
+  @Field({ nullable: true }) imageUrl?: string;
+  @Field(() => ProductStatus) status!: ProductStatus;
+  @Field(() => Int, { description: 'The lowest SKU price' }) priceFrom!: number;
+  @Field(() => Int, { description: 'Units sold in orders that reached payment, computed on read' }) soldCount!: number;
+  @Field(() => ShopType) shop!: ShopType;
+  @Field(() => Int) categoryId!: number;
+  @Field(() => Int, { nullable: true }) brandId!: number | null;
+  @Field(() => BrandType, { nullable: true }) brand?: BrandType;
+  @Field(() => CategoryType) category?: CategoryType;
+  @Field(() => [CategoryType], { description: 'From the top-level category down to the product\'s own' })
+  categoryPath?: CategoryType[];
+  @Field(() => [SkuType]) skus?: SkuType[];
+  @Field() createdAt!: Date;
+  @Field() updatedAt!: Date;
+}
+
+@ObjectType('ProductPage')
+export class ProductPageType extends PageType(ProductType) {}
+
+@ObjectType('ContentItem')
+export class ContentItemType {
+  @Field(() => Int) id!: number;
+  @Field(() => Int) position!: number;
+  @Field() active!: boolean;
+  @Field() title!: string;
+  @Field({ nullable: true }) subtitle?: string;
+  @Field({ nullable: true }) imageUrl?: string;
+  @Field({ description: 'A storefront route, e.g. `/products/12`' }) destination!: string;
+}
+
+@ObjectType('HomeContent', { description: 'The four home content lists, each in position order' })
+export class HomeContentType {
+  @Field(() => [ContentItemType]) banners!: ContentItemType[];
+  @Field(() => [ContentItemType]) promos!: ContentItemType[];
+  @Field(() => [ContentItemType]) quickLinks!: ContentItemType[];
+  @Field(() => [ContentItemType]) floorAdverts!: ContentItemType[];
+}
+
+@InputType()
+export class BrandInput {
+  @Field(() => Int, { nullable: true, description: 'An existing brand to keep; without id a brand is created' }) id?: number;
+  @Field() name!: string;
+  @Field({ nullable: true }) logoUrl?: string;
+}
+
+@InputType()
+export class ShopProfileInput {
+  @Field() logoUrl!: string;
+  @Field({ nullable: true }) description?: string;
+  @Field({ nullable: true }) bannerUrl?: string;
+  @Field({ nullable: true }) contactPhone?: string;
+  @Field({ nullable: true }) address?: string;
+}
+
+@InputType()
+export class ContentItemInput {
+  @Field() title!: string;
+  @Field({ nullable: true }) subtitle?: string;
+  @Field({ nullable: true }) imageUrl?: string;
+  @Field({ description: 'A storefront route: /, /products/{id}, /shops/{slug}, /categories/{id}, /brands/{id}, /flash-sales, /group-buys, /points, /coupons' })
+  destination!: string;
+  @Field({ nullable: true, description: 'Defaults to true' }) active?: boolean;
+}
+
+@InputType()
+export class SkuInput {
+  @Field(() => Int, { nullable: true, description: 'An existing SKU of the product; without id a SKU is created' }) id?: number;
+  @Field() name!: string;
+  @Field(() => Int) price!: number;
+  @Field(() => Int, { nullable: true, description: 'Required for a new SKU; left out, an existing SKU keeps its stock' }) stock?: number;
+}
+
+@InputType()
+export class ProductInput {
+  @Field(() => Int, { nullable: true, description: 'Without id a draft product is created; with id that product is updated' }) id?: number;
+  @Field() name!: string;
+  @Field({ nullable: true }) description?: string;
+  @Field({ nullable: true }) imageUrl?: string;
+  @Field(() => Int) categoryId!: number;
+  @Field(() => Int, { nullable: true }) brandId?: number;
+  @Field(() => [SkuInput], { description: 'The complete SKU list: SKUs left out are deleted' }) skus!: SkuInput[];
+}
+
+@ArgsType()
+export class PageArgs {
+  @Field(() => Int, { nullable: true, description: 'From 1 (default 1)' }) page?: number;
+  @Field(() => Int, { nullable: true, description: 'Default 20, at most 100' }) pageSize?: number;
+}
+
+@ArgsType()
+export class ProductListArgs extends PageArgs {
+  @Field(() => Int, { nullable: true, description: 'A category: products of its whole subtree' }) category?: number;
+  @Field(() => Int, { nullable: true }) brandId?: number;
+  @Field(() => Int, { nullable: true }) shopId?: number;
+  @Field(() => ProductSort, { nullable: true, description: 'Default: newest first' }) sort?: ProductSort;
+  @Field(() => SortOrder, { nullable: true }) order?: SortOrder;
+}
+
+@ArgsType()
+export class MerchantProductListArgs extends PageArgs {
+  @Field(() => ProductStatus, { nullable: true }) status?: ProductStatus;
+}

@@ -1,0 +1,28 @@
+import type { Router } from 'express';
+import * as brands from '../services/brand.service.js';
+import * as categories from '../services/category.service.js';
+import * as content from '../services/home-content.service.js';
+import * as products from '../services/product.service.js';
+import * as shops from '../services/shop.service.js';
+import { route } from './route.js';
+
+/** Storefront reads, and the platform admin's catalog writes. */
+export function catalogRoutes(router: Router) {
+  route(router, '/currency', { get: ({ ctx }) => categories.currency(ctx) });
+  route(router, '/categories', { get: ({ ctx }) => categories.categoryTree(ctx) });
+  route(router, '/categories/:id', { get: ({ ctx, params }) => categories.categorySubtree(ctx, params.id) });
+
+  route(router, '/brands', { get: ({ ctx }) => brands.listBrands(ctx) });
+  route(router, '/admin/brands', { put: ({ ctx, body }) => brands.replaceBrands(ctx, body) });
+
+  route(router, '/shops', { get: ({ ctx, query }) => shops.listShops(ctx, query) });
+  route(router, '/shops/:slug', { get: ({ ctx, params }) => shops.getShop(ctx, params.slug) });
+  route(router, '/admin/shops/:id/profile', { put: ({ ctx, params, body }) => shops.putShopProfile(ctx, params.id, body) });
+
+  route(router, '/content/home', { get: ({ ctx }) => content.homeContent(ctx) });
+  route(router, '/admin/content', { get: ({ ctx }) => content.adminContent(ctx) });
+  route(router, '/admin/content/:kind', { put: ({ ctx, params, body }) => content.replaceHomeContent(ctx, params.kind, body) });
+
+  route(router, '/products', { get: ({ ctx, query }) => products.listProducts(ctx, query) });
+  route(router, '/products/:id', { get: ({ ctx, params }) => products.getProduct(ctx, params.id) });
+}

@@ -1,0 +1,113 @@
+import type http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { WebSocketServer } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { AppError, toAppError } from '../errors.js';
+import { authenticate } from '../services/auth.service.js';
+import { asGraphQLError, formatError } from '../graphql/errors.js';
+import { checkOperation } from '../graphql/limits.js';
+import { createLoaders } from '../graphql/loaders.js';
+import type { GraphQLContext } from '../resolvers/graphql-context.js';
+import { bearerToken, createServiceContext, type AppDeps } from './request-context.js';
+
+/** Close codes of a refused connection (graphql-ws's own 4401), the reason being our error code. */
+export const WS_UNAUTHORIZED = 4401;
+
+/** The bearer token of a websocket: `connectionParams.authorization` ("Bearer <t>"), `.token`, or the upgrade header. */
+export function connectionToken(params: Record<string, unknown> | undefined, header: string | undefined): string | undefined {
+  const authorization = params?.authorization ?? params?.Authorization;
+  if (typeof authorization === 'string') return bearerToken(authorization) ?? (authorization.trim() || undefined);
+  if (typeof params?.token === 'string' && params.token) return params.token;
+  return bearerToken(header);
+}
+
+export interface SubscriptionServer {
+  /** Closes every websocket (1001 Going away), ending their subscriptions, and stops accepting new ones. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * graphql-ws on the same `/graphql` path as HTTP GraphQL. A connection must present a valid
+ * token in `connection_init` (else it is closed with 4401 and the error code as reason); each
+ * operation gets its own service context with the token checked again, and the same limits,
+ * error codes and introspection setting as over HTTP.
+ */
+export function startSubscriptionServer(deps: AppDeps, server: http.Server, schema: GraphQLSchema): SubscriptionServer {
+  const wss = new WebSocketServer({ server, path: '/graphql', maxPayload: deps.config.bodyLimitBytes });
+  const format = formatError(deps.log);
+  // A failure of the event stream itself arrives wrapped without a path: format the AppError inside.
+  // Errors graphql-js raises before execution without a code (bad variables) get Apollo's BAD_USER_INPUT.
+  const formatAll = (errors: readonly GraphQLError[]) =>
+    errors.map((e) => {
+      if (!e.path && e.originalError instanceof AppError) return format(e.toJSON(), e.originalError);
+      if (!e.path && e.extensions?.code === undefined && (!e.originalError || e.originalError instanceof GraphQLError)) {
+        return { ...e.toJSON(), extensions: { code: 'BAD_USER_INPUT', status: 400 } };
+      }
+      return format(e.toJSON(), e);
+    });
+
+  const disposable = useServer<Record<string, unknown>, { token: string }>(
+    {
+      schema,
+      isProd: deps.config.nodeEnv === 'production',
+      onConnect: async (ctx) => {
+        const token = connectionToken(ctx.connectionParams, ctx.extra.request.headers.authorization);
+        let authentication;
+        try {
+          authentication = await authenticate(deps.orm.em.fork(), token);
+        } catch (error) {
+          // Database down: 1013 "try again later" (graphql-ws clients retry it); anything else 1011.
+          const { appError } = toAppError(error);
+          deps.log.error({ err: error }, 'websocket authentication failed');
+          ctx.extra.socket.close(appError.status === 503 ? 1013 : 1011, appError.code);
+          return false;
+        }
+        const { actor, problem } = authentication;
+        if (!actor) {
+          ctx.extra.socket.close(WS_UNAUTHORIZED, problem ?? 'UNAUTHENTICATED');
+          return false;
+        }
+        ctx.extra.token = token;
+        return true;
+      },
+      onSubscribe: async (ctx, _id, payload) => {
+        const checked = checkOperation(schema, payload.query, deps.config);
+        if (checked.errors) return checked.errors;
+        let contextValue: GraphQLContext;
+        try {
+          const serviceContext = await createServiceContext(deps, ctx.extra.token, `ws-${randomUUID()}`);
+          contextValue = { ctx: serviceContext, loaders: createLoaders(serviceContext.em) };
+        } catch (error) {
+          return [asGraphQLError(error)];
+        }
+        return {
+          schema,
+          document: checked.document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+          contextValue,
+        };
+      },
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: formatAll(result.errors) } : undefined,
+      onError: (_ctx, _id, _payload, errors) => formatAll(errors),
+    },
+    wss,
+  );
+  return {
+    async dispose() {
+      // graphql-ws sends 1001 to every client and waits for them all; a client that does not answer
+      // the close handshake within a second is cut, so shutdown never waits on a peer.
+      const disposing = Promise.resolve(disposable.dispose());
+      const grace = setTimeout(() => {
+        for (const socket of wss.clients) socket.terminate();
+      }, 1000);
+      try {
+        await disposing;
+      } finally {
+        clearTimeout(grace);
+      }
+    },
+  };
+}

@@ -1,0 +1,164 @@
+import { startTestApp, type TestApp } from './support/harness.js';
+import {
+  newAdmin, newBrand, newCategory, newCategoryBranch, newCustomer, newOperator, newProduct, newShop, setContent, type TestUser,
+} from './support/fixtures.js';
+
+let t: TestApp;
+let admin: TestUser;
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await newAdmin(t);
+});
+afterAll(() => t.close());
+
+const LISTING = `query($category: Int, $brandId: Int, $shopId: Int, $sort: ProductSort, $order: SortOrder, $page: Int, $pageSize: Int) {
+  products(category: $category, brandId: $brandId, shopId: $shopId, sort: $sort, order: $order, page: $page, pageSize: $pageSize) {
+    total page pageSize
+    items { id name priceFrom soldCount status shop { id slug name profile { logoUrl description } } skus { id price stock } brand { id name } }
+  }
+}`;
+
+/** Statements the server ran for one operation (the harness logs every SQL statement). */
+async function statementsFor(run: () => Promise<unknown>): Promise<number> {
+  t.resetQueryLog();
+  await run();
+  return t.queries.length;
+}
+
+describe('GraphQL catalog', () => {
+  it('lists 20 products with shop, profile, SKUs and brand in a constant number of statements', async () => {
+    const category = await newCategory(t);
+    const brands = [await newBrand(t, 300), await newBrand(t, 301)];
+    const make = async (n: number, categoryId: number) => {
+      for (let i = 0; i < n; i++) {
+        const shop = await newShop(t, { withProfile: i % 2 === 0 });
+        await newProduct(t, { shopId: shop.id, categoryId, brandId: brands[i % 2].id, skus: [{ price: 100 + i, stock: 1 }, { price: 200 + i, stock: 2 }] });
+      }
+    };
+    await make(20, category.id);
+    const small = await newCategory(t);
+    await make(2, small.id);
+
+    let twenty: any;
+    const forTwenty = await statementsFor(async () => {
+      twenty = await t.gql(LISTING, { category: category.id, pageSize: 20 });
+    });
+    expect(twenty.errors).toBeUndefined();
+    expect(twenty.data.products.items).toHaveLength(20);
+    for (const item of twenty.data.products.items) expect(item.skus).toHaveLength(2);
+    expect(twenty.data.products.items.filter((p: any) => p.shop.profile === null)).toHaveLength(10);
+
+    let two: any;
+    const forTwo = await statementsFor(async () => {
+      two = await t.gql(LISTING, { category: small.id });
+    });
+    expect(two.data.products.items).toHaveLength(2);
+    // page + count, sold_count for the page, then one batch each for profiles, SKUs and brands.
+    expect(forTwenty).toBe(forTwo);
+    expect(forTwenty).toBeLessThanOrEqual(6);
+  });
+
+  it('gives the same listing as REST for the same question', async () => {
+    const shop = await newShop(t, { withProfile: true });
+    const { top, grandchild } = await newCategoryBranch(t);
+    for (const price of [300, 100, 200]) await newProduct(t, { shopId: shop.id, categoryId: grandchild.id, skus: [{ price, stock: 1 }] });
+    const gql = await t.gql(LISTING, { category: top.id, sort: 'Price', order: 'Desc' });
+    const rest = await t.api('GET', `/api/products?category=${top.id}&sort=price&order=desc`);
+    expect(gql.data.products.items.map((p: any) => [p.id, p.priceFrom])).toEqual(rest.body.items.map((p: any) => [p.id, p.price_from]));
+    expect(gql.data.products.items.map((p: any) => p.priceFrom)).toEqual([300, 200, 100]);
+  });
+
+  it('reports service errors with the REST codes', async () => {
+    const bad = await t.gql(LISTING, { page: 0 });
+    expect(bad.errors?.[0].extensions.code).toBe('VALIDATION_FAILED');
+    const missing = await t.gql('{ product(id: 999999) { id } }');
+    expect(missing.errors?.[0].extensions.code).toBe('NOT_FOUND');
+    const unknownSort = await t.gql('{ products(sort: SALES) { total } }');
+    expect(unknownSort.errors?.[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  });
+
+  it('serves product detail with category path, brand and SKUs', async () => {
+    const shop = await newShop(t);
+    const { top, child, grandchild } = await newCategoryBranch(t);
+    const brand = await newBrand(t, 400);
+    const p = await newProduct(t, { shopId: shop.id, categoryId: grandchild.id, brandId: brand.id, skus: [{ price: 5, stock: 6 }] });
+    const res = await t.gql(`query($id: Int!) { product(id: $id) { id brandId createdAt brand { id } category { id children { id } }
+      categoryPath { id } skus { price stock } shop { slug profile { logoUrl } } } }`, { id: p.id });
+    expect(res.errors).toBeUndefined();
+    expect(res.data.product).toEqual({
+      id: p.id, brandId: brand.id, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/), brand: { id: brand.id }, category: { id: grandchild.id, children: [] },
+      categoryPath: [{ id: top.id }, { id: child.id }, { id: grandchild.id }], skus: [{ price: 5, stock: 6 }],
+      shop: { slug: shop.slug, profile: null },
+    });
+  });
+
+  it('serves shops, categories, brands, currency and home content', async () => {
+    const bare = await newShop(t);
+    const { top, child, grandchild } = await newCategoryBranch(t);
+    await setContent(t, 'banners', [{ title: 'On', destination: '/' }, { title: 'Off', destination: '/', active: false }]);
+    const res = await t.gql(`query($slug: String!, $id: Int!) {
+      shop(slug: $slug) { id profile { logoUrl } }
+      shops(pageSize: 100) { total items { id } }
+      category(id: $id) { id children { id children { id } } }
+      categories { id }
+      brands { id position }
+      currency { code symbol minorUnitDigits }
+      homeContent { banners { title position } promos { title } quickLinks { title } floorAdverts { title } }
+    }`, { slug: bare.slug, id: top.id });
+    expect(res.errors).toBeUndefined();
+    expect(res.data.shop).toEqual({ id: bare.id, profile: null });
+    expect(res.data.shops.items.map((s: any) => s.id)).toContain(bare.id);
+    expect(res.data.category).toEqual({ id: top.id, children: [{ id: child.id, children: [{ id: grandchild.id }] }] });
+    expect(res.data.categories.map((c: any) => c.id)).toContain(top.id);
+    expect(res.data.currency).toEqual({ code: 'CNY', symbol: '¥', minorUnitDigits: 2 });
+    expect(res.data.homeContent.banners).toEqual([{ title: 'On', position: 0 }]);
+    expect(res.data.homeContent.promos).toEqual([]);
+  });
+
+  it('runs the admin writes: brands, shop profile, home content', async () => {
+    const shop = await newShop(t);
+    const res = await t.gql(`mutation($shopId: Int!) {
+      replaceBrands(items: [{ name: "Gql Brand" }]) { name position }
+      putShopProfile(shopId: $shopId, input: { logoUrl: "https://img.test/g.png" }) { shopId logoUrl description }
+      replaceHomeContent(kind: Promos, items: [{ title: "P", destination: "/points" }, { title: "Q", destination: "/coupons", active: false }]) { title position active }
+    }`, { shopId: shop.id }, admin.token);
+    expect(res.errors).toBeUndefined();
+    expect(res.data.replaceBrands).toEqual([{ name: 'Gql Brand', position: 0 }]);
+    expect(res.data.putShopProfile).toEqual({ shopId: shop.id, logoUrl: 'https://img.test/g.png', description: null });
+    expect(res.data.replaceHomeContent).toEqual([{ title: 'P', position: 0, active: true }, { title: 'Q', position: 1, active: false }]);
+    const all = await t.gql('{ adminContent { promos { title } } }', {}, admin.token);
+    expect(all.data.adminContent.promos.map((i: any) => i.title)).toEqual(['P', 'Q']);
+
+    const bad = await t.gql(`mutation { replaceHomeContent(kind: Promos, items: [{ title: "X", destination: "/nowhere" }]) { id } }`, {}, admin.token);
+    expect(bad.errors?.[0].extensions.code).toBe('DESTINATION_INVALID');
+    const customer = await newCustomer(t);
+    const denied = await t.gql('{ adminContent { promos { id } } }', {}, customer.token);
+    expect(denied.errors?.[0].extensions.code).toBe('FORBIDDEN');
+  });
+
+  it('runs the merchant flow: upsert, publish, list, unpublish; another shop is not found', async () => {
+    const shop = await newShop(t);
+    const operator = await newOperator(t, shop.id);
+    const category = await newCategory(t);
+    const created = await t.gql(`mutation($input: ProductInput!) { upsertProduct(input: $input) { id status priceFrom skus { id name price stock } } }`, {
+      input: { name: 'Gql Lamp', categoryId: category.id, skus: [{ name: 'Warm', price: 900, stock: 3 }, { name: 'Cold', price: 800, stock: 1 }] },
+    }, operator.token);
+    expect(created.errors).toBeUndefined();
+    const id = created.data.upsertProduct.id;
+    expect(created.data.upsertProduct).toMatchObject({ status: 'Draft', priceFrom: 800 });
+
+    const published = await t.gql('mutation($id: Int!) { publishProduct(id: $id) { status } }', { id }, operator.token);
+    expect(published.data.publishProduct.status).toBe('Published');
+    const mine = await t.gql('{ merchantProducts(status: Published) { total items { id skus { name } } } }', {}, operator.token);
+    expect(mine.data.merchantProducts).toEqual({ total: 1, items: [{ id, skus: [{ name: 'Warm' }, { name: 'Cold' }] }] });
+    const withdrawn = await t.gql('mutation($id: Int!) { unpublishProduct(id: $id) { status } }', { id }, operator.token);
+    expect(withdrawn.data.unpublishProduct.status).toBe('Unpublished');
+
+    const stranger = await newOperator(t, (await newShop(t)).id);
+    const foreign = await t.gql('mutation($id: Int!) { publishProduct(id: $id) { status } }', { id }, stranger.token);
+    expect(foreign.errors?.[0].extensions.code).toBe('NOT_FOUND');
+    const customer = await newCustomer(t);
+    const denied = await t.gql('{ merchantProducts { total } }', {}, customer.token);
+    expect(denied.errors?.[0].extensions.code).toBe('FORBIDDEN');
+  });
+});
