@@ -1,7 +1,7 @@
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newCategory, newCustomer, newOperator, newProduct, newShop, type TestUser } from './support/fixtures.js';
 import { favoritedProductIds, favoritedShopIds } from '../src/services/favorites.service.js';
-import { favoriteLoaders } from '../src/resolvers/favorite.loaders.js';
+import { createLoaders } from '../src/graphql/loaders.js';
 import { Role } from '../src/entities/user.entity.js';
 import type { ServiceContext } from '../src/services/context.js';
 
@@ -234,15 +234,74 @@ describe('"did the caller favorite this?" for product and shop reads', () => {
     await put(customer, 'shops', shop.id);
 
     const ctxFor = (actor: ServiceContext['actor']) => ({ em: t.em(), actor }) as ServiceContext;
-    const loaders = favoriteLoaders(ctxFor({ userId: customer.id, role: Role.Customer, shopId: null, tokenHash: '' }));
+    const loaders = createLoaders(ctxFor({ userId: customer.id, role: Role.Customer, shopId: null, tokenHash: '' }));
     t.resetQueryLog();
-    const answers = await Promise.all([...products.map((p) => loaders.product.load(p.id)), loaders.shop.load(shop.id)]);
+    const answers = await Promise.all([...products.map((p) => loaders.favoritedProducts.load(p.id)), loaders.favoritedShops.load(shop.id)]);
     expect(answers).toEqual([false, true, false, true]);
     expect(t.queries).toHaveLength(2);
 
-    const anonymous = favoriteLoaders(ctxFor(null));
+    const anonymous = createLoaders(ctxFor(null));
     t.resetQueryLog();
-    expect(await anonymous.product.loadMany(products.map((p) => p.id))).toEqual([false, false, false]);
+    expect(await anonymous.favoritedProducts.loadMany(products.map((p) => p.id))).toEqual([false, false, false]);
     expect(t.queries).toHaveLength(0);
+  });
+
+  it('product and shop reads say whether the calling customer favorited them, over REST', async () => {
+    const customer = await newCustomer(t);
+    const other = await newCustomer(t);
+    const operator = await newOperator(t, (await newShop(t)).id);
+    const shop = await newShop(t);
+    const [liked, plain] = [await product(shop.id), await product(shop.id)];
+    await put(customer, 'products', liked.id);
+    await put(customer, 'shops', shop.id);
+
+    const listing = `/api/products?shop_id=${shop.id}`;
+    const mine = await t.api('GET', listing, { token: customer.token });
+    expect(Object.fromEntries(mine.body.items.map((p: any) => [p.id, p.favorited]))).toEqual({ [liked.id]: true, [plain.id]: false });
+    expect((await t.api('GET', listing, { token: other.token })).body.items.map((p: any) => p.favorited)).toEqual([false, false]);
+    // Anyone but a customer has no favorites: the field is left out.
+    for (const token of [operator.token, undefined]) {
+      for (const p of (await t.api('GET', listing, { token })).body.items) expect(p).not.toHaveProperty('favorited');
+    }
+    expect((await t.api('GET', `/api/products/${liked.id}`, { token: customer.token })).body.favorited).toBe(true);
+    expect((await t.api('GET', `/api/products/${liked.id}`)).body).not.toHaveProperty('favorited');
+
+    expect((await t.api('GET', `/api/shops/${shop.slug}`, { token: customer.token })).body.favorited).toBe(true);
+    expect((await t.api('GET', `/api/shops/${shop.slug}`, { token: other.token })).body.favorited).toBe(false);
+    const shops = await t.api('GET', '/api/shops?page_size=100', { token: customer.token });
+    expect(shops.body.items.filter((s: any) => s.favorited).map((s: any) => s.id)).toEqual([shop.id]);
+
+    // One statement more than the same read by a non-customer (who is asked nothing).
+    t.resetQueryLog();
+    await t.api('GET', listing, { token: operator.token });
+    const asOperator = t.queries.length;
+    t.resetQueryLog();
+    await t.api('GET', listing, { token: customer.token });
+    expect(t.queries.length).toBe(asOperator + 1);
+  });
+
+  it('product and shop reads say it over GraphQL, one query per kind for a whole page', async () => {
+    const customer = await newCustomer(t);
+    const shops = [await newShop(t), await newShop(t), await newShop(t)];
+    const products: { id: number }[] = [];
+    for (const s of shops) products.push(await product(s.id), await product(s.id));
+    await put(customer, 'products', products[1].id);
+    await put(customer, 'shops', shops[2].id);
+    const favoriteQueries = () => t.queries.filter((q) => /from favorite_(product|shop)/.test(q));
+
+    t.resetQueryLog();
+    const res = await t.gql(`{ products(pageSize: 100) { items { id favorited shop { id favorited } } } }`, {}, customer.token);
+    expect(res.errors).toBeUndefined();
+    const mineOnly = res.data.products.items.filter((p: any) => products.some((x) => x.id === p.id));
+    expect(mineOnly.filter((p: any) => p.favorited).map((p: any) => p.id)).toEqual([products[1].id]);
+    expect([...new Set(mineOnly.filter((p: any) => p.shop.favorited).map((p: any) => p.shop.id))]).toEqual([shops[2].id]);
+    expect(favoriteQueries()).toHaveLength(2);
+
+    const one = await t.gql(`query($id: Int!) { product(id: $id) { favorited shop { favorited } } }`, { id: products[5].id }, customer.token);
+    expect(one.data.product).toEqual({ favorited: false, shop: { favorited: true } });
+    const anonymous = await t.gql(`query($id: Int!) { product(id: $id) { favorited } }`, { id: products[1].id });
+    expect(anonymous.data.product.favorited).toBe(false);
+    const shop = await t.gql(`query($slug: String!) { shop(slug: $slug) { favorited } }`, { slug: shops[2].slug }, customer.token);
+    expect(shop.data.shop.favorited).toBe(true);
   });
 });

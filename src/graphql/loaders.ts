@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ServiceContext } from '../services/context.js';
+import { favoritedProductIds, favoritedShopIds, favoritingCustomer } from '../services/favorites.service.js';
 import {
   brandsByIds, categoriesByIds, categoriesByParentIds, profilesByShopIds, skusByProductIds,
   type BrandView, type CategoryView, type ShopProfileView, type SkuView,
@@ -19,6 +20,10 @@ export interface Loaders {
   categoryChildren: DataLoader<number, CategoryView[]>;
   /** Keyed by product id. */
   skus: DataLoader<number, SkuView[]>;
+  /** Whether the calling customer favorited the product (false, without a query, for anyone else). */
+  favoritedProducts: DataLoader<number, boolean>;
+  /** Whether the calling customer favorited the shop. */
+  favoritedShops: DataLoader<number, boolean>;
 }
 
 function loader<V>(lookup: (ids: readonly number[]) => Promise<Map<number, V>>, missing: V): DataLoader<number, V> {
@@ -28,12 +33,24 @@ function loader<V>(lookup: (ids: readonly number[]) => Promise<Map<number, V>>, 
   });
 }
 
-export function createLoaders(em: EntityManager): Loaders {
+function favoritedLoader(ctx: ServiceContext, lookup: typeof favoritedProductIds): DataLoader<number, boolean> {
+  const customerId = favoritingCustomer(ctx);
+  return new DataLoader(async (ids) => {
+    if (customerId === null) return ids.map(() => false);
+    const favorited = await lookup(ctx.em, customerId, ids);
+    return ids.map((id) => favorited.has(id));
+  });
+}
+
+export function createLoaders(ctx: ServiceContext): Loaders {
+  const { em } = ctx;
   return {
     shopProfiles: loader<ShopProfileView | null>((ids) => profilesByShopIds(em, ids), null),
     brands: loader<BrandView | null>((ids) => brandsByIds(em, ids), null),
     categories: loader<CategoryView | null>((ids) => categoriesByIds(em, ids), null),
     categoryChildren: loader((ids) => categoriesByParentIds(em, ids), []),
     skus: loader((ids) => skusByProductIds(em, ids), []),
+    favoritedProducts: favoritedLoader(ctx, favoritedProductIds),
+    favoritedShops: favoritedLoader(ctx, favoritedShopIds),
   };
 }

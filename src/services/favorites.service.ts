@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../errors.js';
 import { ProductStatus } from '../entities/product.entity.js';
 import { intArray } from '../db/sql.js';
+import { Role } from '../entities/user.entity.js';
 import type { ServiceContext } from './context.js';
 import { requireCustomer } from './guards.js';
 import { pageOffset, pageFrom, pageFields, type Page, type PageRequest } from './pagination.js';
@@ -206,3 +207,21 @@ export const favoritedProductIds = (em: EntityManager, userId: number, productId
 /** Which of these shops the customer favorited, in one query. */
 export const favoritedShopIds = (em: EntityManager, userId: number, shopIds: readonly number[]) =>
   favoritedIds(em, SHOPS, userId, shopIds);
+
+/** The caller's id when a customer calls; anyone else has no favorites. */
+export const favoritingCustomer = (ctx: ServiceContext): number | null =>
+  ctx.actor?.role === Role.Customer ? ctx.actor.userId : null;
+
+/** Adds `favorited` when a customer calls (one query for the whole list); other callers' reads stay as they are. */
+async function withFavorited<T extends { id: number }>(ctx: ServiceContext, kind: FavoriteTable, items: T[]): Promise<(T & { favorited?: boolean })[]> {
+  const userId = favoritingCustomer(ctx);
+  if (userId === null) return items;
+  const favorited = await favoritedIds(ctx.em, kind, userId, items.map((i) => i.id));
+  return items.map((item) => ({ ...item, favorited: favorited.has(item.id) }));
+}
+
+/** Product reads: `favorited` for the calling customer, one query for the whole list. */
+export const withFavoritedProducts = <T extends { id: number }>(ctx: ServiceContext, items: T[]) => withFavorited(ctx, PRODUCTS, items);
+
+/** Shop reads: `favorited` for the calling customer, one query for the whole list. */
+export const withFavoritedShops = <T extends { id: number }>(ctx: ServiceContext, items: T[]) => withFavorited(ctx, SHOPS, items);
