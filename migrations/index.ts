@@ -4,6 +4,7 @@ import { Migration20261122000100BackfillBalances } from './Migration202611220001
 import { Migration20261122020000PurchaseFlow } from './Migration20261122020000PurchaseFlow.js';
 import { Migration20261122010000Catalog } from './Migration20261122010000Catalog.js';
 import { Migration20261122050000Coupons } from './Migration20261122050000Coupons.js';
+import { Migration20261122070000GroupBuying } from './Migration20261122070000GroupBuying.js';
 import { Migration20261122030000PointsMallAndFavorites } from './Migration20261122030000PointsMallAndFavorites.js';
 
 /**
@@ -17,4 +18,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122020000PurchaseFlow', class: Migration20261122020000PurchaseFlow },
   { name: 'Migration20261122030000PointsMallAndFavorites', class: Migration20261122030000PointsMallAndFavorites },
   { name: 'Migration20261122050000Coupons', class: Migration20261122050000Coupons },
+  { name: 'Migration20261122070000GroupBuying', class: Migration20261122070000GroupBuying },
 ];

@@ -282,7 +282,7 @@ describe('sold_count and account summary', () => {
     const stats = await t.api('GET', '/api/me/stats', { token: customer.token });
     expect(stats.body).toEqual({
       currency: 'CNY', available: 900, frozen: 0, points: 70,
-      orders: { pending_payment: 1, paid: 1, shipped: 0, delivered: 0, cancelled: 0 },
+      orders: { pending_payment: 1, awaiting_group: 0, paid: 1, shipped: 0, delivered: 0, cancelled: 0 },
     });
     expect((await t.api('GET', '/api/me/stats')).status).toBe(401);
   });

@@ -21,11 +21,13 @@ import { Invoice } from './invoice.entity.js';
 import { IdempotencyKey } from './idempotency-key.entity.js';
 import { CouponTemplate } from './coupon-template.entity.js';
 import { Coupon } from './coupon.entity.js';
+import { GroupBuyActivity, BuyingGroup, GroupMembership } from './group-buy.entity.js';
 
 /** Every entity, listed explicitly so the ORM needs no folder scanning (works the same in tests and dist). */
 export const entities = [
   AuthToken, Balance, Brand, Category, HomeContentItem, LedgerEntry, Product, Shop, ShopProfile, Sku, User,
   CartItem, Order, OrderItem, Shipment, ShipmentItem, Invoice, IdempotencyKey,
   CouponTemplate, Coupon,
+  GroupBuyActivity, BuyingGroup, GroupMembership,
   FavoriteProduct, FavoriteShop, PointsProduct, Redemption,
 ];

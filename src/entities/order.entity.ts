@@ -4,13 +4,17 @@ import { User } from './user.entity.js';
 import { Shop } from './shop.entity.js';
 import { OrderItem } from './order-item.entity.js';
 import { Coupon } from './coupon.entity.js';
+import { BuyingGroup } from './group-buy.entity.js';
 
 /**
  * pending_payment -> paid -> shipped -> delivered; pending_payment -> cancelled (by the customer or
- * the payment-window sweep). Paid orders are never cancelled.
+ * the payment-window sweep). Paid orders are never cancelled. A group-buying order goes
+ * pending_payment -> awaiting_group (seat paid, money frozen) -> paid when its group succeeds, or
+ * -> cancelled when its group expires (money released).
  */
 export enum OrderStatus {
   PendingPayment = 'pending_payment',
+  AwaitingGroup = 'awaiting_group',
   Paid = 'paid',
   Shipped = 'shipped',
   Delivered = 'delivered',
@@ -24,6 +28,7 @@ export const PAID_STATES = [OrderStatus.Paid, OrderStatus.Shipped, OrderStatus.D
 @Entity({ tableName: 'shop_order' })
 @Index({ properties: ['customer', 'id'] })
 @Index({ properties: ['shop', 'id'] })
+@Check({ name: 'shop_order_group_snapshot', expression: '(group_id is null) = (group_price is null)' })
 @Check({ name: 'shop_order_amounts_valid', expression: 'items_total >= 0 and discount >= 0 and discount <= items_total and total = items_total - discount' })
 export class Order {
   @PrimaryKey()
@@ -71,7 +76,14 @@ export class Order {
   @Property({ columnType: 'timestamptz', nullable: true })
   cancelledAt?: Date | null;
 
-  /** `customer` or `payment_timeout`. */
+  /** `customer`, `payment_timeout` or `group_expired`. */
   @Property({ length: 40, nullable: true })
   cancelReason?: string | null;
+
+  /** The group a group-buying order takes a seat in, snapshotted at checkout with the seat price. */
+  @ManyToOne(() => BuyingGroup, { nullable: true, deleteRule: 'no action' })
+  group?: Rel<BuyingGroup> | null;
+
+  @Property({ type: 'integer', nullable: true })
+  groupPrice?: number | null;
 }

@@ -2,8 +2,8 @@ import DataLoader from 'dataloader';
 import type { ServiceContext } from '../services/context.js';
 import { favoritedProductIds, favoritedShopIds, favoritingCustomer } from '../services/favorites.service.js';
 import {
-  brandsByIds, categoriesByIds, categoriesByParentIds, profilesByShopIds, skusByProductIds,
-  type BrandView, type CategoryView, type ShopProfileView, type SkuView,
+  brandsByIds, categoriesByIds, categoriesByParentIds, productsByIds, profilesByShopIds, skusByProductIds,
+  type BrandView, type CategoryView, type ProductView, type ShopProfileView, type SkuView,
 } from '../services/catalog-views.js';
 
 /**
@@ -20,6 +20,8 @@ export interface Loaders {
   categoryChildren: DataLoader<number, CategoryView[]>;
   /** Keyed by product id. */
   skus: DataLoader<number, SkuView[]>;
+  /** Products in any state, with sold_count; null when the id is unknown. */
+  products: DataLoader<number, ProductView | null>;
   /** Whether the calling customer favorited the product (false, without a query, for anyone else). */
   favoritedProducts: DataLoader<number, boolean>;
   /** Whether the calling customer favorited the shop. */
@@ -50,6 +52,7 @@ export function createLoaders(ctx: ServiceContext): Loaders {
     categories: loader<CategoryView | null>((ids) => categoriesByIds(em, ids), null),
     categoryChildren: loader((ids) => categoriesByParentIds(em, ids), []),
     skus: loader((ids) => skusByProductIds(em, ids), []),
+    products: loader<ProductView | null>((ids) => productsByIds(em, ids), null),
     favoritedProducts: favoritedLoader(ctx, favoritedProductIds),
     favoritedShops: favoritedLoader(ctx, favoritedShopIds),
   };

@@ -2,11 +2,12 @@ import { AuthResolver } from './auth.resolver.js';
 import { CatalogResolver, CategoryFieldsResolver, ShopResolver } from './catalog.resolver.js';
 import { HomeContentResolver } from './home-content.resolver.js';
 import { ProductResolver } from './product.resolver.js';
+import { OrderItemResolver, PurchaseResolver } from './purchase.resolver.js';
 import { FavoritesResolver } from './favorites.resolver.js';
 import { PointsResolver } from './points.resolver.js';
-import { PurchaseResolver } from './purchase.resolver.js';
 import { CouponResolver } from './coupon.resolver.js';
 import { EventsResolver } from './events.resolver.js';
+import { GroupBuyResolver } from './group-buy.resolver.js';
 
 export const resolvers = [
   AuthResolver,
@@ -16,8 +17,10 @@ export const resolvers = [
   HomeContentResolver,
   ProductResolver,
   PurchaseResolver,
+  OrderItemResolver,
   CouponResolver,
   EventsResolver,
+  GroupBuyResolver,
   PointsResolver,
   FavoritesResolver,
 ] as const;

@@ -1,4 +1,4 @@
-import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import * as cart from '../services/cart.service.js';
 import { checkout } from '../services/checkout.service.js';
 import * as orders from '../services/order.service.js';
@@ -8,7 +8,10 @@ import { myStats } from '../services/account.service.js';
 import { OrderStatus } from '../entities/order.entity.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { CouponChoiceInput } from './types/coupon.types.js';
-import { AccountStats, Cart, Invoice, InvoiceInput, Order, OrderPage, ShipmentInput } from './types/order.types.js';
+import { AccountStats, Cart, Invoice, InvoiceInput, Order, OrderItem, OrderPage, ShipmentInput } from './types/order.types.js';
+import { ProductType } from './types/catalog.types.js';
+import type { OrderItemView } from '../services/order-view.js';
+import { GroupBuyIntentInput } from './types/group-buy.types.js';
 
 @Resolver()
 export class PurchaseResolver {
@@ -27,13 +30,16 @@ export class PurchaseResolver {
     return cart.removeCartItem(ctx, { skuId });
   }
 
-  @Mutation(() => [Order], { description: 'One order per shop in the cart. The same idempotencyKey replays the first answer.' })
+  @Mutation(() => [Order], {
+    description: 'One order per shop in the cart, or with groupBuy one group-buying order (the cart is not used). The same idempotencyKey replays the first answer.',
+  })
   checkout(
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | undefined,
     @Arg('coupons', () => [CouponChoiceInput], { nullable: true, description: 'At most one owned coupon per shop order' }) coupons: CouponChoiceInput[] | undefined,
+    @Arg('groupBuy', () => GroupBuyIntentInput, { nullable: true }) groupBuy: GroupBuyIntentInput | undefined,
     @Ctx() { ctx }: GraphQLContext,
   ) {
-    return checkout(ctx, coupons ? { coupons } : {}, idempotencyKey ?? undefined);
+    return checkout(ctx, { ...(coupons ? { coupons } : {}), ...(groupBuy ? { groupBuy: withoutNulls(groupBuy) } : {}) }, idempotencyKey ?? undefined);
   }
 
   @Query(() => OrderPage, { description: "The customer's orders, newest first" })
@@ -108,4 +114,17 @@ export class PurchaseResolver {
   ) {
     return issueInvoice(ctx, { ...(input ?? {}), orderId });
   }
+}
+
+@Resolver(() => OrderItem)
+export class OrderItemResolver {
+  @FieldResolver(() => ProductType, { nullable: true, description: 'The product now (the line keeps its own name and price snapshot)' })
+  product(@Root() item: OrderItemView, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.products.load(item.productId);
+  }
+}
+
+/** GraphQL sends absent optional input fields as null; the services expect them left out. */
+function withoutNulls(input: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined));
 }

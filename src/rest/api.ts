@@ -5,6 +5,7 @@ import { purchaseRoutes } from './purchase.routes.js';
 import { catalogRoutes } from './catalog.routes.js';
 import { merchantProductRoutes } from './merchant-products.routes.js';
 import { couponRoutes } from './coupon.routes.js';
+import { groupBuyRoutes } from './group-buy.routes.js';
 import { favoritesRoutes } from './favorites.routes.js';
 import { pointsRoutes } from './points.routes.js';
 
@@ -16,6 +17,7 @@ export function apiRouter(deps: AppDeps): Router {
   catalogRoutes(router);
   merchantProductRoutes(router);
   couponRoutes(router);
+  groupBuyRoutes(router);
   pointsRoutes(router);
   favoritesRoutes(router);
   return router;

@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../services/context.js';
 import { cancelUnpaidOrders } from '../services/order.service.js';
+import { expireLapsedGroups } from '../services/group-buy-lifecycle.js';
 import type { AppDeps } from './request-context.js';
 
 /** A context for work no user asked for (sweeps): no actor, its own entity manager. */
@@ -18,6 +19,7 @@ export function systemContext(deps: AppDeps, label: string): ServiceContext {
 /** The periodic sweeps. Each is safe to run in several processes at once. Returns a stop function. */
 export const SWEEPS: Record<string, (ctx: ServiceContext) => Promise<number>> = {
   'payment-window': cancelUnpaidOrders,
+  'group-expiry': expireLapsedGroups,
 };
 
 export function startSweeps(deps: AppDeps): () => void {

@@ -197,6 +197,16 @@ export async function categoriesByParentIds(em: EntityManager, parentIds: readon
   return out;
 }
 
+/** Products by id in any lifecycle state (an order line's product may have been withdrawn since). */
+export async function productsByIds(em: EntityManager, ids: readonly number[]): Promise<Map<number, ProductView>> {
+  if (ids.length === 0) return new Map();
+  const rows = await em.execute(`select ${PRODUCT_COLUMNS} from product p join shop s on s.id = p.shop_id where p.id = any(?::int[])`, [
+    intArray(unique(ids)),
+  ]);
+  const products = await withSoldCounts(em, rows.map(toProductView));
+  return new Map(products.map((p) => [p.id, p]));
+}
+
 /** SKUs of each product, in creation order. */
 export async function skusByProductIds(em: EntityManager, productIds: readonly number[]): Promise<Map<number, SkuView[]>> {
   const out = new Map<number, SkuView[]>(productIds.map((id) => [id, []]));

@@ -6,12 +6,13 @@ import type { ServiceContext } from './context.js';
 import { requireCustomer } from './guards.js';
 import { EventTypes } from '../events/event-types.js';
 import { emit, inTransaction } from './transaction.js';
-import { parseInput, z } from './validate.js';
+import { id, parseInput, z } from './validate.js';
 import { addDemand, takeStock, type Demand } from './stock.js';
 import { emitStockLow } from './stock-events.js';
 import { orderViews, type OrderView } from './order-view.js';
 import { withIdempotency } from './idempotency.service.js';
 import { applyCoupons, CouponsInput } from './coupon-checkout.js';
+import { draftGroupBuyOrder, GroupBuyIntent, prepareGroupBuyCheckout } from './group-buy-checkout.js';
 
 /** A cart line as checkout reads it, with the product's current standard price. */
 export interface CheckoutLine {
@@ -41,9 +42,17 @@ export interface DraftOrder {
   discount: number;
   /** Set by the coupon step (coupon-checkout.ts). */
   couponId?: number;
+  /** Group-buying order: the group it takes a seat in and the seat price (snapshotted on the order). */
+  group?: { id: number; price: number };
 }
 
-const CheckoutInput = z.object({ coupons: CouponsInput.optional() }).strict();
+const CheckoutInput = z
+  .object({
+    /** `{<shop_id>: <coupon_id>}` (or a list of `{shopId, couponId}`); group buying refuses any. */
+    coupons: CouponsInput.optional(),
+    groupBuy: GroupBuyIntent.optional(),
+  })
+  .strict();
 
 /**
  * Turns the customer's cart into one order per shop, in one transaction: price snapshots, totals,
@@ -53,10 +62,13 @@ const CheckoutInput = z.object({ coupons: CouponsInput.optional() }).strict();
 export async function checkout(ctx: ServiceContext, input: unknown, idempotencyKey?: string): Promise<OrderView[]> {
   const customer = requireCustomer(ctx);
   const request = parseInput(CheckoutInput, input ?? {});
+  await prepareGroupBuyCheckout(ctx, request.groupBuy);
   return withIdempotency(ctx, { scope: 'checkout', key: idempotencyKey, request }, () =>
     inTransaction(ctx, async (tx) => {
-      const lines = await readCart(tx, customer.userId);
-      const drafts = draftOrders(lines);
+      // A group-buying checkout buys the intent's single unit alone: the cart is neither read nor emptied.
+      const groupBuy = request.groupBuy;
+      const lines = groupBuy ? [] : await readCart(tx, customer.userId);
+      const drafts = groupBuy ? [await draftGroupBuyOrder(tx, customer.userId, { ...request, groupBuy })] : draftOrders(lines);
       // Coupons last among the pricing steps: they look at the final items and their pricing.
       await applyCoupons(tx, customer.userId, drafts, request.coupons ?? []);
 
@@ -70,6 +82,8 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
           discount: draft.discount,
           coupon: draft.couponId ?? null,
           total: itemsTotal - draft.discount,
+          group: draft.group?.id,
+          groupPrice: draft.group?.price,
         });
         for (const item of draft.items) {
           tx.em.create(OrderItem, {
@@ -104,11 +118,8 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
           payload: { orderId: view.id, total: view.total, status: view.status },
         });
       }
-      const lineOf = new Map(lines.map((l) => [l.skuId, l]));
-      emitStockLow(tx, [...demand].map(([skuId, quantity]) => {
-        const { productId, shopId } = lineOf.get(skuId)!;
-        return { skuId, productId, shopId, stock: remaining.get(skuId)!, quantity };
-      }));
+      const soldBy = new Map(drafts.flatMap((d) => d.items.map((i) => [i.skuId, { productId: i.productId, shopId: d.shopId }] as const)));
+      emitStockLow(tx, [...demand].map(([skuId, quantity]) => ({ skuId, ...soldBy.get(skuId)!, stock: remaining.get(skuId)!, quantity })));
       return views;
     }),
   );

@@ -43,6 +43,9 @@ export interface OrderView {
   deliveredAt?: Date;
   cancelledAt?: Date;
   cancelReason?: string;
+  /** Group-buying order: the group it takes a seat in and the seat price, snapshotted at checkout. */
+  groupId?: number;
+  groupPrice?: number;
   items: OrderItemView[];
   shipments: ShipmentView[];
 }
@@ -105,6 +108,8 @@ export async function orderViews(em: EntityManager, ids: number[]): Promise<Orde
         deliveredAt: toDate(o.delivered_at),
         cancelledAt: toDate(o.cancelled_at),
         cancelReason: opt(o.cancel_reason),
+        groupId: opt(o.group_id),
+        groupPrice: opt(o.group_price),
         items: itemsByOrder.get(o.id) ?? [],
         shipments: shipmentsByOrder.get(o.id) ?? [],
       },

@@ -13,6 +13,7 @@ import { returnStock, type Demand } from './stock.js';
 import { debit } from './ledger.service.js';
 import { withIdempotency } from './idempotency.service.js';
 import { restoreOrderCoupon } from './coupon-checkout.js';
+import { expireGroupOfOrder, onPendingOrderCancelled, payGroupSeat } from './group-buy-lifecycle.js';
 import { creditPointsForDeliveredOrder } from './points-earning.service.js';
 
 const ListInput = z.object({ ...pageFields, status: z.enum(OrderStatus).optional() });
@@ -76,16 +77,18 @@ async function currentStatus(em: EntityManager, orderId: number, customerId: num
  * Pays a pending order from the customer's available balance. The state change is a conditional
  * update, so of two concurrent payments (or a payment racing a cancellation) exactly one wins; the
  * debit is guarded, so short funds refuse the payment and the order stays pending. Paying an order
- * that is already paid answers the order without charging again.
+ * that is already paid answers the order without charging again. A group order pays a seat instead
+ * (`payGroupSeat`: money frozen, order `awaiting_group`), after its group's expiry has run.
  */
 export async function payOrder(ctx: ServiceContext, input: unknown, idempotencyKey?: string): Promise<OrderView> {
   const customer = requireCustomer(ctx);
   const { orderId } = parseInput(OrderRef, input);
+  await expireGroupOfOrder(ctx, orderId);
   return withIdempotency(ctx, { scope: `order.pay:${orderId}`, key: idempotencyKey, request: { orderId } }, () =>
     inTransaction(ctx, async (tx) => {
-      const [paid] = await tx.em.execute<{ total: number; shop_id: number }[]>(
-        `update shop_order set status = 'paid', paid_at = now()
-          where id = ? and customer_id = ? and status = 'pending_payment' returning total, shop_id`,
+      const [paid] = await tx.em.execute<{ total: number; shop_id: number; group_id: number | null }[]>(
+        `update shop_order set status = case when group_id is null then 'paid' else 'awaiting_group' end, paid_at = now()
+          where id = ? and customer_id = ? and status = 'pending_payment' returning total, shop_id, group_id`,
         [orderId, customer.userId],
       );
       if (!paid) {
@@ -93,6 +96,7 @@ export async function payOrder(ctx: ServiceContext, input: unknown, idempotencyK
         if (status === OrderStatus.Cancelled) throw conflict('ORDER_NOT_PAYABLE', 'This order was cancelled and cannot be paid', { status });
         return (await orderViews(tx.em, [orderId]))[0];
       }
+      if (paid.group_id !== null) return payGroupSeat(tx, { orderId, customerId: customer.userId, total: paid.total, groupId: paid.group_id });
       await tx.em.execute('update order_item set sold = true where order_id = ?', [orderId]);
       if (paid.total > 0) {
         await debit(tx.em, {
@@ -121,6 +125,7 @@ export async function cancelPendingOrder(tx: ServiceContext, orderId: number, re
     [reason, orderId],
   );
   if (!order) return false;
+  await onPendingOrderCancelled(tx, orderId);
   const items = await tx.em.execute<{ sku_id: number; quantity: number }[]>(
     'select sku_id, sum(quantity)::int as quantity from order_item where order_id = ? group by sku_id',
     [orderId],

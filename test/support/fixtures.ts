@@ -162,6 +162,28 @@ export async function newCouponTemplate(t: TestApp, shopId: number, spec: Coupon
   return row;
 }
 
+export interface GroupBuySpec {
+  shopId: number;
+  productId: number;
+  skuId: number;
+  groupPrice?: number;
+  capacity?: number;
+  lifetimeMinutes?: number;
+  /** Window relative to now, in minutes (default: started an hour ago, ends in a day). */
+  startsInMinutes?: number;
+  endsInMinutes?: number;
+}
+
+/** A group-buying activity on one SKU of the shop. */
+export async function newGroupBuy(t: TestApp, spec: GroupBuySpec): Promise<{ id: number }> {
+  const [row] = await t.sql<{ id: number }>(
+    `insert into group_buy_activity (shop_id, product_id, sku_id, group_price, capacity, lifetime_minutes, starts_at, ends_at, created_at, updated_at)
+     values (?, ?, ?, ?, ?, ?, now() + make_interval(mins => ?), now() + make_interval(mins => ?), now(), now()) returning id`,
+    [spec.shopId, spec.productId, spec.skuId, spec.groupPrice ?? 600, spec.capacity ?? 3, spec.lifetimeMinutes ?? 60, spec.startsInMinutes ?? -60, spec.endsInMinutes ?? 1440],
+  );
+  return row;
+}
+
 export interface PointsProductSpec {
   pointsPrice?: number;
   stock?: number;

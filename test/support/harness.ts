@@ -63,7 +63,7 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, options: 
   const clientUrl = options.connectVia ? options.connectVia(dbUrl) : dbUrl;
   const queries: string[] = [];
   const orm = await openOrm({ clientUrl, poolSize: 10, onQuery: (line) => queries.push(line) });
-  const config = { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SWEEP_INTERVAL_SECONDS: '0' }), databaseUrl: dbUrl, ...overrides };
+  const config = { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', SWEEP_INTERVAL_SECONDS: '0' }), databaseUrl: dbUrl, ...overrides };
   const log = createLogger(config);
   const events = new PostgresEventBus({ connectionString: clientUrl, log });
   await events.start();

@@ -56,3 +56,20 @@ export async function expectLedgerReplays(t: TestApp) {
   }
   return rows.length;
 }
+
+/** A group-buying checkout (opens a group without `group_id`); returns the single order. */
+export async function groupCheckoutOk(t: TestApp, token: string, intent: { activity_id: number; group_id?: number }) {
+  const res = await t.api('POST', '/api/checkout', { token, body: { group_buy: intent } });
+  if (res.status !== 201) throw new Error(`group checkout failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.orders[0];
+}
+
+/** The group row as stored. */
+export async function groupRow(t: TestApp, groupId: number) {
+  return (await t.sql('select id, state, capacity, paid_seats, group_price, opener_id, expires_at, closed_at from group_buy_group where id = ?', [groupId]))[0];
+}
+
+/** Moves a group's expiry into the past, as if its lifetime had ended. */
+export async function lapseGroup(t: TestApp, groupId: number) {
+  await t.sql(`update group_buy_group set expires_at = now() - interval '1 minute' where id = ?`, [groupId]);
+}

@@ -2,7 +2,10 @@ import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphq
 import { OrderStatus } from '../../entities/order.entity.js';
 import { ItemPricing } from '../../entities/order-item.entity.js';
 
-registerEnumType(OrderStatus, { name: 'OrderStatus', description: 'pending_payment -> paid -> shipped -> delivered, or pending_payment -> cancelled' });
+registerEnumType(OrderStatus, {
+  name: 'OrderStatus',
+  description: 'pending_payment -> paid -> shipped -> delivered, or pending_payment -> cancelled; a group order: pending_payment -> awaiting_group -> paid (group successful) or cancelled (group expired)',
+});
 registerEnumType(ItemPricing, { name: 'ItemPricing' });
 
 @ObjectType()
@@ -80,6 +83,8 @@ export class Order {
   @Field({ nullable: true }) deliveredAt?: Date;
   @Field({ nullable: true }) cancelledAt?: Date;
   @Field({ nullable: true }) cancelReason?: string;
+  @Field(() => Int, { nullable: true, description: 'Group-buying order: the group it takes a seat in' }) groupId?: number;
+  @Field(() => Int, { nullable: true, description: 'Group-buying order: the seat price snapshotted at checkout' }) groupPrice?: number;
   @Field(() => [OrderItem]) items!: OrderItem[];
   @Field(() => [Shipment]) shipments!: Shipment[];
 }
@@ -106,6 +111,7 @@ export class Invoice {
 @ObjectType()
 export class OrderCounts {
   @Field(() => Int) pending_payment!: number;
+  @Field(() => Int) awaiting_group!: number;
   @Field(() => Int) paid!: number;
   @Field(() => Int) shipped!: number;
   @Field(() => Int) delivered!: number;

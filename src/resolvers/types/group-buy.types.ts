@@ -1,0 +1,91 @@
+import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { GroupState } from '../../entities/group-buy.entity.js';
+import { ShopSummary } from './order.types.js';
+
+registerEnumType(GroupState, {
+  name: 'GroupState',
+  description: 'open -> successful (every seat paid), open -> expired (lifetime ended), open -> cancelled (opener cancelled before any seat was paid)',
+});
+
+@ObjectType({ description: "A shop's group-buying offer on one of its SKUs" })
+export class GroupBuy {
+  @Field(() => Int) id!: number;
+  @Field(() => ShopSummary) shop!: ShopSummary;
+  @Field(() => Int) productId!: number;
+  @Field() productName!: string;
+  @Field(() => Int) skuId!: number;
+  @Field() skuName!: string;
+  @Field(() => Int, { description: "The SKU's standard price now" }) standardPrice!: number;
+  @Field(() => Int, { description: 'Price of one seat' }) groupPrice!: number;
+  @Field(() => Int, { description: 'Seats per group' }) capacity!: number;
+  @Field(() => Int, { description: 'How long a group stays open after it is opened' }) lifetimeMinutes!: number;
+  @Field() startsAt!: Date;
+  @Field() endsAt!: Date;
+  @Field({ description: 'New groups can be opened now' }) active!: boolean;
+  @Field() createdAt!: Date;
+  @Field() updatedAt!: Date;
+}
+
+@ObjectType({ description: 'A concrete group under an activity' })
+export class BuyingGroup {
+  @Field(() => Int) id!: number;
+  @Field(() => GroupState) state!: GroupState;
+  @Field(() => Int) capacity!: number;
+  @Field(() => Int, { description: 'Paid seats' }) seatsTaken!: number;
+  @Field(() => Int) seatsLeft!: number;
+  @Field(() => Int) groupPrice!: number;
+  @Field() openedAt!: Date;
+  @Field() expiresAt!: Date;
+}
+
+@ObjectType()
+export class GroupBuyDetail extends GroupBuy {
+  @Field(() => [BuyingGroup], { description: 'Open groups that can be joined, soonest expiry first (at most 100)' }) groups!: BuyingGroup[];
+}
+
+@ObjectType()
+export class GroupCounts {
+  @Field(() => Int) open!: number;
+  @Field(() => Int) successful!: number;
+  @Field(() => Int) expired!: number;
+  @Field(() => Int) cancelled!: number;
+}
+
+@ObjectType()
+export class MerchantGroupBuy extends GroupBuy {
+  @Field(() => GroupCounts) groupCounts!: GroupCounts;
+}
+
+@ObjectType()
+export class GroupBuyPage {
+  @Field(() => [GroupBuy]) items!: GroupBuy[];
+  @Field(() => Int) page!: number;
+  @Field(() => Int) pageSize!: number;
+  @Field(() => Int) total!: number;
+}
+
+@ObjectType()
+export class MerchantGroupBuyPage {
+  @Field(() => [MerchantGroupBuy]) items!: MerchantGroupBuy[];
+  @Field(() => Int) page!: number;
+  @Field(() => Int) pageSize!: number;
+  @Field(() => Int) total!: number;
+}
+
+@InputType()
+export class GroupBuyInput {
+  @Field(() => Int) skuId!: number;
+  @Field(() => Int) groupPrice!: number;
+  @Field(() => Int) capacity!: number;
+  @Field(() => Int) lifetimeMinutes!: number;
+  @Field() startsAt!: Date;
+  @Field() endsAt!: Date;
+}
+
+@InputType({ description: "Group-buying checkout: one unit of the activity's SKU; groupId joins that group, none opens a new one" })
+export class GroupBuyIntentInput {
+  @Field(() => Int) activityId!: number;
+  @Field(() => Int, { nullable: true }) groupId?: number;
+  @Field(() => Int, { nullable: true, description: "Must be the activity's SKU when given" }) skuId?: number;
+  @Field(() => Int, { nullable: true, description: 'Must be 1 when given' }) quantity?: number;
+}

@@ -1,0 +1,120 @@
+import { readFile } from 'node:fs/promises';
+import type { Router } from 'express';
+import type { GraphQLObjectType } from 'graphql';
+import { graphqlSchema } from '../src/graphql/schema.js';
+import { apiRouter } from '../src/rest/api.js';
+
+/**
+ * Both doors: every REST route has a GraphQL counterpart calling the same service function. This
+ * table is the map; the tests check it against the README's route table, the routes Express really
+ * serves, and the fields the schema really has.
+ */
+const GRAPHQL_TWIN: Record<string, string> = {
+  'POST /api/auth/register': 'Mutation.register',
+  'POST /api/auth/login': 'Mutation.login',
+  'POST /api/auth/logout': 'Mutation.logout',
+  'GET /api/me': 'Query.me',
+  'GET /api/currency': 'Query.currency',
+  'GET /api/categories': 'Query.categories',
+  'GET /api/categories/{id}': 'Query.category',
+  'GET /api/brands': 'Query.brands',
+  'PUT /api/admin/brands': 'Mutation.replaceBrands',
+  'GET /api/shops': 'Query.shops',
+  'GET /api/shops/{slug}': 'Query.shop',
+  'PUT /api/admin/shops/{id}/profile': 'Mutation.putShopProfile',
+  'GET /api/content/home': 'Query.homeContent',
+  'GET /api/admin/content': 'Query.adminContent',
+  'PUT /api/admin/content/{kind}': 'Mutation.replaceHomeContent',
+  'GET /api/products': 'Query.products',
+  'GET /api/products/{id}': 'Query.product',
+  'GET /api/merchant/products': 'Query.merchantProducts',
+  'PUT /api/merchant/products': 'Mutation.upsertProduct',
+  'POST /api/merchant/products/{id}/publish': 'Mutation.publishProduct',
+  'POST /api/merchant/products/{id}/unpublish': 'Mutation.unpublishProduct',
+  'GET /api/cart': 'Query.cart',
+  'PUT /api/cart/items/{sku_id}': 'Mutation.setCartItem',
+  'DELETE /api/cart/items/{sku_id}': 'Mutation.removeCartItem',
+  'POST /api/checkout': 'Mutation.checkout',
+  'GET /api/orders': 'Query.orders',
+  'GET /api/orders/{id}': 'Query.order',
+  'POST /api/orders/{id}/pay': 'Mutation.payOrder',
+  'POST /api/orders/{id}/cancel': 'Mutation.cancelOrder',
+  'POST /api/orders/{id}/confirm-delivery': 'Mutation.confirmDelivery',
+  'GET /api/orders/{id}/invoice': 'Query.orderInvoice',
+  'GET /api/merchant/orders': 'Query.merchantOrders',
+  'GET /api/merchant/orders/{id}': 'Query.merchantOrder',
+  'POST /api/merchant/orders/{id}/shipments': 'Mutation.createShipment',
+  'POST /api/merchant/orders/{id}/invoice': 'Mutation.issueInvoice',
+  'GET /api/me/stats': 'Query.myStats',
+  'GET /api/shops/{slug}/coupon-templates': 'Query.shopCouponTemplates',
+  'POST /api/coupon-templates/{id}/claim': 'Mutation.claimCoupon',
+  'GET /api/me/coupons': 'Query.myCoupons',
+  'GET /api/merchant/coupon-templates': 'Query.merchantCouponTemplates',
+  'POST /api/merchant/coupon-templates': 'Mutation.createCouponTemplate',
+  'PATCH /api/merchant/coupon-templates/{id}': 'Mutation.updateCouponTemplate',
+  'DELETE /api/merchant/coupon-templates/{id}': 'Mutation.deleteCouponTemplate',
+  'POST /api/merchant/coupon-templates/{id}/disable': 'Mutation.disableCouponTemplate',
+  'GET /api/group-buys': 'Query.groupBuys',
+  'GET /api/group-buys/{id}': 'Query.groupBuy',
+  'GET /api/merchant/group-buys': 'Query.merchantGroupBuys',
+  'POST /api/merchant/group-buys': 'Mutation.createGroupBuy',
+  'PUT /api/merchant/group-buys/{id}': 'Mutation.updateGroupBuy',
+  'DELETE /api/merchant/group-buys/{id}': 'Mutation.deleteGroupBuy',
+  'GET /api/points/products': 'Query.pointsProducts',
+  'POST /api/points/products/{id}/redeem': 'Mutation.redeemPointsProduct',
+  'GET /api/me/redemptions': 'Query.myRedemptions',
+  'GET /api/admin/points/products': 'Query.adminPointsProducts',
+  'POST /api/admin/points/products': 'Mutation.createPointsProduct',
+  'PUT /api/admin/points/products/{id}': 'Mutation.updatePointsProduct',
+  'GET /api/admin/redemptions': 'Query.adminRedemptions',
+  'POST /api/admin/redemptions/{id}/fulfil': 'Mutation.fulfilRedemption',
+  'GET /api/me/favorites': 'Query.myFavorites',
+  'PUT /api/me/favorites/products/{id}': 'Mutation.favoriteProduct',
+  'DELETE /api/me/favorites/products/{id}': 'Mutation.unfavoriteProduct',
+  'PUT /api/me/favorites/shops/{id}': 'Mutation.favoriteShop',
+  'DELETE /api/me/favorites/shops/{id}': 'Mutation.unfavoriteShop',
+};
+
+/** `{id}`, `{sku_id}`, `:orderId`... all become `{}` so README and Express spellings compare. */
+const normalize = (route: string) => route.replace(/\{[^}]+\}|:[A-Za-z_]+/g, '{}');
+
+async function readmeRoutes(): Promise<string[]> {
+  const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+  const routes = [...readme.matchAll(/^\| `(GET|POST|PUT|PATCH|DELETE) (\/api\/[^`?\s]+)/gm)].map((m) => `${m[1]} ${m[2]}`);
+  return [...new Set(routes)];
+}
+
+function servedRoutes(): string[] {
+  const router = apiRouter({} as never) as Router & { stack: any[] };
+  const out: string[] = [];
+  for (const layer of router.stack) {
+    if (!layer.route) continue;
+    for (const method of Object.keys(layer.route.methods)) {
+      if (method === '_all') continue;
+      out.push(`${method.toUpperCase()} /api${layer.route.path}`);
+    }
+  }
+  return out;
+}
+
+describe('REST and GraphQL parity', () => {
+  it('documents in the README exactly the routes Express serves', async () => {
+    expect((await readmeRoutes()).map(normalize).sort()).toEqual(servedRoutes().map(normalize).sort());
+  });
+
+  it('maps every README route to a GraphQL field', async () => {
+    const twins = new Set(Object.keys(GRAPHQL_TWIN).map(normalize));
+    const missing = (await readmeRoutes()).filter((r) => !twins.has(normalize(r)));
+    expect(missing).toEqual([]);
+  });
+
+  it('points every mapping at a field the schema has', async () => {
+    const schema = await graphqlSchema();
+    const absent = Object.entries(GRAPHQL_TWIN).filter(([, field]) => {
+      const [type, name] = field.split('.');
+      const root = (type === 'Query' ? schema.getQueryType() : schema.getMutationType()) as GraphQLObjectType;
+      return !root.getFields()[name];
+    });
+    expect(absent).toEqual([]);
+  });
+});
