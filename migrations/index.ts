@@ -5,6 +5,7 @@ import { Migration20261122020000PurchaseFlow } from './Migration20261122020000Pu
 import { Migration20261122010000Catalog } from './Migration20261122010000Catalog.js';
 import { Migration20261122050000Coupons } from './Migration20261122050000Coupons.js';
 import { Migration20261122070000GroupBuying } from './Migration20261122070000GroupBuying.js';
+import { Migration20261122060000FlashSales } from './Migration20261122060000FlashSales.js';
 import { Migration20261122030000PointsMallAndFavorites } from './Migration20261122030000PointsMallAndFavorites.js';
 
 /**
@@ -18,5 +19,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122020000PurchaseFlow', class: Migration20261122020000PurchaseFlow },
   { name: 'Migration20261122030000PointsMallAndFavorites', class: Migration20261122030000PointsMallAndFavorites },
   { name: 'Migration20261122050000Coupons', class: Migration20261122050000Coupons },
+  { name: 'Migration20261122060000FlashSales', class: Migration20261122060000FlashSales },
   { name: 'Migration20261122070000GroupBuying', class: Migration20261122070000GroupBuying },
 ];

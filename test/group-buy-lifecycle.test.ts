@@ -1,3 +1,4 @@
+import { newFlashSale } from './support/flash-sales.js';
 import { waitFor } from './support/subscriptions.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer, newGroupBuy, newOperator, newProduct } from './support/fixtures.js';
@@ -139,6 +140,20 @@ describe('group-buying checkout', () => {
     expect(await stockOf(t, skuId)).toBe(20);
     // An empty coupon map names no coupon.
     expect((await checkout(customer.token, { activity_id: activity.id }, { coupons: {} })).status).toBe(201);
+  });
+
+  it('refuses the group intent for a SKU in a running flash sale, and gives a group order no flash pricing', async () => {
+    const { shop, activity, skuId } = await activitySetup();
+    const customer = await newCustomer(t);
+    const sale = await newFlashSale(t, { shopId: shop.id, items: [{ skuId, activityPrice: 100, reservedStock: 10 }] });
+    const res = await checkout(customer.token, { activity_id: activity.id });
+    expect([res.status, res.body.error.code, res.body.error.details.sku_id]).toEqual([422, 'GROUP_BUY_FLASH_SALE_CONFLICT', skuId]);
+    expect(await countRows('shop_order', 'customer_id = ?', [customer.id])).toBe(0);
+    expect(await stockOf(t, skuId)).toBe(20);
+    // Once the sale is off, the group order is group-priced, never flash-priced.
+    await t.sql('update flash_sale_item set enabled = false where flash_sale_id = ?', [sale.id]);
+    const opened = await groupCheckoutOk(t, customer.token, { activity_id: activity.id });
+    expect(opened.items.map((i: any) => i.pricing)).toEqual(['group_buy']);
   });
 
   it('opens groups only inside the activity window, yet an open group can still be joined after it', async () => {

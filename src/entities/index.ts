@@ -22,6 +22,7 @@ import { IdempotencyKey } from './idempotency-key.entity.js';
 import { CouponTemplate } from './coupon-template.entity.js';
 import { Coupon } from './coupon.entity.js';
 import { GroupBuyActivity, BuyingGroup, GroupMembership } from './group-buy.entity.js';
+import { FlashSale, FlashSaleItem, FlashSalePurchase } from './flash-sale.entity.js';
 
 /** Every entity, listed explicitly so the ORM needs no folder scanning (works the same in tests and dist). */
 export const entities = [
@@ -29,5 +30,6 @@ export const entities = [
   CartItem, Order, OrderItem, Shipment, ShipmentItem, Invoice, IdempotencyKey,
   CouponTemplate, Coupon,
   GroupBuyActivity, BuyingGroup, GroupMembership,
+  FlashSale, FlashSaleItem, FlashSalePurchase,
   FavoriteProduct, FavoriteShop, PointsProduct, Redemption,
 ];

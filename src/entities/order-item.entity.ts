@@ -3,6 +3,7 @@ import type { Opt, Rel } from '@mikro-orm/core';
 import { Order } from './order.entity.js';
 import { Product } from './product.entity.js';
 import { Sku } from './sku.entity.js';
+import { FlashSaleItem } from './flash-sale.entity.js';
 
 /** How an item was priced; a flash-sale line is split into an activity-priced and a standard item. */
 export enum ItemPricing {
@@ -55,4 +56,8 @@ export class OrderItem {
 
   @Property()
   sold: boolean & Opt = false;
+
+  /** The flash-sale activity item that priced this item (pricing `flash_sale`). */
+  @ManyToOne(() => FlashSaleItem, { nullable: true, index: true, deleteRule: 'no action' })
+  flashSaleItem?: Rel<FlashSaleItem> | null;
 }

@@ -8,6 +8,7 @@ import { PointsResolver } from './points.resolver.js';
 import { CouponResolver } from './coupon.resolver.js';
 import { EventsResolver } from './events.resolver.js';
 import { GroupBuyResolver } from './group-buy.resolver.js';
+import { FlashSaleResolver } from './flash-sale.resolver.js';
 
 export const resolvers = [
   AuthResolver,
@@ -21,6 +22,7 @@ export const resolvers = [
   CouponResolver,
   EventsResolver,
   GroupBuyResolver,
+  FlashSaleResolver,
   PointsResolver,
   FavoritesResolver,
 ] as const;

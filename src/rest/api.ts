@@ -6,6 +6,7 @@ import { catalogRoutes } from './catalog.routes.js';
 import { merchantProductRoutes } from './merchant-products.routes.js';
 import { couponRoutes } from './coupon.routes.js';
 import { groupBuyRoutes } from './group-buy.routes.js';
+import { flashSaleRoutes } from './flash-sale.routes.js';
 import { favoritesRoutes } from './favorites.routes.js';
 import { pointsRoutes } from './points.routes.js';
 
@@ -18,6 +19,7 @@ export function apiRouter(deps: AppDeps): Router {
   merchantProductRoutes(router);
   couponRoutes(router);
   groupBuyRoutes(router);
+  flashSaleRoutes(router);
   pointsRoutes(router);
   favoritesRoutes(router);
   return router;

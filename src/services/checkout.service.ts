@@ -13,6 +13,7 @@ import { orderViews, type OrderView } from './order-view.js';
 import { withIdempotency } from './idempotency.service.js';
 import { applyCoupons, CouponsInput } from './coupon-checkout.js';
 import { draftGroupBuyOrder, GroupBuyIntent, prepareGroupBuyCheckout } from './group-buy-checkout.js';
+import { applyFlashSalePricing, takeFlashSaleStock } from './flash-sale-pricing.js';
 
 /** A cart line as checkout reads it, with the product's current standard price. */
 export interface CheckoutLine {
@@ -33,6 +34,8 @@ export interface DraftItem {
   unitPrice: number;
   quantity: number;
   pricing: ItemPricing;
+  /** The flash-sale activity item behind a `flash_sale` item. */
+  flashSaleItemId?: number;
 }
 
 /** One shop's order before it is written. Pricing steps refine it; nothing is trusted from the client. */
@@ -69,6 +72,7 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
       const groupBuy = request.groupBuy;
       const lines = groupBuy ? [] : await readCart(tx, customer.userId);
       const drafts = groupBuy ? [await draftGroupBuyOrder(tx, customer.userId, { ...request, groupBuy })] : draftOrders(lines);
+      const flashSale = await applyFlashSalePricing(tx, customer.userId, drafts);
       // Coupons last among the pricing steps: they look at the final items and their pricing.
       await applyCoupons(tx, customer.userId, drafts, request.coupons ?? []);
 
@@ -96,6 +100,7 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
             quantity: item.quantity,
             amount: item.unitPrice * item.quantity,
             pricing: item.pricing,
+            flashSaleItem: item.flashSaleItemId,
           });
           addDemand(demand, item.skuId, item.quantity);
         }
@@ -107,6 +112,7 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
         customer.userId,
         intArray(lines.map((l) => l.skuId)),
       ]);
+      await takeFlashSaleStock(tx.em, customer.userId, flashSale);
       const remaining = await takeStock(tx.em, demand);
 
       const views = await orderViews(tx.em, orders.map((o) => o.id));

@@ -1,3 +1,4 @@
+import { activeFlashSaleSkuIds } from './flash-sale-pricing.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, notFound, refused } from '../errors.js';
 import { ItemPricing } from '../entities/order-item.entity.js';
@@ -147,10 +148,11 @@ async function joinGroup(tx: ServiceContext, customerId: number, activity: Activ
 /**
  * Exclusion between flash sales and group buying, group side: a SKU that is an item of a flash-sale
  * session which is enabled and whose window contains now cannot be bought through a group-buying
- * intent (refused with GROUP_BUY_FLASH_SALE_CONFLICT, 422). Flash-sale sessions are a separate
- * feature with their own tables; without them no SKU is in a flash sale and nothing is refused. With
- * them, the body is `(await activeFlashSaleSkuIds(em, [skuId])).has(skuId)` (flash-sale-pricing.ts)
- * followed by that refusal. The other direction needs nothing here: flash-sale pricing considers
- * only `standard` items, and a group order's single item is `group_buy`.
+ * intent. The other direction needs nothing here: flash-sale pricing considers only `standard`
+ * items, and a group order's single item is `group_buy`.
  */
-export async function refuseSkuInActiveFlashSale(_em: EntityManager, _skuId: number): Promise<void> {}
+export async function refuseSkuInActiveFlashSale(em: EntityManager, skuId: number): Promise<void> {
+  if ((await activeFlashSaleSkuIds(em, [skuId])).has(skuId)) {
+    throw refused('GROUP_BUY_FLASH_SALE_CONFLICT', 'This SKU is in a running flash sale; buy it there instead of through a group', { sku_id: skuId });
+  }
+}

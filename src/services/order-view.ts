@@ -15,6 +15,8 @@ export interface OrderItemView {
   amount: number;
   pricing: ItemPricing;
   shippedQuantity: number;
+  /** The flash-sale activity item that priced a `flash_sale` item. */
+  flashSaleItemId?: number;
 }
 
 export interface ShipmentView {
@@ -79,6 +81,7 @@ export async function orderViews(em: EntityManager, ids: number[]): Promise<Orde
     list.push({
       id: i.id, productId: i.product_id, skuId: i.sku_id, productName: i.product_name, skuName: i.sku_name,
       unitPrice: i.unit_price, quantity: i.quantity, amount: i.amount, pricing: i.pricing, shippedQuantity: i.shipped_quantity,
+      flashSaleItemId: opt(i.flash_sale_item_id),
     });
     itemsByOrder.set(i.order_id, list);
   }

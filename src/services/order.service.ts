@@ -14,6 +14,7 @@ import { debit } from './ledger.service.js';
 import { withIdempotency } from './idempotency.service.js';
 import { restoreOrderCoupon } from './coupon-checkout.js';
 import { expireGroupOfOrder, onPendingOrderCancelled, payGroupSeat } from './group-buy-lifecycle.js';
+import { restoreFlashSaleStock } from './flash-sale-pricing.js';
 import { creditPointsForDeliveredOrder } from './points-earning.service.js';
 
 const ListInput = z.object({ ...pageFields, status: z.enum(OrderStatus).optional() });
@@ -126,6 +127,7 @@ export async function cancelPendingOrder(tx: ServiceContext, orderId: number, re
   );
   if (!order) return false;
   await onPendingOrderCancelled(tx, orderId);
+  await restoreFlashSaleStock(tx.em, orderId);
   const items = await tx.em.execute<{ sku_id: number; quantity: number }[]>(
     'select sku_id, sum(quantity)::int as quantity from order_item where order_id = ? group by sku_id',
     [orderId],

@@ -1,12 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { encodeEvent, type DomainEvent } from '../events/domain-event.js';
+import { AppError } from '../errors.js';
 import type { ServiceContext } from './context.js';
 
 /** Serialization failures and deadlocks are safe to retry: the transaction had no effect. */
 const RETRYABLE = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 4;
 
+/**
+ * A use case throws this when a value it read optimistically changed before its guarded write (e.g.
+ * activity stock taken by another checkout): the transaction is rerun like a serialization failure,
+ * and the caller sees this 409 only when the last attempt loses too.
+ */
+export class StaleReadConflict extends AppError {
+  constructor(code: string, message: string, details?: Record<string, unknown>) {
+    super(code, 409, message, details);
+  }
+}
+
 function isRetryable(error: unknown): boolean {
+  if (error instanceof StaleReadConflict) return true;
   for (let e: any = error, depth = 0; e && depth < 5; e = e.cause, depth++) {
     if (typeof e.code === 'string' && RETRYABLE.has(e.code)) return true;
   }

@@ -49,6 +49,7 @@ export class OrderItem {
   @Field(() => Int) amount!: number;
   @Field(() => ItemPricing) pricing!: ItemPricing;
   @Field(() => Int) shippedQuantity!: number;
+  @Field(() => Int, { nullable: true, description: 'The flash-sale activity item that priced a flash_sale item' }) flashSaleItemId?: number;
 }
 
 @ObjectType()
