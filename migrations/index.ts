@@ -6,6 +6,7 @@ import { Migration20261122010000Catalog } from './Migration20261122010000Catalog
 import { Migration20261122050000Coupons } from './Migration20261122050000Coupons.js';
 import { Migration20261122070000GroupBuying } from './Migration20261122070000GroupBuying.js';
 import { Migration20261122060000FlashSales } from './Migration20261122060000FlashSales.js';
+import { Migration20261122100000AfterSale } from './Migration20261122100000AfterSale.js';
 import { Migration20261122030000PointsMallAndFavorites } from './Migration20261122030000PointsMallAndFavorites.js';
 
 /**
@@ -21,4 +22,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122050000Coupons', class: Migration20261122050000Coupons },
   { name: 'Migration20261122060000FlashSales', class: Migration20261122060000FlashSales },
   { name: 'Migration20261122070000GroupBuying', class: Migration20261122070000GroupBuying },
+  { name: 'Migration20261122100000AfterSale', class: Migration20261122100000AfterSale },
 ];

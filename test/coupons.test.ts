@@ -1,7 +1,7 @@
+import { ADDRESS, addToCart, balanceOf, checkoutBody, expectLedgerReplays, payOk, shopWithProduct, stockOf } from './support/shopping.js';
 import pg from 'pg';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCouponTemplate, newCustomer, newOperator, newShop, type TestUser } from './support/fixtures.js';
-import { addToCart, balanceOf, expectLedgerReplays, payOk, shopWithProduct, stockOf } from './support/shopping.js';
 import { cancelUnpaidOrders } from '../src/services/order.service.js';
 import { couponDiscount, couponForbiddenBy, couponRefusal, type CouponRow } from '../src/services/coupon-checkout.js';
 import type { DraftOrder } from '../src/services/checkout.service.js';
@@ -359,7 +359,7 @@ describe('redeeming coupons at checkout', () => {
     return { shop, sku: product.skuIds[0], customer, template, coupon };
   }
 
-  const checkoutWith = (customer: TestUser, coupons: unknown) => t.api('POST', '/api/checkout', { token: customer.token, body: { coupons } });
+  const checkoutWith = (customer: TestUser, coupons: unknown) => t.api('POST', '/api/checkout', { token: customer.token, body: checkoutBody({ coupons }) });
 
   it('stores the discount and the coupon on the order, charges the discounted total and marks the coupon used', async () => {
     const { shop, sku, customer, coupon } = await setup({ amountOff: 700, minOrderAmount: 3000 });
@@ -566,11 +566,11 @@ describe('redeeming coupons at checkout', () => {
     const s = await setup({ amountOff: 100 });
     await addToCart(t, s.customer.token, s.sku, 1);
     const headers = { 'idempotency-key': `cpn-${s.coupon.id}` };
-    const first = await t.api('POST', '/api/checkout', { token: s.customer.token, body: { coupons: { [s.shop.id]: s.coupon.id } }, headers });
-    const replay = await t.api('POST', '/api/checkout', { token: s.customer.token, body: { coupons: { [s.shop.id]: s.coupon.id } }, headers });
+    const first = await t.api('POST', '/api/checkout', { token: s.customer.token, body: checkoutBody({ coupons: { [s.shop.id]: s.coupon.id } }), headers });
+    const replay = await t.api('POST', '/api/checkout', { token: s.customer.token, body: checkoutBody({ coupons: { [s.shop.id]: s.coupon.id } }), headers });
     expect(first.status).toBe(201);
     expect(replay.body).toEqual(first.body);
-    const other = await t.api('POST', '/api/checkout', { token: s.customer.token, body: {}, headers });
+    const other = await t.api('POST', '/api/checkout', { token: s.customer.token, body: checkoutBody(), headers });
     expect(other.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
   });
 });
@@ -607,14 +607,14 @@ describe('GraphQL door', () => {
 
     await addToCart(t, customer.token, product.skuIds[0], 1);
     const dup = await t.gql(
-      `mutation ($c: [CouponChoiceInput!]) { checkout(coupons: $c) { id } }`,
-      { c: [{ shopId: shop.id, couponId }, { shopId: shop.id, couponId }] },
+      `mutation ($c: [CouponChoiceInput!], $a: ShippingAddressInput!) { checkout(coupons: $c, shippingAddress: $a) { id } }`,
+      { c: [{ shopId: shop.id, couponId }, { shopId: shop.id, couponId }], a: ADDRESS },
       customer.token,
     );
     expect(dup.errors?.[0].extensions.code).toBe('VALIDATION_FAILED');
     const checkout = await t.gql(
-      `mutation ($c: [CouponChoiceInput!]) { checkout(coupons: $c) { id itemsTotal discount total couponId } }`,
-      { c: [{ shopId: shop.id, couponId }] },
+      `mutation ($c: [CouponChoiceInput!], $a: ShippingAddressInput!) { checkout(coupons: $c, shippingAddress: $a) { id itemsTotal discount total couponId } }`,
+      { c: [{ shopId: shop.id, couponId }], a: ADDRESS },
       customer.token,
     );
     expect(checkout.errors).toBeUndefined();

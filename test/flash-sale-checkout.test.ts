@@ -1,6 +1,6 @@
+import { addToCart, checkoutBody, checkoutOk, payOk, placeOrder, shopWithProduct, stockOf } from './support/shopping.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCouponTemplate, newCustomer } from './support/fixtures.js';
-import { addToCart, checkoutOk, payOk, placeOrder, shopWithProduct, stockOf } from './support/shopping.js';
 import { activityStockOf, expectFlashSaleBooksBalance, minutesFromNow, newFlashSale } from './support/flash-sales.js';
 import { cancelUnpaidOrders } from '../src/services/order.service.js';
 import { activeFlashSaleSkuIds } from '../src/services/flash-sale-pricing.js';
@@ -120,7 +120,7 @@ describe('flash-sale pricing at checkout', () => {
     const sale = await newFlashSale(t, { shopId: shop.id, items: [{ skuId: sku, activityPrice: 500, reservedStock: 10, perCustomerLimit: 5 }] });
     const customer = await newCustomer(t);
     await addToCart(t, customer.token, sku, 3);
-    const res = await t.api('POST', '/api/checkout', { token: customer.token, body: {} });
+    const res = await t.api('POST', '/api/checkout', { token: customer.token, body: checkoutBody() });
     expect(res.status).toBe(422);
     expect(res.body.error).toMatchObject({ code: 'INSUFFICIENT_STOCK', details: { sku_id: sku, requested: 3, available: 2 } });
     expect(await activityStockOf(t, sale.itemIds[0])).toBe(10);
@@ -165,7 +165,7 @@ describe('per-customer limit', () => {
     const customer = await newCustomer(t);
     await addToCart(t, customer.token, sku, 3);
 
-    const results = await Promise.all(Array.from({ length: 10 }, () => t.api('POST', '/api/checkout', { token: customer.token, body: {} })));
+    const results = await Promise.all(Array.from({ length: 10 }, () => t.api('POST', '/api/checkout', { token: customer.token, body: checkoutBody() })));
     for (const r of results) {
       // A checkout that starts after another emptied the cart finds nothing to buy.
       if (r.status !== 201) expect(r.body.error.code).toBe('CART_EMPTY');
@@ -192,7 +192,7 @@ describe('activity stock under load', () => {
     const customers = await Promise.all(Array.from({ length: 200 }, () => newCustomer(t)));
     for (const c of customers) await addToCart(t, c.token, sku, 1);
 
-    const results = await Promise.all(customers.map((c) => t.api('POST', '/api/checkout', { token: c.token, body: {} })));
+    const results = await Promise.all(customers.map((c) => t.api('POST', '/api/checkout', { token: c.token, body: checkoutBody() })));
     expect(results.filter((r) => r.status !== 201).map((r) => r.body)).toEqual([]);
     const items = results.flatMap((r) => r.body.orders[0].items);
     const flash = items.filter((i: any) => i.pricing === 'flash_sale');
@@ -213,7 +213,7 @@ describe('activity stock under load', () => {
     const customers = await Promise.all(Array.from({ length: 40 }, () => newCustomer(t)));
     for (const c of customers) await addToCart(t, c.token, sku, 1);
 
-    const results = await Promise.all(customers.map((c) => t.api('POST', '/api/checkout', { token: c.token, body: {} })));
+    const results = await Promise.all(customers.map((c) => t.api('POST', '/api/checkout', { token: c.token, body: checkoutBody() })));
     const won = results.filter((r) => r.status === 201);
     expect(won).toHaveLength(15);
     for (const r of results.filter((r) => r.status !== 201)) expect(r.body.error.code).toBe('INSUFFICIENT_STOCK');
@@ -288,7 +288,7 @@ describe('coupons', () => {
 
     await addToCart(t, customer.token, flashSku, 1);
     await addToCart(t, customer.token, plainSku, 1);
-    const res = await t.api('POST', '/api/checkout', { token: customer.token, body: { coupons } });
+    const res = await t.api('POST', '/api/checkout', { token: customer.token, body: checkoutBody({ coupons }) });
     expect(res.status).toBe(422);
     expect(res.body.error).toMatchObject({ code: 'COUPON_NOT_ALLOWED', details: { pricing: 'flash_sale' } });
     expect(await activityStockOf(t, sale.itemIds[0])).toBe(5);
@@ -297,7 +297,7 @@ describe('coupons', () => {
     expect(await t.sql('select quantity from flash_sale_purchase where customer_id = ?', [customer.id])).toEqual([]);
 
     await t.api('DELETE', `/api/cart/items/${flashSku}`, { token: customer.token });
-    const standard = await t.api('POST', '/api/checkout', { token: customer.token, body: { coupons } });
+    const standard = await t.api('POST', '/api/checkout', { token: customer.token, body: checkoutBody({ coupons }) });
     expect(standard.status).toBe(201);
     expect(standard.body.orders[0]).toMatchObject({ items_total: 1000, discount: 100, total: 900 });
   });

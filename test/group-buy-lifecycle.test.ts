@@ -3,7 +3,7 @@ import { waitFor } from './support/subscriptions.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer, newGroupBuy, newOperator, newProduct } from './support/fixtures.js';
 import {
-  addToCart, balanceOf, expectLedgerReplays, groupCheckoutOk, groupRow, lapseGroup, payOk, shopWithProduct, stockOf,
+  ADDRESS, addToCart, balanceOf, checkoutBody, expectLedgerReplays, groupCheckoutOk, groupRow, lapseGroup, payOk, shopWithProduct, stockOf,
 } from './support/shopping.js';
 import { expireLapsedGroups } from '../src/services/group-buy-lifecycle.js';
 import { cancelUnpaidOrders } from '../src/services/order.service.js';
@@ -38,7 +38,7 @@ async function openAndJoin(activityId: number) {
   return { opener, joiner, opened, joined };
 }
 
-const checkout = (token: string, groupBuy: unknown, extra: object = {}) => t.api('POST', '/api/checkout', { token, body: { group_buy: groupBuy, ...extra } });
+const checkout = (token: string, groupBuy: unknown, extra: object = {}) => t.api('POST', '/api/checkout', { token, body: checkoutBody({ group_buy: groupBuy, ...extra }) });
 const pay = (token: string, orderId: number) => t.api('POST', `/api/orders/${orderId}/pay`, { token });
 const countRows = async (table: string, where = 'true', params: unknown[] = []) =>
   (await t.sql(`select count(*)::int as n from ${table} where ${where}`, params))[0].n as number;
@@ -99,7 +99,7 @@ describe('group-buying checkout', () => {
     expect(cancel.body.error.code).toBe('ORDER_NOT_CANCELLABLE');
     // Not shippable and not invoiced until the group succeeds; not counted as sold either.
     const operator = await newOperator(t, paid.shop.id);
-    const ship = await t.api('POST', `/api/merchant/orders/${joined.id}/shipments`, { token: operator.token, body: { carrier: 'SF', tracking_number: 'G1' } });
+    const ship = await t.api('POST', `/api/merchant/orders/${joined.id}/shipments`, { token: operator.token, body: { company_code: 'sf', tracking_number: 'G1' } });
     expect(ship.body.error.code).toBe('ORDER_NOT_SHIPPABLE');
     expect((await t.api('GET', `/api/orders/${joined.id}/invoice`, { token: joiner.token })).body.error.code).toBe('INVOICE_NOT_AVAILABLE');
     expect(await countRows('order_item', 'order_id = ? and sold', [joined.id])).toBe(0);
@@ -207,16 +207,16 @@ describe('group-buying checkout', () => {
   it('checks out over GraphQL through the same service, with the same refusals', async () => {
     const { activity, skuId } = await activitySetup();
     const customer = await newCustomer(t);
-    const mutation = `mutation($g: GroupBuyIntentInput) { checkout(groupBuy: $g) { id status groupId groupPrice total items { skuId quantity unitPrice pricing } } }`;
-    const opened = await t.gql(mutation, { g: { activityId: activity.id } }, customer.token);
+    const mutation = `mutation($g: GroupBuyIntentInput, $a: ShippingAddressInput!) { checkout(groupBuy: $g, shippingAddress: $a) { id status groupId groupPrice total items { skuId quantity unitPrice pricing } } }`;
+    const opened = await t.gql(mutation, { g: { activityId: activity.id }, a: ADDRESS }, customer.token);
     expect(opened.errors).toBeUndefined();
     expect(opened.data.checkout).toEqual([
       { id: expect.any(Number), status: 'PendingPayment', groupId: expect.any(Number), groupPrice: 600, total: 600, items: [{ skuId, quantity: 1, unitPrice: 600, pricing: 'GroupBuy' }] },
     ]);
     const joiner = await newCustomer(t);
-    const joined = await t.gql(mutation, { g: { activityId: activity.id, groupId: opened.data.checkout[0].groupId, skuId: null, quantity: null } }, joiner.token);
+    const joined = await t.gql(mutation, { g: { activityId: activity.id, groupId: opened.data.checkout[0].groupId, skuId: null, quantity: null }, a: ADDRESS }, joiner.token);
     expect(joined.data.checkout[0].groupId).toBe(opened.data.checkout[0].groupId);
-    const refused = await t.gql(mutation, { g: { activityId: activity.id, quantity: 2 } }, (await newCustomer(t)).token);
+    const refused = await t.gql(mutation, { g: { activityId: activity.id, quantity: 2 }, a: ADDRESS }, (await newCustomer(t)).token);
     expect(refused.errors?.[0].extensions.code).toBe('GROUP_BUY_SINGLE_ITEM');
   });
 });

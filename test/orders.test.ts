@@ -1,6 +1,6 @@
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer, newOperator } from './support/fixtures.js';
-import { balanceOf, expectLedgerReplays, payOk, placeOrder, shopWithProduct, stockOf } from './support/shopping.js';
+import { ADDRESS, balanceOf, expectLedgerReplays, payOk, placeOrder, shopWithProduct, stockOf } from './support/shopping.js';
 import { cancelUnpaidOrders } from '../src/services/order.service.js';
 import { soldCounts } from '../src/services/sold-count.js';
 import { withIdempotency } from '../src/services/idempotency.service.js';
@@ -175,22 +175,22 @@ describe('shipment, delivery and invoice', () => {
     const customer = await newCustomer(t, { available: 50_000, points: 0 });
     const order = await placeOrder(t, customer.token, product.skuIds[0], 3);
 
-    const early = await t.api('POST', `/api/merchant/orders/${order.id}/shipments`, { token: operator.token, body: { carrier: 'SF', tracking_number: 'X1' } });
+    const early = await t.api('POST', `/api/merchant/orders/${order.id}/shipments`, { token: operator.token, body: { company_code: 'sf', tracking_number: 'X1' } });
     expect(early.status).toBe(409);
     expect(early.body.error.code).toBe('ORDER_NOT_SHIPPABLE');
     expect((await t.api('GET', `/api/orders/${order.id}/invoice`, { token: customer.token })).body.error.code).toBe('INVOICE_NOT_AVAILABLE');
     await payOk(t, customer.token, order.id);
 
     const itemId = order.items[0].id;
-    const tooMany = await t.api('POST', `/api/merchant/orders/${order.id}/shipments`, { token: operator.token, body: { carrier: 'SF', tracking_number: 'X1', items: [{ order_item_id: itemId, quantity: 4 }] } });
+    const tooMany = await t.api('POST', `/api/merchant/orders/${order.id}/shipments`, { token: operator.token, body: { company_code: 'sf', tracking_number: 'X1', items: [{ order_item_id: itemId, quantity: 4 }] } });
     expect(tooMany.body.error.code).toBe('SHIPMENT_EXCEEDS_ORDER');
-    const part = await t.api('POST', `/api/merchant/orders/${order.id}/shipments`, { token: operator.token, body: { carrier: 'SF', tracking_number: 'X1', items: [{ order_item_id: itemId, quantity: 1 }] } });
+    const part = await t.api('POST', `/api/merchant/orders/${order.id}/shipments`, { token: operator.token, body: { company_code: 'sf', tracking_number: 'X1', items: [{ order_item_id: itemId, quantity: 1 }] } });
     expect(part.status).toBe(201);
-    expect(part.body).toMatchObject({ status: 'paid', shipments: [{ carrier: 'SF', tracking_number: 'X1', items: [{ order_item_id: itemId, quantity: 1 }] }] });
+    expect(part.body).toMatchObject({ status: 'paid', shipments: [{ company_code: 'sf', carrier: 'SF Express', tracking_number: 'X1', items: [{ order_item_id: itemId, quantity: 1 }] }] });
     const early2 = await t.api('POST', `/api/orders/${order.id}/confirm-delivery`, { token: customer.token });
     expect(early2.body.error.code).toBe('ORDER_NOT_SHIPPED');
 
-    const rest = await t.api('POST', `/api/merchant/orders/${order.id}/shipments`, { token: operator.token, body: { carrier: 'SF', tracking_number: 'X2' } });
+    const rest = await t.api('POST', `/api/merchant/orders/${order.id}/shipments`, { token: operator.token, body: { company_code: 'sf', tracking_number: 'X2' } });
     expect(rest.body.status).toBe('shipped');
     expect(rest.body.shipments[1]).not.toHaveProperty('items');
     expect(rest.body.items[0].shipped_quantity).toBe(3);
@@ -220,7 +220,7 @@ describe('shipment, delivery and invoice', () => {
 
     const other = await shopWithProduct(t);
     const otherOperator = await newOperator(t, other.shop.id);
-    expect((await t.api('POST', `/api/merchant/orders/${order.id}/shipments`, { token: otherOperator.token, body: { carrier: 'SF', tracking_number: '1' } })).status).toBe(404);
+    expect((await t.api('POST', `/api/merchant/orders/${order.id}/shipments`, { token: otherOperator.token, body: { company_code: 'sf', tracking_number: '1' } })).status).toBe(404);
     expect((await t.api('POST', `/api/merchant/orders/${order.id}/invoice`, { token: otherOperator.token, body: {} })).status).toBe(404);
     expect((await t.api('GET', `/api/merchant/orders/${order.id}`, { token: otherOperator.token })).status).toBe(404);
     expect((await t.api('GET', '/api/merchant/orders', { token: otherOperator.token })).body.total).toBe(0);
@@ -229,7 +229,7 @@ describe('shipment, delivery and invoice', () => {
     expect((await t.api('GET', '/api/merchant/orders', { token: operator.token })).body.items.map((o: any) => o.id)).toContain(order.id);
     expect((await t.api('GET', '/api/merchant/orders', { token: customer.token })).status).toBe(403);
     expect((await t.api('GET', '/api/orders', { token: operator.token })).status).toBe(403);
-    expect((await t.api('POST', `/api/merchant/orders/${order.id}/shipments`, { token: operator.token, body: { carrier: '', tracking_number: '1' } })).status).toBe(400);
+    expect((await t.api('POST', `/api/merchant/orders/${order.id}/shipments`, { token: operator.token, body: { company_code: '', tracking_number: '1' } })).status).toBe(400);
   });
 
   it('emits paid, shipment, delivered and cancelled events after commit', async () => {
@@ -241,7 +241,7 @@ describe('shipment, delivery and invoice', () => {
       const customer = await newCustomer(t, { available: 1_000, points: 0 });
       const order = await placeOrder(t, customer.token, product.skuIds[0]);
       await payOk(t, customer.token, order.id);
-      await t.api('POST', `/api/merchant/orders/${order.id}/shipments`, { token: operator.token, body: { carrier: 'SF', tracking_number: 'E1' } });
+      await t.api('POST', `/api/merchant/orders/${order.id}/shipments`, { token: operator.token, body: { company_code: 'sf', tracking_number: 'E1' } });
       await t.api('POST', `/api/orders/${order.id}/confirm-delivery`, { token: customer.token });
       const other = await placeOrder(t, customer.token, product.skuIds[0]);
       await t.api('POST', `/api/orders/${other.id}/cancel`, { token: customer.token });
@@ -302,8 +302,13 @@ describe('GraphQL door', () => {
     const customer = await newCustomer(t, { available: 1_000, points: 0 });
     const cart = await t.gql(`mutation($s: Int!) { setCartItem(skuId: $s, quantity: 2) { total lines { stock shop { id } } } }`, { s: product.skuIds[0] }, customer.token);
     expect(cart.data.setCartItem.total).toBe(900);
-    const placed = await t.gql(`mutation { checkout(idempotencyKey: "g1") { id status total items { unitPrice quantity } } }`, {}, customer.token);
+    const placed = await t.gql(
+      `mutation($a: ShippingAddressInput!) { checkout(shippingAddress: $a, idempotencyKey: "g1") { id status total shippingAddress { region } items { unitPrice quantity } } }`,
+      { a: ADDRESS },
+      customer.token,
+    );
     expect(placed.errors).toBeUndefined();
+    expect(placed.data.checkout[0].shippingAddress).toEqual({ region: ADDRESS.region });
     const orderId = placed.data.checkout[0].id;
     const paid = await t.gql(`mutation($id: Int!) { payOrder(id: $id) { status } }`, { id: orderId }, customer.token);
     expect(paid.data.payOrder.status).toBe('Paid');

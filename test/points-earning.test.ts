@@ -1,6 +1,6 @@
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer, newOperator } from './support/fixtures.js';
-import { balanceOf, expectLedgerReplays, payOk, placeOrder, shopWithProduct } from './support/shopping.js';
+import { balanceOf, deliverOk, expectLedgerReplays, payOk, placeOrder, shipOk, shopWithProduct } from './support/shopping.js';
 import { creditPointsForDeliveredOrder, pointsForAmountPaid } from '../src/services/points-earning.service.js';
 
 let t: TestApp;
@@ -86,11 +86,10 @@ describe('earning points on delivered orders', () => {
     const order = await placeOrder(t, customer.token, product.skuIds[0], 2);
     await payOk(t, customer.token, order.id);
     expect(await pointsOf(customer.id)).toBe(0);
-    await t.api('POST', `/api/merchant/orders/${order.id}/shipments`, { token: operator.token, body: { carrier: 'SF', tracking_number: 'P1' } });
+    await shipOk(t, operator.token, order.id);
     expect(await pointsOf(customer.id)).toBe(0);
 
-    const delivered = await t.api('POST', `/api/orders/${order.id}/confirm-delivery`, { token: customer.token });
-    expect(delivered.body.status).toBe('delivered');
+    expect((await deliverOk(t, customer.token, order.id)).status).toBe('delivered');
     expect(await pointsOf(customer.id)).toBe(246);
     expect(await earnedEntries(order.id)).toEqual([{ user_id: customer.id, delta: 246, balance_after: 246 }]);
 

@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const address = { recipient_name: 'Li Lei', phone: '+86 138 0000 0000', address: '1 Binhai Road, Nanshan, Shenzhen', postal_code: '518000' };
+const address = { recipient: 'Li Lei', phone: '+86 138 0000 0000', region: 'CN-GD', address: '1 Binhai Road, Nanshan, Shenzhen' };
 
 const stockOf = async (id: number) => (await t.sql('select stock from points_product where id = ?', [id]))[0].stock as number;
 const pointsOf = (userId: number) => balanceOf(t, userId, 'points');
@@ -230,7 +230,9 @@ describe('redeeming a points product', () => {
       { quantity: 101, shipping_address: address },
       { quantity: 1 },
       { quantity: 1, shipping_address: { ...address, phone: 'call me' } },
-      { quantity: 1, shipping_address: { ...address, recipient_name: '  ' } },
+      { quantity: 1, shipping_address: { ...address, recipient: '  ' } },
+      { quantity: 1, shipping_address: { ...address, region: 'Guangdong' } },
+      { quantity: 1, shipping_address: { ...address, postal_code: '518000' } },
     ];
     for (const body of bodies) {
       const res = await redeem(customer, product.id, body);
@@ -389,11 +391,11 @@ describe('points mall over GraphQL', () => {
     expect(listed.data.pointsProducts.items).toContainEqual({ id, stock: 2 });
 
     const customer = await newCustomer(t, { available: 0, points: 100 });
-    const redeemQuery = `mutation($id: Int!, $i: RedeemInput!) { redeemPointsProduct(id: $id, input: $i) { id status quantity pointsTotal shippingAddress { recipientName postalCode } } }`;
-    const shippingAddress = { recipientName: 'Han Meimei', phone: '13800000000', address: '2 Xihu Road, Hangzhou' };
+    const redeemQuery = `mutation($id: Int!, $i: RedeemInput!) { redeemPointsProduct(id: $id, input: $i) { id status quantity pointsTotal shippingAddress { recipient region } } }`;
+    const shippingAddress = { recipient: 'Han Meimei', phone: '13800000000', region: 'cn-zj', address: '2 Xihu Road, Hangzhou' };
     const redeemed = await t.gql(redeemQuery, { id, i: { quantity: 2, shippingAddress } }, customer.token);
     expect(redeemed.errors).toBeUndefined();
-    expect(redeemed.data.redeemPointsProduct).toMatchObject({ status: 'PendingFulfillment', quantity: 2, pointsTotal: 60, shippingAddress: { recipientName: 'Han Meimei', postalCode: null } });
+    expect(redeemed.data.redeemPointsProduct).toMatchObject({ status: 'PendingFulfillment', quantity: 2, pointsTotal: 60, shippingAddress: { recipient: 'Han Meimei', region: 'CN-ZJ' } });
 
     const soldOut = await t.gql(redeemQuery, { id, i: { shippingAddress } }, customer.token);
     expect(soldOut.errors?.[0].extensions.code).toBe('INSUFFICIENT_STOCK');

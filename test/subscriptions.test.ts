@@ -1,3 +1,4 @@
+import { addToCart, checkoutBody, checkoutOk, payOk, shopWithProduct } from './support/shopping.js';
 import { startSecondApp, startTestApp, type TestApp } from './support/harness.js';
 import { expiredTokenFor, newAdmin, newCustomer, newOperator, newShop, type TestUser } from './support/fixtures.js';
 import {
@@ -6,7 +7,6 @@ import {
 import { EventTypes } from '../src/events/event-types.js';
 import { emit, inTransaction } from '../src/services/transaction.js';
 import { emitStockLow } from '../src/services/stock-events.js';
-import { addToCart, checkoutOk, payOk, shopWithProduct } from './support/shopping.js';
 
 /**
  * Two servers on one database, as two processes behind a load balancer: `a` and `b` have their own
@@ -146,7 +146,7 @@ describe('events of real use cases', () => {
     const buyer = await newCustomer(a);
     const sub = await live(b, EVENTS, operator.token);
     await addToCart(a, buyer.token, product.skuIds[0], 2);
-    expect((await a.api('POST', '/api/checkout', { token: buyer.token, body: {} })).body.error.code).toBe('INSUFFICIENT_STOCK');
+    expect((await a.api('POST', '/api/checkout', { token: buyer.token, body: checkoutBody() })).body.error.code).toBe('INSUFFICIENT_STOCK');
     await addToCart(a, buyer.token, product.skuIds[0], 1);
     const [order] = await checkoutOk(a, buyer.token);
     // In commit order: the first event this shop sees is the second checkout's.

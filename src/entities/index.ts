@@ -23,6 +23,10 @@ import { CouponTemplate } from './coupon-template.entity.js';
 import { Coupon } from './coupon.entity.js';
 import { GroupBuyActivity, BuyingGroup, GroupMembership } from './group-buy.entity.js';
 import { FlashSale, FlashSaleItem, FlashSalePurchase } from './flash-sale.entity.js';
+import { Review } from './review.entity.js';
+import { FreightTemplate, FreightTemplateRegion } from './freight-template.entity.js';
+import { ShippingCompany } from './shipping-company.entity.js';
+import { Refund, RefundItem } from './refund.entity.js';
 
 /** Every entity, listed explicitly so the ORM needs no folder scanning (works the same in tests and dist). */
 export const entities = [
@@ -31,5 +35,6 @@ export const entities = [
   CouponTemplate, Coupon,
   GroupBuyActivity, BuyingGroup, GroupMembership,
   FlashSale, FlashSaleItem, FlashSalePurchase,
+  Review, FreightTemplate, FreightTemplateRegion, ShippingCompany, Refund, RefundItem,
   FavoriteProduct, FavoriteShop, PointsProduct, Redemption,
 ];

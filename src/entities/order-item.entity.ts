@@ -19,6 +19,7 @@ export enum ItemPricing {
 @Entity()
 @Check({ name: 'order_item_quantity_positive', expression: 'quantity > 0' })
 @Check({ name: 'order_item_shipped_within_quantity', expression: 'shipped_quantity >= 0 and shipped_quantity <= quantity' })
+@Check({ name: 'order_item_refund_within_quantity', expression: 'refund_quantity >= 0 and refund_quantity <= quantity' })
 export class OrderItem {
   @PrimaryKey()
   id!: number;
@@ -60,4 +61,8 @@ export class OrderItem {
   /** The flash-sale activity item that priced this item (pricing `flash_sale`). */
   @ManyToOne(() => FlashSaleItem, { nullable: true, index: true, deleteRule: 'no action' })
   flashSaleItem?: Rel<FlashSaleItem> | null;
+
+  /** Units in open or completed after-sale requests (refund or return); guarded by the refund service. */
+  @Property()
+  refundQuantity: number & Opt = 0;
 }

@@ -21,6 +21,13 @@ export enum OrderStatus {
   Cancelled = 'cancelled',
 }
 
+export interface ShippingAddress {
+  recipient: string;
+  phone: string;
+  region: string;
+  address: string;
+}
+
 /** States that count as "reached payment" (sold_count, stats). */
 export const PAID_STATES = [OrderStatus.Paid, OrderStatus.Shipped, OrderStatus.Delivered];
 
@@ -29,7 +36,7 @@ export const PAID_STATES = [OrderStatus.Paid, OrderStatus.Shipped, OrderStatus.D
 @Index({ properties: ['customer', 'id'] })
 @Index({ properties: ['shop', 'id'] })
 @Check({ name: 'shop_order_group_snapshot', expression: '(group_id is null) = (group_price is null)' })
-@Check({ name: 'shop_order_amounts_valid', expression: 'items_total >= 0 and discount >= 0 and discount <= items_total and total = items_total - discount' })
+@Check({ name: 'shop_order_amounts_valid', expression: 'items_total >= 0 and discount >= 0 and discount <= items_total and freight_fee >= 0 and total = items_total - discount + freight_fee' })
 export class Order {
   @PrimaryKey()
   id!: number;
@@ -54,6 +61,14 @@ export class Order {
   @ManyToOne(() => Coupon, { nullable: true, deleteRule: 'no action' })
   coupon?: Rel<Coupon> | null;
 
+  /** Computed by the server at checkout from the lines and the shipping region (freight.ts). */
+  @Property()
+  freightFee: number & Opt = 0;
+
+  /** Snapshot of where the order ships: `{recipient, phone, region, address}`. */
+  @Property({ type: 'json', nullable: true })
+  shippingAddress?: ShippingAddress | null;
+
   /** What the customer pays. */
   @Property()
   total!: number;
@@ -76,7 +91,7 @@ export class Order {
   @Property({ columnType: 'timestamptz', nullable: true })
   cancelledAt?: Date | null;
 
-  /** `customer`, `payment_timeout` or `group_expired`. */
+  /** `customer`, `payment_timeout`, `group_expired`, or `refunded` (a paid order refunded in full before shipment). */
   @Property({ length: 40, nullable: true })
   cancelReason?: string | null;
 

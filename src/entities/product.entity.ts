@@ -4,6 +4,7 @@ import { Shop } from './shop.entity.js';
 import { Category } from './category.entity.js';
 import { Brand } from './brand.entity.js';
 import { Sku } from './sku.entity.js';
+import { FreightTemplate } from './freight-template.entity.js';
 
 /** Publish lifecycle: created as draft, published to the storefront, unpublished to withdraw. */
 export enum ProductStatus {
@@ -32,6 +33,10 @@ export class Product {
 
   @ManyToOne(() => Brand, { nullable: true, deleteRule: 'set null', index: true })
   brand?: Rel<Brand> | null;
+
+  /** One of its own shop's templates; none ships free. A template in use cannot be deleted. */
+  @ManyToOne(() => FreightTemplate, { nullable: true, deleteRule: 'restrict', index: true })
+  freightTemplate?: Rel<FreightTemplate> | null;
 
   @Property({ length: 200 })
   name!: string;

@@ -2,17 +2,11 @@ import { Entity, PrimaryKey, Property, ManyToOne, Enum, Check, Index } from '@mi
 import { BigIntType, type Opt, type Rel } from '@mikro-orm/core';
 import { User } from './user.entity.js';
 import { PointsProduct } from './points-product.entity.js';
+import type { ShippingAddress } from './order.entity.js';
 
 export enum RedemptionStatus {
   PendingFulfillment = 'pending_fulfillment',
   Fulfilled = 'fulfilled',
-}
-
-export interface ShippingAddress {
-  recipientName: string;
-  phone: string;
-  address: string;
-  postalCode?: string;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Entity, PrimaryKey, Property, ManyToOne } from '@mikro-orm/decorators/legacy';
 import type { Opt, Rel } from '@mikro-orm/core';
 import { Order } from './order.entity.js';
+import { ShippingCompany } from './shipping-company.entity.js';
 
 /** A parcel sent by the shop. `items` (ShipmentItem) say what it holds; none means the whole order. */
 @Entity()
@@ -11,6 +12,10 @@ export class Shipment {
   @ManyToOne(() => Order, { index: true })
   order!: Rel<Order>;
 
+  @ManyToOne(() => ShippingCompany)
+  company!: Rel<ShippingCompany>;
+
+  /** The company's name when the parcel was sent. */
   @Property({ length: 80 })
   carrier!: string;
 

@@ -9,6 +9,9 @@ import { CouponResolver } from './coupon.resolver.js';
 import { EventsResolver } from './events.resolver.js';
 import { GroupBuyResolver } from './group-buy.resolver.js';
 import { FlashSaleResolver } from './flash-sale.resolver.js';
+import { ReviewResolver } from './review.resolver.js';
+import { FreightResolver } from './freight.resolver.js';
+import { RefundResolver } from './refund.resolver.js';
 
 export const resolvers = [
   AuthResolver,
@@ -23,6 +26,9 @@ export const resolvers = [
   EventsResolver,
   GroupBuyResolver,
   FlashSaleResolver,
+  ReviewResolver,
+  FreightResolver,
+  RefundResolver,
   PointsResolver,
   FavoritesResolver,
 ] as const;

@@ -8,7 +8,7 @@ import { myStats } from '../services/account.service.js';
 import { OrderStatus } from '../entities/order.entity.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { CouponChoiceInput } from './types/coupon.types.js';
-import { AccountStats, Cart, Invoice, InvoiceInput, Order, OrderItem, OrderPage, ShipmentInput } from './types/order.types.js';
+import { AccountStats, Cart, Invoice, InvoiceInput, Order, OrderItem, OrderPage, ShipmentInput, ShippingAddressInput } from './types/order.types.js';
 import { ProductType } from './types/catalog.types.js';
 import type { OrderItemView } from '../services/order-view.js';
 import { GroupBuyIntentInput } from './types/group-buy.types.js';
@@ -31,15 +31,20 @@ export class PurchaseResolver {
   }
 
   @Mutation(() => [Order], {
-    description: 'One order per shop in the cart, or with groupBuy one group-buying order (the cart is not used). The same idempotencyKey replays the first answer.',
+    description: 'One order per shop in the cart, or with groupBuy one group-buying order (the cart is not used), shipped to one address. The same idempotencyKey replays the first answer.',
   })
   checkout(
+    @Arg('shippingAddress', () => ShippingAddressInput) shippingAddress: ShippingAddressInput,
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | undefined,
     @Arg('coupons', () => [CouponChoiceInput], { nullable: true, description: 'At most one owned coupon per shop order' }) coupons: CouponChoiceInput[] | undefined,
     @Arg('groupBuy', () => GroupBuyIntentInput, { nullable: true }) groupBuy: GroupBuyIntentInput | undefined,
     @Ctx() { ctx }: GraphQLContext,
   ) {
-    return checkout(ctx, { ...(coupons ? { coupons } : {}), ...(groupBuy ? { groupBuy: withoutNulls(groupBuy) } : {}) }, idempotencyKey ?? undefined);
+    return checkout(
+      ctx,
+      { shippingAddress: { ...shippingAddress }, ...(coupons ? { coupons } : {}), ...(groupBuy ? { groupBuy: withoutNulls(groupBuy) } : {}) },
+      idempotencyKey ?? undefined,
+    );
   }
 
   @Query(() => OrderPage, { description: "The customer's orders, newest first" })

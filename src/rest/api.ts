@@ -7,6 +7,9 @@ import { merchantProductRoutes } from './merchant-products.routes.js';
 import { couponRoutes } from './coupon.routes.js';
 import { groupBuyRoutes } from './group-buy.routes.js';
 import { flashSaleRoutes } from './flash-sale.routes.js';
+import { reviewRoutes } from './review.routes.js';
+import { freightRoutes } from './freight.routes.js';
+import { refundRoutes } from './refund.routes.js';
 import { favoritesRoutes } from './favorites.routes.js';
 import { pointsRoutes } from './points.routes.js';
 
@@ -20,6 +23,9 @@ export function apiRouter(deps: AppDeps): Router {
   couponRoutes(router);
   groupBuyRoutes(router);
   flashSaleRoutes(router);
+  reviewRoutes(router);
+  freightRoutes(router);
+  refundRoutes(router);
   pointsRoutes(router);
   favoritesRoutes(router);
   return router;

@@ -14,6 +14,7 @@ import { withIdempotency } from './idempotency.service.js';
 import { applyCoupons, CouponsInput } from './coupon-checkout.js';
 import { draftGroupBuyOrder, GroupBuyIntent, prepareGroupBuyCheckout } from './group-buy-checkout.js';
 import { applyFlashSalePricing, takeFlashSaleStock } from './flash-sale-pricing.js';
+import { freightFees, ShippingAddressInput } from './freight.js';
 
 /** A cart line as checkout reads it, with the product's current standard price. */
 export interface CheckoutLine {
@@ -51,6 +52,8 @@ export interface DraftOrder {
 
 const CheckoutInput = z
   .object({
+    /** Where the orders ship; its region prices the freight. */
+    shippingAddress: ShippingAddressInput,
     /** `{<shop_id>: <coupon_id>}` (or a list of `{shopId, couponId}`); group buying refuses any. */
     coupons: CouponsInput.optional(),
     groupBuy: GroupBuyIntent.optional(),
@@ -75,6 +78,8 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
       const flashSale = await applyFlashSalePricing(tx, customer.userId, drafts);
       // Coupons last among the pricing steps: they look at the final items and their pricing.
       await applyCoupons(tx, customer.userId, drafts, request.coupons ?? []);
+      // Freight after every pricing step: its free-shipping threshold looks at the amount after discount.
+      const freight = await freightFees(tx.em, drafts, request.shippingAddress.region);
 
       const demand: Demand = new Map();
       const orders = drafts.map((draft) => {
@@ -85,7 +90,9 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
           itemsTotal,
           discount: draft.discount,
           coupon: draft.couponId ?? null,
-          total: itemsTotal - draft.discount,
+          freightFee: freight.get(draft.shopId)!,
+          total: itemsTotal - draft.discount + freight.get(draft.shopId)!,
+          shippingAddress: request.shippingAddress,
           group: draft.group?.id,
           groupPrice: draft.group?.price,
         });

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { BASE_CURRENCY } from '../currency.js';
 import { intArray, toDate } from '../db/sql.js';
 import type { ItemPricing } from '../entities/order-item.entity.js';
-import type { OrderStatus } from '../entities/order.entity.js';
+import type { OrderStatus, ShippingAddress } from '../entities/order.entity.js';
 
 export interface OrderItemView {
   id: number;
@@ -17,10 +17,14 @@ export interface OrderItemView {
   shippedQuantity: number;
   /** The flash-sale activity item that priced a `flash_sale` item. */
   flashSaleItemId?: number;
+  /** Units in open or completed refunds and returns. */
+  refundQuantity: number;
 }
 
 export interface ShipmentView {
   id: number;
+  companyCode: string;
+  /** The company's name when the parcel was sent. */
   carrier: string;
   trackingNumber: string;
   createdAt: Date;
@@ -38,7 +42,9 @@ export interface OrderView {
   discount: number;
   /** The coupon applied at checkout; absent when none. */
   couponId?: number;
+  freightFee: number;
   total: number;
+  shippingAddress?: ShippingAddress;
   createdAt: Date;
   paidAt?: Date;
   shippedAt?: Date;
@@ -80,7 +86,7 @@ export async function orderViews(em: EntityManager, ids: number[]): Promise<Orde
     const list = itemsByOrder.get(i.order_id) ?? [];
     list.push({
       id: i.id, productId: i.product_id, skuId: i.sku_id, productName: i.product_name, skuName: i.sku_name,
-      unitPrice: i.unit_price, quantity: i.quantity, amount: i.amount, pricing: i.pricing, shippedQuantity: i.shipped_quantity,
+      unitPrice: i.unit_price, quantity: i.quantity, amount: i.amount, pricing: i.pricing, shippedQuantity: i.shipped_quantity, refundQuantity: i.refund_quantity,
       flashSaleItemId: opt(i.flash_sale_item_id),
     });
     itemsByOrder.set(i.order_id, list);
@@ -89,7 +95,7 @@ export async function orderViews(em: EntityManager, ids: number[]): Promise<Orde
   for (const s of shipments) {
     const list = shipmentsByOrder.get(s.order_id) ?? [];
     const parts = (s.items as { order_item_id: number; quantity: number }[]).map((p) => ({ orderItemId: p.order_item_id, quantity: p.quantity }));
-    list.push({ id: s.id, carrier: s.carrier, trackingNumber: s.tracking_number, createdAt: toDate(s.created_at), items: parts.length ? parts : undefined });
+    list.push({ id: s.id, companyCode: s.company_code, carrier: s.carrier, trackingNumber: s.tracking_number, createdAt: toDate(s.created_at), items: parts.length ? parts : undefined });
     shipmentsByOrder.set(s.order_id, list);
   }
   const byId = new Map(
@@ -104,7 +110,9 @@ export async function orderViews(em: EntityManager, ids: number[]): Promise<Orde
         itemsTotal: o.items_total,
         discount: o.discount,
         couponId: opt(o.coupon_id),
+        freightFee: o.freight_fee,
         total: o.total,
+        shippingAddress: opt(o.shipping_address),
         createdAt: toDate(o.created_at),
         paidAt: toDate(o.paid_at),
         shippedAt: toDate(o.shipped_at),

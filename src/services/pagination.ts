@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { z, wholeNumber } from './validate.js';
 
 /** One pagination contract for every list: `page` from 1, `pageSize` 20 by default and at most 100. */
@@ -25,15 +26,38 @@ export interface PageRequest {
 export const pageOffset = (p: PageRequest) => (p.page - 1) * p.pageSize;
 
 /**
- * Builds a page from rows that carry `count(*) over ()` as `total`, so one query gives the items and the
- * total. Only a page past the end (no rows) needs the separate count.
+ * One page of ids from `table` matching `where`, with the total in the same query (a window count);
+ * only a page past the end costs a second count.
  */
+export async function idPage(
+  em: EntityManager,
+  query: { table: string; where: string; params: unknown[]; order: 'asc' | 'desc' },
+  paging: PageRequest,
+): Promise<{ ids: number[]; total: number }> {
+  const { table, where, params, order } = query;
+  const rows = await em.execute<{ id: number; total: number }[]>(
+    `select id, (count(*) over ())::int as total from ${table} where ${where} order by id ${order} limit ? offset ?`,
+    [...params, paging.pageSize, pageOffset(paging)],
+  );
+  const total = await windowTotal(rows, paging, async () =>
+    (await em.execute<{ n: number }[]>(`select count(*)::int as n from ${table} where ${where}`, params))[0].n,
+  );
+  return { ids: rows.map((r) => r.id), total };
+}
+
+/** The total of rows carrying `count(*) over ()` as `total`; only a page past the end (no rows) needs `countAll`. */
+export async function windowTotal(rows: { total: string | number }[], paging: PageRequest, countAll: () => Promise<number>): Promise<number> {
+  if (rows.length > 0) return Number(rows[0].total);
+  return paging.page > 1 ? countAll() : 0;
+}
+
+/** A page of whole rows (not only ids) read with their window count: one query gives items and total. */
 export async function pageFrom<R extends { total: string | number }, T>(
   rows: R[],
   request: PageRequest,
   map: (row: R) => T,
   countAll: () => Promise<number>,
 ): Promise<Page<T>> {
-  const total = rows.length > 0 ? Number(rows[0].total) : request.page > 1 ? await countAll() : 0;
+  const total = await windowTotal(rows, request, countAll);
   return { items: rows.map(map), page: request.page, pageSize: request.pageSize, total };
 }

@@ -2,10 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, notFound, refused } from '../errors.js';
 import { BalanceKind } from '../entities/balance.entity.js';
 import { EventTypes } from '../events/event-types.js';
-import { RedemptionStatus, type ShippingAddress } from '../entities/redemption.entity.js';
+import { RedemptionStatus } from '../entities/redemption.entity.js';
+import type { ShippingAddress } from '../entities/order.entity.js';
 import type { ServiceContext } from './context.js';
 import { requireAdmin, requireCustomer } from './guards.js';
 import { debit } from './ledger.service.js';
+import { ShippingAddressInput } from './freight.js';
 import { pageOffset, pageFrom, pageFields, type Page } from './pagination.js';
 import { emit, inTransaction } from './transaction.js';
 import { idParam, parseInput, z } from './validate.js';
@@ -72,13 +74,6 @@ const UpdateProductInput = z
   .partial()
   .strict()
   .refine((v) => Object.values(v).some((x) => x !== undefined), 'send at least one field to change');
-
-const ShippingAddressInput = z.object({
-  recipientName: text(80),
-  phone: z.string().trim().regex(/^\+?[0-9][0-9 -]{4,19}$/, 'must be a phone number'),
-  address: text(300),
-  postalCode: z.string().trim().regex(/^[0-9A-Za-z -]{3,10}$/, 'must be a postal code').optional(),
-});
 
 const RedeemInput = z.object({
   quantity: z.number().int().min(1).max(MAX_REDEEM_QUANTITY).default(1),

@@ -184,6 +184,29 @@ export async function newGroupBuy(t: TestApp, spec: GroupBuySpec): Promise<{ id:
   return row;
 }
 
+export interface FreightSpec {
+  firstUnitFee: number;
+  additionalUnitFee: number;
+  freeThreshold?: number | null;
+  regions?: { region: string; firstUnitFee: number; additionalUnitFee: number; freeThreshold?: number | null }[];
+}
+
+/** A freight template of a shop, optionally assigned to products. */
+export async function newFreightTemplate(t: TestApp, shopId: number, spec: FreightSpec, productIds: number[] = []): Promise<{ id: number }> {
+  const [row] = await t.sql<{ id: number }>(
+    `insert into freight_template (shop_id, name, first_unit_fee, additional_unit_fee, free_threshold, created_at, updated_at)
+     values (?, ?, ?, ?, ?, now(), now()) returning id`,
+    [shopId, unique('Freight'), spec.firstUnitFee, spec.additionalUnitFee, spec.freeThreshold ?? null],
+  );
+  for (const r of spec.regions ?? []) {
+    await t.sql('insert into freight_template_region (template_id, region, first_unit_fee, additional_unit_fee, free_threshold) values (?, ?, ?, ?, ?)', [
+      row.id, r.region, r.firstUnitFee, r.additionalUnitFee, r.freeThreshold ?? null,
+    ]);
+  }
+  for (const productId of productIds) await t.sql('update product set freight_template_id = ? where id = ?', [row.id, productId]);
+  return row;
+}
+
 export interface PointsProductSpec {
   pointsPrice?: number;
   stock?: number;

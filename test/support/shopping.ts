@@ -8,8 +8,14 @@ export async function addToCart(t: TestApp, token: string, skuId: number, quanti
   return res.body;
 }
 
-export async function checkoutOk(t: TestApp, token: string, headers: Record<string, string> = {}) {
-  const res = await t.api('POST', '/api/checkout', { token, body: {}, headers });
+/** Checkout requires a shipping address; this one is in a region no test template overrides unless it means to. */
+export const ADDRESS = { recipient: 'Test Buyer', phone: '+86 138 0000 0000', region: 'CN-SH', address: '1 Test Road, Shanghai' };
+
+/** A checkout body: the default address plus whatever the test adds. */
+export const checkoutBody = (extra: Record<string, unknown> = {}) => ({ shipping_address: ADDRESS, ...extra });
+
+export async function checkoutOk(t: TestApp, token: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}) {
+  const res = await t.api('POST', '/api/checkout', { token, body: checkoutBody(extra), headers });
   if (res.status !== 201) throw new Error(`checkout failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.orders as any[];
 }
@@ -59,7 +65,7 @@ export async function expectLedgerReplays(t: TestApp) {
 
 /** A group-buying checkout (opens a group without `group_id`); returns the single order. */
 export async function groupCheckoutOk(t: TestApp, token: string, intent: { activity_id: number; group_id?: number }) {
-  const res = await t.api('POST', '/api/checkout', { token, body: { group_buy: intent } });
+  const res = await t.api('POST', '/api/checkout', { token, body: checkoutBody({ group_buy: intent }) });
   if (res.status !== 201) throw new Error(`group checkout failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.orders[0];
 }
@@ -72,4 +78,25 @@ export async function groupRow(t: TestApp, groupId: number) {
 /** Moves a group's expiry into the past, as if its lifetime had ended. */
 export async function lapseGroup(t: TestApp, groupId: number) {
   await t.sql(`update group_buy_group set expires_at = now() - interval '1 minute' where id = ?`, [groupId]);
+}
+
+/** The shop ships everything left (or the given parts) with SF Express. */
+export async function shipOk(t: TestApp, operatorToken: string, orderId: number, items?: { order_item_id: number; quantity: number }[]) {
+  const res = await t.api('POST', `/api/merchant/orders/${orderId}/shipments`, { token: operatorToken, body: { company_code: 'sf', tracking_number: `SF${orderId}`, items } });
+  if (res.status !== 201) throw new Error(`shipment failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+export async function deliverOk(t: TestApp, token: string, orderId: number) {
+  const res = await t.api('POST', `/api/orders/${orderId}/confirm-delivery`, { token });
+  if (res.status !== 200) throw new Error(`delivery failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** Placed, paid, shipped whole and confirmed: returns the delivered order. */
+export async function deliveredOrder(t: TestApp, customerToken: string, operatorToken: string, skuId: number, quantity = 1) {
+  const order = await placeOrder(t, customerToken, skuId, quantity);
+  await payOk(t, customerToken, order.id);
+  await shipOk(t, operatorToken, order.id);
+  return deliverOk(t, customerToken, order.id);
 }

@@ -50,6 +50,7 @@ export class OrderItem {
   @Field(() => ItemPricing) pricing!: ItemPricing;
   @Field(() => Int) shippedQuantity!: number;
   @Field(() => Int, { nullable: true, description: 'The flash-sale activity item that priced a flash_sale item' }) flashSaleItemId?: number;
+  @Field(() => Int, { description: 'Units in open or completed refunds and returns' }) refundQuantity!: number;
 }
 
 @ObjectType()
@@ -61,10 +62,19 @@ export class ShipmentPart {
 @ObjectType()
 export class Shipment {
   @Field(() => Int) id!: number;
-  @Field() carrier!: string;
+  @Field({ description: 'Code of the shipping company (see shippingCompanies)' }) companyCode!: string;
+  @Field({ description: "The company's name when the parcel was sent" }) carrier!: string;
   @Field() trackingNumber!: string;
   @Field() createdAt!: Date;
   @Field(() => [ShipmentPart], { nullable: true, description: 'Absent when the parcel carried the whole order' }) items?: ShipmentPart[];
+}
+
+@ObjectType()
+export class ShippingAddress {
+  @Field() recipient!: string;
+  @Field() phone!: string;
+  @Field({ description: 'Region code such as CN-BJ; freight templates match it' }) region!: string;
+  @Field() address!: string;
 }
 
 @ObjectType()
@@ -77,7 +87,9 @@ export class Order {
   @Field(() => Int) itemsTotal!: number;
   @Field(() => Int, { description: 'Realized coupon discount' }) discount!: number;
   @Field(() => Int, { nullable: true, description: 'The coupon applied at checkout' }) couponId?: number;
-  @Field(() => Int) total!: number;
+  @Field(() => Int, { description: 'Computed by the server from the lines and the shipping region' }) freightFee!: number;
+  @Field(() => Int, { description: 'itemsTotal - discount + freightFee' }) total!: number;
+  @Field(() => ShippingAddress, { nullable: true }) shippingAddress?: ShippingAddress;
   @Field() createdAt!: Date;
   @Field({ nullable: true }) paidAt?: Date;
   @Field({ nullable: true }) shippedAt?: Date;
@@ -136,7 +148,7 @@ export class ShipmentPartInput {
 
 @InputType()
 export class ShipmentInput {
-  @Field() carrier!: string;
+  @Field({ description: 'Code of an active shipping company (see shippingCompanies)' }) companyCode!: string;
   @Field() trackingNumber!: string;
   @Field(() => [ShipmentPartInput], { nullable: true, description: 'Absent: everything not yet shipped' }) items?: ShipmentPartInput[];
 }
@@ -145,4 +157,12 @@ export class ShipmentInput {
 export class InvoiceInput {
   @Field({ nullable: true }) title?: string;
   @Field({ nullable: true }) taxNumber?: string;
+}
+
+@InputType()
+export class ShippingAddressInput {
+  @Field() recipient!: string;
+  @Field() phone!: string;
+  @Field({ description: 'Region code such as CN-BJ (ISO 3166-2 style)' }) region!: string;
+  @Field() address!: string;
 }

@@ -2,6 +2,7 @@ import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 't
 import { RedemptionStatus } from '../../entities/redemption.entity.js';
 import { PageType } from './page.types.js';
 import { PageArgs } from './catalog.types.js';
+import { ShippingAddress, ShippingAddressInput } from './order.types.js';
 
 registerEnumType(RedemptionStatus, { name: 'RedemptionStatus', description: 'Where a redemption order stands' });
 
@@ -21,14 +22,6 @@ export class PointsProductType {
 @ObjectType('PointsProductPage')
 export class PointsProductPage extends PageType(PointsProductType) {}
 
-@ObjectType('ShippingAddress')
-export class ShippingAddressType {
-  @Field() recipientName!: string;
-  @Field() phone!: string;
-  @Field() address!: string;
-  @Field(() => String, { nullable: true }) postalCode?: string;
-}
-
 @ObjectType('Redemption', { description: 'A redemption order of the points mall, with a snapshot of the redeemed line' })
 export class RedemptionType {
   @Field(() => Int) id!: number;
@@ -39,7 +32,7 @@ export class RedemptionType {
   @Field(() => Int, { description: 'Unit price in points when redeemed' }) pointsPrice!: number;
   @Field(() => Int) quantity!: number;
   @Field(() => Int, { description: 'Points debited' }) pointsTotal!: number;
-  @Field(() => ShippingAddressType) shippingAddress!: ShippingAddressType;
+  @Field(() => ShippingAddress) shippingAddress!: ShippingAddress;
   @Field() createdAt!: Date;
   @Field(() => Date, { nullable: true }) fulfilledAt?: Date;
 }
@@ -65,14 +58,6 @@ export class UpdatePointsProductInput {
   @Field(() => Int, { nullable: true }) pointsPrice?: number;
   @Field(() => Int, { nullable: true }) stockDelta?: number;
   @Field(() => Boolean, { nullable: true }) published?: boolean;
-}
-
-@InputType()
-export class ShippingAddressInput {
-  @Field() recipientName!: string;
-  @Field() phone!: string;
-  @Field() address!: string;
-  @Field(() => String, { nullable: true }) postalCode?: string;
 }
 
 @InputType()
