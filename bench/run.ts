@@ -113,6 +113,8 @@ function readScenarios(f: Awaited<ReturnType<typeof fixtures>>): Scenario[] {
 
 export const GRAPHQL_LISTING = `{ products(pageSize: 20) { items { id name soldCount shop { id name profile { logoUrl } } skus { id price stock } } } }`;
 
+const CHECKOUT_BODY = JSON.stringify({ shipping_address: { recipient: 'Bench Buyer', phone: '+86 138 0000 0000', region: 'CN-SH', address: '1 Bench Road' } });
+
 /** Customers buying distinct SKUs: each connection is one customer putting one SKU in the cart and checking out. */
 async function checkoutRate(f: Awaited<ReturnType<typeof fixtures>>) {
   let clients = 0;
@@ -131,7 +133,7 @@ async function checkoutRate(f: Awaited<ReturnType<typeof fixtures>>) {
         },
         {
           method: 'POST',
-          setupRequest: (req: any, context: any) => ({ ...req, path: '/api/checkout', body: '{}', headers: { 'content-type': 'application/json', authorization: `Bearer ${f.tokens[context.i]}` } }),
+          setupRequest: (req: any, context: any) => ({ ...req, path: '/api/checkout', body: CHECKOUT_BODY, headers: { 'content-type': 'application/json', authorization: `Bearer ${f.tokens[context.i]}` } }),
           onResponse: (status: number) => {
             if (status === 201) placed++;
           },
@@ -142,6 +144,66 @@ async function checkoutRate(f: Awaited<ReturnType<typeof fixtures>>) {
     0,
   );
   return { checkoutsPerSecond: Math.round(placed / SECONDS), p99Ms: figures.p99Ms, errors: figures.errors, non2xx: figures.non2xx };
+}
+
+/**
+ * The flash-sale burst: `buyers` customers, each with one unit of the hot SKU in the cart, check out
+ * at once (at most CONNECTIONS in flight) against activity stock `stock`. Reports how long selling
+ * out took, how many units sold at the activity price (must equal the stock) and any oversell.
+ */
+async function flashSaleBurst(db: pg.Client, f: Awaited<ReturnType<typeof fixtures>>, buyers = 500, stock = 100) {
+  const [sku] = (await db.query(`select s.id, s.price, p.shop_id from sku s join product p on p.id = s.product_id where p.status = 'published' order by s.id limit 1`)).rows;
+  const skuStockBefore = (await db.query('select stock from sku where id = $1', [sku.id])).rows[0].stock as number;
+  const [sale] = (await db.query(
+    `insert into flash_sale (shop_id, name, starts_at, ends_at, enabled, created_at, updated_at)
+     values ($1, 'Bench burst', now() - interval '1 minute', now() + interval '1 hour', true, now(), now()) returning id`, [sku.shop_id])).rows;
+  const [item] = (await db.query(
+    `insert into flash_sale_item (flash_sale_id, sku_id, activity_price, reserved_stock, remaining_stock, per_customer_limit, enabled, sale_window)
+     values ($1, $2, $3, $4, $4, 1, true, tstzrange(now() - interval '1 minute', now() + interval '1 hour', '[)')) returning id`,
+    [sale.id, sku.id, Math.max(1, Math.floor(sku.price / 2)), stock])).rows;
+  const tokens = f.tokens.slice(0, buyers);
+  const users = (await db.query(`select id from app_user where email like 'bench-%' order by id limit $1`, [buyers])).rows.map((r) => r.id);
+  await db.query(`delete from cart_item where customer_id = any($1::int[])`, [users]);
+  await db.query(`insert into cart_item (customer_id, sku_id, quantity, added_at) select u, $2, 1, now() from unnest($1::int[]) u`, [users, sku.id]);
+
+  let next = 0;
+  let soldOutAt = 0;
+  let flashUnits = 0;
+  let failures = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (next < tokens.length) {
+        const token = tokens[next++];
+        const res = await fetch(`${BASE}/api/checkout`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: CHECKOUT_BODY });
+        const body: any = await res.json();
+        if (res.status !== 201) {
+          failures++;
+          continue;
+        }
+        const units = body.orders.flatMap((o: any) => o.items).filter((i: any) => i.pricing === 'flash_sale').reduce((n: number, i: any) => n + i.quantity, 0);
+        flashUnits += units;
+        if (units > 0 && flashUnits >= stock && soldOutAt === 0) soldOutAt = performance.now();
+      }
+    }),
+  );
+  const total = performance.now() - started;
+  const soldAtActivityPrice = Number((await db.query(`select coalesce(sum(quantity), 0) n from order_item where flash_sale_item_id = $1`, [item.id])).rows[0].n);
+  const remaining = (await db.query('select remaining_stock from flash_sale_item where id = $1', [item.id])).rows[0].remaining_stock as number;
+  const skuSold = Number((await db.query(`select coalesce(sum(oi.quantity), 0) n from order_item oi join shop_order o on o.id = oi.order_id where oi.sku_id = $1 and o.created_at >= now() - interval '1 hour'`, [sku.id])).rows[0].n);
+  const skuStockAfter = (await db.query('select stock from sku where id = $1', [sku.id])).rows[0].stock as number;
+  const sellOutMs = Math.round((soldOutAt || performance.now()) - started);
+  return {
+    buyers,
+    activityStock: stock,
+    successes: soldAtActivityPrice,
+    soldBeyondStock: Math.max(0, soldAtActivityPrice - stock) + Math.max(0, -remaining),
+    skuStockConsistent: skuStockBefore - skuStockAfter === skuSold ? 1 : 0,
+    sellOutMs,
+    flashCheckoutsPerSecond: Math.round(stock / (sellOutMs / 1000)),
+    allCheckoutsPerSecond: Math.round(buyers / (total / 1000)),
+    failures,
+  };
 }
 
 /** The database's own ceiling: a single-row conditional decrement at the same concurrency. */
@@ -185,8 +247,11 @@ async function main() {
       for (const scenario of readScenarios(f)) rows.push([scenario.name, await scenario.run()]);
       if (workers === 1) {
         rows.push(['Checkout, customers buying distinct SKUs', await checkoutRate(f)]);
+        const burst = await flashSaleBurst(db, f);
         const raw = await rawDecrementRate();
+        rows.push(['Flash-sale burst: 500 customers, activity stock 100, one SKU', burst]);
         rows.push(['Raw PostgreSQL single-row conditional decrement', { perSecond: raw }]);
+        rows.push(['Flash-sale checkout rate / raw decrement rate', { fraction: Number((burst.flashCheckoutsPerSecond / raw).toFixed(3)) }]);
         results.rawDecrementPerSecond = raw;
       }
     } finally {
