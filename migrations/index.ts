@@ -7,6 +7,7 @@ import { Migration20261122050000Coupons } from './Migration20261122050000Coupons
 import { Migration20261122070000GroupBuying } from './Migration20261122070000GroupBuying.js';
 import { Migration20261122060000FlashSales } from './Migration20261122060000FlashSales.js';
 import { Migration20261122100000AfterSale } from './Migration20261122100000AfterSale.js';
+import { Migration20261122030000PointsMallAndFavorites } from './Migration20261122030000PointsMallAndFavorites.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -17,6 +18,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122000100BackfillBalances', class: Migration20261122000100BackfillBalances },
   { name: 'Migration20261122010000Catalog', class: Migration20261122010000Catalog },
   { name: 'Migration20261122020000PurchaseFlow', class: Migration20261122020000PurchaseFlow },
+  { name: 'Migration20261122030000PointsMallAndFavorites', class: Migration20261122030000PointsMallAndFavorites },
   { name: 'Migration20261122050000Coupons', class: Migration20261122050000Coupons },
   { name: 'Migration20261122060000FlashSales', class: Migration20261122060000FlashSales },
   { name: 'Migration20261122070000GroupBuying', class: Migration20261122070000GroupBuying },

@@ -91,6 +91,19 @@ const GRAPHQL_TWIN: Record<string, string> = {
   'POST /api/merchant/refunds/{id}/approve': 'Mutation.approveRefund',
   'POST /api/merchant/refunds/{id}/reject': 'Mutation.rejectRefund',
   'POST /api/merchant/refunds/{id}/receive': 'Mutation.receiveRefund',
+  'GET /api/points/products': 'Query.pointsProducts',
+  'POST /api/points/products/{id}/redeem': 'Mutation.redeemPointsProduct',
+  'GET /api/me/redemptions': 'Query.myRedemptions',
+  'GET /api/admin/points/products': 'Query.adminPointsProducts',
+  'POST /api/admin/points/products': 'Mutation.createPointsProduct',
+  'PUT /api/admin/points/products/{id}': 'Mutation.updatePointsProduct',
+  'GET /api/admin/redemptions': 'Query.adminRedemptions',
+  'POST /api/admin/redemptions/{id}/fulfil': 'Mutation.fulfilRedemption',
+  'GET /api/me/favorites': 'Query.myFavorites',
+  'PUT /api/me/favorites/products/{id}': 'Mutation.favoriteProduct',
+  'DELETE /api/me/favorites/products/{id}': 'Mutation.unfavoriteProduct',
+  'PUT /api/me/favorites/shops/{id}': 'Mutation.favoriteShop',
+  'DELETE /api/me/favorites/shops/{id}': 'Mutation.unfavoriteShop',
 };
 
 /** `{id}`, `{sku_id}`, `:orderId`... all become `{}` so README and Express spellings compare. */

@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const TABLES = ['category', 'brand', 'shop', 'shop_profile', 'product', 'sku', 'home_content_item', 'app_user', 'balance', 'ledger_entry'];
+const TABLES = ['category', 'brand', 'shop', 'shop_profile', 'product', 'sku', 'home_content_item', 'app_user', 'balance', 'ledger_entry', 'points_product'];
 
 async function counts() {
   const out: Record<string, number> = {};
@@ -56,6 +56,8 @@ describe('demo seed', () => {
       const res = await t.api('POST', '/api/auth/login', { body: { email, password: DEMO_PASSWORD } });
       expect(res.status).toBe(200);
     }
+    const points = await t.api('GET', '/api/points/products');
+    expect(points.body.total).toBeGreaterThanOrEqual(3);
     const operators = await t.sql(`select count(*)::int as n from app_user where role = 'shop_operator'`);
     expect(operators[0].n).toBe(c.shop);
     expect(PASSWORD).not.toBe(DEMO_PASSWORD);

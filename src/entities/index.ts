@@ -2,9 +2,12 @@ import { AuthToken } from './auth-token.entity.js';
 import { Balance } from './balance.entity.js';
 import { Brand } from './brand.entity.js';
 import { Category } from './category.entity.js';
+import { FavoriteProduct, FavoriteShop } from './favorite.entity.js';
 import { HomeContentItem } from './home-content-item.entity.js';
 import { LedgerEntry } from './ledger-entry.entity.js';
+import { PointsProduct } from './points-product.entity.js';
 import { Product } from './product.entity.js';
+import { Redemption } from './redemption.entity.js';
 import { Shop } from './shop.entity.js';
 import { ShopProfile } from './shop-profile.entity.js';
 import { Sku } from './sku.entity.js';
@@ -33,4 +36,5 @@ export const entities = [
   GroupBuyActivity, BuyingGroup, GroupMembership,
   FlashSale, FlashSaleItem, FlashSalePurchase,
   Review, FreightTemplate, FreightTemplateRegion, ShippingCompany, Refund, RefundItem,
+  FavoriteProduct, FavoriteShop, PointsProduct, Redemption,
 ];

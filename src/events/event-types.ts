@@ -18,7 +18,7 @@ export const EventTypes = {
   SHIPMENT_CREATED: 'shipment.created',
   /** payload `{groupId, activityId, state}`; customerId null (a group has many members) */
   GROUP_STATE_CHANGED: 'group.state_changed',
-  /** payload `{redemptionId, pointsProductId, points}`; shopIds empty (the points mall is the platform's) */
+  /** payload `{redemptionId, pointsProductId, quantity, points}`; shopIds empty (the points mall is the platform's) */
   REDEMPTION_CREATED: 'redemption.created',
   /** payload `{skuId, productId, stock, threshold}`; emitted when a SKU's stock falls below STOCK_LOW_THRESHOLD */
   STOCK_LOW: 'stock.low',

@@ -1,6 +1,8 @@
 import DataLoader from 'dataloader';
 import { ratingSummaries, type RatingSummary } from '../services/rating-summary.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ServiceContext } from '../services/context.js';
+import { favoritedProductIds, favoritedShopIds, favoritingCustomer } from '../services/favorites.service.js';
 import {
   brandsByIds, categoriesByIds, categoriesByParentIds, productsByIds, profilesByShopIds, skusByProductIds,
   type BrandView, type CategoryView, type ProductView, type ShopProfileView, type SkuView,
@@ -24,6 +26,10 @@ export interface Loaders {
   ratings: DataLoader<number, RatingSummary>;
   /** Products in any state, with sold_count; null when the id is unknown. */
   products: DataLoader<number, ProductView | null>;
+  /** Whether the calling customer favorited the product (false, without a query, for anyone else). */
+  favoritedProducts: DataLoader<number, boolean>;
+  /** Whether the calling customer favorited the shop. */
+  favoritedShops: DataLoader<number, boolean>;
 }
 
 function loader<V>(lookup: (ids: readonly number[]) => Promise<Map<number, V>>, missing: V): DataLoader<number, V> {
@@ -33,7 +39,17 @@ function loader<V>(lookup: (ids: readonly number[]) => Promise<Map<number, V>>, 
   });
 }
 
-export function createLoaders(em: EntityManager): Loaders {
+function favoritedLoader(ctx: ServiceContext, lookup: typeof favoritedProductIds): DataLoader<number, boolean> {
+  const customerId = favoritingCustomer(ctx);
+  return new DataLoader(async (ids) => {
+    if (customerId === null) return ids.map(() => false);
+    const favorited = await lookup(ctx.em, customerId, ids);
+    return ids.map((id) => favorited.has(id));
+  });
+}
+
+export function createLoaders(ctx: ServiceContext): Loaders {
+  const { em } = ctx;
   return {
     shopProfiles: loader<ShopProfileView | null>((ids) => profilesByShopIds(em, ids), null),
     brands: loader<BrandView | null>((ids) => brandsByIds(em, ids), null),
@@ -42,5 +58,7 @@ export function createLoaders(em: EntityManager): Loaders {
     skus: loader((ids) => skusByProductIds(em, ids), []),
     products: loader<ProductView | null>((ids) => productsByIds(em, ids), null),
     ratings: new DataLoader((ids) => ratingSummaries(em, ids)),
+    favoritedProducts: favoritedLoader(ctx, favoritedProductIds),
+    favoritedShops: favoritedLoader(ctx, favoritedShopIds),
   };
 }

@@ -75,6 +75,11 @@ export class ShopResolver {
   profile(@Root() shop: ShopView, @Ctx() { loaders }: GraphQLContext) {
     return loaders.shopProfiles.load(shop.id);
   }
+
+  @FieldResolver(() => Boolean, { description: 'Whether the calling customer favorited it (false for anyone else)' })
+  favorited(@Root() shop: ShopView, @Ctx() { loaders }: GraphQLContext) {
+    return shop.favorited ?? loaders.favoritedShops.load(shop.id);
+  }
 }
 
 /** Shops read with their profile need no second query for `profile`. */

@@ -26,7 +26,7 @@ export function perEventContext(context: GraphQLContext, stream: AsyncIterableIt
         const requestId = `${base.requestId}:${n}`;
         context.ctx = { ...base, em: base.em.fork(), requestId, log: base.log.child({ event: n }) };
         // Loaders cache per unit of work: each event gets fresh ones on its own fork.
-        context.loaders = createLoaders(context.ctx.em);
+        context.loaders = createLoaders(context.ctx);
       }
       return result;
     },

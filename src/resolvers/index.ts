@@ -3,6 +3,8 @@ import { CatalogResolver, CategoryFieldsResolver, ShopResolver } from './catalog
 import { HomeContentResolver } from './home-content.resolver.js';
 import { ProductResolver } from './product.resolver.js';
 import { OrderItemResolver, PurchaseResolver } from './purchase.resolver.js';
+import { FavoritesResolver } from './favorites.resolver.js';
+import { PointsResolver } from './points.resolver.js';
 import { CouponResolver } from './coupon.resolver.js';
 import { EventsResolver } from './events.resolver.js';
 import { GroupBuyResolver } from './group-buy.resolver.js';
@@ -27,4 +29,6 @@ export const resolvers = [
   ReviewResolver,
   FreightResolver,
   RefundResolver,
+  PointsResolver,
+  FavoritesResolver,
 ] as const;

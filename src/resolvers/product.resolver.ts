@@ -48,6 +48,11 @@ export class ProductResolver {
     return merchant.unpublishProduct(ctx, id);
   }
 
+  @FieldResolver(() => Boolean, { description: 'Whether the calling customer favorited it (false for anyone else)' })
+  favorited(@Root() product: AnyProduct, @Ctx() { loaders }: GraphQLContext) {
+    return product.favorited ?? loaders.favoritedProducts.load(product.id);
+  }
+
   @FieldResolver(() => [SkuType])
   skus(@Root() product: AnyProduct, @Ctx() { loaders }: GraphQLContext) {
     return product.skus ?? loaders.skus.load(product.id);

@@ -10,6 +10,8 @@ import { flashSaleRoutes } from './flash-sale.routes.js';
 import { reviewRoutes } from './review.routes.js';
 import { freightRoutes } from './freight.routes.js';
 import { refundRoutes } from './refund.routes.js';
+import { favoritesRoutes } from './favorites.routes.js';
+import { pointsRoutes } from './points.routes.js';
 
 /** The REST facade: every route calls one service method, like its GraphQL twin. */
 export function apiRouter(deps: AppDeps): Router {
@@ -24,5 +26,7 @@ export function apiRouter(deps: AppDeps): Router {
   reviewRoutes(router);
   freightRoutes(router);
   refundRoutes(router);
+  pointsRoutes(router);
+  favoritesRoutes(router);
   return router;
 }

@@ -58,3 +58,11 @@ export const SEED_FUNDS = 1_000_000;
 export const SEED_POINTS = 5_000;
 
 export const operatorEmail = (shopSlug: string) => `ops@${shopSlug}.mallfront.test`;
+
+/** The points mall's demo items (prices in points); one is not published yet. */
+export const POINTS_PRODUCTS = [
+  { name: 'Mallfront travel mug', description: 'Insulated steel mug, 350 ml.', pointsPrice: 800, stock: 40, published: true },
+  { name: 'Canvas tote bag', description: 'Sturdy cotton tote with the Mallfront logo.', pointsPrice: 500, stock: 60, published: true },
+  { name: 'Wireless earbuds', description: 'Bluetooth 5.3, 24 h with the case.', pointsPrice: 4_500, stock: 5, published: true },
+  { name: 'Picnic blanket', description: 'Arriving next season.', pointsPrice: 2_000, stock: 20, published: false },
+];

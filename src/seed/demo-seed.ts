@@ -6,12 +6,13 @@ import { ShopProfile } from '../entities/shop-profile.entity.js';
 import { Product, ProductStatus } from '../entities/product.entity.js';
 import { Sku } from '../entities/sku.entity.js';
 import { HomeContentItem, ContentKind } from '../entities/home-content-item.entity.js';
+import { PointsProduct } from '../entities/points-product.entity.js';
 import { User, Role } from '../entities/user.entity.js';
 import { BalanceKind } from '../entities/balance.entity.js';
 import { hashPassword } from '../services/password.js';
 import { createZeroBalances, credit } from '../services/ledger.service.js';
 import {
-  ADMIN_EMAIL, BRANDS, CATEGORY_TREE, CUSTOMERS, DEMO_PASSWORD, SEED_FUNDS, SEED_POINTS, SHOPS, VARIANTS, operatorEmail,
+  ADMIN_EMAIL, BRANDS, CATEGORY_TREE, CUSTOMERS, DEMO_PASSWORD, POINTS_PRODUCTS, SEED_FUNDS, SEED_POINTS, SHOPS, VARIANTS, operatorEmail,
 } from './demo-data.js';
 
 export class SeedRefused extends Error {}
@@ -113,6 +114,10 @@ export async function seedDemoData(orm: MikroORM, nodeEnv: string): Promise<'see
         em.create(HomeContentItem, { kind, position, ...item, imageUrl: `https://img.mallfront.test/content/${kind}/${position}.jpg` }),
       );
     }
+
+    POINTS_PRODUCTS.forEach((item, i) =>
+      em.create(PointsProduct, { ...item, imageUrl: `https://img.mallfront.test/points/${i + 1}.jpg` }),
+    );
 
     em.create(User, { email: ADMIN_EMAIL, passwordHash, displayName: 'Platform Admin', role: Role.PlatformAdmin });
     shops.forEach((shop) =>

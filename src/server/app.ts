@@ -156,7 +156,7 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
       context: async ({ req, res }) => {
         try {
           const ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), res.locals.requestId);
-          return { ctx, loaders: createLoaders(ctx.em) };
+          return { ctx, loaders: createLoaders(ctx) };
         } catch (error) {
           throw asGraphQLError(error);
         }

@@ -77,7 +77,7 @@ export function startSubscriptionServer(deps: AppDeps, server: http.Server, sche
         let contextValue: GraphQLContext;
         try {
           const serviceContext = await createServiceContext(deps, ctx.extra.token, `ws-${randomUUID()}`);
-          contextValue = { ctx: serviceContext, loaders: createLoaders(serviceContext.em) };
+          contextValue = { ctx: serviceContext, loaders: createLoaders(serviceContext) };
         } catch (error) {
           return [asGraphQLError(error)];
         }

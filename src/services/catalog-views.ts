@@ -34,6 +34,8 @@ export interface ShopProfileView {
 /** A shop; `profile` is absent (not null) when the shop has none. */
 export interface ShopView extends ShopRef {
   profile?: ShopProfileView;
+  /** Shop reads by a customer: whether they favorited it (absent for other callers). */
+  favorited?: boolean;
 }
 
 export interface BrandView {
@@ -77,6 +79,8 @@ export interface ProductView {
   updatedAt: Date;
   /** Units sold in orders that reached payment, computed on read (see sold-count.ts). */
   soldCount: number;
+  /** Public reads by a customer: whether they favorited it (absent for other callers). */
+  favorited?: boolean;
 }
 
 /** A product as read from its row, before its sold_count is looked up. */

@@ -15,6 +15,7 @@ import { withIdempotency } from './idempotency.service.js';
 import { restoreOrderCoupon } from './coupon-checkout.js';
 import { expireGroupOfOrder, onPendingOrderCancelled, payGroupSeat } from './group-buy-lifecycle.js';
 import { restoreFlashSaleStock } from './flash-sale-pricing.js';
+import { creditPointsForDeliveredOrder } from './points-earning.service.js';
 
 const ListInput = z.object({ ...pageFields, status: z.enum(OrderStatus).optional() });
 const OrderRef = z.object({ orderId: id });
@@ -153,7 +154,7 @@ export async function cancelOrder(ctx: ServiceContext, input: unknown): Promise<
   });
 }
 
-/** The customer confirms a shipped order arrived. */
+/** The customer confirms a shipped order arrived; the order earns its points (see points-earning.service). */
 export async function confirmDelivery(ctx: ServiceContext, input: unknown): Promise<OrderView> {
   const customer = requireCustomer(ctx);
   const { orderId } = parseInput(OrderRef, input);
@@ -168,6 +169,7 @@ export async function confirmDelivery(ctx: ServiceContext, input: unknown): Prom
       if (status === OrderStatus.Delivered) return (await orderViews(tx.em, [orderId]))[0];
       throw conflict('ORDER_NOT_SHIPPED', 'Only a shipped order can be confirmed as delivered', { status });
     }
+    await creditPointsForDeliveredOrder(tx.em, { userId: customer.userId, orderId, amountPaid: row.total });
     emit(tx, { type: EventTypes.ORDER_DELIVERED, shopIds: [row.shop_id], customerId: customer.userId, payload: { orderId, status: OrderStatus.Delivered } });
     return (await orderViews(tx.em, [orderId]))[0];
   });

@@ -39,7 +39,25 @@ export async function idPage(
     `select id, (count(*) over ())::int as total from ${table} where ${where} order by id ${order} limit ? offset ?`,
     [...params, paging.pageSize, pageOffset(paging)],
   );
-  let total = rows[0]?.total ?? 0;
-  if (rows.length === 0 && paging.page > 1) total = (await em.execute<{ n: number }[]>(`select count(*)::int as n from ${table} where ${where}`, params))[0].n;
+  const total = await windowTotal(rows, paging, async () =>
+    (await em.execute<{ n: number }[]>(`select count(*)::int as n from ${table} where ${where}`, params))[0].n,
+  );
   return { ids: rows.map((r) => r.id), total };
+}
+
+/** The total of rows carrying `count(*) over ()` as `total`; only a page past the end (no rows) needs `countAll`. */
+export async function windowTotal(rows: { total: string | number }[], paging: PageRequest, countAll: () => Promise<number>): Promise<number> {
+  if (rows.length > 0) return Number(rows[0].total);
+  return paging.page > 1 ? countAll() : 0;
+}
+
+/** A page of whole rows (not only ids) read with their window count: one query gives items and total. */
+export async function pageFrom<R extends { total: string | number }, T>(
+  rows: R[],
+  request: PageRequest,
+  map: (row: R) => T,
+  countAll: () => Promise<number>,
+): Promise<Page<T>> {
+  const total = await windowTotal(rows, request, countAll);
+  return { items: rows.map(map), page: request.page, pageSize: request.pageSize, total };
 }

@@ -5,6 +5,7 @@ import { pageFields, pageOffset, type Page } from './pagination.js';
 import { inSubtree } from './category.service.js';
 import { soldCounts } from './sold-count.js';
 import { ratingSummaries } from './rating-summary.js';
+import { withFavoritedProducts } from './favorites.service.js';
 import {
   PRODUCT_COLUMNS, PROFILE_COLUMNS, categoriesByIds, pathIds, skusByProductIds, toBrandView, toProductView, toProfileView, withSoldCounts,
   type ProductDetailView, type ProductView,
@@ -90,7 +91,7 @@ export async function listProducts(ctx: ServiceContext, input: unknown = {}): Pr
   const items = bySales
     ? rows.map((row) => ({ ...toProductView(row), soldCount: row.sold_count as number }))
     : await withSoldCounts(ctx.em, rows.map(toProductView));
-  return { items, page: q.page, pageSize: q.pageSize, total: count.total };
+  return { items: await withFavoritedProducts(ctx, items), page: q.page, pageSize: q.pageSize, total: count.total };
 }
 
 /** One published product with its SKUs, shop and profile, brand and category path; anything else is 404. */
@@ -110,16 +111,18 @@ export async function getProduct(ctx: ServiceContext, productId: unknown): Promi
   if (!row) throw notFound('Product', { id });
   const product = toProductView(row);
   const categoryIds = pathIds(row.category_path);
-  const [skus, categories, sold, [rating]] = await Promise.all([
+  const [skus, categories, sold, [rating], [{ favorited }]] = await Promise.all([
     skusByProductIds(ctx.em, [id]),
     categoriesByIds(ctx.em, categoryIds),
     soldCounts(ctx.em, [id]),
     ratingSummaries(ctx.em, [id]),
+    withFavoritedProducts(ctx, [{ id }]),
   ]);
   return {
     ...product,
     soldCount: sold.get(id) ?? 0,
     rating,
+    favorited,
     shop: { ...product.shop, profile: toProfileView(row, product.shop.id) },
     brand: product.brandId === null ? undefined : toBrandView({ id: product.brandId, name: row.brand_name, logo_url: row.brand_logo_url, position: row.brand_position }),
     categoryPath: categoryIds.map((cid) => categories.get(cid)!).filter(Boolean),

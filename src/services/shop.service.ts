@@ -4,6 +4,7 @@ import { requireAdmin } from './guards.js';
 import { inTransaction } from './transaction.js';
 import { parseInput, idParam, z } from './validate.js';
 import { pageFields, pageOffset, type Page } from './pagination.js';
+import { withFavoritedShops } from './favorites.service.js';
 import { PROFILE_COLUMNS, toProfileView, type ShopProfileView, type ShopView } from './catalog-views.js';
 
 const ListShopsInput = z.strictObject({ ...pageFields });
@@ -29,13 +30,13 @@ export async function listShops(ctx: ServiceContext, input: unknown = {}): Promi
     ctx.em.execute(`${SHOP_SELECT} order by s.name, s.id limit ? offset ?`, [page.pageSize, pageOffset(page)]),
     ctx.em.execute<{ total: number }[]>('select count(*)::int as total from shop'),
   ]);
-  return { items: rows.map(toShopView), page: page.page, pageSize: page.pageSize, total: count.total };
+  return { items: await withFavoritedShops(ctx, rows.map(toShopView)), page: page.page, pageSize: page.pageSize, total: count.total };
 }
 
 export async function getShop(ctx: ServiceContext, slug: unknown): Promise<ShopView> {
   const [row] = await ctx.em.execute(`${SHOP_SELECT} where s.slug = ?`, [parseInput(Slug, slug)]);
   if (!row) throw notFound('Shop', { slug });
-  return toShopView(row);
+  return (await withFavoritedShops(ctx, [toShopView(row)]))[0];
 }
 
 /** Creates or replaces a shop's profile (fields left out become empty); returns the stored profile. */

@@ -206,3 +206,20 @@ export async function newFreightTemplate(t: TestApp, shopId: number, spec: Freig
   for (const productId of productIds) await t.sql('update product set freight_template_id = ? where id = ?', [row.id, productId]);
   return row;
 }
+
+export interface PointsProductSpec {
+  pointsPrice?: number;
+  stock?: number;
+  published?: boolean;
+  name?: string;
+}
+
+export async function newPointsProduct(t: TestApp, spec: PointsProductSpec = {}): Promise<{ id: number; name: string; pointsPrice: number }> {
+  const name = spec.name ?? unique('Points item');
+  const pointsPrice = spec.pointsPrice ?? 100;
+  const [row] = await t.sql<{ id: number }>(
+    `insert into points_product (name, points_price, stock, published, created_at, updated_at) values (?, ?, ?, ?, now(), now()) returning id`,
+    [name, pointsPrice, spec.stock ?? 10, spec.published ?? true],
+  );
+  return { id: row.id, name, pointsPrice };
+}

@@ -14,3 +14,9 @@ export function PageType<T extends object>(itemType: ClassType<T>) {
   }
   return Page;
 }
+
+/** Page arguments as a service's input: an omitted or null value takes the service's default. */
+export const pageQuery = ({ page, pageSize }: { page?: number | null; pageSize?: number | null }) => ({
+  page: page ?? undefined,
+  pageSize: pageSize ?? undefined,
+});

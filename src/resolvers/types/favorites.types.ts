@@ -1,0 +1,45 @@
+import { Field, Int, ObjectType } from 'type-graphql';
+import { PageType } from './page.types.js';
+import { ShopSummary } from './order.types.js';
+
+@ObjectType('FavoriteShopSummary', { description: 'A shop as the favorites list shows it' })
+export class FavoriteShopSummaryType {
+  @Field(() => Int) id!: number;
+  @Field() slug!: string;
+  @Field() name!: string;
+  @Field(() => String, { nullable: true, description: "From the shop's profile; null when it has none" }) logoUrl?: string;
+}
+
+@ObjectType('ProductSummary')
+export class ProductSummaryType {
+  @Field(() => Int) id!: number;
+  @Field() name!: string;
+  @Field(() => String, { nullable: true }) imageUrl?: string;
+  @Field(() => Int, { description: 'Lowest SKU price, in minor units of the base currency' }) priceFrom!: number;
+  @Field({ description: 'False once the product is withdrawn from sale' }) available!: boolean;
+  @Field(() => ShopSummary) shop!: ShopSummary;
+}
+
+@ObjectType('FavoriteProduct')
+export class FavoriteProductType {
+  @Field(() => ProductSummaryType) product!: ProductSummaryType;
+  @Field() favoritedAt!: Date;
+}
+
+@ObjectType('FavoriteShop')
+export class FavoriteShopType {
+  @Field(() => FavoriteShopSummaryType) shop!: FavoriteShopSummaryType;
+  @Field() favoritedAt!: Date;
+}
+
+@ObjectType('FavoriteProductPage')
+export class FavoriteProductPage extends PageType(FavoriteProductType) {}
+
+@ObjectType('FavoriteShopPage')
+export class FavoriteShopPage extends PageType(FavoriteShopType) {}
+
+@ObjectType('Favorites', { description: "The caller's favorites, newest first; the page arguments apply to each list" })
+export class FavoritesType {
+  @Field(() => FavoriteProductPage) products!: FavoriteProductPage;
+  @Field(() => FavoriteShopPage) shops!: FavoriteShopPage;
+}

@@ -1,0 +1,72 @@
+import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { RedemptionStatus } from '../../entities/redemption.entity.js';
+import { PageType } from './page.types.js';
+import { PageArgs } from './catalog.types.js';
+import { ShippingAddress, ShippingAddressInput } from './order.types.js';
+
+registerEnumType(RedemptionStatus, { name: 'RedemptionStatus', description: 'Where a redemption order stands' });
+
+@ObjectType('PointsProduct', { description: 'A platform-owned item of the points mall' })
+export class PointsProductType {
+  @Field(() => Int) id!: number;
+  @Field() name!: string;
+  @Field(() => String, { nullable: true }) description?: string;
+  @Field(() => String, { nullable: true }) imageUrl?: string;
+  @Field(() => Int, { description: 'Price of one unit, in points' }) pointsPrice!: number;
+  @Field(() => Int, { description: 'Units left to redeem' }) stock!: number;
+  @Field() published!: boolean;
+  @Field() createdAt!: Date;
+  @Field() updatedAt!: Date;
+}
+
+@ObjectType('PointsProductPage')
+export class PointsProductPage extends PageType(PointsProductType) {}
+
+@ObjectType('Redemption', { description: 'A redemption order of the points mall, with a snapshot of the redeemed line' })
+export class RedemptionType {
+  @Field(() => Int) id!: number;
+  @Field(() => Int) customerId!: number;
+  @Field(() => Int) pointsProductId!: number;
+  @Field(() => RedemptionStatus) status!: RedemptionStatus;
+  @Field({ description: 'Product name when redeemed' }) productName!: string;
+  @Field(() => Int, { description: 'Unit price in points when redeemed' }) pointsPrice!: number;
+  @Field(() => Int) quantity!: number;
+  @Field(() => Int, { description: 'Points debited' }) pointsTotal!: number;
+  @Field(() => ShippingAddress) shippingAddress!: ShippingAddress;
+  @Field() createdAt!: Date;
+  @Field(() => Date, { nullable: true }) fulfilledAt?: Date;
+}
+
+@ObjectType('RedemptionPage')
+export class RedemptionPage extends PageType(RedemptionType) {}
+
+@InputType()
+export class CreatePointsProductInput {
+  @Field() name!: string;
+  @Field(() => String, { nullable: true }) description?: string | null;
+  @Field(() => String, { nullable: true }) imageUrl?: string | null;
+  @Field(() => Int) pointsPrice!: number;
+  @Field(() => Int) stock!: number;
+  @Field(() => Boolean, { nullable: true, description: 'Default false' }) published?: boolean;
+}
+
+@InputType({ description: 'Only the fields sent change; stock moves by `stockDelta` (never below zero)' })
+export class UpdatePointsProductInput {
+  @Field(() => String, { nullable: true }) name?: string;
+  @Field(() => String, { nullable: true }) description?: string | null;
+  @Field(() => String, { nullable: true }) imageUrl?: string | null;
+  @Field(() => Int, { nullable: true }) pointsPrice?: number;
+  @Field(() => Int, { nullable: true }) stockDelta?: number;
+  @Field(() => Boolean, { nullable: true }) published?: boolean;
+}
+
+@InputType()
+export class RedeemInput {
+  @Field(() => Int, { nullable: true, description: 'Default 1' }) quantity?: number;
+  @Field(() => ShippingAddressInput) shippingAddress!: ShippingAddressInput;
+}
+
+@ArgsType()
+export class RedemptionListArgs extends PageArgs {
+  @Field(() => RedemptionStatus, { nullable: true }) status?: RedemptionStatus | null;
+}

@@ -1,0 +1,53 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { BASE_CURRENCY } from '../currency.js';
+import { BalanceKind } from '../entities/balance.entity.js';
+import { credit } from './ledger.service.js';
+
+/**
+ * How customers earn points: 1 point per whole unit of the base currency (yuan) paid for an order,
+ * credited once, when the order is delivered (delivery confirmation), so a cancelled or refunded-before-
+ * delivery order never earns. Fractions are dropped per order.
+ */
+export const POINTS_PER_CURRENCY_UNIT = 1;
+export const POINTS_EARNED_REASON = 'points_earned';
+
+const MINOR_PER_UNIT = 10 ** BASE_CURRENCY.minorUnitDigits;
+
+/** Points an order earns for an amount paid in minor units (fen). */
+export function pointsForAmountPaid(amountPaid: number): number {
+  if (!Number.isSafeInteger(amountPaid) || amountPaid < 0) throw new Error(`amountPaid must be a non-negative integer, got ${amountPaid}`);
+  return Math.floor(amountPaid / MINOR_PER_UNIT) * POINTS_PER_CURRENCY_UNIT;
+}
+
+export interface DeliveredOrder {
+  userId: number;
+  orderId: number;
+  /** What the customer paid for the order, in minor units of the base currency. */
+  amountPaid: number;
+}
+
+/**
+ * Credits the points a delivered order earns, with a ledger entry referencing the order. Call it in the
+ * delivery confirmation's transaction with its entity manager. Idempotent per order: the customer's
+ * points balance row is locked first (serialising this per customer), then an existing `points_earned`
+ * entry for the order means it was credited already; a partial unique index on the ledger backs this.
+ * Returns the points credited by this call (0 when already credited or when the order earns none).
+ */
+export async function creditPointsForDeliveredOrder(em: EntityManager, order: DeliveredOrder): Promise<number> {
+  const points = pointsForAmountPaid(order.amountPaid);
+  if (points === 0) return 0;
+  await em.execute(`select id from balance where user_id = ? and kind = ? for update`, [order.userId, BalanceKind.Points]);
+  const [already] = await em.execute(
+    `select 1 from ledger_entry where reference_type = 'order' and reference_id = ? and reason = ? limit 1`,
+    [order.orderId, POINTS_EARNED_REASON],
+  );
+  if (already) return 0;
+  await credit(em, {
+    userId: order.userId,
+    kind: BalanceKind.Points,
+    amount: points,
+    reason: POINTS_EARNED_REASON,
+    reference: { type: 'order', id: order.orderId },
+  });
+  return points;
+}
