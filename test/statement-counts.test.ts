@@ -1,0 +1,86 @@
+import { startTestApp, type TestApp } from './support/harness.js';
+import { newBrand, newCategory, newCustomer, newProduct, newShop, setContent } from './support/fixtures.js';
+import { payOk, placeOrder } from './support/shopping.js';
+
+/**
+ * The storefront's richest GraphQL reads run a number of SQL statements that does not grow with the
+ * number of rows: every relation is one batched query for the whole list (per-request loaders).
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+async function statementsFor(run: () => Promise<{ errors?: unknown }>): Promise<number> {
+  t.resetQueryLog();
+  const result = await run();
+  expect(result.errors).toBeUndefined();
+  return t.queries.length;
+}
+
+const STOREFRONT = `query($category: Int!) {
+  homeContent { banners { title destination } promos { title } quickLinks { title } floorAdverts { title } }
+  products(category: $category, pageSize: 20) {
+    total
+    items {
+      id name soldCount favorited
+      rating { count average }
+      shop { id name favorited profile { logoUrl } }
+      skus { id price stock }
+      brand { id name }
+      categoryPath { id name }
+    }
+  }
+}`;
+
+const ORDER_LIST = `query($pageSize: Int!) {
+  orders(pageSize: $pageSize) {
+    total
+    items { id status total shop { id name } items { productName quantity product { id name soldCount shop { name } } } shipments { id } }
+  }
+}`;
+
+describe('statement counts', () => {
+  it('home content plus a product listing with shops, profiles, SKUs, sold_count and ratings: the same for 3 and 20 products', async () => {
+    for (const kind of ['banners', 'promos', 'quick_links', 'floor_adverts']) await setContent(t, kind, [{}, {}, { active: false }]);
+    const brand = await newBrand(t, 500);
+    const fill = async (n: number) => {
+      const category = await newCategory(t);
+      for (let i = 0; i < n; i++) {
+        const shop = await newShop(t, { withProfile: i % 2 === 0 });
+        await newProduct(t, { shopId: shop.id, categoryId: category.id, brandId: i % 3 ? brand.id : null, skus: [{ price: 100 + i, stock: 3 }, { price: 200, stock: 1 }] });
+      }
+      return category.id;
+    };
+    const few = await fill(3);
+    const many = await fill(20);
+    const customer = await newCustomer(t);
+
+    for (const token of [undefined, customer.token]) {
+      const small = await statementsFor(() => t.gql(STOREFRONT, { category: few }, token));
+      const large = await statementsFor(() => t.gql(STOREFRONT, { category: many }, token));
+      expect(large).toBe(small);
+      // auth? + home + page + count + sold + ratings + profiles + skus + brands + categories + favorites
+      expect(large).toBeLessThanOrEqual(13);
+    }
+  });
+
+  it('an order list with items, their products and shops: the same for 2 and 8 orders', async () => {
+    const shops = await Promise.all([0, 1, 2].map(() => newShop(t, { withProfile: true })));
+    const category = await newCategory(t);
+    const products = await Promise.all(shops.map((s) => newProduct(t, { shopId: s.id, categoryId: category.id, skus: [{ price: 100, stock: 100 }] })));
+    const count = async (orders: number) => {
+      const customer = await newCustomer(t, { available: 1_000_000, points: 0 });
+      for (let i = 0; i < orders; i++) {
+        const order = await placeOrder(t, customer.token, products[i % 3].skuIds[0], 1 + (i % 2));
+        if (i % 2) await payOk(t, customer.token, order.id);
+      }
+      return statementsFor(() => t.gql(ORDER_LIST, { pageSize: 20 }, customer.token));
+    };
+    const two = await count(2);
+    const eight = await count(8);
+    expect(eight).toBe(two);
+    expect(eight).toBeLessThanOrEqual(8);
+  });
+});
