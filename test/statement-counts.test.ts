@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from './support/harness.js';
-import { newBrand, newCategory, newCustomer, newProduct, newShop, setContent } from './support/fixtures.js';
+import { newBrand, newCategory, newCouponTemplate, newCustomer, newProduct, newShop, setContent } from './support/fixtures.js';
 import { payOk, placeOrder } from './support/shopping.js';
 
 /**
@@ -82,5 +82,35 @@ describe('statement counts', () => {
     const eight = await count(8);
     expect(eight).toBe(two);
     expect(eight).toBeLessThanOrEqual(8);
+  });
+});
+
+describe("the current customer's coupons", () => {
+  it('are served per shop through one batched query, only to the customer who holds them', async () => {
+    const shops = await Promise.all(Array.from({ length: 6 }, () => newShop(t)));
+    const customer = await newCustomer(t);
+    const other = await newCustomer(t);
+    for (const shop of shops.slice(0, 3)) {
+      for (let i = 0; i < 2; i++) {
+        const template = await newCouponTemplate(t, shop.id);
+        expect((await t.api('POST', `/api/coupon-templates/${template.id}/claim`, { token: customer.token })).status).toBe(201);
+      }
+    }
+    const query = `query($n: Int!) { shops(pageSize: $n) { items { id myCoupons { id shop { id } } } } }`;
+    const mine = await t.gql(query, { n: 100 }, customer.token);
+    expect(mine.errors).toBeUndefined();
+    const byShop = new Map(mine.data.shops.items.map((s: any) => [s.id, s.myCoupons]));
+    for (const [i, shop] of shops.entries()) {
+      const coupons = byShop.get(shop.id) as any[];
+      expect(coupons).toHaveLength(i < 3 ? 2 : 0);
+      for (const c of coupons) expect(c.shop.id).toBe(shop.id);
+    }
+    const theirs = await t.gql(query, { n: 100 }, other.token);
+    expect(theirs.data.shops.items.every((s: any) => s.myCoupons.length === 0)).toBe(true);
+    expect((await t.gql(query, { n: 100 })).data.shops.items.every((s: any) => s.myCoupons.length === 0)).toBe(true);
+
+    const few = await statementsFor(() => t.gql(query, { n: 2 }, customer.token));
+    const many = await statementsFor(() => t.gql(query, { n: 50 }, customer.token));
+    expect(many).toBe(few);
   });
 });

@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import { ratingSummaries, type RatingSummary } from '../services/rating-summary.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ServiceContext } from '../services/context.js';
+import { myUsableCouponsByShop, type CouponView } from '../services/coupon.service.js';
 import { favoritedProductIds, favoritedShopIds, favoritingCustomer } from '../services/favorites.service.js';
 import {
   brandsByIds, categoriesByIds, categoriesByParentIds, productsByIds, profilesByShopIds, skusByProductIds,
@@ -28,6 +29,8 @@ export interface Loaders {
   products: DataLoader<number, ProductView | null>;
   /** Whether the calling customer favorited the product (false, without a query, for anyone else). */
   favoritedProducts: DataLoader<number, boolean>;
+  /** The calling customer's usable coupons of each shop (empty for anyone else). */
+  myCoupons: DataLoader<number, CouponView[]>;
   /** Whether the calling customer favorited the shop. */
   favoritedShops: DataLoader<number, boolean>;
 }
@@ -60,5 +63,6 @@ export function createLoaders(ctx: ServiceContext): Loaders {
     ratings: new DataLoader((ids) => ratingSummaries(em, ids)),
     favoritedProducts: favoritedLoader(ctx, favoritedProductIds),
     favoritedShops: favoritedLoader(ctx, favoritedShopIds),
+    myCoupons: loader((ids) => myUsableCouponsByShop(ctx, ids), []),
   };
 }

@@ -1,3 +1,4 @@
+import { Coupon } from './types/coupon.types.js';
 import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import * as brands from '../services/brand.service.js';
 import * as categories from '../services/category.service.js';
@@ -79,6 +80,11 @@ export class ShopResolver {
   @FieldResolver(() => Boolean, { description: 'Whether the calling customer favorited it (false for anyone else)' })
   favorited(@Root() shop: ShopView, @Ctx() { loaders }: GraphQLContext) {
     return shop.favorited ?? loaders.favoritedShops.load(shop.id);
+  }
+
+  @FieldResolver(() => [Coupon], { description: "The calling customer's usable coupons of this shop (empty for anyone else)" })
+  myCoupons(@Root() shop: ShopView, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.myCoupons.load(shop.id);
   }
 }
 

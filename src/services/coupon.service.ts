@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { intArray } from '../db/sql.js';
 import { conflict, notFound, refused } from '../errors.js';
 import { CouponTemplateStatus, DiscountKind } from '../entities/coupon-template.entity.js';
 import type { ServiceContext } from './context.js';
+import { Role } from '../entities/user.entity.js';
 import { requireCustomer, requireOperator } from './guards.js';
 import { inTransaction } from './transaction.js';
 import { id, money, parseInput, quantity, z } from './validate.js';
@@ -327,6 +329,24 @@ async function claimRefusal(em: EntityManager, templateId: number, customerId: n
   if (t.status === CouponTemplateStatus.Disabled) return refused('COUPON_TEMPLATE_DISABLED', 'This coupon is no longer offered', details);
   if (t.ended) return refused('COUPON_TEMPLATE_ENDED', "This coupon's validity window is over", details);
   return refused('COUPON_OUT_OF_STOCK', 'No coupons of this kind are left to claim', details);
+}
+
+/**
+ * The calling customer's usable coupons (status available) for each of several shops, in one query,
+ * soonest-expiring first; empty for anyone who is not a customer. Backs GraphQL `Shop.myCoupons`.
+ */
+export async function myUsableCouponsByShop(ctx: ServiceContext, shopIds: readonly number[]): Promise<Map<number, CouponView[]>> {
+  const out = new Map<number, CouponView[]>(shopIds.map((shopId) => [shopId, []]));
+  if (ctx.actor?.role !== Role.Customer || shopIds.length === 0) return out;
+  const rows = await ctx.em.execute<any[]>(
+    `select c.*, ${COUPON_STATE} as state, s.slug as shop_slug, s.name as shop_name
+       from coupon c join shop s on s.id = c.shop_id
+      where c.customer_id = ? and c.shop_id = any(?::int[]) and c.status = 'available' and c.valid_until > now()
+      order by c.valid_until, c.id`,
+    [ctx.actor.userId, intArray([...shopIds])],
+  );
+  for (const row of rows) out.get(row.shop_id)?.push(couponView(row));
+  return out;
 }
 
 /** The customer's own coupons, newest first, with their computed status (filterable). */
