@@ -212,3 +212,17 @@ describe('idempotent checkout', () => {
     expect((await t.api('POST', '/api/checkout', { token: b.token, body: checkoutBody(), headers: { 'idempotency-key': 'shared' } })).status).toBe(201);
   });
 });
+
+describe('double submission', () => {
+  it('checks one cart out once when the same checkout arrives several times at once without a key', async () => {
+    const { product } = await shopWithProduct(t, [{ price: 1000, stock: 100 }]);
+    const customer = await newCustomer(t);
+    await addToCart(t, customer.token, product.skuIds[0], 3);
+    const results = await Promise.all(Array.from({ length: 4 }, () => t.api('POST', '/api/checkout', { token: customer.token, body: checkoutBody() })));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    for (const r of results.filter((r) => r.status !== 201)) expect(r.body.error.code).toBe('CART_EMPTY');
+    const [orders] = await t.sql('select count(*)::int as n from shop_order where customer_id = ?', [customer.id]);
+    expect(orders.n).toBe(1);
+    expect(await stockOf(t, product.skuIds[0])).toBe(97);
+  });
+});

@@ -1,3 +1,4 @@
+import { soldCounts } from '../src/services/sold-count.js';
 import { waitFor } from './support/subscriptions.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCategory, newCustomer, newFreightTemplate, newOperator, newProduct, newShop } from './support/fixtures.js';
@@ -117,6 +118,8 @@ describe('refund before shipment', () => {
     const closed = await t.api('GET', `/api/orders/${order.id}`, { token: customer.token });
     expect(closed.body).toMatchObject({ status: 'cancelled', cancel_reason: 'refunded' });
     expect(await stockOf(t, sku)).toBe(50);
+    // Nothing was sold in the end: the order leaves sold_count.
+    expect((await soldCounts(t.em(), [product.id])).get(product.id)).toBe(0);
     const ship = await t.api('POST', `/api/merchant/orders/${order.id}/shipments`, { token: operator.token, body: { company_code: 'sf', tracking_number: 'Z' } });
     expect(ship.body.error.code).toBe('ORDER_NOT_SHIPPABLE');
   });

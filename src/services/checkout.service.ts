@@ -138,13 +138,18 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
   );
 }
 
-/** The cart's lines with current prices; refuses an empty cart or a line no longer on sale. */
+/**
+ * The cart's lines with current prices; refuses an empty cart or a line no longer on sale. The
+ * lines are locked: a second checkout of the same cart (a double click) waits, then finds the
+ * lines gone and is refused with CART_EMPTY instead of ordering again.
+ */
 async function readCart(tx: ServiceContext, customerId: number): Promise<CheckoutLine[]> {
   const rows = await tx.em.execute<any[]>(
     `select c.sku_id, s.name as sku_name, s.price, c.quantity, p.id as product_id, p.name as product_name,
             p.shop_id, p.status
        from cart_item c join sku s on s.id = c.sku_id join product p on p.id = s.product_id
-      where c.customer_id = ? order by p.shop_id, c.sku_id`,
+      where c.customer_id = ? order by p.shop_id, c.sku_id
+        for update of c`,
     [customerId],
   );
   if (rows.length === 0) throw refused('CART_EMPTY', 'Your cart is empty');

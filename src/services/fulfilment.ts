@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { OrderStatus } from '../entities/order.entity.js';
+import { OrderStatus } from '../entities/order.entity.js';
 
 /**
  * Closes the shipping of a paid order once every unit is shipped or refunded and no money-only
@@ -21,5 +21,7 @@ export async function closeShippingIfDone(em: EntityManager, orderId: number): P
       returning o.status`,
     [orderId, orderId],
   );
+  // Refunded in full before anything shipped: the order never sold anything, so its lines leave sold_count.
+  if (row?.status === OrderStatus.Cancelled) await em.execute('update order_item set sold = false where order_id = ?', [orderId]);
   return row?.status ?? null;
 }

@@ -176,20 +176,22 @@ export async function confirmDelivery(ctx: ServiceContext, input: unknown): Prom
 }
 
 /**
- * The payment-window sweep: cancels pending orders older than the window, a batch at a time.
- * `skip locked` lets several server processes sweep together without waiting on or double-cancelling
- * each other's orders. Returns how many it cancelled.
+ * The payment-window sweep: cancels pending orders older than the window, a batch at a time. Safe
+ * with several server processes sweeping at once. Returns how many it cancelled.
  */
 export async function cancelUnpaidOrders(ctx: ServiceContext, batchSize = 200): Promise<number> {
-  return inTransaction(ctx, async (tx) => {
-    const due = await tx.em.execute<{ id: number }[]>(
-      `select id from shop_order
-        where status = 'pending_payment' and created_at < now() - make_interval(mins => ?)
-        order by created_at limit ? for update skip locked`,
-      [ctx.config.paymentWindowMinutes, batchSize],
-    );
-    let cancelled = 0;
-    for (const { id: orderId } of due) if (await cancelPendingOrder(tx, orderId, 'payment_timeout')) cancelled++;
-    return cancelled;
-  });
+  const due = await ctx.em.execute<{ id: number }[]>(
+    `select id from shop_order
+      where status = 'pending_payment' and created_at < now() - make_interval(mins => ?)
+      order by created_at limit ?`,
+    [ctx.config.paymentWindowMinutes, batchSize],
+  );
+  // One short transaction per order: each cancellation locks its own rows in the same order as a
+  // checkout, and never holds one order's rows while taking another's. The conditional state
+  // change makes a second sweeper (another process) skip an order already cancelled.
+  let cancelled = 0;
+  for (const { id: orderId } of due) {
+    if (await inTransaction(ctx, (tx) => cancelPendingOrder(tx, orderId, 'payment_timeout'))) cancelled++;
+  }
+  return cancelled;
 }
