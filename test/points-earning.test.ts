@@ -99,3 +99,48 @@ describe('earning points on delivered orders', () => {
     expect(await earnedEntries(order.id)).toHaveLength(1);
   });
 });
+
+describe('points and refunds', () => {
+  const post = (path: string, token: string, body: unknown = {}) => t.api('POST', path, { token, body });
+
+  it('earns only on what is left paid when units were refunded before delivery', async () => {
+    const { shop, product } = await shopWithProduct(t, [{ price: 10_000, stock: 5 }]);
+    const operator = await newOperator(t, shop.id);
+    const customer = await newCustomer(t, { available: 100_000, points: 0 });
+    const order = await placeOrder(t, customer.token, product.skuIds[0], 3);
+    await payOk(t, customer.token, order.id);
+    const refund = await post(`/api/orders/${order.id}/refunds`, customer.token, { kind: 'refund', reason: 'Too many', items: [{ order_item_id: order.items[0].id, quantity: 2 }] });
+    expect(refund.status).toBe(201);
+    expect((await post(`/api/merchant/refunds/${refund.body.id}/approve`, operator.token)).body.status).toBe('completed');
+    await shipOk(t, operator.token, order.id);
+    await deliverOk(t, customer.token, order.id);
+    expect(await pointsOf(customer.id)).toBe(100);
+  });
+
+  it('takes the points of a returned delivered order back, never below zero', async () => {
+    const { shop, product } = await shopWithProduct(t, [{ price: 10_000, stock: 5 }]);
+    const operator = await newOperator(t, shop.id);
+    const customer = await newCustomer(t, { available: 100_000, points: 0 });
+    const order = await placeOrder(t, customer.token, product.skuIds[0], 2);
+    await payOk(t, customer.token, order.id);
+    await shipOk(t, operator.token, order.id);
+    await deliverOk(t, customer.token, order.id);
+    expect(await pointsOf(customer.id)).toBe(200);
+
+    const ret = async (quantity: number) => {
+      const r = await post(`/api/orders/${order.id}/refunds`, customer.token, { kind: 'return', reason: 'Broken', items: [{ order_item_id: order.items[0].id, quantity }] });
+      expect(r.status).toBe(201);
+      await post(`/api/merchant/refunds/${r.body.id}/approve`, operator.token);
+      await post(`/api/refunds/${r.body.id}/ship-back`, customer.token, { company_code: 'sf', tracking_number: `R${r.body.id}` });
+      expect((await post(`/api/merchant/refunds/${r.body.id}/receive`, operator.token)).body.status).toBe('completed');
+    };
+    await ret(1);
+    expect(await pointsOf(customer.id)).toBe(100);
+    // The customer spends points meanwhile: the second return takes back only what is left.
+    await t.em().transactional((em) => import('../src/services/ledger.service.js').then(({ debit }) =>
+      debit(em, { userId: customer.id, kind: 'points' as never, amount: 60, reason: 'test_spend' })));
+    await ret(1);
+    expect(await pointsOf(customer.id)).toBe(0);
+    await expectLedgerReplays(t);
+  });
+});

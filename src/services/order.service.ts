@@ -169,7 +169,12 @@ export async function confirmDelivery(ctx: ServiceContext, input: unknown): Prom
       if (status === OrderStatus.Delivered) return (await orderViews(tx.em, [orderId]))[0];
       throw conflict('ORDER_NOT_SHIPPED', 'Only a shipped order can be confirmed as delivered', { status });
     }
-    await creditPointsForDeliveredOrder(tx.em, { userId: customer.userId, orderId, amountPaid: row.total });
+    // Points are earned on what the customer finally paid: refunds completed before delivery do not earn.
+    const [refunded] = await tx.em.execute<{ amount: number }[]>(
+      `select coalesce(sum(amount), 0)::int as amount from refund where order_id = ? and status = 'completed'`,
+      [orderId],
+    );
+    await creditPointsForDeliveredOrder(tx.em, { userId: customer.userId, orderId, amountPaid: Math.max(0, row.total - refunded.amount) });
     emit(tx, { type: EventTypes.ORDER_DELIVERED, shopIds: [row.shop_id], customerId: customer.userId, payload: { orderId, status: OrderStatus.Delivered } });
     return (await orderViews(tx.em, [orderId]))[0];
   });

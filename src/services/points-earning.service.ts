@@ -1,12 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BASE_CURRENCY } from '../currency.js';
 import { BalanceKind } from '../entities/balance.entity.js';
-import { credit } from './ledger.service.js';
+import { credit, debit } from './ledger.service.js';
 
 /**
  * How customers earn points: 1 point per whole unit of the base currency (yuan) paid for an order,
- * credited once, when the order is delivered (delivery confirmation), so a cancelled or refunded-before-
- * delivery order never earns. Fractions are dropped per order.
+ * credited once, when the order is delivered (delivery confirmation), on what was paid minus what was
+ * refunded by then; a return after delivery takes its share back (takeBackPointsForRefund).
+ * Fractions are dropped per order.
  */
 export const POINTS_PER_CURRENCY_UNIT = 1;
 export const POINTS_EARNED_REASON = 'points_earned';
@@ -48,6 +49,43 @@ export async function creditPointsForDeliveredOrder(em: EntityManager, order: De
     amount: points,
     reason: POINTS_EARNED_REASON,
     reference: { type: 'order', id: order.orderId },
+  });
+  return points;
+}
+
+export const POINTS_REVERSED_REASON = 'points_reversed';
+
+/**
+ * A completed refund or return takes back the points its amount earned, when the order had earned
+ * points (it was delivered): floor(amount in yuan) points, never more than the order earned minus what
+ * earlier refunds took back, and never more than the customer still holds (spent points are not
+ * clawed below zero). Call it in the refund completion's transaction. Returns the points taken back.
+ */
+export async function takeBackPointsForRefund(
+  em: EntityManager,
+  refund: { userId: number; orderId: number; refundId: number; amountRefunded: number },
+): Promise<number> {
+  const wanted = pointsForAmountPaid(refund.amountRefunded);
+  if (wanted === 0) return 0;
+  // The points row is locked first, as in creditPointsForDeliveredOrder, so the reads below hold.
+  const [balance] = await em.execute<{ amount: string }[]>(`select amount from balance where user_id = ? and kind = ? for update`, [
+    refund.userId,
+    BalanceKind.Points,
+  ]);
+  const [row] = await em.execute<{ earned: string; taken: string }[]>(
+    `select coalesce((select sum(delta) from ledger_entry where reference_type = 'order' and reference_id = ? and reason = ?), 0) as earned,
+            coalesce((select -sum(l.delta) from ledger_entry l join refund r on r.id = l.reference_id
+                       where l.reference_type = 'refund' and l.reason = ? and r.order_id = ?), 0) as taken`,
+    [refund.orderId, POINTS_EARNED_REASON, POINTS_REVERSED_REASON, refund.orderId],
+  );
+  const points = Math.min(wanted, Number(row.earned) - Number(row.taken), Number(balance?.amount ?? 0));
+  if (points <= 0) return 0;
+  await debit(em, {
+    userId: refund.userId,
+    kind: BalanceKind.Points,
+    amount: points,
+    reason: POINTS_REVERSED_REASON,
+    reference: { type: 'refund', id: refund.refundId },
   });
   return points;
 }

@@ -1,3 +1,4 @@
+import { takeBackPointsForRefund } from './points-earning.service.js';
 import type { EventType } from '../events/event-types.js';
 import { conflict, notFound, refused } from '../errors.js';
 import { intArray } from '../db/sql.js';
@@ -197,6 +198,7 @@ async function complete(tx: ServiceContext, refund: LockedRefund): Promise<void>
   const [{ amount }] = await tx.em.execute<{ amount: number }[]>('select amount from refund where id = ?', [refund.id]);
   if (amount > 0) {
     await credit(tx.em, { userId: refund.customerId, kind: BalanceKind.Available, amount, reason: 'refund', reference: { type: 'refund', id: refund.id } });
+    await takeBackPointsForRefund(tx.em, { userId: refund.customerId, orderId: refund.orderId, refundId: refund.id, amountRefunded: amount });
   }
   emitRefund(tx, refund, RefundStatus.Completed, { amount });
 }
