@@ -29,6 +29,24 @@ function draftBody(overrides: Record<string, unknown> = {}) {
 }
 
 describe('merchant product upsert', () => {
+  it('adjusts stock of existing SKUs by a guarded delta that concurrent sales cannot undo', async () => {
+    const created = await upsert(draftBody());
+    const [a, b] = created.body.skus;
+    // A sale takes 3 units after the merchant read the product.
+    await t.sql('update sku set stock = stock - 3 where id = ?', [a.id]);
+    const res = await upsert(draftBody({ id: created.body.id, skus: [{ id: a.id, name: a.name, price: a.price, stock_delta: 10 }, { id: b.id, name: b.name, price: b.price }] }));
+    expect(res.status).toBe(200);
+    expect((await skuRows(created.body.id)).map((r: any) => r.stock)).toEqual([12, 2]);
+    // Removing more than there is refuses the whole edit and changes nothing.
+    const short = await upsert(draftBody({ id: created.body.id, name: 'Renamed', skus: [{ id: a.id, name: a.name, price: a.price, stock_delta: -13 }, { id: b.id, name: b.name, price: b.price }] }));
+    expect([short.status, short.body.error.code, short.body.error.details.sku_id]).toEqual([422, 'INSUFFICIENT_STOCK', a.id]);
+    expect((await skuRows(created.body.id)).map((r: any) => r.stock)).toEqual([12, 2]);
+    expect((await productRow(created.body.id)).name).toBe('Trail Shoe');
+    for (const sku of [{ name: 'New', price: 1, stock_delta: 1 }, { id: a.id, name: a.name, price: a.price, stock: 1, stock_delta: 1 }]) {
+      expect((await upsert(draftBody({ id: created.body.id, skus: [sku] }))).status).toBe(400);
+    }
+  });
+
   it('creates a draft product with its SKUs and price_from the lowest SKU price (201)', async () => {
     const brand = await newBrand(t, 100);
     const res = await upsert(draftBody({ brand_id: brand.id }));

@@ -1,6 +1,6 @@
 import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { conflict, notFound, validationError } from '../errors.js';
+import { conflict, notFound, refused, validationError } from '../errors.js';
 import { ProductStatus } from '../entities/product.entity.js';
 import type { ServiceContext } from './context.js';
 import { requireOperator } from './guards.js';
@@ -25,9 +25,12 @@ const SkuInput = z.strictObject({
   price: money,
   /**
    * Sets the stock. Required for a new SKU; left out on an existing SKU the stock stays as it is, so
-   * an edit cannot overwrite units sold since the merchant read them.
+   * an edit cannot overwrite units sold since the merchant read them. On an existing SKU it is a
+   * stock-take: the counted figure replaces whatever concurrent sales left.
    */
   stock: quantity.nullish(),
+  /** Existing SKUs only: adds (or with a minus, removes) units in one guarded update, race-safe with sales. */
+  stockDelta: z.number().int().min(-1_000_000).max(1_000_000).nullish(),
 });
 
 const UpsertInput = z
@@ -44,6 +47,8 @@ const UpsertInput = z
     const seen = new Set<number>();
     input.skus.forEach((sku, i) => {
       if (sku.id == null && sku.stock == null) issue.addIssue({ code: 'custom', path: ['skus', i, 'stock'], message: 'a new SKU needs its stock' });
+      if (sku.id == null && sku.stockDelta != null) issue.addIssue({ code: 'custom', path: ['skus', i, 'stockDelta'], message: 'only an existing SKU takes a stock delta' });
+      if (sku.stock != null && sku.stockDelta != null) issue.addIssue({ code: 'custom', path: ['skus', i, 'stockDelta'], message: 'send stock or stockDelta, not both' });
       if (sku.id != null) {
         if (seen.has(sku.id)) issue.addIssue({ code: 'custom', path: ['skus', i, 'id'], message: 'appears twice in the list' });
         seen.add(sku.id);
@@ -137,7 +142,9 @@ export async function upsertProduct(ctx: ServiceContext, input: unknown): Promis
 }
 
 async function writeSkus(em: EntityManager, productId: number, skus: Upsert['skus']): Promise<void> {
-  const kept = skus.filter((s) => s.id != null).map((s) => ({ id: s.id, name: s.name, price: s.price, stock: s.stock ?? null }));
+  const kept = skus
+    .filter((s) => s.id != null)
+    .map((s) => ({ id: s.id, name: s.name, price: s.price, stock: s.stock ?? null, stock_delta: s.stockDelta ?? 0 }));
   try {
     await em.execute('delete from sku where product_id = ? and id <> all(?::int[])', [productId, intArray(kept.map((s) => s.id!))]);
   } catch (error) {
@@ -147,12 +154,19 @@ async function writeSkus(em: EntityManager, productId: number, skus: Upsert['sku
     throw error;
   }
   if (kept.length > 0) {
-    await em.execute(
-      `update sku set name = x.name, price = x.price, stock = coalesce(x.stock, sku.stock)
-         from jsonb_to_recordset(?::jsonb) as x(id int, name text, price int, stock int)
-        where sku.id = x.id and sku.product_id = ?`,
+    // A negative delta is guarded like any decrement: it applies to every SKU or the upsert is refused.
+    const updated = await em.execute<{ id: number }[]>(
+      `update sku set name = x.name, price = x.price, stock = coalesce(x.stock, sku.stock + x.stock_delta)
+         from jsonb_to_recordset(?::jsonb) as x(id int, name text, price int, stock int, stock_delta int)
+        where sku.id = x.id and sku.product_id = ? and (x.stock is not null or sku.stock + x.stock_delta >= 0)
+        returning sku.id`,
       [JSON.stringify(kept), productId],
     );
+    if (updated.length < kept.length) {
+      const done = new Set(updated.map((r) => r.id));
+      const short = kept.find((k) => !done.has(k.id!));
+      throw refused('INSUFFICIENT_STOCK', `SKU ${short?.id} has fewer units than the delta removes`, { sku_id: short?.id, stock_delta: short?.stock_delta });
+    }
   }
   const created = skus.flatMap((s, ord) => (s.id == null ? [{ ord, name: s.name, price: s.price, stock: s.stock }] : []));
   if (created.length > 0) {

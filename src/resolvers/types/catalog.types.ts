@@ -159,7 +159,8 @@ export class SkuInput {
   @Field(() => Int, { nullable: true, description: 'An existing SKU of the product; without id a SKU is created' }) id?: number;
   @Field() name!: string;
   @Field(() => Int) price!: number;
-  @Field(() => Int, { nullable: true, description: 'Required for a new SKU; left out, an existing SKU keeps its stock' }) stock?: number;
+  @Field(() => Int, { nullable: true, description: 'Required for a new SKU; left out, an existing SKU keeps its stock; sent for an existing SKU, a stock-take' }) stock?: number;
+  @Field(() => Int, { nullable: true, description: 'Existing SKUs: units to add (negative: remove), race-safe with sales' }) stockDelta?: number;
 }
 
 @InputType()
