@@ -45,8 +45,11 @@ export async function issueInvoice(ctx: ServiceContext, input: unknown): Promise
   const operator = requireOperator(ctx);
   const data = parseInput(IssueInput, input);
   return inTransaction(ctx, async (tx) => {
+    // The invoice is for what the customer finally paid: the total less refunds completed so far.
     const [order] = await tx.em.execute<{ status: OrderStatus; total: number; display_name: string }[]>(
-      `select o.status, o.total, u.display_name from shop_order o join app_user u on u.id = o.customer_id
+      `select o.status, o.total - coalesce((select sum(r.amount) from refund r where r.order_id = o.id and r.status = 'completed'), 0)::int as total,
+              u.display_name
+         from shop_order o join app_user u on u.id = o.customer_id
         where o.id = ? and o.shop_id = ?`,
       [data.orderId, operator.shopId],
     );
@@ -69,11 +72,14 @@ export async function getMyInvoice(ctx: ServiceContext, input: unknown): Promise
   const customer = requireCustomer(ctx);
   const { orderId } = parseInput(OrderRef, input);
   const [row] = await ctx.em.execute<any[]>(
-    `select o.status, o.total, i.invoice_no, i.title, i.tax_number, i.amount, i.issued_at
+    `select o.status, i.invoice_no, i.title, i.tax_number, i.amount, i.issued_at,
+            o.total - coalesce((select sum(r.amount) from refund r where r.order_id = o.id and r.status = 'completed'), 0)::int as total
        from shop_order o left join invoice i on i.order_id = o.id where o.id = ? and o.customer_id = ?`,
     [orderId, customer.userId],
   );
   if (!row) throw notFound('Order', { order_id: orderId });
+  // An issued invoice stays readable whatever happened to the order since (e.g. refunded in full).
+  if (row.invoice_no) return view(orderId, row.total, row);
   if (!PAID_STATES.includes(row.status)) throw refused('INVOICE_NOT_AVAILABLE', 'An order has an invoice only once it is paid', { status: row.status });
-  return view(orderId, row.total, row.invoice_no ? row : undefined);
+  return view(orderId, row.total, undefined);
 }
