@@ -192,6 +192,7 @@ async function flashSaleBurst(db: pg.Client, f: Awaited<ReturnType<typeof fixtur
   let flashUnits = 0;
   let failures = 0;
   const failureCodes = new Map<string, number>();
+  const firstOrderId = Number((await db.query('select coalesce(max(id), 0) + 1 as id from shop_order')).rows[0].id);
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
@@ -214,7 +215,7 @@ async function flashSaleBurst(db: pg.Client, f: Awaited<ReturnType<typeof fixtur
   const total = performance.now() - started;
   const soldAtActivityPrice = Number((await db.query(`select coalesce(sum(quantity), 0) n from order_item where flash_sale_item_id = $1`, [item.id])).rows[0].n);
   const remaining = (await db.query('select remaining_stock from flash_sale_item where id = $1', [item.id])).rows[0].remaining_stock as number;
-  const skuSold = Number((await db.query(`select coalesce(sum(oi.quantity), 0) n from order_item oi join shop_order o on o.id = oi.order_id where oi.sku_id = $1 and o.created_at >= now() - interval '1 hour'`, [sku.id])).rows[0].n);
+  const skuSold = Number((await db.query(`select coalesce(sum(oi.quantity), 0) n from order_item oi where oi.sku_id = $1 and oi.order_id >= $2`, [sku.id, firstOrderId])).rows[0].n);
   const skuStockAfter = (await db.query('select stock from sku where id = $1', [sku.id])).rows[0].stock as number;
   const sellOutMs = Math.round((soldOutAt || performance.now()) - started);
   const figures = {

@@ -31,7 +31,10 @@ export interface ShopProfileView {
   updatedAt: Date;
 }
 
-/** A shop; `profile` is absent (not null) when the shop has none. */
+/**
+ * A shop; `profile` is absent (not null) when the shop has none. Where the profile was read with the
+ * shop, the key is there even when its value is undefined (GraphQL then needs no second look).
+ */
 export interface ShopView extends ShopRef {
   profile?: ShopProfileView;
 }
@@ -205,6 +208,10 @@ export async function productsByIds(em: EntityManager, ids: readonly number[]): 
   );
   return new Map(rows.map((row) => [row.id, { ...toProductView(row), soldCount: row.sold_count }]));
 }
+
+/** A product's SKUs in creation order as a JSON list (`SkuView` keys), for statements that read them with the product. */
+export const skusJsonOf = (productId: string) =>
+  `(select coalesce(json_agg(k order by k.id), '[]') from (select id, name, price, stock from sku where product_id = ${productId}) k)`;
 
 /** SKUs of each product, in creation order. */
 export async function skusByProductIds(em: EntityManager, productIds: readonly number[]): Promise<Map<number, SkuView[]>> {

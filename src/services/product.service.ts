@@ -7,8 +7,8 @@ import { soldCountOf } from './sold-count.js';
 import { hasTotal, rememberTotal, totalAt } from './listing-total.js';
 import { readRows } from '../db/read.js';
 import {
-  CATEGORY_COLUMNS, PRODUCT_COLUMNS, PROFILE_COLUMNS, toBrandView, toCategoryView, toProductView, toProfileView,
-  type ProductDetailView, type ProductView, type SkuView,
+  CATEGORY_COLUMNS, PRODUCT_COLUMNS, PROFILE_COLUMNS, skusJsonOf, toBrandView, toCategoryView, toProductView, toProfileView,
+  type ProductDetailView, type ProductView, type ShopView, type SkuView,
 } from './catalog-views.js';
 
 /**
@@ -50,15 +50,25 @@ function listingOrder(input: unknown): { key: string; direction: Order } {
   return { key, direction: (order as Order | undefined) ?? defaultOrder };
 }
 
+/** What a listing may bring along with each product (GraphQL asks for what its query selects). */
+export interface ListingIncludes {
+  skus?: boolean;
+  shopProfiles?: boolean;
+}
+
+/** A listed product; `skus` and `shop.profile` are present when included (`profile` undefined: the shop has none). */
+export type ListedProduct = ProductView & { shop: ShopView; skus?: SkuView[] };
+
 /**
  * Published products, one page, in one statement: the page (it stops reading at its limit on the
- * matching index) with shop and sold_count, and the catalog version. For `sort=sales` each
- * candidate's sold_count is one index-only lookup; the candidates are ranked by id first and only
- * the page's rows are read. The total comes from `listing-total.ts` when it was counted at that same
- * version, else from a count in the same statement (first listing of a filter) or a second one (after
- * a catalog change). `category` covers its whole subtree (materialized path), `brandId` and `shopId` filter.
+ * matching index) with shop and sold_count, and the catalog version; with `include`, each product's
+ * SKUs (a JSON list) and its shop's profile too. For `sort=sales` each candidate's sold_count is one
+ * index-only lookup; the candidates are ranked by id first and only the page's rows are read. The
+ * total comes from `listing-total.ts` when it was counted at that same version, else from a count in
+ * the same statement (first listing of a filter) or a second one (after a catalog change).
+ * `category` covers its whole subtree (materialized path), `brandId` and `shopId` filter.
  */
-export async function listProducts(ctx: ServiceContext, input: unknown = {}): Promise<Page<ProductView>> {
+export async function listProducts(ctx: ServiceContext, input: unknown = {}, include: ListingIncludes = {}): Promise<Page<ListedProduct>> {
   const { key, direction } = listingOrder(input);
   const q = parseInput(ListProductsInput, input);
   const where = [`p.status = 'published'`];
@@ -91,7 +101,9 @@ export async function listProducts(ctx: ServiceContext, input: unknown = {}): Pr
     `with page as (${page})
      select v.n as catalog_version, ${withCount ? `(${countSql}) as total,` : ''} page.*,
             ${bySales ? 'page.sort_key' : soldCountOf('page.id')} as sold_count
+            ${include.skus ? `, ${skusJsonOf('page.id')} as skus` : ''} ${include.shopProfiles ? `, ${PROFILE_COLUMNS}` : ''}
        from (select n from catalog_version where id = 1) v left join page on true
+       ${include.shopProfiles ? 'left join shop_profile pr on pr.shop_id = page.shop_id' : ''}
       order by page.sort_key ${direction}, page.id ${direction}`,
     [...params, q.pageSize, pageOffset(q), ...(withCount ? params : [])],
   );
@@ -108,7 +120,14 @@ export async function listProducts(ctx: ServiceContext, input: unknown = {}): Pr
   } else if (withCount) {
     rememberTotal(ctx.em, filterKey, version, total);
   }
-  const items = rows.filter((row) => row.id !== null).map((row) => ({ ...toProductView(row), soldCount: row.sold_count as number }));
+  const items = rows
+    .filter((row) => row.id !== null)
+    .map((row): ListedProduct => {
+      const product: ListedProduct = { ...toProductView(row), soldCount: row.sold_count };
+      if (include.skus) product.skus = row.skus;
+      if (include.shopProfiles) product.shop = { ...product.shop, profile: toProfileView(row, row.shop_id) };
+      return product;
+    });
   return { items, page: q.page, pageSize: q.pageSize, total };
 }
 
@@ -123,7 +142,7 @@ export async function getProduct(ctx: ServiceContext, productId: unknown): Promi
     `select ${PRODUCT_COLUMNS}, ${PROFILE_COLUMNS},
             b.name as brand_name, b.logo_url as brand_logo_url, b.position as brand_position,
             ${soldCountOf('p.id')} as sold_count,
-            (select coalesce(json_agg(k order by k.id), '[]') from (select id, name, price, stock from sku where product_id = p.id) k) as skus,
+            ${skusJsonOf('p.id')} as skus,
             (select json_agg(c order by c.depth) from (
                select ${CATEGORY_COLUMNS} from category c where c.id = any(string_to_array(trim(both '/' from own.path), '/')::int[])) c
             ) as category_path
