@@ -349,12 +349,14 @@ describe('group lifecycle', () => {
     const seen: DomainEvent[] = [];
     const stop = t.events.subscribe((e) => seen.push(e));
     const cancel = await t.api('POST', `/api/orders/${opened.id}/cancel`, { token: opener.token });
-    await waitFor(() => seen.some((e) => e.type === 'group.state_changed'));
+    // The opening checkout's own `open` event may still be on its way (LISTEN/NOTIFY): look for the cancellation.
+    const cancelled = (e: DomainEvent) => e.type === 'group.state_changed' && (e.payload as { state?: string }).state === 'cancelled';
+    await waitFor(() => seen.some(cancelled));
     stop();
     expect(cancel.body.status).toBe('cancelled');
     expect(await groupRow(t, opened.group_id)).toMatchObject({ state: 'cancelled', paid_seats: 0, closed_at: expect.anything() });
     expect(await stockOf(t, skuId)).toBe(20);
-    expect(seen.find((e) => e.type === 'group.state_changed')?.payload).toMatchObject({ groupId: opened.group_id, state: 'cancelled' });
+    expect(seen.find(cancelled)?.payload).toMatchObject({ groupId: opened.group_id, state: 'cancelled' });
     const join = await checkout((await newCustomer(t)).token, { activity_id: activity.id, group_id: opened.group_id });
     expect([join.status, join.body.error.code, join.body.error.details.state]).toEqual([422, 'GROUP_NOT_JOINABLE', 'cancelled']);
     // The cancelled group is not offered any more.
