@@ -8,6 +8,7 @@ import { Migration20261122070000GroupBuying } from './Migration20261122070000Gro
 import { Migration20261122060000FlashSales } from './Migration20261122060000FlashSales.js';
 import { Migration20261122100000AfterSale } from './Migration20261122100000AfterSale.js';
 import { Migration20261122030000PointsMallAndFavorites } from './Migration20261122030000PointsMallAndFavorites.js';
+import { Migration20261122110000CatalogVersion } from './Migration20261122110000CatalogVersion.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -23,4 +24,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122060000FlashSales', class: Migration20261122060000FlashSales },
   { name: 'Migration20261122070000GroupBuying', class: Migration20261122070000GroupBuying },
   { name: 'Migration20261122100000AfterSale', class: Migration20261122100000AfterSale },
+  { name: 'Migration20261122110000CatalogVersion', class: Migration20261122110000CatalogVersion },
 ];

@@ -53,9 +53,36 @@ describe('GraphQL catalog', () => {
       two = await t.gql(LISTING, { category: small.id });
     });
     expect(two.data.products.items).toHaveLength(2);
-    // page + count, sold_count for the page, then one batch each for profiles, SKUs and brands.
+    // The listing (page, count, sold_count, SKUs, profiles) in one statement, then one batch for brands.
     expect(forTwenty).toBe(forTwo);
     expect(forTwenty).toBeLessThanOrEqual(6);
+  });
+
+  it('reads the SKUs and shop profiles a listing selects (fragments included) in the listing statement itself', async () => {
+    const category = await newCategory(t);
+    const withProfile = await newShop(t, { withProfile: true });
+    const without = await newShop(t);
+    const a = await newProduct(t, { shopId: withProfile.id, categoryId: category.id, skus: [{ price: 300, stock: 3 }, { price: 200, stock: 0 }] });
+    const b = await newProduct(t, { shopId: without.id, categoryId: category.id, skus: [{ price: 100, stock: 1 }] });
+    const query = `query($category: Int) { products(category: $category) { items { id ...Parts shop { ... on Shop { id profile { logoUrl } } } } } }
+      fragment Parts on Product { skus { id price stock } }`;
+    let res: any;
+    const statements = await statementsFor(async () => {
+      res = await t.gql(query, { category: category.id });
+    });
+    expect(res.errors).toBeUndefined();
+    expect(res.data.products.items).toEqual([
+      { id: b.id, skus: [{ id: b.skuIds[0], price: 100, stock: 1 }], shop: { id: without.id, profile: null } },
+      {
+        id: a.id,
+        skus: [{ id: a.skuIds[0], price: 300, stock: 3 }, { id: a.skuIds[1], price: 200, stock: 0 }],
+        shop: { id: withProfile.id, profile: { logoUrl: expect.any(String) } },
+      },
+    ]);
+    expect(statements).toBe(1);
+    // The same answer through the loaders (a product's own SKUs and shop profile) when read one by one.
+    const one = await t.gql(`query($id: Int!) { product(id: $id) { skus { id price stock } shop { id profile { logoUrl } } } }`, { id: a.id });
+    expect(one.data.product).toEqual({ skus: res.data.products.items[1].skus, shop: res.data.products.items[1].shop });
   });
 
   it('gives the same listing as REST for the same question', async () => {

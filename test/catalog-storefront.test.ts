@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from './support/harness.js';
-import { newBrand, newCategory, newCategoryBranch, newProduct, newShop } from './support/fixtures.js';
+import { newBrand, newCategory, newCategoryBranch, newOperator, newProduct, newShop } from './support/fixtures.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -93,6 +93,50 @@ describe('product listing', () => {
     expect(beyond.body).toMatchObject({ items: [], total: 5 });
     const first = await t.api('GET', `/api/products?shop_id=${shop.id}`);
     expect(first.body).toMatchObject({ page: 1, page_size: 20, total: 5 });
+  });
+
+  it('keeps every total exact as products are published, unpublished, moved, created and deleted', async () => {
+    const shop = await newShop(t);
+    const operator = await newOperator(t, shop.id);
+    const { top, child } = await newCategoryBranch(t);
+    const other = await newCategory(t);
+    const brand = await newBrand(t, 1100);
+    await newProduct(t, { shopId: shop.id, categoryId: child.id, brandId: brand.id });
+    const totals = async () => {
+      const queries = [`category=${top.id}`, `category=${other.id}`, `brand_id=${brand.id}`, `shop_id=${shop.id}`];
+      const bodies = await Promise.all(queries.map((q) => t.api('GET', `/api/products?${q}`).then((r) => r.body)));
+      for (const body of bodies) expect(body.total).toBe(body.items.length);
+      return bodies.map((body) => body.total);
+    };
+    // Each list is read twice so that a remembered total is what answers the second time.
+    expect(await totals()).toEqual([1, 0, 1, 1]);
+    expect(await totals()).toEqual([1, 0, 1, 1]);
+
+    const created = await t.api('PUT', '/api/merchant/products', {
+      token: operator.token,
+      body: { name: 'Lamp', category_id: child.id, brand_id: brand.id, skus: [{ name: 'One', price: 900, stock: 3 }] },
+    });
+    expect(created.status).toBe(201);
+    expect(await totals()).toEqual([1, 0, 1, 1]);
+    await t.api('POST', `/api/merchant/products/${created.body.id}/publish`, { token: operator.token });
+    expect(await totals()).toEqual([2, 0, 2, 2]);
+    await t.api('PUT', '/api/merchant/products', {
+      token: operator.token,
+      body: { id: created.body.id, name: 'Lamp', category_id: other.id, brand_id: null, skus: [{ name: 'One', price: 900, stock: 3 }] },
+    });
+    expect(await totals()).toEqual([1, 1, 1, 2]);
+    await t.api('POST', `/api/merchant/products/${created.body.id}/unpublish`, { token: operator.token });
+    expect(await totals()).toEqual([1, 0, 1, 1]);
+
+    // Writes that bypass the services (a bulk insert, a move to another shop, a delete) count too.
+    const elsewhere = await newShop(t);
+    await t.sql(`insert into product (shop_id, category_id, brand_id, name, status, price_from, created_at, updated_at)
+                 select ?, ?, ?, 'Bulk ' || g, 'published', 100, now(), now() from generate_series(1, 3) g`, [shop.id, top.id, brand.id]);
+    expect(await totals()).toEqual([4, 0, 4, 4]);
+    await t.sql(`update product set shop_id = ? where shop_id = ? and name = 'Bulk 1'`, [elsewhere.id, shop.id]);
+    expect(await totals()).toEqual([4, 0, 4, 3]);
+    await t.sql(`delete from product where name like 'Bulk %' and shop_id = ?`, [shop.id]);
+    expect(await totals()).toEqual([2, 0, 2, 1]);
   });
 
   it('answers an unsupported sort with 400 SORT_UNSUPPORTED in the error shape', async () => {

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { buildSchema } from 'type-graphql';
+import { buildSchema, getMetadataStorage } from 'type-graphql';
 import { printSchema, type GraphQLSchema } from 'graphql';
 import { resolvers } from '../resolvers/index.js';
 
@@ -18,9 +18,22 @@ const noTopics = {
   },
 };
 
+/**
+ * Plain output fields are read by graphql-js's default resolver (type-graphql's `simpleResolvers`)
+ * unless a type says otherwise. We use no field middlewares and no `@Authorized` fields, so
+ * type-graphql's wrapper around every plain field only cost time (and garbage): a third of the
+ * execution time of a 20-product listing. `@FieldResolver` methods are not affected.
+ */
+function plainFieldsBySimpleResolvers(): void {
+  for (const type of getMetadataStorage().objectTypes) type.simpleResolvers ??= true;
+}
+
 /** Built once per process; the committed `schema.graphql` is this schema printed. */
 export function graphqlSchema(): Promise<GraphQLSchema> {
-  built ??= buildSchema({ resolvers, validate: false, pubSub: noTopics });
+  if (!built) {
+    plainFieldsBySimpleResolvers();
+    built = buildSchema({ resolvers, validate: false, pubSub: noTopics });
+  }
   return built;
 }
 

@@ -74,6 +74,8 @@ export class ShopResolver {
 
   @FieldResolver(() => ShopProfileType, { nullable: true })
   profile(@Root() shop: ShopView, @Ctx() { loaders }: GraphQLContext) {
+    // Read with the shop (the key is there, even when the shop has none): no second look.
+    if ('profile' in shop) return shop.profile ?? null;
     return loaders.shopProfiles.load(shop.id);
   }
 

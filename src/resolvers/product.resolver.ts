@@ -1,4 +1,6 @@
-import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { selects } from '../graphql/lookahead.js';
 import * as products from '../services/product.service.js';
 import * as merchant from '../services/merchant-product.service.js';
 import { pathIds, type ProductDetailView, type ProductView } from '../services/catalog-views.js';
@@ -17,8 +19,12 @@ const defined = (args: object) => Object.fromEntries(Object.entries(args).filter
 @Resolver(() => ProductType)
 export class ProductResolver {
   @Query(() => ProductPageType, { description: 'Published products, newest first unless sorted' })
-  products(@Args(() => ProductListArgs) args: ProductListArgs, @Ctx() { ctx }: GraphQLContext) {
-    return products.listProducts(ctx, defined(args));
+  products(@Args(() => ProductListArgs) args: ProductListArgs, @Ctx() { ctx }: GraphQLContext, @Info() info: GraphQLResolveInfo) {
+    // SKUs and shop profiles the query asks for come in the listing's own statement.
+    return products.listProducts(ctx, defined(args), {
+      skus: selects(info, ['items', 'skus']),
+      shopProfiles: selects(info, ['items', 'shop', 'profile']),
+    });
   }
 
   @Query(() => ProductType, { description: 'One published product' })

@@ -2,13 +2,34 @@
 const toSnake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const toCamel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
+/**
+ * Keys are a small fixed vocabulary (field names), so each is converted once: the regex replace per
+ * key per response was most of the cost of shaping a listing page. Keys that come from a client
+ * (query and body) are converted but not remembered beyond the bound, so they cannot grow the memo.
+ */
+const MEMO_LIMIT = 5_000;
+
+function memoized(convert: (key: string) => string): (key: string) => string {
+  const memo = new Map<string, string>();
+  return (key) => {
+    let converted = memo.get(key);
+    if (converted === undefined) {
+      converted = convert(key);
+      if (memo.size < MEMO_LIMIT) memo.set(key, converted);
+    }
+    return converted;
+  };
+}
+
 function convertKeys(value: unknown, convert: (key: string) => string): unknown {
-  if (Array.isArray(value)) return value.map((item) => convertKeys(item, convert));
   if (value === null || typeof value !== 'object' || value instanceof Date) return value;
+  if (Array.isArray(value)) return value.map((item) => convertKeys(item, convert));
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[convert(key)] = convertKeys(item, convert);
+  for (const key of Object.keys(value)) out[convert(key)] = convertKeys((value as Record<string, unknown>)[key], convert);
   return out;
 }
 
-export const snakeKeys = (value: unknown) => convertKeys(value, toSnake);
-export const camelKeys = (value: unknown) => convertKeys(value, toCamel);
+const snake = memoized(toSnake);
+const camel = memoized(toCamel);
+export const snakeKeys = (value: unknown) => convertKeys(value, snake);
+export const camelKeys = (value: unknown) => convertKeys(value, camel);

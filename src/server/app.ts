@@ -5,7 +5,7 @@ import { GraphQLError } from 'graphql';
 import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { AppError, errorBody } from '../errors.js';
 import { apiRouter } from '../rest/api.js';
 import { errorHandler, routeNotFound } from '../rest/errors.js';
@@ -141,6 +141,8 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       subscriptionsOnlyOverWebsocket,
+      // No cache hints are used, and the default cache-control plugin wraps every field resolver to collect them.
+      ApolloServerPluginCacheControlDisabled(),
       deps.config.nodeEnv === 'production'
         ? ApolloServerPluginLandingPageDisabled()
         : ApolloServerPluginLandingPageLocalDefault({ embed: true }),

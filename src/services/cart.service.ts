@@ -1,7 +1,6 @@
 import { refused, notFound } from '../errors.js';
 import type { ServiceContext } from './context.js';
 import { requireCustomer } from './guards.js';
-import { inTransaction } from './transaction.js';
 import { id, parseInput, z } from './validate.js';
 
 export interface CartLineView {
@@ -64,27 +63,29 @@ export async function getCart(ctx: ServiceContext): Promise<CartView> {
   };
 }
 
-/** Sets a line's quantity (0 removes it). Only SKUs of published products can be added. */
+/**
+ * Sets a line's quantity (0 removes it). Only SKUs of published products can be added: the upsert
+ * itself checks it (one statement); only when it writes nothing is the SKU looked at again, to say why.
+ */
 export async function setCartItem(ctx: ServiceContext, input: unknown): Promise<CartView> {
   const customer = requireCustomer(ctx);
   const { skuId, quantity } = parseInput(SetQuantity, input);
-  await inTransaction(ctx, async (tx) => {
-    if (quantity === 0) {
-      await tx.em.execute('delete from cart_item where customer_id = ? and sku_id = ?', [customer.userId, skuId]);
-      return;
-    }
-    const [sku] = await tx.em.execute<{ status: string }[]>(
-      'select p.status from sku s join product p on p.id = s.product_id where s.id = ?',
-      [skuId],
-    );
+  if (quantity === 0) {
+    await ctx.em.execute('delete from cart_item where customer_id = ? and sku_id = ?', [customer.userId, skuId]);
+    return getCart(ctx);
+  }
+  const put = await ctx.em.execute<{ sku_id: number }[]>(
+    `insert into cart_item (customer_id, sku_id, quantity, added_at)
+     select ?, s.id, ?, now() from sku s join product p on p.id = s.product_id where s.id = ? and p.status = 'published'
+     on conflict (customer_id, sku_id) do update set quantity = excluded.quantity
+     returning sku_id`,
+    [customer.userId, quantity, skuId],
+  );
+  if (put.length === 0) {
+    const [sku] = await ctx.em.execute<{ status: string }[]>('select p.status from sku s join product p on p.id = s.product_id where s.id = ?', [skuId]);
     if (!sku) throw notFound('SKU', { sku_id: skuId });
-    if (sku.status !== 'published') throw refused('PRODUCT_UNAVAILABLE', 'This product is not on sale', { sku_id: skuId });
-    await tx.em.execute(
-      `insert into cart_item (customer_id, sku_id, quantity, added_at) values (?, ?, ?, now())
-       on conflict (customer_id, sku_id) do update set quantity = excluded.quantity`,
-      [customer.userId, skuId, quantity],
-    );
-  });
+    throw refused('PRODUCT_UNAVAILABLE', 'This product is not on sale', { sku_id: skuId });
+  }
   return getCart(ctx);
 }
 

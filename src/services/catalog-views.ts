@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ProductStatus } from '../entities/product.entity.js';
-import { soldCounts } from './sold-count.js';
+import { soldCountOf, soldCounts } from './sold-count.js';
 import type { RatingSummary } from './rating-summary.js';
 import { toDate, intArray } from '../db/sql.js';
+import { readRows } from '../db/read.js';
 
 /**
  * The plain shapes the catalog services return, the row mappers that build them, and the batched
@@ -31,7 +32,10 @@ export interface ShopProfileView {
   updatedAt: Date;
 }
 
-/** A shop; `profile` is absent (not null) when the shop has none. */
+/**
+ * A shop; `profile` is absent (not null) when the shop has none. Where the profile was read with the
+ * shop, the key is there even when its value is undefined (GraphQL then needs no second look).
+ */
 export interface ShopView extends ShopRef {
   profile?: ShopProfileView;
   /** Shop reads by a customer: whether they favorited it (absent for other callers). */
@@ -167,7 +171,7 @@ const unique = (ids: readonly number[]) => [...new Set(ids)];
 export async function profilesByShopIds(em: EntityManager, shopIds: readonly number[]): Promise<Map<number, ShopProfileView>> {
   const out = new Map<number, ShopProfileView>();
   if (shopIds.length === 0) return out;
-  const rows = await em.execute(`select pr.shop_id, ${PROFILE_COLUMNS} from shop_profile pr where pr.shop_id = any(?::int[])`, [intArray(unique(shopIds))]);
+  const rows = await readRows(em, `select pr.shop_id, ${PROFILE_COLUMNS} from shop_profile pr where pr.shop_id = any(?::int[])`, [intArray(unique(shopIds))]);
   for (const row of rows) out.set(row.shop_id, toProfileView(row, row.shop_id)!);
   return out;
 }
@@ -175,7 +179,7 @@ export async function profilesByShopIds(em: EntityManager, shopIds: readonly num
 export async function brandsByIds(em: EntityManager, ids: readonly number[]): Promise<Map<number, BrandView>> {
   const out = new Map<number, BrandView>();
   if (ids.length === 0) return out;
-  const rows = await em.execute(`select id, name, logo_url, position from brand where id = any(?::int[])`, [intArray(unique(ids))]);
+  const rows = await readRows(em, `select id, name, logo_url, position from brand where id = any(?::int[])`, [intArray(unique(ids))]);
   for (const row of rows) out.set(row.id, toBrandView(row));
   return out;
 }
@@ -183,7 +187,7 @@ export async function brandsByIds(em: EntityManager, ids: readonly number[]): Pr
 export async function categoriesByIds(em: EntityManager, ids: readonly number[]): Promise<Map<number, CategoryView>> {
   const out = new Map<number, CategoryView>();
   if (ids.length === 0) return out;
-  const rows = await em.execute(`select ${CATEGORY_COLUMNS} from category c where c.id = any(?::int[])`, [intArray(unique(ids))]);
+  const rows = await readRows(em, `select ${CATEGORY_COLUMNS} from category c where c.id = any(?::int[])`, [intArray(unique(ids))]);
   for (const row of rows) out.set(row.id, toCategoryView(row));
   return out;
 }
@@ -192,7 +196,8 @@ export async function categoriesByIds(em: EntityManager, ids: readonly number[])
 export async function categoriesByParentIds(em: EntityManager, parentIds: readonly number[]): Promise<Map<number, CategoryView[]>> {
   const out = new Map<number, CategoryView[]>(parentIds.map((id) => [id, []]));
   if (parentIds.length === 0) return out;
-  const rows = await em.execute(
+  const rows = await readRows(
+    em,
     `select ${CATEGORY_COLUMNS} from category c where c.parent_id = any(?::int[]) order by c.parent_id, c.position, c.id`,
     [intArray(unique(parentIds))],
   );
@@ -200,32 +205,32 @@ export async function categoriesByParentIds(em: EntityManager, parentIds: readon
   return out;
 }
 
-/** Products by id in any lifecycle state (an order line's product may have been withdrawn since). */
+/** Products by id in any lifecycle state (an order line's product may have been withdrawn since), with sold_count. */
 export async function productsByIds(em: EntityManager, ids: readonly number[]): Promise<Map<number, ProductView>> {
   if (ids.length === 0) return new Map();
-  const rows = await em.execute(`select ${PRODUCT_COLUMNS} from product p join shop s on s.id = p.shop_id where p.id = any(?::int[])`, [
-    intArray(unique(ids)),
-  ]);
-  const products = await withSoldCounts(em, rows.map(toProductView));
-  return new Map(products.map((p) => [p.id, p]));
+  const rows = await readRows(
+    em,
+    `select ${PRODUCT_COLUMNS}, ${soldCountOf('p.id')} as sold_count from product p join shop s on s.id = p.shop_id where p.id = any(?::int[])`,
+    [intArray(unique(ids))],
+  );
+  return new Map(rows.map((row) => [row.id, { ...toProductView(row), soldCount: row.sold_count }]));
 }
+
+/** A product's SKUs in creation order as a JSON list (`SkuView` keys), for statements that read them with the product. */
+export const skusJsonOf = (productId: string) =>
+  `(select coalesce(json_agg(k order by k.id), '[]') from (select id, name, price, stock from sku where product_id = ${productId}) k)`;
 
 /** SKUs of each product, in creation order. */
 export async function skusByProductIds(em: EntityManager, productIds: readonly number[]): Promise<Map<number, SkuView[]>> {
   const out = new Map<number, SkuView[]>(productIds.map((id) => [id, []]));
   if (productIds.length === 0) return out;
-  const rows = await em.execute(
+  const rows = await readRows(
+    em,
     `select id, product_id, name, price, stock from sku where product_id = any(?::int[]) order by product_id, id`,
     [intArray(unique(productIds))],
   );
   for (const row of rows) out.get(row.product_id)!.push({ id: row.id, name: row.name, price: row.price, stock: row.stock });
   return out;
-}
-
-/** Attaches each product's sold_count (one query for the whole page). */
-export async function withSoldCounts<T extends ProductRow>(em: EntityManager, products: T[]): Promise<(T & { soldCount: number })[]> {
-  const counts = await soldCounts(em, products.map((p) => p.id));
-  return products.map((p) => ({ ...p, soldCount: counts.get(p.id) ?? 0 }));
 }
 
 /** Attaches each product's SKUs and sold_count (two queries for the whole page, side by side). */

@@ -119,10 +119,12 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
         customer.userId,
         intArray(lines.map((l) => l.skuId)),
       ]);
+      // The views read only what this checkout wrote, so they are read before the hot rows are locked.
+      const views = await orderViews(tx.em, orders.map((o) => o.id));
+      // Last, just before commit: the guarded decrements of the hot rows (activity stock, SKU stock).
       await takeFlashSaleStock(tx.em, customer.userId, flashSale);
       const remaining = await takeStock(tx.em, demand);
 
-      const views = await orderViews(tx.em, orders.map((o) => o.id));
       for (const view of views) {
         emit(tx, {
           type: EventTypes.ORDER_PLACED,

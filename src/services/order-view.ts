@@ -61,26 +61,26 @@ export interface OrderView {
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 
 /**
- * Full views of several orders in three queries whatever their number (orders with shops, items,
- * shipments with their items), returned in the order of `ids`.
+ * Full views of several orders in one statement whatever their number (orders with shops; their
+ * items and their shipments with parcel contents as JSON lists, whose keys are the column names),
+ * returned in the order of `ids`.
  */
 export async function orderViews(em: EntityManager, ids: number[]): Promise<OrderView[]> {
   if (ids.length === 0) return [];
-  const idList = intArray(ids);
-  const [orders, items, shipments] = await Promise.all([
-    em.execute<any[]>(
-      `select o.*, s.slug as shop_slug, s.name as shop_name from shop_order o join shop s on s.id = o.shop_id where o.id = any(?::int[])`,
-      [idList],
-    ),
-    em.execute<any[]>(`select * from order_item where order_id = any(?::int[]) order by id`, [idList]),
-    em.execute<any[]>(
-      `select sh.*, coalesce(json_agg(json_build_object('order_item_id', si.order_item_id, 'quantity', si.quantity) order by si.id)
-                filter (where si.id is not null), '[]') as items
-         from shipment sh left join shipment_item si on si.shipment_id = sh.id
-        where sh.order_id = any(?::int[]) group by sh.id order by sh.id`,
-      [idList],
-    ),
-  ]);
+  const orders = await em.execute<any[]>(
+    `select o.*, s.slug as shop_slug, s.name as shop_name,
+            (select coalesce(json_agg(i order by i.id), '[]') from order_item i where i.order_id = o.id) as item_rows,
+            (select coalesce(json_agg(parcel order by parcel.id), '[]') from (
+               select sh.*, coalesce(json_agg(json_build_object('order_item_id', si.order_item_id, 'quantity', si.quantity) order by si.id)
+                        filter (where si.id is not null), '[]') as items
+                 from shipment sh left join shipment_item si on si.shipment_id = sh.id
+                where sh.order_id = o.id group by sh.id) parcel
+            ) as shipment_rows
+       from shop_order o join shop s on s.id = o.shop_id where o.id = any(?::int[])`,
+    [intArray(ids)],
+  );
+  const items = orders.flatMap((o) => o.item_rows as any[]);
+  const shipments = orders.flatMap((o) => o.shipment_rows as any[]);
   const itemsByOrder = new Map<number, OrderItemView[]>();
   for (const i of items) {
     const list = itemsByOrder.get(i.order_id) ?? [];

@@ -3,12 +3,14 @@ import type { ServiceContext } from './context.js';
 import { parseInput, idParam, z } from './validate.js';
 import { pageFields, pageOffset, type Page } from './pagination.js';
 import { inSubtree } from './category.service.js';
-import { soldCounts } from './sold-count.js';
+import { soldCountOf } from './sold-count.js';
+import { hasTotal, rememberTotal, totalAt } from './listing-total.js';
+import { readRows } from '../db/read.js';
 import { ratingSummaries } from './rating-summary.js';
 import { withFavoritedProducts } from './favorites.service.js';
 import {
-  PRODUCT_COLUMNS, PROFILE_COLUMNS, categoriesByIds, pathIds, skusByProductIds, toBrandView, toProductView, toProfileView, withSoldCounts,
-  type ProductDetailView, type ProductView,
+  CATEGORY_COLUMNS, PRODUCT_COLUMNS, PROFILE_COLUMNS, skusJsonOf, toBrandView, toCategoryView, toProductView, toProfileView,
+  type ProductDetailView, type ProductView, type ShopView, type SkuView,
 } from './catalog-views.js';
 
 /**
@@ -16,9 +18,9 @@ import {
  * best sellers first: it is aggregated for the filtered candidates only (see `listProducts`).
  */
 const SORTS = {
-  price: { column: 'p.price_from', defaultOrder: 'asc' },
-  sales: { column: 'sc.sold_count', defaultOrder: 'desc' },
-} as const satisfies Record<string, { column: string; defaultOrder: Order }>;
+  price: { key: 'p.price_from', defaultOrder: 'asc' },
+  sales: { key: soldCountOf('p.id'), defaultOrder: 'desc' },
+} as const satisfies Record<string, { key: string; defaultOrder: Order }>;
 type Sort = keyof typeof SORTS;
 type Order = 'asc' | 'desc';
 const ORDERS: readonly Order[] = ['asc', 'desc'];
@@ -33,7 +35,7 @@ const ListProductsInput = z.strictObject({
 });
 
 /** `sort` and `order` first, so an unsupported value is SORT_UNSUPPORTED whatever else is wrong. */
-function listingOrder(input: unknown): string {
+function listingOrder(input: unknown): { key: string; direction: Order } {
   const { sort, order } = (input ?? {}) as { sort?: unknown; order?: unknown };
   if (sort !== undefined && !(typeof sort === 'string' && Object.hasOwn(SORTS, sort))) {
     throw new AppError('SORT_UNSUPPORTED', 400, `sort must be one of: ${Object.keys(SORTS).join(', ')}`, {
@@ -45,19 +47,31 @@ function listingOrder(input: unknown): string {
   }
   // Default: newest first (ids grow with creation); `order` alone flips it. Ties break on id, in
   // the same direction, so pages never overlap and one index serves both directions.
-  if (sort === undefined) return `p.id ${(order as Order | undefined) ?? 'desc'}`;
-  const key = SORTS[sort as Sort];
-  const direction = (order as Order | undefined) ?? key.defaultOrder;
-  return `${key.column} ${direction}, p.id ${direction}`;
+  if (sort === undefined) return { key: 'p.id', direction: (order as Order | undefined) ?? 'desc' };
+  const { key, defaultOrder } = SORTS[sort as Sort];
+  return { key, direction: (order as Order | undefined) ?? defaultOrder };
 }
 
+/** What a listing may bring along with each product (GraphQL asks for what its query selects). */
+export interface ListingIncludes {
+  skus?: boolean;
+  shopProfiles?: boolean;
+}
+
+/** A listed product; `skus` and `shop.profile` are present when included (`profile` undefined: the shop has none). */
+export type ListedProduct = ProductView & { shop: ShopView; skus?: SkuView[] };
+
 /**
- * Published products, one page. `category` covers its whole subtree (materialized path, one query),
- * `brandId` and `shopId` filter. The page and the total are two statements run side by side: the
- * page stops reading at its limit on the matching index, the count is an index-only scan.
+ * Published products, one page, in one statement: the page (it stops reading at its limit on the
+ * matching index) with shop and sold_count, and the catalog version; with `include`, each product's
+ * SKUs (a JSON list) and its shop's profile too. For `sort=sales` each candidate's sold_count is one
+ * index-only lookup; the candidates are ranked by id first and only the page's rows are read. The
+ * total comes from `listing-total.ts` when it was counted at that same version, else from a count in
+ * the same statement (first listing of a filter) or a second one (after a catalog change).
+ * `category` covers its whole subtree (materialized path), `brandId` and `shopId` filter.
  */
-export async function listProducts(ctx: ServiceContext, input: unknown = {}): Promise<Page<ProductView>> {
-  const orderBy = listingOrder(input);
+export async function listProducts(ctx: ServiceContext, input: unknown = {}, include: ListingIncludes = {}): Promise<Page<ListedProduct>> {
+  const { key, direction } = listingOrder(input);
   const q = parseInput(ListProductsInput, input);
   const where = [`p.status = 'published'`];
   const params: unknown[] = [];
@@ -74,58 +88,85 @@ export async function listProducts(ctx: ServiceContext, input: unknown = {}): Pr
     params.push(q.shopId);
   }
   const filter = where.join(' and ');
-  // sort=sales: each candidate's sold_count is one index-only lookup on the sold lines, and the
-  // page needs no second lookup. Other orders look up sold_count for the page afterwards.
+  const filterKey = `${q.category ?? ''}/${q.brandId ?? ''}/${q.shopId ?? ''}`;
+  const countSql = `select count(*)::int from product p where ${filter}`;
+  const withCount = !hasTotal(ctx.em, filterKey);
   const bySales = q.sort === 'sales';
-  const salesJoin = bySales
-    ? `cross join lateral (select coalesce(sum(oi.quantity), 0)::int as sold_count from order_item oi where oi.sold and oi.product_id = p.id) sc`
-    : '';
-  const [rows, [count]] = await Promise.all([
-    ctx.em.execute(
-      `select ${PRODUCT_COLUMNS}${bySales ? ', sc.sold_count' : ''} from product p join shop s on s.id = p.shop_id ${salesJoin}
-        where ${filter} order by ${orderBy} limit ? offset ?`,
-      [...params, q.pageSize, pageOffset(q)],
-    ),
-    ctx.em.execute<{ total: number }[]>(`select count(*)::int as total from product p where ${filter}`, params),
-  ]);
-  const items = bySales
-    ? rows.map((row) => ({ ...toProductView(row), soldCount: row.sold_count as number }))
-    : await withSoldCounts(ctx.em, rows.map(toProductView));
-  return { items: await withFavoritedProducts(ctx, items), page: q.page, pageSize: q.pageSize, total: count.total };
+  const ordered = `order by sort_key ${direction}, p.id ${direction} limit ? offset ?`;
+  const page = bySales
+    ? `select ${PRODUCT_COLUMNS}, r.sort_key
+         from (select p.id, ${key} as sort_key from product p where ${filter} ${ordered}) r
+         join product p on p.id = r.id join shop s on s.id = p.shop_id`
+    : `select ${PRODUCT_COLUMNS}, ${key} as sort_key from product p join shop s on s.id = p.shop_id where ${filter} ${ordered}`;
+  const rows = await readRows(
+    ctx.em,
+    `with page as (${page})
+     select v.n as catalog_version, ${withCount ? `(${countSql}) as total,` : ''} page.*,
+            ${bySales ? 'page.sort_key' : soldCountOf('page.id')} as sold_count
+            ${include.skus ? `, ${skusJsonOf('page.id')} as skus` : ''} ${include.shopProfiles ? `, ${PROFILE_COLUMNS}` : ''}
+       from (select n from catalog_version where id = 1) v left join page on true
+       ${include.shopProfiles ? 'left join shop_profile pr on pr.shop_id = page.shop_id' : ''}
+      order by page.sort_key ${direction}, page.id ${direction}`,
+    [...params, q.pageSize, pageOffset(q), ...(withCount ? params : [])],
+  );
+  const version: string = rows[0].catalog_version;
+  let total = withCount ? (rows[0].total as number) : totalAt(ctx.em, filterKey, version);
+  if (total === undefined) {
+    const [counted] = await readRows<{ total: number; catalog_version: string }>(
+      ctx.em,
+      `select (${countSql}) as total, n as catalog_version from catalog_version where id = 1`,
+      params,
+    );
+    total = counted.total;
+    rememberTotal(ctx.em, filterKey, counted.catalog_version, total);
+  } else if (withCount) {
+    rememberTotal(ctx.em, filterKey, version, total);
+  }
+  const items = rows
+    .filter((row) => row.id !== null)
+    .map((row): ListedProduct => {
+      const product: ListedProduct = { ...toProductView(row), soldCount: row.sold_count };
+      if (include.skus) product.skus = row.skus;
+      if (include.shopProfiles) product.shop = { ...product.shop, profile: toProfileView(row, row.shop_id) };
+      return product;
+    });
+  return { items: await withFavoritedProducts(ctx, items), page: q.page, pageSize: q.pageSize, total };
 }
 
-/** One published product with its SKUs, shop and profile, brand and category path; anything else is 404. */
+/**
+ * One published product with its SKUs, shop and profile, brand, category path and sold_count, in one
+ * statement (SKUs and the path as JSON lists); anything else is 404.
+ */
 export async function getProduct(ctx: ServiceContext, productId: unknown): Promise<ProductDetailView> {
   const id = parseInput(idParam, productId);
-  const [row] = await ctx.em.execute(
-    `select ${PRODUCT_COLUMNS}, ${PROFILE_COLUMNS}, c.path as category_path,
-            b.name as brand_name, b.logo_url as brand_logo_url, b.position as brand_position
+  const [row] = await readRows(
+    ctx.em,
+    `select ${PRODUCT_COLUMNS}, ${PROFILE_COLUMNS},
+            b.name as brand_name, b.logo_url as brand_logo_url, b.position as brand_position,
+            ${soldCountOf('p.id')} as sold_count,
+            ${skusJsonOf('p.id')} as skus,
+            (select json_agg(c order by c.depth) from (
+               select ${CATEGORY_COLUMNS} from category c where c.id = any(string_to_array(trim(both '/' from own.path), '/')::int[])) c
+            ) as category_path
        from product p
        join shop s on s.id = p.shop_id
        left join shop_profile pr on pr.shop_id = s.id
-       join category c on c.id = p.category_id
+       join category own on own.id = p.category_id
        left join brand b on b.id = p.brand_id
       where p.id = ? and p.status = 'published'`,
     [id],
   );
   if (!row) throw notFound('Product', { id });
   const product = toProductView(row);
-  const categoryIds = pathIds(row.category_path);
-  const [skus, categories, sold, [rating], [{ favorited }]] = await Promise.all([
-    skusByProductIds(ctx.em, [id]),
-    categoriesByIds(ctx.em, categoryIds),
-    soldCounts(ctx.em, [id]),
-    ratingSummaries(ctx.em, [id]),
-    withFavoritedProducts(ctx, [{ id }]),
-  ]);
+  const [[rating], [{ favorited }]] = await Promise.all([ratingSummaries(ctx.em, [id]), withFavoritedProducts(ctx, [{ id }])]);
   return {
     ...product,
-    soldCount: sold.get(id) ?? 0,
+    soldCount: row.sold_count,
     rating,
     favorited,
     shop: { ...product.shop, profile: toProfileView(row, product.shop.id) },
     brand: product.brandId === null ? undefined : toBrandView({ id: product.brandId, name: row.brand_name, logo_url: row.brand_logo_url, position: row.brand_position }),
-    categoryPath: categoryIds.map((cid) => categories.get(cid)!).filter(Boolean),
-    skus: skus.get(id) ?? [],
+    categoryPath: (row.category_path ?? []).map(toCategoryView),
+    skus: row.skus as SkuView[],
   };
 }

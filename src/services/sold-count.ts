@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { intArray } from '../db/sql.js';
+import { readRows } from '../db/read.js';
 
 /**
  * sold_count of a batch of products, computed on read: the quantities of order lines whose order
@@ -9,10 +10,18 @@ import { intArray } from '../db/sql.js';
 export async function soldCounts(em: EntityManager, productIds: readonly number[]): Promise<Map<number, number>> {
   const counts = new Map<number, number>(productIds.map((id) => [id, 0]));
   if (productIds.length === 0) return counts;
-  const rows = await em.execute<{ product_id: number; sold: number }[]>(
+  const rows = await readRows<{ product_id: number; sold: number }>(
+    em,
     `select product_id, sum(quantity)::int as sold from order_item where sold and product_id = any(?::int[]) group by product_id`,
     [intArray([...productIds])],
   );
   for (const r of rows) counts.set(r.product_id, r.sold);
   return counts;
 }
+
+/**
+ * The same rule as a correlated subquery, for statements that read products and their sold_count
+ * in one go (the listing, product detail): one index-only lookup per product of the page.
+ */
+export const soldCountOf = (productId: string) =>
+  `(select coalesce(sum(oi.quantity), 0)::int from order_item oi where oi.sold and oi.product_id = ${productId})`;

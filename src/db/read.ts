@@ -1,0 +1,71 @@
+import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type pg from 'pg';
+
+/**
+ * Hot storefront reads (listing, detail, catalog loaders, token lookup) as named prepared statements
+ * on the ORM's own `pg` pool. `em.execute` inlines every parameter into the SQL text, so PostgreSQL
+ * plans each call afresh (0.2 ms of a 0.3 ms listing page); a prepared statement is planned once per
+ * connection. Same pool, same type parsers (timestamps stay text), and the statement goes through the
+ * ORM's query log like any other. Inside a transaction the call goes through `em.execute` on the
+ * transaction's connection instead, so reads there still see the transaction's own writes.
+ *
+ * Placeholders are `?` as for `em.execute`; arrays are bound as literals (`intArray`) cast in SQL.
+ */
+export async function readRows<T = any>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<T[]> {
+  if (em.isInTransaction()) return em.execute<T[]>(sql, [...params]);
+  const connection = em.getConnection() as PostgreSqlConnection;
+  const pool = await nativePool(connection);
+  const statement = prepared(sql);
+  const result = await pool.query({ name: statement.name, text: statement.text, values: params as unknown[] });
+  em.config.getLogger().logQuery({ query: statement.text, level: 'info' });
+  return result.rows as T[];
+}
+
+const pools = new WeakMap<PostgreSqlConnection, Promise<pg.Pool>>();
+
+function nativePool(connection: PostgreSqlConnection): Promise<pg.Pool> {
+  let pool = pools.get(connection);
+  if (!pool) {
+    pool = connection.getNativeClient() as Promise<pg.Pool>;
+    pools.set(connection, pool);
+  }
+  return pool;
+}
+
+interface Prepared {
+  name: string;
+  text: string;
+}
+
+/** One name per distinct SQL text (a bounded set: the texts are built from fixed fragments). */
+const statements = new Map<string, Prepared>();
+
+function prepared(sql: string): Prepared {
+  let statement = statements.get(sql);
+  if (!statement) {
+    statement = { name: `mf_read_${statements.size + 1}`, text: numberedPlaceholders(sql) };
+    statements.set(sql, statement);
+  }
+  return statement;
+}
+
+/** `?` placeholders to `$1, $2, ...`, leaving quoted literals and identifiers alone. */
+export function numberedPlaceholders(sql: string): string {
+  let n = 0;
+  let out = '';
+  let quote: string | null = null;
+  for (const ch of sql) {
+    if (quote) {
+      if (ch === quote) quote = null;
+      out += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      out += ch;
+    } else if (ch === '?') {
+      out += `$${++n}`;
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
