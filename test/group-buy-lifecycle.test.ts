@@ -234,7 +234,7 @@ describe('seats, success and settlement', () => {
     const seen: DomainEvent[] = [];
     const stop = t.events.subscribe((e) => seen.push(e));
     const results = await Promise.all(customers.map((c, i) => pay(c.token, orders[i].id)));
-    await waitFor(() => seen.some((e) => e.type === 'group.state_changed' && e.payload.state === 'successful'));
+    await waitFor(() => seen.some((e) => e.type === 'group.state_changed' && e.payload.state === 'successful' && e.payload.groupId === groupId));
     stop();
 
     const ok = results.map((r, i) => ({ r, i })).filter(({ r }) => r.status === 200);
@@ -300,7 +300,7 @@ describe('group lifecycle', () => {
     // Two sweepers at once (two processes): the group expires once.
     const [a, b] = await Promise.all([expireLapsedGroups(systemContext(deps(), 'a')), expireLapsedGroups(systemContext(deps(), 'b'))]);
     // Events travel through LISTEN/NOTIFY: they arrive a moment after commit.
-    await waitFor(() => seen.some((e) => e.type === 'order.cancelled') && seen.some((e) => e.type === 'group.state_changed'));
+    await waitFor(() => seen.some((e) => e.type === 'order.cancelled' && e.customerId === opener.id) && seen.some((e) => e.type === 'group.state_changed' && e.payload.state === 'expired' && e.payload.groupId === opened.group_id));
     stop();
     expect(a + b).toBe(1);
 
@@ -315,10 +315,11 @@ describe('group lifecycle', () => {
     expect(paidOrder).toMatchObject({ status: 'cancelled', cancel_reason: 'group_expired' });
     // The released seat's unit is back in stock; the joiner's pending order still holds its own.
     expect(await stockOf(t, skuId)).toBe(19);
-    expect(seen.filter((e) => e.type === 'group.state_changed').map((e) => e.payload)).toEqual([
+    // Only this group's transitions after opening, and the opener's cancellations (earlier tests' events may still arrive).
+    expect(seen.filter((e) => e.type === 'group.state_changed' && e.payload.groupId === opened.group_id && e.payload.state !== 'open').map((e) => e.payload)).toEqual([
       expect.objectContaining({ groupId: opened.group_id, state: 'expired', orderIds: [opened.id] }),
     ]);
-    expect(seen.filter((e) => e.type === 'order.cancelled').map((e) => e.payload.orderId)).toEqual([opened.id]);
+    expect(seen.filter((e) => e.type === 'order.cancelled' && e.customerId === opener.id).map((e) => e.payload.orderId)).toEqual([opened.id]);
 
     // The joiner can no longer pay (nothing debited) nor can anyone join.
     const late = await pay(joiner.token, joined.id);
@@ -350,7 +351,7 @@ describe('group lifecycle', () => {
     const stop = t.events.subscribe((e) => seen.push(e));
     const cancel = await t.api('POST', `/api/orders/${opened.id}/cancel`, { token: opener.token });
     // The checkout's own `open` event may still arrive late: wait for the cancellation's.
-    const cancelledEvent = () => seen.find((e) => e.type === 'group.state_changed' && e.payload.state === 'cancelled');
+    const cancelledEvent = () => seen.find((e) => e.type === 'group.state_changed' && e.payload.state === 'cancelled' && e.payload.groupId === opened.group_id);
     await waitFor(() => cancelledEvent() !== undefined);
     stop();
     expect(cancel.body.status).toBe('cancelled');
