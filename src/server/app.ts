@@ -64,16 +64,20 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
   const server = http.createServer(app);
   const bodyParser = express.json({ limit: deps.config.bodyLimitBytes, type: ['application/json', 'application/*+json'] });
 
-  // Request id and one structured log line per request.
+  // Request id and one structured log line per request (at level info: in production at warn, the
+  // per-request listener and its timing are not even set up).
+  const logRequests = deps.log.isLevelEnabled('info');
   app.use((req: Request, res: Response, next: NextFunction) => {
     const id = requestId(req.header('x-request-id'));
     res.locals.requestId = id;
     res.set('X-Request-Id', id);
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      deps.log.info({ requestId: id, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, durationMs }, 'request');
-    });
+    if (logRequests) {
+      const started = process.hrtime.bigint();
+      res.on('finish', () => {
+        const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+        deps.log.info({ requestId: id, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, durationMs }, 'request');
+      });
+    }
     next();
   });
 
