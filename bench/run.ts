@@ -328,6 +328,8 @@ async function main() {
         }
       }
     } finally {
+      // Requests the load generator cut off at the end of the last run are still being served.
+      await new Promise((r) => setTimeout(r, 1000));
       await server.stop();
     }
     table(rows);
