@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { perRequest, type CpuMeter } from './cpu.js';
 
 export interface Figures {
   requestsPerSecond: number;
@@ -7,6 +8,9 @@ export interface Figures {
   errors: number;
   non2xx: number;
   requests: number;
+  /** CPU time of the server processes and of the database backends per request (Linux). */
+  serverUsPerRequest?: number;
+  dbUsPerRequest?: number;
 }
 
 export type LoadOptions = Omit<autocannon.Options, 'url'> & { url: string };
@@ -17,10 +21,12 @@ function once(options: LoadOptions): Promise<autocannon.Result> {
   });
 }
 
-/** A warm-up run (discarded), then the measured run. */
-export async function measure(options: LoadOptions, seconds: number, warmupSeconds: number): Promise<Figures> {
+/** A warm-up run (discarded), then the measured run (with the CPU it cost, when a meter is given). */
+export async function measure(options: LoadOptions, seconds: number, warmupSeconds: number, meter?: CpuMeter): Promise<Figures> {
   if (warmupSeconds > 0) await once({ ...options, duration: warmupSeconds });
+  await meter?.start();
   const result = await once({ ...options, duration: seconds });
+  const cpu = await meter?.stop();
   return {
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
@@ -28,5 +34,6 @@ export async function measure(options: LoadOptions, seconds: number, warmupSecon
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     requests: result.requests.total,
+    ...perRequest(cpu, result.requests.total),
   };
 }

@@ -8,6 +8,7 @@ import { hashToken } from '../src/services/auth.service.js';
 import { DEFAULT_SIZE, loadBenchData, type DataSize } from './load-data.js';
 import { startServer } from './server-process.js';
 import { measure, type Figures } from './load.js';
+import { cpuMeter, perRequest, type CpuMeter } from './cpu.js';
 
 /**
  * `npm run bench`: a fresh database with the scale data set, the compiled server in production mode
@@ -85,7 +86,7 @@ async function prepare() {
 async function fixtures(db: pg.Client) {
   const topCategory = (await db.query(`select id from category where depth = 0 order by id limit 1`)).rows[0].id as number;
   const productIds = (await db.query(`select id from product where status = 'published' order by id`)).rows.map((r) => r.id as number);
-  const customers = (await db.query(`select id from app_user where email like 'bench-%' order by id limit $1`, [Math.max(CONNECTIONS, 600)])).rows.map((r) => r.id as number);
+  const customers = (await db.query(`select id from app_user where email like 'bench-%' order by id limit $1`, [BURST_BUYERS + CONNECTIONS])).rows.map((r) => r.id as number);
   const tokens: string[] = [];
   for (const id of customers) {
     const token = `bench-token-${id}-${Date.now()}`;
@@ -100,7 +101,7 @@ async function fixtures(db: pg.Client) {
 type Scenario = { name: string; run: () => Promise<Figures | Record<string, number>> };
 
 function readScenarios(f: Awaited<ReturnType<typeof fixtures>>): Scenario[] {
-  const get = (path: string) => () => measure({ url: BASE + path, connections: CONNECTIONS }, SECONDS, WARMUP);
+  const get = (path: string) => () => measure({ url: BASE + path, connections: CONNECTIONS }, SECONDS, WARMUP, meter);
   let next = 0;
   const randomProduct = () => f.productIds[(next = (next * 7919 + 1) % f.productIds.length)];
   return [
@@ -109,7 +110,7 @@ function readScenarios(f: Awaited<ReturnType<typeof fixtures>>): Scenario[] {
     { name: 'REST listing sort=sales in a top-level category', run: get(`/api/products?page_size=20&sort=sales&category=${f.topCategory}`) },
     {
       name: 'REST product detail',
-      run: () => measure({ url: BASE, connections: CONNECTIONS, requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/products/${randomProduct()}` }) }] }, SECONDS, WARMUP),
+      run: () => measure({ url: BASE, connections: CONNECTIONS, requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/products/${randomProduct()}` }) }] }, SECONDS, WARMUP, meter),
     },
     { name: 'REST home content', run: get('/api/content/home') },
     {
@@ -125,6 +126,7 @@ function readScenarios(f: Awaited<ReturnType<typeof fixtures>>): Scenario[] {
           },
           SECONDS,
           WARMUP,
+          meter,
         ),
     },
   ];
@@ -134,10 +136,15 @@ export const GRAPHQL_LISTING = `{ products(pageSize: 20) { items { id name soldC
 
 const CHECKOUT_BODY = JSON.stringify({ shipping_address: { recipient: 'Bench Buyer', phone: '+86 138 0000 0000', region: 'CN-SH', address: '1 Bench Road' } });
 
-/** Customers buying distinct SKUs: each connection is one customer putting one SKU in the cart and checking out. */
+/**
+ * Customers buying distinct SKUs: each connection is one customer putting one SKU in the cart and
+ * checking out. They are other customers than the burst's, whose carts it fills.
+ */
 async function checkoutRate(f: Awaited<ReturnType<typeof fixtures>>) {
+  const tokens = f.tokens.slice(BURST_BUYERS);
   let clients = 0;
   let placed = 0;
+  await meter?.start();
   const figures = await measure(
     {
       url: BASE,
@@ -147,12 +154,12 @@ async function checkoutRate(f: Awaited<ReturnType<typeof fixtures>>) {
           method: 'PUT',
           setupRequest: (req: any, context: any) => {
             context.i ??= clients++ % f.skus.length;
-            return { ...req, path: `/api/cart/items/${f.skus[context.i]}`, body: '{"quantity":1}', headers: { 'content-type': 'application/json', authorization: `Bearer ${f.tokens[context.i]}` } };
+            return { ...req, path: `/api/cart/items/${f.skus[context.i]}`, body: '{"quantity":1}', headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[context.i]}` } };
           },
         },
         {
           method: 'POST',
-          setupRequest: (req: any, context: any) => ({ ...req, path: '/api/checkout', body: CHECKOUT_BODY, headers: { 'content-type': 'application/json', authorization: `Bearer ${f.tokens[context.i]}` } }),
+          setupRequest: (req: any, context: any) => ({ ...req, path: '/api/checkout', body: CHECKOUT_BODY, headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[context.i]}` } }),
           onResponse: (status: number) => {
             if (status === 201) placed++;
           },
@@ -162,7 +169,11 @@ async function checkoutRate(f: Awaited<ReturnType<typeof fixtures>>) {
     SECONDS,
     0,
   );
-  return { checkoutsPerSecond: Math.round(placed / SECONDS), p99Ms: figures.p99Ms, errors: figures.errors, non2xx: figures.non2xx };
+  const cpu = await meter?.stop();
+  // Requests cut off when the run ends are still being served: let them finish before the next scenario.
+  await new Promise((r) => setTimeout(r, 1000));
+  // Per checkout, its cart request included.
+  return { checkoutsPerSecond: Math.round(placed / SECONDS), p99Ms: figures.p99Ms, errors: figures.errors, non2xx: figures.non2xx, ...perCheckout(cpu, placed) };
 }
 
 /**
@@ -170,7 +181,7 @@ async function checkoutRate(f: Awaited<ReturnType<typeof fixtures>>) {
  * at once (at most CONNECTIONS in flight) against activity stock `stock`. Reports how long selling
  * out took, how many units sold at the activity price (must equal the stock) and any oversell.
  */
-async function flashSaleBurst(db: pg.Client, f: Awaited<ReturnType<typeof fixtures>>, buyers = 500, stock = 100) {
+async function flashSaleBurst(db: pg.Client, f: Awaited<ReturnType<typeof fixtures>>, buyers = BURST_BUYERS, stock = 100) {
   // A SKU with stock for every buyer (the demo catalog's SKUs have little), not in an earlier burst (--reuse).
   const [sku] = (await db.query(`select s.id, s.price, p.shop_id from sku s join product p on p.id = s.product_id where p.status = 'published'
        and s.stock >= $1 and not exists (select 1 from flash_sale_item i where i.sku_id = s.id) order by s.id limit 1`, [buyers])).rows;
@@ -193,6 +204,7 @@ async function flashSaleBurst(db: pg.Client, f: Awaited<ReturnType<typeof fixtur
   let failures = 0;
   const failureCodes = new Map<string, number>();
   const firstOrderId = Number((await db.query('select coalesce(max(id), 0) + 1 as id from shop_order')).rows[0].id);
+  await meter?.start();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
@@ -213,6 +225,7 @@ async function flashSaleBurst(db: pg.Client, f: Awaited<ReturnType<typeof fixtur
     }),
   );
   const total = performance.now() - started;
+  const cpu = await meter?.stop();
   const soldAtActivityPrice = Number((await db.query(`select coalesce(sum(quantity), 0) n from order_item where flash_sale_item_id = $1`, [item.id])).rows[0].n);
   const remaining = (await db.query('select remaining_stock from flash_sale_item where id = $1', [item.id])).rows[0].remaining_stock as number;
   const skuSold = Number((await db.query(`select coalesce(sum(oi.quantity), 0) n from order_item oi where oi.sku_id = $1 and oi.order_id >= $2`, [sku.id, firstOrderId])).rows[0].n);
@@ -228,9 +241,24 @@ async function flashSaleBurst(db: pg.Client, f: Awaited<ReturnType<typeof fixtur
     flashCheckoutsPerSecond: Math.round(stock / (sellOutMs / 1000)),
     allCheckoutsPerSecond: Math.round(buyers / (total / 1000)),
     failures,
+    ...perCheckout(cpu, buyers),
   };
   if (failureCodes.size > 0) log(`flash-sale burst failures: ${JSON.stringify(Object.fromEntries(failureCodes))}`);
   return figures;
+}
+
+/**
+ * Checkouts churn the cart, order and stock tables. A server with autovacuum on cleans up behind
+ * them; with it off (as on some development machines) dead rows pile up from run to run, the
+ * planner's row estimates go astray (a 500-row cart table read as thousands of rows turns the cart
+ * read into a sequential scan of every SKU) and the write figures measure that instead. So when
+ * autovacuum is off the bench vacuums those tables before each write scenario, as autovacuum would.
+ */
+async function standInForAutovacuum(db: pg.Client): Promise<void> {
+  const { rows } = await db.query(`select setting from pg_settings where name = 'autovacuum'`);
+  if (rows[0]?.setting !== 'off') return;
+  log('autovacuum is off on this server: vacuuming the tables checkouts churn before the next write scenario');
+  await db.query('vacuum analyze cart_item, sku, shop_order, order_item, flash_sale_item, flash_sale_purchase, auth_token');
 }
 
 /** The database's own ceiling: a single-row conditional decrement at the same concurrency. */
@@ -253,6 +281,13 @@ async function rawDecrementRate(): Promise<number> {
 }
 
 const CHECKOUT = 'Checkout, customers buying distinct SKUs';
+const BURST_BUYERS = 500;
+/** The CPU meter of the server being measured. */
+let meter: CpuMeter | undefined;
+const perCheckout = (cpu: Parameters<typeof perRequest>[0], checkouts: number): Record<string, number> => {
+  const { serverUsPerRequest, dbUsPerRequest } = perRequest(cpu, checkouts);
+  return serverUsPerRequest === undefined ? {} : { serverUsPerCheckout: serverUsPerRequest, dbUsPerCheckout: dbUsPerRequest! };
+};
 const BURST = 'Flash-sale burst: 500 customers, activity stock 100, one SKU';
 const selected = (name: string) => args.only === undefined || new RegExp(args.only, 'i').test(name);
 
@@ -273,12 +308,17 @@ async function main() {
   for (const workers of [...new Set([1, WORKERS])]) {
     log(`read benchmarks with ${workers} server process(es)`);
     const server = await startServer({ databaseUrl: dbUrl, port: PORT, workers });
+    meter = cpuMeter(server.pid, db, dbName);
     const rows: [string, Figures | Record<string, number>][] = [];
     try {
       for (const scenario of readScenarios(f).filter((s) => selected(s.name))) rows.push([scenario.name, await scenario.run()]);
       if (workers === 1) {
-        if (selected(CHECKOUT)) rows.push([CHECKOUT, await checkoutRate(f)]);
+        if (selected(CHECKOUT)) {
+          await standInForAutovacuum(db);
+          rows.push([CHECKOUT, await checkoutRate(f)]);
+        }
         if (selected(BURST)) {
+          await standInForAutovacuum(db);
           const burst = await flashSaleBurst(db, f);
           const raw = await rawDecrementRate();
           rows.push([BURST, burst]);
@@ -288,6 +328,8 @@ async function main() {
         }
       }
     } finally {
+      // Requests the load generator cut off at the end of the last run are still being served.
+      await new Promise((r) => setTimeout(r, 1000));
       await server.stop();
     }
     table(rows);

@@ -2,7 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 /** Starts the compiled server as a user would (production mode, logs at warn) in its own process. */
-export async function startServer(options: { databaseUrl: string; port: number; workers: number }): Promise<{ stop(): Promise<void> }> {
+export async function startServer(options: { databaseUrl: string; port: number; workers: number }): Promise<{ pid: number; stop(): Promise<void> }> {
+  // Something already answering on the port would be measured instead of this server.
+  const taken = await fetch(`http://127.0.0.1:${options.port}/readyz`).then(() => true, () => false);
+  if (taken) throw new Error(`port ${options.port} is already in use: stop what runs there or pass --port`);
   const child: ChildProcess = spawn(process.execPath, [path.resolve('dist/src/main.js')], {
     env: {
       ...process.env,
@@ -29,8 +32,10 @@ export async function startServer(options: { databaseUrl: string; port: number; 
   // With several workers, wait until each has taken a connection or two.
   await new Promise((r) => setTimeout(r, options.workers > 1 ? 1000 : 200));
   return {
+    pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),

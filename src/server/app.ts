@@ -101,7 +101,9 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
   // Requests in flight, so that stopping can let them finish before the pool closes.
   const inFlight = new InFlight();
 
-  // Request id and one structured log line per request.
+  // Request id and one structured log line per request (at level info: in production at warn, the
+  // per-request listener and its timing are not even set up).
+  const logRequests = deps.log.isLevelEnabled('info');
   app.use((req: Request, res: Response, next: NextFunction) => {
     inFlight.enter(res);
     // While stopping, a request that came on an open keep-alive connection is served, and the
@@ -110,11 +112,13 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
     const id = requestId(req.header('x-request-id'));
     res.locals.requestId = id;
     res.set('X-Request-Id', id);
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      deps.log.info({ requestId: id, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, durationMs }, 'request');
-    });
+    if (logRequests) {
+      const started = process.hrtime.bigint();
+      res.on('finish', () => {
+        const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+        deps.log.info({ requestId: id, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, durationMs }, 'request');
+      });
+    }
     next();
   });
 
