@@ -9,6 +9,7 @@ import { Migration20261122060000FlashSales } from './Migration20261122060000Flas
 import { Migration20261122100000AfterSale } from './Migration20261122100000AfterSale.js';
 import { Migration20261122030000PointsMallAndFavorites } from './Migration20261122030000PointsMallAndFavorites.js';
 import { Migration20261122110000CatalogVersion } from './Migration20261122110000CatalogVersion.js';
+import { Migration20261122120000CheckoutRefusal } from './Migration20261122120000CheckoutRefusal.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -25,4 +26,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122070000GroupBuying', class: Migration20261122070000GroupBuying },
   { name: 'Migration20261122100000AfterSale', class: Migration20261122100000AfterSale },
   { name: 'Migration20261122110000CatalogVersion', class: Migration20261122110000CatalogVersion },
+  { name: 'Migration20261122120000CheckoutRefusal', class: Migration20261122120000CheckoutRefusal },
 ];

@@ -2,16 +2,17 @@ import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql'
 import type pg from 'pg';
 
 /**
- * Hot storefront reads (listing, detail, catalog loaders, token lookup) as named prepared statements
- * on the ORM's own `pg` pool. `em.execute` inlines every parameter into the SQL text, so PostgreSQL
- * plans each call afresh (0.2 ms of a 0.3 ms listing page); a prepared statement is planned once per
- * connection. Same pool, same type parsers (timestamps stay text), and the statement goes through the
- * ORM's query log like any other. Inside a transaction the call goes through `em.execute` on the
- * transaction's connection instead, so reads there still see the transaction's own writes.
+ * Hot statements (storefront reads: listing, detail, catalog loaders, token lookup; checkout's reads
+ * and its one write statement) as named prepared statements on the ORM's own `pg` pool.
+ * `em.execute` inlines every parameter into the SQL text, so PostgreSQL plans each call afresh
+ * (0.2 ms of a 0.3 ms listing page); a prepared statement is planned once per connection. Same pool,
+ * same type parsers (timestamps stay text), and the statement goes through the ORM's query log like
+ * any other. Inside a transaction the call goes through `em.execute` on the transaction's connection
+ * instead, so reads there still see the transaction's own writes.
  *
  * Placeholders are `?` as for `em.execute`; arrays are bound as literals (`intArray`) cast in SQL.
  */
-export async function readRows<T = any>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<T[]> {
+export async function queryRows<T = any>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<T[]> {
   if (em.isInTransaction()) return em.execute<T[]>(sql, [...params]);
   const connection = em.getConnection() as PostgreSqlConnection;
   const pool = await nativePool(connection);

@@ -9,7 +9,7 @@ import { requireUser } from './guards.js';
 import { parseInput, z } from './validate.js';
 import { hashPassword, verifyPassword, DUMMY_HASH } from './password.js';
 import { createZeroBalances } from './ledger.service.js';
-import { readRows } from '../db/read.js';
+import { queryRows } from '../db/read.js';
 
 export interface UserView {
   id: number;
@@ -106,7 +106,7 @@ export type Authentication =
 export async function authenticate(em: EntityManager, token: string | undefined): Promise<Authentication> {
   if (!token) return { actor: null, problem: null };
   const tokenHash = hashToken(token);
-  const rows = await readRows<{ user_id: number; role: Role; shop_id: number | null; expires_at: Date; revoked_at: Date | null }>(
+  const rows = await queryRows<{ user_id: number; role: Role; shop_id: number | null; expires_at: Date; revoked_at: Date | null }>(
     em,
     `select u.id as user_id, u.role, u.shop_id, t.expires_at, t.revoked_at
        from auth_token t join app_user u on u.id = t.user_id

@@ -3,7 +3,7 @@ import type { ProductStatus } from '../entities/product.entity.js';
 import { soldCountOf, soldCounts } from './sold-count.js';
 import type { RatingSummary } from './rating-summary.js';
 import { toDate, intArray } from '../db/sql.js';
-import { readRows } from '../db/read.js';
+import { queryRows } from '../db/read.js';
 
 /**
  * The plain shapes the catalog services return, the row mappers that build them, and the batched
@@ -171,7 +171,7 @@ const unique = (ids: readonly number[]) => [...new Set(ids)];
 export async function profilesByShopIds(em: EntityManager, shopIds: readonly number[]): Promise<Map<number, ShopProfileView>> {
   const out = new Map<number, ShopProfileView>();
   if (shopIds.length === 0) return out;
-  const rows = await readRows(em, `select pr.shop_id, ${PROFILE_COLUMNS} from shop_profile pr where pr.shop_id = any(?::int[])`, [intArray(unique(shopIds))]);
+  const rows = await queryRows(em, `select pr.shop_id, ${PROFILE_COLUMNS} from shop_profile pr where pr.shop_id = any(?::int[])`, [intArray(unique(shopIds))]);
   for (const row of rows) out.set(row.shop_id, toProfileView(row, row.shop_id)!);
   return out;
 }
@@ -179,7 +179,7 @@ export async function profilesByShopIds(em: EntityManager, shopIds: readonly num
 export async function brandsByIds(em: EntityManager, ids: readonly number[]): Promise<Map<number, BrandView>> {
   const out = new Map<number, BrandView>();
   if (ids.length === 0) return out;
-  const rows = await readRows(em, `select id, name, logo_url, position from brand where id = any(?::int[])`, [intArray(unique(ids))]);
+  const rows = await queryRows(em, `select id, name, logo_url, position from brand where id = any(?::int[])`, [intArray(unique(ids))]);
   for (const row of rows) out.set(row.id, toBrandView(row));
   return out;
 }
@@ -187,7 +187,7 @@ export async function brandsByIds(em: EntityManager, ids: readonly number[]): Pr
 export async function categoriesByIds(em: EntityManager, ids: readonly number[]): Promise<Map<number, CategoryView>> {
   const out = new Map<number, CategoryView>();
   if (ids.length === 0) return out;
-  const rows = await readRows(em, `select ${CATEGORY_COLUMNS} from category c where c.id = any(?::int[])`, [intArray(unique(ids))]);
+  const rows = await queryRows(em, `select ${CATEGORY_COLUMNS} from category c where c.id = any(?::int[])`, [intArray(unique(ids))]);
   for (const row of rows) out.set(row.id, toCategoryView(row));
   return out;
 }
@@ -196,7 +196,7 @@ export async function categoriesByIds(em: EntityManager, ids: readonly number[])
 export async function categoriesByParentIds(em: EntityManager, parentIds: readonly number[]): Promise<Map<number, CategoryView[]>> {
   const out = new Map<number, CategoryView[]>(parentIds.map((id) => [id, []]));
   if (parentIds.length === 0) return out;
-  const rows = await readRows(
+  const rows = await queryRows(
     em,
     `select ${CATEGORY_COLUMNS} from category c where c.parent_id = any(?::int[]) order by c.parent_id, c.position, c.id`,
     [intArray(unique(parentIds))],
@@ -208,7 +208,7 @@ export async function categoriesByParentIds(em: EntityManager, parentIds: readon
 /** Products by id in any lifecycle state (an order line's product may have been withdrawn since), with sold_count. */
 export async function productsByIds(em: EntityManager, ids: readonly number[]): Promise<Map<number, ProductView>> {
   if (ids.length === 0) return new Map();
-  const rows = await readRows(
+  const rows = await queryRows(
     em,
     `select ${PRODUCT_COLUMNS}, ${soldCountOf('p.id')} as sold_count from product p join shop s on s.id = p.shop_id where p.id = any(?::int[])`,
     [intArray(unique(ids))],
@@ -224,7 +224,7 @@ export const skusJsonOf = (productId: string) =>
 export async function skusByProductIds(em: EntityManager, productIds: readonly number[]): Promise<Map<number, SkuView[]>> {
   const out = new Map<number, SkuView[]>(productIds.map((id) => [id, []]));
   if (productIds.length === 0) return out;
-  const rows = await readRows(
+  const rows = await queryRows(
     em,
     `select id, product_id, name, price, stock from sku where product_id = any(?::int[]) order by product_id, id`,
     [intArray(unique(productIds))],

@@ -1,19 +1,18 @@
 import { refused } from '../errors.js';
-import { intArray } from '../db/sql.js';
-import { Order } from '../entities/order.entity.js';
-import { OrderItem, ItemPricing } from '../entities/order-item.entity.js';
+import { queryRows } from '../db/read.js';
+import { ItemPricing } from '../entities/order-item.entity.js';
 import type { ServiceContext } from './context.js';
 import { requireCustomer } from './guards.js';
 import { EventTypes } from '../events/event-types.js';
-import { emit, inTransaction } from './transaction.js';
+import { emit, inAutocommit, inTransaction } from './transaction.js';
 import { id, parseInput, z } from './validate.js';
-import { addDemand, takeStock, type Demand } from './stock.js';
 import { emitStockLow } from './stock-events.js';
-import { orderViews, type OrderView } from './order-view.js';
+import type { OrderView } from './order-view.js';
+import { placeOrders } from './place-orders.js';
 import { withIdempotency } from './idempotency.service.js';
 import { applyCoupons, CouponsInput } from './coupon-checkout.js';
 import { draftGroupBuyOrder, GroupBuyIntent, prepareGroupBuyCheckout } from './group-buy-checkout.js';
-import { applyFlashSalePricing, takeFlashSaleStock } from './flash-sale-pricing.js';
+import { applyFlashSalePricing } from './flash-sale-pricing.js';
 import { freightFees, ShippingAddressInput } from './freight.js';
 
 /** A cart line as checkout reads it, with the product's current standard price. */
@@ -61,69 +60,42 @@ const CheckoutInput = z
   .strict();
 
 /**
- * Turns the customer's cart into one order per shop, in one transaction: price snapshots, totals,
- * then the guarded stock decrements last (the hot rows are locked as briefly as possible). Any short
- * line refuses the whole checkout: no order, no stock change, the cart stays.
+ * Turns the customer's cart into one order per shop: price snapshots, totals, then one write
+ * statement (`placeOrders`) that takes the cart lines, the flash-sale units and the stock with
+ * guarded decrements and inserts the orders. Any short line refuses the whole checkout: no order, no
+ * stock change, the cart stays.
+ *
+ * A plain or flash-sale checkout runs its reads without a transaction and its write statement commits
+ * on its own (`inAutocommit`), so the hot stock rows are never held across a round trip. Coupons and
+ * group buying write before that statement (redeeming the coupon, opening the group), so those
+ * checkouts run in one transaction instead.
  */
 export async function checkout(ctx: ServiceContext, input: unknown, idempotencyKey?: string): Promise<OrderView[]> {
   const customer = requireCustomer(ctx);
   const request = parseInput(CheckoutInput, input ?? {});
   await prepareGroupBuyCheckout(ctx, request.groupBuy);
+  const coupons = request.coupons ?? [];
+  const unitOfWork = request.groupBuy || coupons.length > 0 ? inTransaction : inAutocommit;
   return withIdempotency(ctx, { scope: 'checkout', key: idempotencyKey, request }, () =>
-    inTransaction(ctx, async (tx) => {
+    unitOfWork(ctx, async (tx) => {
       // A group-buying checkout buys the intent's single unit alone: the cart is neither read nor emptied.
       const groupBuy = request.groupBuy;
       const lines = groupBuy ? [] : await readCart(tx, customer.userId);
       const drafts = groupBuy ? [await draftGroupBuyOrder(tx, customer.userId, { ...request, groupBuy })] : draftOrders(lines);
       const flashSale = await applyFlashSalePricing(tx, customer.userId, drafts);
       // Coupons last among the pricing steps: they look at the final items and their pricing.
-      await applyCoupons(tx, customer.userId, drafts, request.coupons ?? []);
+      await applyCoupons(tx, customer.userId, drafts, coupons);
       // Freight after every pricing step: its free-shipping threshold looks at the amount after discount.
       const freight = await freightFees(tx.em, drafts, request.shippingAddress.region);
 
-      const demand: Demand = new Map();
-      const orders = drafts.map((draft) => {
-        const itemsTotal = draft.items.reduce((sum, item) => sum + item.unitPrice * item.quantity, 0);
-        const order = tx.em.create(Order, {
-          customer: customer.userId,
-          shop: draft.shopId,
-          itemsTotal,
-          discount: draft.discount,
-          coupon: draft.couponId ?? null,
-          freightFee: freight.get(draft.shopId)!,
-          total: itemsTotal - draft.discount + freight.get(draft.shopId)!,
-          shippingAddress: request.shippingAddress,
-          group: draft.group?.id,
-          groupPrice: draft.group?.price,
-        });
-        for (const item of draft.items) {
-          tx.em.create(OrderItem, {
-            order,
-            product: item.productId,
-            sku: item.skuId,
-            productName: item.productName,
-            skuName: item.skuName,
-            unitPrice: item.unitPrice,
-            quantity: item.quantity,
-            amount: item.unitPrice * item.quantity,
-            pricing: item.pricing,
-            flashSaleItem: item.flashSaleItemId,
-          });
-          addDemand(demand, item.skuId, item.quantity);
-        }
-        return order;
+      const { views, remaining } = await placeOrders(tx.em, {
+        customerId: customer.userId,
+        shippingAddress: request.shippingAddress,
+        drafts,
+        freight,
+        cartLines: lines,
+        flashSale,
       });
-      await tx.em.flush();
-
-      await tx.em.execute('delete from cart_item where customer_id = ? and sku_id = any(?::int[])', [
-        customer.userId,
-        intArray(lines.map((l) => l.skuId)),
-      ]);
-      // The views read only what this checkout wrote, so they are read before the hot rows are locked.
-      const views = await orderViews(tx.em, orders.map((o) => o.id));
-      // Last, just before commit: the guarded decrements of the hot rows (activity stock, SKU stock).
-      await takeFlashSaleStock(tx.em, customer.userId, flashSale);
-      const remaining = await takeStock(tx.em, demand);
 
       for (const view of views) {
         emit(tx, {
@@ -133,25 +105,33 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
           payload: { orderId: view.id, total: view.total, status: view.status },
         });
       }
-      const soldBy = new Map(drafts.flatMap((d) => d.items.map((i) => [i.skuId, { productId: i.productId, shopId: d.shopId }] as const)));
-      emitStockLow(tx, [...demand].map(([skuId, quantity]) => ({ skuId, ...soldBy.get(skuId)!, stock: remaining.get(skuId)!, quantity })));
+      const sold = new Map<number, { productId: number; shopId: number; quantity: number }>();
+      for (const draft of drafts) {
+        for (const item of draft.items) {
+          const line = sold.get(item.skuId) ?? { productId: item.productId, shopId: draft.shopId, quantity: 0 };
+          line.quantity += item.quantity;
+          sold.set(item.skuId, line);
+        }
+      }
+      emitStockLow(tx, [...sold].map(([skuId, line]) => ({ skuId, ...line, stock: remaining.get(skuId)! })));
       return views;
     }),
   );
 }
 
 /**
- * The cart's lines with current prices; refuses an empty cart or a line no longer on sale. The
- * lines are locked: a second checkout of the same cart (a double click) waits, then finds the
- * lines gone and is refused with CART_EMPTY instead of ordering again.
+ * The cart's lines with current prices; refuses an empty cart or a line no longer on sale. Nothing
+ * is locked: the write statement takes exactly these lines (same SKU, same quantity) out of the cart
+ * or fails, so a second checkout of the same cart (a double click) is rerun, finds the cart empty and
+ * is refused with CART_EMPTY instead of ordering again.
  */
 async function readCart(tx: ServiceContext, customerId: number): Promise<CheckoutLine[]> {
-  const rows = await tx.em.execute<any[]>(
+  const rows = await queryRows<any>(
+    tx.em,
     `select c.sku_id, s.name as sku_name, s.price, c.quantity, p.id as product_id, p.name as product_name,
             p.shop_id, p.status
        from cart_item c join sku s on s.id = c.sku_id join product p on p.id = s.product_id
-      where c.customer_id = ? order by p.shop_id, c.sku_id
-        for update of c`,
+      where c.customer_id = ? order by p.shop_id, c.sku_id`,
     [customerId],
   );
   if (rows.length === 0) throw refused('CART_EMPTY', 'Your cart is empty');

@@ -1,28 +1,28 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { intArray } from '../db/sql.js';
+import { queryRows } from '../db/read.js';
 import { ItemPricing } from '../entities/order-item.entity.js';
 import type { ServiceContext } from './context.js';
 import type { DraftItem, DraftOrder } from './checkout.service.js';
-import { StaleReadConflict } from './transaction.js';
 
 /**
  * Flash-sale pricing at checkout, resolved on the server only.
  *
  * 1. `applyFlashSalePricing` (after drafting): finds the enabled activity items whose window contains
- *    now for the cart's SKUs, locks the customer's purchase counter of each (so checkouts of one
- *    customer for one item run one after the other) and splits each eligible line into an
- *    activity-priced item, for up to min(limit - already bought, activity stock), and a standard remainder.
- * 2. `takeFlashSaleStock` (last, just before `takeStock`): one guarded update takes the activity
- *    stock and counts the units on the customer's counter. The activity stock was read without a
- *    lock; if another checkout took it meanwhile the guard fails and the transaction is rerun
- *    (`StaleReadConflict`), so the line is priced again from the fresh stock.
+ *    now for the cart's SKUs, with what the customer already bought of each, and splits each eligible
+ *    line into an activity-priced item, for up to min(limit - already bought, activity stock), and a
+ *    standard remainder. It only reads: nothing is locked while the checkout goes on.
+ * 2. Checkout's one write statement (`place-orders.ts`) then counts the units on the customer's
+ *    counter (guarded by the limit) and takes the activity stock (guarded by `remaining_stock`). If
+ *    either moved since this read, the statement fails and the checkout is rerun
+ *    (`StaleReadConflict`), so the line is priced again from fresh figures.
  * 3. `restoreFlashSaleStock` (cancellation of a pending order): gives both back.
  *
  * Lock order everywhere: purchase counter, then activity item, then SKU.
  */
 
-/** Activity units a checkout takes: activity item id -> quantity. */
-export type FlashSaleTake = Map<number, number>;
+/** Activity units a checkout takes: activity item id -> quantity, and the per-customer limit it was priced under. */
+export type FlashSaleTake = Map<number, { quantity: number; limit: number }>;
 
 interface ActiveItem {
   id: number;
@@ -35,27 +35,19 @@ interface ActiveItem {
 
 /**
  * Splits the drafts' standard-priced lines whose SKU is in an active flash sale (in place) and
- * returns what to take at the end. One statement, and none at all for a cart without such SKUs
- * beyond the lookup itself.
+ * returns what the write statement takes. One read, whatever the cart.
  */
 export async function applyFlashSalePricing(tx: ServiceContext, customerId: number, drafts: DraftOrder[]): Promise<FlashSaleTake> {
   const take: FlashSaleTake = new Map();
   const lines = drafts.flatMap((d) => d.items).filter((i) => i.pricing === ItemPricing.Standard);
   if (lines.length === 0) return take;
-  // Only items that still have activity stock and actually lower the price; the purchase rows are
-  // locked (inserted or touched) in ascending item order, so two checkouts cannot deadlock on them.
-  const active = await tx.em.execute<ActiveItem[]>(
-    `with active as (
-       select i.id, i.sku_id, i.activity_price, i.remaining_stock, i.per_customer_limit
-         from flash_sale_item i join unnest(?::int[], ?::int[]) as c(sku_id, price) on c.sku_id = i.sku_id
-        where i.enabled and i.sale_window @> now() and i.remaining_stock > 0 and i.activity_price < c.price
-     ), locked as (
-       insert into flash_sale_purchase (flash_sale_item_id, customer_id, quantity)
-       select id, ?, 0 from active order by id
-       on conflict (flash_sale_item_id, customer_id) do update set quantity = flash_sale_purchase.quantity
-       returning flash_sale_item_id, quantity
-     )
-     select a.*, l.quantity as purchased from active a join locked l on l.flash_sale_item_id = a.id`,
+  // Only items that still have activity stock and actually lower the price.
+  const active = await queryRows<ActiveItem>(
+    tx.em,
+    `select i.id, i.sku_id, i.activity_price, i.remaining_stock, i.per_customer_limit, coalesce(p.quantity, 0) as purchased
+       from flash_sale_item i join unnest(?::int[], ?::int[]) as c(sku_id, price) on c.sku_id = i.sku_id
+       left join flash_sale_purchase p on p.flash_sale_item_id = i.id and p.customer_id = ?
+      where i.enabled and i.sale_window @> now() and i.remaining_stock > 0 and i.activity_price < c.price`,
     [intArray(lines.map((l) => l.skuId)), intArray(lines.map((l) => l.unitPrice)), customerId],
   );
   if (active.length === 0) return take;
@@ -66,7 +58,7 @@ export async function applyFlashSalePricing(tx: ServiceContext, customerId: numb
       if (!activity) return [item];
       const quantity = Math.min(item.quantity, activity.per_customer_limit - activity.purchased, activity.remaining_stock);
       if (quantity <= 0) return [item];
-      take.set(activity.id, quantity);
+      take.set(activity.id, { quantity, limit: activity.per_customer_limit });
       return splitItem(item, quantity, activity);
     });
   }
@@ -77,33 +69,6 @@ export async function applyFlashSalePricing(tx: ServiceContext, customerId: numb
 function splitItem(item: DraftItem, quantity: number, activity: ActiveItem): DraftItem[] {
   const priced: DraftItem = { ...item, quantity, unitPrice: activity.activity_price, pricing: ItemPricing.FlashSale, flashSaleItemId: activity.id };
   return item.quantity > quantity ? [priced, { ...item, quantity: item.quantity - quantity }] : [priced];
-}
-
-/**
- * Takes the activity stock of a checkout with one guarded update (and counts the units on the
- * customer's counters, whose rows this transaction already holds). Call it last, right before the
- * SKU stock is taken, so the hot rows stay locked only until commit.
- */
-export async function takeFlashSaleStock(em: EntityManager, customerId: number, take: FlashSaleTake): Promise<void> {
-  if (take.size === 0) return;
-  const ids = [...take.keys()].sort((a, b) => a - b);
-  const quantities = intArray(ids.map((id) => take.get(id)!));
-  if (ids.length > 1) await em.execute('select id from flash_sale_item where id = any(?::int[]) order by id for no key update', [intArray(ids)]);
-  const taken = await em.execute<{ id: number }[]>(
-    `with counted as (
-       update flash_sale_purchase p set quantity = p.quantity + d.quantity
-         from unnest(?::int[], ?::int[]) as d(id, quantity)
-        where p.flash_sale_item_id = d.id and p.customer_id = ?
-     )
-     update flash_sale_item i set remaining_stock = i.remaining_stock - d.quantity
-       from unnest(?::int[], ?::int[]) as d(id, quantity)
-      where i.id = d.id and i.remaining_stock >= d.quantity
-     returning i.id`,
-    [intArray(ids), quantities, customerId, intArray(ids), quantities],
-  );
-  if (taken.length < ids.length) {
-    throw new StaleReadConflict('FLASH_SALE_STOCK_CHANGED', 'The flash-sale stock changed while checking out; try again');
-  }
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { intArray } from '../db/sql.js';
+import { queryRows } from '../db/read.js';
 import { z } from './validate.js';
 import type { DraftOrder } from './checkout.service.js';
 
@@ -44,7 +45,8 @@ export function groupFee(terms: FreightTerms, units: number, orderAmount: number
  */
 export async function freightFees(em: EntityManager, drafts: DraftOrder[], region: string): Promise<Map<number, number>> {
   const productIds = [...new Set(drafts.flatMap((d) => d.items.map((i) => i.productId)))];
-  const rows = productIds.length === 0 ? [] : await em.execute<{ product_id: number; template_id: number; first_unit_fee: number; additional_unit_fee: number; free_threshold: number | null }[]>(
+  const rows = productIds.length === 0 ? [] : await queryRows<{ product_id: number; template_id: number; first_unit_fee: number; additional_unit_fee: number; free_threshold: number | null }>(
+    em,
     `select p.id as product_id, t.id as template_id,
             case when r.template_id is null then t.first_unit_fee else r.first_unit_fee end as first_unit_fee,
             case when r.template_id is null then t.additional_unit_fee else r.additional_unit_fee end as additional_unit_fee,

@@ -5,7 +5,7 @@ import { requireAdmin } from './guards.js';
 import { inTransaction } from './transaction.js';
 import { parseInput, z } from './validate.js';
 import { intArray, textArray } from '../db/sql.js';
-import { readRows } from '../db/read.js';
+import { queryRows } from '../db/read.js';
 import { lockOrderedList } from './catalog-views.js';
 
 export interface ContentItemView {
@@ -115,7 +115,7 @@ function toItemView(row: any): ContentItemView {
 const ITEM_COLUMNS = 'id, kind, position, active, title, subtitle, image_url, destination';
 
 async function readContent(ctx: ServiceContext, activeOnly: boolean): Promise<HomeContentView> {
-  const rows = await readRows(
+  const rows = await queryRows(
     ctx.em,
     `select ${ITEM_COLUMNS} from home_content_item ${activeOnly ? 'where active' : ''} order by kind, position`,
   );

@@ -79,6 +79,16 @@ export async function orderViews(em: EntityManager, ids: number[]): Promise<Orde
        from shop_order o join shop s on s.id = o.shop_id where o.id = any(?::int[])`,
     [intArray(ids)],
   );
+  const byId = new Map(orderViewsFromRows(orders).map((view) => [view.id, view]));
+  return ids.map((id) => byId.get(id)).filter((o): o is OrderView => o !== undefined);
+}
+
+/**
+ * Views from rows shaped as `orderViews` selects them (order columns, `shop_slug`, `shop_name`,
+ * `item_rows`, `shipment_rows`), in row order. Checkout builds the same rows from what its one
+ * write statement inserted.
+ */
+export function orderViewsFromRows(orders: any[]): OrderView[] {
   const items = orders.flatMap((o) => o.item_rows as any[]);
   const shipments = orders.flatMap((o) => o.shipment_rows as any[]);
   const itemsByOrder = new Map<number, OrderItemView[]>();
@@ -98,33 +108,29 @@ export async function orderViews(em: EntityManager, ids: number[]): Promise<Orde
     list.push({ id: s.id, companyCode: s.company_code, carrier: s.carrier, trackingNumber: s.tracking_number, createdAt: toDate(s.created_at), items: parts.length ? parts : undefined });
     shipmentsByOrder.set(s.order_id, list);
   }
-  const byId = new Map(
-    orders.map((o): [number, OrderView] => [
-      o.id,
-      {
-        id: o.id,
-        customerId: o.customer_id,
-        shop: { id: o.shop_id, slug: o.shop_slug, name: o.shop_name },
-        status: o.status,
-        currency: BASE_CURRENCY.code,
-        itemsTotal: o.items_total,
-        discount: o.discount,
-        couponId: opt(o.coupon_id),
-        freightFee: o.freight_fee,
-        total: o.total,
-        shippingAddress: opt(o.shipping_address),
-        createdAt: toDate(o.created_at),
-        paidAt: toDate(o.paid_at),
-        shippedAt: toDate(o.shipped_at),
-        deliveredAt: toDate(o.delivered_at),
-        cancelledAt: toDate(o.cancelled_at),
-        cancelReason: opt(o.cancel_reason),
-        groupId: opt(o.group_id),
-        groupPrice: opt(o.group_price),
-        items: itemsByOrder.get(o.id) ?? [],
-        shipments: shipmentsByOrder.get(o.id) ?? [],
-      },
-    ]),
+  return orders.map(
+    (o): OrderView => ({
+      id: o.id,
+      customerId: o.customer_id,
+      shop: { id: o.shop_id, slug: o.shop_slug, name: o.shop_name },
+      status: o.status,
+      currency: BASE_CURRENCY.code,
+      itemsTotal: o.items_total,
+      discount: o.discount,
+      couponId: opt(o.coupon_id),
+      freightFee: o.freight_fee,
+      total: o.total,
+      shippingAddress: opt(o.shipping_address),
+      createdAt: toDate(o.created_at),
+      paidAt: toDate(o.paid_at),
+      shippedAt: toDate(o.shipped_at),
+      deliveredAt: toDate(o.delivered_at),
+      cancelledAt: toDate(o.cancelled_at),
+      cancelReason: opt(o.cancel_reason),
+      groupId: opt(o.group_id),
+      groupPrice: opt(o.group_price),
+      items: itemsByOrder.get(o.id) ?? [],
+      shipments: shipmentsByOrder.get(o.id) ?? [],
+    }),
   );
-  return ids.map((id) => byId.get(id)).filter((o): o is OrderView => o !== undefined);
 }

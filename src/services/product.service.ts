@@ -5,7 +5,7 @@ import { pageFields, pageOffset, type Page } from './pagination.js';
 import { inSubtree } from './category.service.js';
 import { soldCountOf } from './sold-count.js';
 import { hasTotal, rememberTotal, totalAt } from './listing-total.js';
-import { readRows } from '../db/read.js';
+import { queryRows } from '../db/read.js';
 import { ratingSummaries } from './rating-summary.js';
 import { withFavoritedProducts } from './favorites.service.js';
 import {
@@ -98,7 +98,7 @@ export async function listProducts(ctx: ServiceContext, input: unknown = {}, inc
          from (select p.id, ${key} as sort_key from product p where ${filter} ${ordered}) r
          join product p on p.id = r.id join shop s on s.id = p.shop_id`
     : `select ${PRODUCT_COLUMNS}, ${key} as sort_key from product p join shop s on s.id = p.shop_id where ${filter} ${ordered}`;
-  const rows = await readRows(
+  const rows = await queryRows(
     ctx.em,
     `with page as (${page})
      select v.n as catalog_version, ${withCount ? `(${countSql}) as total,` : ''} page.*,
@@ -112,7 +112,7 @@ export async function listProducts(ctx: ServiceContext, input: unknown = {}, inc
   const version: string = rows[0].catalog_version;
   let total = withCount ? (rows[0].total as number) : totalAt(ctx.em, filterKey, version);
   if (total === undefined) {
-    const [counted] = await readRows<{ total: number; catalog_version: string }>(
+    const [counted] = await queryRows<{ total: number; catalog_version: string }>(
       ctx.em,
       `select (${countSql}) as total, n as catalog_version from catalog_version where id = 1`,
       params,
@@ -139,7 +139,7 @@ export async function listProducts(ctx: ServiceContext, input: unknown = {}, inc
  */
 export async function getProduct(ctx: ServiceContext, productId: unknown): Promise<ProductDetailView> {
   const id = parseInput(idParam, productId);
-  const [row] = await readRows(
+  const [row] = await queryRows(
     ctx.em,
     `select ${PRODUCT_COLUMNS}, ${PROFILE_COLUMNS},
             b.name as brand_name, b.logo_url as brand_logo_url, b.position as brand_position,

@@ -30,12 +30,33 @@ function isRetryable(error: unknown): boolean {
  * Runs one use case in one transaction. Events emitted inside are published only after commit, so a
  * rolled-back use case publishes nothing. A call made inside another transaction joins it.
  */
-export async function inTransaction<T>(ctx: ServiceContext, work: (tx: ServiceContext) => Promise<T>): Promise<T> {
-  if (ctx.pendingEvents) return work(ctx);
+export function inTransaction<T>(ctx: ServiceContext, work: (tx: ServiceContext) => Promise<T>): Promise<T> {
+  return runUseCase(ctx, work, true);
+}
+
+/**
+ * Runs a use case whose only write is one statement, atomic by itself: its reads run without a
+ * transaction and the statement commits on its own. No BEGIN or COMMIT round trip then holds the
+ * rows the statement locks (checkout's hot stock rows stay locked only while PostgreSQL runs it).
+ * The statement must guard everything it relied on from the reads; when a guard fails it throws
+ * `StaleReadConflict` and the use case is rerun, like `inTransaction`. Same after-commit events.
+ */
+export function inAutocommit<T>(ctx: ServiceContext, work: (tx: ServiceContext) => Promise<T>): Promise<T> {
+  return runUseCase(ctx, work, false);
+}
+
+async function runUseCase<T>(ctx: ServiceContext, work: (tx: ServiceContext) => Promise<T>, transactional: boolean): Promise<T> {
+  if (ctx.pendingEvents) {
+    // Joining is only sound when there is a transaction to join.
+    if (transactional && !ctx.em.isInTransaction()) throw new Error('inTransaction() called inside inAutocommit()');
+    return work(ctx);
+  }
   for (let attempt = 1; ; attempt++) {
     const pendingEvents: DomainEvent[] = [];
     try {
-      const result = await ctx.em.transactional((em) => work({ ...ctx, em, pendingEvents }));
+      const result = transactional
+        ? await ctx.em.transactional((em) => work({ ...ctx, em, pendingEvents }))
+        : await work({ ...ctx, pendingEvents });
       if (pendingEvents.length > 0) ctx.events.publish(pendingEvents);
       return result;
     } catch (error) {
