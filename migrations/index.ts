@@ -10,6 +10,7 @@ import { Migration20261122100000AfterSale } from './Migration20261122100000After
 import { Migration20261122030000PointsMallAndFavorites } from './Migration20261122030000PointsMallAndFavorites.js';
 import { Migration20261122110000CatalogVersion } from './Migration20261122110000CatalogVersion.js';
 import { Migration20261122120000CheckoutRefusal } from './Migration20261122120000CheckoutRefusal.js';
+import { Migration20261122130000SalesVersion } from './Migration20261122130000SalesVersion.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -27,4 +28,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122100000AfterSale', class: Migration20261122100000AfterSale },
   { name: 'Migration20261122110000CatalogVersion', class: Migration20261122110000CatalogVersion },
   { name: 'Migration20261122120000CheckoutRefusal', class: Migration20261122120000CheckoutRefusal },
+  { name: 'Migration20261122130000SalesVersion', class: Migration20261122130000SalesVersion },
 ];

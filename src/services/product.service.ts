@@ -5,6 +5,8 @@ import { pageFields, pageOffset, type Page } from './pagination.js';
 import { inSubtree } from './category.service.js';
 import { soldCountOf } from './sold-count.js';
 import { hasTotal, rememberTotal, totalAt } from './listing-total.js';
+import { pageOfRanking, rankingOf, rememberRanking, type Ranking } from './sales-ranking.js';
+import { intArray } from '../db/sql.js';
 import { queryRows } from '../db/read.js';
 import { ratingSummaries } from './rating-summary.js';
 import { withFavoritedProducts } from './favorites.service.js';
@@ -64,11 +66,11 @@ export type ListedProduct = ProductView & { shop: ShopView; skus?: SkuView[] };
 /**
  * Published products, one page, in one statement: the page (it stops reading at its limit on the
  * matching index) with shop and sold_count, and the catalog version; with `include`, each product's
- * SKUs (a JSON list) and its shop's profile too. For `sort=sales` each candidate's sold_count is one
- * index-only lookup; the candidates are ranked by id first and only the page's rows are read. The
- * total comes from `listing-total.ts` when it was counted at that same version, else from a count in
- * the same statement (first listing of a filter) or a second one (after a catalog change).
- * `category` covers its whole subtree (materialized path), `brandId` and `shopId` filter.
+ * SKUs (a JSON list) and its shop's profile too. The total comes from `listing-total.ts` when it was
+ * counted at that same version, else from a count in the same statement (first listing of a filter)
+ * or a second one (after a catalog change). `sort=sales` reads its page by the ranking remembered in
+ * `sales-ranking.ts` (see `salesRankedPage`). `category` covers its whole subtree (materialized
+ * path), `brandId` and `shopId` filter.
  */
 export async function listProducts(ctx: ServiceContext, input: unknown = {}, include: ListingIncludes = {}): Promise<Page<ListedProduct>> {
   const { key, direction } = listingOrder(input);
@@ -89,9 +91,47 @@ export async function listProducts(ctx: ServiceContext, input: unknown = {}, inc
   }
   const filter = where.join(' and ');
   const filterKey = `${q.category ?? ''}/${q.brandId ?? ''}/${q.shopId ?? ''}`;
+  const listing: Listing = { filter, params, filterKey, direction, offset: pageOffset(q), size: q.pageSize, include };
+  const { rows, total } = (q.sort === 'sales' && (await salesRankedPage(ctx, listing))) || (await orderedPage(ctx, listing, key));
+  const items = rows
+    .filter((row) => row.id !== null)
+    .map((row): ListedProduct => {
+      const product: ListedProduct = { ...toProductView(row), soldCount: row.sold_count };
+      if (include.skus) product.skus = row.skus;
+      if (include.shopProfiles) product.shop = { ...product.shop, profile: toProfileView(row, row.shop_id) };
+      return product;
+    });
+  return { items: await withFavoritedProducts(ctx, items), page: q.page, pageSize: q.pageSize, total };
+}
+
+interface Listing {
+  /** SQL condition on `p` (product) with `?` placeholders for `params`. */
+  filter: string;
+  params: unknown[];
+  filterKey: string;
+  direction: Order;
+  offset: number;
+  size: number;
+  include: ListingIncludes;
+}
+
+/** Columns a listing row carries beyond the product and shop, on the `page` rows. */
+function includedColumns(include: ListingIncludes): string {
+  return `${include.skus ? `, ${skusJsonOf('page.id')} as skus` : ''} ${include.shopProfiles ? `, ${PROFILE_COLUMNS}` : ''}`;
+}
+
+const profileJoin = (include: ListingIncludes) => (include.shopProfiles ? 'left join shop_profile pr on pr.shop_id = page.shop_id' : '');
+
+/**
+ * A page ordered by `key` in SQL. For `sort=sales` (only when its ranking keeps moving) each
+ * candidate's sold_count is one index-only lookup; the candidates are ranked by id first and only the
+ * page's rows are read.
+ */
+async function orderedPage(ctx: ServiceContext, listing: Listing, key: string): Promise<{ rows: any[]; total: number }> {
+  const { filter, params, filterKey, direction, include } = listing;
   const countSql = `select count(*)::int from product p where ${filter}`;
   const withCount = !hasTotal(ctx.em, filterKey);
-  const bySales = q.sort === 'sales';
+  const bySales = key === SORTS.sales.key;
   const ordered = `order by sort_key ${direction}, p.id ${direction} limit ? offset ?`;
   const page = bySales
     ? `select ${PRODUCT_COLUMNS}, r.sort_key
@@ -102,12 +142,10 @@ export async function listProducts(ctx: ServiceContext, input: unknown = {}, inc
     ctx.em,
     `with page as (${page})
      select v.n as catalog_version, ${withCount ? `(${countSql}) as total,` : ''} page.*,
-            ${bySales ? 'page.sort_key' : soldCountOf('page.id')} as sold_count
-            ${include.skus ? `, ${skusJsonOf('page.id')} as skus` : ''} ${include.shopProfiles ? `, ${PROFILE_COLUMNS}` : ''}
-       from (select n from catalog_version where id = 1) v left join page on true
-       ${include.shopProfiles ? 'left join shop_profile pr on pr.shop_id = page.shop_id' : ''}
+            ${bySales ? 'page.sort_key' : soldCountOf('page.id')} as sold_count ${includedColumns(include)}
+       from (select n from catalog_version where id = 1) v left join page on true ${profileJoin(include)}
       order by page.sort_key ${direction}, page.id ${direction}`,
-    [...params, q.pageSize, pageOffset(q), ...(withCount ? params : [])],
+    [...params, listing.size, listing.offset, ...(withCount ? params : [])],
   );
   const version: string = rows[0].catalog_version;
   let total = withCount ? (rows[0].total as number) : totalAt(ctx.em, filterKey, version);
@@ -122,15 +160,53 @@ export async function listProducts(ctx: ServiceContext, input: unknown = {}, inc
   } else if (withCount) {
     rememberTotal(ctx.em, filterKey, version, total);
   }
-  const items = rows
-    .filter((row) => row.id !== null)
-    .map((row): ListedProduct => {
-      const product: ListedProduct = { ...toProductView(row), soldCount: row.sold_count };
-      if (include.skus) product.skus = row.skus;
-      if (include.shopProfiles) product.shop = { ...product.shop, profile: toProfileView(row, row.shop_id) };
-      return product;
-    });
-  return { items: await withFavoritedProducts(ctx, items), page: q.page, pageSize: q.pageSize, total };
+  return { rows, total };
+}
+
+/**
+ * A `sort=sales` page read by id from the filter's remembered ranking, with the two versions in the
+ * same statement: one statement when the ranking is current. Otherwise the candidates are ranked again
+ * (one statement) and the page read again; if a sale or catalog change slips in between once more,
+ * undefined (the caller orders in SQL). The total is the ranking's length: its candidates are exactly
+ * the filter's published products at those versions.
+ */
+async function salesRankedPage(ctx: ServiceContext, listing: Listing): Promise<{ rows: any[]; total: number } | undefined> {
+  const remembered = rankingOf(ctx.em, listing.filterKey);
+  for (const ranking of remembered ? [remembered, undefined] : [undefined]) {
+    const current = ranking ?? (await rankBySales(ctx, listing));
+    const ids = pageOfRanking(current, listing.direction, listing.offset, listing.size);
+    const rows = await queryRows(
+      ctx.em,
+      `with page as (
+         select ${PRODUCT_COLUMNS}, r.position from unnest(?::int[]) with ordinality as r(id, position)
+           join product p on p.id = r.id join shop s on s.id = p.shop_id
+       )
+       select v.n::text as catalog_version, (select sum(n) from sales_version)::text as sales_version, page.*,
+              ${soldCountOf('page.id')} as sold_count ${includedColumns(listing.include)}
+         from (select n from catalog_version where id = 1) v left join page on true ${profileJoin(listing.include)}
+        order by page.position`,
+      [intArray(ids)],
+    );
+    if (rows[0].catalog_version === current.catalogVersion && rows[0].sales_version === current.salesVersion) {
+      return { rows, total: current.ids.length };
+    }
+  }
+  return undefined;
+}
+
+/** Every candidate of the filter by sold_count, best first (ties: higher id first), with the versions it holds at. */
+async function rankBySales(ctx: ServiceContext, listing: Listing): Promise<Ranking> {
+  const [row] = await queryRows<{ catalog_version: string; sales_version: string; ids: number[] }>(
+    ctx.em,
+    `select (select n from catalog_version where id = 1)::text as catalog_version,
+            (select sum(n) from sales_version)::text as sales_version,
+            coalesce(array_agg(r.id order by r.sold desc, r.id desc), '{}') as ids
+       from (select p.id, ${soldCountOf('p.id')} as sold from product p where ${listing.filter}) r`,
+    listing.params,
+  );
+  const ranking: Ranking = { catalogVersion: row.catalog_version, salesVersion: row.sales_version, ids: row.ids };
+  rememberRanking(ctx.em, listing.filterKey, ranking);
+  return ranking;
 }
 
 /**
