@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { perConnectionMap } from '../db/per-connection.js';
 
 /**
  * Totals of the product listing, remembered per filter at the catalog version they were counted at.
@@ -16,20 +17,10 @@ interface Counted {
   total: number;
 }
 
-/** Per database connection (each test database has its own), per filter key. */
-const totals = new WeakMap<object, Map<string, Counted>>();
+/** Per database connection, per filter key. */
+const totalsOf = perConnectionMap<Counted>();
 /** Filters are few (category x brand x shop); the bound only guards against a crawler's variety. */
 const MAX_FILTERS = 10_000;
-
-function totalsOf(em: EntityManager): Map<string, Counted> {
-  const connection = em.getConnection();
-  let map = totals.get(connection);
-  if (!map) {
-    map = new Map();
-    totals.set(connection, map);
-  }
-  return map;
-}
 
 /** The total of `filter` counted at `version`, if known. */
 export function totalAt(em: EntityManager, filter: string, version: string): number | undefined {
