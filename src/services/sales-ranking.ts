@@ -7,12 +7,13 @@ import { perConnectionMap } from '../db/per-connection.js';
  * Ranking a filter's products by sold_count aggregates the sold lines of every candidate (in the
  * bench data, ~1,700 candidates of a top-level category: 3.4 ms of database time per request), while
  * reading one page by id takes a fraction of a millisecond. `catalog_version` moves whenever the set
- * of published products matching a filter may change, `sales_version` whenever an order line enters or leaves sold_count (both by
- * trigger, in the writing transaction; see their migrations). A listing reads both in the same
- * statement, hence the same snapshot, as its page: when they equal the versions a ranking was
- * computed at, the candidates and every sold_count are what they were, so the ranking is exactly the
- * one this statement would compute. Otherwise the ranking is computed again. The page's sold_count
- * is always computed by the page statement itself; only the order of ids is remembered.
+ * of published products matching a filter may change, `sales_version` whenever an order line enters
+ * or leaves sold_count (both by trigger, in the writing transaction; see their migrations). A
+ * listing reads both in the same statement, hence the same snapshot, as its page: when they equal
+ * the versions a ranking was computed at, the candidates and every sold_count are what they were, so
+ * the ranking is exactly the one this statement would compute. Otherwise the ranking is computed
+ * again. The page's sold_count is always computed by the page statement itself; only the order of
+ * ids is remembered.
  */
 export interface Ranking {
   catalogVersion: string;
