@@ -149,22 +149,25 @@ async function checkoutRate(f: Awaited<ReturnType<typeof fixtures>>) {
     {
       url: BASE,
       connections: CONNECTIONS,
-      requests: [
-        {
-          method: 'PUT',
-          setupRequest: (req: any, context: any) => {
-            context.i ??= clients++ % f.skus.length;
-            return { ...req, path: `/api/cart/items/${f.skus[context.i]}`, body: '{"quantity":1}', headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[context.i]}` } };
+      // Each connection is one customer for the whole run (autocannon clears a request sequence's
+      // context after every round, so the customer is bound to the connection here): two connections
+      // sharing a customer would empty each other's carts.
+      setupClient: (client: any) => {
+        const i = clients++ % tokens.length;
+        const headers = { 'content-type': 'application/json', authorization: `Bearer ${tokens[i]}` };
+        client.setRequests([
+          { method: 'PUT', path: `/api/cart/items/${f.skus[i]}`, body: '{"quantity":1}', headers },
+          {
+            method: 'POST',
+            path: '/api/checkout',
+            body: CHECKOUT_BODY,
+            headers,
+            onResponse: (status: number) => {
+              if (status === 201) placed++;
+            },
           },
-        },
-        {
-          method: 'POST',
-          setupRequest: (req: any, context: any) => ({ ...req, path: '/api/checkout', body: CHECKOUT_BODY, headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[context.i]}` } }),
-          onResponse: (status: number) => {
-            if (status === 201) placed++;
-          },
-        },
-      ],
+        ]);
+      },
     } as any,
     SECONDS,
     0,
