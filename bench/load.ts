@@ -15,7 +15,8 @@ export interface Figures {
 
 export type LoadOptions = Omit<autocannon.Options, 'url'> & { url: string };
 
-function once(options: LoadOptions): Promise<autocannon.Result> {
+/** One autocannon run. */
+export function once(options: LoadOptions): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
   });

@@ -7,7 +7,7 @@ import { openOrm, migrate } from '../src/db/orm.js';
 import { hashToken } from '../src/services/auth.service.js';
 import { DEFAULT_SIZE, loadBenchData, type DataSize } from './load-data.js';
 import { startServer } from './server-process.js';
-import { measure, type Figures } from './load.js';
+import { measure, once, type Figures } from './load.js';
 import { cpuMeter, perRequest, type CpuMeter } from './cpu.js';
 
 /**
@@ -209,24 +209,33 @@ async function flashSaleBurst(db: pg.Client, f: Awaited<ReturnType<typeof fixtur
   const firstOrderId = Number((await db.query('select coalesce(max(id), 0) + 1 as id from shop_order')).rows[0].id);
   await meter?.start();
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (next < tokens.length) {
-        const token = tokens[next++];
-        const res = await fetch(`${BASE}/api/checkout`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: CHECKOUT_BODY });
-        const body: any = await res.json();
-        if (res.status !== 201) {
-          failures++;
-          const code = `${res.status} ${body?.error?.code ?? ''}`.trim();
-          failureCodes.set(code, (failureCodes.get(code) ?? 0) + 1);
-          continue;
-        }
-        const units = body.orders.flatMap((o: any) => o.items).filter((i: any) => i.pricing === 'flash_sale').reduce((n: number, i: any) => n + i.quantity, 0);
-        flashUnits += units;
-        if (units > 0 && flashUnits >= stock && soldOutAt === 0) soldOutAt = performance.now();
-      }
-    }),
-  );
+  // autocannon, as for every other scenario: exactly `buyers` requests over CONNECTIONS connections,
+  // each with the next buyer's token.
+  await once({
+    url: BASE,
+    connections: CONNECTIONS,
+    amount: tokens.length,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/checkout',
+        body: CHECKOUT_BODY,
+        setupRequest: (req: any) => ({ ...req, headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[next++ % tokens.length]}` } }),
+        onResponse: (status: number, text: string) => {
+          const body = JSON.parse(text);
+          if (status !== 201) {
+            failures++;
+            const code = `${status} ${body?.error?.code ?? ''}`.trim();
+            failureCodes.set(code, (failureCodes.get(code) ?? 0) + 1);
+            return;
+          }
+          const units = body.orders.flatMap((o: any) => o.items).filter((i: any) => i.pricing === 'flash_sale').reduce((n: number, i: any) => n + i.quantity, 0);
+          flashUnits += units;
+          if (units > 0 && flashUnits >= stock && soldOutAt === 0) soldOutAt = performance.now();
+        },
+      },
+    ],
+  } as any);
   const total = performance.now() - started;
   const cpu = await meter?.stop();
   const soldAtActivityPrice = Number((await db.query(`select coalesce(sum(quantity), 0) n from order_item where flash_sale_item_id = $1`, [item.id])).rows[0].n);

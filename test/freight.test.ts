@@ -1,7 +1,7 @@
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCategory, newCustomer, newFreightTemplate, newOperator, newProduct, newShop } from './support/fixtures.js';
 import { ADDRESS, addToCart, checkoutBody, checkoutOk, payOk, placeOrder, shopWithProduct } from './support/shopping.js';
-import { freightFees, groupFee } from '../src/services/freight.js';
+import { freightFees, freightTermsOf, groupFee } from '../src/services/freight.js';
 import { ItemPricing } from '../src/entities/order-item.entity.js';
 
 let t: TestApp;
@@ -81,8 +81,8 @@ describe('freight at checkout', () => {
       discount,
       items: [{ skuId: product.skuIds[0], skuName: 'v', productId: product.id, productName: 'p', unitPrice: 1000, quantity: 10, pricing: ItemPricing.Standard }],
     });
-    expect((await freightFees(t.em(), [draft(0)], 'CN-SH')).get(shop.id)).toBe(0);
-    expect((await freightFees(t.em(), [draft(1)], 'CN-SH')).get(shop.id)).toBe(500);
+    expect(freightFees([draft(0)], await freightTermsOf(t.em(), [draft(0)], 'CN-SH')).get(shop.id)).toBe(0);
+    expect(freightFees([draft(1)], await freightTermsOf(t.em(), [draft(1)], 'CN-SH')).get(shop.id)).toBe(500);
     expect(groupFee({ firstUnitFee: 500, additionalUnitFee: 50, freeThreshold: null }, 3, 1e9)).toBe(600);
     expect(groupFee({ firstUnitFee: 500, additionalUnitFee: 50, freeThreshold: 0 }, 3, 0)).toBe(0);
   });

@@ -12,8 +12,8 @@ import { placeOrders } from './place-orders.js';
 import { withIdempotency } from './idempotency.service.js';
 import { applyCoupons, CouponsInput } from './coupon-checkout.js';
 import { draftGroupBuyOrder, GroupBuyIntent, prepareGroupBuyCheckout } from './group-buy-checkout.js';
-import { applyFlashSalePricing } from './flash-sale-pricing.js';
-import { freightFees, ShippingAddressInput } from './freight.js';
+import { applyFlashSalePricing, flashSaleOffersSql, type FlashSaleOffer, type FlashSaleTake } from './flash-sale-pricing.js';
+import { freightFees, freightTermsOf, freightTermsSql, ShippingAddressInput, type FreightTermsRow } from './freight.js';
 
 /** A cart line as checkout reads it, with the product's current standard price. */
 export interface CheckoutLine {
@@ -80,13 +80,25 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
     unitOfWork(ctx, async (tx) => {
       // A group-buying checkout buys the intent's single unit alone: the cart is neither read nor emptied.
       const groupBuy = request.groupBuy;
-      const lines = groupBuy ? [] : await readCart(tx, customer.userId);
-      const drafts = groupBuy ? [await draftGroupBuyOrder(tx, customer.userId, { ...request, groupBuy })] : draftOrders(lines);
-      const flashSale = await applyFlashSalePricing(tx, customer.userId, drafts);
+      const region = request.shippingAddress.region;
+      let lines: CheckoutLine[] = [];
+      let drafts: DraftOrder[];
+      let flashSale: FlashSaleTake = new Map();
+      let freightTerms: FreightTermsRow[];
+      if (groupBuy) {
+        drafts = [await draftGroupBuyOrder(tx, customer.userId, { ...request, groupBuy })];
+        freightTerms = await freightTermsOf(tx.em, drafts, region);
+      } else {
+        const cart = await readCart(tx, customer.userId, region);
+        lines = cart.lines;
+        drafts = draftOrders(lines);
+        flashSale = applyFlashSalePricing(drafts, cart.flashSaleOffers);
+        freightTerms = cart.freightTerms;
+      }
       // Coupons last among the pricing steps: they look at the final items and their pricing.
       await applyCoupons(tx, customer.userId, drafts, coupons);
       // Freight after every pricing step: its free-shipping threshold looks at the amount after discount.
-      const freight = await freightFees(tx.em, drafts, request.shippingAddress.region);
+      const freight = freightFees(drafts, freightTerms);
 
       const { views, remaining } = await placeOrders(tx.em, {
         customerId: customer.userId,
@@ -120,26 +132,37 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
 }
 
 /**
- * The cart's lines with current prices; refuses an empty cart or a line no longer on sale. Nothing
- * is locked: the write statement takes exactly these lines (same SKU, same quantity) out of the cart
- * or fails, so a second checkout of the same cart (a double click) is rerun, finds the cart empty and
- * is refused with CART_EMPTY instead of ordering again.
+ * The cart's lines with current prices, the flash-sale offers for them and their freight terms for
+ * the region, in one statement; refuses an empty cart or a line no longer on sale. Nothing is locked:
+ * the write statement takes exactly these lines (same SKU, same quantity) out of the cart or fails,
+ * so a second checkout of the same cart (a double click) is rerun, finds the cart empty and is
+ * refused with CART_EMPTY instead of ordering again.
  */
-async function readCart(tx: ServiceContext, customerId: number): Promise<CheckoutLine[]> {
-  const rows = await queryRows<any>(
+async function readCart(
+  tx: ServiceContext,
+  customerId: number,
+  region: string,
+): Promise<{ lines: CheckoutLine[]; flashSaleOffers: FlashSaleOffer[]; freightTerms: FreightTermsRow[] }> {
+  const [row] = await queryRows<{ lines: any[]; flash_sale_offers: FlashSaleOffer[]; freight_terms: FreightTermsRow[] }>(
     tx.em,
-    `select c.sku_id, s.name as sku_name, s.price, c.quantity, p.id as product_id, p.name as product_name,
-            p.shop_id, p.status
-       from cart_item c join sku s on s.id = c.sku_id join product p on p.id = s.product_id
-      where c.customer_id = ? order by p.shop_id, c.sku_id`,
-    [customerId],
+    `with lines as (
+       select c.customer_id, c.sku_id, s.name as sku_name, s.price, c.quantity, p.id as product_id, p.name as product_name,
+              p.shop_id, p.status
+         from cart_item c join sku s on s.id = c.sku_id join product p on p.id = s.product_id
+        where c.customer_id = ?
+     )
+     select (select coalesce(json_agg(l order by l.shop_id, l.sku_id), '[]') from lines l) as lines,
+            (select coalesce(json_agg(o), '[]') from (${flashSaleOffersSql('lines')}) o) as flash_sale_offers,
+            (select coalesce(json_agg(f), '[]') from (${freightTermsSql('p.id in (select product_id from lines)')}) f) as freight_terms`,
+    [customerId, region],
   );
+  const rows = row.lines;
   if (rows.length === 0) throw refused('CART_EMPTY', 'Your cart is empty');
   const unavailable = rows.find((r) => r.status !== 'published');
   if (unavailable) {
     throw refused('PRODUCT_UNAVAILABLE', `SKU ${unavailable.sku_id} is no longer on sale`, { sku_id: unavailable.sku_id });
   }
-  return rows.map((r) => ({
+  const lines = rows.map((r) => ({
     skuId: r.sku_id,
     skuName: r.sku_name,
     productId: r.product_id,
@@ -148,6 +171,7 @@ async function readCart(tx: ServiceContext, customerId: number): Promise<Checkou
     unitPrice: r.price,
     quantity: r.quantity,
   }));
+  return { lines, flashSaleOffers: row.flash_sale_offers, freightTerms: row.freight_terms };
 }
 
 /** One draft order per shop, every item at its standard price. */

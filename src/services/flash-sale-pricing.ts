@@ -1,22 +1,21 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { intArray } from '../db/sql.js';
-import { queryRows } from '../db/read.js';
 import { ItemPricing } from '../entities/order-item.entity.js';
-import type { ServiceContext } from './context.js';
 import type { DraftItem, DraftOrder } from './checkout.service.js';
 
 /**
  * Flash-sale pricing at checkout, resolved on the server only.
  *
- * 1. `applyFlashSalePricing` (after drafting): finds the enabled activity items whose window contains
- *    now for the cart's SKUs, with what the customer already bought of each, and splits each eligible
- *    line into an activity-priced item, for up to min(limit - already bought, activity stock), and a
- *    standard remainder. It only reads: nothing is locked while the checkout goes on.
- * 2. Checkout's one write statement (`place-orders.ts`) then counts the units on the customer's
+ * 1. Checkout reads, in the same statement as the cart, the offers for its lines (`flashSaleOffersSql`):
+ *    enabled activity items whose window contains now, with activity stock left and a price below
+ *    the standard one, and what the customer already bought of each. Nothing is locked.
+ * 2. `applyFlashSalePricing` splits each eligible line into an activity-priced item, for up to
+ *    min(limit - already bought, activity stock), and a standard remainder.
+ * 3. Checkout's one write statement (`place-orders.ts`) then counts the units on the customer's
  *    counter (guarded by the limit) and takes the activity stock (guarded by `remaining_stock`). If
- *    either moved since this read, the statement fails and the checkout is rerun
+ *    either moved since the read, the statement fails and the checkout is rerun
  *    (`StaleReadConflict`), so the line is priced again from fresh figures.
- * 3. `restoreFlashSaleStock` (cancellation of a pending order): gives both back.
+ * 4. `restoreFlashSaleStock` (cancellation of a pending order): gives both back.
  *
  * Lock order everywhere: purchase counter, then activity item, then SKU.
  */
@@ -24,7 +23,7 @@ import type { DraftItem, DraftOrder } from './checkout.service.js';
 /** Activity units a checkout takes: activity item id -> quantity, and the per-customer limit it was priced under. */
 export type FlashSaleTake = Map<number, { quantity: number; limit: number }>;
 
-interface ActiveItem {
+export interface FlashSaleOffer {
   id: number;
   sku_id: number;
   activity_price: number;
@@ -34,24 +33,23 @@ interface ActiveItem {
 }
 
 /**
- * Splits the drafts' standard-priced lines whose SKU is in an active flash sale (in place) and
- * returns what the write statement takes. One read, whatever the cart.
+ * The offers for the lines of `lines` (a relation with `customer_id`, `sku_id` and the standard
+ * `price`), as `FlashSaleOffer` rows.
  */
-export async function applyFlashSalePricing(tx: ServiceContext, customerId: number, drafts: DraftOrder[]): Promise<FlashSaleTake> {
+export const flashSaleOffersSql = (lines: string) => `
+  select i.id, i.sku_id, i.activity_price, i.remaining_stock, i.per_customer_limit, coalesce(p.quantity, 0) as purchased
+    from flash_sale_item i join ${lines} c on c.sku_id = i.sku_id
+    left join flash_sale_purchase p on p.flash_sale_item_id = i.id and p.customer_id = c.customer_id
+   where i.enabled and i.sale_window @> now() and i.remaining_stock > 0 and i.activity_price < c.price`;
+
+/**
+ * Splits the drafts' standard-priced lines that have an offer (in place) and returns what the write
+ * statement takes.
+ */
+export function applyFlashSalePricing(drafts: DraftOrder[], offers: FlashSaleOffer[]): FlashSaleTake {
   const take: FlashSaleTake = new Map();
-  const lines = drafts.flatMap((d) => d.items).filter((i) => i.pricing === ItemPricing.Standard);
-  if (lines.length === 0) return take;
-  // Only items that still have activity stock and actually lower the price.
-  const active = await queryRows<ActiveItem>(
-    tx.em,
-    `select i.id, i.sku_id, i.activity_price, i.remaining_stock, i.per_customer_limit, coalesce(p.quantity, 0) as purchased
-       from flash_sale_item i join unnest(?::int[], ?::int[]) as c(sku_id, price) on c.sku_id = i.sku_id
-       left join flash_sale_purchase p on p.flash_sale_item_id = i.id and p.customer_id = ?
-      where i.enabled and i.sale_window @> now() and i.remaining_stock > 0 and i.activity_price < c.price`,
-    [intArray(lines.map((l) => l.skuId)), intArray(lines.map((l) => l.unitPrice)), customerId],
-  );
-  if (active.length === 0) return take;
-  const bySku = new Map(active.map((a) => [a.sku_id, a]));
+  if (offers.length === 0) return take;
+  const bySku = new Map(offers.map((a) => [a.sku_id, a]));
   for (const draft of drafts) {
     draft.items = draft.items.flatMap((item) => {
       const activity = item.pricing === ItemPricing.Standard ? bySku.get(item.skuId) : undefined;
@@ -66,7 +64,7 @@ export async function applyFlashSalePricing(tx: ServiceContext, customerId: numb
 }
 
 /** One cart line as an activity-priced item and, when the line asks for more, a standard remainder. */
-function splitItem(item: DraftItem, quantity: number, activity: ActiveItem): DraftItem[] {
+function splitItem(item: DraftItem, quantity: number, activity: FlashSaleOffer): DraftItem[] {
   const priced: DraftItem = { ...item, quantity, unitPrice: activity.activity_price, pricing: ItemPricing.FlashSale, flashSaleItemId: activity.id };
   return item.quantity > quantity ? [priced, { ...item, quantity: item.quantity - quantity }] : [priced];
 }

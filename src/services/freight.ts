@@ -38,26 +38,43 @@ export function groupFee(terms: FreightTerms, units: number, orderAmount: number
   return terms.firstUnitFee + (units - 1) * terms.additionalUnitFee;
 }
 
+/** A product's freight terms for one region (the region's override, else the template's defaults). */
+export interface FreightTermsRow {
+  product_id: number;
+  template_id: number;
+  first_unit_fee: number;
+  additional_unit_fee: number;
+  free_threshold: number | null;
+}
+
 /**
- * Each draft order's freight fee, keyed by shop, for a shipping region. Run after every pricing step
- * (the threshold looks at the amount after discount). Lines are grouped by their product's template;
- * a product without one ships free. One query for every line of the checkout.
+ * The freight terms of the products whose id satisfies `productIds` (SQL on `p.id`), for the region
+ * bound to its one `?`. Checkout reads them in the same statement as the cart (`checkout.service.ts`).
  */
-export async function freightFees(em: EntityManager, drafts: DraftOrder[], region: string): Promise<Map<number, number>> {
+export const freightTermsSql = (productIds: string) => `
+  select p.id as product_id, t.id as template_id,
+         case when r.template_id is null then t.first_unit_fee else r.first_unit_fee end as first_unit_fee,
+         case when r.template_id is null then t.additional_unit_fee else r.additional_unit_fee end as additional_unit_fee,
+         case when r.template_id is null then t.free_threshold else r.free_threshold end as free_threshold
+    from product p
+    join freight_template t on t.id = p.freight_template_id
+    left join freight_template_region r on r.template_id = t.id and r.region = ?
+   where ${productIds}`;
+
+/** The freight terms of the drafts' products for a region, in one query. */
+export async function freightTermsOf(em: EntityManager, drafts: DraftOrder[], region: string): Promise<FreightTermsRow[]> {
   const productIds = [...new Set(drafts.flatMap((d) => d.items.map((i) => i.productId)))];
-  const rows = productIds.length === 0 ? [] : await queryRows<{ product_id: number; template_id: number; first_unit_fee: number; additional_unit_fee: number; free_threshold: number | null }>(
-    em,
-    `select p.id as product_id, t.id as template_id,
-            case when r.template_id is null then t.first_unit_fee else r.first_unit_fee end as first_unit_fee,
-            case when r.template_id is null then t.additional_unit_fee else r.additional_unit_fee end as additional_unit_fee,
-            case when r.template_id is null then t.free_threshold else r.free_threshold end as free_threshold
-       from product p
-       join freight_template t on t.id = p.freight_template_id
-       left join freight_template_region r on r.template_id = t.id and r.region = ?
-      where p.id = any(?::int[])`,
-    [region, intArray(productIds)],
-  );
-  const byProduct = new Map(rows.map((r) => [r.product_id, r]));
+  if (productIds.length === 0) return [];
+  return queryRows<FreightTermsRow>(em, freightTermsSql('p.id = any(?::int[])'), [region, intArray(productIds)]);
+}
+
+/**
+ * Each draft order's freight fee, keyed by shop, from its products' terms for the shipping region.
+ * Run after every pricing step (the threshold looks at the amount after discount). Lines are grouped
+ * by their product's template; a product without one ships free.
+ */
+export function freightFees(drafts: DraftOrder[], terms: FreightTermsRow[]): Map<number, number> {
+  const byProduct = new Map(terms.map((r) => [r.product_id, r]));
   const fees = new Map<number, number>();
   for (const draft of drafts) {
     const amount = draft.items.reduce((sum, i) => sum + i.unitPrice * i.quantity, 0) - draft.discount;

@@ -39,9 +39,11 @@ export interface Placed {
  *   again from fresh figures;
  * - SKU stock short: `INSUFFICIENT_STOCK`, the whole checkout refused.
  *
- * Lock order, the same as every other writer of these rows: cart lines, purchase counters (ascending
- * item id), activity items (ascending id), SKUs (ascending id). Each step names the previous one in
- * its WHERE clause, which makes PostgreSQL run them in that order.
+ * Order of work: cart lines, orders and items first, then the per-customer counters and, last, the
+ * hot rows: activity items (ascending id), SKUs (ascending id), the same lock order as every other
+ * writer of these rows. Each step names the previous one in its WHERE clause, which makes PostgreSQL
+ * run them in that order. So a checkout holds a hot row only for the two updates, the end-of-statement
+ * checks and its commit; its inserts' WAL is mostly on disk already, flushed by earlier commits.
  */
 export async function placeOrders(em: EntityManager, placement: Placement): Promise<Placed> {
   const { customerId, drafts, freight } = placement;
@@ -85,8 +87,8 @@ export async function placeOrders(em: EntityManager, placement: Placement): Prom
       JSON.stringify(items),
       customerId,
       customerId,
-      customerId,
       JSON.stringify(placement.shippingAddress),
+      customerId,
     ]);
     const remaining = new Map<number, number>(Object.entries(rows[0].remaining as Record<string, number>).map(([id, stock]) => [Number(id), stock]));
     return { views: orderViewsFromRows(rows), remaining };
@@ -113,10 +115,24 @@ with cart_in as (select * from json_to_recordset(?::json) as l(sku_id int, quant
         where c.customer_id = ? and c.sku_id = l.sku_id and c.quantity = l.quantity
        returning c.sku_id
      ),
+     new_orders as (
+       insert into shop_order (customer_id, shop_id, items_total, discount, coupon_id, freight_fee, total, shipping_address,
+                               group_id, group_price, created_at)
+       select ?, o.shop_id, o.items_total, o.discount, o.coupon_id, o.freight_fee, o.total, ?::jsonb, o.group_id, o.group_price, now()
+         from orders_in o where (select count(*) from cart) >= 0 order by o.shop_id
+       returning *
+     ),
+     new_items as (
+       insert into order_item (order_id, product_id, sku_id, product_name, sku_name, unit_price, quantity, amount, pricing, flash_sale_item_id)
+       select o.id, i.product_id, i.sku_id, i.product_name, i.sku_name, i.unit_price, i.quantity, i.unit_price * i.quantity, i.pricing,
+              i.flash_sale_item_id
+         from items_in i join new_orders o on o.shop_id = i.shop_id order by i.n
+       returning *
+     ),
      counted as (
        insert into flash_sale_purchase as p (flash_sale_item_id, customer_id, quantity)
        select f.id, ?, f.quantity from flash_in f
-        where f.quantity <= f.per_customer_limit and (select count(*) from cart) >= 0
+        where f.quantity <= f.per_customer_limit and (select count(*) from new_items) >= 0
         order by f.id
        on conflict (flash_sale_item_id, customer_id) do update set quantity = p.quantity + excluded.quantity
         where p.quantity + excluded.quantity <= (select f.per_customer_limit from flash_in f where f.id = excluded.flash_sale_item_id)
@@ -143,20 +159,6 @@ with cart_in as (select * from json_to_recordset(?::json) as l(sku_id int, quant
          from stock_in d join stock_lock l on l.id = d.sku_id
         where s.id = d.sku_id and s.stock >= d.quantity
        returning s.id, s.stock
-     ),
-     new_orders as (
-       insert into shop_order (customer_id, shop_id, items_total, discount, coupon_id, freight_fee, total, shipping_address,
-                               group_id, group_price, created_at)
-       select ?, o.shop_id, o.items_total, o.discount, o.coupon_id, o.freight_fee, o.total, ?::jsonb, o.group_id, o.group_price, now()
-         from orders_in o order by o.shop_id
-       returning *
-     ),
-     new_items as (
-       insert into order_item (order_id, product_id, sku_id, product_name, sku_name, unit_price, quantity, amount, pricing, flash_sale_item_id)
-       select o.id, i.product_id, i.sku_id, i.product_name, i.sku_name, i.unit_price, i.quantity, i.unit_price * i.quantity, i.pricing,
-              i.flash_sale_item_id
-         from items_in i join new_orders o on o.shop_id = i.shop_id order by i.n
-       returning *
      ),
      verdict as (
        select case
