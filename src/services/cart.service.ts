@@ -1,6 +1,7 @@
 import { refused, notFound } from '../errors.js';
 import type { ServiceContext } from './context.js';
 import { requireCustomer } from './guards.js';
+import { queryRows } from '../db/read.js';
 import { id, parseInput, z } from './validate.js';
 
 export interface CartLineView {
@@ -30,7 +31,8 @@ const SetQuantity = z.object({ skuId: id, quantity: z.number().int().min(0).max(
 /** The customer's cart with shop and current stock per line, in one query. */
 export async function getCart(ctx: ServiceContext): Promise<CartView> {
   const customer = requireCustomer(ctx);
-  const rows = await ctx.em.execute<any[]>(
+  const rows = await queryRows(
+    ctx.em,
     `select c.sku_id, s.name as sku_name, s.price, s.stock, c.quantity, p.id as product_id, p.name as product_name,
             p.image_url, p.status, sh.id as shop_id, sh.slug as shop_slug, sh.name as shop_name
        from cart_item c
@@ -74,7 +76,8 @@ export async function setCartItem(ctx: ServiceContext, input: unknown): Promise<
     await ctx.em.execute('delete from cart_item where customer_id = ? and sku_id = ?', [customer.userId, skuId]);
     return getCart(ctx);
   }
-  const put = await ctx.em.execute<{ sku_id: number }[]>(
+  const put = await queryRows<{ sku_id: number }>(
+    ctx.em,
     `insert into cart_item (customer_id, sku_id, quantity, added_at)
      select ?, s.id, ?, now() from sku s join product p on p.id = s.product_id where s.id = ? and p.status = 'published'
      on conflict (customer_id, sku_id) do update set quantity = excluded.quantity
