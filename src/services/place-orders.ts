@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { refused } from '../errors.js';
 import { queryRows } from '../db/read.js';
+import { intArray } from '../db/sql.js';
 import type { ShippingAddress } from '../entities/order.entity.js';
 import type { DraftOrder } from './checkout.service.js';
 import type { FlashSaleTake } from './flash-sale-pricing.js';
@@ -42,8 +43,11 @@ export interface Placed {
  * Order of work: cart lines, orders and items first, then the per-customer counters and, last, the
  * hot rows: activity items (ascending id), SKUs (ascending id), the same lock order as every other
  * writer of these rows. Each step names the previous one in its WHERE clause, which makes PostgreSQL
- * run them in that order. So a checkout holds a hot row only for the two updates, the end-of-statement
- * checks and its commit; its inserts' WAL is mostly on disk already, flushed by earlier commits.
+ * run them in that order. So a checkout holds a hot row only for the two updates, the
+ * end-of-statement checks and its commit; its inserts' WAL is mostly on disk already, flushed by
+ * earlier commits. The rows to lock are looked up by `= any(array)`: the generic plan cannot know
+ * how many rows the JSON inputs hold, and `in (select ... from json_to_recordset(...))` let it pick
+ * a sequential scan of every SKU (2 ms per checkout).
  */
 export async function placeOrders(em: EntityManager, placement: Placement): Promise<Placed> {
   const { customerId, drafts, freight } = placement;
@@ -89,6 +93,8 @@ export async function placeOrders(em: EntityManager, placement: Placement): Prom
       customerId,
       JSON.stringify(placement.shippingAddress),
       customerId,
+      intArray(flash.map((f) => f.id)),
+      intArray([...demand.keys()]),
     ]);
     const remaining = new Map<number, number>(Object.entries(rows[0].remaining as Record<string, number>).map(([id, stock]) => [Number(id), stock]));
     return { views: orderViewsFromRows(rows), remaining };
@@ -97,7 +103,8 @@ export async function placeOrders(em: EntityManager, placement: Placement): Prom
   }
 }
 
-const PLACE_ORDERS = `
+/** The write statement (exported for the plan test). */
+export const PLACE_ORDERS = `
 with cart_in as (select * from json_to_recordset(?::json) as l(sku_id int, quantity int)),
      flash_in as (select * from json_to_recordset(?::json) as f(id int, quantity int, per_customer_limit int)),
      stock_in as (select * from json_to_recordset(?::json) as d(sku_id int, quantity int)),
@@ -140,7 +147,7 @@ with cart_in as (select * from json_to_recordset(?::json) as l(sku_id int, quant
      ),
      flash_lock as (
        select i.id from flash_sale_item i
-        where i.id in (select id from flash_in) and (select count(*) from counted) >= 0
+        where i.id = any(?::int[]) and (select count(*) from counted) >= 0
         order by i.id for no key update
      ),
      flash as (
@@ -151,7 +158,7 @@ with cart_in as (select * from json_to_recordset(?::json) as l(sku_id int, quant
      ),
      stock_lock as (
        select s.id from sku s
-        where s.id in (select sku_id from stock_in) and (select count(*) from flash) >= 0
+        where s.id = any(?::int[]) and (select count(*) from flash) >= 0
         order by s.id for no key update
      ),
      stock as (
