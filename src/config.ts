@@ -15,6 +15,8 @@ export interface AppConfig {
   paymentWindowMinutes: number;
   /** How often background sweeps (payment window, ...) run; 0 turns them off. */
   sweepIntervalSeconds: number;
+  /** How often open websocket connections have their token checked again (logout, expiry end them). */
+  subscriptionRecheckSeconds: number;
   /** Server processes sharing the port (node:cluster); 1 runs in-process. */
   clusterWorkers: number;
   /**
@@ -102,6 +104,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     tokenTtlHours: integer(env, 'TOKEN_TTL_HOURS', 24 * 7, 1, 24 * 365),
     paymentWindowMinutes: integer(env, 'PAYMENT_WINDOW_MINUTES', 30, 1, 60 * 24 * 30),
     sweepIntervalSeconds: integer(env, 'SWEEP_INTERVAL_SECONDS', 30, 0, 3600),
+    subscriptionRecheckSeconds: integer(env, 'SUBSCRIPTION_RECHECK_SECONDS', 5, 1, 3600),
     clusterWorkers: integer(env, 'CLUSTER_WORKERS', 1, 1, 64),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 2 * os.availableParallelism() + 1, 1, 200),
     embeddedPgPort: integer(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),

@@ -235,6 +235,27 @@ describe('websocket authentication', () => {
     expect(await connectRaw(b, {})).toEqual({ acknowledged: false, code: 4401, reason: 'UNAUTHENTICATED' });
   });
 
+  it('closes an open connection once its token is revoked (logout through another server) or expires', async () => {
+    const c = await startSecondApp(a, { subscriptionRecheckSeconds: 1 });
+    try {
+      const [leaving, expiring, staying] = [await newCustomer(a), await newCustomer(a), await newCustomer(a)];
+      const subs = [await subscribe(c, MY_ORDER_EVENTS, { token: leaving.token }), await subscribe(c, MY_ORDER_EVENTS, { token: expiring.token }), await subscribe(c, MY_ORDER_EVENTS, { token: staying.token })];
+      expect((await a.api('POST', '/api/auth/logout', { token: leaving.token })).status).toBe(204);
+      await a.sql(`update auth_token set expires_at = now() - interval '1 second' where user_id = ?`, [expiring.id]);
+      await waitFor(() => subs[0].error !== null && subs[1].error !== null, 5000, 'revoked and expired connections closed');
+      expect(subs[0].error).toMatchObject({ code: 4401, reason: 'TOKEN_INVALID' });
+      expect(subs[1].error).toMatchObject({ code: 4401, reason: 'TOKEN_EXPIRED' });
+      // The valid one is untouched through another round, and still receives its events.
+      await new Promise((r) => setTimeout(r, 1200));
+      expect(subs[2].error).toBeNull();
+      await commitEvents(a, [{ type: EventTypes.ORDER_PAID, shopIds: [], customerId: staying.id, payload: { orderId: 1, total: 1, status: 'paid' } }]);
+      expect((await subs[2].next('myOrderEvents')).customerId).toBe(staying.id);
+      await subs[2].close();
+    } finally {
+      await c.close();
+    }
+  });
+
   it('ends the subscriptions of a server that stops, and closes its sockets', async () => {
     const c = await startSecondApp(a);
     const sub = await subscribe(c, EVENTS, { token: admin.token });

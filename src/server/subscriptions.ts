@@ -4,7 +4,8 @@ import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { AppError, toAppError } from '../errors.js';
-import { authenticate } from '../services/auth.service.js';
+import { authenticate, invalidTokens } from '../services/auth.service.js';
+import type WebSocket from 'ws';
 import { asGraphQLError, formatError } from '../graphql/errors.js';
 import { checkOperation } from '../graphql/limits.js';
 import { createLoaders } from '../graphql/loaders.js';
@@ -47,6 +48,13 @@ export function startSubscriptionServer(deps: AppDeps, server: http.Server, sche
       return format(e.toJSON(), e);
     });
 
+  // Every open connection and its token: checked again every `subscriptionRecheckSeconds` (one query
+  // for all), so a connection whose token was revoked (logout, in any process) or has expired is
+  // closed with 4401 TOKEN_INVALID / TOKEN_EXPIRED instead of receiving events until it disconnects.
+  const open = new Map<WebSocket, string>();
+  const recheck = setInterval(() => void closeRevoked(deps, open), deps.config.subscriptionRecheckSeconds * 1000);
+  recheck.unref();
+
   const disposable = useServer<Record<string, unknown>, { token: string }>(
     {
       schema,
@@ -69,6 +77,9 @@ export function startSubscriptionServer(deps: AppDeps, server: http.Server, sche
           return false;
         }
         ctx.extra.token = token;
+        const socket = ctx.extra.socket;
+        open.set(socket, actor.tokenHash);
+        socket.once('close', () => open.delete(socket));
         return true;
       },
       onSubscribe: async (ctx, _id, payload) => {
@@ -97,6 +108,7 @@ export function startSubscriptionServer(deps: AppDeps, server: http.Server, sche
   );
   return {
     async dispose() {
+      clearInterval(recheck);
       // graphql-ws sends 1001 to every client and waits for them all; a client that does not answer
       // the close handshake within a second is cut, so shutdown never waits on a peer.
       const disposing = Promise.resolve(disposable.dispose());
@@ -110,4 +122,22 @@ export function startSubscriptionServer(deps: AppDeps, server: http.Server, sche
       }
     },
   };
+}
+
+/** Closes the connections whose token is no longer valid; a database error leaves them for the next round. */
+async function closeRevoked(deps: AppDeps, open: Map<WebSocket, string>): Promise<void> {
+  if (open.size === 0) return;
+  let invalid: Map<string, string>;
+  try {
+    invalid = await invalidTokens(deps.orm.em.fork(), [...new Set(open.values())]);
+  } catch (error) {
+    deps.log.warn({ err: error }, 'websocket token check failed; it runs again next interval');
+    return;
+  }
+  for (const [socket, tokenHash] of open) {
+    const problem = invalid.get(tokenHash);
+    if (!problem) continue;
+    open.delete(socket);
+    socket.close(WS_UNAUTHORIZED, problem);
+  }
 }

@@ -10,6 +10,7 @@ import { parseInput, z } from './validate.js';
 import { hashPassword, verifyPassword, DUMMY_HASH } from './password.js';
 import { createZeroBalances } from './ledger.service.js';
 import { queryRows } from '../db/read.js';
+import { textArray } from '../db/sql.js';
 
 export interface UserView {
   id: number;
@@ -101,6 +102,26 @@ export async function me(ctx: ServiceContext): Promise<UserView> {
 export type Authentication =
   | { actor: Actor; problem: null }
   | { actor: null; problem: 'TOKEN_INVALID' | 'TOKEN_EXPIRED' | null };
+
+/**
+ * Of `tokenHashes`, those no longer valid and why (revoked or unknown: TOKEN_INVALID; past their
+ * lifetime: TOKEN_EXPIRED), in one query: the subscription server checks its open connections with
+ * it, so a logout or an expiry ends them.
+ */
+export async function invalidTokens(em: EntityManager, tokenHashes: string[]): Promise<Map<string, 'TOKEN_INVALID' | 'TOKEN_EXPIRED'>> {
+  const invalid = new Map<string, 'TOKEN_INVALID' | 'TOKEN_EXPIRED'>(tokenHashes.map((h) => [h, 'TOKEN_INVALID']));
+  if (tokenHashes.length === 0) return invalid;
+  const rows = await queryRows<{ token_hash: string; expired: boolean }>(
+    em,
+    'select token_hash, expires_at <= now() as expired from auth_token where token_hash = any(?::text[]) and revoked_at is null',
+    [textArray(tokenHashes)],
+  );
+  for (const row of rows) {
+    if (row.expired) invalid.set(row.token_hash, 'TOKEN_EXPIRED');
+    else invalid.delete(row.token_hash);
+  }
+  return invalid;
+}
 
 /** Resolves a bearer token to an actor in one query. */
 export async function authenticate(em: EntityManager, token: string | undefined): Promise<Authentication> {
