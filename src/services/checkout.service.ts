@@ -78,23 +78,7 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
   const unitOfWork = request.groupBuy || coupons.length > 0 ? inTransaction : inAutocommit;
   return withIdempotency(ctx, { scope: 'checkout', key: idempotencyKey, request }, () =>
     unitOfWork(ctx, async (tx) => {
-      // A group-buying checkout buys the intent's single unit alone: the cart is neither read nor emptied.
-      const groupBuy = request.groupBuy;
-      const region = request.shippingAddress.region;
-      let lines: CheckoutLine[] = [];
-      let drafts: DraftOrder[];
-      let flashSale: FlashSaleTake = new Map();
-      let freightTerms: FreightTermsRow[];
-      if (groupBuy) {
-        drafts = [await draftGroupBuyOrder(tx, customer.userId, { ...request, groupBuy })];
-        freightTerms = await freightTermsOf(tx.em, drafts, region);
-      } else {
-        const cart = await readCart(tx, customer.userId, region);
-        lines = cart.lines;
-        drafts = draftOrders(lines);
-        flashSale = applyFlashSalePricing(drafts, cart.flashSaleOffers);
-        freightTerms = cart.freightTerms;
-      }
+      const { lines, drafts, flashSale, freightTerms } = await draftCheckout(tx, customer.userId, request);
       // Coupons last among the pricing steps: they look at the final items and their pricing.
       await applyCoupons(tx, customer.userId, drafts, coupons);
       // Freight after every pricing step: its free-shipping threshold looks at the amount after discount.
@@ -129,6 +113,24 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
       return views;
     }),
   );
+}
+
+type CheckoutRequest = z.infer<typeof CheckoutInput>;
+
+/**
+ * A checkout's drafts before coupons, with what the write statement and freight need. A
+ * group-buying checkout buys the intent's single unit alone: the cart is neither read nor emptied.
+ * Otherwise the cart, with flash-sale pricing applied.
+ */
+async function draftCheckout(tx: ServiceContext, customerId: number, request: CheckoutRequest) {
+  const region = request.shippingAddress.region;
+  if (request.groupBuy) {
+    const drafts = [await draftGroupBuyOrder(tx, customerId, { ...request, groupBuy: request.groupBuy })];
+    return { lines: [] as CheckoutLine[], drafts, flashSale: new Map() as FlashSaleTake, freightTerms: await freightTermsOf(tx.em, drafts, region) };
+  }
+  const cart = await readCart(tx, customerId, region);
+  const drafts = draftOrders(cart.lines);
+  return { lines: cart.lines, drafts, flashSale: applyFlashSalePricing(drafts, cart.flashSaleOffers), freightTerms: cart.freightTerms };
 }
 
 /**
