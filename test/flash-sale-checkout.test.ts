@@ -1,6 +1,6 @@
-import { addToCart, checkoutBody, checkoutOk, payOk, placeOrder, shopWithProduct, stockOf } from './support/shopping.js';
+import { addToCart, checkoutBody, checkoutOk, deliverOk, payOk, placeOrder, shipOk, shopWithProduct, stockOf } from './support/shopping.js';
 import { startTestApp, type TestApp } from './support/harness.js';
-import { newCouponTemplate, newCustomer } from './support/fixtures.js';
+import { newCouponTemplate, newCustomer, newOperator } from './support/fixtures.js';
 import { activityStockOf, expectFlashSaleBooksBalance, minutesFromNow, newFlashSale } from './support/flash-sales.js';
 import { cancelUnpaidOrders } from '../src/services/order.service.js';
 import { activeFlashSaleSkuIds } from '../src/services/flash-sale-pricing.js';
@@ -272,6 +272,51 @@ describe('cancellation', () => {
     expect(refusedCancel.body.error.code).toBe('ORDER_NOT_CANCELLABLE');
     expect(await activityStockOf(t, sale.itemIds[0])).toBe(3);
     expect(await t.sql('select quantity from flash_sale_purchase where customer_id = ?', [customer.id])).toEqual([{ quantity: 2 }]);
+  });
+});
+
+describe('refunds', () => {
+  it('a refund completed before shipment gives its activity-priced units back to the sale and the allowance; a return does not', async () => {
+    const { shop, product } = await shopWithProduct(t, [{ price: 1000, stock: 20 }]);
+    const sku = product.skuIds[0];
+    const sale = await newFlashSale(t, { shopId: shop.id, items: [{ skuId: sku, activityPrice: 500, reservedStock: 5, perCustomerLimit: 3 }] });
+    const operator = await newOperator(t, shop.id);
+    const customer = await newCustomer(t, { available: 100_000, points: 0 });
+    const order = await placeOrder(t, customer.token, sku, 4); // 3 at the activity price, 1 standard
+    await payOk(t, customer.token, order.id);
+    const flashItem = order.items.find((i: any) => i.pricing === 'flash_sale');
+    const standardItem = order.items.find((i: any) => i.pricing === 'standard');
+    expect(await activityStockOf(t, sale.itemIds[0])).toBe(2);
+
+    const refund = async (items: { order_item_id: number; quantity: number }[]) => {
+      const asked = await t.api('POST', `/api/orders/${order.id}/refunds`, { token: customer.token, body: { kind: 'refund', reason: 'Changed my mind', items } });
+      expect(asked.status).toBe(201);
+      expect((await t.api('POST', `/api/merchant/refunds/${asked.body.id}/approve`, { token: operator.token, body: {} })).status).toBe(200);
+    };
+    await refund([{ order_item_id: flashItem.id, quantity: 2 }, { order_item_id: standardItem.id, quantity: 1 }]);
+    expect(await activityStockOf(t, sale.itemIds[0])).toBe(4);
+    expect(await stockOf(t, sku)).toBe(19);
+    expect(await t.sql('select quantity from flash_sale_purchase where customer_id = ?', [customer.id])).toEqual([{ quantity: 1 }]);
+    await expectFlashSaleBooksBalance(t);
+    // The allowance given back can be used again, at the activity price.
+    expect(itemsOf(await placeOrder(t, customer.token, sku, 2))[0]).toMatchObject({ pricing: 'flash_sale', quantity: 2 });
+    await expectFlashSaleBooksBalance(t);
+
+    // The last unit ships, then comes back as a return: the goods return, the sale's stock does not.
+    await shipOk(t, operator.token, order.id);
+    await deliverOk(t, customer.token, order.id);
+    const returned = await t.api('POST', `/api/orders/${order.id}/refunds`, {
+      token: customer.token, body: { kind: 'return', reason: 'Broken', items: [{ order_item_id: flashItem.id, quantity: 1 }] },
+    });
+    expect(returned.status).toBe(201);
+    const act = (action: string) => t.api('POST', `/api/merchant/refunds/${returned.body.id}/${action}`, { token: operator.token, body: {} });
+    expect((await act('approve')).status).toBe(200);
+    const sentBack = await t.api('POST', `/api/refunds/${returned.body.id}/ship-back`, { token: customer.token, body: { company_code: 'zto', tracking_number: 'ZTO-9' } });
+    expect(sentBack.status).toBe(200);
+    expect((await act('receive')).body.status).toBe('completed');
+    expect(await activityStockOf(t, sale.itemIds[0])).toBe(2);
+    expect(await t.sql('select quantity from flash_sale_purchase where customer_id = ?', [customer.id])).toEqual([{ quantity: 3 }]);
+    await expectFlashSaleBooksBalance(t);
   });
 });
 

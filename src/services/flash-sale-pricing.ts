@@ -15,7 +15,8 @@ import type { DraftItem, DraftOrder } from './checkout.service.js';
  *    counter (guarded by the limit) and takes the activity stock (guarded by `remaining_stock`). If
  *    either moved since the read, the statement fails and the checkout is rerun
  *    (`StaleReadConflict`), so the line is priced again from fresh figures.
- * 4. `restoreFlashSaleStock` (cancellation of a pending order): gives both back.
+ * 4. `restoreFlashSaleStock` (cancellation of a pending order, refund completed before shipment):
+ *    gives both back.
  *
  * Lock order everywhere: purchase counter, then activity item, then SKU.
  */
@@ -69,21 +70,29 @@ function splitItem(item: DraftItem, quantity: number, activity: FlashSaleOffer):
   return item.quantity > quantity ? [priced, { ...item, quantity: item.quantity - quantity }] : [priced];
 }
 
+/** Whose activity units go back: a pending order being cancelled, or a refund completed before shipment. */
+export type FlashSaleGiveBack = { orderId: number } | { refundId: number };
+
 /**
- * Gives back the activity stock and the customer's counted units of a pending order being
- * cancelled, in the caller's transaction (before its SKU stock, keeping the lock order).
+ * Gives back the activity stock and the customer's counted units of a cancelled pending order or of
+ * the units of a refund completed before shipment, in the caller's transaction (before its SKU
+ * stock, keeping the lock order: counters, activity items, SKUs).
  */
-export async function restoreFlashSaleStock(em: EntityManager, orderId: number): Promise<void> {
+export async function restoreFlashSaleStock(em: EntityManager, from: FlashSaleGiveBack): Promise<void> {
+  const took =
+    'orderId' in from
+      ? `select flash_sale_item_id as id, order_id, sum(quantity)::int as quantity from order_item
+          where order_id = ? and flash_sale_item_id is not null group by flash_sale_item_id, order_id`
+      : `select oi.flash_sale_item_id as id, oi.order_id, sum(ri.quantity)::int as quantity
+           from refund_item ri join order_item oi on oi.id = ri.order_item_id
+          where ri.refund_id = ? and oi.flash_sale_item_id is not null group by oi.flash_sale_item_id, oi.order_id`;
   const returned = await em.execute<{ id: number; quantity: number }[]>(
-    `with took as (
-       select flash_sale_item_id as id, sum(quantity)::int as quantity from order_item
-        where order_id = ? and flash_sale_item_id is not null group by flash_sale_item_id
-     )
+    `with took as (${took})
      update flash_sale_purchase p set quantity = p.quantity - took.quantity
-       from took, shop_order o
-      where o.id = ? and p.customer_id = o.customer_id and p.flash_sale_item_id = took.id
+       from took join shop_order o on o.id = took.order_id
+      where p.customer_id = o.customer_id and p.flash_sale_item_id = took.id
      returning took.id, took.quantity`,
-    [orderId, orderId],
+    ['orderId' in from ? from.orderId : from.refundId],
   );
   if (returned.length === 0) return;
   returned.sort((a, b) => a.id - b.id);

@@ -127,7 +127,7 @@ export async function cancelPendingOrder(tx: ServiceContext, orderId: number, re
   );
   if (!order) return false;
   await onPendingOrderCancelled(tx, orderId);
-  await restoreFlashSaleStock(tx.em, orderId);
+  await restoreFlashSaleStock(tx.em, { orderId });
   const items = await tx.em.execute<{ sku_id: number; quantity: number }[]>(
     'select sku_id, sum(quantity)::int as quantity from order_item where order_id = ? group by sku_id',
     [orderId],

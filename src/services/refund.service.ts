@@ -12,6 +12,7 @@ import { id, parseInput, z } from './validate.js';
 import { idPage, pageFields, type Page } from './pagination.js';
 import { credit } from './ledger.service.js';
 import { returnStock, type Demand } from './stock.js';
+import { restoreFlashSaleStock } from './flash-sale-pricing.js';
 import { mergeParts } from './shipment.service.js';
 import { closeShippingIfDone } from './fulfilment.js';
 import { activeCompanyName, companyCode } from './shipping-company.service.js';
@@ -176,7 +177,7 @@ async function releaseUnits(tx: ServiceContext, refundId: number): Promise<void>
 
 /**
  * Completion, run once by whichever call moved the refund to `completed`. A refund before shipment
- * puts the SKU stock back and closes the order's shipping when nothing is left to ship; when that
+ * puts the SKU stock back (and activity-priced units back into their flash sale) and closes the order's shipping when nothing is left to ship; when that
  * closes an order of which nothing shipped, this refund also returns the order's freight fee. Then
  * the customer's available balance is credited (ledger reason `refund`, reference the refund).
  */
@@ -187,6 +188,8 @@ async function complete(tx: ServiceContext, refund: LockedRefund): Promise<void>
         where ri.refund_id = ? group by oi.sku_id`,
       [refund.id],
     );
+    // Activity-priced units go back to their flash sale too (and off the customer's counter), as on cancellation.
+    await restoreFlashSaleStock(tx.em, { refundId: refund.id });
     await returnStock(tx.em, new Map(skus.map((s) => [s.sku_id, s.quantity])) as Demand);
     if ((await closeShippingIfDone(tx.em, refund.orderId)) === OrderStatus.Cancelled) {
       await tx.em.execute(

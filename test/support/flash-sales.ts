@@ -41,21 +41,25 @@ export async function activityStockOf(t: TestApp, itemId: number): Promise<numbe
   return (await t.sql('select remaining_stock from flash_sale_item where id = ?', [itemId]))[0].remaining_stock;
 }
 
+/** Activity-priced units an order item still holds: its quantity less units refunded before shipment. */
+const HELD_UNITS = `oi.quantity - coalesce((select sum(ri.quantity) from refund_item ri join refund r on r.id = ri.refund_id
+                     where ri.order_item_id = oi.id and r.kind = 'refund' and r.status = 'completed'), 0)`;
+
 /**
  * The bookkeeping of every activity item adds up: taken activity stock (reserved - remaining) equals
- * the activity-priced units of orders that are not cancelled, and each customer's counter equals
- * their own such units. Returns the number of items checked.
+ * the activity-priced units held by orders that are not cancelled (less units refunded before
+ * shipment), and each customer's counter equals their own such units. Returns the number of items checked.
  */
 export async function expectFlashSaleBooksBalance(t: TestApp): Promise<number> {
   const items = await t.sql(`
     select i.id, i.reserved_stock - i.remaining_stock as taken,
-           coalesce((select sum(oi.quantity) from order_item oi join shop_order o on o.id = oi.order_id
+           coalesce((select sum(${HELD_UNITS}) from order_item oi join shop_order o on o.id = oi.order_id
                       where oi.flash_sale_item_id = i.id and o.status <> 'cancelled'), 0)::int as ordered
       from flash_sale_item i`);
   for (const i of items) if (i.taken !== i.ordered) throw new Error(`item ${i.id}: ${i.taken} taken but ${i.ordered} ordered`);
   const counters = await t.sql(`
     select p.flash_sale_item_id, p.customer_id, p.quantity,
-           coalesce((select sum(oi.quantity) from order_item oi join shop_order o on o.id = oi.order_id
+           coalesce((select sum(${HELD_UNITS}) from order_item oi join shop_order o on o.id = oi.order_id
                       where oi.flash_sale_item_id = p.flash_sale_item_id and o.customer_id = p.customer_id and o.status <> 'cancelled'), 0)::int as ordered
       from flash_sale_purchase p`);
   for (const c of counters) {
