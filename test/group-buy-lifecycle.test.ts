@@ -284,6 +284,35 @@ describe('seats, success and settlement', () => {
   });
 });
 
+describe('settlements sharing members', () => {
+  it('two groups filled at the same moment by each other\'s members settle without a deadlock', async () => {
+    const deadlocks = async () => Number((await t.sql('select deadlocks from pg_stat_database where datname = current_database()'))[0].deadlocks);
+    const before = await deadlocks();
+    for (let round = 0; round < 6; round++) {
+      const { activity } = await activitySetup({ capacity: 2 });
+      const a = await newCustomer(t, { available: 5_000, points: 0 });
+      const b = await newCustomer(t, { available: 5_000, points: 0 });
+      // Group 1 opened by A, group 2 by B; each joins the other's. The openers pay first.
+      const g1 = await groupCheckoutOk(t, a.token, { activity_id: activity.id });
+      const g2 = await groupCheckoutOk(t, b.token, { activity_id: activity.id });
+      const bInG1 = await groupCheckoutOk(t, b.token, { activity_id: activity.id, group_id: g1.group_id });
+      const aInG2 = await groupCheckoutOk(t, a.token, { activity_id: activity.id, group_id: g2.group_id });
+      await payOk(t, a.token, g1.id);
+      await payOk(t, b.token, g2.id);
+      // The two seats that fill both groups at once: each settlement debits both A and B.
+      const [x, y] = await Promise.all([pay(b.token, bInG1.id), pay(a.token, aInG2.id)]);
+      expect([x.status, y.status]).toEqual([200, 200]);
+      expect((await groupRow(t, g1.group_id)).state).toBe('successful');
+      expect((await groupRow(t, g2.group_id)).state).toBe('successful');
+      expect(await balanceOf(t, a.id, 'frozen')).toBe(0);
+      expect(await balanceOf(t, b.id, 'available')).toBe(5_000 - 1_200);
+    }
+    // PostgreSQL counts every deadlock it broke (a retried use case would still have succeeded).
+    expect(await deadlocks()).toBe(before);
+    await expectLedgerReplays(t);
+  });
+});
+
 describe('group lifecycle', () => {
   it('the expiry sweep moves an open group past its lifetime to expired and releases the frozen funds', async () => {
     const { activity, skuId } = await activitySetup();

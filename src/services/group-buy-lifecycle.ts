@@ -6,7 +6,7 @@ import { GroupState } from '../entities/group-buy.entity.js';
 import { OrderStatus } from '../entities/order.entity.js';
 import type { ServiceContext } from './context.js';
 import { emit, inTransaction } from './transaction.js';
-import { debit, freeze, release } from './ledger.service.js';
+import { debit, freeze, lockBalances, release } from './ledger.service.js';
 import { returnStock, type Demand } from './stock.js';
 import { orderViews, type OrderView } from './order-view.js';
 
@@ -76,6 +76,13 @@ export async function payGroupSeat(
     [paid.groupId],
   );
   refuseClosedGroup(group);
+  if (group.paid_seats + 1 === group.capacity) {
+    // This seat fills the group and settles every member: lock all their balances, the payer's
+    // included, in one order before any is touched, so two groups filling at once with shared members
+    // queue instead of deadlocking (the group row lock makes "fills" certain).
+    const members = await tx.em.execute<{ customer_id: number }[]>('select customer_id from group_buy_membership where group_id = ?', [paid.groupId]);
+    await lockBalances(tx.em, [paid.customerId, ...members.map((m) => m.customer_id)]);
+  }
   const reference = { type: 'order', id: paid.orderId };
   await freeze(tx.em, { userId: paid.customerId, amount: paid.total, reason: 'group_seat', reference });
   const member = await tx.em.execute<{ id: number }[]>(

@@ -78,10 +78,23 @@ export async function freeze(em: EntityManager, move: Move): Promise<void> {
   await credit(em, { ...move, kind: BalanceKind.Frozen });
 }
 
-/** Moves frozen money back to available. */
+/** Moves frozen money back to available (both rows locked first, in the order `freeze` takes them). */
 export async function release(em: EntityManager, move: Move): Promise<void> {
+  await lockBalances(em, [move.userId]);
   await debit(em, { ...move, kind: BalanceKind.Frozen });
   await credit(em, { ...move, kind: BalanceKind.Available });
+}
+
+/**
+ * Locks the money balances (available, frozen) of several users in one order, by user then kind,
+ * the order `freeze` takes them in. A use case that will move several users' money (settling a
+ * group) calls it before touching any, so two of them sharing users queue instead of deadlocking.
+ */
+export async function lockBalances(em: EntityManager, userIds: number[]): Promise<void> {
+  await em.execute(
+    `select id from balance where user_id = any(?::int[]) and kind in ('available', 'frozen') order by user_id, kind for no key update`,
+    [intArray([...new Set(userIds)])],
+  );
 }
 
 export interface BalanceView {
