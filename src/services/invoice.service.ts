@@ -4,6 +4,7 @@ import { OrderStatus, PAID_STATES } from '../entities/order.entity.js';
 import type { ServiceContext } from './context.js';
 import { requireCustomer, requireOperator } from './guards.js';
 import { inTransaction } from './transaction.js';
+import { netPaidOf } from './refund-amount.js';
 import { id, parseInput, z } from './validate.js';
 
 /**
@@ -47,8 +48,7 @@ export async function issueInvoice(ctx: ServiceContext, input: unknown): Promise
   return inTransaction(ctx, async (tx) => {
     // The invoice is for what the customer finally paid: the total less refunds completed so far.
     const [order] = await tx.em.execute<{ status: OrderStatus; total: number; display_name: string }[]>(
-      `select o.status, o.total - coalesce((select sum(r.amount) from refund r where r.order_id = o.id and r.status = 'completed'), 0)::int as total,
-              u.display_name
+      `select o.status, ${netPaidOf('o')} as total, u.display_name
          from shop_order o join app_user u on u.id = o.customer_id
         where o.id = ? and o.shop_id = ?`,
       [data.orderId, operator.shopId],
@@ -73,7 +73,7 @@ export async function getMyInvoice(ctx: ServiceContext, input: unknown): Promise
   const { orderId } = parseInput(OrderRef, input);
   const [row] = await ctx.em.execute<any[]>(
     `select o.status, i.invoice_no, i.title, i.tax_number, i.amount, i.issued_at,
-            o.total - coalesce((select sum(r.amount) from refund r where r.order_id = o.id and r.status = 'completed'), 0)::int as total
+            ${netPaidOf('o')} as total
        from shop_order o left join invoice i on i.order_id = o.id where o.id = ? and o.customer_id = ?`,
     [orderId, customer.userId],
   );

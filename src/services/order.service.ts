@@ -16,6 +16,7 @@ import { restoreOrderCoupon } from './coupon-checkout.js';
 import { expireGroupOfOrder, onPendingOrderCancelled, payGroupSeat } from './group-buy-lifecycle.js';
 import { restoreFlashSaleStock } from './flash-sale-pricing.js';
 import { creditPointsForDeliveredOrder } from './points-earning.service.js';
+import { netPaidOf } from './refund-amount.js';
 
 const ListInput = z.object({ ...pageFields, status: z.enum(OrderStatus).optional() });
 const OrderRef = z.object({ orderId: id });
@@ -159,9 +160,10 @@ export async function confirmDelivery(ctx: ServiceContext, input: unknown): Prom
   const customer = requireCustomer(ctx);
   const { orderId } = parseInput(OrderRef, input);
   return inTransaction(ctx, async (tx) => {
-    const [row] = await tx.em.execute<{ shop_id: number; total: number }[]>(
+    // Points are earned on what the customer finally paid: refunds completed before delivery do not earn.
+    const [row] = await tx.em.execute<{ shop_id: number; net_paid: number }[]>(
       `update shop_order set status = 'delivered', delivered_at = now()
-        where id = ? and customer_id = ? and status = 'shipped' returning shop_id, total`,
+        where id = ? and customer_id = ? and status = 'shipped' returning shop_id, ${netPaidOf('shop_order')} as net_paid`,
       [orderId, customer.userId],
     );
     if (!row) {
@@ -169,12 +171,7 @@ export async function confirmDelivery(ctx: ServiceContext, input: unknown): Prom
       if (status === OrderStatus.Delivered) return (await orderViews(tx.em, [orderId]))[0];
       throw conflict('ORDER_NOT_SHIPPED', 'Only a shipped order can be confirmed as delivered', { status });
     }
-    // Points are earned on what the customer finally paid: refunds completed before delivery do not earn.
-    const [refunded] = await tx.em.execute<{ amount: number }[]>(
-      `select coalesce(sum(amount), 0)::int as amount from refund where order_id = ? and status = 'completed'`,
-      [orderId],
-    );
-    await creditPointsForDeliveredOrder(tx.em, { userId: customer.userId, orderId, amountPaid: Math.max(0, row.total - refunded.amount) });
+    await creditPointsForDeliveredOrder(tx.em, { userId: customer.userId, orderId, amountPaid: Math.max(0, row.net_paid) });
     emit(tx, { type: EventTypes.ORDER_DELIVERED, shopIds: [row.shop_id], customerId: customer.userId, payload: { orderId, status: OrderStatus.Delivered } });
     return (await orderViews(tx.em, [orderId]))[0];
   });

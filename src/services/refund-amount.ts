@@ -1,4 +1,11 @@
 /**
+ * What an order finally cost the customer (SQL, on the order row aliased `order`): its total less
+ * the refunds completed so far. Invoices are for it and delivery earns points on it.
+ */
+export const netPaidOf = (order: string) =>
+  `(${order}.total - coalesce((select sum(r.amount) from refund r where r.order_id = ${order}.id and r.status = 'completed'), 0))::int`;
+
+/**
  * How much a refund pays back. Pure functions, so the rule is tested on its own.
  *
  * The order's discount is shared over its items in proportion to their amounts (largest remainder,
