@@ -89,25 +89,6 @@ export async function orderViews(em: EntityManager, ids: number[]): Promise<Orde
  * write statement inserted.
  */
 export function orderViewsFromRows(orders: any[]): OrderView[] {
-  const items = orders.flatMap((o) => o.item_rows as any[]);
-  const shipments = orders.flatMap((o) => o.shipment_rows as any[]);
-  const itemsByOrder = new Map<number, OrderItemView[]>();
-  for (const i of items) {
-    const list = itemsByOrder.get(i.order_id) ?? [];
-    list.push({
-      id: i.id, productId: i.product_id, skuId: i.sku_id, productName: i.product_name, skuName: i.sku_name,
-      unitPrice: i.unit_price, quantity: i.quantity, amount: i.amount, pricing: i.pricing, shippedQuantity: i.shipped_quantity, refundQuantity: i.refund_quantity,
-      flashSaleItemId: opt(i.flash_sale_item_id),
-    });
-    itemsByOrder.set(i.order_id, list);
-  }
-  const shipmentsByOrder = new Map<number, ShipmentView[]>();
-  for (const s of shipments) {
-    const list = shipmentsByOrder.get(s.order_id) ?? [];
-    const parts = (s.items as { order_item_id: number; quantity: number }[]).map((p) => ({ orderItemId: p.order_item_id, quantity: p.quantity }));
-    list.push({ id: s.id, companyCode: s.company_code, carrier: s.carrier, trackingNumber: s.tracking_number, createdAt: toDate(s.created_at), items: parts.length ? parts : undefined });
-    shipmentsByOrder.set(s.order_id, list);
-  }
   return orders.map(
     (o): OrderView => ({
       id: o.id,
@@ -129,8 +110,21 @@ export function orderViewsFromRows(orders: any[]): OrderView[] {
       cancelReason: opt(o.cancel_reason),
       groupId: opt(o.group_id),
       groupPrice: opt(o.group_price),
-      items: itemsByOrder.get(o.id) ?? [],
-      shipments: shipmentsByOrder.get(o.id) ?? [],
+      items: (o.item_rows as any[]).map(toItemView),
+      shipments: (o.shipment_rows as any[]).map(toShipmentView),
     }),
   );
+}
+
+function toItemView(i: any): OrderItemView {
+  return {
+    id: i.id, productId: i.product_id, skuId: i.sku_id, productName: i.product_name, skuName: i.sku_name,
+    unitPrice: i.unit_price, quantity: i.quantity, amount: i.amount, pricing: i.pricing, shippedQuantity: i.shipped_quantity, refundQuantity: i.refund_quantity,
+    flashSaleItemId: opt(i.flash_sale_item_id),
+  };
+}
+
+function toShipmentView(s: any): ShipmentView {
+  const parts = (s.items as { order_item_id: number; quantity: number }[]).map((p) => ({ orderItemId: p.order_item_id, quantity: p.quantity }));
+  return { id: s.id, companyCode: s.company_code, carrier: s.carrier, trackingNumber: s.tracking_number, createdAt: toDate(s.created_at), items: parts.length ? parts : undefined };
 }
