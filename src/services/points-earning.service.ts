@@ -20,6 +20,12 @@ export function pointsForAmountPaid(amountPaid: number): number {
   return Math.floor(amountPaid / MINOR_PER_UNIT) * POINTS_PER_CURRENCY_UNIT;
 }
 
+/** Locks the customer's points balance row (earning and taking back run one at a time per customer); returns the points held. */
+async function lockPointsBalance(em: EntityManager, userId: number): Promise<number> {
+  const [balance] = await em.execute<{ amount: string }[]>('select amount from balance where user_id = ? and kind = ? for update', [userId, BalanceKind.Points]);
+  return Number(balance?.amount ?? 0);
+}
+
 export interface DeliveredOrder {
   userId: number;
   orderId: number;
@@ -37,7 +43,7 @@ export interface DeliveredOrder {
 export async function creditPointsForDeliveredOrder(em: EntityManager, order: DeliveredOrder): Promise<number> {
   const points = pointsForAmountPaid(order.amountPaid);
   if (points === 0) return 0;
-  await em.execute(`select id from balance where user_id = ? and kind = ? for update`, [order.userId, BalanceKind.Points]);
+  await lockPointsBalance(em, order.userId);
   const [already] = await em.execute(
     `select 1 from ledger_entry where reference_type = 'order' and reference_id = ? and reason = ? limit 1`,
     [order.orderId, POINTS_EARNED_REASON],
@@ -68,17 +74,14 @@ export async function takeBackPointsForRefund(
   const wanted = pointsForAmountPaid(refund.amountRefunded);
   if (wanted === 0) return 0;
   // The points row is locked first, as in creditPointsForDeliveredOrder, so the reads below hold.
-  const [balance] = await em.execute<{ amount: string }[]>(`select amount from balance where user_id = ? and kind = ? for update`, [
-    refund.userId,
-    BalanceKind.Points,
-  ]);
+  const held = await lockPointsBalance(em, refund.userId);
   const [row] = await em.execute<{ earned: string; taken: string }[]>(
     `select coalesce((select sum(delta) from ledger_entry where reference_type = 'order' and reference_id = ? and reason = ?), 0) as earned,
             coalesce((select -sum(l.delta) from ledger_entry l join refund r on r.id = l.reference_id
                        where l.reference_type = 'refund' and l.reason = ? and r.order_id = ?), 0) as taken`,
     [refund.orderId, POINTS_EARNED_REASON, POINTS_REVERSED_REASON, refund.orderId],
   );
-  const points = Math.min(wanted, Number(row.earned) - Number(row.taken), Number(balance?.amount ?? 0));
+  const points = Math.min(wanted, Number(row.earned) - Number(row.taken), held);
   if (points <= 0) return 0;
   await debit(em, {
     userId: refund.userId,
