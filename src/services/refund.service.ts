@@ -1,4 +1,3 @@
-import { takeBackPointsForRefund } from './points-earning.service.js';
 import type { EventType } from '../events/event-types.js';
 import { conflict, notFound, refused } from '../errors.js';
 import { intArray } from '../db/sql.js';
@@ -11,6 +10,7 @@ import { emit, inTransaction } from './transaction.js';
 import { id, parseInput, z } from './validate.js';
 import { idPage, pageFields, type Page } from './pagination.js';
 import { credit } from './ledger.service.js';
+import { takeBackPointsForRefund } from './points-earning.service.js';
 import { returnStock, type Demand } from './stock.js';
 import { restoreFlashSaleStock } from './flash-sale-pricing.js';
 import { mergeParts } from './shipment.service.js';
@@ -177,9 +177,10 @@ async function releaseUnits(tx: ServiceContext, refundId: number): Promise<void>
 
 /**
  * Completion, run once by whichever call moved the refund to `completed`. A refund before shipment
- * puts the SKU stock back (and activity-priced units back into their flash sale) and closes the order's shipping when nothing is left to ship; when that
- * closes an order of which nothing shipped, this refund also returns the order's freight fee. Then
- * the customer's available balance is credited (ledger reason `refund`, reference the refund).
+ * puts the SKU stock back (and activity-priced units back into their flash sale) and closes the
+ * order's shipping when nothing is left to ship; when that closes an order of which nothing shipped,
+ * this refund also returns the order's freight fee. Then the customer's available balance is
+ * credited (ledger reason `refund`, reference the refund).
  */
 async function complete(tx: ServiceContext, refund: LockedRefund): Promise<void> {
   if (refund.kind === RefundKind.Refund) {
