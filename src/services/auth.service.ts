@@ -11,6 +11,8 @@ import { hashPassword, verifyPassword, DUMMY_HASH } from './password.js';
 import { createZeroBalances } from './ledger.service.js';
 import { queryRows } from '../db/read.js';
 import { textArray } from '../db/sql.js';
+import { perConnection } from '../db/per-connection.js';
+import { StatementCombiner } from '../db/statement-combiner.js';
 
 export interface UserView {
   id: number;
@@ -123,19 +125,42 @@ export async function invalidTokens(em: EntityManager, tokenHashes: string[]): P
   return invalid;
 }
 
-/** Resolves a bearer token to an actor in one query. */
+/**
+ * Resolves a bearer token to an actor. Every authenticated request starts here, so under load the
+ * lookups of concurrent requests are combined into one query (`StatementCombiner`).
+ */
 export async function authenticate(em: EntityManager, token: string | undefined): Promise<Authentication> {
   if (!token) return { actor: null, problem: null };
   const tokenHash = hashToken(token);
-  const rows = await queryRows<{ user_id: number; role: Role; shop_id: number | null; expires_at: Date; revoked_at: Date | null }>(
-    em,
-    `select u.id as user_id, u.role, u.shop_id, t.expires_at, t.revoked_at
-       from auth_token t join app_user u on u.id = t.user_id
-      where t.token_hash = ?`,
-    [tokenHash],
-  );
-  const row = rows[0];
+  const row = await tokenLookups(em).submit({ em, tokenHash });
   if (!row || row.revoked_at) return { actor: null, problem: 'TOKEN_INVALID' };
   if (new Date(row.expires_at).getTime() <= Date.now()) return { actor: null, problem: 'TOKEN_EXPIRED' };
   return { actor: { userId: row.user_id, role: row.role, shopId: row.shop_id, tokenHash }, problem: null };
 }
+
+interface TokenRow {
+  token_hash: string;
+  user_id: number;
+  role: Role;
+  shop_id: number | null;
+  expires_at: Date;
+  revoked_at: Date | null;
+}
+
+const tokenLookups = perConnection(
+  () =>
+    new StatementCombiner<{ em: EntityManager; tokenHash: string }, TokenRow | undefined>(
+      async (lookups) => {
+        const rows = await queryRows<TokenRow>(
+          lookups[0].em,
+          `select t.token_hash, u.id as user_id, u.role, u.shop_id, t.expires_at, t.revoked_at
+             from auth_token t join app_user u on u.id = t.user_id
+            where t.token_hash = any(?::text[])`,
+          [textArray(lookups.map((l) => l.tokenHash))],
+        );
+        const byHash = new Map(rows.map((r) => [r.token_hash, r]));
+        return lookups.map((l) => byHash.get(l.tokenHash));
+      },
+      { maxInFlight: 2, maxBatch: 100 },
+    ),
+);

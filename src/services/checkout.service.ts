@@ -1,5 +1,9 @@
 import { refused } from '../errors.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryRows } from '../db/read.js';
+import { intArray, textArray } from '../db/sql.js';
+import { perConnection } from '../db/per-connection.js';
+import { StatementCombiner } from '../db/statement-combiner.js';
 import { ItemPricing } from '../entities/order-item.entity.js';
 import type { ServiceContext } from './context.js';
 import { requireCustomer } from './guards.js';
@@ -140,40 +144,72 @@ async function draftCheckout(tx: ServiceContext, customerId: number, request: Ch
  * so a second checkout of the same cart (a double click) is rerun, finds the cart empty and is
  * refused with CART_EMPTY instead of ordering again.
  */
-async function readCart(
-  tx: ServiceContext,
-  customerId: number,
-  region: string,
-): Promise<{ lines: CheckoutLine[]; flashSaleOffers: FlashSaleOffer[]; freightTerms: FreightTermsRow[] }> {
-  const [row] = await queryRows<{ lines: any[]; flash_sale_offers: FlashSaleOffer[]; freight_terms: FreightTermsRow[] }>(
-    tx.em,
-    `with lines as (
-       select c.customer_id, c.sku_id, s.name as sku_name, s.price, c.quantity, p.id as product_id, p.name as product_name,
-              p.shop_id, p.status
-         from cart_item c join sku s on s.id = c.sku_id join product p on p.id = s.product_id
-        where c.customer_id = ?
-     )
-     select (select coalesce(json_agg(l order by l.shop_id, l.sku_id), '[]') from lines l) as lines,
-            (select coalesce(json_agg(o), '[]') from (${flashSaleOffersSql('lines')}) o) as flash_sale_offers,
-            (select coalesce(json_agg(f), '[]') from (${freightTermsSql('p.id in (select product_id from lines)')}) f) as freight_terms`,
-    [customerId, region],
-  );
-  const rows = row.lines;
-  if (rows.length === 0) throw refused('CART_EMPTY', 'Your cart is empty');
-  const unavailable = rows.find((r) => r.status !== 'published');
+async function readCart(tx: ServiceContext, customerId: number, region: string): Promise<CheckoutCart> {
+  const request = { em: tx.em, customerId, region };
+  const [cart] = tx.em.isInTransaction() ? await readCarts([request]) : [await cartReads(tx.em).submit(request)];
+  const unavailable = cart.lines.find((l) => l.status !== 'published');
+  if (cart.lines.length === 0) throw refused('CART_EMPTY', 'Your cart is empty');
   if (unavailable) {
-    throw refused('PRODUCT_UNAVAILABLE', `SKU ${unavailable.sku_id} is no longer on sale`, { sku_id: unavailable.sku_id });
+    throw refused('PRODUCT_UNAVAILABLE', `SKU ${unavailable.skuId} is no longer on sale`, { sku_id: unavailable.skuId });
   }
-  const lines = rows.map((r) => ({
-    skuId: r.sku_id,
-    skuName: r.sku_name,
-    productId: r.product_id,
-    productName: r.product_name,
-    shopId: r.shop_id,
-    unitPrice: r.price,
-    quantity: r.quantity,
-  }));
-  return { lines, flashSaleOffers: row.flash_sale_offers, freightTerms: row.freight_terms };
+  return cart;
+}
+
+interface CheckoutCart {
+  lines: (CheckoutLine & { status: string })[];
+  flashSaleOffers: FlashSaleOffer[];
+  freightTerms: FreightTermsRow[];
+}
+
+/** Concurrent checkouts read their carts in one statement (`StatementCombiner`). */
+const cartReads = perConnection(
+  () => new StatementCombiner((requests: CartRequest[]) => readCarts(requests), { maxInFlight: 2, maxBatch: 16 }),
+);
+
+interface CartRequest {
+  em: EntityManager;
+  customerId: number;
+  region: string;
+}
+
+/** The carts of several customers, each for its shipping region, in one statement. */
+async function readCarts(requests: CartRequest[]): Promise<CheckoutCart[]> {
+  const rows = await queryRows<{ customer_id: number; lines: any[]; flash_sale_offers: FlashSaleOffer[]; freight_terms: FreightTermsRow[] }>(
+    requests[0].em,
+    `with wanted as (select * from unnest(?::int[], ?::text[]) as w(customer_id, region)),
+          lines as (
+            select c.customer_id, c.sku_id, s.name as sku_name, s.price, c.quantity, p.id as product_id, p.name as product_name,
+                   p.shop_id, p.status
+              from cart_item c join sku s on s.id = c.sku_id join product p on p.id = s.product_id
+             where c.customer_id = any(?::int[])
+          )
+     select w.customer_id,
+            (select coalesce(json_agg(l order by l.shop_id, l.sku_id), '[]') from lines l where l.customer_id = w.customer_id) as lines,
+            (select coalesce(json_agg(o), '[]')
+               from (${flashSaleOffersSql('(select * from lines l where l.customer_id = w.customer_id)')}) o) as flash_sale_offers,
+            (select coalesce(json_agg(f), '[]')
+               from (${freightTermsSql('p.id in (select l.product_id from lines l where l.customer_id = w.customer_id)', 'w.region')}) f) as freight_terms
+       from wanted w`,
+    [intArray(requests.map((r) => r.customerId)), textArray(requests.map((r) => r.region)), intArray(requests.map((r) => r.customerId))],
+  );
+  const byCustomer = new Map(rows.map((r) => [r.customer_id, r]));
+  return requests.map(({ customerId }) => {
+    const row = byCustomer.get(customerId)!;
+    return {
+      lines: row.lines.map((r) => ({
+        skuId: r.sku_id,
+        skuName: r.sku_name,
+        productId: r.product_id,
+        productName: r.product_name,
+        shopId: r.shop_id,
+        unitPrice: r.price,
+        quantity: r.quantity,
+        status: r.status,
+      })),
+      flashSaleOffers: row.flash_sale_offers,
+      freightTerms: row.freight_terms,
+    };
+  });
 }
 
 /** One draft order per shop, every item at its standard price. */

@@ -49,16 +49,17 @@ export interface FreightTermsRow {
 
 /**
  * The freight terms of the products whose id satisfies `productIds` (SQL on `p.id`), for the region
- * bound to its one `?`. Checkout reads them in the same statement as the cart (`checkout.service.ts`).
+ * `region` (SQL; by default one bound `?`). Checkout reads them in the same statement as the cart
+ * (`checkout.service.ts`).
  */
-export const freightTermsSql = (productIds: string) => `
+export const freightTermsSql = (productIds: string, region = '?') => `
   select p.id as product_id, t.id as template_id,
          case when r.template_id is null then t.first_unit_fee else r.first_unit_fee end as first_unit_fee,
          case when r.template_id is null then t.additional_unit_fee else r.additional_unit_fee end as additional_unit_fee,
          case when r.template_id is null then t.free_threshold else r.free_threshold end as free_threshold
     from product p
     join freight_template t on t.id = p.freight_template_id
-    left join freight_template_region r on r.template_id = t.id and r.region = ?
+    left join freight_template_region r on r.template_id = t.id and r.region = ${region}
    where ${productIds}`;
 
 /** The freight terms of the drafts' products for a region, in one query. */
