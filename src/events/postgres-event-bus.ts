@@ -41,6 +41,7 @@ export class PostgresEventBus implements EventBus {
   private client: pg.Client | null = null;
   private listening = false;
   private flushing: Promise<void> | null = null;
+  private flushScheduled = false;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private nextDelay: number;
   private stopped = false;
@@ -67,7 +68,20 @@ export class PostgresEventBus implements EventBus {
       const dropped = this.queue.splice(0, this.queue.length - this.maxQueued).length;
       this.options.log.error({ dropped }, 'event queue full while the events connection is down: oldest events dropped');
     }
-    void this.flush();
+    this.flushSoon();
+  }
+
+  /**
+   * Flushes once the current turn of the event loop is over, so the events of every use case that
+   * committed in this turn (a burst of checkouts answered together) go out in one NOTIFY statement.
+   */
+  private flushSoon(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      void this.flush();
+    });
   }
 
   subscribe(listener: (event: DomainEvent) => void): () => void {
