@@ -3,6 +3,7 @@ import { expiredTokenFor, newCustomer, newFreightTemplate, type TestUser } from 
 import { activityStockOf, newFlashSale } from './support/flash-sales.js';
 import { ADDRESS, addToCart, checkoutBody, shopWithProduct, stockOf } from './support/shopping.js';
 import { placeOrders, type Placement } from '../src/services/place-orders.js';
+import { readCarts } from '../src/services/checkout.service.js';
 import { ItemPricing } from '../src/entities/order-item.entity.js';
 import { AppError } from '../src/errors.js';
 import { StaleReadConflict } from '../src/services/transaction.js';
@@ -92,6 +93,25 @@ describe('combined checkouts', () => {
       expect(r.status).toBe(201);
       expect(r.body.orders[0].freight_fee).toBe(regions[i] === 'CN-SH' ? 800 + 200 : 2_000 + 1_000);
     });
+  });
+
+  it('reads one customer twice in a combined cart read, each time for its own region', async () => {
+    const { shop, product } = await shopWithProduct(t, [{ price: 1000, stock: 100 }]);
+    await newFreightTemplate(
+      t,
+      shop.id,
+      { firstUnitFee: 800, additionalUnitFee: 200, freeThreshold: null, regions: [{ region: 'CN-XZ', firstUnitFee: 2_000, additionalUnitFee: 1_000, freeThreshold: null }] },
+      [product.id],
+    );
+    const [a, b] = await customersWithCart(2, product.skuIds[0], 1);
+    const em = t.em();
+    const carts = await readCarts([
+      { em, customerId: a.id, region: 'CN-XZ' },
+      { em, customerId: b.id, region: 'CN-SH' },
+      { em, customerId: a.id, region: 'CN-SH' },
+    ]);
+    expect(carts.map((c) => c.lines.map((l) => l.skuId))).toEqual([[product.skuIds[0]], [product.skuIds[0]], [product.skuIds[0]]]);
+    expect(carts.map((c) => c.freightTerms[0].first_unit_fee)).toEqual([2_000, 800, 800]);
   });
 
   it('lets the rest of a batch through when one customer changed their cart, and sends that one back to rerun', async () => {

@@ -155,7 +155,7 @@ async function readCart(tx: ServiceContext, customerId: number, region: string):
   return cart;
 }
 
-interface CheckoutCart {
+export interface CheckoutCart {
   lines: (CheckoutLine & { status: string })[];
   flashSaleOffers: FlashSaleOffer[];
   freightTerms: FreightTermsRow[];
@@ -166,24 +166,27 @@ const cartReads = perConnection(
   () => new StatementCombiner((requests: CartRequest[]) => readCarts(requests), { maxInFlight: 2, maxBatch: 16 }),
 );
 
-interface CartRequest {
+export interface CartRequest {
   em: EntityManager;
   customerId: number;
   region: string;
 }
 
-/** The carts of several customers, each for its shipping region, in one statement. */
-async function readCarts(requests: CartRequest[]): Promise<CheckoutCart[]> {
-  const rows = await queryRows<{ customer_id: number; lines: any[]; flash_sale_offers: FlashSaleOffer[]; freight_terms: FreightTermsRow[] }>(
+/**
+ * The carts of several customers, each for its shipping region, in one statement (exported for
+ * tests). One row per request, by position: a customer may be asked for twice, for two regions.
+ */
+export async function readCarts(requests: CartRequest[]): Promise<CheckoutCart[]> {
+  const rows = await queryRows<{ n: string; lines: any[]; flash_sale_offers: FlashSaleOffer[]; freight_terms: FreightTermsRow[] }>(
     requests[0].em,
-    `with wanted as (select * from unnest(?::int[], ?::text[]) as w(customer_id, region)),
+    `with wanted as (select * from unnest(?::int[], ?::text[]) with ordinality as w(customer_id, region, n)),
           lines as (
             select c.customer_id, c.sku_id, s.name as sku_name, s.price, c.quantity, p.id as product_id, p.name as product_name,
                    p.shop_id, p.status
               from cart_item c join sku s on s.id = c.sku_id join product p on p.id = s.product_id
              where c.customer_id = any(?::int[])
           )
-     select w.customer_id,
+     select w.n,
             (select coalesce(json_agg(l order by l.shop_id, l.sku_id), '[]') from lines l where l.customer_id = w.customer_id) as lines,
             (select coalesce(json_agg(o), '[]')
                from (${flashSaleOffersSql('(select * from lines l where l.customer_id = w.customer_id)')}) o) as flash_sale_offers,
@@ -192,9 +195,9 @@ async function readCarts(requests: CartRequest[]): Promise<CheckoutCart[]> {
        from wanted w`,
     [intArray(requests.map((r) => r.customerId)), textArray(requests.map((r) => r.region)), intArray(requests.map((r) => r.customerId))],
   );
-  const byCustomer = new Map(rows.map((r) => [r.customer_id, r]));
-  return requests.map(({ customerId }) => {
-    const row = byCustomer.get(customerId)!;
+  const byPosition = new Map(rows.map((r) => [Number(r.n), r]));
+  return requests.map((_, i) => {
+    const row = byPosition.get(i + 1)!;
     return {
       lines: row.lines.map((r) => ({
         skuId: r.sku_id,
