@@ -148,8 +148,8 @@ describe('combined checkouts', () => {
     expect(placed).toHaveLength(5);
     expect(rerun.map((r) => (r.reason as AppError).code)).toEqual(Array(7).fill('FLASH_SALE_STOCK_CHANGED'));
     expect(rerun.every((r) => r.reason instanceof StaleReadConflict)).toBe(true);
-    // Two ran alone, the batch of ten failed and those that fit went again together (the log holds
-    // statements that succeeded); writing the batch's checkouts one by one would have taken more.
+    // The first ran alone, the batch of the others failed and those that fit went again together (the
+    // log holds statements that succeeded); writing the batch's checkouts one by one would take more.
     expect(writes()).toBeLessThanOrEqual(3);
     expect(await activityStockOf(t, itemId)).toBe(0);
     expect(await t.sql('select coalesce(sum(quantity), 0)::int n from flash_sale_purchase where flash_sale_item_id = ?', [itemId])).toEqual([{ n: 5 }]);

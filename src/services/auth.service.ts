@@ -127,7 +127,8 @@ export async function invalidTokens(em: EntityManager, tokenHashes: string[]): P
 
 /**
  * Resolves a bearer token to an actor. Every authenticated request starts here, so under load the
- * lookups of concurrent requests are combined into one query (`StatementCombiner`).
+ * lookups of concurrent requests are combined into one query (`StatementCombiner`): one lookup at a
+ * time per process, the requests arriving meanwhile answered together by the next.
  */
 export async function authenticate(em: EntityManager, token: string | undefined): Promise<Authentication> {
   if (!token) return { actor: null, problem: null };
@@ -161,6 +162,6 @@ const tokenLookups = perConnection(
         const byHash = new Map(rows.map((r) => [r.token_hash, r]));
         return lookups.map((l) => byHash.get(l.tokenHash));
       },
-      { maxInFlight: 2, maxBatch: 100 },
+      { maxInFlight: 1, maxBatch: 100 },
     ),
 );
