@@ -115,3 +115,24 @@ it('hands the error of a statement run alone to its one input', async () => {
   expect(result).toMatchObject({ status: 'rejected', reason: new Error('down') });
   expect(rec.batches).toEqual([[7]]);
 });
+
+it('settles every input even when the statement throws before returning a promise and settle throws', async () => {
+  let calls = 0;
+  const run = (inputs: number[]): Promise<string[]> => {
+    calls++;
+    if (inputs.includes(2)) throw new Error('sync failure');
+    return Promise.resolve(inputs.map((i) => `out ${i}`));
+  };
+  const combiner = new StatementCombiner(run, {
+    maxInFlight: 1,
+    maxBatch: 10,
+    settle: () => {
+      throw new Error('settle failed');
+    },
+  });
+  const results = await Promise.allSettled([1, 2, 3].map((i) => combiner.submit(i)));
+  expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual(['out 1', 'sync failure', 'out 3']);
+  // [1], then [2, 3] failed, then 2 and 3 alone; and the combiner still takes new work.
+  expect(calls).toBe(4);
+  await expect(combiner.submit(4)).resolves.toBe('out 4');
+});

@@ -84,10 +84,10 @@ export class StatementCombiner<I, O> {
       batch.forEach((p, i) => p.resolve(outputs[i]));
     } catch (error) {
       if (batch.length === 1) return batch[0].reject(error);
-      const verdicts = this.options.settle?.(error, batch.map((p) => p.input));
+      const verdicts = this.verdictsOn(error, batch);
       if (!verdicts || verdicts.every((v) => v === undefined)) {
         // Nothing says which input failed the batch: each runs alone and gets its own outcome.
-        await Promise.all(batch.map((p) => this.run([p.input]).then(([output]) => p.resolve(output), p.reject)));
+        await Promise.all(batch.map((p) => this.runBatch([p])));
         return;
       }
       const again = batch.filter((p, i) => {
@@ -95,6 +95,15 @@ export class StatementCombiner<I, O> {
         return verdicts[i] === undefined;
       });
       if (again.length > 0) await this.runBatch(again);
+    }
+  }
+
+  /** `settle`'s answer; a `settle` that throws is no answer (every input then runs alone). */
+  private verdictsOn(error: unknown, batch: Pending<I, O>[]): (unknown | undefined)[] | undefined {
+    try {
+      return this.options.settle?.(error, batch.map((p) => p.input));
+    } catch {
+      return undefined;
     }
   }
 }
