@@ -163,7 +163,7 @@ export interface CheckoutCart {
 
 /** Concurrent checkouts read their carts in one statement (`StatementCombiner`). */
 const cartReads = perConnection(
-  () => new StatementCombiner((requests: CartRequest[]) => readCarts(requests), { maxInFlight: 1, maxBatch: 32 }),
+  () => new StatementCombiner(readCarts, { maxInFlight: 1, maxBatch: 32 }),
 );
 
 export interface CartRequest {

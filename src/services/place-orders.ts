@@ -249,20 +249,22 @@ function refusalOf(error: unknown): Error | undefined {
     if (e.code !== 'MF001') continue;
     const message = String(e.message);
     const details = JSON.parse(e.detail ?? '{}') ?? {};
+    const rerun = Object.keys(RERUNS).find((code) => message.endsWith(code));
     const refusal = message.endsWith('INSUFFICIENT_STOCK')
       ? refused('INSUFFICIENT_STOCK', `Not enough stock for SKU ${details.sku_id}`, details)
-      : message.endsWith('CART_CHANGED')
-        ? new StaleReadConflict('CART_CHANGED', 'Your cart changed while checking out; try again')
-        : message.endsWith('FLASH_SALE_LIMIT_CHANGED')
-          ? new StaleReadConflict('FLASH_SALE_LIMIT_CHANGED', 'Your flash-sale purchases changed while checking out; try again')
-          : message.endsWith('FLASH_SALE_STOCK_CHANGED')
-            ? new StaleReadConflict('FLASH_SALE_STOCK_CHANGED', 'The flash-sale stock changed while checking out; try again')
-            : undefined;
+      : rerun && new StaleReadConflict(rerun, RERUNS[rerun]);
     if (refusal) shortfalls.set(refusal, details);
-    return refusal;
+    return refusal || undefined;
   }
   return undefined;
 }
+
+/** The refusals that rerun the checkout, with what its customer is told if the last attempt fails too. */
+const RERUNS: Record<string, string> = {
+  CART_CHANGED: 'Your cart changed while checking out; try again',
+  FLASH_SALE_LIMIT_CHANGED: 'Your flash-sale purchases changed while checking out; try again',
+  FLASH_SALE_STOCK_CHANGED: 'The flash-sale stock changed while checking out; try again',
+};
 
 const shortfalls = new WeakMap<Error, Record<string, any>>();
 
