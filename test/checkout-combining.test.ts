@@ -27,6 +27,18 @@ async function customersWithCart(n: number, skuId: number, quantity = 1): Promis
   return customers;
 }
 
+/** A product whose freight is 800 + 200 per further unit, and 2,000 + 1,000 to CN-XZ. */
+async function productWithRegionalFreight() {
+  const { shop, product } = await shopWithProduct(t, [{ price: 1000, stock: 100 }]);
+  await newFreightTemplate(
+    t,
+    shop.id,
+    { firstUnitFee: 800, additionalUnitFee: 200, freeThreshold: null, regions: [{ region: 'CN-XZ', firstUnitFee: 2_000, additionalUnitFee: 1_000, freeThreshold: null }] },
+    [product.id],
+  );
+  return product;
+}
+
 /** What `placeOrders` gets from a checkout of `quantity` units of one SKU (flash units first). */
 function placement(customer: TestUser, shopId: number, skuId: number, productId: number, quantity: number, flash?: { itemId: number; units: number; price: number }): Placement {
   const flashUnits = flash?.units ?? 0;
@@ -77,13 +89,7 @@ describe('combined checkouts', () => {
   });
 
   it('prices each combined cart read for its own shipping region', async () => {
-    const { shop, product } = await shopWithProduct(t, [{ price: 1000, stock: 100 }]);
-    await newFreightTemplate(
-      t,
-      shop.id,
-      { firstUnitFee: 800, additionalUnitFee: 200, freeThreshold: null, regions: [{ region: 'CN-XZ', firstUnitFee: 2_000, additionalUnitFee: 1_000, freeThreshold: null }] },
-      [product.id],
-    );
+    const product = await productWithRegionalFreight();
     const customers = await customersWithCart(16, product.skuIds[0], 2);
     const regions = customers.map((_, i) => (i % 2 === 0 ? 'CN-SH' : 'CN-XZ'));
     const responses = await Promise.all(
@@ -96,13 +102,7 @@ describe('combined checkouts', () => {
   });
 
   it('reads one customer twice in a combined cart read, each time for its own region', async () => {
-    const { shop, product } = await shopWithProduct(t, [{ price: 1000, stock: 100 }]);
-    await newFreightTemplate(
-      t,
-      shop.id,
-      { firstUnitFee: 800, additionalUnitFee: 200, freeThreshold: null, regions: [{ region: 'CN-XZ', firstUnitFee: 2_000, additionalUnitFee: 1_000, freeThreshold: null }] },
-      [product.id],
-    );
+    const product = await productWithRegionalFreight();
     const [a, b] = await customersWithCart(2, product.skuIds[0], 1);
     const em = t.em();
     const carts = await readCarts([
