@@ -1,3 +1,5 @@
+import { isoString } from './iso-date.js';
+
 /** REST speaks snake_case JSON; services and GraphQL speak camelCase. These convert at the door. */
 const toSnake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const toCamel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
@@ -21,8 +23,14 @@ function memoized(convert: (key: string) => string): (key: string) => string {
   };
 }
 
+/**
+ * Dates become their JSON text on the way (the same text `JSON.stringify` would write): an object
+ * with a `toJSON` method takes the whole stringify off V8's fast path, which made serializing a
+ * listing page of 20 products about four times slower.
+ */
 function convertKeys(value: unknown, convert: (key: string) => string): unknown {
-  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
+  if (value === null || typeof value !== 'object') return value;
+  if (value instanceof Date) return isoString(value);
   if (Array.isArray(value)) return value.map((item) => convertKeys(item, convert));
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) out[convert(key)] = convertKeys((value as Record<string, unknown>)[key], convert);
