@@ -171,7 +171,8 @@ describe('public reads, summary and moderation', () => {
     expect((await t.api('GET', `/api/products/${product.id}/reviews?rating=1`)).body).toMatchObject({ total: 0, items: [] });
     expect((await ratingSummaries(t.em(), [product.id]))[0].count).toBe(2);
     // Product reads carry the same summary: the REST detail, and GraphQL through its loader.
-    expect((await t.api('GET', `/api/products/${product.id}`)).body.rating).toMatchObject({ count: 2, average: 4.5 });
+    // (the detail reads it in its own statement, the reviews page and the loader in a batched one)
+    expect((await t.api('GET', `/api/products/${product.id}`)).body.rating).toEqual(after.body.summary);
     const gql = await t.gql(`query($id: Int!) { product(id: $id) { rating { count average perStar { rating count } } } }`, { id: product.id });
     expect(gql.data.product.rating).toMatchObject({ count: 2, average: 4.5, perStar: expect.arrayContaining([{ rating: 1, count: 0 }, { rating: 5, count: 1 }]) });
     const moderation = await t.api('GET', `/api/admin/reviews?hidden=true&product_id=${product.id}`, { token: admin.token });

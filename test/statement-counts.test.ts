@@ -85,6 +85,18 @@ describe('statement counts', () => {
   });
 });
 
+describe('REST storefront reads', () => {
+  it('a product detail (SKUs, shop, profile, brand, category path, sold_count, rating summary) is one statement', async () => {
+    const shop = await newShop(t, { withProfile: true });
+    const product = await newProduct(t, { shopId: shop.id, categoryId: (await newCategory(t)).id, brandId: (await newBrand(t, 501)).id });
+    t.resetQueryLog();
+    const res = await t.api('GET', `/api/products/${product.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: product.id, shop: { profile: {} }, brand: {}, rating: { count: 0 } });
+    expect(t.queries).toHaveLength(1);
+  });
+});
+
 describe("the current customer's coupons", () => {
   it('are served per shop through one batched query, only to the customer who holds them', async () => {
     const shops = await Promise.all(Array.from({ length: 6 }, () => newShop(t)));

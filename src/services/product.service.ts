@@ -8,7 +8,7 @@ import { hasTotal, rememberTotal, totalAt } from './listing-total.js';
 import { pageOfRanking, rankingOf, rememberRanking, type Ranking } from './sales-ranking.js';
 import { intArray } from '../db/sql.js';
 import { queryRows } from '../db/read.js';
-import { ratingSummaries } from './rating-summary.js';
+import { ratingCountsOf, ratingSummaryOf } from './rating-summary.js';
 import { withFavoritedProducts } from './favorites.service.js';
 import {
   CATEGORY_COLUMNS, PRODUCT_COLUMNS, PROFILE_COLUMNS, skusJsonOf, toBrandView, toCategoryView, toProductView, toProfileView,
@@ -221,6 +221,7 @@ export async function getProduct(ctx: ServiceContext, productId: unknown): Promi
             b.name as brand_name, b.logo_url as brand_logo_url, b.position as brand_position,
             ${soldCountOf('p.id')} as sold_count,
             ${skusJsonOf('p.id')} as skus,
+            ${ratingCountsOf('p.id')} as rating_counts,
             (select json_agg(c order by c.depth) from (
                select ${CATEGORY_COLUMNS} from category c where c.id = any(string_to_array(trim(both '/' from own.path), '/')::int[])) c
             ) as category_path
@@ -234,11 +235,11 @@ export async function getProduct(ctx: ServiceContext, productId: unknown): Promi
   );
   if (!row) throw notFound('Product', { id });
   const product = toProductView(row);
-  const [[rating], [{ favorited }]] = await Promise.all([ratingSummaries(ctx.em, [id]), withFavoritedProducts(ctx, [{ id }])]);
+  const [{ favorited }] = await withFavoritedProducts(ctx, [{ id }]);
   return {
     ...product,
     soldCount: row.sold_count,
-    rating,
+    rating: ratingSummaryOf(id, row.rating_counts),
     favorited,
     shop: { ...product.shop, profile: toProfileView(row, product.shop.id) },
     brand: product.brandId === null ? undefined : toBrandView({ id: product.brandId, name: row.brand_name, logo_url: row.brand_logo_url, position: row.brand_position }),
