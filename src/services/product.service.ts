@@ -168,24 +168,25 @@ async function orderedPage(ctx: ServiceContext, listing: Listing, key: string): 
  * same statement: one statement when the ranking is current. Otherwise the candidates are ranked again
  * (one statement) and the page read again; if a sale or catalog change slips in between once more,
  * undefined (the caller orders in SQL). The total is the ranking's length: its candidates are exactly
- * the filter's published products at those versions.
+ * the filter's published products at those versions, and their sold_count is the ranking's.
  */
 async function salesRankedPage(ctx: ServiceContext, listing: Listing): Promise<{ rows: any[]; total: number } | undefined> {
   const remembered = rankingOf(ctx.em, listing.filterKey);
   for (const ranking of remembered ? [remembered, undefined] : [undefined]) {
     const current = ranking ?? (await rankBySales(ctx, listing));
-    const ids = pageOfRanking(current, listing.direction, listing.offset, listing.size);
+    const page = pageOfRanking(current, listing.direction, listing.offset, listing.size);
     const rows = await queryRows(
       ctx.em,
       `with page as (
-         select ${PRODUCT_COLUMNS}, r.position from unnest(?::int[]) with ordinality as r(id, position)
+         select ${PRODUCT_COLUMNS}, r.sold_count, r.position
+           from unnest(?::int[], ?::int[]) with ordinality as r(id, sold_count, position)
            join product p on p.id = r.id join shop s on s.id = p.shop_id
        )
-       select v.n::text as catalog_version, (select sum(n) from sales_version)::text as sales_version, page.*,
-              ${soldCountOf('page.id')} as sold_count ${includedColumns(listing.include)}
+       select v.n::text as catalog_version, (select sum(n) from sales_version)::text as sales_version, page.*
+              ${includedColumns(listing.include)}
          from (select n from catalog_version where id = 1) v left join page on true ${profileJoin(listing.include)}
         order by page.position`,
-      [intArray(ids)],
+      [intArray(page.ids), intArray(page.sold)],
     );
     if (rows[0].catalog_version === current.catalogVersion && rows[0].sales_version === current.salesVersion) {
       return { rows, total: current.ids.length };
@@ -196,22 +197,23 @@ async function salesRankedPage(ctx: ServiceContext, listing: Listing): Promise<{
 
 /** Every candidate of the filter by sold_count, best first (ties: higher id first), with the versions it holds at. */
 async function rankBySales(ctx: ServiceContext, listing: Listing): Promise<Ranking> {
-  const [row] = await queryRows<{ catalog_version: string; sales_version: string; ids: number[] }>(
+  const [row] = await queryRows<{ catalog_version: string; sales_version: string; ids: number[]; sold: number[] }>(
     ctx.em,
     `select (select n from catalog_version where id = 1)::text as catalog_version,
             (select sum(n) from sales_version)::text as sales_version,
-            coalesce(array_agg(r.id order by r.sold desc, r.id desc), '{}') as ids
+            coalesce(array_agg(r.id order by r.sold desc, r.id desc), '{}') as ids,
+            coalesce(array_agg(r.sold order by r.sold desc, r.id desc), '{}') as sold
        from (select p.id, ${soldCountOf('p.id')} as sold from product p where ${listing.filter}) r`,
     listing.params,
   );
-  const ranking: Ranking = { catalogVersion: row.catalog_version, salesVersion: row.sales_version, ids: row.ids };
+  const ranking: Ranking = { catalogVersion: row.catalog_version, salesVersion: row.sales_version, ids: row.ids, sold: row.sold };
   rememberRanking(ctx.em, listing.filterKey, ranking);
   return ranking;
 }
 
 /**
- * One published product with its SKUs, shop and profile, brand, category path and sold_count, in one
- * statement (SKUs and the path as JSON lists); anything else is 404.
+ * One published product with its SKUs, shop and profile, brand, category path, sold_count and rating
+ * summary, in one statement (SKUs and the path as JSON lists); anything else is 404.
  */
 export async function getProduct(ctx: ServiceContext, productId: unknown): Promise<ProductDetailView> {
   const id = parseInput(idParam, productId);

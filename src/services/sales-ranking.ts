@@ -12,14 +12,17 @@ import { perConnectionMap } from '../db/per-connection.js';
  * listing reads both in the same statement, hence the same snapshot, as its page: when they equal
  * the versions a ranking was computed at, the candidates and every sold_count are what they were, so
  * the ranking is exactly the one this statement would compute. Otherwise the ranking is computed
- * again. The page's sold_count is always computed by the page statement itself; only the order of
- * ids is remembered.
+ * again. The same reasoning holds for each candidate's sold_count, so the ranking keeps them too and
+ * the page statement does not sum the sold lines of its best sellers again (in the bench data, 200
+ * lines each: 0.5 ms of a 0.65 ms page).
  */
 export interface Ranking {
   catalogVersion: string;
   salesVersion: string;
   /** Product ids, best sellers first (ties: higher id first). Ascending order is this reversed. */
   ids: number[];
+  /** sold_count of each product of `ids`, at the same index. */
+  sold: number[];
 }
 
 /** Per database connection, per filter key. */
@@ -37,10 +40,11 @@ export function rememberRanking(em: EntityManager, filter: string, ranking: Rank
   map.set(filter, ranking);
 }
 
-/** The ids of one page of a ranking, in the requested direction. */
-export function pageOfRanking(ranking: Ranking, direction: 'asc' | 'desc', offset: number, size: number): number[] {
-  const { ids } = ranking;
-  if (direction === 'desc') return ids.slice(offset, offset + size);
+/** One page of a ranking in the requested direction: product ids and their sold_count. */
+export function pageOfRanking(ranking: Ranking, direction: 'asc' | 'desc', offset: number, size: number): { ids: number[]; sold: number[] } {
+  const { ids, sold } = ranking;
+  if (direction === 'desc') return { ids: ids.slice(offset, offset + size), sold: sold.slice(offset, offset + size) };
   const end = Math.max(0, ids.length - offset);
-  return ids.slice(Math.max(0, end - size), end).reverse();
+  const start = Math.max(0, end - size);
+  return { ids: ids.slice(start, end).reverse(), sold: sold.slice(start, end).reverse() };
 }
