@@ -32,13 +32,15 @@ export const refused = (code: string, message: string, details?: ErrorDetails) =
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND',
   '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300',
+  // statement_timeout and idle_in_transaction_session_timeout of the server's sessions
+  '57014', '25P03',
 ]);
 
 function databaseUnavailable(error: unknown): boolean {
   for (let e: any = error, depth = 0; e && depth < 5; e = e.cause, depth++) {
     if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
     const message = String(e.message ?? '');
-    if (/Connection terminated|connection timeout|Client has encountered a connection error|terminating connection/i.test(message)) {
+    if (/Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection/i.test(message)) {
       return true;
     }
   }

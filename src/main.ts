@@ -3,7 +3,7 @@ import cluster from 'node:cluster';
 import { loadConfig, ConfigError, type AppConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { resolveDatabase } from './db/database.js';
-import { openOrm, migrate } from './db/orm.js';
+import { openOrm, migrate, servingPool } from './db/orm.js';
 import { seedDemoData } from './seed/demo-seed.js';
 import { PostgresEventBus } from './events/postgres-event-bus.js';
 import { startApp } from './server/app.js';
@@ -58,7 +58,7 @@ async function prepareDatabase(config: AppConfig, log: Logger) {
  * so a subscriber of any process receives the events caused through any other.
  */
 async function serve(config: AppConfig, log: Logger, databaseUrl: string) {
-  const orm = await openOrm({ clientUrl: databaseUrl, poolSize: config.dbPoolSize });
+  const orm = await openOrm({ clientUrl: databaseUrl, ...servingPool(config) });
   const events = new PostgresEventBus({ connectionString: databaseUrl, log: log.child({ component: 'events' }) });
   await events.start();
   const app = await startApp({ config, orm, log, events }, config.port);

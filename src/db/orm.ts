@@ -5,6 +5,8 @@ import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
 import { Migrator } from '@mikro-orm/migrations';
 import { entities } from '../entities/index.js';
 import { migrationsList } from '../../migrations/index.js';
+import type { AppConfig } from '../config.js';
+import { LeakProofPostgreSqlDriver } from './leak-proof-driver.js';
 
 export type { MikroORM };
 
@@ -13,11 +15,36 @@ export interface OrmOptions {
   poolSize?: number;
   /** Log every SQL statement through this function (tests count statements with it). */
   onQuery?: (sql: string) => void;
+  /** A request waiting longer than this for a pool connection fails (503) instead of hanging. */
+  acquireTimeoutMs?: number;
+  /** PostgreSQL's `statement_timeout` for the pool's sessions; 0 is none. */
+  statementTimeoutMs?: number;
+  /** PostgreSQL's `idle_in_transaction_session_timeout` for the pool's sessions; 0 is none. */
+  idleInTransactionTimeoutMs?: number;
 }
 
-export function ormConfig({ clientUrl, poolSize = 10, onQuery }: OrmOptions): Options {
+/** The pool settings of a serving process, from its configuration. */
+export function servingPool(config: AppConfig): Pick<OrmOptions, 'poolSize' | 'acquireTimeoutMs' | 'statementTimeoutMs' | 'idleInTransactionTimeoutMs'> {
+  return {
+    poolSize: config.dbPoolSize,
+    acquireTimeoutMs: config.dbAcquireTimeoutMs,
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+    idleInTransactionTimeoutMs: config.dbIdleInTransactionTimeoutMs,
+  };
+}
+
+export function ormConfig({
+  clientUrl,
+  poolSize = 10,
+  onQuery,
+  acquireTimeoutMs = 0,
+  statementTimeoutMs = 0,
+  idleInTransactionTimeoutMs = 0,
+}: OrmOptions): Options {
   return defineConfig({
     clientUrl,
+    // Releases the connection of a transaction that failed to end (see leak-proof-driver.ts).
+    driver: LeakProofPostgreSqlDriver,
     entities,
     metadataProvider: ReflectMetadataProvider,
     extensions: [Migrator],
@@ -29,7 +56,18 @@ export function ormConfig({ clientUrl, poolSize = 10, onQuery }: OrmOptions): Op
     // Generic plans: only the prepared storefront reads (src/db/read.ts) carry parameters (the ORM
     // inlines its own), and re-planning them on every call cost more than running them (0.35 ms of
     // planning for a 0.2 ms listing). Their generic plans are checked in docs/performance.md.
-    driverOptions: { options: '-c jit=off -c plan_cache_mode=force_generic_plan' },
+    // The two timeouts bound what one session can hold: a statement that runs away, or a transaction
+    // left open by a process that stopped talking (its locks and its pool slot).
+    driverOptions: {
+      options: [
+        '-c jit=off',
+        '-c plan_cache_mode=force_generic_plan',
+        `-c statement_timeout=${statementTimeoutMs}`,
+        `-c idle_in_transaction_session_timeout=${idleInTransactionTimeoutMs}`,
+      ].join(' '),
+      // pg-pool applies it to waiting for a free connection as well as to opening one.
+      connectionTimeoutMillis: acquireTimeoutMs,
+    },
     // Timestamps are timestamptz and compared in UTC everywhere.
     forceUtcTimezone: true,
     migrations: {

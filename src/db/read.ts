@@ -14,8 +14,7 @@ import type pg from 'pg';
  */
 export async function queryRows<T = any>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<T[]> {
   if (em.isInTransaction()) return em.execute<T[]>(sql, [...params]);
-  const connection = em.getConnection() as PostgreSqlConnection;
-  const pool = await nativePool(connection);
+  const pool = await poolOf(em);
   const statement = prepared(sql);
   const result = await pool.query({ name: statement.name, text: statement.text, values: params as unknown[] });
   em.config.getLogger().logQuery({ query: statement.text, level: 'info' });
@@ -24,10 +23,12 @@ export async function queryRows<T = any>(em: EntityManager, sql: string, params:
 
 const pools = new WeakMap<PostgreSqlConnection, Promise<pg.Pool>>();
 
-function nativePool(connection: PostgreSqlConnection): Promise<pg.Pool> {
+/** The ORM's own `pg` pool (one per ORM instance). */
+export function poolOf(em: EntityManager): Promise<pg.Pool> {
+  const connection = em.getConnection() as PostgreSqlConnection;
   let pool = pools.get(connection);
   if (!pool) {
-    pool = connection.getNativeClient() as Promise<pg.Pool>;
+    pool = connection.getNativeClient();
     pools.set(connection, pool);
   }
   return pool;

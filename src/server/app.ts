@@ -17,6 +17,8 @@ import { createLoaders } from '../graphql/loaders.js';
 import { bearerToken, createServiceContext, requestId, type AppDeps } from './request-context.js';
 import { startSubscriptionServer } from './subscriptions.js';
 import { startSweeps } from './jobs.js';
+import { PoolHealth } from '../db/pool-health.js';
+import { poolOf } from '../db/read.js';
 
 /** How long stopping waits for requests in flight before closing what is left. */
 const STOP_GRACE_MS = 10_000;
@@ -78,15 +80,6 @@ const subscriptionsOnlyOverWebsocket: ApolloServerPlugin<GraphQLContext> = {
   },
 };
 
-async function databaseReady(deps: AppDeps): Promise<boolean> {
-  const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref());
-  const probe = deps.orm.em
-    .fork()
-    .execute('select 1')
-    .then(() => true, () => false);
-  return Promise.race([probe, timeout]);
-}
-
 /**
  * Builds the HTTP server with its three doors: REST under /api, GraphQL over HTTP at /graphql, and
  * GraphQL subscriptions over a websocket (graphql-ws) on the same /graphql path.
@@ -122,11 +115,16 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
     next();
   });
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
+  const health = new PoolHealth(await poolOf(deps.orm.em.fork()), {
+    clientUrl: deps.orm.config.get('clientUrl')!,
+    stuckAfterMs: deps.config.dbStuckAfterMs,
+  });
+  app.get('/healthz', async (_req, res) => {
+    if (await health.live()) res.json({ status: 'ok' });
+    else res.status(503).json(errorBody(new AppError('DATABASE_POOL_STUCK', 503, 'The connection pool gives no connection while the database answers; restart this process')));
   });
   app.get('/readyz', async (_req, res) => {
-    if (await databaseReady(deps)) res.json({ status: 'ok', database: 'reachable' });
+    if (await health.ready()) res.json({ status: 'ok', database: 'reachable' });
     else res.status(503).json(errorBody(new AppError('SERVICE_UNAVAILABLE', 503, 'The database is not reachable')));
   });
 

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig, type AppConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { openOrm, type MikroORM } from '../../src/db/orm.js';
+import { openOrm, servingPool, type MikroORM } from '../../src/db/orm.js';
 import { PostgresEventBus } from '../../src/events/postgres-event-bus.js';
 import { startApp, type RunningApp } from '../../src/server/app.js';
 import { createServiceContext } from '../../src/server/request-context.js';
@@ -62,8 +62,8 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, options: 
   const dbUrl = databaseUrl(dbName);
   const clientUrl = options.connectVia ? options.connectVia(dbUrl) : dbUrl;
   const queries: string[] = [];
-  const orm = await openOrm({ clientUrl, poolSize: 10, onQuery: (line) => queries.push(line) });
   const config = { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', SWEEP_INTERVAL_SECONDS: '0' }), databaseUrl: dbUrl, ...overrides };
+  const orm = await openOrm({ clientUrl, ...servingPool(config), poolSize: overrides.dbPoolSize ?? 10, onQuery: (line) => queries.push(line) });
   const log = createLogger(config);
   const events = new PostgresEventBus({ connectionString: clientUrl, log });
   await events.start();
