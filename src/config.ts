@@ -13,6 +13,8 @@ export interface AppConfig {
   tokenTtlHours: number;
   /** Unpaid orders older than this are cancelled by the payment-window sweep. */
   paymentWindowMinutes: number;
+  /** An Idempotency-Key answers its first result for this long, then it is forgotten. */
+  idempotencyKeyTtlHours: number;
   /** How often background sweeps (payment window, ...) run; 0 turns them off. */
   sweepIntervalSeconds: number;
   /** How often open websocket connections have their token checked again (logout, expiry end them). */
@@ -120,6 +122,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     nodeEnv,
     tokenTtlHours: integer(env, 'TOKEN_TTL_HOURS', 24 * 7, 1, 24 * 365),
     paymentWindowMinutes: integer(env, 'PAYMENT_WINDOW_MINUTES', 30, 1, 60 * 24 * 30),
+    idempotencyKeyTtlHours: integer(env, 'IDEMPOTENCY_KEY_TTL_HOURS', 24, 1, 24 * 365),
     sweepIntervalSeconds: integer(env, 'SWEEP_INTERVAL_SECONDS', 30, 0, 3600),
     subscriptionRecheckSeconds: integer(env, 'SUBSCRIPTION_RECHECK_SECONDS', 5, 1, 3600),
     clusterWorkers,

@@ -64,6 +64,23 @@ function placement(customer: TestUser, shopId: number, skuId: number, productId:
 }
 
 describe('combined checkouts', () => {
+  it('writes each keyed checkout of a combined statement with its own key and its own orders as the answer', async () => {
+    const { product } = await shopWithProduct(t, [{ price: 1000, stock: 100 }]);
+    const customers = await customersWithCart(16, product.skuIds[0]);
+    t.resetQueryLog();
+    const send = (c: TestUser) => t.api('POST', '/api/checkout', { token: c.token, body: checkoutBody(), headers: { 'idempotency-key': 'same-key-each' } });
+    const first = await Promise.all(customers.map(send));
+    expect(writes()).toBeLessThan(customers.length);
+    const replays = await Promise.all(customers.map(send));
+    customers.forEach((c, i) => {
+      expect(first[i].status).toBe(201);
+      expect(first[i].body.orders[0].customer_id).toBe(c.id);
+      expect(replays[i].body).toEqual(first[i].body);
+    });
+    const keys = await t.sql<{ n: number }>(`select count(*)::int as n from idempotency_key where key = 'same-key-each'`);
+    expect(keys[0].n).toBe(customers.length);
+  });
+
   it('writes many parallel checkouts in fewer statements, each customer getting exactly their own order', async () => {
     const { shop, product } = await shopWithProduct(t, [{ price: 1000, stock: 100 }]);
     const skuId = product.skuIds[0];

@@ -3,7 +3,8 @@ import { newCustomer, newOperator } from './support/fixtures.js';
 import { ADDRESS, balanceOf, expectLedgerReplays, payOk, placeOrder, shopWithProduct, stockOf } from './support/shopping.js';
 import { cancelUnpaidOrders } from '../src/services/order.service.js';
 import { soldCounts } from '../src/services/sold-count.js';
-import { withIdempotency } from '../src/services/idempotency.service.js';
+import { recordAnswer, withIdempotency, type IdempotencyRecord } from '../src/services/idempotency.service.js';
+import { inTransaction } from '../src/services/transaction.js';
 import { systemContext } from '../src/server/jobs.js';
 import { createServiceContext } from '../src/server/request-context.js';
 import { createLogger } from '../src/logger.js';
@@ -290,9 +291,15 @@ describe('sold_count and account summary', () => {
   it('refuses the same idempotency key with a different request (422)', async () => {
     const customer = await newCustomer(t);
     const ctx = await createServiceContext(deps(), customer.token, 'test');
-    await withIdempotency(ctx, { scope: 's', key: 'k1', request: { a: 1 } }, async () => 'first');
-    await expect(withIdempotency(ctx, { scope: 's', key: 'k1', request: { a: 2 } }, async () => 'second')).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', status: 422 });
-    expect(await withIdempotency(ctx, { scope: 's', key: 'k1', request: { a: 1 } }, async () => 'again')).toBe('first');
+    // An operation that records its answer in its own transaction, as the use cases do.
+    const answering = (value: string) => (record: IdempotencyRecord | undefined) =>
+      inTransaction(ctx, async (tx) => {
+        await recordAnswer(tx, record, value);
+        return value;
+      });
+    await withIdempotency(ctx, { scope: 's', key: 'k1', request: { a: 1 } }, answering('first'));
+    await expect(withIdempotency(ctx, { scope: 's', key: 'k1', request: { a: 2 } }, answering('second'))).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', status: 422 });
+    expect(await withIdempotency(ctx, { scope: 's', key: 'k1', request: { a: 1 } }, answering('again'))).toBe('first');
   });
 });
 

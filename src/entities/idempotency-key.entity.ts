@@ -3,8 +3,8 @@ import type { Opt, Rel } from '@mikro-orm/core';
 import { User } from './user.entity.js';
 
 /**
- * A customer's Idempotency-Key for one operation scope. Written before the operation runs (so a
- * duplicate in flight is seen), completed with the response to replay.
+ * A customer's Idempotency-Key for one operation scope, written with the answer to replay by the
+ * work it guards, in the same transaction or statement: a key exists only once its work committed.
  */
 @Entity()
 export class IdempotencyKey {
@@ -21,12 +21,9 @@ export class IdempotencyKey {
   @Property({ length: 64 })
   requestHash!: string;
 
-  @Property({ type: 'json', nullable: true })
-  response?: unknown;
+  @Property({ type: 'json' })
+  response!: unknown;
 
-  @Property({ columnType: 'timestamptz', nullable: true })
-  completedAt?: Date | null;
-
-  @Property({ columnType: 'timestamptz' })
+  @Property({ columnType: 'timestamptz', index: true })
   createdAt: Date & Opt = new Date();
 }

@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { EventBus } from '../events/domain-event.js';
-import type { ServiceContext } from '../services/context.js';
+import type { FaultHooks, ServiceContext } from '../services/context.js';
 import { authenticate } from '../services/auth.service.js';
 
 export interface AppDeps {
@@ -11,6 +11,8 @@ export interface AppDeps {
   orm: MikroORM;
   log: Logger;
   events: EventBus;
+  /** Test hooks only (see FaultHooks). */
+  faults?: FaultHooks;
 }
 
 export function bearerToken(header: string | undefined | null): string | undefined {
@@ -38,5 +40,6 @@ export async function createServiceContext(
     log: deps.log.child({ requestId: id }),
     requestId: id,
     events: deps.events,
+    faults: deps.faults,
   };
 }

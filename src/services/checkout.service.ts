@@ -11,7 +11,7 @@ import { EventTypes } from '../events/event-types.js';
 import { emit, inAutocommit, inTransaction } from './transaction.js';
 import { id, parseInput, z } from './validate.js';
 import { emitStockLow } from './stock-events.js';
-import type { OrderView } from './order-view.js';
+import { orderViewsFromRows, type OrderRow, type OrderView } from './order-view.js';
 import { placeOrders } from './place-orders.js';
 import { withIdempotency } from './idempotency.service.js';
 import { applyCoupons, CouponsInput } from './coupon-checkout.js';
@@ -80,7 +80,8 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
   await prepareGroupBuyCheckout(ctx, request.groupBuy);
   const coupons = request.coupons ?? [];
   const unitOfWork = request.groupBuy || coupons.length > 0 ? inTransaction : inAutocommit;
-  return withIdempotency(ctx, { scope: 'checkout', key: idempotencyKey, request }, () =>
+  const replay = (stored: unknown) => orderViewsFromRows((stored as { orders: OrderRow[] }).orders);
+  return withIdempotency(ctx, { scope: 'checkout', key: idempotencyKey, request, replay }, (idempotency) =>
     unitOfWork(ctx, async (tx) => {
       const { lines, drafts, flashSale, freightTerms } = await draftCheckout(tx, customer.userId, request);
       // Coupons last among the pricing steps: they look at the final items and their pricing.
@@ -95,7 +96,9 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
         freight,
         cartLines: lines,
         flashSale,
+        idempotency,
       });
+      await tx.faults?.afterWrite?.(tx, 'checkout');
 
       for (const view of views) {
         emit(tx, {

@@ -30,4 +30,18 @@ export interface ServiceContext {
   events: EventBus;
   /** Set inside a transaction: events wait here until commit. */
   pendingEvents?: DomainEvent[];
+  /** Test hooks where a database fault hurts most; never set in production. */
+  faults?: FaultHooks;
+}
+
+/**
+ * Where the fault tests break the database (kill the session, drop the answer). Use cases call them
+ * at the named points; they are absent outside tests.
+ */
+export interface FaultHooks {
+  /**
+   * The use case's writes are done and its Idempotency-Key recorded: inside its transaction before
+   * COMMIT, or just after its one write statement committed on its own.
+   */
+  afterWrite?(tx: ServiceContext, useCase: string): Promise<void>;
 }

@@ -1,14 +1,19 @@
 import { createHash } from 'node:crypto';
-import { AppError, conflict, refused, validationError } from '../errors.js';
+import { AppError, refused, validationError } from '../errors.js';
 import type { ServiceContext } from './context.js';
 import { requireUser } from './guards.js';
 
-/** An in-progress key older than this is taken to be abandoned (its process died) and may run again. */
-const ABANDONED_AFTER_SECONDS = 60;
-
-interface StoredResponse {
-  result?: unknown;
-  error?: { code: string; status: number; message: string; details?: Record<string, unknown> };
+/**
+ * The key of one idempotent request. The use case writes it, with its answer, in the same
+ * transaction or statement as its work (`recordAnswer`, or checkout's write statement), so the key
+ * is complete exactly when the work committed.
+ */
+export interface IdempotencyRecord {
+  userId: number;
+  scope: string;
+  key: string;
+  /** SHA-256 of the request, to refuse the same key with another request. */
+  requestHash: string;
 }
 
 /** Dates come back from JSON as strings; the `...At` fields of our views are dates again. */
@@ -18,69 +23,89 @@ function reviveDates(json: string): unknown {
   );
 }
 
+/** By default the stored answer is `{ result }`, written by `recordAnswer`. */
+const storedResult = (stored: unknown) => (stored as { result: unknown }).result;
+
 /**
- * Runs an operation at most once per (customer, scope, key). The key is claimed in its own statement
- * before the operation starts, so a duplicate arriving meanwhile sees it (409). A finished key replays
- * the first response (success or business refusal); the same key with another request is 422.
- * Unexpected failures release the key so the client can retry.
+ * Runs an operation at most once per (customer, scope, key).
+ *
+ * A key exists only once its work has committed: the operation writes it in its own unit of work
+ * (`operation(record)` gets what to write). So a request whose work never committed (refused, or
+ * failed with the database) leaves the key free at once, and a key that exists answers its
+ * committed result; the same key with another request is 422.
+ *
+ * Two requests with the same key at the same time both run; the database lets one commit (the
+ * key's primary key, and each use case's own guards), and the other fails. Whatever a request
+ * fails with, the key is read again: when the work committed after all (a duplicate won, or the
+ * answer was lost on the way back from the database), the committed result is the answer.
  */
 export async function withIdempotency<T>(
   ctx: ServiceContext,
-  options: { scope: string; key: string | undefined; request: unknown },
-  operation: () => Promise<T>,
+  options: { scope: string; key: string | undefined; request: unknown; replay?: (stored: unknown) => T },
+  operation: (record: IdempotencyRecord | undefined) => Promise<T>,
 ): Promise<T> {
   const { scope, key } = options;
-  if (key === undefined || key === '') return operation();
+  if (key === undefined || key === '') return operation(undefined);
   if (key.length > 200 || !/^[\x21-\x7e]+$/.test(key)) {
     throw validationError('Idempotency-Key must be 1 to 200 visible ASCII characters');
   }
-  const userId = requireUser(ctx).userId;
-  const requestHash = createHash('sha256').update(JSON.stringify({ scope, request: options.request ?? null })).digest('hex');
+  const record: IdempotencyRecord = {
+    userId: requireUser(ctx).userId,
+    scope,
+    key,
+    requestHash: createHash('sha256').update(JSON.stringify({ scope, request: options.request ?? null })).digest('hex'),
+  };
+  const replay = (options.replay ?? storedResult) as (stored: unknown) => T;
 
-  const claimed = await ctx.em.execute<{ key: string }[]>(
-    `insert into idempotency_key (user_id, scope, key, request_hash, created_at) values (?, ?, ?, ?, now())
-     on conflict (user_id, scope, key) do update set created_at = now()
-       where idempotency_key.completed_at is null
-         and idempotency_key.request_hash = excluded.request_hash
-         and idempotency_key.created_at < now() - make_interval(secs => ?)
-     returning key`,
-    [userId, scope, key, requestHash, ABANDONED_AFTER_SECONDS],
-  );
-  if (claimed.length === 0) {
-    const [row] = await ctx.em.execute<{ request_hash: string; response: string | null; completed_at: Date | null }[]>(
-      `select request_hash, response::text as response, completed_at from idempotency_key where user_id = ? and scope = ? and key = ?`,
-      [userId, scope, key],
-    );
-    if (row.request_hash !== requestHash) {
-      throw refused('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request');
-    }
-    if (!row.completed_at || row.response === null) {
-      throw conflict('IDEMPOTENCY_REQUEST_IN_PROGRESS', 'A request with this Idempotency-Key is still running');
-    }
-    const stored = reviveDates(row.response) as StoredResponse;
-    if (stored.error) throw new AppError(stored.error.code, stored.error.status, stored.error.message, stored.error.details);
-    return stored.result as T;
-  }
-
-  const complete = (response: StoredResponse) =>
-    ctx.em.execute(`update idempotency_key set response = ?::jsonb, completed_at = now() where user_id = ? and scope = ? and key = ?`, [
-      JSON.stringify(response),
-      userId,
-      scope,
-      key,
-    ]);
+  const prior = await committedAnswer(ctx, record);
+  if (prior) return replay(prior.stored);
   try {
-    const result = await operation();
-    await complete({ result });
-    return result;
+    return await operation(record);
   } catch (error) {
-    if (error instanceof AppError && error.status >= 400 && error.status < 500 && error.status !== 409) {
-      await complete({ error: { code: error.code, status: error.status, message: error.message, details: error.details } });
-    } else {
-      await ctx.em
-        .execute('delete from idempotency_key where user_id = ? and scope = ? and key = ? and completed_at is null', [userId, scope, key])
-        .catch(() => undefined);
-    }
+    const committed = await committedAnswer(ctx, record).catch((recheck: unknown) => {
+      if (recheck instanceof AppError) throw recheck;
+      return undefined; // the database is still away: the client retries with its key later
+    });
+    if (committed) return replay(committed.stored);
     throw error;
   }
+}
+
+/** The stored answer of a committed key (none when the key is free); 422 when it was used for another request. */
+async function committedAnswer(ctx: ServiceContext, record: IdempotencyRecord): Promise<{ stored: unknown } | undefined> {
+  const [row] = await ctx.em.execute<{ request_hash: string; response: string }[]>(
+    'select request_hash, response::text as response from idempotency_key where user_id = ? and scope = ? and key = ?',
+    [record.userId, record.scope, record.key],
+  );
+  if (!row) return undefined;
+  if (row.request_hash !== record.requestHash) {
+    throw refused('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request');
+  }
+  return { stored: reviveDates(row.response) };
+}
+
+/**
+ * Completes the key inside the use case's transaction, with the answer to replay (`{ result }`).
+ * Without a key (`record` undefined) it does nothing.
+ */
+export async function recordAnswer(tx: ServiceContext, record: IdempotencyRecord | undefined, result: unknown): Promise<void> {
+  if (!record) return;
+  if (!tx.em.isInTransaction()) throw new Error('recordAnswer() must run inside the use case transaction');
+  await tx.em.execute(
+    `insert into idempotency_key (user_id, scope, key, request_hash, response, created_at) values (?, ?, ?, ?, ?::jsonb, now())`,
+    [record.userId, record.scope, record.key, record.requestHash, JSON.stringify({ result })],
+  );
+}
+
+/** Deletes keys older than the configured lifetime, a bounded batch per call (the sweeps run it). */
+export async function expireIdempotencyKeys(ctx: ServiceContext): Promise<number> {
+  const [row] = await ctx.em.execute<{ n: number }[]>(
+    `with expired as (
+       delete from idempotency_key where ctid in (
+         select ctid from idempotency_key where created_at < now() - make_interval(hours => ?) limit 10000)
+       returning 1)
+     select count(*)::int as n from expired`,
+    [ctx.config.idempotencyKeyTtlHours],
+  );
+  return row.n;
 }

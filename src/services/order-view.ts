@@ -60,6 +60,9 @@ export interface OrderView {
 
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 
+/** An order row as `orderViews` selects it (and checkout's write statement returns it). */
+export type OrderRow = Record<string, any>;
+
 /**
  * Full views of several orders in one statement whatever their number (orders with shops; their
  * items and their shipments with parcel contents as JSON lists, whose keys are the column names),
@@ -88,7 +91,7 @@ export async function orderViews(em: EntityManager, ids: number[]): Promise<Orde
  * `item_rows`, `shipment_rows`), in row order. Checkout builds the same rows from what its one
  * write statement inserted.
  */
-export function orderViewsFromRows(orders: any[]): OrderView[] {
+export function orderViewsFromRows(orders: OrderRow[]): OrderView[] {
   return orders.map(
     (o): OrderView => ({
       id: o.id,

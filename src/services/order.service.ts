@@ -11,7 +11,7 @@ import { pageFields, pageOffset, type Page } from './pagination.js';
 import { orderViews, type OrderView } from './order-view.js';
 import { returnStock, type Demand } from './stock.js';
 import { debit } from './ledger.service.js';
-import { withIdempotency } from './idempotency.service.js';
+import { recordAnswer, withIdempotency } from './idempotency.service.js';
 import { restoreOrderCoupon } from './coupon-checkout.js';
 import { expireGroupOfOrder, onPendingOrderCancelled, payGroupSeat } from './group-buy-lifecycle.js';
 import { restoreFlashSaleStock } from './flash-sale-pricing.js';
@@ -86,33 +86,41 @@ export async function payOrder(ctx: ServiceContext, input: unknown, idempotencyK
   const customer = requireCustomer(ctx);
   const { orderId } = parseInput(OrderRef, input);
   await expireGroupOfOrder(ctx, orderId);
-  return withIdempotency(ctx, { scope: `order.pay:${orderId}`, key: idempotencyKey, request: { orderId } }, () =>
+  return withIdempotency(ctx, { scope: `order.pay:${orderId}`, key: idempotencyKey, request: { orderId } }, (idempotency) =>
     inTransaction(ctx, async (tx) => {
-      const [paid] = await tx.em.execute<{ total: number; shop_id: number; group_id: number | null }[]>(
-        `update shop_order set status = case when group_id is null then 'paid' else 'awaiting_group' end, paid_at = now()
-          where id = ? and customer_id = ? and status = 'pending_payment' returning total, shop_id, group_id`,
-        [orderId, customer.userId],
-      );
-      if (!paid) {
-        const status = await currentStatus(tx.em, orderId, customer.userId);
-        if (status === OrderStatus.Cancelled) throw conflict('ORDER_NOT_PAYABLE', 'This order was cancelled and cannot be paid', { status });
-        return (await orderViews(tx.em, [orderId]))[0];
-      }
-      if (paid.group_id !== null) return payGroupSeat(tx, { orderId, customerId: customer.userId, total: paid.total, groupId: paid.group_id });
-      await tx.em.execute('update order_item set sold = true where order_id = ?', [orderId]);
-      if (paid.total > 0) {
-        await debit(tx.em, {
-          userId: customer.userId,
-          kind: BalanceKind.Available,
-          amount: paid.total,
-          reason: 'order_payment',
-          reference: { type: 'order', id: orderId },
-        });
-      }
-      emit(tx, { type: EventTypes.ORDER_PAID, shopIds: [paid.shop_id], customerId: customer.userId, payload: { orderId, total: paid.total, status: OrderStatus.Paid } });
-      return (await orderViews(tx.em, [orderId]))[0];
+      const view = await payPendingOrder(tx, orderId, customer.userId);
+      await recordAnswer(tx, idempotency, view);
+      await tx.faults?.afterWrite?.(tx, 'order.pay');
+      return view;
     }),
   );
+}
+
+/** The payment itself, inside `payOrder`'s transaction. */
+async function payPendingOrder(tx: ServiceContext, orderId: number, customerId: number): Promise<OrderView> {
+  const [paid] = await tx.em.execute<{ total: number; shop_id: number; group_id: number | null }[]>(
+    `update shop_order set status = case when group_id is null then 'paid' else 'awaiting_group' end, paid_at = now()
+      where id = ? and customer_id = ? and status = 'pending_payment' returning total, shop_id, group_id`,
+    [orderId, customerId],
+  );
+  if (!paid) {
+    const status = await currentStatus(tx.em, orderId, customerId);
+    if (status === OrderStatus.Cancelled) throw conflict('ORDER_NOT_PAYABLE', 'This order was cancelled and cannot be paid', { status });
+    return (await orderViews(tx.em, [orderId]))[0];
+  }
+  if (paid.group_id !== null) return payGroupSeat(tx, { orderId, customerId, total: paid.total, groupId: paid.group_id });
+  await tx.em.execute('update order_item set sold = true where order_id = ?', [orderId]);
+  if (paid.total > 0) {
+    await debit(tx.em, {
+      userId: customerId,
+      kind: BalanceKind.Available,
+      amount: paid.total,
+      reason: 'order_payment',
+      reference: { type: 'order', id: orderId },
+    });
+  }
+  emit(tx, { type: EventTypes.ORDER_PAID, shopIds: [paid.shop_id], customerId, payload: { orderId, total: paid.total, status: OrderStatus.Paid } });
+  return (await orderViews(tx.em, [orderId]))[0];
 }
 
 /**

@@ -9,6 +9,7 @@ import { orderViewsFromRows, type OrderView } from './order-view.js';
 import { StaleReadConflict } from './transaction.js';
 import { StatementCombiner } from '../db/statement-combiner.js';
 import { perConnection } from '../db/per-connection.js';
+import type { IdempotencyRecord } from './idempotency.service.js';
 
 export interface Placement {
   customerId: number;
@@ -20,6 +21,8 @@ export interface Placement {
   /** The cart lines the checkout read (and now takes out of the cart); none for a group-buying checkout. */
   cartLines: { skuId: number; quantity: number }[];
   flashSale: FlashSaleTake;
+  /** The checkout's Idempotency-Key: written by the same statement, with the orders as its answer. */
+  idempotency?: IdempotencyRecord;
 }
 
 export interface Placed {
@@ -122,6 +125,9 @@ async function writeOrders(em: EntityManager, placements: Placement[]): Promise<
   const flash = placements.flatMap(({ customerId, flashSale }) =>
     [...flashSale].map(([id, take]) => ({ id, customer_id: customerId, quantity: take.quantity, per_customer_limit: take.limit })),
   );
+  const keys = placements.flatMap(({ idempotency }) =>
+    idempotency ? [{ user_id: idempotency.userId, scope: idempotency.scope, key: idempotency.key, request_hash: idempotency.requestHash }] : [],
+  );
   const demand = new Map<number, number>();
   for (const item of items) demand.set(item.sku_id, (demand.get(item.sku_id) ?? 0) + item.quantity);
 
@@ -132,6 +138,7 @@ async function writeOrders(em: EntityManager, placements: Placement[]): Promise<
       JSON.stringify([...demand].map(([sku_id, quantity]) => ({ sku_id, quantity }))),
       JSON.stringify(orders),
       JSON.stringify(items),
+      JSON.stringify(keys),
       intArray([...new Set(cart.map((l) => l.customer_id))]),
       intArray([...new Set(flash.map((f) => f.id))]),
       intArray([...demand.keys()]),
@@ -160,6 +167,7 @@ with cart_in as (select * from json_to_recordset(?::json) as l(customer_id int, 
            as i(n int, customer_id int, shop_id int, product_id int, sku_id int, product_name text, sku_name text, unit_price int,
                 quantity int, pricing text, flash_sale_item_id int)
      ),
+     keys_in as (select * from json_to_recordset(?::json) as k(user_id int, scope text, key text, request_hash text)),
      cart as (
        delete from cart_item c using cart_in l
         where c.customer_id = any(?::int[]) and c.customer_id = l.customer_id and c.sku_id = l.sku_id and c.quantity = l.quantity
@@ -180,10 +188,24 @@ with cart_in as (select * from json_to_recordset(?::json) as l(customer_id int, 
          from items_in i join new_orders o on o.customer_id = i.customer_id and o.shop_id = i.shop_id order by i.n
        returning *
      ),
+     placed as (
+       select o.*, sh.slug as shop_slug, sh.name as shop_name,
+              (select json_agg(i order by i.id) from new_items i where i.order_id = o.id) as item_rows,
+              '[]'::json as shipment_rows
+         from new_orders o join shop sh on sh.id = o.shop_id
+     ),
+     answered as (
+       insert into idempotency_key (user_id, scope, key, request_hash, response, created_at)
+       select k.user_id, k.scope, k.key, k.request_hash,
+              jsonb_build_object('orders', (select jsonb_agg(to_jsonb(p) order by p.id) from placed p where p.customer_id = k.user_id)),
+              now()
+         from keys_in k
+       returning user_id
+     ),
      counted as (
        insert into flash_sale_purchase as p (flash_sale_item_id, customer_id, quantity)
        select f.id, f.customer_id, f.quantity from flash_in f
-        where f.quantity <= f.per_customer_limit and (select count(*) from new_items) >= 0
+        where f.quantity <= f.per_customer_limit and (select count(*) from answered) >= 0
         order by f.id, f.customer_id
        on conflict (flash_sale_item_id, customer_id) do update set quantity = p.quantity + excluded.quantity
         where p.quantity + excluded.quantity <= (
@@ -231,13 +253,10 @@ with cart_in as (select * from json_to_recordset(?::json) as l(customer_id int, 
             where d.sku_id not in (select id from stock) order by d.sku_id limit 1))
          else 0 end as refused
      )
-select o.*, sh.slug as shop_slug, sh.name as shop_name,
-       (select json_agg(i order by i.id) from new_items i where i.order_id = o.id) as item_rows,
-       '[]'::json as shipment_rows,
-       (select json_object_agg(s.id, s.stock) from stock s) as remaining
-  from new_orders o join shop sh on sh.id = o.shop_id cross join verdict v
+select p.*, (select json_object_agg(s.id, s.stock) from stock s) as remaining
+  from placed p cross join verdict v
  where v.refused = 0
- order by o.id`;
+ order by p.id`;
 
 /**
  * What `mf_refuse` raised, as the error the checkout reports (or reruns on); undefined for anything

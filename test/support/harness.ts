@@ -7,7 +7,7 @@ import { openOrm, servingPool, type MikroORM } from '../../src/db/orm.js';
 import { PostgresEventBus } from '../../src/events/postgres-event-bus.js';
 import { startApp, type RunningApp } from '../../src/server/app.js';
 import { createServiceContext } from '../../src/server/request-context.js';
-import type { ServiceContext } from '../../src/services/context.js';
+import type { FaultHooks, ServiceContext } from '../../src/services/context.js';
 import { adminQuery, databaseUrl, PREFIX, TEMPLATE_DB } from './databases.js';
 import { ensureTemplate } from './template.js';
 
@@ -45,6 +45,8 @@ export interface TestAppOptions {
   connectVia?: (dbUrl: string) => string;
   /** Serve an existing database (another app's) instead of a fresh clone; it is not dropped on close. */
   database?: string;
+  /** Hooks where the fault tests break the database (see FaultHooks). */
+  faults?: FaultHooks;
 }
 
 /**
@@ -67,7 +69,7 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, options: 
   const log = createLogger(config);
   const events = new PostgresEventBus({ connectionString: clientUrl, log });
   await events.start();
-  const deps = { config, orm, log, events };
+  const deps = { config, orm, log, events, faults: options.faults };
   const app = await startApp(deps, 0);
   const baseUrl = `http://127.0.0.1:${app.port}`;
 
