@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, notFound } from '../errors.js';
-import { intArray } from '../db/sql.js';
+import { intArray, toDate } from '../db/sql.js';
 import type { ServiceContext } from './context.js';
 import { requireOperator } from './guards.js';
 import { inTransaction } from './transaction.js';
@@ -52,7 +52,7 @@ async function templateViews(em: EntityManager, ids: number[]): Promise<FreightT
       t.id,
       {
         id: t.id, shopId: t.shop_id, name: t.name, firstUnitFee: t.first_unit_fee, additionalUnitFee: t.additional_unit_fee,
-        freeThreshold: t.free_threshold, regions: [], createdAt: t.created_at, updatedAt: t.updated_at,
+        freeThreshold: t.free_threshold, regions: [], createdAt: toDate(t.created_at), updatedAt: toDate(t.updated_at),
       },
     ]),
   );

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BASE_CURRENCY } from '../currency.js';
-import { intArray } from '../db/sql.js';
+import { intArray, toDate } from '../db/sql.js';
 import type { RefundKind, RefundStatus } from '../entities/refund.entity.js';
 
 export interface RefundItemView {
@@ -76,12 +76,12 @@ export async function refundViews(em: EntityManager, ids: number[]): Promise<Ref
         items: itemsByRefund.get(r.id) ?? [],
         rejectReason: opt(r.reject_reason),
         returnShipment: r.shipped_back_at
-          ? { companyCode: r.return_company_code, carrier: r.company_name, trackingNumber: r.return_tracking_number, shippedAt: r.shipped_back_at }
+          ? { companyCode: r.return_company_code, carrier: r.company_name, trackingNumber: r.return_tracking_number, shippedAt: toDate(r.shipped_back_at) }
           : undefined,
-        createdAt: r.created_at,
-        decidedAt: opt(r.decided_at),
-        completedAt: opt(r.completed_at),
-        cancelledAt: opt(r.cancelled_at),
+        createdAt: toDate(r.created_at),
+        decidedAt: toDate(r.decided_at),
+        completedAt: toDate(r.completed_at),
+        cancelledAt: toDate(r.cancelled_at),
       },
     ]),
   );

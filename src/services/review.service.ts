@@ -1,4 +1,5 @@
 import { EventTypes } from '../events/event-types.js';
+import { toDate } from '../db/sql.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, notFound } from '../errors.js';
 import type { ServiceContext } from './context.js';
@@ -52,8 +53,8 @@ function toView(r: any): ReviewView {
   return {
     id: r.id, productId: r.product_id, shopId: r.shop_id, orderItemId: r.order_item_id, skuName: r.sku_name,
     author: mask(r.display_name), rating: r.rating, text: r.body, imageUrls: r.image_urls, hidden: r.hidden,
-    reply: r.reply === null ? undefined : { text: r.reply, repliedAt: r.replied_at },
-    createdAt: r.created_at,
+    reply: r.reply === null ? undefined : { text: r.reply, repliedAt: toDate(r.replied_at) },
+    createdAt: toDate(r.created_at),
   };
 }
 

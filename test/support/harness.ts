@@ -49,6 +49,23 @@ export interface TestAppOptions {
   faults?: FaultHooks;
 }
 
+const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/**
+ * Every `*_at` value of every REST answer the suite receives is ISO 8601 in UTC (`...Z`) or null:
+ * checked here once, so a view that lets database text through fails whichever test meets it.
+ */
+function expectIsoTimestamps(value: unknown, where: string, path = '$'): void {
+  if (Array.isArray(value)) return value.forEach((item, i) => expectIsoTimestamps(item, where, `${path}[${i}]`));
+  if (value === null || typeof value !== 'object') return;
+  for (const [key, inner] of Object.entries(value)) {
+    if (key.endsWith('_at') && inner !== null && !(typeof inner === 'string' && ISO_UTC.test(inner))) {
+      throw new Error(`${where}: ${path}.${key} is ${JSON.stringify(inner)}, not an ISO 8601 UTC timestamp`);
+    }
+    expectIsoTimestamps(inner, where, `${path}.${key}`);
+  }
+}
+
 /**
  * One fresh database (cloned from the migrated template) and one in-process server per test file.
  * Call in `beforeAll`, close in `afterAll`.
@@ -90,7 +107,9 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, options: 
       } else if (body !== undefined) headers['content-type'] ??= 'application/json';
       const res = await fetch(baseUrl + path, { method, headers, body });
       const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+      const json = text ? JSON.parse(text) : undefined;
+      expectIsoTimestamps(json, `${method} ${path}`);
+      return { status: res.status, body: json, headers: res.headers };
     },
     async gql(query, variables, token) {
       const res = await fetch(`${baseUrl}/graphql`, {
