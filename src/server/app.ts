@@ -17,6 +17,7 @@ import { createLoaders } from '../graphql/loaders.js';
 import { bearerToken, createServiceContext, requestId, type AppDeps } from './request-context.js';
 import { startSubscriptionServer } from './subscriptions.js';
 import { startSweeps } from './jobs.js';
+import { webApp } from './web-app.js';
 
 /** How long stopping waits for requests in flight before closing what is left. */
 const STOP_GRACE_MS = 10_000;
@@ -183,6 +184,9 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
     },
     apiRouter(deps),
   );
+  // The storefront web app at `/` (after the API doors, which keep their own answers).
+  const web = webApp(deps.log);
+  if (web) app.use(web);
   app.use(routeNotFound);
   app.use(errorHandler(deps.log));
 
