@@ -11,6 +11,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const get = (path: string, accept = 'text/html') => fetch(t.baseUrl + path, { headers: { accept } });
+const errorCode = async (res: Response) => ((await res.json()) as { error: { code: string } }).error.code;
 
 describe('the web app served by the API process', () => {
   it.each(['/', '/products/12', '/shops/tech-harbor', '/categories/3', '/brands/1', '/flash-sales', '/group-buys', '/points', '/coupons', '/search?q=tea', '/login', '/register', '/cart', '/checkout', '/orders', '/orders/5', '/account', '/favorites', '/ops'])(
@@ -37,16 +38,16 @@ describe('the web app served by the API process', () => {
   it('leaves the API doors their own answers, 404s in the common error shape included', async () => {
     const api = await get('/api/nope');
     expect(api.status).toBe(404);
-    expect((await api.json()).error.code).toBe('ROUTE_NOT_FOUND');
+    expect(await errorCode(api)).toBe('ROUTE_NOT_FOUND');
     const apiJson = await get('/api/nope', 'application/json');
-    expect((await apiJson.json()).error.code).toBe('ROUTE_NOT_FOUND');
+    expect(await errorCode(apiJson)).toBe('ROUTE_NOT_FOUND');
     expect((await get('/healthz')).headers.get('content-type')).toContain('application/json');
     expect((await get('/readyz')).status).toBe(200);
     const gql = await fetch(`${t.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ currency { code } }"}' });
     expect(await gql.json()).toEqual({ data: { currency: { code: 'CNY' } } });
     const missingAsset = await get('/assets/missing-123.js', '*/*');
     expect(missingAsset.status).toBe(404);
-    expect((await missingAsset.json()).error.code).toBe('ROUTE_NOT_FOUND');
+    expect(await errorCode(missingAsset)).toBe('ROUTE_NOT_FOUND');
   });
 
   it('answers an unknown page with the app and 404 for browsers, and the JSON 404 for API clients', async () => {
@@ -55,7 +56,7 @@ describe('the web app served by the API process', () => {
     expect(await page.text()).toContain('<div id="root">');
     const json = await get('/no-such-page', 'application/json');
     expect(json.status).toBe(404);
-    expect((await json.json()).error.code).toBe('ROUTE_NOT_FOUND');
+    expect(await errorCode(json)).toBe('ROUTE_NOT_FOUND');
     expect((await fetch(`${t.baseUrl}/`, { method: 'POST' })).status).toBe(404);
   });
 });

@@ -7,6 +7,7 @@ import { emit, inTransaction } from './transaction.js';
 import { id, parseInput, z } from './validate.js';
 import { pageOffset, pageFields, type Page, type PageRequest } from './pagination.js';
 import { ratingSummaries, type RatingSummary } from './rating-summary.js';
+import { toDate } from '../db/sql.js';
 
 export interface ReviewView {
   id: number;
@@ -52,8 +53,9 @@ function toView(r: any): ReviewView {
   return {
     id: r.id, productId: r.product_id, shopId: r.shop_id, orderItemId: r.order_item_id, skuName: r.sku_name,
     author: mask(r.display_name), rating: r.rating, text: r.body, imageUrls: r.image_urls, hidden: r.hidden,
-    reply: r.reply === null ? undefined : { text: r.reply, repliedAt: r.replied_at },
-    createdAt: r.created_at,
+    reply: r.reply === null ? undefined : { text: r.reply, repliedAt: toDate(r.replied_at) },
+    // Raw rows may carry timestamps as PostgreSQL text: GraphQL's DateTimeISO needs a Date.
+    createdAt: toDate(r.created_at),
   };
 }
 
