@@ -46,6 +46,8 @@ const GRAPHQL_TWIN: Record<string, string> = {
   'POST /api/merchant/orders/{id}/shipments': 'Mutation.createShipment',
   'POST /api/merchant/orders/{id}/invoice': 'Mutation.issueInvoice',
   'GET /api/me/stats': 'Query.myStats',
+  'GET /api/ops/today': 'Query.operationsToday',
+  'GET /api/ops/awaiting-shipment': 'Query.ordersAwaitingShipment',
   'GET /api/shops/{slug}/coupon-templates': 'Query.shopCouponTemplates',
   'POST /api/coupon-templates/{id}/claim': 'Mutation.claimCoupon',
   'GET /api/me/coupons': 'Query.myCoupons',

@@ -11,11 +11,13 @@ export class FlashSaleResolver {
     @Arg('shopId', () => Int, { nullable: true }) shopId: number | undefined,
     @Arg('page', () => Int, { nullable: true }) page: number | undefined,
     @Arg('pageSize', () => Int, { nullable: true }) pageSize: number | undefined,
+    @Arg('productId', () => Int, { nullable: true, description: 'Only sessions with an item of this product' }) productId: number | undefined,
     @Ctx() { ctx }: GraphQLContext,
   ) {
     return flashSales.listFlashSales(ctx, {
       includeUpcoming: includeUpcoming ?? undefined,
       shopId: shopId ?? undefined,
+      productId: productId ?? undefined,
       page: page ?? undefined,
       pageSize: pageSize ?? undefined,
     });

@@ -12,6 +12,7 @@ import { FlashSaleResolver } from './flash-sale.resolver.js';
 import { ReviewResolver } from './review.resolver.js';
 import { FreightResolver } from './freight.resolver.js';
 import { RefundResolver } from './refund.resolver.js';
+import { OperationsResolver } from './operations.resolver.js';
 
 export const resolvers = [
   AuthResolver,
@@ -31,4 +32,5 @@ export const resolvers = [
   RefundResolver,
   PointsResolver,
   FavoritesResolver,
+  OperationsResolver,
 ] as const;

@@ -12,6 +12,7 @@ import { freightRoutes } from './freight.routes.js';
 import { refundRoutes } from './refund.routes.js';
 import { favoritesRoutes } from './favorites.routes.js';
 import { pointsRoutes } from './points.routes.js';
+import { operationsRoutes } from './operations.routes.js';
 
 /** The REST facade: every route calls one service method, like its GraphQL twin. */
 export function apiRouter(deps: AppDeps): Router {
@@ -28,5 +29,6 @@ export function apiRouter(deps: AppDeps): Router {
   refundRoutes(router);
   pointsRoutes(router);
   favoritesRoutes(router);
+  operationsRoutes(router);
   return router;
 }

@@ -19,6 +19,7 @@ import { startSubscriptionServer } from './subscriptions.js';
 import { startSweeps } from './jobs.js';
 import { PoolHealth } from '../db/pool-health.js';
 import { poolOf } from '../db/read.js';
+import { webApp } from './web-app.js';
 
 /** How long stopping waits for requests in flight before closing what is left. */
 const STOP_GRACE_MS = 10_000;
@@ -181,6 +182,9 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
     },
     apiRouter(deps),
   );
+  // The storefront web app at `/` (after the API doors, which keep their own answers).
+  const web = webApp(deps.log);
+  if (web) app.use(web);
   app.use(routeNotFound);
   app.use(errorHandler(deps.log));
 

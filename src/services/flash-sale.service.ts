@@ -83,20 +83,22 @@ const SessionRef = z.object({ flashSaleId: idParam });
 const SessionInput = checked(SessionFields);
 const UpdateInput = checked(SessionFields.extend({ flashSaleId: idParam }));
 const flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
-const DiscoverInput = z.object({ ...pageFields, includeUpcoming: flag.default(false), shopId: idParam.optional() });
+const DiscoverInput = z.object({ ...pageFields, includeUpcoming: flag.default(false), shopId: idParam.optional(), productId: idParam.optional() });
 const PageInput = z.object(pageFields);
 
 /**
  * Enabled sessions whose window contains now, and with `includeUpcoming` also those still to start
  * (their `state` says which), soonest first. Items of products not on sale are left out.
+ * `productId` keeps the sessions with an item of that product (a product page's live price).
  */
 export async function listFlashSales(ctx: ServiceContext, input: unknown): Promise<Page<FlashSaleView>> {
-  const { page, pageSize, includeUpcoming, shopId } = parseInput(DiscoverInput, input ?? {});
+  const { page, pageSize, includeUpcoming, shopId, productId } = parseInput(DiscoverInput, input ?? {});
   return pageOf(
     ctx.em,
     `select id, row_number() over (order by starts_at, id) as n from flash_sale
-      where enabled and ends_at > now() and (starts_at <= now() or ?::boolean) and (?::int is null or shop_id = ?)`,
-    [includeUpcoming, shopId ?? null, shopId ?? null],
+      where enabled and ends_at > now() and (starts_at <= now() or ?::boolean) and (?::int is null or shop_id = ?)
+        and (?::int is null or id in (select i.flash_sale_id from flash_sale_item i join sku s on s.id = i.sku_id where s.product_id = ?))`,
+    [includeUpcoming, shopId ?? null, shopId ?? null, productId ?? null, productId ?? null],
     { page, pageSize },
     true,
   );

@@ -1,0 +1,90 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express, { type Request, type Response, type NextFunction, type RequestHandler } from 'express';
+import type { Logger } from '../logger.js';
+
+/**
+ * Serves the storefront web app (`web/`, built by `npm run build` into `dist/web`) at `/`.
+ * - `/assets/...`: the hashed bundles, cached for a year.
+ * - a storefront route (`/`, `/products/12`, `/cart`...): `index.html` with 200 (history fallback).
+ * - any other path asked for as HTML: `index.html` with 404 (the app shows its not-found page).
+ * `/api`, `/graphql`, `/healthz` and `/readyz` are never answered here: they keep their own answers,
+ * including the JSON 404s of the common error shape; so do non-HTML requests for unknown paths.
+ */
+
+/** First path segments of the web app's routes (web/src/app/router.tsx). */
+const APP_ROUTES = new Set([
+  'products', 'shops', 'categories', 'brands', 'search', 'flash-sales', 'group-buys', 'points', 'coupons',
+  'login', 'register', 'cart', 'checkout', 'orders', 'account', 'favorites', 'ops',
+]);
+const RESERVED = /^\/(api|graphql|healthz|readyz)(\/|$)/;
+
+/** The page's Content-Security-Policy: scripts and styles of our own origin only; API calls to it (HTTP and websocket). */
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' https: data:",
+  "connect-src 'self' ws: wss:",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export function isAppRoute(path: string): boolean {
+  if (path === '/') return true;
+  const first = path.split('/')[1];
+  return APP_ROUTES.has(first);
+}
+
+/** The project folder: the nearest folder above this file holding package.json (from `src/` or `dist/src/`). */
+function projectRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('package.json not found above src/server');
+    dir = parent;
+  }
+  return dir;
+}
+
+export function webAppDir(): string {
+  return join(projectRoot(), 'dist', 'web');
+}
+
+/** The handler, or null (logged) when the app has not been built. */
+export function webApp(log: Logger, dir = webAppDir()): RequestHandler | null {
+  const indexFile = join(dir, 'index.html');
+  if (!existsSync(indexFile)) {
+    log.warn({ dir }, 'web app not built (run `npm run build`): / is not served');
+    return null;
+  }
+  const index = readFileSync(indexFile);
+  const assets = express.static(join(dir, 'assets'), { index: false, immutable: true, maxAge: '365d', fallthrough: true });
+  const sendIndex = (res: Response, status: number) => {
+    res
+      .status(status)
+      .set({
+        'Content-Type': 'text/html; charset=utf-8',
+        'Cache-Control': 'no-cache',
+        'Content-Security-Policy': CSP,
+        'X-Content-Type-Options': 'nosniff',
+        'Referrer-Policy': 'same-origin',
+      })
+      .send(index);
+  };
+  return (req: Request, res: Response, next: NextFunction) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || RESERVED.test(req.path)) return next();
+    if (req.path.startsWith('/assets/')) {
+      req.url = req.url.slice('/assets'.length);
+      return assets(req, res, () => {
+        req.url = `/assets${req.url}`;
+        next();
+      });
+    }
+    if (isAppRoute(req.path)) return sendIndex(res, 200);
+    if (req.accepts(['json', 'html']) === 'html') return sendIndex(res, 404);
+    next();
+  };
+}

@@ -1,0 +1,63 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { TestApp } from './harness.js';
+
+/** Chromium from Debian (`apt-get install -y chromium`; `.ci/run` installs it when missing). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const MOBILE = { width: 390, height: 844 };
+
+/** Screenshots land here (gitignored). */
+export const SCREENSHOT_DIR = join(process.cwd(), 'test-output', 'screenshots');
+
+export function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium`);
+  return chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+}
+
+/**
+ * A browser context on the test app that records every console error and uncaught page error of
+ * its pages: a test ends with `expectNoPageErrors()`.
+ */
+export class StoreContext {
+  readonly problems: string[] = [];
+  private constructor(readonly context: BrowserContext, readonly baseUrl: string) {}
+
+  static async open(browser: Browser, t: TestApp, viewport = DESKTOP, session?: unknown): Promise<StoreContext> {
+    const context = await browser.newContext({ baseURL: t.baseUrl, viewport, locale: 'en-US', timezoneId: 'Asia/Shanghai' });
+    context.setDefaultTimeout(10_000);
+    if (session) await context.addInitScript((s) => localStorage.setItem('mallfront.session', s), JSON.stringify(session));
+    return new StoreContext(context, t.baseUrl);
+  }
+
+  async page(): Promise<Page> {
+    const page = await this.context.newPage();
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') this.problems.push(`console.error on ${page.url()}: ${msg.text()}`);
+    });
+    page.on('pageerror', (error) => this.problems.push(`page error on ${page.url()}: ${error.message}`));
+    return page;
+  }
+
+  async screenshot(page: Page, name: string): Promise<void> {
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  }
+
+  close(): Promise<void> {
+    return this.context.close();
+  }
+}
+
+/** The session the web app keeps in localStorage, from a GraphQL login. */
+export async function sessionFor(t: TestApp, email: string, password: string): Promise<unknown> {
+  const res = await t.gql(
+    `mutation($input: LoginInput!) { login(input: $input) { token expiresAt user { id email displayName role shopId } } }`,
+    { input: { email, password } },
+  );
+  if (res.errors) throw new Error(`login failed: ${JSON.stringify(res.errors)}`);
+  return res.data.login;
+}

@@ -1,0 +1,209 @@
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Browser, Page } from 'playwright-core';
+import { startTestApp, type TestApp } from './support/harness.js';
+import { newBrand, newCategory, newCouponTemplate, newCustomer, newFreightTemplate, newGroupBuy, newOperator, newProduct, newShop, PASSWORD, setContent } from './support/fixtures.js';
+import { shipOk } from './support/shopping.js';
+import { newFlashSale } from './support/flash-sales.js';
+import { DESKTOP, launchBrowser, MOBILE, SCREENSHOT_DIR, sessionFor, StoreContext } from './support/browser.js';
+import { webAppDir } from '../src/server/web-app.js';
+
+/**
+ * The storefront in Chromium against a real server and PostgreSQL: the shopper's journey from an
+ * anonymous add-to-cart to a delivered, reviewed order; the sign-in redirect rule; the first page's
+ * weight; one request for a listing; screenshots at desktop and mobile widths; no console errors.
+ */
+let t: TestApp;
+let browser: Browser;
+const contexts: StoreContext[] = [];
+
+const data = {} as {
+  shop: { id: number; slug: string };
+  flashShop: { id: number; slug: string };
+  category: { id: number };
+  product: { id: number; skuIds: number[] };
+  flashProduct: { id: number; skuIds: number[] };
+  operator: { token: string };
+  customer: { id: number; email: string; token: string };
+};
+
+beforeAll(async () => {
+  [t, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+  data.shop = await newShop(t, { name: 'Harbor Tech' });
+  data.flashShop = await newShop(t, { name: 'Avenue Style' });
+  const top = await newCategory(t);
+  data.category = await newCategory(t, top);
+  const brand = await newBrand(t);
+  data.product = await newProduct(t, { shopId: data.shop.id, categoryId: data.category.id, brandId: brand.id, name: 'Trail Lantern', skus: [{ price: 12900, stock: 8, name: 'Graphite' }, { price: 13900, stock: 3, name: 'Sand' }] });
+  for (let i = 0; i < 3; i++) await newProduct(t, { shopId: data.shop.id, categoryId: data.category.id, name: `Camp Mug ${i + 1}`, skus: [{ price: 2500 + i * 700, stock: 20 }] });
+  data.flashProduct = await newProduct(t, { shopId: data.flashShop.id, categoryId: data.category.id, name: 'Linen Shirt', skus: [{ price: 19900, stock: 30, name: 'M' }, { price: 19900, stock: 30, name: 'L' }] });
+  await newFlashSale(t, { shopId: data.flashShop.id, name: 'Noon flash', items: [{ skuId: data.flashProduct.skuIds[0], activityPrice: 9900, reservedStock: 10, perCustomerLimit: 2 }] });
+  await newGroupBuy(t, { shopId: data.flashShop.id, productId: data.flashProduct.id, skuId: data.flashProduct.skuIds[1], groupPrice: 14900, capacity: 3 });
+  await newFreightTemplate(t, data.shop.id, { firstUnitFee: 800, additionalUnitFee: 200 }, [data.product.id]);
+  await newCouponTemplate(t, data.shop.id, { name: 'Harbor ¥10 off', amountOff: 1000 });
+  await setContent(t, 'banners', [{ title: 'Lanterns for long nights', destination: `/products/${data.product.id}` }, { title: 'Flash sales at noon', destination: '/flash-sales' }]);
+  await setContent(t, 'quick_links', [{ title: 'Coupons', destination: '/coupons' }, { title: 'Group buys', destination: '/group-buys' }, { title: 'Points mall', destination: '/points' }]);
+  await setContent(t, 'promos', [{ title: 'Camping gear', destination: `/categories/${data.category.id}` }]);
+  data.operator = await newOperator(t, data.shop.id);
+  data.customer = await newCustomer(t, { available: 500_000, points: 0 });
+}, 60_000);
+
+afterAll(async () => {
+  for (const c of contexts) await c.close();
+  await browser?.close();
+  await t?.close();
+});
+
+async function open(viewport = DESKTOP, session?: unknown): Promise<StoreContext> {
+  const context = await StoreContext.open(browser, t, viewport, session);
+  contexts.push(context);
+  return context;
+}
+
+async function signIn(page: Page, email: string) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+describe('the storefront in Chromium', () => {
+  it('takes a shopper from an anonymous add-to-cart through sign-in to a paid, delivered and reviewed order', async () => {
+    const store = await open();
+    const page = await store.page();
+    const productPath = `/products/${data.product.id}`;
+
+    await page.goto(productPath);
+    await page.getByRole('heading', { name: 'Trail Lantern' }).waitFor();
+    await page.getByRole('radio', { name: /Sand/ }).check();
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    expect(new URL(page.url()).search).toBe(`?redirect=${encodeURIComponent(productPath)}`);
+
+    await signIn(page, data.customer.email);
+    await page.waitForURL((url) => url.pathname === productPath);
+    // The item the visitor meant to add is in the cart.
+    const cart = await t.api('GET', '/api/cart', { token: data.customer.token });
+    expect(cart.body.lines).toEqual([expect.objectContaining({ sku_id: data.product.skuIds[1], quantity: 1 })]);
+
+    await page.goto(`/shops/${data.shop.slug}`);
+    await page.getByRole('button', { name: 'Claim' }).click();
+    await page.getByText('Claimed: it is in your coupons.').waitFor();
+
+    await page.goto('/cart');
+    await page.getByRole('link', { name: 'Trail Lantern' }).waitFor();
+    await store.screenshot(page, 'cart-desktop');
+    await page.getByRole('link', { name: 'Check out' }).click();
+    await page.waitForURL('**/checkout');
+    await page.getByLabel('Recipient').fill('Lin Wei');
+    await page.getByLabel('Phone').fill('+86 138 0000 1111');
+    await page.getByLabel('Region').selectOption('CN-BJ');
+    await page.getByLabel('Address', { exact: true }).fill('8 Harbor Road, Beijing');
+    await page.getByLabel('Coupon').selectOption({ label: 'Harbor ¥10 off' });
+    await store.screenshot(page, 'checkout-desktop');
+    await page.getByRole('button', { name: 'Place order' }).click();
+    await page.getByRole('heading', { name: 'Your order' }).waitFor();
+
+    const [order] = (await t.api('GET', '/api/orders', { token: data.customer.token })).body.items;
+    expect(order).toMatchObject({ status: 'pending_payment', items_total: 13900, discount: 1000, freight_fee: 800, total: 13700 });
+    // The page shows the server's freight and total.
+    await page.getByText('¥8.00').waitFor();
+    await page.getByText('¥137.00').waitFor();
+    await page.getByRole('button', { name: `Pay order #${order.id} from balance` }).click();
+    await page.getByText('Paid. Thank you!').waitFor();
+
+    await shipOk(t, data.operator.token, order.id);
+    await page.goto(`/orders/${order.id}`);
+    await page.getByRole('button', { name: 'Confirm delivery' }).click();
+    await page.getByText('Delivered', { exact: true }).first().waitFor();
+    await page.getByLabel('Your review').fill('Bright, light and the battery lasts all weekend.');
+    await page.getByRole('button', { name: 'Post review' }).click();
+    await page.getByText(/your review of Trail Lantern is saved/).waitFor();
+    await store.screenshot(page, 'order-desktop');
+
+    expect((await t.sql('select status from shop_order where id = ?', [order.id]))[0].status).toBe('delivered');
+    expect(await t.sql('select rating from review where order_item_id = ?', [order.items[0].id])).toEqual([{ rating: 5 }]);
+
+    await page.goto(productPath);
+    await page.getByText('Bright, light and the battery lasts all weekend.').waitFor();
+    await page.goto('/account');
+    await page.getByRole('heading', { name: 'Balances' }).waitFor();
+    // An API error shows the API's message and code.
+    await page.goto('/orders/99999999');
+    await page.getByRole('alert').getByText('Order not found').waitFor();
+    await page.getByRole('alert').getByText('(NOT_FOUND)').waitFor();
+    expect(store.problems).toEqual([]);
+  });
+
+  it('sends a signed-in visitor to / when the redirect target is not a same-origin path', async () => {
+    const store = await open();
+    const page = await store.page();
+    for (const hostile of ['//evil.example', 'https://evil.example/products/1', '/%2F%2Fevil.example']) {
+      await page.goto(`/login?redirect=${encodeURIComponent(hostile)}`);
+      await signIn(page, data.customer.email);
+      await page.waitForURL(`${t.baseUrl}/`);
+      expect(page.url()).toBe(`${t.baseUrl}/`);
+      await page.evaluate(() => localStorage.clear());
+    }
+    expect(store.problems).toEqual([]);
+  });
+
+  it('loads the first page under 200 KB of gzipped JavaScript, and a listing with one GraphQL request', async () => {
+    const store = await open();
+    const page = await store.page();
+    const scripts = new Set<string>();
+    page.on('response', (res) => {
+      const url = new URL(res.url());
+      if (url.pathname.startsWith('/assets/') && url.pathname.endsWith('.js')) scripts.add(url.pathname);
+    });
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Best sellers' }).waitFor();
+    const gzipped = [...scripts].reduce((sum, path) => sum + gzipSync(readFileSync(join(webAppDir(), path))).length, 0);
+    expect(scripts.size).toBeGreaterThan(0);
+    expect(gzipped).toBeLessThan(200 * 1024);
+
+    const listing = await (await open()).page();
+    const graphqlRequests: string[] = [];
+    listing.on('request', (req) => {
+      if (new URL(req.url()).pathname === '/graphql') graphqlRequests.push(req.postData() ?? '');
+    });
+    await listing.goto(`/categories/${data.category.id}?sort=price&order=asc`);
+    await listing.getByRole('link', { name: 'Camp Mug 1' }).waitFor();
+    await listing.waitForLoadState('networkidle');
+    expect(graphqlRequests).toHaveLength(1);
+    expect(graphqlRequests[0]).toContain('CategoryPage');
+
+    mkdirSync(join(SCREENSHOT_DIR, '..'), { recursive: true });
+    writeFileSync(join(SCREENSHOT_DIR, '..', 'web-metrics.json'), JSON.stringify({ firstPageScripts: [...scripts], firstPageJsGzipBytes: gzipped }, null, 2));
+    expect(store.problems).toEqual([]);
+  });
+
+  it('renders the main pages at desktop and mobile widths without console errors', async () => {
+    const session = await sessionFor(t, data.customer.email, PASSWORD);
+    const pages = [
+      ['home', '/', 'Best sellers'],
+      ['category', `/categories/${data.category.id}`, 'Camp Mug 1'],
+      ['product-flash-sale', `/products/${data.flashProduct.id}`, 'Linen Shirt'],
+      ['shop', `/shops/${data.shop.slug}`, 'Harbor Tech'],
+      ['flash-sales', '/flash-sales', 'Noon flash'],
+      ['group-buys', '/group-buys', 'Linen Shirt'],
+      ['search', '/search?q=lantern', 'Results for “lantern”'],
+      ['orders', '/orders', 'Your orders'],
+      ['account', '/account', 'Balances'],
+      ['favorites', '/favorites', 'Favorites'],
+      ['coupons', '/coupons', 'Your coupons'],
+      ['points', '/points', 'Points mall'],
+    ] as const;
+    for (const [width, viewport] of [['desktop', DESKTOP], ['mobile', MOBILE]] as const) {
+      const store = await open(viewport, session);
+      const page = await store.page();
+      for (const [name, path, text] of pages) {
+        await page.goto(path);
+        await page.getByText(text, { exact: false }).first().waitFor();
+        await page.waitForLoadState('networkidle');
+        await store.screenshot(page, `${name}-${width}`);
+      }
+      expect(store.problems).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,130 @@
+import { Suspense, type FormEvent } from 'react';
+import { Link, NavLink, Outlet, useNavigate, useNavigation, useSearchParams } from 'react-router';
+import { useMutation } from 'urql';
+import { graphql } from '../gql';
+import { useSession } from '../auth/session';
+import { Loading } from '../ui/query-state';
+
+const Logout = graphql(`
+  mutation Logout {
+    logout
+  }
+`);
+
+function SearchForm() {
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const q = String(new FormData(event.currentTarget).get('q') ?? '').trim();
+    navigate(q ? `/search?q=${encodeURIComponent(q)}` : '/search');
+  };
+  return (
+    <form role="search" className="search-form" onSubmit={submit}>
+      <label htmlFor="site-search" className="visually-hidden">
+        Search products
+      </label>
+      <input id="site-search" name="q" type="search" placeholder="Search products" defaultValue={params.get('q') ?? ''} />
+      <button type="submit">Search</button>
+    </form>
+  );
+}
+
+function AccountNav() {
+  const { session, signOut } = useSession();
+  const [, logout] = useMutation(Logout);
+  const navigate = useNavigate();
+  if (!session) {
+    return (
+      <ul className="account-nav">
+        <li>
+          <NavLink to="/login">Sign in</NavLink>
+        </li>
+        <li>
+          <NavLink to="/register">Register</NavLink>
+        </li>
+      </ul>
+    );
+  }
+  const { role } = session.user;
+  const out = async () => {
+    await logout({});
+    signOut();
+    navigate('/');
+  };
+  return (
+    <ul className="account-nav">
+      {role === 'Customer' ? (
+        <>
+          <li>
+            <NavLink to="/cart">Cart</NavLink>
+          </li>
+          <li>
+            <NavLink to="/orders">Orders</NavLink>
+          </li>
+          <li>
+            <NavLink to="/favorites">Favorites</NavLink>
+          </li>
+          <li>
+            <NavLink to="/account">{session.user.displayName}</NavLink>
+          </li>
+        </>
+      ) : (
+        <li>
+          <NavLink to="/ops">Operations</NavLink>
+        </li>
+      )}
+      <li>
+        <button type="button" className="link-button" onClick={out}>
+          Sign out
+        </button>
+      </li>
+    </ul>
+  );
+}
+
+export function Layout() {
+  const navigation = useNavigation();
+  return (
+    <>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <header className="site-header">
+        <div className="header-row">
+          <Link to="/" className="brand-mark">
+            Mallfront
+          </Link>
+          <SearchForm />
+          <nav aria-label="Account">
+            <AccountNav />
+          </nav>
+        </div>
+        <nav aria-label="Promotions" className="promo-nav">
+          <ul>
+            <li>
+              <NavLink to="/flash-sales">Flash sales</NavLink>
+            </li>
+            <li>
+              <NavLink to="/group-buys">Group buys</NavLink>
+            </li>
+            <li>
+              <NavLink to="/coupons">Coupons</NavLink>
+            </li>
+            <li>
+              <NavLink to="/points">Points mall</NavLink>
+            </li>
+          </ul>
+        </nav>
+      </header>
+      <main id="main" className="page" aria-busy={navigation.state === 'loading'}>
+        <Suspense fallback={<Loading />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <footer className="site-footer">
+        <p>Mallfront: one storefront, many shops.</p>
+      </footer>
+    </>
+  );
+}

@@ -1,0 +1,142 @@
+import { Link } from 'react-router';
+import { useQuery } from 'urql';
+import { graphql } from '../gql';
+import { CurrencyProvider, Money } from '../money/currency-context';
+import { QueryResult } from '../ui/query-result';
+import { usePageTitle } from '../ui/page-title';
+import { RequireSignIn } from '../auth/require-sign-in';
+import { CouponTerms } from '../ui/coupon-terms';
+
+const AccountPageQuery = graphql(`
+  query AccountPage {
+    currency {
+      ...CurrencyFields
+    }
+    me {
+      displayName
+      email
+      createdAt
+    }
+    myStats {
+      available
+      frozen
+      points
+      orders {
+        pending_payment
+        awaiting_group
+        paid
+        shipped
+        delivered
+        cancelled
+      }
+    }
+    myCoupons(status: Available, pageSize: 20) {
+      total
+      items {
+        ...HeldCouponFields
+      }
+    }
+    myRefunds(pageSize: 5) {
+      items {
+        id
+        orderId
+        kind
+        status
+        amount
+      }
+    }
+  }
+`);
+
+function AccountContent() {
+  const [result] = useQuery({ query: AccountPageQuery, requestPolicy: 'cache-and-network' });
+  return (
+    <QueryResult result={result} what="Loading your account">
+      {({ currency, me, myStats, myCoupons, myRefunds }) => (
+        <CurrencyProvider currency={currency}>
+          <p>
+            {me.displayName} · {me.email}
+          </p>
+          <section aria-labelledby="balances-heading">
+            <h2 id="balances-heading">Balances</h2>
+            <dl className="stats">
+              <div>
+                <dt>Available</dt>
+                <dd>
+                  <Money amount={myStats.available} />
+                </dd>
+              </div>
+              <div>
+                <dt>Held for group buys</dt>
+                <dd>
+                  <Money amount={myStats.frozen} />
+                </dd>
+              </div>
+              <div>
+                <dt>Points</dt>
+                <dd>
+                  {myStats.points.toLocaleString()} <Link to="/points">Spend them</Link>
+                </dd>
+              </div>
+            </dl>
+          </section>
+          <section aria-labelledby="order-counts">
+            <h2 id="order-counts">Orders</h2>
+            <ul className="chips">
+              <li>
+                <Link to="/orders?status=PendingPayment">To pay: {myStats.orders.pending_payment}</Link>
+              </li>
+              <li>
+                <Link to="/orders?status=AwaitingGroup">Waiting for a group: {myStats.orders.awaiting_group}</Link>
+              </li>
+              <li>
+                <Link to="/orders?status=Paid">To ship: {myStats.orders.paid}</Link>
+              </li>
+              <li>
+                <Link to="/orders?status=Shipped">On the way: {myStats.orders.shipped}</Link>
+              </li>
+              <li>
+                <Link to="/orders?status=Delivered">Delivered: {myStats.orders.delivered}</Link>
+              </li>
+            </ul>
+          </section>
+          <section aria-labelledby="my-coupons">
+            <h2 id="my-coupons">Coupons ({myCoupons.total})</h2>
+            <ul className="coupon-list">
+              {myCoupons.items.map((c) => (
+                <li key={c.id} className="coupon">
+                  <CouponTerms coupon={c} />
+                  <p className="meta">
+                    <Link to={`/shops/${c.shop.slug}`}>{c.shop.name}</Link>
+                  </p>
+                </li>
+              ))}
+            </ul>
+          </section>
+          {myRefunds.items.length > 0 ? (
+            <section aria-labelledby="my-refunds">
+              <h2 id="my-refunds">Refunds and returns</h2>
+              <ul>
+                {myRefunds.items.map((r) => (
+                  <li key={r.id}>
+                    {r.kind} for <Link to={`/orders/${r.orderId}`}>order #{r.orderId}</Link>: {r.status.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()}, <Money amount={r.amount} />
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+        </CurrencyProvider>
+      )}
+    </QueryResult>
+  );
+}
+
+export default function AccountPage() {
+  usePageTitle('Your account');
+  return (
+    <RequireSignIn roles={['Customer']}>
+      <h1>Your account</h1>
+      <AccountContent />
+    </RequireSignIn>
+  );
+}

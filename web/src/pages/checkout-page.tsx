@@ -1,0 +1,164 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { useMutation, useQuery } from 'urql';
+import { graphql } from '../gql';
+import type { CheckoutPageQuery as CheckoutData, PlacedOrderFieldsFragment } from '../gql/graphql';
+import { CurrencyProvider, Money } from '../money/currency-context';
+import { QueryResult } from '../ui/query-result';
+import { ErrorNotice } from '../ui/query-state';
+import { usePageTitle } from '../ui/page-title';
+import { AddressFields, readAddress } from '../ui/address-fields';
+import { RequireSignIn } from '../auth/require-sign-in';
+import { useIdempotencyKey } from '../api/idempotency-key';
+import { linesByShop } from './cart-page';
+import { PlacedOrders } from './checkout/placed-orders';
+
+const CheckoutPageQuery = graphql(`
+  query CheckoutPage($groupBuyId: Int!, $withGroupBuy: Boolean!) {
+    currency {
+      ...CurrencyFields
+    }
+    cart @skip(if: $withGroupBuy) {
+      ...CartFields
+    }
+    myCoupons(status: Available, pageSize: 100) @skip(if: $withGroupBuy) {
+      items {
+        id
+        name
+        minOrderAmount
+        shop {
+          id
+        }
+      }
+    }
+    groupBuy(id: $groupBuyId) @include(if: $withGroupBuy) {
+      id
+      productName
+      skuName
+      groupPrice
+      capacity
+      active
+    }
+  }
+`);
+
+const Checkout = graphql(`
+  mutation Checkout($shippingAddress: ShippingAddressInput!, $coupons: [CouponChoiceInput!], $groupBuy: GroupBuyIntentInput, $idempotencyKey: String) {
+    checkout(shippingAddress: $shippingAddress, coupons: $coupons, groupBuy: $groupBuy, idempotencyKey: $idempotencyKey) {
+      ...PlacedOrderFields
+    }
+  }
+`);
+
+function CartSummary({ data }: { data: CheckoutData }) {
+  const cart = data.cart;
+  if (!cart) return null;
+  const coupons = data.myCoupons?.items ?? [];
+  return (
+    <>
+      {linesByShop(cart.lines).map(({ shop, lines }) => {
+        const subtotal = lines.reduce((sum, l) => sum + l.lineTotal, 0);
+        const usable = coupons.filter((c) => c.shop.id === shop.id);
+        return (
+          <fieldset key={shop.id} className="checkout-shop">
+            <legend>{shop.name}</legend>
+            <ul>
+              {lines.map((l) => (
+                <li key={l.skuId}>
+                  {l.productName} ({l.skuName}) × {l.quantity}: <Money amount={l.lineTotal} />
+                </li>
+              ))}
+            </ul>
+            <p>
+              Items: <Money amount={subtotal} />
+            </p>
+            <label>
+              Coupon{' '}
+              <select name={`coupon-${shop.id}`} defaultValue="">
+                <option value="">No coupon</option>
+                {usable.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </fieldset>
+        );
+      })}
+      <p className="meta">Discounts and freight are computed by the mall when you place the order; you pay on the next step.</p>
+    </>
+  );
+}
+
+function CheckoutForm({ data, groupBuy }: { data: CheckoutData; groupBuy: { activityId: number; groupId: number | null } | null }) {
+  const [state, checkout] = useMutation(Checkout);
+  const idempotency = useIdempotencyKey();
+  const [orders, setOrders] = useState<PlacedOrderFieldsFragment[] | null>(null);
+  if (orders) return <PlacedOrders orders={orders} />;
+  if (!groupBuy && data.cart?.lines.length === 0) {
+    return (
+      <p className="empty">
+        Your cart is empty. <Link to="/">Start shopping</Link>
+      </p>
+    );
+  }
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const coupons = [...form.entries()]
+      .filter(([name, value]) => name.startsWith('coupon-') && value !== '')
+      .map(([name, value]) => ({ shopId: Number(name.slice('coupon-'.length)), couponId: Number(value) }));
+    const result = await checkout({
+      shippingAddress: readAddress(form),
+      coupons: groupBuy ? null : coupons,
+      groupBuy: groupBuy ? { activityId: groupBuy.activityId, groupId: groupBuy.groupId } : null,
+      idempotencyKey: idempotency.key(),
+    });
+    if (!result.error?.networkError) idempotency.answered();
+    if (result.data) setOrders(result.data.checkout);
+  };
+  return (
+    <form onSubmit={submit} className="checkout-form">
+      {data.groupBuy ? (
+        <p>
+          {groupBuy?.groupId ? 'Joining a group' : 'Opening a group'} for {data.groupBuy.productName} ({data.groupBuy.skuName}) at <Money amount={data.groupBuy.groupPrice} />, {data.groupBuy.capacity} seats.
+        </p>
+      ) : (
+        <CartSummary data={data} />
+      )}
+      <AddressFields />
+      {state.error ? <ErrorNotice error={state.error} title="Order not placed" /> : null}
+      <button type="submit" className="primary" disabled={state.fetching}>
+        {state.fetching ? 'Placing…' : 'Place order'}
+      </button>
+    </form>
+  );
+}
+
+function CheckoutContent() {
+  const [params] = useSearchParams();
+  const activityId = Number(params.get('groupBuy')) || 0;
+  const groupId = Number(params.get('group')) || null;
+  const groupBuy = activityId > 0 ? { activityId, groupId } : null;
+  const [result] = useQuery({ query: CheckoutPageQuery, variables: { groupBuyId: activityId, withGroupBuy: groupBuy !== null }, requestPolicy: 'network-only' });
+  return (
+    <QueryResult result={result} what="Loading checkout">
+      {(data) => (
+        <CurrencyProvider currency={data.currency}>
+          <CheckoutForm data={data} groupBuy={groupBuy} />
+        </CurrencyProvider>
+      )}
+    </QueryResult>
+  );
+}
+
+export default function CheckoutPage() {
+  usePageTitle('Checkout');
+  return (
+    <RequireSignIn roles={['Customer']}>
+      <h1>Checkout</h1>
+      <CheckoutContent />
+    </RequireSignIn>
+  );
+}

@@ -1,0 +1,221 @@
+import { useCallback } from 'react';
+import { Link, useParams } from 'react-router';
+import { useMutation, useQuery } from 'urql';
+import { graphql } from '../gql';
+import type { OrderPageQuery as OrderData } from '../gql/graphql';
+import { CurrencyProvider, Money } from '../money/currency-context';
+import { QueryResult } from '../ui/query-result';
+import { ErrorNotice } from '../ui/query-state';
+import { OrderTotals } from '../ui/order-totals';
+import { OrderStatusBadge } from '../ui/order-status';
+import { usePageTitle } from '../ui/page-title';
+import { RequireSignIn } from '../auth/require-sign-in';
+import { useIdempotencyKey } from '../api/idempotency-key';
+import { ReviewForm } from './order/review-form';
+import { RefundForm } from './order/refund-form';
+import { InvoicePanel } from './order/invoice-panel';
+
+const OrderPageQuery = graphql(`
+  query OrderPage($id: Int!) {
+    currency {
+      ...CurrencyFields
+    }
+    order(id: $id) {
+      id
+      status
+      itemsTotal
+      discount
+      freightFee
+      total
+      createdAt
+      paidAt
+      shippedAt
+      deliveredAt
+      cancelledAt
+      cancelReason
+      groupId
+      shop {
+        id
+        slug
+        name
+      }
+      shippingAddress {
+        recipient
+        phone
+        region
+        address
+      }
+      items {
+        id
+        productId
+        productName
+        skuName
+        unitPrice
+        quantity
+        amount
+        pricing
+        shippedQuantity
+        refundQuantity
+      }
+      shipments {
+        id
+        carrier
+        trackingNumber
+        createdAt
+      }
+    }
+  }
+`);
+
+const OrderAction = graphql(`
+  mutation OrderAction($id: Int!, $pay: Boolean!, $cancel: Boolean!, $confirm: Boolean!, $idempotencyKey: String) {
+    payOrder(id: $id, idempotencyKey: $idempotencyKey) @include(if: $pay) {
+      id
+      status
+    }
+    cancelOrder(id: $id) @include(if: $cancel) {
+      id
+      status
+    }
+    confirmDelivery(id: $id) @include(if: $confirm) {
+      id
+      status
+    }
+  }
+`);
+
+type Order = OrderData['order'];
+type Action = 'pay' | 'cancel' | 'confirm';
+
+function OrderActions({ order, refresh }: { order: Order; refresh: () => void }) {
+  const [state, act] = useMutation(OrderAction);
+  const idempotency = useIdempotencyKey();
+  const run = async (action: Action) => {
+    const result = await act({ id: order.id, pay: action === 'pay', cancel: action === 'cancel', confirm: action === 'confirm', idempotencyKey: action === 'pay' ? idempotency.key() : null });
+    if (!result.error?.networkError) idempotency.answered();
+    if (!result.error) refresh();
+  };
+  return (
+    <div className="actions">
+      {state.error ? <ErrorNotice error={state.error} title="Not done" /> : null}
+      {order.status === 'PendingPayment' ? (
+        <>
+          <button type="button" className="primary" onClick={() => run('pay')} disabled={state.fetching}>
+            Pay from balance
+          </button>
+          <button type="button" onClick={() => run('cancel')} disabled={state.fetching}>
+            Cancel order
+          </button>
+        </>
+      ) : null}
+      {order.status === 'Shipped' ? (
+        <button type="button" className="primary" onClick={() => run('confirm')} disabled={state.fetching}>
+          Confirm delivery
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+function OrderView({ order, refresh }: { order: Order; refresh: () => void }) {
+  const paidOrLater = order.status === 'Paid' || order.status === 'Shipped' || order.status === 'Delivered';
+  return (
+    <>
+      <h1>
+        Order #{order.id} <OrderStatusBadge status={order.status} />
+      </h1>
+      <p className="meta">
+        From <Link to={`/shops/${order.shop.slug}`}>{order.shop.name}</Link> · placed <time dateTime={order.createdAt}>{new Date(order.createdAt).toLocaleString()}</time>
+        {order.cancelReason ? ` · cancelled (${order.cancelReason.replace(/_/g, ' ')})` : null}
+      </p>
+      <OrderActions order={order} refresh={refresh} />
+      <table className="lines">
+        <thead>
+          <tr>
+            <th scope="col">Item</th>
+            <th scope="col">Unit price</th>
+            <th scope="col">Quantity</th>
+            <th scope="col">Amount</th>
+            <th scope="col">Shipped</th>
+          </tr>
+        </thead>
+        <tbody>
+          {order.items.map((i) => (
+            <tr key={i.id}>
+              <td>
+                <Link to={`/products/${i.productId}`}>{i.productName}</Link> <span className="meta">{i.skuName}</span>
+                {i.pricing !== 'Standard' ? <span className="badge">{i.pricing === 'FlashSale' ? 'Flash sale' : 'Group price'}</span> : null}
+                {i.refundQuantity > 0 ? <p className="meta">{i.refundQuantity} in a refund or return</p> : null}
+              </td>
+              <td>
+                <Money amount={i.unitPrice} />
+              </td>
+              <td>{i.quantity}</td>
+              <td>
+                <Money amount={i.amount} />
+              </td>
+              <td>{i.shippedQuantity}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <OrderTotals order={order} />
+      {order.shippingAddress ? (
+        <section aria-labelledby="ship-to">
+          <h2 id="ship-to">Shipping to</h2>
+          <address>
+            {order.shippingAddress.recipient}, {order.shippingAddress.phone}
+            <br />
+            {order.shippingAddress.address} ({order.shippingAddress.region})
+          </address>
+        </section>
+      ) : null}
+      {order.shipments.length > 0 ? (
+        <section aria-labelledby="parcels">
+          <h2 id="parcels">Parcels</h2>
+          <ul>
+            {order.shipments.map((s) => (
+              <li key={s.id}>
+                {s.carrier} {s.trackingNumber} · sent <time dateTime={s.createdAt}>{new Date(s.createdAt).toLocaleString()}</time>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {order.status === 'Delivered' ? (
+        <section aria-labelledby="review-heading">
+          <h2 id="review-heading">Review your items</h2>
+          {order.items.map((i) => (
+            <ReviewForm key={i.id} orderId={order.id} item={i} />
+          ))}
+        </section>
+      ) : null}
+      {order.status === 'Paid' || order.status === 'Delivered' ? <RefundForm order={order} onDone={refresh} /> : null}
+      {paidOrLater ? <InvoicePanel orderId={order.id} /> : null}
+    </>
+  );
+}
+
+function OrderContent() {
+  const id = Number(useParams().id);
+  const [result, reexecute] = useQuery({ query: OrderPageQuery, variables: { id }, requestPolicy: 'cache-and-network' });
+  const refresh = useCallback(() => reexecute({ requestPolicy: 'network-only' }), [reexecute]);
+  usePageTitle(result.data ? `Order #${result.data.order.id}` : 'Order');
+  return (
+    <QueryResult result={result} what="Loading the order">
+      {({ currency, order }) => (
+        <CurrencyProvider currency={currency}>
+          <OrderView order={order} refresh={refresh} />
+        </CurrencyProvider>
+      )}
+    </QueryResult>
+  );
+}
+
+export default function OrderPage() {
+  return (
+    <RequireSignIn roles={['Customer']}>
+      <OrderContent />
+    </RequireSignIn>
+  );
+}

@@ -1,0 +1,61 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation } from 'urql';
+import { graphql } from '../../gql';
+import { ErrorNotice } from '../../ui/query-state';
+
+const RequestRefund = graphql(`
+  mutation RequestRefund($orderId: Int!, $input: RefundInput!) {
+    requestRefund(orderId: $orderId, input: $input) {
+      id
+      kind
+      status
+      amount
+    }
+  }
+`);
+
+interface RefundableOrder {
+  id: number;
+  status: string;
+  items: { id: number; productName: string; skuName: string; quantity: number; shippedQuantity: number; refundQuantity: number }[];
+}
+
+/** A refund of units not shipped (paid order) or a return of delivered units. */
+export function RefundForm({ order, onDone }: { order: RefundableOrder; onDone: () => void }) {
+  const [state, request] = useMutation(RequestRefund);
+  const [sent, setSent] = useState(false);
+  const kind = order.status === 'Delivered' ? 'Return' : 'Refund';
+  const left = (i: RefundableOrder['items'][number]) => (kind === 'Refund' ? i.quantity - i.shippedQuantity - i.refundQuantity : i.quantity - i.refundQuantity);
+  const items = order.items.filter((i) => left(i) > 0);
+  if (items.length === 0) return null;
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const chosen = items.map((i) => ({ orderItemId: i.id, quantity: Number(form.get(`qty-${i.id}`)) || 0 })).filter((i) => i.quantity > 0);
+    const result = await request({ orderId: order.id, input: { kind, reason: String(form.get('reason') ?? '').trim(), items: chosen } });
+    if (!result.error) {
+      setSent(true);
+      onDone();
+    }
+  };
+  return (
+    <section aria-labelledby="refund-heading">
+      <h2 id="refund-heading">{kind === 'Refund' ? 'Ask for a refund' : 'Return items'}</h2>
+      {sent ? <p role="status">Your request is with the shop.</p> : null}
+      <form onSubmit={submit} className="refund-form">
+        {items.map((i) => (
+          <label key={i.id}>
+            {i.productName} ({i.skuName}), up to {left(i)}: <input type="number" name={`qty-${i.id}`} min={0} max={left(i)} defaultValue={0} />
+          </label>
+        ))}
+        <label>
+          Reason <input name="reason" required maxLength={500} />
+        </label>
+        {state.error ? <ErrorNotice error={state.error} title="Request not sent" /> : null}
+        <button type="submit" disabled={state.fetching}>
+          Send request
+        </button>
+      </form>
+    </section>
+  );
+}

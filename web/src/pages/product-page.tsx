@@ -1,0 +1,279 @@
+import { useCallback, useState } from 'react';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { useClient, useMutation, useQuery, type CombinedError } from 'urql';
+import { graphql } from '../gql';
+import type { ProductPageQuery as ProductPageData } from '../gql/graphql';
+import { CurrencyProvider, Money } from '../money/currency-context';
+import { QueryResult } from '../ui/query-result';
+import { ErrorNotice } from '../ui/query-state';
+import { Countdown } from '../ui/countdown';
+import { Stars } from '../ui/stars';
+import { usePageTitle } from '../ui/page-title';
+import { useSession } from '../auth/session';
+import { loginPathFor } from '../auth/require-sign-in';
+import { rememberCartAdd } from '../auth/pending-cart-add';
+import { addToCart } from '../cart/add-to-cart';
+import { GroupBuyPanel } from './product/group-buy-panel';
+import { ReviewList } from './product/review-list';
+
+/** One request: the product with SKUs and rating, its latest reviews, its live flash sales and group buys. */
+const ProductPageQuery = graphql(`
+  query ProductPage($id: Int!) {
+    currency {
+      ...CurrencyFields
+    }
+    product(id: $id) {
+      id
+      name
+      description
+      imageUrl
+      priceFrom
+      soldCount
+      favorited
+      shop {
+        id
+        slug
+        name
+      }
+      brand {
+        id
+        name
+      }
+      categoryPath {
+        id
+        name
+      }
+      skus {
+        id
+        name
+        price
+        stock
+      }
+      rating {
+        count
+        average
+        perStar {
+          rating
+          count
+        }
+      }
+    }
+    productReviews(productId: $id, pageSize: 5) {
+      total
+      items {
+        ...ReviewFields
+      }
+    }
+    flashSales(productId: $id, includeUpcoming: true, pageSize: 5) {
+      items {
+        id
+        name
+        state
+        startsAt
+        endsAt
+        items {
+          id
+          skuId
+          productId
+          activityPrice
+          remainingStock
+          perCustomerLimit
+        }
+      }
+    }
+    groupBuys(productId: $id, pageSize: 5) {
+      items {
+        ...GroupBuyFields
+      }
+    }
+  }
+`);
+
+const FavoriteProduct = graphql(`
+  mutation FavoriteProduct($id: Int!) {
+    favoriteProduct(productId: $id) {
+      favoritedAt
+    }
+  }
+`);
+const UnfavoriteProduct = graphql(`
+  mutation UnfavoriteProduct($id: Int!) {
+    unfavoriteProduct(productId: $id)
+  }
+`);
+
+type FlashSales = ProductPageData['flashSales']['items'];
+
+/** The flash-sale offer on one SKU: active first, else the next upcoming one. */
+function flashOffer(sales: FlashSales, skuId: number) {
+  for (const state of ['Active', 'Upcoming'] as const) {
+    for (const sale of sales) {
+      const item = sale.items.find((i) => i.skuId === skuId);
+      if (sale.state === state && item) return { sale, item };
+    }
+  }
+  return null;
+}
+
+function FlashPrice({ offer, standard, onChange }: { offer: NonNullable<ReturnType<typeof flashOffer>>; standard: number; onChange: () => void }) {
+  const { sale, item } = offer;
+  if (sale.state === 'Upcoming') {
+    return (
+      <p className="flash-upcoming">
+        Flash sale <strong>{sale.name}</strong>: <Money amount={item.activityPrice} /> — <Countdown until={sale.startsAt} label="starts in" onEnd={onChange} />
+      </p>
+    );
+  }
+  return (
+    <div className="flash-price" aria-label="Flash sale price">
+      <p>
+        <span className="badge">Flash sale</span> <Money amount={item.activityPrice} className="money price-now" /> <s><Money amount={standard} /></s>
+      </p>
+      <p className="meta">
+        <Countdown until={sale.endsAt} onEnd={onChange} /> · {item.remainingStock} left at this price · up to {item.perCustomerLimit} per customer
+      </p>
+    </div>
+  );
+}
+
+function ProductView({ data, refresh }: { data: ProductPageData; refresh: () => void }) {
+  const { product } = data;
+  const { session } = useSession();
+  const client = useClient();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const firstInStock = product.skus.find((s) => s.stock > 0) ?? product.skus[0];
+  const [skuId, setSkuId] = useState(firstInStock?.id ?? 0);
+  const [quantity, setQuantity] = useState(1);
+  const [adding, setAdding] = useState(false);
+  const [added, setAdded] = useState(false);
+  const [addError, setAddError] = useState<CombinedError | null>(null);
+  const [favorite, favoriteProduct] = useMutation(FavoriteProduct);
+  const [unfavorite, unfavoriteProduct] = useMutation(UnfavoriteProduct);
+  const [favorited, setFavorited] = useState(product.favorited);
+  const sku = product.skus.find((s) => s.id === skuId);
+  const offer = sku ? flashOffer(data.flashSales.items, sku.id) : null;
+
+  const add = async () => {
+    if (!sku) return;
+    if (!session) {
+      // Spec "Client sign-in behaviour": sign in, come back here, and find the item in the cart.
+      rememberCartAdd({ skuId: sku.id, quantity });
+      navigate(loginPathFor(location));
+      return;
+    }
+    setAdding(true);
+    setAdded(false);
+    const error = await addToCart(client, { skuId: sku.id, quantity });
+    setAdding(false);
+    setAddError(error);
+    setAdded(!error);
+  };
+  const toggleFavorite = async () => {
+    const result = favorited ? await unfavoriteProduct({ id: product.id }) : await favoriteProduct({ id: product.id });
+    if (!result.error) setFavorited(!favorited);
+  };
+  const favoriteError = favorite.error ?? unfavorite.error;
+
+  return (
+    <article className="product-detail">
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <ol>
+          {product.categoryPath.map((c) => (
+            <li key={c.id}>
+              <Link to={`/categories/${c.id}`}>{c.name}</Link>
+            </li>
+          ))}
+        </ol>
+      </nav>
+      <div className="product-main">
+        {product.imageUrl ? <img src={product.imageUrl} alt={product.name} className="product-image" /> : <div className="image-placeholder product-image" aria-hidden="true" />}
+        <div className="product-buy">
+          <h1>{product.name}</h1>
+          <p className="meta">
+            Sold by <Link to={`/shops/${product.shop.slug}`}>{product.shop.name}</Link>
+            {product.brand ? (
+              <>
+                {' '}
+                · Brand <Link to={`/brands/${product.brand.id}`}>{product.brand.name}</Link>
+              </>
+            ) : null}
+          </p>
+          <p className="meta">
+            {product.soldCount} sold
+            {product.rating.average !== null && product.rating.average !== undefined ? (
+              <>
+                {' '}
+                · <Stars average={product.rating.average} count={product.rating.count} />
+              </>
+            ) : (
+              ' · No reviews yet'
+            )}
+          </p>
+          {sku ? (
+            <p className="price">
+              <Money amount={sku.price} className="money price-now" />
+            </p>
+          ) : null}
+          {offer && sku ? <FlashPrice offer={offer} standard={sku.price} onChange={refresh} /> : null}
+          <fieldset className="sku-picker">
+            <legend>Options</legend>
+            {product.skus.map((s) => (
+              <label key={s.id} className={s.stock === 0 ? 'sold-out' : undefined}>
+                <input type="radio" name="sku" value={s.id} checked={s.id === skuId} onChange={() => setSkuId(s.id)} />
+                {s.name} — <Money amount={s.price} /> · {s.stock > 0 ? `${s.stock} in stock` : 'sold out'}
+              </label>
+            ))}
+          </fieldset>
+          <div className="buy-row">
+            <label>
+              Quantity{' '}
+              <input type="number" min={1} max={Math.max(1, sku?.stock ?? 1)} value={quantity} onChange={(e) => setQuantity(Math.max(1, Math.trunc(Number(e.target.value)) || 1))} />
+            </label>
+            <button type="button" className="primary" onClick={add} disabled={adding || !sku || sku.stock === 0}>
+              {adding ? 'Adding…' : 'Add to cart'}
+            </button>
+            {session?.user.role === 'Customer' ? (
+              <button type="button" onClick={toggleFavorite} aria-pressed={favorited}>
+                {favorited ? '♥ Favorited' : '♡ Favorite'}
+              </button>
+            ) : null}
+          </div>
+          {added ? (
+            <p className="notice notice-ok" role="status">
+              Added to your cart. <Link to="/cart">View cart</Link>
+            </p>
+          ) : null}
+          {addError ? <ErrorNotice error={addError} title="Not added" /> : null}
+          {favoriteError ? <ErrorNotice error={favoriteError} /> : null}
+          {data.groupBuys.items.map((g) => (
+            <GroupBuyPanel key={g.id} groupBuy={g} />
+          ))}
+        </div>
+      </div>
+      {product.description ? (
+        <section aria-labelledby="about-heading">
+          <h2 id="about-heading">About this product</h2>
+          <p>{product.description}</p>
+        </section>
+      ) : null}
+      <ReviewList rating={product.rating} reviews={data.productReviews.items} total={data.productReviews.total} />
+    </article>
+  );
+}
+
+export default function ProductPage() {
+  const id = Number(useParams().id);
+  const [result, reexecute] = useQuery({ query: ProductPageQuery, variables: { id } });
+  const refresh = useCallback(() => reexecute({ requestPolicy: 'network-only' }), [reexecute]);
+  usePageTitle(result.data?.product.name);
+  return (
+    <QueryResult result={result} what="Loading the product">
+      {(data) => (
+        <CurrencyProvider currency={data.currency}>
+          <ProductView key={data.product.id} data={data} refresh={refresh} />
+        </CurrencyProvider>
+      )}
+    </QueryResult>
+  );
+}
