@@ -12,11 +12,13 @@ import { errorHandler, routeNotFound } from '../rest/errors.js';
 import { graphqlSchema } from '../graphql/schema.js';
 import { asGraphQLError, formatError } from '../graphql/errors.js';
 import { limitRules } from '../graphql/limits.js';
+import { refuseUnsafeText } from '../graphql/operation-text.js';
 import type { GraphQLContext } from '../resolvers/graphql-context.js';
 import { createLoaders } from '../graphql/loaders.js';
 import { bearerToken, createServiceContext, requestId, type AppDeps } from './request-context.js';
 import { startSubscriptionServer } from './subscriptions.js';
 import { startSweeps } from './jobs.js';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../input/json-depth.js';
 
 /** How long stopping waits for requests in flight before closing what is left. */
 const STOP_GRACE_MS = 10_000;
@@ -96,7 +98,16 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
   app.disable('x-powered-by');
   app.set('etag', false);
   const server = http.createServer(app);
-  const bodyParser = express.json({ limit: deps.config.bodyLimitBytes, type: ['application/json', 'application/*+json'] });
+  const bodyParser = express.json({
+    limit: deps.config.bodyLimitBytes,
+    type: ['application/json', 'application/*+json'],
+    // Runs on the raw (inflated) bytes before JSON.parse: too deep a body is refused unparsed.
+    verify: (_req, _res, raw) => {
+      if (jsonNestsDeeperThan(raw, MAX_JSON_DEPTH)) {
+        throw new AppError('JSON_TOO_DEEP', 400, `The JSON body nests more than ${MAX_JSON_DEPTH} levels deep`, { max_depth: MAX_JSON_DEPTH });
+      }
+    },
+  });
 
   // Requests in flight, so that stopping can let them finish before the pool closes.
   const inFlight = new InFlight();
@@ -145,6 +156,7 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       subscriptionsOnlyOverWebsocket,
+      refuseUnsafeText,
       // No cache hints are used, and the default cache-control plugin wraps every field resolver to collect them.
       ApolloServerPluginCacheControlDisabled(),
       deps.config.nodeEnv === 'production'

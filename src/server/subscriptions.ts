@@ -8,6 +8,7 @@ import { authenticate, invalidTokens } from '../services/auth.service.js';
 import type WebSocket from 'ws';
 import { asGraphQLError, formatError } from '../graphql/errors.js';
 import { checkOperation } from '../graphql/limits.js';
+import { unsafeOperationText } from '../graphql/operation-text.js';
 import { createLoaders } from '../graphql/loaders.js';
 import type { GraphQLContext } from '../resolvers/graphql-context.js';
 import { bearerToken, createServiceContext, type AppDeps } from './request-context.js';
@@ -85,6 +86,8 @@ export function startSubscriptionServer(deps: AppDeps, server: http.Server, sche
       onSubscribe: async (ctx, _id, payload) => {
         const checked = checkOperation(schema, payload.query, deps.config);
         if (checked.errors) return checked.errors;
+        const unsafe = unsafeOperationText(checked.document, payload.variables ?? undefined);
+        if (unsafe) return [unsafe];
         let contextValue: GraphQLContext;
         try {
           const serviceContext = await createServiceContext(deps, ctx.extra.token, `ws-${randomUUID()}`);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AppError, conflict } from '../errors.js';
+import { AppError } from '../errors.js';
 import { User, Role } from '../entities/user.entity.js';
 import { AuthToken } from '../entities/auth-token.entity.js';
 import type { Actor, ServiceContext } from './context.js';
@@ -30,12 +30,12 @@ export interface Session {
 }
 
 const email = z.string().trim().toLowerCase().max(254).email('must be an email address');
-const RegisterInput = z.object({
+const RegisterInput = z.strictObject({
   email,
   password: z.string().min(8, 'must be at least 8 characters').max(200),
   displayName: z.string().trim().min(1).max(120),
 });
-const LoginInput = z.object({ email, password: z.string().min(1).max(200) });
+const LoginInput = z.strictObject({ email, password: z.string().min(1).max(200) });
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -62,9 +62,9 @@ async function issueToken(ctx: ServiceContext, em: EntityManager, user: User): P
 export async function register(ctx: ServiceContext, input: unknown): Promise<Session> {
   const data = parseInput(RegisterInput, input);
   const passwordHash = await hashPassword(data.password);
+  // A taken email fails at the unique key (`app_user_email_unique`), which answers EMAIL_TAKEN
+  // (src/errors.ts), concurrent registrations of one email included.
   return inTransaction(ctx, async (tx) => {
-    const taken = await tx.em.count(User, { email: data.email });
-    if (taken > 0) throw conflict('EMAIL_TAKEN', 'An account with this email already exists');
     const user = tx.em.create(User, {
       email: data.email,
       passwordHash,
