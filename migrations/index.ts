@@ -11,6 +11,7 @@ import { Migration20261122030000PointsMallAndFavorites } from './Migration202611
 import { Migration20261122110000CatalogVersion } from './Migration20261122110000CatalogVersion.js';
 import { Migration20261122120000CheckoutRefusal } from './Migration20261122120000CheckoutRefusal.js';
 import { Migration20261122130000SalesVersion } from './Migration20261122130000SalesVersion.js';
+import { Migration20261125100000AuthThrottle } from './Migration20261125100000AuthThrottle.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -29,4 +30,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122110000CatalogVersion', class: Migration20261122110000CatalogVersion },
   { name: 'Migration20261122120000CheckoutRefusal', class: Migration20261122120000CheckoutRefusal },
   { name: 'Migration20261122130000SalesVersion', class: Migration20261122130000SalesVersion },
+  { name: 'Migration20261125100000AuthThrottle', class: Migration20261125100000AuthThrottle },
 ];

@@ -47,6 +47,8 @@ export function errorHandler(log: Logger) {
     const requestLog = (res.locals.ctx?.log as Logger | undefined) ?? log;
     if (unexpected) requestLog.error({ err: error, method: req.method, path: req.path }, 'request failed');
     if (res.headersSent) return;
+    const retryAfter = appError.details?.retry_after_seconds;
+    if (typeof retryAfter === 'number') res.set('Retry-After', String(retryAfter));
     res.status(appError.status).json(errorBody(appError));
   };
 }

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import pg from 'pg';
 import express, { type Request, type Response, type NextFunction } from 'express';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError } from 'graphql';
@@ -18,6 +19,7 @@ import { createLoaders } from '../graphql/loaders.js';
 import { bearerToken, createServiceContext, requestId, type AppDeps } from './request-context.js';
 import { startSubscriptionServer } from './subscriptions.js';
 import { startSweeps } from './jobs.js';
+import { postgresAuthThrottle } from '../services/auth-throttle.js';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../input/json-depth.js';
 
 /** How long stopping waits for requests in flight before closing what is left. */
@@ -80,6 +82,16 @@ const subscriptionsOnlyOverWebsocket: ApolloServerPlugin<GraphQLContext> = {
   },
 };
 
+/**
+ * The sign-in counts' own small pool on the ORM's database: two connections are plenty for one
+ * short statement per attempt, and a stuck count never waits for a connection the use cases hold.
+ */
+function authThrottlePool(deps: AppDeps): pg.Pool {
+  const pool = new pg.Pool({ connectionString: deps.orm.config.get('clientUrl'), max: 2, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 });
+  pool.on('error', (error) => deps.log.warn({ err: error }, 'sign-in throttle connection failed'));
+  return pool;
+}
+
 async function databaseReady(deps: AppDeps): Promise<boolean> {
   const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref());
   const probe = deps.orm.em
@@ -93,10 +105,14 @@ async function databaseReady(deps: AppDeps): Promise<boolean> {
  * Builds the HTTP server with its three doors: REST under /api, GraphQL over HTTP at /graphql, and
  * GraphQL subscriptions over a websocket (graphql-ws) on the same /graphql path.
  */
-export async function startApp(deps: AppDeps, port: number): Promise<RunningApp> {
+export async function startApp(baseDeps: AppDeps, port: number): Promise<RunningApp> {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // `req.ip`, under which sign-in attempts are counted, reads X-Forwarded-For only as far as this allows.
+  app.set('trust proxy', baseDeps.config.trustProxy);
+  const throttleStore = authThrottlePool(baseDeps);
+  const deps: AppDeps = { ...baseDeps, authThrottle: postgresAuthThrottle(throttleStore, baseDeps.config) };
   const server = http.createServer(app);
   const bodyParser = express.json({
     limit: deps.config.bodyLimitBytes,
@@ -173,7 +189,7 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
     expressMiddleware(apollo, {
       context: async ({ req, res }) => {
         try {
-          const ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), res.locals.requestId);
+          const ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), res.locals.requestId, req.ip);
           return { ctx, loaders: createLoaders(ctx) };
         } catch (error) {
           throw asGraphQLError(error);
@@ -187,7 +203,7 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
     bodyParser,
     async (req: Request, res: Response, next: NextFunction) => {
       try {
-        res.locals.ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), res.locals.requestId);
+        res.locals.ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), res.locals.requestId, req.ip);
         next();
       } catch (error) {
         next(error);
@@ -220,6 +236,7 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
         // Then wait for responses still being produced on connections that are already closing.
         await inFlight.drained(STOP_GRACE_MS);
         server.closeAllConnections();
+        await throttleStore.end();
       })();
       return stopping;
     },

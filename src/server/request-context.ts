@@ -5,12 +5,15 @@ import type { Logger } from '../logger.js';
 import type { EventBus } from '../events/domain-event.js';
 import type { ServiceContext } from '../services/context.js';
 import { authenticate } from '../services/auth.service.js';
+import type { AuthThrottle } from '../services/auth-throttle.js';
 
 export interface AppDeps {
   config: AppConfig;
   orm: MikroORM;
   log: Logger;
   events: EventBus;
+  /** Set by `startApp` for the requests it serves. */
+  authThrottle?: AuthThrottle;
 }
 
 export function bearerToken(header: string | undefined | null): string | undefined {
@@ -27,6 +30,7 @@ export async function createServiceContext(
   deps: AppDeps,
   token: string | undefined,
   id: string,
+  clientIp?: string,
 ): Promise<ServiceContext> {
   const em = deps.orm.em.fork();
   const { actor, problem } = await authenticate(em, token);
@@ -38,5 +42,7 @@ export async function createServiceContext(
     log: deps.log.child({ requestId: id }),
     requestId: id,
     events: deps.events,
+    clientIp,
+    authThrottle: deps.authThrottle,
   };
 }

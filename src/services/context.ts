@@ -3,6 +3,7 @@ import type { Logger } from '../logger.js';
 import type { AppConfig } from '../config.js';
 import type { DomainEvent, EventBus } from '../events/domain-event.js';
 import type { Role } from '../entities/user.entity.js';
+import type { AuthThrottle } from './auth-throttle.js';
 
 /** Who is calling. Resolved once per request from the bearer token. */
 export interface Actor {
@@ -30,4 +31,8 @@ export interface ServiceContext {
   events: EventBus;
   /** Set inside a transaction: events wait here until commit. */
   pendingEvents?: DomainEvent[];
+  /** The caller's address (Express `req.ip`: behind a proxy only as TRUST_PROXY allows). */
+  clientIp?: string;
+  /** Sign-in throttling of the server; absent where no client is calling (service tests, sweeps). */
+  authThrottle?: AuthThrottle;
 }
