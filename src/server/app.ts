@@ -20,6 +20,7 @@ import { bearerToken, createServiceContext, requestId, type AppDeps } from './re
 import { startSubscriptionServer } from './subscriptions.js';
 import { startSweeps } from './jobs.js';
 import { postgresAuthThrottle } from '../services/auth-throttle.js';
+import { landingPagePolicy, securityHeaders } from './security-headers.js';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../input/json-depth.js';
 
 /** How long stopping waits for requests in flight before closing what is left. */
@@ -148,6 +149,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     }
     next();
   });
+  app.use(securityHeaders);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -168,6 +170,9 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     hideSchemaDetailsFromClientErrors: true,
     // main.ts owns shutdown: drain HTTP, then close the pool, then stop the embedded database.
     stopOnTerminationSignals: false,
+    // Apollo's default shows stack traces (absolute paths) unless NODE_ENV is production or test:
+    // never in an answer; unexpected errors are logged with their request id (formatError).
+    includeStacktraceInErrorResponses: false,
     formatError: formatError(deps.log),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
@@ -183,6 +188,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   await apollo.start();
   const subscriptions = startSubscriptionServer(deps, server, schema);
 
+  if (deps.config.nodeEnv !== 'production') app.get('/graphql', landingPagePolicy);
   app.use(
     '/graphql',
     bodyParser,
