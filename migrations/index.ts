@@ -13,6 +13,7 @@ import { Migration20261122120000CheckoutRefusal } from './Migration2026112212000
 import { Migration20261122130000SalesVersion } from './Migration20261122130000SalesVersion.js';
 import { Migration20261125000000IdempotencyInTheWork } from './Migration20261125000000IdempotencyInTheWork.js';
 import { Migration20261125010000OperationsIndexes } from './Migration20261125010000OperationsIndexes.js';
+import { Migration20261125100000AuthThrottle } from './Migration20261125100000AuthThrottle.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -33,4 +34,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122130000SalesVersion', class: Migration20261122130000SalesVersion },
   { name: 'Migration20261125000000IdempotencyInTheWork', class: Migration20261125000000IdempotencyInTheWork },
   { name: 'Migration20261125010000OperationsIndexes', class: Migration20261125010000OperationsIndexes },
+  { name: 'Migration20261125100000AuthThrottle', class: Migration20261125100000AuthThrottle },
 ];

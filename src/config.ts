@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { isIP } from 'node:net';
 /**
  * Configuration comes only from environment variables, validated once at start so that a bad value
  * stops the process with a message naming the variable instead of failing later in a request.
@@ -52,6 +53,31 @@ export interface AppConfig {
   graphqlLimits: GraphQLLimits;
   /** A SKU whose stock falls below this after a sale raises a `stock.low` event. */
   stockLowThreshold: number;
+  /**
+   * Express `trust proxy`: whether (and which) proxies' `X-Forwarded-For` names the client. Off by
+   * default, so a client cannot pick the address its sign-in attempts are counted under.
+   */
+  trustProxy: TrustProxy;
+  /** Sign-in and registration limits (shared by all processes through PostgreSQL). */
+  authThrottle: AuthThrottleLimits;
+  /** Password hashes (scrypt) computed at once per process, and how many may wait per priority. */
+  passwordHashing: { concurrency: number; queueLimit: number };
+  /** Operations one websocket may have running at once (subscriptions, mostly). */
+  maxSubscriptionsPerSocket: number;
+}
+
+/** `false`, `true` (every hop), a number of hops, or addresses / subnets / `loopback`-style names. */
+export type TrustProxy = boolean | number | string[];
+
+export interface AuthThrottleLimits {
+  /** The window every count below is kept for. */
+  windowSeconds: number;
+  /** Login attempts for one email since its last successful login. */
+  loginPerAccount: number;
+  /** Login attempts from one IP address. */
+  loginPerIp: number;
+  registerPerIp: number;
+  registerPerEmail: number;
 }
 
 export interface GraphQLLimits {
@@ -93,6 +119,23 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes'].includes(raw)) return true;
   if (['0', 'false', 'no'].includes(raw)) return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function trustProxy(env: Env): TrustProxy {
+  const raw = env.TRUST_PROXY?.trim();
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address, bits, ...rest] = entry.split('/');
+    const validBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(address) === 6 ? 128 : 32));
+    if (PROXY_NAMES.has(entry) || (isIP(address) !== 0 && validBits && rest.length === 0)) continue;
+    throw new ConfigError(`TRUST_PROXY must be true, false, a number of hops, or addresses, subnets or loopback/linklocal/uniquelocal separated by commas; got "${entry}"`);
+  }
+  return entries;
 }
 
 function databaseUrl(env: Env): string | undefined {
@@ -142,5 +185,19 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxDirectives: 50,
     },
     stockLowThreshold: integer(env, 'STOCK_LOW_THRESHOLD', 5, 0, 1_000_000),
+    trustProxy: trustProxy(env),
+    authThrottle: {
+      windowSeconds: integer(env, 'AUTH_THROTTLE_WINDOW_SECONDS', 900, 1, 86_400),
+      loginPerAccount: integer(env, 'LOGIN_MAX_ATTEMPTS_PER_ACCOUNT', 10, 1, 1_000_000),
+      loginPerIp: integer(env, 'LOGIN_MAX_ATTEMPTS_PER_IP', 100, 1, 1_000_000),
+      registerPerIp: integer(env, 'REGISTER_MAX_PER_IP', 20, 1, 1_000_000),
+      registerPerEmail: integer(env, 'REGISTER_MAX_PER_EMAIL', 10, 1, 1_000_000),
+    },
+    passwordHashing: {
+      // Half the cores (at least one): scrypt is pure CPU, and the other half keeps serving requests.
+      concurrency: integer(env, 'PASSWORD_HASH_CONCURRENCY', Math.max(1, Math.floor(os.availableParallelism() / 2)), 1, 64),
+      queueLimit: integer(env, 'PASSWORD_HASH_QUEUE', 32, 0, 10_000),
+    },
+    maxSubscriptionsPerSocket: integer(env, 'MAX_SUBSCRIPTIONS_PER_SOCKET', 20, 1, 1000),
   };
 }

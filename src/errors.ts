@@ -47,9 +47,35 @@ function databaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/**
+ * Unique keys whose violation has a domain meaning. A use case may check first and answer with the
+ * code itself; a concurrent request that passed the same check loses at the unique key, and gets the
+ * same answer from here instead of a 500 (registration relies on the key alone).
+ */
+const UNIQUE_CONSTRAINT_CODES: Record<string, [code: string, message: string]> = {
+  app_user_email_unique: ['EMAIL_TAKEN', 'An account with this email already exists'],
+  coupon_customer_template_unique: ['COUPON_ALREADY_CLAIMED', 'You already hold a coupon from this template'],
+  group_buy_membership_group_id_customer_id_unique: ['GROUP_ALREADY_JOINED', 'You already hold an order in this group'],
+  invoice_order_id_unique: ['INVOICE_ALREADY_ISSUED', 'This order already has an invoice'],
+  review_order_item_id_unique: ['REVIEW_EXISTS', 'This item has already been reviewed'],
+};
+
+/** A unique violation (SQLSTATE 23505) as a 409: its domain code, else CONFLICT (a lost race; retry). */
+function uniqueViolation(error: unknown): AppError | null {
+  for (let e: any = error, depth = 0; e && depth < 5; e = e.cause, depth++) {
+    if (e.code !== '23505') continue;
+    const known = typeof e.constraint === 'string' ? UNIQUE_CONSTRAINT_CODES[e.constraint] : undefined;
+    return known ? conflict(known[0], known[1]) : conflict('CONFLICT', 'A concurrent request changed the same data; try again');
+  }
+  return null;
+}
+
 /** Turns anything thrown into an AppError; unknown errors become a masked INTERNAL. */
 export function toAppError(error: unknown): { appError: AppError; unexpected: boolean } {
   if (error instanceof AppError) return { appError: error, unexpected: false };
+  const unique = uniqueViolation(error);
+  // Only an unnamed key is worth a log line: a domain code is an expected race.
+  if (unique) return { appError: unique, unexpected: unique.code === 'CONFLICT' };
   if (databaseUnavailable(error)) {
     return {
       appError: new AppError('SERVICE_UNAVAILABLE', 503, 'The database is not reachable; try again shortly'),

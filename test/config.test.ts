@@ -20,4 +20,23 @@ describe('configuration', () => {
     expect(loadConfig({ SUBSCRIPTION_RECHECK_SECONDS: '30' }).subscriptionRecheckSeconds).toBe(30);
     expect(() => loadConfig({ SUBSCRIPTION_RECHECK_SECONDS: '0' })).toThrow(/SUBSCRIPTION_RECHECK_SECONDS/);
   });
+
+  it('trusts no proxy unless TRUST_PROXY says which, and refuses what Express could not use', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,::1' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', '::1']);
+    for (const bad of ['yes please', '10.0.0.0/33', '300.1.1.1', 'loopback,']) expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('has sane sign-in limits and hashing caps by default, each settable', () => {
+    const config = loadConfig({});
+    expect(config.authThrottle).toEqual({ windowSeconds: 900, loginPerAccount: 10, loginPerIp: 100, registerPerIp: 20, registerPerEmail: 10 });
+    expect(config.passwordHashing).toEqual({ concurrency: Math.max(1, Math.floor(os.availableParallelism() / 2)), queueLimit: 32 });
+    expect(config.maxSubscriptionsPerSocket).toBe(20);
+    expect(loadConfig({ LOGIN_MAX_ATTEMPTS_PER_ACCOUNT: '5' }).authThrottle.loginPerAccount).toBe(5);
+    expect(() => loadConfig({ LOGIN_MAX_ATTEMPTS_PER_IP: '0' })).toThrow(/LOGIN_MAX_ATTEMPTS_PER_IP/);
+    expect(() => loadConfig({ PASSWORD_HASH_CONCURRENCY: 'lots' })).toThrow(/PASSWORD_HASH_CONCURRENCY/);
+    expect(() => loadConfig({ MAX_SUBSCRIPTIONS_PER_SOCKET: '0' })).toThrow(/MAX_SUBSCRIPTIONS_PER_SOCKET/);
+  });
 });

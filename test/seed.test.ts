@@ -62,4 +62,12 @@ describe('demo seed', () => {
     expect(operators[0].n).toBe(c.shop);
     expect(PASSWORD).not.toBe(DEMO_PASSWORD);
   });
+
+  it('gives every demo account its own salt, so no two share a hash', async () => {
+    const [row] = await t.sql(`select count(*)::int as accounts, count(distinct password_hash)::int as hashes,
+      count(distinct split_part(password_hash, '$', 5))::int as salts from app_user where email like '%mallfront.test'`);
+    expect(row.accounts).toBe(8);
+    expect(row.hashes).toBe(8);
+    expect(row.salts).toBe(8);
+  });
 });

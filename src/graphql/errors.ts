@@ -19,7 +19,11 @@ export function formatError(log: Logger) {
     const code = formatted.extensions?.code;
     if (!(original instanceof AppError) && typeof code === 'string' && OPERATION_CODES.has(code)) return formatted;
     if (original instanceof GraphQLError && !(original.originalError)) {
-      return formatted;
+      // `extensions.http` tells Apollo the status to answer with; it is not for the client (the
+      // websocket would otherwise send it along).
+      if (!formatted.extensions?.http) return formatted;
+      const { http: _status, ...extensions } = formatted.extensions;
+      return { ...formatted, extensions };
     }
     const { appError, unexpected } = toAppError(original);
     if (unexpected) log.error({ err: original, path: formatted.path }, 'graphql operation failed');
@@ -36,7 +40,12 @@ export function formatError(log: Logger) {
 export function asGraphQLError(error: unknown): GraphQLError {
   const { appError } = toAppError(error);
   return new GraphQLError(appError.message, {
-    extensions: { code: appError.code, status: appError.status, http: { status: appError.status } },
+    extensions: {
+      code: appError.code,
+      status: appError.status,
+      ...(appError.details ? { details: appError.details } : {}),
+      http: { status: appError.status },
+    },
   });
 }
 

@@ -33,7 +33,14 @@ function convertKeys(value: unknown, convert: (key: string) => string): unknown 
   if (value instanceof Date) return isoString(value);
   if (Array.isArray(value)) return value.map((item) => convertKeys(item, convert));
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) out[convert(key)] = convertKeys((value as Record<string, unknown>)[key], convert);
+  for (const key of Object.keys(value)) {
+    const name = convert(key);
+    const converted = convertKeys((value as Record<string, unknown>)[key], convert);
+    // A client's `__proto__` key stays a plain key (which strict validation then refuses): assigned,
+    // it would replace the object's prototype instead.
+    if (name === '__proto__') Object.defineProperty(out, name, { value: converted, enumerable: true, writable: true, configurable: true });
+    else out[name] = converted;
+  }
   return out;
 }
 

@@ -7,8 +7,18 @@ export function routeNotFound(req: Request, _res: Response, next: NextFunction) 
   next(new AppError('ROUTE_NOT_FOUND', 404, `No route ${req.method} ${req.path}`));
 }
 
-/** Express's own rejections (body parser) carry a `type`; they become our codes. */
+/** zlib's failures (`Z_DATA_ERROR`...), brotli's and zstd's: a body that does not decode with its Content-Encoding. */
+const DECODING_FAILURE = /^(Z_|ERR_BROTLI|ERR__ERROR|ERR_ZSTD)/;
+
+/**
+ * Express's own rejections (body parser, path decoding) carry a `type` or a 4xx `status`; they become
+ * our codes. Our own AppError thrown inside the body parser (the depth check) comes back wrapped as is.
+ */
 function frameworkError(error: any): AppError | null {
+  if (error instanceof AppError) return error;
+  if (error?.status === 400 && typeof error.code === 'string' && DECODING_FAILURE.test(error.code)) {
+    return new AppError('MALFORMED_ENCODING', 400, 'The request body does not decode with its Content-Encoding');
+  }
   switch (error?.type) {
     case 'entity.parse.failed':
       return new AppError('MALFORMED_JSON', 400, 'The request body is not valid JSON');
@@ -20,6 +30,11 @@ function frameworkError(error: any): AppError | null {
     case 'request.aborted':
       return new AppError('REQUEST_ABORTED', 400, 'The request was aborted');
     default:
+      // Anything else the framework refused as the client's fault (a path that is not valid
+      // percent-encoding, a body shorter than its Content-Length...). Our own code throws AppError only.
+      if (typeof error?.status === 'number' && error.status >= 400 && error.status < 500) {
+        return new AppError('BAD_REQUEST', 400, 'The request could not be read');
+      }
       return null;
   }
 }
@@ -32,6 +47,8 @@ export function errorHandler(log: Logger) {
     const requestLog = (res.locals.ctx?.log as Logger | undefined) ?? log;
     if (unexpected) requestLog.error({ err: error, method: req.method, path: req.path }, 'request failed');
     if (res.headersSent) return;
+    const retryAfter = appError.details?.retry_after_seconds;
+    if (typeof retryAfter === 'number') res.set('Retry-After', String(retryAfter));
     res.status(appError.status).json(errorBody(appError));
   };
 }

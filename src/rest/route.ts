@@ -2,6 +2,8 @@ import type { Request, Response, NextFunction, Router } from 'express';
 import { AppError } from '../errors.js';
 import type { ServiceContext } from '../services/context.js';
 import { camelKeys, snakeKeys } from './case.js';
+import { unsafeTextProblems } from '../input/unsafe-text.js';
+import { validationFailed } from '../services/validate.js';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -37,6 +39,11 @@ export function route(router: Router, path: string, handlers: Partial<Record<Met
           body: camelKeys(req.body ?? {}),
           header: (name) => req.header(name),
         };
+        // The one check of text for every route: NUL or a lone surrogate anywhere is VALIDATION_FAILED.
+        const problems = unsafeTextProblems(call.params);
+        unsafeTextProblems(call.query, '', problems);
+        unsafeTextProblems(call.body, '', problems);
+        if (problems.length > 0) throw validationFailed(problems);
         const result = await handler(call);
         if (result instanceof Reply) {
           res.set(result.headers).status(result.status);

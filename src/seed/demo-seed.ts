@@ -23,7 +23,11 @@ export class SeedRefused extends Error {}
  */
 export async function seedDemoData(orm: MikroORM, nodeEnv: string): Promise<'seeded' | 'already-seeded'> {
   if (nodeEnv === 'production') throw new SeedRefused('The demo seed refuses to run with NODE_ENV=production');
-  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  // One hash per account, each with its own salt: a shared salt would show that the accounts share a
+  // password, and let one guess be checked against all of them. Hashed before the transaction opens.
+  const accounts = 1 + SHOPS.length + CUSTOMERS.length;
+  const hashes = await Promise.all(Array.from({ length: accounts }, () => hashPassword(DEMO_PASSWORD)));
+  const passwordHash = () => hashes.pop()!;
   return orm.em.fork().transactional(async (em) => {
     await em.execute('select pg_advisory_xact_lock(?)', [771_001]);
     if ((await em.count(User, { email: ADMIN_EMAIL })) > 0) return 'already-seeded';
@@ -119,11 +123,11 @@ export async function seedDemoData(orm: MikroORM, nodeEnv: string): Promise<'see
       em.create(PointsProduct, { ...item, imageUrl: `https://img.mallfront.test/points/${i + 1}.jpg` }),
     );
 
-    em.create(User, { email: ADMIN_EMAIL, passwordHash, displayName: 'Platform Admin', role: Role.PlatformAdmin });
+    em.create(User, { email: ADMIN_EMAIL, passwordHash: passwordHash(), displayName: 'Platform Admin', role: Role.PlatformAdmin });
     shops.forEach((shop) =>
-      em.create(User, { email: operatorEmail(shop.slug), passwordHash, displayName: `${shop.name} Operator`, role: Role.ShopOperator, shop }),
+      em.create(User, { email: operatorEmail(shop.slug), passwordHash: passwordHash(), displayName: `${shop.name} Operator`, role: Role.ShopOperator, shop }),
     );
-    const customers = CUSTOMERS.map((c) => em.create(User, { ...c, passwordHash, role: Role.Customer }));
+    const customers = CUSTOMERS.map((c) => em.create(User, { ...c, passwordHash: passwordHash(), role: Role.Customer }));
     await em.flush();
 
     await createZeroBalances(em, customers.map((c) => c.id));

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import pg from 'pg';
 import express, { type Request, type Response, type NextFunction } from 'express';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError } from 'graphql';
@@ -12,6 +13,7 @@ import { errorHandler, routeNotFound } from '../rest/errors.js';
 import { graphqlSchema } from '../graphql/schema.js';
 import { asGraphQLError, formatError } from '../graphql/errors.js';
 import { limitRules } from '../graphql/limits.js';
+import { refuseUnsafeText } from '../graphql/operation-text.js';
 import type { GraphQLContext } from '../resolvers/graphql-context.js';
 import { createLoaders } from '../graphql/loaders.js';
 import { bearerToken, createServiceContext, requestId, type AppDeps } from './request-context.js';
@@ -20,6 +22,9 @@ import { startSweeps } from './jobs.js';
 import { PoolHealth } from '../db/pool-health.js';
 import { poolOf } from '../db/read.js';
 import { webApp } from './web-app.js';
+import { postgresAuthThrottle } from '../services/auth-throttle.js';
+import { landingPagePolicy, securityHeaders } from './security-headers.js';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../input/json-depth.js';
 
 /** How long stopping waits for requests in flight before closing what is left. */
 const STOP_GRACE_MS = 10_000;
@@ -82,15 +87,38 @@ const subscriptionsOnlyOverWebsocket: ApolloServerPlugin<GraphQLContext> = {
 };
 
 /**
+ * The sign-in counts' own small pool on the ORM's database: two connections are plenty for one
+ * short statement per attempt, and a stuck count never waits for a connection the use cases hold.
+ */
+function authThrottlePool(deps: AppDeps): pg.Pool {
+  const pool = new pg.Pool({ connectionString: deps.orm.config.get('clientUrl'), max: 2, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 });
+  pool.on('error', (error) => deps.log.warn({ err: error }, 'sign-in throttle connection failed'));
+  return pool;
+}
+
+/**
  * Builds the HTTP server with its three doors: REST under /api, GraphQL over HTTP at /graphql, and
  * GraphQL subscriptions over a websocket (graphql-ws) on the same /graphql path.
  */
-export async function startApp(deps: AppDeps, port: number): Promise<RunningApp> {
+export async function startApp(baseDeps: AppDeps, port: number): Promise<RunningApp> {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // `req.ip`, under which sign-in attempts are counted, reads X-Forwarded-For only as far as this allows.
+  app.set('trust proxy', baseDeps.config.trustProxy);
+  const throttleStore = authThrottlePool(baseDeps);
+  const deps: AppDeps = { ...baseDeps, authThrottle: postgresAuthThrottle(throttleStore, baseDeps.config) };
   const server = http.createServer(app);
-  const bodyParser = express.json({ limit: deps.config.bodyLimitBytes, type: ['application/json', 'application/*+json'] });
+  const bodyParser = express.json({
+    limit: deps.config.bodyLimitBytes,
+    type: ['application/json', 'application/*+json'],
+    // Runs on the raw (inflated) bytes before JSON.parse: too deep a body is refused unparsed.
+    verify: (_req, _res, raw) => {
+      if (jsonNestsDeeperThan(raw, MAX_JSON_DEPTH)) {
+        throw new AppError('JSON_TOO_DEEP', 400, `The JSON body nests more than ${MAX_JSON_DEPTH} levels deep`, { max_depth: MAX_JSON_DEPTH });
+      }
+    },
+  });
 
   // Requests in flight, so that stopping can let them finish before the pool closes.
   const inFlight = new InFlight();
@@ -115,6 +143,7 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
     }
     next();
   });
+  app.use(securityHeaders);
 
   const health = new PoolHealth(await poolOf(deps.orm.em.fork()), {
     clientUrl: deps.orm.config.get('clientUrl')!,
@@ -140,10 +169,14 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
     hideSchemaDetailsFromClientErrors: true,
     // main.ts owns shutdown: drain HTTP, then close the pool, then stop the embedded database.
     stopOnTerminationSignals: false,
+    // Apollo's default shows stack traces (absolute paths) unless NODE_ENV is production or test:
+    // never in an answer; unexpected errors are logged with their request id (formatError).
+    includeStacktraceInErrorResponses: false,
     formatError: formatError(deps.log),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       subscriptionsOnlyOverWebsocket,
+      refuseUnsafeText,
       // No cache hints are used, and the default cache-control plugin wraps every field resolver to collect them.
       ApolloServerPluginCacheControlDisabled(),
       deps.config.nodeEnv === 'production'
@@ -154,13 +187,14 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
   await apollo.start();
   const subscriptions = startSubscriptionServer(deps, server, schema);
 
+  if (deps.config.nodeEnv !== 'production') app.get('/graphql', landingPagePolicy);
   app.use(
     '/graphql',
     bodyParser,
     expressMiddleware(apollo, {
       context: async ({ req, res }) => {
         try {
-          const ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), res.locals.requestId);
+          const ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), res.locals.requestId, req.ip);
           return { ctx, loaders: createLoaders(ctx) };
         } catch (error) {
           throw asGraphQLError(error);
@@ -174,7 +208,7 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
     bodyParser,
     async (req: Request, res: Response, next: NextFunction) => {
       try {
-        res.locals.ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), res.locals.requestId);
+        res.locals.ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), res.locals.requestId, req.ip);
         next();
       } catch (error) {
         next(error);
@@ -210,6 +244,7 @@ export async function startApp(deps: AppDeps, port: number): Promise<RunningApp>
         // Then wait for responses still being produced on connections that are already closing.
         await inFlight.drained(STOP_GRACE_MS);
         server.closeAllConnections();
+        await throttleStore.end();
       })();
       return stopping;
     },

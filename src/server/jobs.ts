@@ -2,6 +2,7 @@ import type { ServiceContext } from '../services/context.js';
 import { cancelUnpaidOrders } from '../services/order.service.js';
 import { expireLapsedGroups } from '../services/group-buy-lifecycle.js';
 import { expireIdempotencyKeys } from '../services/idempotency.service.js';
+import { pruneAuthThrottle } from '../services/auth-throttle.js';
 import type { AppDeps } from './request-context.js';
 
 /** A context for work no user asked for (sweeps): no actor, its own entity manager. */
@@ -22,6 +23,7 @@ export const SWEEPS: Record<string, (ctx: ServiceContext) => Promise<number>> = 
   'payment-window': cancelUnpaidOrders,
   'group-expiry': expireLapsedGroups,
   'idempotency-keys': expireIdempotencyKeys,
+  'auth-throttle': pruneAuthThrottle,
 };
 
 export function startSweeps(deps: AppDeps): () => void {

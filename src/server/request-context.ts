@@ -5,6 +5,7 @@ import type { Logger } from '../logger.js';
 import type { EventBus } from '../events/domain-event.js';
 import type { FaultHooks, ServiceContext } from '../services/context.js';
 import { authenticate } from '../services/auth.service.js';
+import type { AuthThrottle } from '../services/auth-throttle.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -13,6 +14,8 @@ export interface AppDeps {
   events: EventBus;
   /** Test hooks only (see FaultHooks). */
   faults?: FaultHooks;
+  /** Set by `startApp` for the requests it serves. */
+  authThrottle?: AuthThrottle;
 }
 
 export function bearerToken(header: string | undefined | null): string | undefined {
@@ -29,6 +32,7 @@ export async function createServiceContext(
   deps: AppDeps,
   token: string | undefined,
   id: string,
+  clientIp?: string,
 ): Promise<ServiceContext> {
   const em = deps.orm.em.fork();
   const { actor, problem } = await authenticate(em, token);
@@ -41,5 +45,7 @@ export async function createServiceContext(
     requestId: id,
     events: deps.events,
     faults: deps.faults,
+    clientIp,
+    authThrottle: deps.authThrottle,
   };
 }

@@ -8,6 +8,7 @@ import { authenticate, invalidTokens } from '../services/auth.service.js';
 import type WebSocket from 'ws';
 import { asGraphQLError, formatError } from '../graphql/errors.js';
 import { checkOperation } from '../graphql/limits.js';
+import { unsafeOperationText } from '../graphql/operation-text.js';
 import { createLoaders } from '../graphql/loaders.js';
 import type { GraphQLContext } from '../resolvers/graphql-context.js';
 import { bearerToken, createServiceContext, type AppDeps } from './request-context.js';
@@ -83,11 +84,19 @@ export function startSubscriptionServer(deps: AppDeps, server: http.Server, sche
         return true;
       },
       onSubscribe: async (ctx, _id, payload) => {
+        // graphql-ws has already registered this operation, so the count includes it.
+        if (Object.keys(ctx.subscriptions).length > deps.config.maxSubscriptionsPerSocket) {
+          const limit = deps.config.maxSubscriptionsPerSocket;
+          return [asGraphQLError(new AppError('TOO_MANY_SUBSCRIPTIONS', 429, `At most ${limit} operations may run at once on one connection`, { limit }))];
+        }
         const checked = checkOperation(schema, payload.query, deps.config);
         if (checked.errors) return checked.errors;
+        const unsafe = unsafeOperationText(checked.document, payload.variables ?? undefined);
+        if (unsafe) return [unsafe];
         let contextValue: GraphQLContext;
         try {
-          const serviceContext = await createServiceContext(deps, ctx.extra.token, `ws-${randomUUID()}`);
+          // The socket's own address: X-Forwarded-For is read for HTTP requests only (Express `trust proxy`).
+          const serviceContext = await createServiceContext(deps, ctx.extra.token, `ws-${randomUUID()}`, ctx.extra.request.socket.remoteAddress);
           contextValue = { ctx: serviceContext, loaders: createLoaders(serviceContext) };
         } catch (error) {
           return [asGraphQLError(error)];

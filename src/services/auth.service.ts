@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AppError, conflict } from '../errors.js';
+import { AppError } from '../errors.js';
 import { User, Role } from '../entities/user.entity.js';
 import { AuthToken } from '../entities/auth-token.entity.js';
 import type { Actor, ServiceContext } from './context.js';
@@ -8,6 +8,7 @@ import { inTransaction } from './transaction.js';
 import { requireUser } from './guards.js';
 import { parseInput, z } from './validate.js';
 import { hashPassword, verifyPassword, DUMMY_HASH } from './password.js';
+import { unthrottled } from './auth-throttle.js';
 import { createZeroBalances } from './ledger.service.js';
 import { queryRows } from '../db/read.js';
 import { textArray } from '../db/sql.js';
@@ -30,12 +31,15 @@ export interface Session {
 }
 
 const email = z.string().trim().toLowerCase().max(254).email('must be an email address');
-const RegisterInput = z.object({
+const RegisterInput = z.strictObject({
   email,
   password: z.string().min(8, 'must be at least 8 characters').max(200),
   displayName: z.string().trim().min(1).max(120),
 });
-const LoginInput = z.object({ email, password: z.string().min(1).max(200) });
+const LoginInput = z.strictObject({ email, password: z.string().min(1).max(200) });
+
+/** Attempts are counted per address; a call with none (not over HTTP) shares one bucket. */
+const clientKey = (ctx: ServiceContext) => ctx.clientIp ?? 'unknown';
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -61,10 +65,12 @@ async function issueToken(ctx: ServiceContext, em: EntityManager, user: User): P
 /** Creates a customer account with its zero balance rows and signs it in, in one transaction. */
 export async function register(ctx: ServiceContext, input: unknown): Promise<Session> {
   const data = parseInput(RegisterInput, input);
-  const passwordHash = await hashPassword(data.password);
+  const throttle = ctx.authThrottle ?? unthrottled;
+  const lane = await throttle.registrationAttempt(clientKey(ctx), data.email);
+  const passwordHash = await throttle.hashing.run(lane, () => hashPassword(data.password));
+  // A taken email fails at the unique key (`app_user_email_unique`), which answers EMAIL_TAKEN
+  // (src/errors.ts), concurrent registrations of one email included.
   return inTransaction(ctx, async (tx) => {
-    const taken = await tx.em.count(User, { email: data.email });
-    if (taken > 0) throw conflict('EMAIL_TAKEN', 'An account with this email already exists');
     const user = tx.em.create(User, {
       email: data.email,
       passwordHash,
@@ -80,9 +86,13 @@ export async function register(ctx: ServiceContext, input: unknown): Promise<Ses
 /** Signs in. Unknown email and wrong password give the same answer and take the same time. */
 export async function login(ctx: ServiceContext, input: unknown): Promise<Session> {
   const data = parseInput(LoginInput, input);
+  const throttle = ctx.authThrottle ?? unthrottled;
+  // Counted before any work, so an attempt over the limit costs one statement and no hash.
+  const lane = await throttle.loginAttempt(clientKey(ctx), data.email);
   const user = await ctx.em.findOne(User, { email: data.email }, { populate: ['passwordHash'] });
-  const ok = await verifyPassword(data.password, user?.passwordHash ?? DUMMY_HASH);
+  const ok = await throttle.hashing.run(lane, () => verifyPassword(data.password, user?.passwordHash ?? DUMMY_HASH));
   if (!user || !ok) throw new AppError('INVALID_CREDENTIALS', 401, 'Email or password is not correct');
+  await throttle.loginSucceeded(data.email);
   return inTransaction(ctx, (tx) => issueToken(tx, tx.em, user));
 }
 

@@ -26,7 +26,7 @@ export interface CartView {
   total: number;
 }
 
-const SetQuantity = z.object({ skuId: id, quantity: z.number().int().min(0).max(999) });
+const SetQuantity = z.strictObject({ skuId: id, quantity: z.number().int().min(0).max(999) });
 
 /** The customer's cart with shop and current stock per line, in one query. */
 export async function getCart(ctx: ServiceContext): Promise<CartView> {

@@ -3,6 +3,7 @@ import type { Logger } from '../logger.js';
 import type { AppConfig } from '../config.js';
 import type { DomainEvent, EventBus } from '../events/domain-event.js';
 import type { Role } from '../entities/user.entity.js';
+import type { AuthThrottle } from './auth-throttle.js';
 
 /** Who is calling. Resolved once per request from the bearer token. */
 export interface Actor {
@@ -32,6 +33,10 @@ export interface ServiceContext {
   pendingEvents?: DomainEvent[];
   /** Test hooks where a database fault hurts most; never set in production. */
   faults?: FaultHooks;
+  /** The caller's address (Express `req.ip`: behind a proxy only as TRUST_PROXY allows). */
+  clientIp?: string;
+  /** Sign-in throttling of the server; absent where no client is calling (service tests, sweeps). */
+  authThrottle?: AuthThrottle;
 }
 
 /**

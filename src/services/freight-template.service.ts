@@ -29,16 +29,16 @@ const terms = {
   /** Absent or null: never free. */
   freeThreshold: z.number().int().min(0).max(2_000_000_000).nullable().default(null),
 };
-const TemplateInput = z.object({
+const TemplateInput = z.strictObject({
   name: z.string().trim().min(1).max(80),
   ...terms,
   regions: z
-    .array(z.object({ region: regionCode, ...terms }))
+    .array(z.strictObject({ region: regionCode, ...terms }))
     .max(100)
     .default([])
     .refine((list) => new Set(list.map((r) => r.region)).size === list.length, 'Each region may appear once'),
 });
-const TemplateRef = z.object({ templateId: id });
+const TemplateRef = z.strictObject({ templateId: id });
 
 /** Full views of templates (with their regions) in two queries, in the order of `ids`. */
 async function templateViews(em: EntityManager, ids: number[]): Promise<FreightTemplateView[]> {
@@ -132,7 +132,7 @@ export async function deleteFreightTemplate(ctx: ServiceContext, input: unknown)
   });
 }
 
-const AssignInput = z.object({ productId: id, freightTemplateId: id.nullable() });
+const AssignInput = z.strictObject({ productId: id, freightTemplateId: id.nullable() });
 
 /**
  * Assigns one of the shop's own templates to one of its products (null: the product ships free).

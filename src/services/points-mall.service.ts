@@ -52,7 +52,7 @@ const text = (max: number) => z.string().trim().min(1).max(max);
 const optionalText = (max: number) => z.string().trim().max(max).nullish().transform((v) => (v ? v : null));
 const imageUrl = z.string().trim().max(500).url('must be a URL').nullish().transform((v) => v ?? null);
 
-const CreateProductInput = z.object({
+const CreateProductInput = z.strictObject({
   name: text(200),
   description: optionalText(5000),
   imageUrl,
@@ -75,7 +75,7 @@ const UpdateProductInput = z
   .strict()
   .refine((v) => Object.values(v).some((x) => x !== undefined), 'send at least one field to change');
 
-const RedeemInput = z.object({
+const RedeemInput = z.strictObject({
   quantity: z.number().int().min(1).max(MAX_REDEEM_QUANTITY).default(1),
   shippingAddress: ShippingAddressInput,
 });

@@ -29,16 +29,16 @@ import { refundViews, type RefundView } from './refund-view.js';
  * conditional update, so a transition happens once however many requests race for it.
  */
 
-const RequestInput = z.object({
+const RequestInput = z.strictObject({
   orderId: id,
   kind: z.enum(RefundKind),
   reason: z.string().trim().min(1).max(500),
   items: z
-    .array(z.object({ orderItemId: id, quantity: z.number().int().min(1).max(1_000_000) }))
+    .array(z.strictObject({ orderItemId: id, quantity: z.number().int().min(1).max(1_000_000) }))
     .min(1)
     .max(100),
 });
-const RefundRef = z.object({ refundId: id });
+const RefundRef = z.strictObject({ refundId: id });
 const RejectInput = RefundRef.extend({ reason: z.string().trim().min(1).max(500) });
 const ShipBackInput = RefundRef.extend({ companyCode, trackingNumber: z.string().trim().min(1).max(80) });
 const ListInput = z.object({ ...pageFields, status: z.enum(RefundStatus).optional(), kind: z.enum(RefundKind).optional() });

@@ -31,14 +31,14 @@ export interface ProductReviewPage extends Page<ReviewView> {
 }
 
 const httpUrl = z.url({ protocol: /^https?$/ }).max(500);
-const ReviewInput = z.object({
+const ReviewInput = z.strictObject({
   orderId: id,
   orderItemId: id,
   rating: z.number().int().min(1).max(5),
   text: z.string().trim().min(1).max(2000),
   imageUrls: z.array(httpUrl).max(9).default([]),
 });
-const ReviewRef = z.object({ reviewId: id });
+const ReviewRef = z.strictObject({ reviewId: id });
 const ReplyInput = ReviewRef.extend({ text: z.string().trim().min(1).max(1000) });
 
 const mask = (name: string) => `${[...name.trim()][0] ?? '*'}***`;

@@ -10,13 +10,13 @@ import { orderViews, type OrderView } from './order-view.js';
 import { activeCompanyName, companyCode } from './shipping-company.service.js';
 import { closeShippingIfDone } from './fulfilment.js';
 
-const ShipmentInput = z.object({
+const ShipmentInput = z.strictObject({
   orderId: id,
   companyCode,
   trackingNumber: z.string().trim().min(1).max(80),
   /** Absent: everything not yet shipped goes in this parcel. */
   items: z
-    .array(z.object({ orderItemId: id, quantity: z.number().int().min(1).max(1_000_000) }))
+    .array(z.strictObject({ orderItemId: id, quantity: z.number().int().min(1).max(1_000_000) }))
     .min(1)
     .optional(),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { validationError } from '../errors.js';
+import type { InputProblem } from '../input/unsafe-text.js';
 
 export { z };
 
@@ -10,12 +11,15 @@ export { z };
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => ({
-    field: issue.path.map(String).join('.') || null,
-    message: issue.message,
-  }));
+  throw validationFailed(
+    result.error.issues.map((issue) => ({ field: issue.path.map(String).join('.') || null, message: issue.message })),
+  );
+}
+
+/** VALIDATION_FAILED listing every problem; the message names the first. */
+export function validationFailed(problems: InputProblem[]) {
   const first = problems[0];
-  throw validationError(first.field ? `${first.field}: ${first.message}` : first.message, { problems });
+  return validationError(first.field ? `${first.field}: ${first.message}` : first.message, { problems });
 }
 
 /** Common field shapes. Money and quantities are whole numbers: no floats anywhere. */

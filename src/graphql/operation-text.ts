@@ -1,0 +1,49 @@
+import { Kind, visit, type DocumentNode, type GraphQLError, type ValueNode } from 'graphql';
+import type { ApolloServerPlugin } from '@apollo/server';
+import { unsafeTextProblems, UNSAFE_TEXT_MESSAGE, type InputProblem } from '../input/unsafe-text.js';
+import { validationFailed } from '../services/validate.js';
+import { asGraphQLError } from './errors.js';
+
+/** Inline string literals under one argument value, by dotted path from the argument's name. */
+function literalProblems(node: ValueNode, path: string, problems: InputProblem[]): void {
+  switch (node.kind) {
+    case Kind.STRING:
+      if (unsafeTextProblems(node.value).length > 0) problems.push({ field: path, message: UNSAFE_TEXT_MESSAGE });
+      return;
+    case Kind.LIST:
+      node.values.forEach((value, index) => literalProblems(value, `${path}.${index}`, problems));
+      return;
+    case Kind.OBJECT:
+      for (const field of node.fields) literalProblems(field.value, `${path}.${field.name.value}`, problems);
+      return;
+    default:
+  }
+}
+
+/**
+ * The one text check of the GraphQL door (HTTP and websocket): NUL or a lone surrogate in a variable
+ * (named by its path, `input.displayName`) or in an inline argument (named from the argument) makes
+ * the operation VALIDATION_FAILED before it runs. Null when the operation is clean.
+ */
+export function unsafeOperationText(document: DocumentNode, variables: Record<string, unknown> | undefined): GraphQLError | null {
+  const problems = unsafeTextProblems(variables ?? {});
+  visit(document, {
+    Argument(node) {
+      literalProblems(node.value, node.name.value, problems);
+      return false;
+    },
+  });
+  return problems.length === 0 ? null : asGraphQLError(validationFailed(problems));
+}
+
+/** Apollo plugin running `unsafeOperationText` once the operation is parsed and validated. */
+export const refuseUnsafeText: ApolloServerPlugin = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ document, request }) {
+        const error = unsafeOperationText(document, request.variables);
+        if (error) throw error;
+      },
+    };
+  },
+};
