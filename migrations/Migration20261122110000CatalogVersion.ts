@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  * listing filter may have changed (a product published, unpublished, created published, deleted, or
  * a published product moved to another category, brand or shop; any category change). A listing
  * reads it in the same statement as its page, so a total counted at the same version is exact for
- * that page's snapshot (see `src/services/listing-total.ts`). Bumped by statement triggers: a bulk
+ * that page's snapshot (see `src/fast-paths/listing-total-cache.ts`). Bumped by statement triggers: a bulk
  * insert moves it once, and writes that change nothing of the above (names, prices, stock) never
  * touch it.
  */

@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * `mf_refuse(code, details)`: raises SQLSTATE `MF001` with the refusal code as message and its
  * details (JSON) as detail. Checkout writes its orders, items, counters and stock decrements in one
- * statement (`src/services/place-orders.ts`); when one of its guarded writes finds fewer rows than it
+ * statement (`src/checkout/place-orders.ts`); when one of its guarded writes finds fewer rows than it
  * needs, the statement calls this so that the whole statement, and so every write in it, fails.
  */
 export class Migration20261122120000CheckoutRefusal extends Migration {

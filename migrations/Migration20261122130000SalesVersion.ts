@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  * or leaves sold_count (`order_item.sold` set at payment, cleared by a full refund before shipping;
  * lines inserted or deleted already sold). A `sort=sales` listing reads it (with the catalog version)
  * in the same statement as its page, so a ranking computed at the same two versions is exactly the
- * ranking that statement would compute (see `src/services/sales-ranking.ts`).
+ * ranking that statement would compute (see `src/fast-paths/sales-ranking-cache.ts`).
  *
  * Sixteen shards, each bumped by the backends whose pid falls on it, summed on read: payments do not
  * all queue on one row. The bump at payment is a deferred constraint trigger, so the shard row is

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Indexes of the operations reads (`src/services/operations.service.ts`): today's counters range over
+ * Indexes of the operations reads (`src/orders/operations.service.ts`): today's counters range over
  * the order and refund times, and the orders waiting for shipment are the `paid` ones (a small,
  * moving set: a partial index keeps it cheap to find for one shop or for every shop).
  */

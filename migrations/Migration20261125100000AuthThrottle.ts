@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Sign-in and registration attempt counts (src/services/auth-throttle.ts), shared by every server
+ * Sign-in and registration attempt counts (src/accounts/auth-throttle.ts), shared by every server
  * process. The layout is rate-limiter-flexible's own for PostgreSQL (it inserts by position:
  * key, points, expire in epoch milliseconds), with `text` keys since an email may be 254 characters.
  */

@@ -2,11 +2,11 @@ import { startTestApp, type TestApp } from './support/harness.js';
 import { expiredTokenFor, newCustomer, newFreightTemplate, type TestUser } from './support/fixtures.js';
 import { activityStockOf, newFlashSale } from './support/flash-sales.js';
 import { ADDRESS, addToCart, checkoutBody, shopWithProduct, stockOf } from './support/shopping.js';
-import { placeOrders, type Placement } from '../src/services/place-orders.js';
-import { readCarts } from '../src/services/checkout.service.js';
+import { placeOrders, type Placement } from '../src/checkout/place-orders.js';
+import { readCarts } from '../src/checkout/checkout.service.js';
 import { ItemPricing } from '../src/entities/order-item.entity.js';
 import { AppError } from '../src/errors.js';
-import { StaleReadConflict } from '../src/services/transaction.js';
+import { StaleReadConflict } from '../src/shared/transaction.js';
 
 /**
  * Concurrent checkouts share statements (StatementCombiner): token lookups, cart reads and the write.

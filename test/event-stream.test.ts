@@ -3,7 +3,7 @@ import { InProcessEventBus } from '../src/events/in-process-bus.js';
 import { eventStream } from '../src/events/event-stream.js';
 import type { DomainEvent } from '../src/events/domain-event.js';
 import { perEventContext } from '../src/resolvers/events.resolver.js';
-import type { ServiceContext } from '../src/services/context.js';
+import type { ServiceContext } from '../src/shared/context.js';
 
 let seq = 0;
 const event = (shopIds: number[] = [1]): DomainEvent => ({

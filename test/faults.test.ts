@@ -5,8 +5,8 @@ import { addToCart, checkoutBody, shopWithProduct } from './support/shopping.js'
 import { expectNothingLost, poolSettles, shopThroughFaults } from './support/faulty-shoppers.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 import { SERVER_URL } from './support/databases.js';
-import { poolOf } from '../src/db/read.js';
-import type { FaultHooks, ServiceContext } from '../src/services/context.js';
+import { poolOf } from '../src/fast-paths/prepared-statements.js';
+import type { FaultHooks, ServiceContext } from '../src/shared/context.js';
 
 /**
  * Faults are part of the contract: a killed session or a database that goes away mid-request loses

@@ -1,10 +1,10 @@
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer, newOperator } from './support/fixtures.js';
 import { ADDRESS, balanceOf, expectLedgerReplays, payOk, placeOrder, shopWithProduct, stockOf } from './support/shopping.js';
-import { cancelUnpaidOrders } from '../src/services/order.service.js';
-import { soldCounts } from '../src/services/sold-count.js';
-import { recordAnswer, withIdempotency, type IdempotencyRecord } from '../src/services/idempotency.service.js';
-import { inTransaction } from '../src/services/transaction.js';
+import { cancelUnpaidOrders } from '../src/orders/order.service.js';
+import { soldCounts } from '../src/catalog/sold-count.js';
+import { recordAnswer, withIdempotency, type IdempotencyRecord } from '../src/shared/idempotency.js';
+import { inTransaction } from '../src/shared/transaction.js';
 import { systemContext } from '../src/server/jobs.js';
 import { createServiceContext } from '../src/server/request-context.js';
 import { createLogger } from '../src/logger.js';

@@ -2,10 +2,10 @@ import { addToCart, ADDRESS, checkoutOk, shopWithProduct, stockOf } from './supp
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer } from './support/fixtures.js';
 import { activityStockOf, newFlashSale } from './support/flash-sales.js';
-import { placeOrders, type Placement } from '../src/services/place-orders.js';
+import { placeOrders, type Placement } from '../src/checkout/place-orders.js';
 import { ItemPricing } from '../src/entities/order-item.entity.js';
 import { AppError } from '../src/errors.js';
-import { StaleReadConflict } from '../src/services/transaction.js';
+import { StaleReadConflict } from '../src/shared/transaction.js';
 
 /**
  * Checkout's one write statement, called directly with what a checkout would have read, to show that

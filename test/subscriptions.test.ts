@@ -5,8 +5,8 @@ import {
   commitEvents, connectRaw, marker, orderPlaced, subscribe, waitFor, type LiveSubscription,
 } from './support/subscriptions.js';
 import { EventTypes } from '../src/events/event-types.js';
-import { emit, inTransaction } from '../src/services/transaction.js';
-import { emitStockLow } from '../src/services/stock-events.js';
+import { emit, inTransaction } from '../src/shared/transaction.js';
+import { emitStockLow } from '../src/catalog/stock-events.js';
 
 /**
  * Two servers on one database, as two processes behind a load balancer: `a` and `b` have their own

@@ -53,7 +53,7 @@ export function ormConfig({
     pool: { min: poolSize, max: poolSize },
     // Short OLTP statements: JIT compilation costs far more than it saves (measured: 750 ms of JIT
     // for a 100 ms sales-sorted listing), so it is off for the server's sessions.
-    // Generic plans: only the prepared storefront reads (src/db/read.ts) carry parameters (the ORM
+    // Generic plans: only the prepared storefront reads (src/fast-paths/prepared-statements.ts) carry parameters (the ORM
     // inlines its own), and re-planning them on every call cost more than running them (0.35 ms of
     // planning for a 0.2 ms listing). Their generic plans are checked in docs/performance.md.
     // The two timeouts bound what one session can hold: a statement that runs away, or a transaction

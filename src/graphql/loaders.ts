@@ -1,13 +1,13 @@
 import DataLoader from 'dataloader';
-import { ratingSummaries, type RatingSummary } from '../services/rating-summary.js';
+import { ratingSummaries, type RatingSummary } from '../catalog/rating-summary.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ServiceContext } from '../services/context.js';
-import { myUsableCouponsByShop, type CouponView } from '../services/coupon.service.js';
-import { favoritedProductIds, favoritedShopIds, favoritingCustomer } from '../services/favorites.service.js';
+import type { ServiceContext } from '../shared/context.js';
+import { myUsableCouponsByShop, type CouponView } from '../promotions/coupon.service.js';
+import { favoritedProductIds, favoritedShopIds, favoritingCustomer } from '../accounts/favorites.service.js';
 import {
   brandsByIds, categoriesByIds, categoriesByParentIds, productsByIds, profilesByShopIds, skusByProductIds,
   type BrandView, type CategoryView, type ProductView, type ShopProfileView, type SkuView,
-} from '../services/catalog-views.js';
+} from '../catalog/catalog-views.js';
 
 /**
  * Per-request DataLoaders: every relation a GraphQL list touches is fetched with one query per

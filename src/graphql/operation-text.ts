@@ -1,7 +1,7 @@
 import { Kind, visit, type DocumentNode, type GraphQLError, type ValueNode } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
-import { unsafeTextProblems, UNSAFE_TEXT_MESSAGE, type InputProblem } from '../input/unsafe-text.js';
-import { validationFailed } from '../services/validate.js';
+import { unsafeTextProblems, UNSAFE_TEXT_MESSAGE, type InputProblem } from '../shared/unsafe-text.js';
+import { validationFailed } from '../shared/validate.js';
 import { asGraphQLError } from './errors.js';
 
 /** Inline string literals under one argument value, by dotted path from the argument's name. */

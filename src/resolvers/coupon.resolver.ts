@@ -1,6 +1,6 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import * as coupons from '../services/coupon.service.js';
-import { CouponState } from '../services/coupon.service.js';
+import * as coupons from '../promotions/coupon.service.js';
+import { CouponState } from '../promotions/coupon.service.js';
 import { CouponTemplateStatus } from '../entities/coupon-template.entity.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { Coupon, CouponPage, CouponTemplate, CouponTemplateInput, CouponTemplatePage, CouponTemplatePatch } from './types/coupon.types.js';

@@ -1,5 +1,5 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import * as flashSales from '../services/flash-sale.service.js';
+import * as flashSales from '../promotions/flash-sale.service.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { FlashSale, FlashSaleInput, FlashSalePage } from './types/flash-sale.types.js';
 

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import * as freight from '../services/freight-template.service.js';
-import { listShippingCompanies } from '../services/shipping-company.service.js';
+import * as freight from '../shipping/freight-template.service.js';
+import { listShippingCompanies } from '../shipping/shipping-company.service.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { FreightTemplate, FreightTemplateInput, FreightTemplatePage, ProductFreightTemplate, ShippingCompany } from './types/after-sale.types.js';
 

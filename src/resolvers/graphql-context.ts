@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../services/context.js';
+import type { ServiceContext } from '../shared/context.js';
 import type { Loaders } from '../graphql/loaders.js';
 
 /** The GraphQL context: the service context of this operation and its DataLoaders. */

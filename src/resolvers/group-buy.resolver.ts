@@ -1,5 +1,5 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import * as groupBuys from '../services/group-buy.service.js';
+import * as groupBuys from '../promotions/group-buy.service.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { GroupBuyDetail, GroupBuyInput, GroupBuyPage, MerchantGroupBuy, MerchantGroupBuyPage } from './types/group-buy.types.js';
 

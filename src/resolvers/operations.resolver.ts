@@ -1,5 +1,5 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
-import * as operations from '../services/operations.service.js';
+import * as operations from '../orders/operations.service.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { OperationsTodayType } from './types/operations.types.js';
 import { OrderPage } from './types/order.types.js';

@@ -1,16 +1,16 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import * as cart from '../services/cart.service.js';
-import { checkout } from '../services/checkout.service.js';
-import * as orders from '../services/order.service.js';
-import { createShipment } from '../services/shipment.service.js';
-import { getMyInvoice, issueInvoice } from '../services/invoice.service.js';
-import { myStats } from '../services/account.service.js';
+import * as cart from '../checkout/cart.service.js';
+import { checkout } from '../checkout/checkout.service.js';
+import * as orders from '../orders/order.service.js';
+import { createShipment } from '../orders/shipment.service.js';
+import { getMyInvoice, issueInvoice } from '../orders/invoice.service.js';
+import { myStats } from '../accounts/account.service.js';
 import { OrderStatus } from '../entities/order.entity.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { CouponChoiceInput } from './types/coupon.types.js';
 import { AccountStats, Cart, Invoice, InvoiceInput, Order, OrderItem, OrderPage, ShipmentInput, ShippingAddressInput } from './types/order.types.js';
 import { ProductType } from './types/catalog.types.js';
-import type { OrderItemView } from '../services/order-view.js';
+import type { OrderItemView } from '../orders/order-view.js';
 import { GroupBuyIntentInput } from './types/group-buy.types.js';
 
 @Resolver()

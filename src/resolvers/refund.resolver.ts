@@ -1,5 +1,5 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import * as refunds from '../services/refund.service.js';
+import * as refunds from '../after-sale/refund.service.js';
 import { RefundKind, RefundStatus } from '../entities/refund.entity.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { Refund, RefundInput, RefundPage, ShipBackInput } from './types/after-sale.types.js';

@@ -1,5 +1,5 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import * as reviews from '../services/review.service.js';
+import * as reviews from '../after-sale/review.service.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { ProductReviewPage, Review, ReviewInput, ReviewPage } from './types/after-sale.types.js';
 

@@ -1,9 +1,9 @@
 import type { Router } from 'express';
-import * as brands from '../services/brand.service.js';
-import * as categories from '../services/category.service.js';
-import * as content from '../services/home-content.service.js';
-import * as products from '../services/product.service.js';
-import * as shops from '../services/shop.service.js';
+import * as brands from '../catalog/brand.service.js';
+import * as categories from '../catalog/category.service.js';
+import * as content from '../catalog/home-content.service.js';
+import * as products from '../catalog/product.service.js';
+import * as shops from '../catalog/shop.service.js';
 import { route } from './route.js';
 
 /** Storefront reads, and the platform admin's catalog writes. */

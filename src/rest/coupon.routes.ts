@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import * as coupons from '../services/coupon.service.js';
+import * as coupons from '../promotions/coupon.service.js';
 import { route, Reply } from './route.js';
 
 /** Coupon templates of shops, customers' claims and coupons, and the merchant's template management. */

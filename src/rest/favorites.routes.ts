@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import * as favorites from '../services/favorites.service.js';
+import * as favorites from '../accounts/favorites.service.js';
 import { route, Reply } from './route.js';
 
 const noContent = () => new Reply(204, undefined);

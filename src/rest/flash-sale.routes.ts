@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import * as flashSales from '../services/flash-sale.service.js';
+import * as flashSales from '../promotions/flash-sale.service.js';
 import { route, Reply } from './route.js';
 
 /** Flash-sale discovery and the shop operator's session management. */

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
-import * as freight from '../services/freight-template.service.js';
-import { listShippingCompanies } from '../services/shipping-company.service.js';
+import * as freight from '../shipping/freight-template.service.js';
+import { listShippingCompanies } from '../shipping/shipping-company.service.js';
 import { route, Reply } from './route.js';
 
 /** Freight templates of a shop, their assignment to products, and the shipping company dictionary. */

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import * as groupBuys from '../services/group-buy.service.js';
+import * as groupBuys from '../promotions/group-buy.service.js';
 import { route, Reply } from './route.js';
 
 /** Group-buying activities: public reads and the shop's management. */

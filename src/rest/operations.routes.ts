@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import * as operations from '../services/operations.service.js';
+import * as operations from '../orders/operations.service.js';
 import { route } from './route.js';
 
 /** The live operations page's reads, for shop operators (own shop) and platform admins (every shop). */

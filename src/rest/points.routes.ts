@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import * as points from '../services/points-mall.service.js';
+import * as points from '../points/points-mall.service.js';
 import { route, Reply } from './route.js';
 
 export function pointsRoutes(router: Router) {

@@ -1,10 +1,10 @@
 import type { Router } from 'express';
-import * as cart from '../services/cart.service.js';
-import { checkout } from '../services/checkout.service.js';
-import * as orders from '../services/order.service.js';
-import { createShipment } from '../services/shipment.service.js';
-import { getMyInvoice, issueInvoice } from '../services/invoice.service.js';
-import { myStats } from '../services/account.service.js';
+import * as cart from '../checkout/cart.service.js';
+import { checkout } from '../checkout/checkout.service.js';
+import * as orders from '../orders/order.service.js';
+import { createShipment } from '../orders/shipment.service.js';
+import { getMyInvoice, issueInvoice } from '../orders/invoice.service.js';
+import { myStats } from '../accounts/account.service.js';
 import { route, Reply } from './route.js';
 
 /** Cart, checkout, orders, shipments, invoices and the account summary. */

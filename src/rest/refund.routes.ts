@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import * as refunds from '../services/refund.service.js';
+import * as refunds from '../after-sale/refund.service.js';
 import { route, Reply } from './route.js';
 
 /** After-sale: the customer asks, ships returns back and may withdraw; the shop decides and receives. */

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import * as reviews from '../services/review.service.js';
+import * as reviews from '../after-sale/review.service.js';
 import { route, Reply } from './route.js';
 
 /** Product reviews: the buyer writes, the public reads, the shop replies, admins moderate. */

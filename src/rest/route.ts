@@ -1,9 +1,9 @@
 import type { Request, Response, NextFunction, Router } from 'express';
 import { AppError } from '../errors.js';
-import type { ServiceContext } from '../services/context.js';
+import type { ServiceContext } from '../shared/context.js';
 import { camelKeys, snakeKeys } from './case.js';
-import { unsafeTextProblems } from '../input/unsafe-text.js';
-import { validationFailed } from '../services/validate.js';
+import { unsafeTextProblems } from '../shared/unsafe-text.js';
+import { validationFailed } from '../shared/validate.js';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

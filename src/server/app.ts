@@ -20,11 +20,11 @@ import { bearerToken, createServiceContext, requestId, type AppDeps } from './re
 import { startSubscriptionServer } from './subscriptions.js';
 import { startSweeps } from './jobs.js';
 import { PoolHealth } from '../db/pool-health.js';
-import { poolOf } from '../db/read.js';
+import { poolOf } from '../fast-paths/prepared-statements.js';
 import { webApp } from './web-app.js';
-import { postgresAuthThrottle } from '../services/auth-throttle.js';
+import { postgresAuthThrottle } from '../accounts/auth-throttle.js';
 import { landingPagePolicy, securityHeaders } from './security-headers.js';
-import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../input/json-depth.js';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../shared/json-depth.js';
 
 /** How long stopping waits for requests in flight before closing what is left. */
 const STOP_GRACE_MS = 10_000;

@@ -1,8 +1,8 @@
-import type { ServiceContext } from '../services/context.js';
-import { cancelUnpaidOrders } from '../services/order.service.js';
-import { expireLapsedGroups } from '../services/group-buy-lifecycle.js';
-import { expireIdempotencyKeys } from '../services/idempotency.service.js';
-import { pruneAuthThrottle } from '../services/auth-throttle.js';
+import type { ServiceContext } from '../shared/context.js';
+import { cancelUnpaidOrders } from '../orders/order.service.js';
+import { expireLapsedGroups } from '../promotions/group-buy-lifecycle.js';
+import { expireIdempotencyKeys } from '../shared/idempotency.js';
+import { pruneAuthThrottle } from '../accounts/auth-throttle.js';
 import type { AppDeps } from './request-context.js';
 
 /** A context for work no user asked for (sweeps): no actor, its own entity manager. */

@@ -3,9 +3,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { EventBus } from '../events/domain-event.js';
-import type { FaultHooks, ServiceContext } from '../services/context.js';
-import { authenticate } from '../services/auth.service.js';
-import type { AuthThrottle } from '../services/auth-throttle.js';
+import type { FaultHooks, ServiceContext } from '../shared/context.js';
+import { authenticate } from '../accounts/auth.service.js';
+import type { AuthThrottle } from '../accounts/auth-throttle.js';
 
 export interface AppDeps {
   config: AppConfig;

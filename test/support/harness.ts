@@ -7,7 +7,7 @@ import { openOrm, servingPool, type MikroORM } from '../../src/db/orm.js';
 import { PostgresEventBus } from '../../src/events/postgres-event-bus.js';
 import { startApp, type RunningApp } from '../../src/server/app.js';
 import { createServiceContext } from '../../src/server/request-context.js';
-import type { FaultHooks, ServiceContext } from '../../src/services/context.js';
+import type { FaultHooks, ServiceContext } from '../../src/shared/context.js';
 import { adminQuery, databaseUrl, PREFIX, TEMPLATE_DB } from './databases.js';
 import { ensureTemplate } from './template.js';
 

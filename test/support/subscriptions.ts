@@ -2,7 +2,7 @@ import { createClient, type Client, type ExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { DomainEvent } from '../../src/events/domain-event.js';
 import { EventTypes } from '../../src/events/event-types.js';
-import { emit, inTransaction } from '../../src/services/transaction.js';
+import { emit, inTransaction } from '../../src/shared/transaction.js';
 import type { TestApp } from './harness.js';
 
 export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {

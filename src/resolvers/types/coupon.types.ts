@@ -1,6 +1,6 @@
 import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { CouponTemplateStatus, DiscountKind } from '../../entities/coupon-template.entity.js';
-import { CouponState } from '../../services/coupon.service.js';
+import { CouponState } from '../../promotions/coupon.service.js';
 import { ShopSummary } from './order.types.js';
 
 registerEnumType(DiscountKind, { name: 'DiscountKind', description: 'fixed: amountOff minor units off; percent: percentOff (1..100) rounded down, capped by maxDiscount' });

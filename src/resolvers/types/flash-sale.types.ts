@@ -1,5 +1,5 @@
 import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { FlashSaleState } from '../../services/flash-sale.service.js';
+import { FlashSaleState } from '../../promotions/flash-sale.service.js';
 import { ShopSummary } from './order.types.js';
 import { PageType } from './page.types.js';
 

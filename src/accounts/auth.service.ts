@@ -1,0 +1,177 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError } from '../errors.js';
+import { User, Role } from '../entities/user.entity.js';
+import { AuthToken } from '../entities/auth-token.entity.js';
+import type { Actor, ServiceContext } from '../shared/context.js';
+import { inTransaction } from '../shared/transaction.js';
+import { requireUser } from '../shared/guards.js';
+import { parseInput, z } from '../shared/validate.js';
+import { hashPassword, verifyPassword, DUMMY_HASH } from './password.js';
+import { unthrottled } from './auth-throttle.js';
+import { createZeroBalances } from './ledger.service.js';
+import { queryRows } from '../fast-paths/prepared-statements.js';
+import { textArray } from '../db/sql.js';
+import { perConnection } from '../fast-paths/per-connection.js';
+import { StatementCombiner } from '../fast-paths/statement-combiner.js';
+
+export interface UserView {
+  id: number;
+  email: string;
+  displayName: string;
+  role: Role;
+  shopId: number | null;
+  createdAt: Date;
+}
+
+export interface Session {
+  token: string;
+  expiresAt: Date;
+  user: UserView;
+}
+
+const email = z.string().trim().toLowerCase().max(254).email('must be an email address');
+const RegisterInput = z.strictObject({
+  email,
+  password: z.string().min(8, 'must be at least 8 characters').max(200),
+  displayName: z.string().trim().min(1).max(120),
+});
+const LoginInput = z.strictObject({ email, password: z.string().min(1).max(200) });
+
+/** Attempts are counted per address; a call with none (not over HTTP) shares one bucket. */
+const clientKey = (ctx: ServiceContext) => ctx.clientIp ?? 'unknown';
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export function toUserView(user: User): UserView {
+  return {
+    id: user.id,
+    email: user.email,
+    displayName: user.displayName,
+    role: user.role,
+    shopId: user.shop?.id ?? null,
+    createdAt: user.createdAt,
+  };
+}
+
+async function issueToken(ctx: ServiceContext, em: EntityManager, user: User): Promise<Session> {
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(Date.now() + ctx.config.tokenTtlHours * 3600_000);
+  em.create(AuthToken, { tokenHash: hashToken(token), user, expiresAt });
+  await em.flush();
+  return { token, expiresAt, user: toUserView(user) };
+}
+
+/** Creates a customer account with its zero balance rows and signs it in, in one transaction. */
+export async function register(ctx: ServiceContext, input: unknown): Promise<Session> {
+  const data = parseInput(RegisterInput, input);
+  const throttle = ctx.authThrottle ?? unthrottled;
+  const lane = await throttle.registrationAttempt(clientKey(ctx), data.email);
+  const passwordHash = await throttle.hashing.run(lane, () => hashPassword(data.password));
+  // A taken email fails at the unique key (`app_user_email_unique`), which answers EMAIL_TAKEN
+  // (src/errors.ts), concurrent registrations of one email included.
+  return inTransaction(ctx, async (tx) => {
+    const user = tx.em.create(User, {
+      email: data.email,
+      passwordHash,
+      displayName: data.displayName,
+      role: Role.Customer,
+    });
+    await tx.em.flush();
+    await createZeroBalances(tx.em, [user.id]);
+    return issueToken(tx, tx.em, user);
+  });
+}
+
+/** Signs in. Unknown email and wrong password give the same answer and take the same time. */
+export async function login(ctx: ServiceContext, input: unknown): Promise<Session> {
+  const data = parseInput(LoginInput, input);
+  const throttle = ctx.authThrottle ?? unthrottled;
+  // Counted before any work, so an attempt over the limit costs one statement and no hash.
+  const lane = await throttle.loginAttempt(clientKey(ctx), data.email);
+  const user = await ctx.em.findOne(User, { email: data.email }, { populate: ['passwordHash'] });
+  const ok = await throttle.hashing.run(lane, () => verifyPassword(data.password, user?.passwordHash ?? DUMMY_HASH));
+  if (!user || !ok) throw new AppError('INVALID_CREDENTIALS', 401, 'Email or password is not correct');
+  await throttle.loginSucceeded(data.email);
+  return inTransaction(ctx, (tx) => issueToken(tx, tx.em, user));
+}
+
+/** Revokes the token this request was made with. */
+export async function logout(ctx: ServiceContext): Promise<boolean> {
+  const actor = requireUser(ctx);
+  await ctx.em.execute('update auth_token set revoked_at = now() where token_hash = ? and revoked_at is null', [
+    actor.tokenHash,
+  ]);
+  return true;
+}
+
+export async function me(ctx: ServiceContext): Promise<UserView> {
+  const actor = requireUser(ctx);
+  const user = await ctx.em.findOneOrFail(User, actor.userId);
+  return toUserView(user);
+}
+
+export type Authentication =
+  | { actor: Actor; problem: null }
+  | { actor: null; problem: 'TOKEN_INVALID' | 'TOKEN_EXPIRED' | null };
+
+/**
+ * Of `tokenHashes`, those no longer valid and why (revoked or unknown: TOKEN_INVALID; past their
+ * lifetime: TOKEN_EXPIRED), in one query: the subscription server checks its open connections with
+ * it, so a logout or an expiry ends them.
+ */
+export async function invalidTokens(em: EntityManager, tokenHashes: string[]): Promise<Map<string, 'TOKEN_INVALID' | 'TOKEN_EXPIRED'>> {
+  const invalid = new Map<string, 'TOKEN_INVALID' | 'TOKEN_EXPIRED'>(tokenHashes.map((h) => [h, 'TOKEN_INVALID']));
+  if (tokenHashes.length === 0) return invalid;
+  const rows = await queryRows<{ token_hash: string; expired: boolean }>(
+    em,
+    'select token_hash, expires_at <= now() as expired from auth_token where token_hash = any(?::text[]) and revoked_at is null',
+    [textArray(tokenHashes)],
+  );
+  for (const row of rows) {
+    if (row.expired) invalid.set(row.token_hash, 'TOKEN_EXPIRED');
+    else invalid.delete(row.token_hash);
+  }
+  return invalid;
+}
+
+/**
+ * Resolves a bearer token to an actor. Every authenticated request starts here, so under load the
+ * lookups of concurrent requests are combined into one query (`StatementCombiner`): one lookup at a
+ * time per process, the requests arriving meanwhile answered together by the next.
+ */
+export async function authenticate(em: EntityManager, token: string | undefined): Promise<Authentication> {
+  if (!token) return { actor: null, problem: null };
+  const tokenHash = hashToken(token);
+  const row = await tokenLookups(em).submit({ em, tokenHash });
+  if (!row || row.revoked_at) return { actor: null, problem: 'TOKEN_INVALID' };
+  if (new Date(row.expires_at).getTime() <= Date.now()) return { actor: null, problem: 'TOKEN_EXPIRED' };
+  return { actor: { userId: row.user_id, role: row.role, shopId: row.shop_id, tokenHash }, problem: null };
+}
+
+interface TokenRow {
+  token_hash: string;
+  user_id: number;
+  role: Role;
+  shop_id: number | null;
+  expires_at: Date;
+  revoked_at: Date | null;
+}
+
+const tokenLookups = perConnection(
+  () =>
+    new StatementCombiner<{ em: EntityManager; tokenHash: string }, TokenRow | undefined>(
+      async (lookups) => {
+        const rows = await queryRows<TokenRow>(
+          lookups[0].em,
+          `select t.token_hash, u.id as user_id, u.role, u.shop_id, t.expires_at, t.revoked_at
+             from auth_token t join app_user u on u.id = t.user_id
+            where t.token_hash = any(?::text[])`,
+          [textArray(lookups.map((l) => l.tokenHash))],
+        );
+        const byHash = new Map(rows.map((r) => [r.token_hash, r]));
+        return lookups.map((l) => byHash.get(l.tokenHash));
+      },
+      { maxInFlight: 1, maxBatch: 100 },
+    ),
+);

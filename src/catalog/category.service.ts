@@ -1,0 +1,62 @@
+import { notFound } from '../errors.js';
+import { BASE_CURRENCY } from '../currency.js';
+import type { ServiceContext } from '../shared/context.js';
+import { parseInput, idParam } from '../shared/validate.js';
+import { CATEGORY_COLUMNS, toCategoryView, type CategoryView } from './catalog-views.js';
+
+export interface CategoryNode extends CategoryView {
+  children: CategoryNode[];
+}
+
+/**
+ * SQL condition: category `c` lies in the subtree of category `root` (itself included). A path ends
+ * with '/', and '0' is the byte right after '/', so the subtree is exactly the range
+ * [root.path, root.path without its last '/' + '0'). Written with the pattern operators, the range
+ * is served by the text_pattern_ops index on `path` even though the root is only known at run time
+ * (where `like root.path || '%'` could not use it).
+ */
+export const inSubtree = (c: string, root: string) =>
+  `${c}.path ~>=~ ${root}.path and ${c}.path ~<~ (left(${root}.path, -1) || '0')`;
+
+/** Builds the nested tree from rows ordered by depth: each node under its parent, in display order. */
+function nest(rows: CategoryView[]): CategoryNode[] {
+  const nodes = new Map<number, CategoryNode>();
+  const roots: CategoryNode[] = [];
+  for (const row of rows) {
+    const node = { ...row, children: [] };
+    nodes.set(node.id, node);
+    const parent = node.parentId === null ? undefined : nodes.get(node.parentId);
+    (parent ? parent.children : roots).push(node);
+  }
+  return roots;
+}
+
+/** The whole category tree: top-level nodes with their descendants. */
+export async function categoryTree(ctx: ServiceContext): Promise<{ items: CategoryNode[] }> {
+  const rows = await ctx.em.execute(`select ${CATEGORY_COLUMNS} from category c order by c.depth, c.position, c.id`);
+  return { items: nest(rows.map(toCategoryView)) };
+}
+
+/** One category with its whole subtree, in one query. */
+export async function categorySubtree(ctx: ServiceContext, categoryId: unknown): Promise<CategoryNode> {
+  const id = parseInput(idParam, categoryId);
+  const rows = await ctx.em.execute(
+    `select ${CATEGORY_COLUMNS} from category root join category c on ${inSubtree('c', 'root')}
+      where root.id = ? order by c.depth, c.position, c.id`,
+    [id],
+  );
+  if (rows.length === 0) throw notFound('Category', { id });
+  return nest(rows.map(toCategoryView))[0];
+}
+
+export interface CurrencyView {
+  code: string;
+  symbol: string;
+  /** Digits after the decimal point: amounts are integers of 10^-digits units. */
+  minorUnitDigits: number;
+}
+
+/** The platform's one base currency; every amount in the API is in its minor units. */
+export async function currency(_ctx: ServiceContext): Promise<CurrencyView> {
+  return { ...BASE_CURRENCY };
+}

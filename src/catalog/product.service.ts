@@ -1,0 +1,251 @@
+import { AppError, notFound } from '../errors.js';
+import type { ServiceContext } from '../shared/context.js';
+import { parseInput, idParam, z } from '../shared/validate.js';
+import { pageFields, pageOffset, type Page } from '../shared/pagination.js';
+import { inSubtree } from './category.service.js';
+import { soldCountOf } from './sold-count.js';
+import { hasTotal, rememberTotal, totalAt } from '../fast-paths/listing-total-cache.js';
+import { pageOfRanking, rankingOf, rememberRanking, type Ranking } from '../fast-paths/sales-ranking-cache.js';
+import { intArray } from '../db/sql.js';
+import { queryRows } from '../fast-paths/prepared-statements.js';
+import { ratingCountsOf, ratingSummaryOf } from './rating-summary.js';
+import { withFavoritedProducts } from '../accounts/favorites.service.js';
+import {
+  CATEGORY_COLUMNS, PRODUCT_COLUMNS, PROFILE_COLUMNS, skusJsonOf, toBrandView, toCategoryView, toProductView, toProfileView,
+  type ProductDetailView, type ProductView, type ShopView, type SkuView,
+} from './catalog-views.js';
+
+/**
+ * Sort keys of the public listing, each with its default direction. `sales` sorts by sold_count,
+ * best sellers first: it is aggregated for the filtered candidates only (see `listProducts`).
+ */
+const SORTS = {
+  price: { key: 'p.price_from', defaultOrder: 'asc' },
+  sales: { key: soldCountOf('p.id'), defaultOrder: 'desc' },
+} as const satisfies Record<string, { key: string; defaultOrder: Order }>;
+type Sort = keyof typeof SORTS;
+type Order = 'asc' | 'desc';
+const ORDERS: readonly Order[] = ['asc', 'desc'];
+
+const ListProductsInput = z.strictObject({
+  category: idParam.optional(),
+  brandId: idParam.optional(),
+  shopId: idParam.optional(),
+  sort: z.string().optional(),
+  order: z.string().optional(),
+  ...pageFields,
+});
+
+/** `sort` and `order` first, so an unsupported value is SORT_UNSUPPORTED whatever else is wrong. */
+function listingOrder(input: unknown): { key: string; direction: Order } {
+  const { sort, order } = (input ?? {}) as { sort?: unknown; order?: unknown };
+  if (sort !== undefined && !(typeof sort === 'string' && Object.hasOwn(SORTS, sort))) {
+    throw new AppError('SORT_UNSUPPORTED', 400, `sort must be one of: ${Object.keys(SORTS).join(', ')}`, {
+      parameter: 'sort', value: sort, allowed: Object.keys(SORTS),
+    });
+  }
+  if (order !== undefined && !ORDERS.includes(order as Order)) {
+    throw new AppError('SORT_UNSUPPORTED', 400, 'order must be asc or desc', { parameter: 'order', value: order, allowed: ORDERS });
+  }
+  // Default: newest first (ids grow with creation); `order` alone flips it. Ties break on id, in
+  // the same direction, so pages never overlap and one index serves both directions.
+  if (sort === undefined) return { key: 'p.id', direction: (order as Order | undefined) ?? 'desc' };
+  const { key, defaultOrder } = SORTS[sort as Sort];
+  return { key, direction: (order as Order | undefined) ?? defaultOrder };
+}
+
+/** What a listing may bring along with each product (GraphQL asks for what its query selects). */
+export interface ListingIncludes {
+  skus?: boolean;
+  shopProfiles?: boolean;
+}
+
+/** A listed product; `skus` and `shop.profile` are present when included (`profile` undefined: the shop has none). */
+export type ListedProduct = ProductView & { shop: ShopView; skus?: SkuView[] };
+
+/**
+ * Published products, one page, in one statement: the page (it stops reading at its limit on the
+ * matching index) with shop and sold_count, and the catalog version; with `include`, each product's
+ * SKUs (a JSON list) and its shop's profile too. The total comes from `listing-total.ts` when it was
+ * counted at that same version, else from a count in the same statement (first listing of a filter)
+ * or a second one (after a catalog change). `sort=sales` reads its page by the ranking remembered in
+ * `sales-ranking.ts` (see `salesRankedPage`). `category` covers its whole subtree (materialized
+ * path), `brandId` and `shopId` filter.
+ */
+export async function listProducts(ctx: ServiceContext, input: unknown = {}, include: ListingIncludes = {}): Promise<Page<ListedProduct>> {
+  const { key, direction } = listingOrder(input);
+  const q = parseInput(ListProductsInput, input);
+  const where = [`p.status = 'published'`];
+  const params: unknown[] = [];
+  if (q.category !== undefined) {
+    where.push(`p.category_id in (select c.id from category root join category c on ${inSubtree('c', 'root')} where root.id = ?)`);
+    params.push(q.category);
+  }
+  if (q.brandId !== undefined) {
+    where.push('p.brand_id = ?');
+    params.push(q.brandId);
+  }
+  if (q.shopId !== undefined) {
+    where.push('p.shop_id = ?');
+    params.push(q.shopId);
+  }
+  const filter = where.join(' and ');
+  const filterKey = `${q.category ?? ''}/${q.brandId ?? ''}/${q.shopId ?? ''}`;
+  const listing: Listing = { filter, params, filterKey, direction, offset: pageOffset(q), size: q.pageSize, include };
+  const { rows, total } = (q.sort === 'sales' && (await salesRankedPage(ctx, listing))) || (await orderedPage(ctx, listing, key));
+  const items = rows
+    .filter((row) => row.id !== null)
+    .map((row): ListedProduct => {
+      const product: ListedProduct = { ...toProductView(row), soldCount: row.sold_count };
+      if (include.skus) product.skus = row.skus;
+      if (include.shopProfiles) product.shop = { ...product.shop, profile: toProfileView(row, row.shop_id) };
+      return product;
+    });
+  return { items: await withFavoritedProducts(ctx, items), page: q.page, pageSize: q.pageSize, total };
+}
+
+interface Listing {
+  /** SQL condition on `p` (product) with `?` placeholders for `params`. */
+  filter: string;
+  params: unknown[];
+  filterKey: string;
+  direction: Order;
+  offset: number;
+  size: number;
+  include: ListingIncludes;
+}
+
+/** Columns a listing row carries beyond the product and shop, on the `page` rows. */
+function includedColumns(include: ListingIncludes): string {
+  return `${include.skus ? `, ${skusJsonOf('page.id')} as skus` : ''} ${include.shopProfiles ? `, ${PROFILE_COLUMNS}` : ''}`;
+}
+
+const profileJoin = (include: ListingIncludes) => (include.shopProfiles ? 'left join shop_profile pr on pr.shop_id = page.shop_id' : '');
+
+/**
+ * A page ordered by `key` in SQL. For `sort=sales` (only when its ranking keeps moving) each
+ * candidate's sold_count is one index-only lookup; the candidates are ranked by id first and only the
+ * page's rows are read.
+ */
+async function orderedPage(ctx: ServiceContext, listing: Listing, key: string): Promise<{ rows: any[]; total: number }> {
+  const { filter, params, filterKey, direction, include } = listing;
+  const countSql = `select count(*)::int from product p where ${filter}`;
+  const withCount = !hasTotal(ctx.em, filterKey);
+  const bySales = key === SORTS.sales.key;
+  const ordered = `order by sort_key ${direction}, p.id ${direction} limit ? offset ?`;
+  const page = bySales
+    ? `select ${PRODUCT_COLUMNS}, r.sort_key
+         from (select p.id, ${key} as sort_key from product p where ${filter} ${ordered}) r
+         join product p on p.id = r.id join shop s on s.id = p.shop_id`
+    : `select ${PRODUCT_COLUMNS}, ${key} as sort_key from product p join shop s on s.id = p.shop_id where ${filter} ${ordered}`;
+  const rows = await queryRows(
+    ctx.em,
+    `with page as (${page})
+     select v.n as catalog_version, ${withCount ? `(${countSql}) as total,` : ''} page.*,
+            ${bySales ? 'page.sort_key' : soldCountOf('page.id')} as sold_count ${includedColumns(include)}
+       from (select n from catalog_version where id = 1) v left join page on true ${profileJoin(include)}
+      order by page.sort_key ${direction}, page.id ${direction}`,
+    [...params, listing.size, listing.offset, ...(withCount ? params : [])],
+  );
+  const version: string = rows[0].catalog_version;
+  let total = withCount ? (rows[0].total as number) : totalAt(ctx.em, filterKey, version);
+  if (total === undefined) {
+    const [counted] = await queryRows<{ total: number; catalog_version: string }>(
+      ctx.em,
+      `select (${countSql}) as total, n as catalog_version from catalog_version where id = 1`,
+      params,
+    );
+    total = counted.total;
+    rememberTotal(ctx.em, filterKey, counted.catalog_version, total);
+  } else if (withCount) {
+    rememberTotal(ctx.em, filterKey, version, total);
+  }
+  return { rows, total };
+}
+
+/**
+ * A `sort=sales` page read by id from the filter's remembered ranking, with the two versions in the
+ * same statement: one statement when the ranking is current. Otherwise the candidates are ranked again
+ * (one statement) and the page read again; if a sale or catalog change slips in between once more,
+ * undefined (the caller orders in SQL). The total is the ranking's length: its candidates are exactly
+ * the filter's published products at those versions, and their sold_count is the ranking's.
+ */
+async function salesRankedPage(ctx: ServiceContext, listing: Listing): Promise<{ rows: any[]; total: number } | undefined> {
+  const remembered = rankingOf(ctx.em, listing.filterKey);
+  for (const ranking of remembered ? [remembered, undefined] : [undefined]) {
+    const current = ranking ?? (await rankBySales(ctx, listing));
+    const page = pageOfRanking(current, listing.direction, listing.offset, listing.size);
+    const rows = await queryRows(
+      ctx.em,
+      `with page as (
+         select ${PRODUCT_COLUMNS}, r.sold_count, r.position
+           from unnest(?::int[], ?::int[]) with ordinality as r(id, sold_count, position)
+           join product p on p.id = r.id join shop s on s.id = p.shop_id
+       )
+       select v.n::text as catalog_version, (select sum(n) from sales_version)::text as sales_version, page.*
+              ${includedColumns(listing.include)}
+         from (select n from catalog_version where id = 1) v left join page on true ${profileJoin(listing.include)}
+        order by page.position`,
+      [intArray(page.ids), intArray(page.sold)],
+    );
+    if (rows[0].catalog_version === current.catalogVersion && rows[0].sales_version === current.salesVersion) {
+      return { rows, total: current.ids.length };
+    }
+  }
+  return undefined;
+}
+
+/** Every candidate of the filter by sold_count, best first (ties: higher id first), with the versions it holds at. */
+async function rankBySales(ctx: ServiceContext, listing: Listing): Promise<Ranking> {
+  const [row] = await queryRows<{ catalog_version: string; sales_version: string; ids: number[]; sold: number[] }>(
+    ctx.em,
+    `select (select n from catalog_version where id = 1)::text as catalog_version,
+            (select sum(n) from sales_version)::text as sales_version,
+            coalesce(array_agg(r.id order by r.sold desc, r.id desc), '{}') as ids,
+            coalesce(array_agg(r.sold order by r.sold desc, r.id desc), '{}') as sold
+       from (select p.id, ${soldCountOf('p.id')} as sold from product p where ${listing.filter}) r`,
+    listing.params,
+  );
+  const ranking: Ranking = { catalogVersion: row.catalog_version, salesVersion: row.sales_version, ids: row.ids, sold: row.sold };
+  rememberRanking(ctx.em, listing.filterKey, ranking);
+  return ranking;
+}
+
+/**
+ * One published product with its SKUs, shop and profile, brand, category path, sold_count and rating
+ * summary, in one statement (SKUs and the path as JSON lists); anything else is 404.
+ */
+export async function getProduct(ctx: ServiceContext, productId: unknown): Promise<ProductDetailView> {
+  const id = parseInput(idParam, productId);
+  const [row] = await queryRows(
+    ctx.em,
+    `select ${PRODUCT_COLUMNS}, ${PROFILE_COLUMNS},
+            b.name as brand_name, b.logo_url as brand_logo_url, b.position as brand_position,
+            ${soldCountOf('p.id')} as sold_count,
+            ${skusJsonOf('p.id')} as skus,
+            ${ratingCountsOf('p.id')} as rating_counts,
+            (select json_agg(c order by c.depth) from (
+               select ${CATEGORY_COLUMNS} from category c where c.id = any(string_to_array(trim(both '/' from own.path), '/')::int[])) c
+            ) as category_path
+       from product p
+       join shop s on s.id = p.shop_id
+       left join shop_profile pr on pr.shop_id = s.id
+       join category own on own.id = p.category_id
+       left join brand b on b.id = p.brand_id
+      where p.id = ? and p.status = 'published'`,
+    [id],
+  );
+  if (!row) throw notFound('Product', { id });
+  const product = toProductView(row);
+  const [{ favorited }] = await withFavoritedProducts(ctx, [{ id }]);
+  return {
+    ...product,
+    soldCount: row.sold_count,
+    rating: ratingSummaryOf(id, row.rating_counts),
+    favorited,
+    shop: { ...product.shop, profile: toProfileView(row, product.shop.id) },
+    brand: product.brandId === null ? undefined : toBrandView({ id: product.brandId, name: row.brand_name, logo_url: row.brand_logo_url, position: row.brand_position }),
+    categoryPath: (row.category_path ?? []).map(toCategoryView),
+    skus: row.skus as SkuView[],
+  };
+}

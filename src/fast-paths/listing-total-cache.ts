@@ -1,0 +1,40 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { perConnectionMap } from './per-connection.js';
+
+/**
+ * Totals of the product listing, remembered per filter at the catalog version they were counted at.
+ *
+ * Counting the published products of a filter is the listing's dearest part (an index-only scan of
+ * every match: 0.7 ms for 10,000 products, against 0.1 ms for the page). `catalog_version` moves, by
+ * trigger and in the same transaction, whenever the set of published products that some filter
+ * matches may change (see the CatalogVersion migration). The listing reads the version in the same
+ * statement, hence the same snapshot, as its page; a total counted at that same version is exactly
+ * what a count in that statement would return. So this never serves a stale total: on a version
+ * change it counts again. It holds totals only (never sold_count, stock or any product data).
+ */
+interface Counted {
+  version: string;
+  total: number;
+}
+
+/** Per database connection, per filter key. */
+const totalsOf = perConnectionMap<Counted>();
+/** Filters are few (category x brand x shop); the bound only guards against a crawler's variety. */
+const MAX_FILTERS = 10_000;
+
+/** The total of `filter` counted at `version`, if known. */
+export function totalAt(em: EntityManager, filter: string, version: string): number | undefined {
+  const counted = totalsOf(em).get(filter);
+  return counted?.version === version ? counted.total : undefined;
+}
+
+/** Whether a total of `filter` was counted at some version (then the page is read without a count first). */
+export function hasTotal(em: EntityManager, filter: string): boolean {
+  return totalsOf(em).has(filter);
+}
+
+export function rememberTotal(em: EntityManager, filter: string, version: string, total: number): void {
+  const map = totalsOf(em);
+  if (map.size >= MAX_FILTERS && !map.has(filter)) map.clear();
+  map.set(filter, { version, total });
+}

@@ -1,0 +1,50 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { perConnectionMap } from './per-connection.js';
+
+/**
+ * `sort=sales` rankings, remembered per filter at the catalog and sales versions they were computed at.
+ *
+ * Ranking a filter's products by sold_count aggregates the sold lines of every candidate (in the
+ * bench data, ~1,700 candidates of a top-level category: 3.4 ms of database time per request), while
+ * reading one page by id takes a fraction of a millisecond. `catalog_version` moves whenever the set
+ * of published products matching a filter may change, `sales_version` whenever an order line enters
+ * or leaves sold_count (both by trigger, in the writing transaction; see their migrations). A
+ * listing reads both in the same statement, hence the same snapshot, as its page: when they equal
+ * the versions a ranking was computed at, the candidates and every sold_count are what they were, so
+ * the ranking is exactly the one this statement would compute. Otherwise the ranking is computed
+ * again. The same reasoning holds for each candidate's sold_count, so the ranking keeps them too and
+ * the page statement does not sum the sold lines of its best sellers again (in the bench data, 200
+ * lines each: 0.5 ms of a 0.65 ms page).
+ */
+export interface Ranking {
+  catalogVersion: string;
+  salesVersion: string;
+  /** Product ids, best sellers first (ties: higher id first). Ascending order is this reversed. */
+  ids: number[];
+  /** sold_count of each product of `ids`, at the same index. */
+  sold: number[];
+}
+
+/** Per database connection, per filter key. */
+const rankingsOf = perConnectionMap<Ranking>();
+/** Rankings hold every candidate id (10,000 for the whole catalog); the bound keeps memory small. */
+const MAX_RANKINGS = 500;
+
+export function rankingOf(em: EntityManager, filter: string): Ranking | undefined {
+  return rankingsOf(em).get(filter);
+}
+
+export function rememberRanking(em: EntityManager, filter: string, ranking: Ranking): void {
+  const map = rankingsOf(em);
+  if (map.size >= MAX_RANKINGS && !map.has(filter)) map.clear();
+  map.set(filter, ranking);
+}
+
+/** One page of a ranking in the requested direction: product ids and their sold_count. */
+export function pageOfRanking(ranking: Ranking, direction: 'asc' | 'desc', offset: number, size: number): { ids: number[]; sold: number[] } {
+  const { ids, sold } = ranking;
+  if (direction === 'desc') return { ids: ids.slice(offset, offset + size), sold: sold.slice(offset, offset + size) };
+  const end = Math.max(0, ids.length - offset);
+  const start = Math.max(0, end - size);
+  return { ids: ids.slice(start, end).reverse(), sold: sold.slice(start, end).reverse() };
+}

@@ -1,0 +1,155 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { refused } from '../errors.js';
+import { intArray } from '../db/sql.js';
+import { DiscountKind } from '../entities/coupon-template.entity.js';
+import { ItemPricing } from '../entities/order-item.entity.js';
+import type { ServiceContext } from '../shared/context.js';
+import type { DraftOrder } from '../checkout/checkout-draft.js';
+import { id, z } from '../shared/validate.js';
+import { toDate } from './coupon.service.js';
+
+/** One coupon the customer asks to apply to the order generated for one shop. */
+export interface CouponChoice {
+  shopId: number;
+  couponId: number;
+}
+
+const Choice = z.object({ shopId: id, couponId: id }).strict();
+
+/**
+ * The checkout's `coupons`: over REST a map `{"<shop id>": <coupon id>}`, over GraphQL (which has no
+ * maps) a list of `{shopId, couponId}`. Both become one list; a shop named twice is refused, so each
+ * generated shop order gets at most one coupon.
+ */
+export const CouponsInput = z
+  .union([
+    z.array(z.unknown()),
+    z.record(z.string(), z.unknown()).transform((map) => Object.entries(map).map(([shopId, couponId]) => ({ shopId, couponId }))),
+  ])
+  .pipe(
+    z
+      .array(Choice)
+      .max(100)
+      .superRefine((choices, issue) => {
+        const seen = new Set<number>();
+        for (const [i, c] of choices.entries()) {
+          if (seen.has(c.shopId)) issue.addIssue({ code: 'custom', path: [i, 'shopId'], message: 'at most one coupon per shop order' });
+          seen.add(c.shopId);
+        }
+      }),
+  );
+
+export interface CouponRow {
+  id: number;
+  shop_id: number;
+  status: 'available' | 'used';
+  discount_kind: DiscountKind;
+  amount_off: number | null;
+  percent_off: number | null;
+  max_discount: number | null;
+  min_order_amount: number;
+  valid_from: string | Date;
+  valid_until: string | Date;
+  in_window: boolean;
+}
+
+/** Items total of a draft: the amount the threshold is compared with (base currency minor units). */
+export const itemsTotalOf = (draft: Pick<DraftOrder, 'items'>) => draft.items.reduce((sum, i) => sum + i.unitPrice * i.quantity, 0);
+
+/**
+ * Coupons are refused on a shop order that applied flash-sale pricing or is a group-buying order.
+ * Returns the pricing that forbids a coupon, or undefined when a coupon may apply.
+ */
+export function couponForbiddenBy(draft: Pick<DraftOrder, 'items'>): ItemPricing | undefined {
+  return draft.items.find((item) => item.pricing === ItemPricing.FlashSale || item.pricing === ItemPricing.GroupBuy)?.pricing;
+}
+
+/**
+ * The discount a coupon gives on `amount`: the fixed amount, or the percentage rounded down and
+ * capped; never more than the amount.
+ */
+export function couponDiscount(terms: Pick<CouponRow, 'discount_kind' | 'amount_off' | 'percent_off' | 'max_discount'>, amount: number): number {
+  let discount =
+    terms.discount_kind === DiscountKind.Fixed ? terms.amount_off! : Math.floor((amount * terms.percent_off!) / 100);
+  if (terms.max_discount !== null) discount = Math.min(discount, terms.max_discount);
+  return Math.max(0, Math.min(discount, amount));
+}
+
+/** Why a coupon cannot apply to a draft order, checked in this order; undefined when it can. */
+export function couponRefusal(coupon: CouponRow | undefined, draft: DraftOrder, choice: CouponChoice) {
+  const details = { shop_id: choice.shopId, coupon_id: choice.couponId };
+  // Unknown and another customer's coupon get the same answer: its existence is not revealed.
+  if (!coupon) return refused('COUPON_NOT_FOUND', `You hold no coupon ${choice.couponId}`, details);
+  if (coupon.shop_id !== draft.shopId) return refused('COUPON_NOT_FOR_THIS_SHOP', `Coupon ${coupon.id} belongs to another shop`, details);
+  if (coupon.status !== 'available') return refused('COUPON_ALREADY_USED', `Coupon ${coupon.id} was already used`, details);
+  if (!coupon.in_window) {
+    return refused('COUPON_NOT_IN_WINDOW', `Coupon ${coupon.id} is not valid now`, {
+      ...details,
+      valid_from: toDate(coupon.valid_from),
+      valid_until: toDate(coupon.valid_until),
+    });
+  }
+  const pricing = couponForbiddenBy(draft);
+  if (pricing) {
+    return refused('COUPON_NOT_ALLOWED', `Coupons do not apply to a ${pricing === ItemPricing.GroupBuy ? 'group-buying order' : 'flash-sale priced order'}`, {
+      ...details,
+      pricing,
+    });
+  }
+  const itemsTotal = itemsTotalOf(draft);
+  if (itemsTotal < coupon.min_order_amount) {
+    return refused('COUPON_BELOW_THRESHOLD', `Coupon ${coupon.id} needs an order of at least ${coupon.min_order_amount}`, {
+      ...details,
+      min_order_amount: coupon.min_order_amount,
+      order_amount: itemsTotal,
+    });
+  }
+  return undefined;
+}
+
+/**
+ * The coupon step of checkout, run after every step that prices the items. Resolves each chosen
+ * coupon on the server (owner, shop, status, window, order kind, threshold), sets the draft's
+ * discount and coupon, and redeems the coupons with one guarded update (`status = 'available'`), so
+ * one coupon in two concurrent checkouts is redeemed once. Any refusal throws, and the checkout's
+ * transaction rolls back everything.
+ */
+export async function applyCoupons(tx: ServiceContext, customerId: number, drafts: DraftOrder[], choices: CouponChoice[]): Promise<void> {
+  if (choices.length === 0) return;
+  const ids = intArray(choices.map((c) => c.couponId));
+  const rows = await tx.em.execute<CouponRow[]>(
+    `select id, shop_id, status, discount_kind, amount_off, percent_off, max_discount, min_order_amount, valid_from, valid_until,
+            now() >= valid_from and now() < valid_until as in_window
+       from coupon where customer_id = ? and id = any(?::int[])`,
+    [customerId, ids],
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  for (const choice of choices) {
+    const draft = drafts.find((d) => d.shopId === choice.shopId);
+    if (!draft) {
+      throw refused('COUPON_SHOP_NOT_IN_CART', `Your cart has nothing from shop ${choice.shopId}`, { shop_id: choice.shopId, coupon_id: choice.couponId });
+    }
+    const coupon = byId.get(choice.couponId);
+    const refusal = couponRefusal(coupon, draft, choice);
+    if (refusal) throw refusal;
+    draft.discount += couponDiscount(coupon!, itemsTotalOf(draft) - draft.discount);
+    draft.couponId = coupon!.id;
+  }
+  const redeemed = await tx.em.execute<{ id: number }[]>(
+    `update coupon set status = 'used', used_at = now() where customer_id = ? and id = any(?::int[]) and status = 'available' returning id`,
+    [customerId, ids],
+  );
+  if (redeemed.length < choices.length) {
+    const lost = choices.find((c) => !redeemed.some((r) => r.id === c.couponId))!;
+    throw refused('COUPON_ALREADY_USED', `Coupon ${lost.couponId} was already used`, { shop_id: lost.shopId, coupon_id: lost.couponId });
+  }
+}
+
+/** Pending-order cancellation gives the order's coupon back (in the cancellation's transaction). */
+export async function restoreOrderCoupon(em: EntityManager, orderId: number): Promise<void> {
+  await em.execute(
+    `update coupon set status = 'available', used_at = null from shop_order o
+      where o.id = ? and coupon.id = o.coupon_id and coupon.status = 'used'`,
+    [orderId],
+  );
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { validationError } from '../errors.js';
+import type { InputProblem } from './unsafe-text.js';
+
+export { z };
+
+/**
+ * Parses service input with a zod schema. A failure becomes VALIDATION_FAILED with one entry per
+ * problem (`field` as a dotted path), the same through REST and GraphQL.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw validationFailed(
+    result.error.issues.map((issue) => ({ field: issue.path.map(String).join('.') || null, message: issue.message })),
+  );
+}
+
+/** VALIDATION_FAILED listing every problem; the message names the first. */
+export function validationFailed(problems: InputProblem[]) {
+  const first = problems[0];
+  return validationError(first.field ? `${first.field}: ${first.message}` : first.message, { problems });
+}
+
+/** Common field shapes. Money and quantities are whole numbers: no floats anywhere. */
+export const id = z.coerce.number().int().positive().max(2147483647);
+export const money = z.number().int().min(0).max(2_000_000_000);
+export const quantity = z.number().int().min(0).max(1_000_000);
+
+/**
+ * A whole number sent as JSON, or as digits in a URL (path segment, query string). Anything else
+ * ("1e3", " 7", "", "0x10") is refused instead of being coerced.
+ */
+export const wholeNumber = <S extends z.ZodType>(schema: S) =>
+  z.preprocess((value) => (typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value), schema);
+
+/** An id from a path or query parameter, or from JSON. */
+export const idParam = wholeNumber(z.number().int().positive().max(2147483647));
