@@ -2,8 +2,9 @@ import { startTestApp, type TestApp } from './support/harness.js';
 import { expiredTokenFor, newCustomer, newFreightTemplate, type TestUser } from './support/fixtures.js';
 import { activityStockOf, newFlashSale } from './support/flash-sales.js';
 import { ADDRESS, addToCart, checkoutBody, shopWithProduct, stockOf } from './support/shopping.js';
-import { placeOrders, type Placement } from '../src/checkout/place-orders.js';
-import { readCarts } from '../src/checkout/checkout.service.js';
+import type { Placement } from '../src/checkout/order-writer.js';
+import { combinedOrderWriter } from '../src/checkout/combined-order-writer.js';
+import { readCarts } from '../src/checkout/cart-reads.js';
 import { ItemPricing } from '../src/entities/order-item.entity.js';
 import { AppError } from '../src/errors.js';
 import { StaleReadConflict } from '../src/shared/transaction.js';
@@ -39,7 +40,7 @@ async function productWithRegionalFreight() {
   return product;
 }
 
-/** What `placeOrders` gets from a checkout of `quantity` units of one SKU (flash units first). */
+/** What the order writer gets from a checkout of `quantity` units of one SKU (flash units first). */
 function placement(customer: TestUser, shopId: number, skuId: number, productId: number, quantity: number, flash?: { itemId: number; units: number; price: number }): Placement {
   const flashUnits = flash?.units ?? 0;
   return {
@@ -62,6 +63,9 @@ function placement(customer: TestUser, shopId: number, skuId: number, productId:
     flashSale: flash ? new Map([[flash.itemId, { quantity: flashUnits, limit: 5 }]]) : new Map(),
   };
 }
+
+/** The combined writer outside a transaction, as a plain checkout calls it (concurrent calls share statements). */
+const placeCombined = async (placement: Placement) => combinedOrderWriter.placeOrders(await t.context(), placement);
 
 describe('combined checkouts', () => {
   it('writes each keyed checkout of a combined statement with its own key and its own orders as the answer', async () => {
@@ -138,7 +142,7 @@ describe('combined checkouts', () => {
     // The 6th read one unit but now has three in the cart.
     await addToCart(t, customers[5].token, skuId, 3);
     t.resetQueryLog();
-    const results = await Promise.allSettled(customers.map((c) => placeOrders(t.em(), placement(c, shop.id, skuId, product.id, 1))));
+    const results = await Promise.allSettled(customers.map((c) => placeCombined(placement(c, shop.id, skuId, product.id, 1))));
     expect(writes()).toBeLessThan(10);
     results.forEach((r, i) => {
       if (i === 5) expect(r).toMatchObject({ status: 'rejected', reason: expect.any(StaleReadConflict) });
@@ -158,7 +162,7 @@ describe('combined checkouts', () => {
     const customers = await customersWithCart(12, skuId, 1);
     t.resetQueryLog();
     const results = await Promise.allSettled(
-      customers.map((c) => placeOrders(t.em(), placement(c, shop.id, skuId, product.id, 1, { itemId, units: 1, price: 600 }))),
+      customers.map((c) => placeCombined(placement(c, shop.id, skuId, product.id, 1, { itemId, units: 1, price: 600 }))),
     );
     const placed = results.filter((r) => r.status === 'fulfilled');
     const rerun = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -179,7 +183,7 @@ describe('combined checkouts', () => {
     const skuId = product.skuIds[0];
     const customers = await customersWithCart(10, skuId, 1);
     t.resetQueryLog();
-    const results = await Promise.allSettled(customers.map((c) => placeOrders(t.em(), placement(c, shop.id, skuId, product.id, 1))));
+    const results = await Promise.allSettled(customers.map((c) => placeCombined(placement(c, shop.id, skuId, product.id, 1))));
     expect(writes()).toBeLessThanOrEqual(3);
     const refusals = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as AppError);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(4);

@@ -2,14 +2,17 @@ import { addToCart, ADDRESS, checkoutOk, shopWithProduct, stockOf } from './supp
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer } from './support/fixtures.js';
 import { activityStockOf, newFlashSale } from './support/flash-sales.js';
-import { placeOrders, type Placement } from '../src/checkout/place-orders.js';
+import type { OrderWriter, Placement } from '../src/checkout/order-writer.js';
+import { combinedOrderWriter } from '../src/checkout/combined-order-writer.js';
+import { transactionalOrderWriter } from '../src/checkout/transactional-order-writer.js';
 import { ItemPricing } from '../src/entities/order-item.entity.js';
 import { AppError } from '../src/errors.js';
 import { StaleReadConflict } from '../src/shared/transaction.js';
 
 /**
- * Checkout's one write statement, called directly with what a checkout would have read, to show that
- * each guard fails the whole statement (nothing written) when the data moved since the read.
+ * The order writers, called directly with what a checkout would have read, to show that each guard
+ * fails the whole write (nothing written) when the data moved since the read: the combined writer's
+ * one statement and the transactional writer's steps alike.
  */
 let t: TestApp;
 beforeAll(async () => {
@@ -59,10 +62,17 @@ async function failureOf(promise: Promise<unknown>): Promise<AppError> {
   return error;
 }
 
-describe('checkout write statement', () => {
+const WRITERS: [string, OrderWriter][] = [['combined', combinedOrderWriter], ['transactional', transactionalOrderWriter]];
+
+/** Places as a checkout would: in the writer's unit of work (its conflicts rerun and fail the same way again). */
+async function place(writer: OrderWriter, placement: Placement) {
+  return writer.run(await t.context(), { writesFirst: false }, (tx) => writer.placeOrders(tx, placement));
+}
+
+describe.each(WRITERS)('%s order writer', (_name, writer) => {
   it('writes orders, items, cart and stock together when every guard holds', async () => {
     const { skuId, customer, placement } = await setUp({ stock: 10 });
-    const placed = await placeOrders(t.em(), placement(2));
+    const placed = await place(writer, placement(2));
     expect(placed.views).toHaveLength(1);
     expect(placed.views[0]).toMatchObject({ customerId: customer.id, itemsTotal: 2000, total: 2000, status: 'pending_payment' });
     expect(placed.views[0].items.map((i) => i.quantity)).toEqual([2]);
@@ -73,7 +83,7 @@ describe('checkout write statement', () => {
 
   it('fails whole, asking for a rerun, when the cart line changed since it was read', async () => {
     const { skuId, customer, placement } = await setUp({ stock: 10 });
-    const error = await failureOf(placeOrders(t.em(), placement(3)));
+    const error = await failureOf(place(writer, placement(3)));
     expect(error).toBeInstanceOf(StaleReadConflict);
     expect(error.code).toBe('CART_CHANGED');
     await nothingWritten(customer.id, skuId, 10);
@@ -81,7 +91,7 @@ describe('checkout write statement', () => {
 
   it('refuses INSUFFICIENT_STOCK with the short SKU, writing nothing', async () => {
     const { skuId, customer, placement } = await setUp({ stock: 1 });
-    const error = await failureOf(placeOrders(t.em(), placement(2)));
+    const error = await failureOf(place(writer, placement(2)));
     expect(error).not.toBeInstanceOf(StaleReadConflict);
     expect(error).toMatchObject({ code: 'INSUFFICIENT_STOCK', status: 422, details: { sku_id: skuId, requested: 2, available: 1 } });
     await nothingWritten(customer.id, skuId, 1);
@@ -90,7 +100,7 @@ describe('checkout write statement', () => {
   it('fails whole when the activity stock was taken since pricing', async () => {
     const { skuId, customer, sale, placement } = await setUp({ stock: 10, flash: { reservedStock: 2, perCustomerLimit: 5 } });
     await t.sql('update flash_sale_item set remaining_stock = 1 where id = ?', [sale!.itemIds[0]]);
-    const error = await failureOf(placeOrders(t.em(), placement(2, 2)));
+    const error = await failureOf(place(writer, placement(2, 2)));
     expect(error).toBeInstanceOf(StaleReadConflict);
     expect(error.code).toBe('FLASH_SALE_STOCK_CHANGED');
     await nothingWritten(customer.id, skuId, 10);
@@ -101,14 +111,16 @@ describe('checkout write statement', () => {
   it("fails whole when the customer's flash-sale counter moved past the limit since pricing", async () => {
     const { skuId, customer, sale, placement } = await setUp({ stock: 10, flash: { reservedStock: 5, perCustomerLimit: 2 } });
     await t.sql('insert into flash_sale_purchase (flash_sale_item_id, customer_id, quantity) values (?, ?, 1)', [sale!.itemIds[0], customer.id]);
-    const error = await failureOf(placeOrders(t.em(), placement(2, 2)));
+    const error = await failureOf(place(writer, placement(2, 2)));
     expect(error).toBeInstanceOf(StaleReadConflict);
     expect(error.code).toBe('FLASH_SALE_LIMIT_CHANGED');
     await nothingWritten(customer.id, skuId, 10);
     expect(await activityStockOf(t, sale!.itemIds[0])).toBe(5);
     expect(await t.sql('select quantity from flash_sale_purchase where customer_id = ?', [customer.id])).toEqual([{ quantity: 1 }]);
   });
+});
 
+describe('combined order writer', () => {
   it('runs a plain checkout in three statements and no BEGIN/COMMIT: token, cart, the one write', async () => {
     const { skuId, customer } = await setUp({ stock: 10 });
     t.resetQueryLog();

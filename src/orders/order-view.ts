@@ -69,8 +69,14 @@ export type OrderRow = Record<string, any>;
  * returned in the order of `ids`.
  */
 export async function orderViews(em: EntityManager, ids: number[]): Promise<OrderView[]> {
+  const byId = new Map(orderViewsFromRows(await orderRows(em, ids)).map((view) => [view.id, view]));
+  return ids.map((id) => byId.get(id)).filter((o): o is OrderView => o !== undefined);
+}
+
+/** The rows `orderViews` is made from (in no particular order): what a checkout's Idempotency-Key keeps. */
+export async function orderRows(em: EntityManager, ids: number[]): Promise<OrderRow[]> {
   if (ids.length === 0) return [];
-  const orders = await em.execute<any[]>(
+  return em.execute<OrderRow[]>(
     `select o.*, s.slug as shop_slug, s.name as shop_name,
             (select coalesce(json_agg(i order by i.id), '[]') from order_item i where i.order_id = o.id) as item_rows,
             (select coalesce(json_agg(parcel order by parcel.id), '[]') from (
@@ -82,8 +88,6 @@ export async function orderViews(em: EntityManager, ids: number[]): Promise<Orde
        from shop_order o join shop s on s.id = o.shop_id where o.id = any(?::int[])`,
     [intArray(ids)],
   );
-  const byId = new Map(orderViewsFromRows(orders).map((view) => [view.id, view]));
-  return ids.map((id) => byId.get(id)).filter((o): o is OrderView => o !== undefined);
 }
 
 /**

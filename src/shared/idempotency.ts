@@ -88,12 +88,17 @@ async function committedAnswer(ctx: ServiceContext, record: IdempotencyRecord): 
  * Completes the key inside the use case's transaction, with the answer to replay (`{ result }`).
  * Without a key (`record` undefined) it does nothing.
  */
-export async function recordAnswer(tx: ServiceContext, record: IdempotencyRecord | undefined, result: unknown): Promise<void> {
+export function recordAnswer(tx: ServiceContext, record: IdempotencyRecord | undefined, result: unknown): Promise<void> {
+  return recordStoredAnswer(tx, record, { result });
+}
+
+/** Like `recordAnswer`, storing `stored` as it is (the use case's `replay` reads it back). */
+export async function recordStoredAnswer(tx: ServiceContext, record: IdempotencyRecord | undefined, stored: unknown): Promise<void> {
   if (!record) return;
   if (!tx.em.isInTransaction()) throw new Error('recordAnswer() must run inside the use case transaction');
   await tx.em.execute(
     `insert into idempotency_key (user_id, scope, key, request_hash, response, created_at) values (?, ?, ?, ?, ?::jsonb, now())`,
-    [record.userId, record.scope, record.key, record.requestHash, JSON.stringify({ result })],
+    [record.userId, record.scope, record.key, record.requestHash, JSON.stringify(stored)],
   );
 }
 

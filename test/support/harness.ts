@@ -81,7 +81,7 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, options: 
   const dbUrl = databaseUrl(dbName);
   const clientUrl = options.connectVia ? options.connectVia(dbUrl) : dbUrl;
   const queries: string[] = [];
-  const config = { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', SWEEP_INTERVAL_SECONDS: '0' }), databaseUrl: dbUrl, ...overrides };
+  const config = { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', SWEEP_INTERVAL_SECONDS: '0', CHECKOUT_WRITER: process.env.CHECKOUT_WRITER }), databaseUrl: dbUrl, ...overrides };
   const orm = await openOrm({ clientUrl, ...servingPool(config), poolSize: overrides.dbPoolSize ?? 10, onQuery: (line) => queries.push(line) });
   const log = createLogger(config);
   const events = new PostgresEventBus({ connectionString: clientUrl, log });

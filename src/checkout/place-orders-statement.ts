@@ -2,34 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, refused } from '../errors.js';
 import { queryRows } from '../fast-paths/prepared-statements.js';
 import { intArray } from '../db/sql.js';
-import type { ShippingAddress } from '../entities/order.entity.js';
-import type { DraftOrder } from './checkout-draft.js';
-import type { FlashSaleTake } from '../promotions/flash-sale-pricing.js';
-import { orderViewsFromRows, type OrderView } from '../orders/order-view.js';
+import { orderViewsFromRows } from '../orders/order-view.js';
 import { StaleReadConflict } from '../shared/transaction.js';
-import { StatementCombiner } from '../fast-paths/statement-combiner.js';
-import { perConnection } from '../fast-paths/per-connection.js';
-import type { IdempotencyRecord } from '../shared/idempotency.js';
-
-export interface Placement {
-  customerId: number;
-  shippingAddress: ShippingAddress;
-  /** Fully priced drafts (flash sale, coupons), one per shop. */
-  drafts: DraftOrder[];
-  /** Freight fee per shop. */
-  freight: Map<number, number>;
-  /** The cart lines the checkout read (and now takes out of the cart); none for a group-buying checkout. */
-  cartLines: { skuId: number; quantity: number }[];
-  flashSale: FlashSaleTake;
-  /** The checkout's Idempotency-Key: written by the same statement, with the orders as its answer. */
-  idempotency?: IdempotencyRecord;
-}
-
-export interface Placed {
-  views: OrderView[];
-  /** Stock left per SKU after the decrement (for `stock.low`). */
-  remaining: Map<number, number>;
-}
+import type { Placed, Placement } from './order-writer.js';
 
 /**
  * Writes a checkout in one statement: takes the lines out of the cart, counts flash-sale units on the
@@ -54,39 +29,12 @@ export interface Placed {
  * how many rows the JSON inputs hold, and `in (select ... from json_to_recordset(...))` let it pick
  * a sequential scan of every SKU (2 ms per checkout).
  *
- * Outside a transaction, concurrent checkouts share that statement (see `combinerOf`); inside one
- * (coupons, group buying) the checkout writes alone on the transaction's connection.
+ * The statement takes the checkouts of several distinct customers at once (the combined writer
+ * shares it among concurrent checkouts), each with its own guards' refusals named in the error, and
+ * writes each checkout's Idempotency-Key with its orders' rows as the answer to replay.
+ * Returns one `Placed` per placement, in order.
  */
-export function placeOrders(em: EntityManager, placement: Placement): Promise<Placed> {
-  if (em.isInTransaction()) return writeOrders(em, [placement]).then(([placed]) => placed);
-  return combinerOf(em).submit({ em, placement });
-}
-
-/**
- * Checkouts outside a transaction are combined (`StatementCombiner`): under load one statement writes
- * the checkouts of up to 32 customers (one customer's checkouts never share or overlap), each still
- * whole or not at all. A flash sale's buyers then take the activity item's lock once per batch
- * instead of queueing for it one by one, and pay for one round trip and one commit. One statement
- * at a time per process: measured against two, the burst sold out sooner and with about a third
- * less database CPU per checkout (two batches of one process no longer wait on each other's hot
- * rows), and batches of 32 did at least as well as 16 or 8. When a batch is refused,
- * `settleRefusal` decides from the refusal who fails; the others are written again together.
- */
-const combinerOf = perConnection(
-  () =>
-    new StatementCombiner<{ em: EntityManager; placement: Placement }, Placed>(
-      (batch) => writeOrders(batch[0].em, batch.map((b) => b.placement)),
-      {
-        keyOf: (b) => b.placement.customerId,
-        settle: (error, batch) => settleRefusal(error, batch.map((b) => b.placement)),
-        maxInFlight: 1,
-        maxBatch: 32,
-      },
-    ),
-);
-
-/** Writes the checkouts of distinct customers in one statement; one `Placed` per placement, in order. */
-async function writeOrders(em: EntityManager, placements: Placement[]): Promise<Placed[]> {
+export async function writeOrders(em: EntityManager, placements: Placement[]): Promise<Placed[]> {
   const orders = placements.flatMap(({ customerId, drafts, freight, shippingAddress }) =>
     drafts.map((draft) => {
       const itemsTotal = draft.items.reduce((sum, item) => sum + item.unitPrice * item.quantity, 0);
@@ -295,7 +243,7 @@ const shortfalls = new WeakMap<Error, Record<string, any>>();
  * are written again; the others get what their own statement would have answered). Undefined when
  * the failure is not a refusal.
  */
-function settleRefusal(error: unknown, placements: Placement[]): (Error | undefined)[] | undefined {
+export function settleRefusal(error: unknown, placements: Placement[]): (Error | undefined)[] | undefined {
   const details = error instanceof Error ? shortfalls.get(error) : undefined;
   if (!details || !(error instanceof AppError)) return undefined;
   switch (error.code) {

@@ -1,0 +1,54 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { perConnection } from '../fast-paths/per-connection.js';
+import { StatementCombiner } from '../fast-paths/statement-combiner.js';
+import { inAutocommit, inTransaction } from '../shared/transaction.js';
+import { readCarts, type CartRequest } from './cart-reads.js';
+import { settleRefusal, writeOrders } from './place-orders-statement.js';
+import type { CheckoutCart, OrderWriter, Placed, Placement } from './order-writer.js';
+
+/**
+ * The fast order writer (the default): a checkout's reads run without a transaction and its orders
+ * are written by one statement that commits on its own (`place-orders-statement.ts`), so the hot
+ * stock rows are never held across a round trip to this process. A checkout that writes before its
+ * orders (a coupon redeemed, a group opened) runs in one transaction instead, and writes alone.
+ *
+ * Under load, concurrent checkouts share statements (`StatementCombiner`, one per database
+ * connection): their cart reads, and their writes. One write statement then takes the checkouts of
+ * up to 32 customers (one customer's checkouts never share or overlap a batch), each still whole or
+ * not at all: a flash sale's buyers take the activity item's lock once per batch instead of queueing
+ * for it one by one, and pay for one round trip and one commit. One statement of each kind at a time
+ * per process: measured against two, the flash-sale burst sold out sooner with about a third less
+ * database CPU per checkout, and batches of 32 did at least as well as 16 or 8. When a batch is
+ * refused, `settleRefusal` decides from the refusal who fails; the others are written again together.
+ */
+export const combinedOrderWriter: OrderWriter = {
+  run(ctx, { writesFirst }, work) {
+    return writesFirst ? inTransaction(ctx, work) : inAutocommit(ctx, work);
+  },
+
+  async readCart(tx, customerId, region) {
+    const request = { em: tx.em, customerId, region };
+    if (tx.em.isInTransaction()) return (await readCarts([request]))[0];
+    return cartReadsOf(tx.em).submit(request);
+  },
+
+  async placeOrders(tx, placement) {
+    if (tx.em.isInTransaction()) return (await writeOrders(tx.em, [placement]))[0];
+    return orderWritesOf(tx.em).submit({ em: tx.em, placement });
+  },
+};
+
+const cartReadsOf = perConnection(() => new StatementCombiner<CartRequest, CheckoutCart>(readCarts, { maxInFlight: 1, maxBatch: 32 }));
+
+const orderWritesOf = perConnection(
+  () =>
+    new StatementCombiner<{ em: EntityManager; placement: Placement }, Placed>(
+      (batch) => writeOrders(batch[0].em, batch.map((b) => b.placement)),
+      {
+        keyOf: (b) => b.placement.customerId,
+        settle: (error, batch) => settleRefusal(error, batch.map((b) => b.placement)),
+        maxInFlight: 1,
+        maxBatch: 32,
+      },
+    ),
+);

@@ -1,0 +1,59 @@
+import type { ShippingAddress } from '../entities/order.entity.js';
+import type { ServiceContext } from '../shared/context.js';
+import type { IdempotencyRecord } from '../shared/idempotency.js';
+import type { FlashSaleOffer, FlashSaleTake } from '../promotions/flash-sale-pricing.js';
+import type { FreightTermsRow } from '../shipping/freight-fees.js';
+import type { OrderView } from '../orders/order-view.js';
+import type { CheckoutLine, DraftOrder } from './checkout-draft.js';
+
+/** The customer's cart as checkout reads it: lines at current prices, their flash-sale offers and freight terms. */
+export interface CheckoutCart {
+  lines: (CheckoutLine & { status: string })[];
+  flashSaleOffers: FlashSaleOffer[];
+  freightTerms: FreightTermsRow[];
+}
+
+/** A fully priced checkout, ready to be written. */
+export interface Placement {
+  customerId: number;
+  shippingAddress: ShippingAddress;
+  /** Fully priced drafts (flash sale, coupons), one per shop. */
+  drafts: DraftOrder[];
+  /** Freight fee per shop. */
+  freight: Map<number, number>;
+  /** The cart lines the checkout read (and now takes out of the cart); none for a group-buying checkout. */
+  cartLines: { skuId: number; quantity: number }[];
+  flashSale: FlashSaleTake;
+  /** The checkout's Idempotency-Key, written with the orders as its answer. */
+  idempotency?: IdempotencyRecord;
+}
+
+export interface Placed {
+  views: OrderView[];
+  /** Stock left per SKU after the decrement (for `stock.low`). */
+  remaining: Map<number, number>;
+}
+
+/**
+ * How a checkout reads the cart and writes its orders. The checkout use case reads the same whichever
+ * writer runs; `CHECKOUT_WRITER` picks one:
+ * - `combined` (the default, measured faster: docs/performance.md): reads outside a transaction,
+ *   one write statement that commits on its own, and concurrent checkouts sharing their reads and
+ *   their write statement (`combined-order-writer.ts`);
+ * - `transactional`: one transaction, one plain guarded write per step (`transactional-order-writer.ts`).
+ *
+ * Either way a checkout is all or nothing: when a guard finds that something moved since the cart was
+ * read (the cart, a flash-sale counter or its stock) the writer throws `StaleReadConflict` and the
+ * checkout runs again; short SKU stock refuses it with `INSUFFICIENT_STOCK`.
+ */
+export interface OrderWriter {
+  /**
+   * Runs a checkout as one unit of work (retried on conflicts, events published after commit).
+   * `writesFirst`: the checkout writes before its orders (a coupon redeemed, a group opened).
+   */
+  run<T>(ctx: ServiceContext, options: { writesFirst: boolean }, work: (tx: ServiceContext) => Promise<T>): Promise<T>;
+  /** The customer's cart for shipping to `region`. */
+  readCart(tx: ServiceContext, customerId: number, region: string): Promise<CheckoutCart>;
+  /** Takes the cart lines, the flash-sale units and the stock, inserts the orders and records the key. */
+  placeOrders(tx: ServiceContext, placement: Placement): Promise<Placed>;
+}
