@@ -12,6 +12,7 @@ import { Migration20261122110000CatalogVersion } from './Migration20261122110000
 import { Migration20261122120000CheckoutRefusal } from './Migration20261122120000CheckoutRefusal.js';
 import { Migration20261122130000SalesVersion } from './Migration20261122130000SalesVersion.js';
 import { Migration20261125000000IdempotencyInTheWork } from './Migration20261125000000IdempotencyInTheWork.js';
+import { Migration20261125100000EntitiesExact } from './Migration20261125100000EntitiesExact.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -31,4 +32,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122120000CheckoutRefusal', class: Migration20261122120000CheckoutRefusal },
   { name: 'Migration20261122130000SalesVersion', class: Migration20261122130000SalesVersion },
   { name: 'Migration20261125000000IdempotencyInTheWork', class: Migration20261125000000IdempotencyInTheWork },
+  { name: 'Migration20261125100000EntitiesExact', class: Migration20261125100000EntitiesExact },
 ];

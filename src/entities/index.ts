@@ -27,6 +27,7 @@ import { Review } from './review.entity.js';
 import { FreightTemplate, FreightTemplateRegion } from './freight-template.entity.js';
 import { ShippingCompany } from './shipping-company.entity.js';
 import { Refund, RefundItem } from './refund.entity.js';
+import { CatalogVersion, SalesVersion } from './listing-version.entity.js';
 
 /** Every entity, listed explicitly so the ORM needs no folder scanning (works the same in tests and dist). */
 export const entities = [
@@ -37,4 +38,5 @@ export const entities = [
   FlashSale, FlashSaleItem, FlashSalePurchase,
   Review, FreightTemplate, FreightTemplateRegion, ShippingCompany, Refund, RefundItem,
   FavoriteProduct, FavoriteShop, PointsProduct, Redemption,
+  CatalogVersion, SalesVersion,
 ];
