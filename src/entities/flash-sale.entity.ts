@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property, ManyToOne, OneToMany, Index, Unique, Check } from '@mikro-orm/decorators/legacy';
-import { EntityName, Collection, type Opt, type Rel } from '@mikro-orm/core';
+import { EntityName, PrimaryKeyProp, Collection, type Opt, type Rel } from '@mikro-orm/core';
 import { Shop } from './shop.entity.js';
 import { Sku } from './sku.entity.js';
 import { User } from './user.entity.js';
@@ -105,6 +105,7 @@ export class FlashSaleItem {
 @Check({ name: 'flash_sale_purchase_quantity_non_negative', expression: 'quantity >= 0' })
 export class FlashSalePurchase {
   declare [EntityName]?: 'FlashSalePurchase';
+  [PrimaryKeyProp]?: ['flashSaleItem', 'customer'];
 
   // Keys are never updated; the migration gave these foreign keys no ON UPDATE rule, while MikroORM
   // defaults a primary-key relation to ON UPDATE CASCADE.

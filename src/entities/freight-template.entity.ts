@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property, ManyToOne, OneToMany, Index, Check } from '@mikro-orm/decorators/legacy';
-import { EntityName, Collection, type Opt, type Rel } from '@mikro-orm/core';
+import { EntityName, PrimaryKeyProp, Collection, type Opt, type Rel } from '@mikro-orm/core';
 import { Shop } from './shop.entity.js';
 
 /**
@@ -46,6 +46,7 @@ export class FreightTemplate {
 @Check({ name: 'freight_template_region_fees_valid', expression: 'first_unit_fee >= 0 and additional_unit_fee >= 0 and (free_threshold is null or free_threshold >= 0)' })
 export class FreightTemplateRegion {
   declare [EntityName]?: 'FreightTemplateRegion';
+  [PrimaryKeyProp]?: ['template', 'region'];
 
   @ManyToOne(() => FreightTemplate, { primary: true, deleteRule: 'cascade' })
   template!: Rel<FreightTemplate>;

@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property, ManyToOne } from '@mikro-orm/decorators/legacy';
-import { EntityName, type Opt, type Rel } from '@mikro-orm/core';
+import { EntityName, PrimaryKeyProp, type Opt, type Rel } from '@mikro-orm/core';
 import { User } from './user.entity.js';
 
 /**
@@ -9,6 +9,7 @@ import { User } from './user.entity.js';
 @Entity()
 export class IdempotencyKey {
   declare [EntityName]?: 'IdempotencyKey';
+  [PrimaryKeyProp]?: ['user', 'scope', 'key'];
 
   @ManyToOne(() => User, { primary: true, deleteRule: 'cascade' })
   user!: Rel<User>;

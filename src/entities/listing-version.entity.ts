@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property, Check } from '@mikro-orm/decorators/legacy';
-import { BigIntType, EntityName } from '@mikro-orm/core';
+import { BigIntType, PrimaryKeyProp, EntityName } from '@mikro-orm/core';
 
 /**
  * The catalog version: one row (id 1) whose counter moves, by statement triggers on `product` and
@@ -32,6 +32,7 @@ export class CatalogVersion {
 @Check({ name: 'sales_version_shard_check', expression: 'shard >= 0 and shard < 16' })
 export class SalesVersion {
   declare [EntityName]?: 'SalesVersion';
+  [PrimaryKeyProp]?: 'shard';
 
   @PrimaryKey({ autoincrement: false })
   shard!: number;
