@@ -107,7 +107,10 @@ describe('an Idempotency-Key across a killed connection', () => {
     expect(await count('select count(*)::int as n from shop_order where customer_id = ?', [customer.id])).toBe(1);
   });
 
-  it('one-statement checkout committed but the database went away before the answer: 503, then the same key answers that order', async () => {
+  // The combined writer's statement commits on its own before `afterWrite`; the transactional writer
+  // has not committed there (its kill-before-COMMIT case is the coupon checkout above).
+  const combinedWriter = (process.env.CHECKOUT_WRITER ?? 'combined') === 'combined';
+  (combinedWriter ? it : it.skip)('one-statement checkout committed but the database went away before the answer: 503, then the same key answers that order', async () => {
     const { product } = await shopWithProduct(t, [{ price: 1_000, stock: 5 }]);
     const customer = await newCustomer(t);
     await addToCart(t, customer.token, product.skuIds[0], 1);

@@ -4,6 +4,7 @@ import { MikroORM, defineConfig, type Options } from '@mikro-orm/postgresql';
 import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
 import { Migrator } from '@mikro-orm/migrations';
 import { entities } from '../entities/index.js';
+import { routines } from '../entities/routines.js';
 import { migrationsList } from '../../migrations/index.js';
 import type { AppConfig } from '../config.js';
 import { LeakProofPostgreSqlDriver } from './leak-proof-driver.js';
@@ -46,6 +47,8 @@ export function ormConfig({
     // Releases the connection of a transaction that failed to end (see leak-proof-driver.ts).
     driver: LeakProofPostgreSqlDriver,
     entities,
+    // Stored functions the schema comparator must know (created by migrations, like everything else).
+    routines,
     metadataProvider: ReflectMetadataProvider,
     extensions: [Migrator],
     // Connections stay open once made (min = max): a new one starts with no prepared statements, and

@@ -1,10 +1,12 @@
 import { Entity, PrimaryKey, Property, ManyToOne } from '@mikro-orm/decorators/legacy';
-import { type Opt, type Rel } from '@mikro-orm/core';
+import { EntityName, type Opt, type Rel } from '@mikro-orm/core';
 import { User } from './user.entity.js';
 
 /** An opaque bearer token. Only its SHA-256 is stored, so a database leak does not leak sessions. */
 @Entity()
 export class AuthToken {
+  declare [EntityName]?: 'AuthToken';
+
   @PrimaryKey()
   id!: number;
 

@@ -1,5 +1,5 @@
-import { Entity, PrimaryKey, Property, ManyToOne, Enum, Check } from '@mikro-orm/decorators/legacy';
-import { BigIntType, type Rel } from '@mikro-orm/core';
+import { Entity, PrimaryKey, Property, ManyToOne, Enum, Check, Unique } from '@mikro-orm/decorators/legacy';
+import { BigIntType, EntityName, type Rel } from '@mikro-orm/core';
 import { User } from './user.entity.js';
 
 export enum BalanceKind {
@@ -9,13 +9,21 @@ export enum BalanceKind {
 }
 
 /**
- * One row per (user, kind, currency); the unique index is NULLS NOT DISTINCT (in the migration) so a
- * second `points` row, whose currency is null, is refused too. Changed only by the ledger service.
+ * One row per (user, kind, currency); the unique index is NULLS NOT DISTINCT so a second `points`
+ * row, whose currency is null, is refused too. Changed only by the ledger service.
  */
 @Entity()
+// MikroORM has no option for NULLS NOT DISTINCT: the raw definition creates it, and the schema
+// comparator then matches the index by name only.
+@Unique({
+  name: 'balance_user_kind_currency_unique',
+  expression: 'create unique index "balance_user_kind_currency_unique" on "balance" ("user_id", "kind", "currency") nulls not distinct',
+})
 @Check({ name: 'balance_amount_non_negative', expression: 'amount >= 0' })
 @Check({ name: 'balance_currency_matches_kind', expression: "(kind = 'points') = (currency is null)" })
 export class Balance {
+  declare [EntityName]?: 'Balance';
+
   @PrimaryKey()
   id!: number;
 

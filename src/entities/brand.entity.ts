@@ -1,12 +1,16 @@
-import { Entity, PrimaryKey, Property, Check } from '@mikro-orm/decorators/legacy';
+import { Entity, PrimaryKey, Property, Check, Unique } from '@mikro-orm/decorators/legacy';
+import { EntityName } from '@mikro-orm/core';
 
 /**
  * Brands form one ordered list, replaced as a whole by a platform admin. One brand per position; the
- * unique constraint is deferred to commit (in the migration) so a reorder can move brands in place.
+ * unique constraint is deferred to commit so a reorder can move brands in place.
  */
 @Entity()
+@Unique({ name: 'brand_position_unique', properties: ['position'], deferMode: 'deferred' })
 @Check({ name: 'brand_position_non_negative', expression: 'position >= 0' })
 export class Brand {
+  declare [EntityName]?: 'Brand';
+
   @PrimaryKey()
   id!: number;
 

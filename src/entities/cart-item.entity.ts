@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property, ManyToOne, Unique, Check } from '@mikro-orm/decorators/legacy';
-import type { Opt, Rel } from '@mikro-orm/core';
+import { EntityName, type Opt, type Rel } from '@mikro-orm/core';
 import { User } from './user.entity.js';
 import { Sku } from './sku.entity.js';
 
@@ -8,6 +8,8 @@ import { Sku } from './sku.entity.js';
 @Unique({ properties: ['customer', 'sku'] })
 @Check({ name: 'cart_item_quantity_positive', expression: 'quantity > 0' })
 export class CartItem {
+  declare [EntityName]?: 'CartItem';
+
   @PrimaryKey()
   id!: number;
 

@@ -1,5 +1,6 @@
-import { Entity, PrimaryKey, Property, ManyToOne, Index } from '@mikro-orm/decorators/legacy';
-import type { Rel } from '@mikro-orm/core';
+import { Entity, PrimaryKey, Property, ManyToOne, Index, Trigger } from '@mikro-orm/decorators/legacy';
+import { EntityName, type Rel } from '@mikro-orm/core';
+import { sqlTrigger } from './sql-trigger.js';
 
 /**
  * A node of the category tree. `path` is the materialized path of ids (`/1/7/19/`), so a subtree is
@@ -7,7 +8,11 @@ import type { Rel } from '@mikro-orm/core';
  */
 @Entity()
 @Index({ name: 'category_parent_id_position_idx', properties: ['parent', 'position', 'id'] })
+// Any change of the tree may change a listing filter's subtree: the catalog version moves (see CatalogVersion).
+@Trigger(sqlTrigger('create trigger category_catalog_version after insert or update or delete or truncate on category for each statement execute function catalog_version_bump()'))
 export class Category {
+  declare [EntityName]?: 'Category';
+
   @PrimaryKey()
   id!: number;
 
@@ -23,6 +28,9 @@ export class Category {
   @Property()
   depth!: number;
 
+  // A subtree is the byte range of its path prefix: `text_pattern_ops` lets the index serve `~>=~`/`~<~`.
+  // MikroORM has no option for an operator class: the raw definition creates it, and the schema
+  // comparator then matches the index by name only.
   @Index({ name: 'category_path_prefix_idx', expression: 'create index "category_path_prefix_idx" on "category" ("path" text_pattern_ops)' })
   @Property({ length: 200 })
   path!: string;

@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property, ManyToOne, Enum, Index, Check } from '@mikro-orm/decorators/legacy';
-import type { Opt, Rel } from '@mikro-orm/core';
+import { EntityName, type Opt, type Rel } from '@mikro-orm/core';
 import { Shop } from './shop.entity.js';
 
 export enum DiscountKind {
@@ -14,10 +14,14 @@ export enum CouponTemplateStatus {
   Disabled = 'disabled',
 }
 
-/** The discount terms as the database checks them, shared by templates and the coupons claimed from them. */
+/**
+ * The discount terms as the database checks them, shared by templates and the coupons claimed from
+ * them. Checks are written as PostgreSQL prints them back (`between` becomes two comparisons) so the
+ * schema comparator can match the stored definition.
+ */
 export const DISCOUNT_TERMS_VALID =
   "(discount_kind = 'fixed' and amount_off > 0 and percent_off is null and max_discount is null)" +
-  " or (discount_kind = 'percent' and percent_off between 1 and 100 and amount_off is null and (max_discount is null or max_discount > 0))";
+  " or (discount_kind = 'percent' and (percent_off >= 1 and percent_off <= 100) and amount_off is null and (max_discount is null or max_discount > 0))";
 
 /**
  * A shop's coupon offer. Claiming copies its terms into a customer-owned Coupon (a snapshot), so later
@@ -34,9 +38,11 @@ export const DISCOUNT_TERMS_VALID =
   name: 'coupon_template_window_valid',
   expression:
     '(valid_days is null and valid_from is not null and valid_until is not null and valid_until > valid_from)' +
-    ' or (valid_days between 1 and 3650 and valid_from is null and valid_until is null)',
+    ' or ((valid_days >= 1 and valid_days <= 3650) and valid_from is null and valid_until is null)',
 })
 export class CouponTemplate {
+  declare [EntityName]?: 'CouponTemplate';
+
   @PrimaryKey()
   id!: number;
 

@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property, ManyToOne, Enum, Index, Unique, Check } from '@mikro-orm/decorators/legacy';
-import type { Opt, Rel } from '@mikro-orm/core';
+import { EntityName, type Opt, type Rel } from '@mikro-orm/core';
 import { User } from './user.entity.js';
 import { Shop } from './shop.entity.js';
 import { CouponTemplate, DiscountKind, DISCOUNT_TERMS_VALID } from './coupon-template.entity.js';
@@ -23,6 +23,8 @@ export enum CouponStatus {
 @Check({ name: 'coupon_window_valid', expression: 'valid_until > valid_from' })
 @Check({ name: 'coupon_used_at_matches_status', expression: "(status = 'used') = (used_at is not null)" })
 export class Coupon {
+  declare [EntityName]?: 'Coupon';
+
   @PrimaryKey()
   id!: number;
 

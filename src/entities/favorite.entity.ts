@@ -1,5 +1,5 @@
 import { Entity, Property, ManyToOne, Index } from '@mikro-orm/decorators/legacy';
-import { PrimaryKeyProp, type Opt, type Rel } from '@mikro-orm/core';
+import { EntityName, PrimaryKeyProp, type Opt, type Rel } from '@mikro-orm/core';
 import { User } from './user.entity.js';
 import { Product } from './product.entity.js';
 import { Shop } from './shop.entity.js';
@@ -8,6 +8,8 @@ import { Shop } from './shop.entity.js';
 @Entity()
 @Index({ properties: ['user', 'createdAt'] })
 export class FavoriteProduct {
+  declare [EntityName]?: 'FavoriteProduct';
+
   [PrimaryKeyProp]?: ['user', 'product'];
 
   @ManyToOne(() => User, { primary: true, deleteRule: 'cascade' })
@@ -24,6 +26,8 @@ export class FavoriteProduct {
 @Entity()
 @Index({ properties: ['user', 'createdAt'] })
 export class FavoriteShop {
+  declare [EntityName]?: 'FavoriteShop';
+
   [PrimaryKeyProp]?: ['user', 'shop'];
 
   @ManyToOne(() => User, { primary: true, deleteRule: 'cascade' })

@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property, ManyToOne, OneToMany, Index, Unique, Check } from '@mikro-orm/decorators/legacy';
-import { Collection, type Opt, type Rel } from '@mikro-orm/core';
+import { EntityName, PrimaryKeyProp, Collection, type Opt, type Rel } from '@mikro-orm/core';
 import { Shop } from './shop.entity.js';
 import { Sku } from './sku.entity.js';
 import { User } from './user.entity.js';
@@ -10,8 +10,12 @@ import { User } from './user.entity.js';
  */
 @Entity()
 @Index({ properties: ['shop', 'id'] })
+// Discovery: enabled sessions that have not ended yet.
+@Index({ name: 'flash_sale_enabled_ends_at_idx', properties: ['endsAt'], where: 'enabled' })
 @Check({ name: 'flash_sale_window_valid', expression: 'ends_at > starts_at' })
 export class FlashSale {
+  declare [EntityName]?: 'FlashSale';
+
   @PrimaryKey()
   id!: number;
 
@@ -43,15 +47,22 @@ export class FlashSale {
 /**
  * One SKU in a session: its activity price, the activity stock reserved for the session and what is
  * left of it, and how many units one customer may buy at the activity price. `saleWindow` and
- * `enabled` copy the session's so that an exclusion constraint (in the migration) can refuse one SKU
- * in two overlapping enabled sessions, race-free.
+ * `enabled` copy the session's so that an exclusion constraint can refuse one SKU in two overlapping
+ * enabled sessions, race-free.
  */
 @Entity()
 @Unique({ properties: ['flashSale', 'sku'] })
+// One SKU is never in two overlapping enabled sessions; its index also serves checkout's and
+// discovery's "enabled item of this SKU whose window contains now". `=` on an int in a GiST index
+// needs the btree_gist extension (created by the FlashSales migration).
+@Check({ name: 'flash_sale_item_no_overlap', expression: 'exclude using gist ("sku_id" with =, "sale_window" with &&) where (enabled)' })
+@Check({ name: 'flash_sale_item_window_bounded', expression: 'not isempty(sale_window) and lower(sale_window) is not null and upper(sale_window) is not null' })
 @Check({ name: 'flash_sale_item_stock_valid', expression: 'remaining_stock >= 0 and remaining_stock <= reserved_stock' })
 @Check({ name: 'flash_sale_item_price_non_negative', expression: 'activity_price >= 0' })
 @Check({ name: 'flash_sale_item_limit_positive', expression: 'per_customer_limit >= 1' })
 export class FlashSaleItem {
+  declare [EntityName]?: 'FlashSaleItem';
+
   @PrimaryKey()
   id!: number;
 
@@ -93,10 +104,15 @@ export class FlashSaleItem {
 @Entity()
 @Check({ name: 'flash_sale_purchase_quantity_non_negative', expression: 'quantity >= 0' })
 export class FlashSalePurchase {
-  @ManyToOne(() => FlashSaleItem, { primary: true, deleteRule: 'cascade' })
+  declare [EntityName]?: 'FlashSalePurchase';
+  [PrimaryKeyProp]?: ['flashSaleItem', 'customer'];
+
+  // Keys are never updated; the migration gave these foreign keys no ON UPDATE rule, while MikroORM
+  // defaults a primary-key relation to ON UPDATE CASCADE.
+  @ManyToOne(() => FlashSaleItem, { primary: true, deleteRule: 'cascade', updateRule: 'no action' })
   flashSaleItem!: Rel<FlashSaleItem>;
 
-  @ManyToOne(() => User, { primary: true, deleteRule: 'cascade', index: true })
+  @ManyToOne(() => User, { primary: true, deleteRule: 'cascade', updateRule: 'no action', index: true })
   customer!: Rel<User>;
 
   @Property()

@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property, ManyToOne, OneToMany, Index, Check } from '@mikro-orm/decorators/legacy';
-import { Collection, type Opt, type Rel } from '@mikro-orm/core';
+import { EntityName, PrimaryKeyProp, Collection, type Opt, type Rel } from '@mikro-orm/core';
 import { Shop } from './shop.entity.js';
 
 /**
@@ -10,6 +10,8 @@ import { Shop } from './shop.entity.js';
 @Index({ properties: ['shop', 'id'] })
 @Check({ name: 'freight_template_fees_valid', expression: 'first_unit_fee >= 0 and additional_unit_fee >= 0 and (free_threshold is null or free_threshold >= 0)' })
 export class FreightTemplate {
+  declare [EntityName]?: 'FreightTemplate';
+
   @PrimaryKey()
   id!: number;
 
@@ -43,6 +45,9 @@ export class FreightTemplate {
 @Entity()
 @Check({ name: 'freight_template_region_fees_valid', expression: 'first_unit_fee >= 0 and additional_unit_fee >= 0 and (free_threshold is null or free_threshold >= 0)' })
 export class FreightTemplateRegion {
+  declare [EntityName]?: 'FreightTemplateRegion';
+  [PrimaryKeyProp]?: ['template', 'region'];
+
   @ManyToOne(() => FreightTemplate, { primary: true, deleteRule: 'cascade' })
   template!: Rel<FreightTemplate>;
 

@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property, ManyToOne, Enum, Index, Unique, Check } from '@mikro-orm/decorators/legacy';
-import type { Opt, Rel } from '@mikro-orm/core';
+import { EntityName, type Opt, type Rel } from '@mikro-orm/core';
 import { Shop } from './shop.entity.js';
 import { Product } from './product.entity.js';
 import { Sku } from './sku.entity.js';
@@ -14,10 +14,12 @@ import { Order } from './order.entity.js';
 @Entity({ tableName: 'group_buy_activity' })
 @Index({ properties: ['shop', 'id'] })
 @Check({ name: 'group_buy_activity_price_positive', expression: 'group_price > 0' })
-@Check({ name: 'group_buy_activity_capacity_valid', expression: 'capacity between 2 and 100' })
-@Check({ name: 'group_buy_activity_lifetime_valid', expression: 'lifetime_minutes between 1 and 43200' })
+@Check({ name: 'group_buy_activity_capacity_valid', expression: 'capacity >= 2 and capacity <= 100' })
+@Check({ name: 'group_buy_activity_lifetime_valid', expression: 'lifetime_minutes >= 1 and lifetime_minutes <= 43200' })
 @Check({ name: 'group_buy_activity_window_valid', expression: 'ends_at > starts_at' })
 export class GroupBuyActivity {
+  declare [EntityName]?: 'GroupBuyActivity';
+
   @PrimaryKey()
   id!: number;
 
@@ -70,11 +72,19 @@ export enum GroupState {
  * passes `capacity`; the group is `successful` exactly when every seat is paid.
  */
 @Entity({ tableName: 'group_buy_group' })
+// Group counts per activity and state (merchant list, delete check).
+@Index({ name: 'group_buy_group_activity_state_idx', properties: ['activity', 'state'] })
+// An activity's open groups, soonest expiry first.
+@Index({ name: 'group_buy_group_open_activity_idx', properties: ['activity', 'expiresAt'], where: "state = 'open'" })
+// The expiry sweep and the due-group probes.
+@Index({ name: 'group_buy_group_open_expiry_idx', properties: ['expiresAt'], where: "state = 'open'" })
 @Check({ name: 'group_buy_group_seats_valid', expression: 'capacity >= 2 and paid_seats >= 0 and paid_seats <= capacity' })
 @Check({ name: 'group_buy_group_successful_when_full', expression: "(state = 'successful') = (paid_seats = capacity)" })
 @Check({ name: 'group_buy_group_cancelled_without_seats', expression: "state <> 'cancelled' or paid_seats = 0" })
 @Check({ name: 'group_buy_group_price_positive', expression: 'group_price > 0' })
 export class BuyingGroup {
+  declare [EntityName]?: 'BuyingGroup';
+
   @PrimaryKey()
   id!: number;
 
@@ -113,6 +123,8 @@ export class BuyingGroup {
 @Unique({ properties: ['group', 'customer'] })
 @Check({ name: 'group_buy_membership_amount_positive', expression: 'amount > 0' })
 export class GroupMembership {
+  declare [EntityName]?: 'GroupMembership';
+
   @PrimaryKey()
   id!: number;
 

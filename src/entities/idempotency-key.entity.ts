@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property, ManyToOne } from '@mikro-orm/decorators/legacy';
-import type { Opt, Rel } from '@mikro-orm/core';
+import { EntityName, PrimaryKeyProp, type Opt, type Rel } from '@mikro-orm/core';
 import { User } from './user.entity.js';
 
 /**
@@ -8,6 +8,9 @@ import { User } from './user.entity.js';
  */
 @Entity()
 export class IdempotencyKey {
+  declare [EntityName]?: 'IdempotencyKey';
+  [PrimaryKeyProp]?: ['user', 'scope', 'key'];
+
   @ManyToOne(() => User, { primary: true, deleteRule: 'cascade' })
   user!: Rel<User>;
 

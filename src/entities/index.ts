@@ -1,4 +1,5 @@
 import { AuthToken } from './auth-token.entity.js';
+import { AuthThrottleCount } from './auth-throttle.entity.js';
 import { Balance } from './balance.entity.js';
 import { Brand } from './brand.entity.js';
 import { Category } from './category.entity.js';
@@ -27,14 +28,16 @@ import { Review } from './review.entity.js';
 import { FreightTemplate, FreightTemplateRegion } from './freight-template.entity.js';
 import { ShippingCompany } from './shipping-company.entity.js';
 import { Refund, RefundItem } from './refund.entity.js';
+import { CatalogVersion, SalesVersion } from './listing-version.entity.js';
 
 /** Every entity, listed explicitly so the ORM needs no folder scanning (works the same in tests and dist). */
 export const entities = [
-  AuthToken, Balance, Brand, Category, HomeContentItem, LedgerEntry, Product, Shop, ShopProfile, Sku, User,
+  AuthToken, AuthThrottleCount, Balance, Brand, Category, HomeContentItem, LedgerEntry, Product, Shop, ShopProfile, Sku, User,
   CartItem, Order, OrderItem, Shipment, ShipmentItem, Invoice, IdempotencyKey,
   CouponTemplate, Coupon,
   GroupBuyActivity, BuyingGroup, GroupMembership,
   FlashSale, FlashSaleItem, FlashSalePurchase,
   Review, FreightTemplate, FreightTemplateRegion, ShippingCompany, Refund, RefundItem,
   FavoriteProduct, FavoriteShop, PointsProduct, Redemption,
+  CatalogVersion, SalesVersion,
 ];

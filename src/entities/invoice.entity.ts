@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property, ManyToOne } from '@mikro-orm/decorators/legacy';
-import type { Opt, Rel } from '@mikro-orm/core';
+import { EntityName, type Opt, type Rel } from '@mikro-orm/core';
 import { Order } from './order.entity.js';
 
 /**
@@ -8,6 +8,8 @@ import { Order } from './order.entity.js';
  */
 @Entity()
 export class Invoice {
+  declare [EntityName]?: 'Invoice';
+
   @PrimaryKey()
   id!: number;
 

@@ -1,14 +1,22 @@
-import { Entity, PrimaryKey, Property, ManyToOne, Index } from '@mikro-orm/decorators/legacy';
-import { BigIntType, type Opt, type Rel } from '@mikro-orm/core';
+import { Entity, PrimaryKey, Property, ManyToOne, Index, Unique, Trigger } from '@mikro-orm/decorators/legacy';
+import { EntityName, BigIntType, type Opt, type Rel } from '@mikro-orm/core';
 import { Balance } from './balance.entity.js';
+import { sqlTrigger } from './sql-trigger.js';
 
 /**
- * Immutable record of one balance change. A trigger (in the migration) refuses UPDATE and DELETE, so
- * the ledger is append-only in the database and not only by convention.
+ * Immutable record of one balance change. A trigger refuses UPDATE and DELETE, so the ledger is
+ * append-only in the database and not only by convention. A second trigger refuses TRUNCATE; MikroORM
+ * cannot see truncate triggers, so that one (and the trigger function) lives only in the Foundation migration.
  */
 @Entity()
 @Index({ properties: ['referenceType', 'referenceId'] })
+// Backstops: one points debit per redemption, one points credit per delivered order.
+@Unique({ name: 'ledger_entry_one_debit_per_redemption', properties: ['referenceId'], where: "reason = 'redemption' and reference_type = 'redemption'" })
+@Unique({ name: 'ledger_entry_one_points_credit_per_order', properties: ['referenceId'], where: "reason = 'points_earned' and reference_type = 'order'" })
+@Trigger(sqlTrigger('create trigger ledger_entry_no_update before update or delete on "ledger_entry" for each row execute function ledger_entry_append_only()'))
 export class LedgerEntry {
+  declare [EntityName]?: 'LedgerEntry';
+
   @PrimaryKey()
   id!: number;
 

@@ -1,9 +1,10 @@
-import { Entity, PrimaryKey, Property, ManyToOne, Enum, Check } from '@mikro-orm/decorators/legacy';
-import type { Opt, Rel } from '@mikro-orm/core';
+import { Entity, PrimaryKey, Property, ManyToOne, Enum, Check, Index, Trigger } from '@mikro-orm/decorators/legacy';
+import { EntityName, type Opt, type Rel } from '@mikro-orm/core';
 import { Order } from './order.entity.js';
 import { Product } from './product.entity.js';
 import { Sku } from './sku.entity.js';
 import { FlashSaleItem } from './flash-sale.entity.js';
+import { sqlTrigger } from './sql-trigger.js';
 
 /** How an item was priced; a flash-sale line is split into an activity-priced and a standard item. */
 export enum ItemPricing {
@@ -14,13 +15,28 @@ export enum ItemPricing {
 
 /**
  * A line of an order with the price snapshot taken at checkout. `sold` turns true when the order is
- * paid and never back: sold_count sums the quantities of sold lines, through a partial covering index.
+ * paid (a full refund before shipping clears it): sold_count sums the quantities of sold lines,
+ * through a partial covering index. Every change of `sold` moves the sales version (SalesVersion):
+ * a deferred constraint trigger per updated row, statement triggers for bulk inserts and deletes.
+ * A fourth trigger (after truncate) bumps it too; MikroORM cannot see truncate triggers, so it lives
+ * only in the SalesVersion migration, with the trigger functions.
  */
 @Entity()
+// sold_count: an index-only scan over the sold lines of a page of products.
+@Index({ name: 'order_item_sold_product_idx', properties: ['product'], include: ['quantity'], where: 'sold' })
 @Check({ name: 'order_item_quantity_positive', expression: 'quantity > 0' })
 @Check({ name: 'order_item_shipped_within_quantity', expression: 'shipped_quantity >= 0 and shipped_quantity <= quantity' })
 @Check({ name: 'order_item_refund_within_quantity', expression: 'refund_quantity >= 0 and refund_quantity <= quantity' })
+@Check({ name: 'order_item_flash_sale_link', expression: "(pricing = 'flash_sale') = (flash_sale_item_id is not null)" })
+@Trigger(sqlTrigger(`create constraint trigger order_item_sold_changed after update of sold on order_item
+    deferrable initially deferred for each row when (new.sold is distinct from old.sold) execute function sales_version_bump()`))
+@Trigger(sqlTrigger(`create trigger order_item_sales_version_insert after insert on order_item referencing new table as new_rows
+    for each statement execute function order_item_rows_sales_version_bump()`))
+@Trigger(sqlTrigger(`create trigger order_item_sales_version_delete after delete on order_item referencing old table as old_rows
+    for each statement execute function order_item_rows_sales_version_bump()`))
 export class OrderItem {
+  declare [EntityName]?: 'OrderItem';
+
   @PrimaryKey()
   id!: number;
 
@@ -58,8 +74,9 @@ export class OrderItem {
   @Property()
   sold: boolean & Opt = false;
 
-  /** The flash-sale activity item that priced this item (pricing `flash_sale`). */
-  @ManyToOne(() => FlashSaleItem, { nullable: true, index: true, deleteRule: 'no action' })
+  /** The flash-sale activity item that priced this item (pricing `flash_sale`); it cannot be deleted then. */
+  @Index({ name: 'order_item_flash_sale_item_id_index', where: 'flash_sale_item_id is not null' })
+  @ManyToOne(() => FlashSaleItem, { nullable: true, deleteRule: 'no action' })
   flashSaleItem?: Rel<FlashSaleItem> | null;
 
   /** Units in open or completed after-sale requests (refund or return); guarded by the refund service. */

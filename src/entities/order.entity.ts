@@ -1,5 +1,5 @@
-import { Entity, PrimaryKey, Property, ManyToOne, OneToMany, Enum, Index, Check } from '@mikro-orm/decorators/legacy';
-import { Collection, type Opt, type Rel } from '@mikro-orm/core';
+import { Entity, PrimaryKey, Property, ManyToOne, OneToMany, Enum, Index, Unique, Check } from '@mikro-orm/decorators/legacy';
+import { EntityName, Collection, type Opt, type Rel } from '@mikro-orm/core';
 import { User } from './user.entity.js';
 import { Shop } from './shop.entity.js';
 import { OrderItem } from './order-item.entity.js';
@@ -35,9 +35,24 @@ export const PAID_STATES = [OrderStatus.Paid, OrderStatus.Shipped, OrderStatus.D
 @Entity({ tableName: 'shop_order' })
 @Index({ properties: ['customer', 'id'] })
 @Index({ properties: ['shop', 'id'] })
+// Stats count a customer's orders by state.
+@Index({ name: 'shop_order_customer_status_idx', properties: ['customer', 'status'] })
+// Unpaid orders are found by the payment-window sweep.
+@Index({ name: 'shop_order_pending_created_idx', properties: ['createdAt'], where: "status = 'pending_payment'" })
+// A group's orders, and "does this customer already hold an order in this group".
+@Index({ name: 'shop_order_group_customer_idx', properties: ['group', 'customer'], where: 'group_id is not null' })
+// The operations page: today's counters range over these times; paid orders wait for shipment per shop.
+@Index({ name: 'shop_order_created_at_index', properties: ['createdAt'] })
+@Index({ name: 'shop_order_paid_at_index', properties: ['paidAt'], where: 'paid_at is not null' })
+@Index({ name: 'shop_order_cancelled_at_index', properties: ['cancelledAt'], where: 'cancelled_at is not null' })
+@Index({ name: 'shop_order_awaiting_shipment_index', properties: ['shop', 'id'], where: "status = 'paid'" })
+// A coupon is on at most one live order (a cancelled order gives it back); backs the guarded redemption.
+@Unique({ name: 'shop_order_coupon_live_unique', properties: ['coupon'], where: "coupon_id is not null and status <> 'cancelled'" })
 @Check({ name: 'shop_order_group_snapshot', expression: '(group_id is null) = (group_price is null)' })
 @Check({ name: 'shop_order_amounts_valid', expression: 'items_total >= 0 and discount >= 0 and discount <= items_total and freight_fee >= 0 and total = items_total - discount + freight_fee' })
 export class Order {
+  declare [EntityName]?: 'Order';
+
   @PrimaryKey()
   id!: number;
 

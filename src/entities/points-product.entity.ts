@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property, Check, Index } from '@mikro-orm/decorators/legacy';
-import { type Opt } from '@mikro-orm/core';
+import { EntityName, type Opt } from '@mikro-orm/core';
 
 /**
  * A platform-owned item of the points mall, bought with points instead of money. Stock only changes
@@ -8,8 +8,11 @@ import { type Opt } from '@mikro-orm/core';
 @Entity()
 @Check({ name: 'points_product_stock_non_negative', expression: 'stock >= 0' })
 @Check({ name: 'points_product_points_price_positive', expression: 'points_price > 0' })
-@Index({ name: 'points_product_published_id_idx', expression: 'create index "points_product_published_id_idx" on "points_product" ("id") where published' })
+// The public listing reads only published products, newest first.
+@Index({ name: 'points_product_published_id_idx', properties: ['id'], where: 'published' })
 export class PointsProduct {
+  declare [EntityName]?: 'PointsProduct';
+
   @PrimaryKey()
   id!: number;
 

@@ -1,10 +1,11 @@
-import { Entity, PrimaryKey, Property, ManyToOne, OneToMany, Enum, Index, Check } from '@mikro-orm/decorators/legacy';
-import { Collection, type Opt, type Rel } from '@mikro-orm/core';
+import { Entity, PrimaryKey, Property, ManyToOne, OneToMany, Enum, Index, Check, Trigger } from '@mikro-orm/decorators/legacy';
+import { EntityName, Collection, type Opt, type Rel } from '@mikro-orm/core';
 import { Shop } from './shop.entity.js';
 import { Category } from './category.entity.js';
 import { Brand } from './brand.entity.js';
 import { Sku } from './sku.entity.js';
 import { FreightTemplate } from './freight-template.entity.js';
+import { sqlTrigger } from './sql-trigger.js';
 
 /** Publish lifecycle: created as draft, published to the storefront, unpublished to withdraw. */
 export enum ProductStatus {
@@ -13,15 +14,30 @@ export enum ProductStatus {
   Unpublished = 'unpublished',
 }
 
-/** Listing indexes are partial (published rows only); the migration holds their exact definitions. */
+/**
+ * A shop's product. The storefront reads only published products: its listing indexes are partial,
+ * and each ends with id, the tie-breaker of every listing order. Statement triggers move the catalog
+ * version (CatalogVersion) when the published set of some filter may change; a fourth one (after
+ * truncate) lives only in the CatalogVersion migration, with the trigger functions, as MikroORM
+ * cannot see truncate triggers.
+ */
 @Entity()
-@Index({ name: 'product_published_id_idx', expression: `create index "product_published_id_idx" on "product" ("id") where status = 'published'` })
-@Index({ name: 'product_published_price_idx', expression: `create index "product_published_price_idx" on "product" ("price_from", "id") where status = 'published'` })
-@Index({ name: 'product_published_category_idx', expression: `create index "product_published_category_idx" on "product" ("category_id", "id") where status = 'published'` })
-@Index({ name: 'product_published_brand_idx', expression: `create index "product_published_brand_idx" on "product" ("brand_id", "id") where status = 'published'` })
+@Index({ name: 'product_published_id_idx', properties: ['id'], where: "status = 'published'" })
+@Index({ name: 'product_published_price_idx', properties: ['priceFrom', 'id'], where: "status = 'published'" })
+@Index({ name: 'product_published_category_idx', properties: ['category', 'id'], where: "status = 'published'" })
+@Index({ name: 'product_published_brand_idx', properties: ['brand', 'id'], where: "status = 'published'" })
+// Merchant listing (own shop, newest first); also serves the foreign key.
 @Index({ name: 'product_shop_id_id_idx', properties: ['shop', 'id'] })
 @Check({ name: 'product_price_from_non_negative', expression: 'price_from >= 0' })
+@Trigger(sqlTrigger(`create trigger product_catalog_version_insert after insert on product referencing new table as new_rows
+    for each statement execute function product_catalog_version_bump()`))
+@Trigger(sqlTrigger(`create trigger product_catalog_version_update after update on product referencing old table as old_rows new table as new_rows
+    for each statement execute function product_catalog_version_bump()`))
+@Trigger(sqlTrigger(`create trigger product_catalog_version_delete after delete on product referencing old table as old_rows
+    for each statement execute function product_catalog_version_bump()`))
 export class Product {
+  declare [EntityName]?: 'Product';
+
   @PrimaryKey()
   id!: number;
 

@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property, ManyToOne, Enum, Check, Index } from '@mikro-orm/decorators/legacy';
-import { BigIntType, type Opt, type Rel } from '@mikro-orm/core';
+import { EntityName, BigIntType, type Opt, type Rel } from '@mikro-orm/core';
 import { User } from './user.entity.js';
 import { PointsProduct } from './points-product.entity.js';
 import type { ShippingAddress } from './order.entity.js';
@@ -20,6 +20,8 @@ export enum RedemptionStatus {
 @Check({ name: 'redemption_points_total_matches', expression: 'points_total = points_price::bigint * quantity' })
 @Check({ name: 'redemption_fulfilled_at_matches_status', expression: "(status = 'fulfilled') = (fulfilled_at is not null)" })
 export class Redemption {
+  declare [EntityName]?: 'Redemption';
+
   @PrimaryKey()
   id!: number;
 

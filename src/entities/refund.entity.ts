@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property, ManyToOne, OneToMany, Enum, Index, Check, Unique } from '@mikro-orm/decorators/legacy';
-import { Collection, type Opt, type Rel } from '@mikro-orm/core';
+import { EntityName, Collection, type Opt, type Rel } from '@mikro-orm/core';
 import { Order } from './order.entity.js';
 import { OrderItem } from './order-item.entity.js';
 import { Shop } from './shop.entity.js';
@@ -30,9 +30,18 @@ export enum RefundStatus {
 @Entity()
 @Index({ properties: ['customer', 'id'] })
 @Index({ properties: ['shop', 'id'] })
+// The operations page: refunds requested today, and those still open per shop.
+@Index({ name: 'refund_created_at_index', properties: ['createdAt'] })
+@Index({ name: 'refund_open_index', properties: ['shop'], where: "status = 'requested'" })
 @Check({ name: 'refund_amounts_valid', expression: 'amount >= 0 and freight_amount >= 0 and freight_amount <= amount' })
 @Check({ name: 'refund_status_fits_kind', expression: "kind = 'return' or status not in ('approved', 'shipped_back')" })
+@Check({
+  name: 'refund_shipped_back_has_tracking',
+  expression: "status not in ('shipped_back', 'completed') or kind = 'refund' or (return_company_code is not null and return_tracking_number is not null)",
+})
 export class Refund {
+  declare [EntityName]?: 'Refund';
+
   @PrimaryKey()
   id!: number;
 
@@ -93,6 +102,8 @@ export class Refund {
 @Unique({ properties: ['refund', 'orderItem'] })
 @Check({ name: 'refund_item_valid', expression: 'quantity > 0 and amount >= 0' })
 export class RefundItem {
+  declare [EntityName]?: 'RefundItem';
+
   @PrimaryKey()
   id!: number;
 

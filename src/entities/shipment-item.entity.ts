@@ -1,11 +1,13 @@
 import { Entity, PrimaryKey, Property, ManyToOne, Check } from '@mikro-orm/decorators/legacy';
-import type { Rel } from '@mikro-orm/core';
+import { EntityName, type Rel } from '@mikro-orm/core';
 import { Shipment } from './shipment.entity.js';
 import { OrderItem } from './order-item.entity.js';
 
 @Entity()
 @Check({ name: 'shipment_item_quantity_positive', expression: 'quantity > 0' })
 export class ShipmentItem {
+  declare [EntityName]?: 'ShipmentItem';
+
   @PrimaryKey()
   id!: number;
 

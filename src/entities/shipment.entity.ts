@@ -1,11 +1,13 @@
 import { Entity, PrimaryKey, Property, ManyToOne } from '@mikro-orm/decorators/legacy';
-import type { Opt, Rel } from '@mikro-orm/core';
+import { EntityName, type Opt, type Rel } from '@mikro-orm/core';
 import { Order } from './order.entity.js';
 import { ShippingCompany } from './shipping-company.entity.js';
 
 /** A parcel sent by the shop. `items` (ShipmentItem) say what it holds; none means the whole order. */
 @Entity()
 export class Shipment {
+  declare [EntityName]?: 'Shipment';
+
   @PrimaryKey()
   id!: number;
 

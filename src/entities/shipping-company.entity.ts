@@ -1,9 +1,12 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
-import type { Opt } from '@mikro-orm/core';
+import { EntityName, PrimaryKeyProp, type Opt } from '@mikro-orm/core';
 
 /** Dictionary of carriers shipments may name, seeded by the migration. Inactive ones are kept for history. */
 @Entity()
 export class ShippingCompany {
+  declare [EntityName]?: 'ShippingCompany';
+  [PrimaryKeyProp]?: 'code';
+
   @PrimaryKey({ length: 20 })
   code!: string;
 

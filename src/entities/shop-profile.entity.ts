@@ -1,10 +1,13 @@
 import { Entity, Property, OneToOne } from '@mikro-orm/decorators/legacy';
-import { type Opt, type Rel } from '@mikro-orm/core';
+import { EntityName, PrimaryKeyProp, type Opt, type Rel } from '@mikro-orm/core';
 import { Shop } from './shop.entity.js';
 
 /** Optional shop profile, keyed by its shop. Absent fields stay absent in responses. */
 @Entity()
 export class ShopProfile {
+  declare [EntityName]?: 'ShopProfile';
+  [PrimaryKeyProp]?: 'shop';
+
   @OneToOne(() => Shop, { owner: true, primary: true, deleteRule: 'cascade' })
   shop!: Rel<Shop>;
 

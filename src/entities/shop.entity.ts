@@ -1,11 +1,13 @@
 import { Entity, PrimaryKey, Property, OneToOne, Index } from '@mikro-orm/decorators/legacy';
-import { type Opt, type Rel } from '@mikro-orm/core';
+import { EntityName, type Opt, type Rel } from '@mikro-orm/core';
 import { ShopProfile } from './shop-profile.entity.js';
 
 /** A seller in the mall. Its optional profile (logo, description...) lives in its own table. */
 @Entity()
 @Index({ name: 'shop_name_id_idx', properties: ['name', 'id'] })
 export class Shop {
+  declare [EntityName]?: 'Shop';
+
   @PrimaryKey()
   id!: number;
 

@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property, ManyToOne, Check } from '@mikro-orm/decorators/legacy';
-import type { Rel } from '@mikro-orm/core';
+import { EntityName, type Rel } from '@mikro-orm/core';
 import { Product } from './product.entity.js';
 
 /** A sellable variant. Stock only changes through guarded conditional updates (never below zero). */
@@ -7,6 +7,8 @@ import { Product } from './product.entity.js';
 @Check({ name: 'sku_stock_non_negative', expression: 'stock >= 0' })
 @Check({ name: 'sku_price_non_negative', expression: 'price >= 0' })
 export class Sku {
+  declare [EntityName]?: 'Sku';
+
   @PrimaryKey()
   id!: number;
 

@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property, ManyToOne, Enum, Check } from '@mikro-orm/decorators/legacy';
-import { type Opt, type Rel } from '@mikro-orm/core';
+import { EntityName, type Opt, type Rel } from '@mikro-orm/core';
 import { Shop } from './shop.entity.js';
 
 export enum Role {
@@ -11,6 +11,8 @@ export enum Role {
 @Entity({ tableName: 'app_user' })
 @Check({ name: 'app_user_operator_has_shop', expression: "(role = 'shop_operator') = (shop_id is not null)" })
 export class User {
+  declare [EntityName]?: 'User';
+
   @PrimaryKey()
   id!: number;
 
