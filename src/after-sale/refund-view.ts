@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { toDate, opt } from '../shared/values.js';
 import { BASE_CURRENCY } from '../currency.js';
-import { intArray, toDate } from '../db/sql.js';
+import { intArray } from '../db/sql.js';
 import type { RefundKind, RefundStatus } from '../entities/refund.entity.js';
 
 export interface RefundItemView {
@@ -34,7 +35,6 @@ export interface RefundView {
   cancelledAt?: Date;
 }
 
-const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 
 /** Full views of several refunds in two queries, in the order of `ids`. */
 export async function refundViews(em: EntityManager, ids: number[]): Promise<RefundView[]> {

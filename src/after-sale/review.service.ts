@@ -1,5 +1,5 @@
 import { EventTypes } from '../events/event-types.js';
-import { toDate } from '../db/sql.js';
+import { toDate } from '../shared/values.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, notFound } from '../errors.js';
 import type { ServiceContext } from '../shared/context.js';

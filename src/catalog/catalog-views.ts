@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { toDate } from '../shared/values.js';
 import type { ProductStatus } from '../entities/product.entity.js';
 import { soldCountOf, soldCounts } from './sold-count.js';
 import type { RatingSummary } from './rating-summary.js';
-import { toDate, intArray } from '../db/sql.js';
+import { intArray } from '../db/sql.js';
 import { queryRows } from '../fast-paths/prepared-statements.js';
 
 /**

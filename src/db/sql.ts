@@ -11,14 +11,3 @@ export function intArray(values: readonly number[]): string {
 export function textArray(values: readonly string[]): string {
   return `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 }
-
-/**
- * Raw `em.execute` results carry timestamps as PostgreSQL text (MikroORM installs string parsers so
- * that its own hydration decides); services turn them into Dates with these before returning views.
- */
-export function toDate(value: string | Date): Date;
-export function toDate(value: string | Date | null | undefined): Date | undefined;
-export function toDate(value: string | Date | null | undefined): Date | undefined {
-  if (value === null || value === undefined) return undefined;
-  return value instanceof Date ? value : new Date(value);
-}

@@ -1,5 +1,5 @@
 import { conflict, notFound, refused } from '../errors.js';
-import { toDate } from '../db/sql.js';
+import { toDate } from '../shared/values.js';
 import { OrderStatus, PAID_STATES } from '../entities/order.entity.js';
 import type { ServiceContext } from '../shared/context.js';
 import { requireCustomer, requireOperator } from '../shared/guards.js';

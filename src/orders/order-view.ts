@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { toDate, opt } from '../shared/values.js';
 import { BASE_CURRENCY } from '../currency.js';
-import { intArray, toDate } from '../db/sql.js';
+import { intArray } from '../db/sql.js';
 import type { ItemPricing } from '../entities/order-item.entity.js';
 import type { OrderStatus, ShippingAddress } from '../entities/order.entity.js';
 
@@ -58,7 +59,6 @@ export interface OrderView {
   shipments: ShipmentView[];
 }
 
-const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 
 /** An order row as `orderViews` selects it (and checkout's write statement returns it). */
 export type OrderRow = Record<string, any>;

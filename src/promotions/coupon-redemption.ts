@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { toDate } from '../shared/values.js';
 import { refused } from '../errors.js';
 import { intArray } from '../db/sql.js';
 import { DiscountKind } from '../entities/coupon-template.entity.js';
@@ -6,7 +7,6 @@ import { ItemPricing } from '../entities/order-item.entity.js';
 import type { ServiceContext } from '../shared/context.js';
 import type { DraftOrder } from '../checkout/checkout-draft.js';
 import { id, z } from '../shared/validate.js';
-import { toDate } from './coupon.service.js';
 
 /** One coupon the customer asks to apply to the order generated for one shop. */
 export interface CouponChoice {

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { toDate, opt } from '../shared/values.js';
 import { intArray } from '../db/sql.js';
 import { conflict, notFound, refused } from '../errors.js';
 import { CouponTemplateStatus, DiscountKind } from '../entities/coupon-template.entity.js';
@@ -54,13 +55,11 @@ export interface CouponView extends DiscountTerms {
   usedAt?: Date;
 }
 
-const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 
 /**
  * Raw queries (`em.execute`) return timestamptz as PostgreSQL text (`2026-11-22 02:52:17.31+00`);
  * views hand out Dates so both doors serialise ISO 8601.
  */
-export const toDate = (v: string | Date): Date => (v instanceof Date ? v : new Date(v.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')));
 const optDate = (v: string | Date | null): Date | undefined => (v === null ? undefined : toDate(v));
 
 function termsOf(r: any): DiscountTerms {

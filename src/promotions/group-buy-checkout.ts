@@ -1,11 +1,11 @@
 import { activeFlashSaleSkuIds } from './flash-sale-pricing.js';
+import { toDate } from '../shared/values.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, notFound, refused } from '../errors.js';
 import { ItemPricing } from '../entities/order-item.entity.js';
 import type { ServiceContext } from '../shared/context.js';
 import { id, z } from '../shared/validate.js';
 import type { DraftOrder } from '../checkout/checkout-draft.js';
-import { toDate } from './group-buy.service.js';
 import { emitGroupOpened, expireGroupIfDue, refuseClosedGroup, type SeatProbe } from './group-buy-lifecycle.js';
 
 /**

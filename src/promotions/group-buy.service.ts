@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { toDate } from '../shared/values.js';
 import { conflict, notFound } from '../errors.js';
 import { intArray } from '../db/sql.js';
 import { GroupState } from '../entities/group-buy.entity.js';
@@ -77,7 +78,6 @@ const VIEW_COLUMNS = `a.id, a.shop_id, sh.slug as shop_slug, sh.name as shop_nam
 const VIEW_JOINS = `group_buy_activity a join sku s on s.id = a.sku_id join product p on p.id = a.product_id join shop sh on sh.id = a.shop_id`;
 
 /** Raw queries return timestamptz as text; views carry Dates (ISO 8601 over both doors). */
-export const toDate = (v: Date | string): Date => (v instanceof Date ? v : new Date(v));
 
 function toView(r: any): GroupBuyView {
   return {

@@ -25,6 +25,17 @@ export interface PageRequest {
 
 export const pageOffset = (p: PageRequest) => (p.page - 1) * p.pageSize;
 
+/** `limit` and `offset` of a page, as `em.find`/`em.findAndCount` and typed SQL take them. */
+export const pageWindow = (p: PageRequest) => ({ limit: p.pageSize, offset: pageOffset(p) });
+
+/** A page from its items and the total of the whole list (`em.findAndCount` answers both). */
+export const pageOf = <T>(items: T[], request: PageRequest, total: number): Page<T> => ({
+  items,
+  page: request.page,
+  pageSize: request.pageSize,
+  total,
+});
+
 /**
  * One page of ids from `table` matching `where`, with the total in the same query (a window count);
  * only a page past the end costs a second count.

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { toDate } from '../shared/values.js';
 import { conflict, notFound } from '../errors.js';
-import { intArray, toDate } from '../db/sql.js';
+import { intArray } from '../db/sql.js';
 import type { ServiceContext } from '../shared/context.js';
 import { requireOperator } from '../shared/guards.js';
 import { inTransaction } from '../shared/transaction.js';
