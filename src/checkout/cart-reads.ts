@@ -3,6 +3,7 @@ import { queryRows } from '../fast-paths/prepared-statements.js';
 import { intArray, textArray } from '../db/sql.js';
 import { flashSaleOffersSql, type FlashSaleOffer } from '../promotions/flash-sale-pricing.js';
 import { freightTermsSql, type FreightTermsRow } from '../shipping/freight-fees.js';
+import type { Database } from '../db/typed-sql.js';
 import type { CheckoutCart } from './order-writer.js';
 
 export interface CartRequest {
@@ -11,12 +12,25 @@ export interface CartRequest {
   region: string;
 }
 
+/** A cart line inside the read's JSON (`json_agg` keeps column names and JSON types). */
+interface CartLineRow {
+  customer_id: Database['CartItem']['customer'];
+  sku_id: Database['Sku']['id'];
+  sku_name: Database['Sku']['name'];
+  price: Database['Sku']['price'];
+  quantity: Database['CartItem']['quantity'];
+  product_id: Database['Product']['id'];
+  product_name: Database['Product']['name'];
+  shop_id: Database['Product']['shop'];
+  status: Database['Product']['status'];
+}
+
 /**
  * The carts of several customers, each for its shipping region, in one statement (exported for
  * tests). One row per request, by position: a customer may be asked for twice, for two regions.
  */
 export async function readCarts(requests: CartRequest[]): Promise<CheckoutCart[]> {
-  const rows = await queryRows<{ n: string; lines: any[]; flash_sale_offers: FlashSaleOffer[]; freight_terms: FreightTermsRow[] }>(
+  const rows = await queryRows<{ n: string; lines: CartLineRow[]; flash_sale_offers: FlashSaleOffer[]; freight_terms: FreightTermsRow[] }>(
     requests[0].em,
     `with wanted as (select * from unnest(?::int[], ?::text[]) with ordinality as w(customer_id, region, n)),
           lines as (

@@ -2,6 +2,8 @@ import { refused, notFound } from '../errors.js';
 import type { ServiceContext } from '../shared/context.js';
 import { requireCustomer } from '../shared/guards.js';
 import { queryRows } from '../fast-paths/prepared-statements.js';
+import { typedSql, type Database } from '../db/typed-sql.js';
+import { ProductStatus } from '../entities/product.entity.js';
 import { id, parseInput, z } from '../shared/validate.js';
 
 export interface CartLineView {
@@ -28,10 +30,29 @@ export interface CartView {
 
 const SetQuantity = z.strictObject({ skuId: id, quantity: z.number().int().min(0).max(999) });
 
-/** The customer's cart with shop and current stock per line, in one query. */
+/** A cart line as the read below returns it, typed from the entities of its columns. */
+interface CartRow {
+  sku_id: Database['Sku']['id'];
+  sku_name: Database['Sku']['name'];
+  price: Database['Sku']['price'];
+  stock: Database['Sku']['stock'];
+  quantity: Database['CartItem']['quantity'];
+  product_id: Database['Product']['id'];
+  product_name: Database['Product']['name'];
+  image_url: Database['Product']['imageUrl'];
+  status: Database['Product']['status'];
+  shop_id: Database['Shop']['id'];
+  shop_slug: Database['Shop']['slug'];
+  shop_name: Database['Shop']['name'];
+}
+
+/**
+ * The customer's cart with shop and current stock per line, in one prepared statement: every cart
+ * change answers with it, so it is on the checkout's hot path (docs/performance.md).
+ */
 export async function getCart(ctx: ServiceContext): Promise<CartView> {
   const customer = requireCustomer(ctx);
-  const rows = await queryRows(
+  const rows = await queryRows<CartRow>(
     ctx.em,
     `select c.sku_id, s.name as sku_name, s.price, s.stock, c.quantity, p.id as product_id, p.name as product_name,
             p.image_url, p.status, sh.id as shop_id, sh.slug as shop_slug, sh.name as shop_name
@@ -55,7 +76,7 @@ export async function getCart(ctx: ServiceContext): Promise<CartView> {
       lineTotal: r.price * r.quantity,
       stock: r.stock,
       shop: { id: r.shop_id, slug: r.shop_slug, name: r.shop_name },
-      available: r.status === 'published',
+      available: r.status === ProductStatus.Published,
     }),
   );
   return {
@@ -85,13 +106,15 @@ export async function setCartItem(ctx: ServiceContext, input: unknown): Promise<
     [customer.userId, quantity, skuId],
   );
   if (put.length === 0) {
-    const [sku] = await ctx.em.execute<{ status: string }[]>('select p.status from sku s join product p on p.id = s.product_id where s.id = ?', [skuId]);
+    const sku = await typedSql(ctx.em).selectFrom('Sku as s').innerJoin('Product as p', 'p.id', 's.product').select('p.status').where('s.id', '=', skuId).executeTakeFirst();
     if (!sku) throw notFound('SKU', { sku_id: skuId });
     throw refused('PRODUCT_UNAVAILABLE', 'This product is not on sale', { sku_id: skuId });
   }
   return getCart(ctx);
 }
 
+const CartLine = z.object({ skuId: id });
+
 export async function removeCartItem(ctx: ServiceContext, input: unknown): Promise<CartView> {
-  return setCartItem(ctx, { ...(input as object), quantity: 0 });
+  return setCartItem(ctx, { ...parseInput(CartLine, input), quantity: 0 });
 }

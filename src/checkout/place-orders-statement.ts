@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, refused } from '../errors.js';
 import { queryRows } from '../fast-paths/prepared-statements.js';
 import { intArray } from '../db/sql.js';
-import { orderViewsFromRows } from '../orders/order-view.js';
+import { orderViewsFromRows, type OrderRow } from '../orders/order-view.js';
+import { errorChain } from '../shared/error-chain.js';
 import { StaleReadConflict } from '../shared/transaction.js';
 import type { Placed, Placement } from './order-writer.js';
 
@@ -80,7 +81,7 @@ export async function writeOrders(em: EntityManager, placements: Placement[]): P
   for (const item of items) demand.set(item.sku_id, (demand.get(item.sku_id) ?? 0) + item.quantity);
 
   try {
-    const rows = await queryRows(em, PLACE_ORDERS, [
+    const rows = await queryRows<PlacedRow>(em, PLACE_ORDERS, [
       JSON.stringify(cart),
       JSON.stringify(flash),
       JSON.stringify([...demand].map(([sku_id, quantity]) => ({ sku_id, quantity }))),
@@ -91,13 +92,16 @@ export async function writeOrders(em: EntityManager, placements: Placement[]): P
       intArray([...new Set(flash.map((f) => f.id))]),
       intArray([...demand.keys()]),
     ]);
-    const remaining = new Map<number, number>(rows.length ? Object.entries(rows[0].remaining as Record<string, number>).map(([id, stock]) => [Number(id), stock]) : []);
+    const remaining = new Map<number, number>(Object.entries(rows[0]?.remaining ?? {}).map(([id, stock]) => [Number(id), stock]));
     const views = orderViewsFromRows(rows);
     return placements.map(({ customerId }) => ({ views: views.filter((v) => v.customerId === customerId), remaining }));
   } catch (error) {
     throw refusalOf(error) ?? error;
   }
 }
+
+/** A new order's row (as `orderViews` reads one), with the stock left per SKU id (on every row, the same). */
+type PlacedRow = OrderRow & { remaining: Record<string, number> | null };
 
 /** The write statement (exported for the plan test). */
 export const PLACE_ORDERS = `
@@ -212,18 +216,28 @@ select p.*, (select json_object_agg(s.id, s.stock) from stock s) as remaining
  * statement found short is kept beside the error (`shortfalls`) for settling a combined write.
  */
 function refusalOf(error: unknown): Error | undefined {
-  for (let e: any = error, depth = 0; e && depth < 5; e = e.cause, depth++) {
-    if (e.code !== 'MF001') continue;
-    const message = String(e.message);
-    const details = JSON.parse(e.detail ?? '{}') ?? {};
+  for (const link of errorChain(error)) {
+    if (link.code !== 'MF001') continue;
+    const message = String(link.message);
+    const details = (JSON.parse(typeof link.detail === 'string' ? link.detail : '{}') ?? {}) as Shortfall;
     const rerun = Object.keys(RERUNS).find((code) => message.endsWith(code));
     const refusal = message.endsWith('INSUFFICIENT_STOCK')
-      ? refused('INSUFFICIENT_STOCK', `Not enough stock for SKU ${details.sku_id}`, details)
+      ? refused('INSUFFICIENT_STOCK', `Not enough stock for SKU ${details.sku_id}`, { ...details })
       : rerun && new StaleReadConflict(rerun, RERUNS[rerun]);
     if (refusal) shortfalls.set(refusal, details);
     return refusal || undefined;
   }
   return undefined;
+}
+
+/** What the statement's `mf_refuse` names as short (see the verdict in PLACE_ORDERS). */
+interface Shortfall {
+  customer_id?: number;
+  flash_sale_item_id?: number;
+  remaining?: number;
+  sku_id?: number;
+  requested?: number;
+  available?: number;
 }
 
 /** The refusals that rerun the checkout, with what its customer is told if the last attempt fails too. */
@@ -233,7 +247,7 @@ const RERUNS: Record<string, string> = {
   FLASH_SALE_STOCK_CHANGED: 'The flash-sale stock changed while checking out; try again',
 };
 
-const shortfalls = new WeakMap<Error, Record<string, any>>();
+const shortfalls = new WeakMap<Error, Shortfall>();
 
 /**
  * A combined write failed: which of its placements fail for the same reason, and with what error (an
@@ -251,17 +265,18 @@ export function settleRefusal(error: unknown, placements: Placement[]): (Error |
     case 'FLASH_SALE_LIMIT_CHANGED':
       return placements.map((p) => (p.customerId === details.customer_id ? error : undefined));
     case 'FLASH_SALE_STOCK_CHANGED': {
-      let left: number = details.remaining;
+      let left = details.remaining ?? 0;
+      const itemId = details.flash_sale_item_id;
       return placements.map((p) => {
-        const take = p.flashSale.get(details.flash_sale_item_id)?.quantity ?? 0;
+        const take = itemId === undefined ? 0 : (p.flashSale.get(itemId)?.quantity ?? 0);
         if (take > left) return error;
         left -= take;
         return undefined;
       });
     }
     case 'INSUFFICIENT_STOCK': {
-      const skuId: number = details.sku_id;
-      let left: number = details.available;
+      const skuId = details.sku_id;
+      let left = details.available ?? 0;
       return placements.map((p) => {
         const requested = p.drafts.flatMap((d) => d.items).filter((i) => i.skuId === skuId).reduce((n, i) => n + i.quantity, 0);
         if (requested > left) return refused('INSUFFICIENT_STOCK', `Not enough stock for SKU ${skuId}`, { sku_id: skuId, requested, available: left });

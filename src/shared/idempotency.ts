@@ -18,9 +18,9 @@ export interface IdempotencyRecord {
 
 /** Dates come back from JSON as strings; the `...At` fields of our views are dates again. */
 function reviveDates(json: string): unknown {
-  return JSON.parse(json, (key, value) =>
+  return JSON.parse(json, (key, value: unknown) =>
     typeof value === 'string' && key.endsWith('At') && /^\d{4}-\d\d-\d\d[T ]\d/.test(value) ? new Date(value) : value,
-  );
+  ) as unknown;
 }
 
 /** By default the stored answer is `{ result }`, written by `recordAnswer`. */

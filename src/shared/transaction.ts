@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { encodeEvent, type DomainEvent } from '../events/domain-event.js';
 import { AppError } from '../errors.js';
 import type { ServiceContext } from './context.js';
+import { errorChain } from './error-chain.js';
 
 /** Serialization failures and deadlocks are safe to retry: the transaction had no effect. */
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -20,8 +21,8 @@ export class StaleReadConflict extends AppError {
 
 function isRetryable(error: unknown): boolean {
   if (error instanceof StaleReadConflict) return true;
-  for (let e: any = error, depth = 0; e && depth < 5; e = e.cause, depth++) {
-    if (typeof e.code === 'string' && RETRYABLE.has(e.code)) return true;
+  for (const link of errorChain(error)) {
+    if (typeof link.code === 'string' && RETRYABLE.has(link.code)) return true;
   }
   return false;
 }
