@@ -23,12 +23,10 @@ export interface AppConfig {
   /** Server processes sharing the port (node:cluster); 1 runs in-process. */
   clusterWorkers: number;
   /**
-   * Pool size per process: a small pool beats a big one for short transactions. Default: about
+   * Pool size per process: a small pool beats a big one for short transactions (more backends
+   * compete for the cores while one holds a hot row; docs/performance.md). Default: about
    * 2 x cores + 1 connections for the whole server, divided among its processes (5 on 2 cores with
-   * one process, 3 each with two). Measured on the 2-core machine: the flash-sale burst sold out at
-   * 355 checkouts/s with 5 connections, 301/s with 10 and 169/s with 20 (more backends competing for
-   * the cores while one holds the hot row); with two processes, 3 connections each gave `sort=sales`
-   * 3,040 req/s at p99 41 ms against 2,714 at p99 63 ms with 5 each.
+   * one process, 3 each with two).
    */
   dbPoolSize: number;
   /** A request that waits longer than this for a pool connection is answered 503 instead of hanging. */

@@ -36,11 +36,31 @@ const UNAVAILABLE_CODES = new Set([
   '57014', '25P03',
 ]);
 
+/** What an error in the chain of a failed statement may carry (pg's errors, socket errors, the ORM's wrappers). */
+interface ErrorFields {
+  code?: unknown;
+  message?: unknown;
+  constraint?: unknown;
+  cause?: unknown;
+}
+
+/** The error and its causes, at most five deep: drivers and the ORM wrap what they throw. */
+function* causeChain(error: unknown): Generator<ErrorFields> {
+  let e = error;
+  for (let depth = 0; typeof e === 'object' && e !== null && depth < 5; depth++) {
+    const fields: ErrorFields = e;
+    yield fields;
+    e = fields.cause;
+  }
+}
+
 function databaseUnavailable(error: unknown): boolean {
-  for (let e: any = error, depth = 0; e && depth < 5; e = e.cause, depth++) {
+  for (const e of causeChain(error)) {
     if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
-    const message = String(e.message ?? '');
-    if (/Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection/i.test(message)) {
+    if (
+      typeof e.message === 'string' &&
+      /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection/i.test(e.message)
+    ) {
       return true;
     }
   }
@@ -62,7 +82,7 @@ const UNIQUE_CONSTRAINT_CODES: Record<string, [code: string, message: string]> =
 
 /** A unique violation (SQLSTATE 23505) as a 409: its domain code, else CONFLICT (a lost race; retry). */
 function uniqueViolation(error: unknown): AppError | null {
-  for (let e: any = error, depth = 0; e && depth < 5; e = e.cause, depth++) {
+  for (const e of causeChain(error)) {
     if (e.code !== '23505') continue;
     const known = typeof e.constraint === 'string' ? UNIQUE_CONSTRAINT_CODES[e.constraint] : undefined;
     return known ? conflict(known[0], known[1]) : conflict('CONFLICT', 'A concurrent request changed the same data; try again');

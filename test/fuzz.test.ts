@@ -5,7 +5,6 @@ import {
   type GraphQLField, type GraphQLInputType, type GraphQLObjectType,
 } from 'graphql';
 import { apiRouter } from '../src/rest/api.js';
-import { createLogger } from '../src/logger.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newCustomer, newOperator } from './support/fixtures.js';
 import { shopWithProduct } from './support/shopping.js';
@@ -169,7 +168,7 @@ async function send(request: Sent): Promise<{ status: number; text: string }> {
 
 /** The REST routes as the router holds them: path and methods (405 handlers left out). */
 function restRoutes(): { path: string; method: string }[] {
-  const router = apiRouter({ config: t.config, orm: t.orm, log: createLogger(t.config), events: t.events });
+  const router = apiRouter();
   return router.stack.flatMap((layer) => {
     const route = layer.route as { path: string; methods: Record<string, boolean> } | undefined;
     if (!route) return [];

@@ -118,7 +118,7 @@ async function readmeRoutes(): Promise<string[]> {
 }
 
 function servedRoutes(): string[] {
-  const router = apiRouter({} as never) as Router & { stack: any[] };
+  const router = apiRouter() as Router & { stack: any[] };
   const out: string[] = [];
   for (const layer of router.stack) {
     if (!layer.route) continue;

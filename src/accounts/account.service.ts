@@ -1,5 +1,7 @@
 import { OrderStatus } from '../entities/order.entity.js';
+import { BalanceKind } from '../entities/balance.entity.js';
 import { BASE_CURRENCY } from '../currency.js';
+import { typedSql } from '../db/typed-sql.js';
 import type { ServiceContext } from '../shared/context.js';
 import { requireCustomer } from '../shared/guards.js';
 import { balancesOf } from './ledger.service.js';
@@ -18,13 +20,21 @@ export async function myStats(ctx: ServiceContext): Promise<AccountStats> {
   const customer = requireCustomer(ctx);
   const [balances, counts] = await Promise.all([
     balancesOf(ctx.em, customer.userId),
-    ctx.em.execute<{ status: OrderStatus; n: number }[]>(
-      'select status, count(*)::int as n from shop_order where customer_id = ? group by status',
-      [customer.userId],
-    ),
+    typedSql(ctx.em)
+      .selectFrom('Order')
+      .select((eb) => ['status', eb.cast<number>(eb.fn.countAll(), 'integer').as('n')])
+      .where('customer', '=', customer.userId)
+      .groupBy('status')
+      .execute(),
   ]);
-  const amount = (kind: string) => balances.find((b) => b.kind === kind)?.amount ?? 0;
+  const amount = (kind: BalanceKind) => balances.find((b) => b.kind === kind)?.amount ?? 0;
   const orders = Object.fromEntries(Object.values(OrderStatus).map((s) => [s, 0])) as Record<OrderStatus, number>;
   for (const c of counts) orders[c.status] = c.n;
-  return { currency: BASE_CURRENCY.code, available: amount('available'), frozen: amount('frozen'), points: amount('points'), orders };
+  return {
+    currency: BASE_CURRENCY.code,
+    available: amount(BalanceKind.Available),
+    frozen: amount(BalanceKind.Frozen),
+    points: amount(BalanceKind.Points),
+    orders,
+  };
 }

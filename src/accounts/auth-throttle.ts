@@ -3,6 +3,7 @@ import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../errors.js';
 import type { AppConfig } from '../config.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { AuthThrottleCount } from '../entities/auth-throttle.entity.js';
 import { WorkGate, type Lane } from './work-gate.js';
 
 /**
@@ -83,16 +84,12 @@ export function postgresAuthThrottle(pool: pg.Pool, config: Pick<AppConfig, 'aut
 /** For contexts no client request made (service tests, the seed): nothing counted, hashing uncapped. */
 export const unthrottled: AuthThrottle = {
   hashing: new WorkGate(Number.POSITIVE_INFINITY, 0),
-  loginAttempt: async () => 'priority',
-  loginSucceeded: async () => {},
-  registrationAttempt: async () => 'priority',
+  loginAttempt: () => Promise.resolve('priority'),
+  loginSucceeded: () => Promise.resolve(),
+  registrationAttempt: () => Promise.resolve('priority'),
 };
 
 /** Sweep: removes counts whose window ended (the limiter itself only resets them when touched). */
-export async function pruneAuthThrottle({ em }: { em: EntityManager }): Promise<number> {
-  const [row] = await em.execute<{ n: number }[]>(
-    'with removed as (delete from auth_throttle where expire < ? returning 1) select count(*)::int as n from removed',
-    [Date.now()],
-  );
-  return row.n;
+export function pruneAuthThrottle({ em }: { em: EntityManager }): Promise<number> {
+  return em.nativeDelete(AuthThrottleCount, { expire: { $lt: Date.now() } });
 }

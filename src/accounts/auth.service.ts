@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../errors.js';
 import { User, Role } from '../entities/user.entity.js';
@@ -13,6 +14,8 @@ import { createZeroBalances } from './ledger.service.js';
 import { queryRows } from '../fast-paths/prepared-statements.js';
 import { textArray } from '../db/sql.js';
 import { perConnection } from '../fast-paths/per-connection.js';
+import { typedSql, type Database } from '../db/typed-sql.js';
+import { toDate } from '../shared/values.js';
 import { StatementCombiner } from '../fast-paths/statement-combiner.js';
 
 export interface UserView {
@@ -99,9 +102,12 @@ export async function login(ctx: ServiceContext, input: unknown): Promise<Sessio
 /** Revokes the token this request was made with. */
 export async function logout(ctx: ServiceContext): Promise<boolean> {
   const actor = requireUser(ctx);
-  await ctx.em.execute('update auth_token set revoked_at = now() where token_hash = ? and revoked_at is null', [
-    actor.tokenHash,
-  ]);
+  await typedSql(ctx.em)
+    .updateTable('AuthToken')
+    .set({ revokedAt: sql<Date>`now()` })
+    .where('tokenHash', '=', actor.tokenHash)
+    .where('revokedAt', 'is', null)
+    .execute();
   return true;
 }
 
@@ -123,14 +129,15 @@ export type Authentication =
 export async function invalidTokens(em: EntityManager, tokenHashes: string[]): Promise<Map<string, 'TOKEN_INVALID' | 'TOKEN_EXPIRED'>> {
   const invalid = new Map<string, 'TOKEN_INVALID' | 'TOKEN_EXPIRED'>(tokenHashes.map((h) => [h, 'TOKEN_INVALID']));
   if (tokenHashes.length === 0) return invalid;
-  const rows = await queryRows<{ token_hash: string; expired: boolean }>(
-    em,
-    'select token_hash, expires_at <= now() as expired from auth_token where token_hash = any(?::text[]) and revoked_at is null',
-    [textArray(tokenHashes)],
-  );
+  const rows = await typedSql(em)
+    .selectFrom('AuthToken')
+    .select((eb) => ['tokenHash', eb('expiresAt', '<=', sql<Date>`now()`).as('expired')])
+    .where('tokenHash', 'in', tokenHashes)
+    .where('revokedAt', 'is', null)
+    .execute();
   for (const row of rows) {
-    if (row.expired) invalid.set(row.token_hash, 'TOKEN_EXPIRED');
-    else invalid.delete(row.token_hash);
+    if (row.expired) invalid.set(row.tokenHash, 'TOKEN_EXPIRED');
+    else invalid.delete(row.tokenHash);
   }
   return invalid;
 }
@@ -144,32 +151,35 @@ export async function authenticate(em: EntityManager, token: string | undefined)
   if (!token) return { actor: null, problem: null };
   const tokenHash = hashToken(token);
   const row = await tokenLookups(em).submit({ em, tokenHash });
-  if (!row || row.revoked_at) return { actor: null, problem: 'TOKEN_INVALID' };
-  if (new Date(row.expires_at).getTime() <= Date.now()) return { actor: null, problem: 'TOKEN_EXPIRED' };
-  return { actor: { userId: row.user_id, role: row.role, shopId: row.shop_id, tokenHash }, problem: null };
+  if (!row || row.revokedAt !== null) return { actor: null, problem: 'TOKEN_INVALID' };
+  if (toDate(row.expiresAt).getTime() <= Date.now()) return { actor: null, problem: 'TOKEN_EXPIRED' };
+  return { actor: { userId: row.userId, role: row.role, shopId: row.shopId, tokenHash }, problem: null };
 }
 
+/** A row of the token lookup; its timestamps arrive as PostgreSQL text (`queryRows` does not convert). */
 interface TokenRow {
-  token_hash: string;
-  user_id: number;
-  role: Role;
-  shop_id: number | null;
-  expires_at: Date;
-  revoked_at: Date | null;
+  tokenHash: Database['AuthToken']['tokenHash'];
+  userId: Database['User']['id'];
+  role: Database['User']['role'];
+  shopId: Database['User']['shop'];
+  expiresAt: string;
+  revokedAt: string | null;
 }
 
+/** Hand SQL on a prepared statement: every request runs it (docs/performance.md). */
 const tokenLookups = perConnection(
   () =>
     new StatementCombiner<{ em: EntityManager; tokenHash: string }, TokenRow | undefined>(
       async (lookups) => {
         const rows = await queryRows<TokenRow>(
           lookups[0].em,
-          `select t.token_hash, u.id as user_id, u.role, u.shop_id, t.expires_at, t.revoked_at
+          `select t.token_hash as "tokenHash", u.id as "userId", u.role, u.shop_id as "shopId",
+                  t.expires_at as "expiresAt", t.revoked_at as "revokedAt"
              from auth_token t join app_user u on u.id = t.user_id
             where t.token_hash = any(?::text[])`,
           [textArray(lookups.map((l) => l.tokenHash))],
         );
-        const byHash = new Map(rows.map((r) => [r.token_hash, r]));
+        const byHash = new Map(rows.map((r) => [r.tokenHash, r]));
         return lookups.map((l) => byHash.get(l.tokenHash));
       },
       { maxInFlight: 1, maxBatch: 100 },

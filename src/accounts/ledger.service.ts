@@ -1,8 +1,9 @@
+import { sql } from 'kysely';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { refused } from '../errors.js';
 import { BASE_CURRENCY } from '../currency.js';
-import { BalanceKind } from '../entities/balance.entity.js';
-import { intArray } from '../db/sql.js';
+import { Balance, BalanceKind } from '../entities/balance.entity.js';
+import { typedSql } from '../db/typed-sql.js';
 
 /**
  * The only code that changes a balance. Each primitive is one statement: the guarded update and the
@@ -24,32 +25,51 @@ function assertPositive(amount: number) {
 /** Zero rows for new customers: available and frozen in the base currency, points without one. */
 export async function createZeroBalances(em: EntityManager, userIds: number[]): Promise<void> {
   if (userIds.length === 0) return;
-  await em.execute(
-    `insert into balance (user_id, kind, currency, amount)
-     select u.id, k.kind, k.currency, 0
-       from unnest(?::int[]) as u(id)
-       cross join (values ('available', ?::varchar), ('frozen', ?::varchar), ('points', null::varchar)) as k(kind, currency)
-     on conflict do nothing`,
-    [intArray(userIds), BASE_CURRENCY.code, BASE_CURRENCY.code],
-  );
+  for (const user of userIds) {
+    em.create(Balance, { user, kind: BalanceKind.Available, currency: BASE_CURRENCY.code, amount: 0 });
+    em.create(Balance, { user, kind: BalanceKind.Frozen, currency: BASE_CURRENCY.code, amount: 0 });
+    em.create(Balance, { user, kind: BalanceKind.Points, currency: null, amount: 0 });
+  }
+  // Written now: the ledger primitives that usually follow are statements of their own.
+  await em.flush();
 }
 
+/**
+ * `update balance ... returning` feeding `insert into ledger_entry ... select` in one statement; a
+ * debit's guard (`amount >= k`) leaves the update, and so the insert, without a row.
+ */
 async function change(em: EntityManager, change: LedgerChange, sign: 1 | -1): Promise<number | null> {
   assertPositive(change.amount);
-  const guard = sign < 0 ? 'and amount >= ?' : '';
-  const params: unknown[] = [sign * change.amount, change.userId, change.kind];
-  if (sign < 0) params.push(change.amount);
-  params.push(sign * change.amount, change.reason, change.reference?.type ?? null, change.reference?.id ?? null);
-  const rows = await em.execute<{ balance_after: string | number }[]>(
-    `with changed as (
-       update balance set amount = amount + ? where user_id = ? and kind = ? ${guard} returning id, amount
-     )
-     insert into ledger_entry (balance_id, delta, balance_after, reason, reference_type, reference_id, created_at)
-     select id, ?, amount, ?, ?, ?, now() from changed
-     returning balance_after`,
-    params,
-  );
-  return rows.length > 0 ? Number(rows[0].balance_after) : null;
+  const delta = sign * change.amount;
+  const row = await typedSql(em)
+    .with('changed', (db) =>
+      db
+        .updateTable('Balance')
+        .set((eb) => ({ amount: eb('amount', '+', delta) }))
+        .where('user', '=', change.userId)
+        .where('kind', '=', change.kind)
+        .$if(sign < 0, (q) => q.where('amount', '>=', change.amount))
+        .returning(['id', 'amount']),
+    )
+    .insertInto('LedgerEntry')
+    .columns(['balance', 'delta', 'balanceAfter', 'reason', 'referenceType', 'referenceId', 'createdAt'])
+    .expression((eb) =>
+      eb
+        .selectFrom('changed')
+        .select([
+          'changed.id',
+          // Parameters in a select list have no column to take their type from: cast them.
+          eb.cast<number>(eb.val(delta), 'bigint').as('delta'),
+          'changed.amount',
+          eb.cast<string>(eb.val(change.reason), 'varchar').as('reason'),
+          eb.cast<string | null>(eb.val(change.reference?.type ?? null), 'varchar').as('referenceType'),
+          eb.cast<number | null>(eb.val(change.reference?.id ?? null), 'integer').as('referenceId'),
+          sql<Date>`now()`.as('createdAt'),
+        ]),
+    )
+    .returning('balanceAfter')
+    .executeTakeFirst();
+  return row ? row.balanceAfter : null;
 }
 
 /** Guarded debit: refuses (422) and changes nothing when the balance is short. Returns the new balance. */
@@ -91,10 +111,17 @@ export async function release(em: EntityManager, move: Move): Promise<void> {
  * group) calls it before touching any, so two of them sharing users queue instead of deadlocking.
  */
 export async function lockBalances(em: EntityManager, userIds: number[]): Promise<void> {
-  await em.execute(
-    `select id from balance where user_id = any(?::int[]) and kind in ('available', 'frozen') order by user_id, kind for no key update`,
-    [intArray([...new Set(userIds)])],
-  );
+  const users = [...new Set(userIds)];
+  if (users.length === 0) return;
+  await typedSql(em)
+    .selectFrom('Balance')
+    .select('id')
+    .where('user', 'in', users)
+    .where('kind', 'in', [BalanceKind.Available, BalanceKind.Frozen])
+    .orderBy('user')
+    .orderBy('kind')
+    .forNoKeyUpdate()
+    .execute();
 }
 
 export interface BalanceView {
@@ -103,10 +130,10 @@ export interface BalanceView {
   amount: number;
 }
 
-export async function balancesOf(em: EntityManager, userId: number): Promise<BalanceView[]> {
-  const rows = await em.execute<{ kind: BalanceKind; currency: string | null; amount: string }[]>(
-    `select kind, currency, amount from balance where user_id = ? order by kind`,
-    [userId],
-  );
-  return rows.map((r) => ({ kind: r.kind, currency: r.currency, amount: Number(r.amount) }));
+/**
+ * Read with SQL rather than `em.find`: balances change only through the statements above, which the
+ * identity map does not see, so a `Balance` entity loaded earlier in the unit of work could be stale.
+ */
+export function balancesOf(em: EntityManager, userId: number): Promise<BalanceView[]> {
+  return typedSql(em).selectFrom('Balance').select(['kind', 'currency', 'amount']).where('user', '=', userId).orderBy('kind').execute();
 }

@@ -1,6 +1,6 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-/** scrypt with N=2^14, r=8, p=1 (16 MiB, ~50 ms): the parameters are stored with each hash. */
+/** scrypt with N=2^14, r=8, p=1 (16 MiB, tens of milliseconds of CPU): the parameters are stored with each hash. */
 const PARAMS = { N: 16384, r: 8, p: 1 };
 const KEY_LENGTH = 64;
 

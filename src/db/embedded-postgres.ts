@@ -36,7 +36,7 @@ function postgresUser(): { uid: number; gid: number } {
   }
 }
 
-async function chownTree(dir: string, uid: number, gid: number) {
+function chownTree(dir: string, uid: number, gid: number) {
   execFileSync('chown', ['-R', `${uid}:${gid}`, dir]);
 }
 
@@ -87,7 +87,7 @@ export async function startEmbeddedPostgres(port: number, log: Logger): Promise<
     const { uid, gid } = postgresUser();
     await mkdir(clusterDir, { recursive: true });
     await chown(dataRoot, uid, gid);
-    await chownTree(clusterDir, uid, gid);
+    chownTree(clusterDir, uid, gid);
     await ensureTraversable([clusterDir, binariesDir()].filter((d): d is string => d !== null), log);
   }
 
@@ -114,7 +114,8 @@ export async function startEmbeddedPostgres(port: number, log: Logger): Promise<
     throw new Error(
       `The embedded PostgreSQL did not start (data in ${clusterDir}, port ${port}). Another server may be using ` +
         `that folder or port; set EMBEDDED_PG_PORT, or DATABASE_URL to use an external PostgreSQL.` +
-        (error ? ` Cause: ${String(error)}` : ''),
+        (error ? ` Cause: ${error instanceof Error ? String(error) : JSON.stringify(error)}` : ''),
+      { cause: error },
     );
   }
 

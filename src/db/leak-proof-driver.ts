@@ -1,6 +1,7 @@
 import type { DatabaseConnection, Driver, TransactionSettings } from 'kysely';
 import type { PoolConfig } from 'pg';
 import { PostgreSqlConnection, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { logBuiltStatements } from './statement-log.js';
 
 /**
  * Gives back the pool slot of a transaction that failed to end.
@@ -24,8 +25,8 @@ class TransactionReleasingDriver implements Driver {
     return this.inner.init();
   }
 
-  acquireConnection() {
-    return this.inner.acquireConnection();
+  acquireConnection(options?: Parameters<Driver['acquireConnection']>[0]) {
+    return this.inner.acquireConnection(options);
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings) {
@@ -67,7 +68,10 @@ class LeakProofPostgreSqlConnection extends PostgreSqlConnection {
   override createKyselyDialect(overrides: PoolConfig) {
     const dialect = super.createKyselyDialect(overrides);
     const createDriver = dialect.createDriver.bind(dialect);
-    dialect.createDriver = () => new TransactionReleasingDriver(createDriver());
+    dialect.createDriver = () =>
+      logBuiltStatements(new TransactionReleasingDriver(createDriver()), (query, execute) =>
+        this.executeQuery(query.sql, execute, { params: [...query.parameters] }),
+      );
     return dialect;
   }
 }

@@ -52,13 +52,16 @@ export function ormConfig({
     metadataProvider: ReflectMetadataProvider,
     extensions: [Migrator],
     // Connections stay open once made (min = max): a new one starts with no prepared statements, and
-    // planning the checkout statements again cost 10-25 ms, at the start of a sale after a quiet spell.
+    // planning the checkout statements again delayed the start of a sale after a quiet spell
+    // (docs/performance.md, "Pool connections kept").
     pool: { min: poolSize, max: poolSize },
-    // Short OLTP statements: JIT compilation costs far more than it saves (measured: 750 ms of JIT
-    // for a 100 ms sales-sorted listing), so it is off for the server's sessions.
-    // Generic plans: only the prepared storefront reads (src/fast-paths/prepared-statements.ts) carry parameters (the ORM
-    // inlines its own), and re-planning them on every call cost more than running them (0.35 ms of
-    // planning for a 0.2 ms listing). Their generic plans are checked in docs/performance.md.
+    // Short OLTP statements: JIT compilation costs far more than it saves, so it is off for the
+    // server's sessions (docs/performance.md, "JIT off").
+    // Generic plans: the prepared storefront reads (src/fast-paths/prepared-statements.ts) carry
+    // parameters, and re-planning them on every call cost more than running them; their generic plans
+    // are checked in docs/performance.md. The ORM inlines its own values, but typed SQL binds them as
+    // parameters, so its statements get generic plans too: a condition a partial index depends on
+    // (`status = 'published'`) has to be a literal there (`sql.lit`), not a parameter.
     // The two timeouts bound what one session can hold: a statement that runs away, or a transaction
     // left open by a process that stopped talking (its locks and its pool slot).
     driverOptions: {

@@ -1,3 +1,5 @@
+import { z } from '../shared/validate.js';
+
 /**
  * Something that happened in a committed transaction. `shopIds` and `customerId` say who may see it:
  * a shop operator receives only events of their shop, a customer only their own.
@@ -41,19 +43,24 @@ export function encodeEvent(event: DomainEvent): string {
   return text;
 }
 
-/** Reads a wire event; null for anything that is not one (another writer on the channel). */
+/** The wire form as read back: anything else on the channel (another writer) is not an event. */
+const WireEvent = z.object({
+  id: z.string(),
+  type: z.string(),
+  occurredAt: z.string(),
+  shopIds: z.array(z.number().int()),
+  customerId: z.number().int().nullable(),
+  payload: z.record(z.string(), z.unknown()),
+});
+
+/** Reads a wire event; null for anything that is not one. */
 export function decodeEvent(text: string): DomainEvent | null {
-  let value: any;
+  let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return null;
   }
-  const ok =
-    value && typeof value === 'object' &&
-    typeof value.id === 'string' && typeof value.type === 'string' && typeof value.occurredAt === 'string' &&
-    Array.isArray(value.shopIds) && value.shopIds.every(Number.isInteger) &&
-    (value.customerId === null || Number.isInteger(value.customerId)) &&
-    value.payload && typeof value.payload === 'object' && !Array.isArray(value.payload);
-  return ok ? (value as DomainEvent) : null;
+  const event = WireEvent.safeParse(value);
+  return event.success ? event.data : null;
 }

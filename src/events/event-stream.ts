@@ -64,6 +64,8 @@ export function eventStream(
     },
     throw(error: unknown) {
       finish();
+      // The iterator protocol hands the caller's value back as thrown, whatever it is.
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
       return Promise.reject(error);
     },
     [Symbol.asyncIterator]() {

@@ -22,7 +22,8 @@ export function formatError(log: Logger) {
       // `extensions.http` tells Apollo the status to answer with; it is not for the client (the
       // websocket would otherwise send it along).
       if (!formatted.extensions?.http) return formatted;
-      const { http: _status, ...extensions } = formatted.extensions;
+      const extensions = { ...formatted.extensions };
+      delete extensions.http;
       return { ...formatted, extensions };
     }
     const { appError, unexpected } = toAppError(original);

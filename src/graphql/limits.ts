@@ -47,7 +47,7 @@ export function limitRules(limits: GraphQLLimits): ValidationRule[] {
     costLimitRule({ ...common, maxCost: limits.maxCost, flattenFragments: true, onReject: [reportAs(LimitCodes.cost)] }),
     maxAliasesRule({ ...common, n: limits.maxAliases, onReject: [reportAs(LimitCodes.aliases)] }),
     maxDirectivesRule({ ...common, n: limits.maxDirectives, onReject: [reportAs(LimitCodes.directives)] }),
-  ] as unknown as ValidationRule[];
+  ];
 }
 
 /** graphql-js stops the parser at `maxTokens` with a syntax error; this recognises it. */
@@ -55,9 +55,9 @@ const TOKEN_LIMIT = /Document contains more tha[nt] (\d+) tokens/;
 
 /** The limit error behind a GraphQL error, if it is one (Apollo wraps validation and parse errors). */
 export function queryLimitOf(error: unknown): QueryLimitError | null {
-  for (let e: any = error, depth = 0; e && depth < 5; e = e.originalError, depth++) {
+  for (let e: unknown = error, depth = 0; e instanceof GraphQLError && depth < 5; e = e.originalError, depth++) {
     if (e instanceof QueryLimitError) return e;
-    const match = e instanceof GraphQLError ? TOKEN_LIMIT.exec(e.message) : null;
+    const match = TOKEN_LIMIT.exec(e.message);
     if (match) return new QueryLimitError(LimitCodes.tokens, `The operation has more than ${match[1]} tokens`);
   }
   return null;

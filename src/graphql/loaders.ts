@@ -1,6 +1,5 @@
 import DataLoader from 'dataloader';
 import { ratingSummaries, type RatingSummary } from '../catalog/rating-summary.js';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ServiceContext } from '../shared/context.js';
 import { myUsableCouponsByShop, type CouponView } from '../promotions/coupon.service.js';
 import { favoritedProductIds, favoritedShopIds, favoritingCustomer } from '../accounts/favorites.service.js';

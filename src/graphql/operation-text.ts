@@ -38,12 +38,12 @@ export function unsafeOperationText(document: DocumentNode, variables: Record<st
 
 /** Apollo plugin running `unsafeOperationText` once the operation is parsed and validated. */
 export const refuseUnsafeText: ApolloServerPlugin = {
-  async requestDidStart() {
-    return {
-      async didResolveOperation({ document, request }) {
+  requestDidStart() {
+    return Promise.resolve({
+      didResolveOperation({ document, request }) {
         const error = unsafeOperationText(document, request.variables);
-        if (error) throw error;
+        return error ? Promise.reject(error) : Promise.resolve();
       },
-    };
+    });
   },
 };

@@ -5,8 +5,10 @@ import * as categories from '../catalog/category.service.js';
 import * as shops from '../catalog/shop.service.js';
 import type { CategoryView, ShopView } from '../catalog/catalog-views.js';
 import type { GraphQLContext } from './graphql-context.js';
+import { withoutNulls } from './without-nulls.js';
+import { PageArgs } from './types/page.types.js';
 import {
-  BrandInput, BrandType, CategoryType, CurrencyType, PageArgs, ShopPageType, ShopProfileInput, ShopProfileType, ShopType,
+  BrandInput, BrandType, CategoryType, CurrencyType, ShopPageType, ShopProfileInput, ShopProfileType, ShopType,
 } from './types/catalog.types.js';
 
 /** Brands, categories, currency. */
@@ -50,8 +52,8 @@ export class CategoryFieldsResolver {
 @Resolver(() => ShopType)
 export class ShopResolver {
   @Query(() => ShopPageType, { description: 'Every shop by name, with its profile when it has one' })
-  async shops(@Args(() => PageArgs) { page, pageSize }: PageArgs, @Ctx() { ctx, loaders }: GraphQLContext) {
-    const result = await shops.listShops(ctx, { page: page ?? undefined, pageSize: pageSize ?? undefined });
+  async shops(@Args(() => PageArgs) args: PageArgs, @Ctx() { ctx, loaders }: GraphQLContext) {
+    const result = await shops.listShops(ctx, withoutNulls(args));
     primeProfiles(loaders, result.items);
     return result;
   }

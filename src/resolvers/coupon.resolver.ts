@@ -1,20 +1,17 @@
-import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import * as coupons from '../promotions/coupon.service.js';
-import { CouponState } from '../promotions/coupon.service.js';
-import { CouponTemplateStatus } from '../entities/coupon-template.entity.js';
 import type { GraphQLContext } from './graphql-context.js';
-import { Coupon, CouponPage, CouponTemplate, CouponTemplateInput, CouponTemplatePage, CouponTemplatePatch } from './types/coupon.types.js';
+import { withoutNulls } from './without-nulls.js';
+import {
+  Coupon, CouponListArgs, CouponPage, CouponTemplate, CouponTemplateInput, CouponTemplateListArgs, CouponTemplatePage, CouponTemplatePatch,
+  ShopCouponTemplateListArgs,
+} from './types/coupon.types.js';
 
 @Resolver()
 export class CouponResolver {
   @Query(() => CouponTemplatePage, { description: "A shop's claimable coupon templates (public)" })
-  shopCouponTemplates(
-    @Arg('slug') slug: string,
-    @Arg('page', () => Int, { nullable: true }) page: number | undefined,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize: number | undefined,
-    @Ctx() { ctx }: GraphQLContext,
-  ) {
-    return coupons.listShopTemplates(ctx, { slug, page: page ?? undefined, pageSize: pageSize ?? undefined });
+  shopCouponTemplates(@Args(() => ShopCouponTemplateListArgs) args: ShopCouponTemplateListArgs, @Ctx() { ctx }: GraphQLContext) {
+    return coupons.listShopTemplates(ctx, withoutNulls(args));
   }
 
   @Mutation(() => Coupon, { description: 'Claim a coupon from a template (once per customer and template)' })
@@ -23,23 +20,13 @@ export class CouponResolver {
   }
 
   @Query(() => CouponPage, { description: "The customer's coupons, newest first" })
-  myCoupons(
-    @Arg('page', () => Int, { nullable: true }) page: number | undefined,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize: number | undefined,
-    @Arg('status', () => CouponState, { nullable: true }) status: CouponState | undefined,
-    @Ctx() { ctx }: GraphQLContext,
-  ) {
-    return coupons.listMyCoupons(ctx, { page: page ?? undefined, pageSize: pageSize ?? undefined, status: status ?? undefined });
+  myCoupons(@Args(() => CouponListArgs) args: CouponListArgs, @Ctx() { ctx }: GraphQLContext) {
+    return coupons.listMyCoupons(ctx, withoutNulls(args));
   }
 
   @Query(() => CouponTemplatePage, { description: "The operator's shop coupon templates, newest first" })
-  merchantCouponTemplates(
-    @Arg('page', () => Int, { nullable: true }) page: number | undefined,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize: number | undefined,
-    @Arg('status', () => CouponTemplateStatus, { nullable: true }) status: CouponTemplateStatus | undefined,
-    @Ctx() { ctx }: GraphQLContext,
-  ) {
-    return coupons.listMerchantTemplates(ctx, { page: page ?? undefined, pageSize: pageSize ?? undefined, status: status ?? undefined });
+  merchantCouponTemplates(@Args(() => CouponTemplateListArgs) args: CouponTemplateListArgs, @Ctx() { ctx }: GraphQLContext) {
+    return coupons.listMerchantTemplates(ctx, withoutNulls(args));
   }
 
   @Mutation(() => CouponTemplate)

@@ -44,6 +44,8 @@ export class EventsResolver {
     description: 'Live domain events: all of them for a platform admin, those of their own shop for a shop operator',
     subscribe: ({ args, context }: Data) => perEventContext(context, feed.dashboardEvents(context.ctx, args)),
   })
+  // The parameter declares the subscription's arguments in the schema; `subscribe` is what reads them.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   events(@Root() event: DomainEvent, @Args(() => EventFeedArgs) _args: EventFeedArgs): DomainEvent {
     return event;
   }
@@ -52,6 +54,8 @@ export class EventsResolver {
     description: "The signed-in customer's own orders as they are placed, paid, cancelled and shipped",
     subscribe: ({ args, context }: Data) => perEventContext(context, feed.myOrderEvents(context.ctx, args)),
   })
+  // The parameter declares the subscription's arguments in the schema; `subscribe` is what reads them.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   myOrderEvents(@Root() event: DomainEvent, @Args(() => EventFeedArgs) _args: EventFeedArgs): DomainEvent {
     return event;
   }

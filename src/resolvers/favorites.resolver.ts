@@ -1,15 +1,15 @@
 import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import * as favorites from '../accounts/favorites.service.js';
 import type { GraphQLContext } from './graphql-context.js';
-import { pageQuery } from './types/page.types.js';
-import { PageArgs } from './types/catalog.types.js';
+import { withoutNulls } from './without-nulls.js';
+import { PageArgs } from './types/page.types.js';
 import { FavoriteProductType, FavoriteShopType, FavoritesType } from './types/favorites.types.js';
 
 @Resolver()
 export class FavoritesResolver {
   @Query(() => FavoritesType, { description: "The caller's favorite products and shops (customer)" })
   myFavorites(@Args(() => PageArgs) args: PageArgs, @Ctx() { ctx }: GraphQLContext) {
-    return favorites.myFavorites(ctx, pageQuery(args));
+    return favorites.myFavorites(ctx, withoutNulls(args));
   }
 
   @Mutation(() => FavoriteProductType, { description: 'Favorite a product; idempotent' })

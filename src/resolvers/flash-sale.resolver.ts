@@ -1,35 +1,20 @@
-import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import * as flashSales from '../promotions/flash-sale.service.js';
 import type { GraphQLContext } from './graphql-context.js';
-import { FlashSale, FlashSaleInput, FlashSalePage } from './types/flash-sale.types.js';
+import { withoutNulls } from './without-nulls.js';
+import { PageArgs } from './types/page.types.js';
+import { FlashSale, FlashSaleInput, FlashSaleListArgs, FlashSalePage } from './types/flash-sale.types.js';
 
 @Resolver()
 export class FlashSaleResolver {
   @Query(() => FlashSalePage, { description: 'Enabled flash sales active now (and, if asked, upcoming ones), soonest first' })
-  flashSales(
-    @Arg('includeUpcoming', () => Boolean, { nullable: true }) includeUpcoming: boolean | undefined,
-    @Arg('shopId', () => Int, { nullable: true }) shopId: number | undefined,
-    @Arg('page', () => Int, { nullable: true }) page: number | undefined,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize: number | undefined,
-    @Arg('productId', () => Int, { nullable: true, description: 'Only sessions with an item of this product' }) productId: number | undefined,
-    @Ctx() { ctx }: GraphQLContext,
-  ) {
-    return flashSales.listFlashSales(ctx, {
-      includeUpcoming: includeUpcoming ?? undefined,
-      shopId: shopId ?? undefined,
-      productId: productId ?? undefined,
-      page: page ?? undefined,
-      pageSize: pageSize ?? undefined,
-    });
+  flashSales(@Args(() => FlashSaleListArgs) args: FlashSaleListArgs, @Ctx() { ctx }: GraphQLContext) {
+    return flashSales.listFlashSales(ctx, withoutNulls(args));
   }
 
   @Query(() => FlashSalePage, { description: "The operator's shop's flash sales, newest first" })
-  merchantFlashSales(
-    @Arg('page', () => Int, { nullable: true }) page: number | undefined,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize: number | undefined,
-    @Ctx() { ctx }: GraphQLContext,
-  ) {
-    return flashSales.listShopFlashSales(ctx, { page: page ?? undefined, pageSize: pageSize ?? undefined });
+  merchantFlashSales(@Args(() => PageArgs) args: PageArgs, @Ctx() { ctx }: GraphQLContext) {
+    return flashSales.listShopFlashSales(ctx, withoutNulls(args));
   }
 
   @Query(() => FlashSale)

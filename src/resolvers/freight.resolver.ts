@@ -1,7 +1,9 @@
-import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import * as freight from '../shipping/freight-template.service.js';
 import { listShippingCompanies } from '../shipping/shipping-company.service.js';
 import type { GraphQLContext } from './graphql-context.js';
+import { withoutNulls } from './without-nulls.js';
+import { PageArgs } from './types/page.types.js';
 import { FreightTemplate, FreightTemplateInput, FreightTemplatePage, ProductFreightTemplate, ShippingCompany } from './types/after-sale.types.js';
 
 const plain = (input: FreightTemplateInput) => ({
@@ -18,12 +20,8 @@ export class FreightResolver {
   }
 
   @Query(() => FreightTemplatePage, { description: "The operator's freight templates" })
-  freightTemplates(
-    @Arg('page', () => Int, { nullable: true }) page: number | undefined,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize: number | undefined,
-    @Ctx() { ctx }: GraphQLContext,
-  ) {
-    return freight.listFreightTemplates(ctx, { page: page ?? undefined, pageSize: pageSize ?? undefined });
+  freightTemplates(@Args(() => PageArgs) args: PageArgs, @Ctx() { ctx }: GraphQLContext) {
+    return freight.listFreightTemplates(ctx, withoutNulls(args));
   }
 
   @Mutation(() => FreightTemplate)

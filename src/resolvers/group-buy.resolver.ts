@@ -1,19 +1,15 @@
-import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import * as groupBuys from '../promotions/group-buy.service.js';
 import type { GraphQLContext } from './graphql-context.js';
-import { GroupBuyDetail, GroupBuyInput, GroupBuyPage, MerchantGroupBuy, MerchantGroupBuyPage } from './types/group-buy.types.js';
+import { withoutNulls } from './without-nulls.js';
+import { PageArgs } from './types/page.types.js';
+import { GroupBuyDetail, GroupBuyInput, GroupBuyListArgs, GroupBuyPage, MerchantGroupBuy, MerchantGroupBuyPage } from './types/group-buy.types.js';
 
 @Resolver()
 export class GroupBuyResolver {
   @Query(() => GroupBuyPage, { description: 'Group-buying activities running now, ending soonest first' })
-  groupBuys(
-    @Arg('page', () => Int, { nullable: true }) page: number | undefined,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize: number | undefined,
-    @Arg('shopId', () => Int, { nullable: true }) shopId: number | undefined,
-    @Arg('productId', () => Int, { nullable: true }) productId: number | undefined,
-    @Ctx() { ctx }: GraphQLContext,
-  ) {
-    return groupBuys.listGroupBuys(ctx, { page: page ?? undefined, pageSize: pageSize ?? undefined, shopId: shopId ?? undefined, productId: productId ?? undefined });
+  groupBuys(@Args(() => GroupBuyListArgs) args: GroupBuyListArgs, @Ctx() { ctx }: GraphQLContext) {
+    return groupBuys.listGroupBuys(ctx, withoutNulls(args));
   }
 
   @Query(() => GroupBuyDetail, { description: 'One activity with its open groups' })
@@ -22,12 +18,8 @@ export class GroupBuyResolver {
   }
 
   @Query(() => MerchantGroupBuyPage, { description: "The operator's activities, newest first" })
-  merchantGroupBuys(
-    @Arg('page', () => Int, { nullable: true }) page: number | undefined,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize: number | undefined,
-    @Ctx() { ctx }: GraphQLContext,
-  ) {
-    return groupBuys.listShopGroupBuys(ctx, { page: page ?? undefined, pageSize: pageSize ?? undefined });
+  merchantGroupBuys(@Args(() => PageArgs) args: PageArgs, @Ctx() { ctx }: GraphQLContext) {
+    return groupBuys.listShopGroupBuys(ctx, withoutNulls(args));
   }
 
   @Mutation(() => MerchantGroupBuy)

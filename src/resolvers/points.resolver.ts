@@ -1,8 +1,8 @@
 import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import * as points from '../points/points-mall.service.js';
 import type { GraphQLContext } from './graphql-context.js';
-import { pageQuery } from './types/page.types.js';
-import { PageArgs } from './types/catalog.types.js';
+import { withoutNulls } from './without-nulls.js';
+import { PageArgs } from './types/page.types.js';
 import {
   CreatePointsProductInput, PointsProductPage, PointsProductType, RedeemInput, RedemptionListArgs, RedemptionPage, RedemptionType,
   UpdatePointsProductInput,
@@ -12,7 +12,7 @@ import {
 export class PointsResolver {
   @Query(() => PointsProductPage, { description: 'Published points products, newest first, with their remaining stock' })
   pointsProducts(@Args(() => PageArgs) args: PageArgs, @Ctx() { ctx }: GraphQLContext) {
-    return points.listPointsProducts(ctx, pageQuery(args));
+    return points.listPointsProducts(ctx, withoutNulls(args));
   }
 
   @Mutation(() => RedemptionType, { description: 'Redeem a published points product with points (customer)' })
@@ -26,12 +26,12 @@ export class PointsResolver {
 
   @Query(() => RedemptionPage, { description: "The caller's own redemptions, newest first (customer)" })
   myRedemptions(@Args(() => RedemptionListArgs) args: RedemptionListArgs, @Ctx() { ctx }: GraphQLContext) {
-    return points.myRedemptions(ctx, { ...pageQuery(args), status: args.status ?? undefined });
+    return points.myRedemptions(ctx, withoutNulls(args));
   }
 
   @Query(() => PointsProductPage, { description: 'Every points product, published or not (platform admin)' })
   adminPointsProducts(@Args(() => PageArgs) args: PageArgs, @Ctx() { ctx }: GraphQLContext) {
-    return points.adminListPointsProducts(ctx, pageQuery(args));
+    return points.adminListPointsProducts(ctx, withoutNulls(args));
   }
 
   @Mutation(() => PointsProductType, { description: 'Create a points product (platform admin)' })
@@ -50,7 +50,7 @@ export class PointsResolver {
 
   @Query(() => RedemptionPage, { description: 'Every redemption, newest first (platform admin)' })
   adminRedemptions(@Args(() => RedemptionListArgs) args: RedemptionListArgs, @Ctx() { ctx }: GraphQLContext) {
-    return points.adminListRedemptions(ctx, { ...pageQuery(args), status: args.status ?? undefined });
+    return points.adminListRedemptions(ctx, withoutNulls(args));
   }
 
   @Mutation(() => RedemptionType, { description: 'Mark a pending redemption fulfilled (platform admin)' })

@@ -5,6 +5,7 @@ import * as products from '../catalog/product.service.js';
 import * as merchant from '../catalog/merchant-product.service.js';
 import { pathIds, type ProductDetailView, type ProductView } from '../catalog/catalog-views.js';
 import type { GraphQLContext } from './graphql-context.js';
+import { withoutNulls } from './without-nulls.js';
 import { RatingSummary } from './types/after-sale.types.js';
 import {
   BrandType, CategoryType, MerchantProductListArgs, ProductInput, ProductListArgs, ProductPageType, ProductType, SkuType,
@@ -13,15 +14,12 @@ import {
 /** A product as any service returns it: details (SKUs, brand, path) are present on some reads only. */
 type AnyProduct = ProductView & Partial<Pick<ProductDetailView, 'skus' | 'brand' | 'categoryPath' | 'rating'>>;
 
-/** Drops arguments the client did not send, so the service sees the same input as from REST. */
-const defined = (args: object) => Object.fromEntries(Object.entries(args).filter(([, v]) => v != null));
-
 @Resolver(() => ProductType)
 export class ProductResolver {
   @Query(() => ProductPageType, { description: 'Published products, newest first unless sorted' })
   products(@Args(() => ProductListArgs) args: ProductListArgs, @Ctx() { ctx }: GraphQLContext, @Info() info: GraphQLResolveInfo) {
     // SKUs and shop profiles the query asks for come in the listing's own statement.
-    return products.listProducts(ctx, defined(args), {
+    return products.listProducts(ctx, withoutNulls(args), {
       skus: selects(info, ['items', 'skus']),
       shopProfiles: selects(info, ['items', 'shop', 'profile']),
     });
@@ -36,7 +34,7 @@ export class ProductResolver {
 
   @Query(() => ProductPageType, { description: "Shop operator: the own shop's products in every state, newest first" })
   merchantProducts(@Args(() => MerchantProductListArgs) args: MerchantProductListArgs, @Ctx() { ctx }: GraphQLContext) {
-    return merchant.listMerchantProducts(ctx, defined(args));
+    return merchant.listMerchantProducts(ctx, withoutNulls(args));
   }
 
   @Mutation(() => ProductType, { description: 'Shop operator: create (no id) or update a product of the own shop' })

@@ -1,14 +1,16 @@
-import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import * as cart from '../checkout/cart.service.js';
 import { checkout } from '../checkout/checkout.service.js';
 import * as orders from '../orders/order.service.js';
 import { createShipment } from '../orders/shipment.service.js';
 import { getMyInvoice, issueInvoice } from '../orders/invoice.service.js';
 import { myStats } from '../accounts/account.service.js';
-import { OrderStatus } from '../entities/order.entity.js';
 import type { GraphQLContext } from './graphql-context.js';
+import { withoutNulls } from './without-nulls.js';
 import { CouponChoiceInput } from './types/coupon.types.js';
-import { AccountStats, Cart, Invoice, InvoiceInput, Order, OrderItem, OrderPage, ShipmentInput, ShippingAddressInput } from './types/order.types.js';
+import {
+  AccountStats, Cart, Invoice, InvoiceInput, Order, OrderItem, OrderListArgs, OrderPage, ShipmentInput, ShippingAddressInput,
+} from './types/order.types.js';
 import { ProductType } from './types/catalog.types.js';
 import type { OrderItemView } from '../orders/order-view.js';
 import { GroupBuyIntentInput } from './types/group-buy.types.js';
@@ -35,26 +37,21 @@ export class PurchaseResolver {
   })
   checkout(
     @Arg('shippingAddress', () => ShippingAddressInput) shippingAddress: ShippingAddressInput,
-    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | undefined,
-    @Arg('coupons', () => [CouponChoiceInput], { nullable: true, description: 'At most one owned coupon per shop order' }) coupons: CouponChoiceInput[] | undefined,
-    @Arg('groupBuy', () => GroupBuyIntentInput, { nullable: true }) groupBuy: GroupBuyIntentInput | undefined,
+    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null | undefined,
+    @Arg('coupons', () => [CouponChoiceInput], { nullable: true, description: 'At most one owned coupon per shop order' }) coupons: CouponChoiceInput[] | null | undefined,
+    @Arg('groupBuy', () => GroupBuyIntentInput, { nullable: true }) groupBuy: GroupBuyIntentInput | null | undefined,
     @Ctx() { ctx }: GraphQLContext,
   ) {
     return checkout(
       ctx,
-      { shippingAddress: { ...shippingAddress }, ...(coupons ? { coupons } : {}), ...(groupBuy ? { groupBuy: withoutNulls(groupBuy) } : {}) },
+      withoutNulls({ shippingAddress: { ...shippingAddress }, coupons, groupBuy: groupBuy && withoutNulls(groupBuy) }),
       idempotencyKey ?? undefined,
     );
   }
 
   @Query(() => OrderPage, { description: "The customer's orders, newest first" })
-  orders(
-    @Arg('page', () => Int, { nullable: true }) page: number | undefined,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize: number | undefined,
-    @Arg('status', () => OrderStatus, { nullable: true }) status: OrderStatus | undefined,
-    @Ctx() { ctx }: GraphQLContext,
-  ) {
-    return orders.listMyOrders(ctx, { page: page ?? undefined, pageSize: pageSize ?? undefined, status: status ?? undefined });
+  orders(@Args(() => OrderListArgs) args: OrderListArgs, @Ctx() { ctx }: GraphQLContext) {
+    return orders.listMyOrders(ctx, withoutNulls(args));
   }
 
   @Query(() => Order)
@@ -65,7 +62,7 @@ export class PurchaseResolver {
   @Mutation(() => Order, { description: 'Pay from the available balance; paying a paid order charges nothing' })
   payOrder(
     @Arg('id', () => Int) orderId: number,
-    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | undefined,
+    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null | undefined,
     @Ctx() { ctx }: GraphQLContext,
   ) {
     return orders.payOrder(ctx, { orderId }, idempotencyKey ?? undefined);
@@ -92,13 +89,8 @@ export class PurchaseResolver {
   }
 
   @Query(() => OrderPage, { description: "The operator's shop orders, newest first" })
-  merchantOrders(
-    @Arg('page', () => Int, { nullable: true }) page: number | undefined,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize: number | undefined,
-    @Arg('status', () => OrderStatus, { nullable: true }) status: OrderStatus | undefined,
-    @Ctx() { ctx }: GraphQLContext,
-  ) {
-    return orders.listShopOrders(ctx, { page: page ?? undefined, pageSize: pageSize ?? undefined, status: status ?? undefined });
+  merchantOrders(@Args(() => OrderListArgs) args: OrderListArgs, @Ctx() { ctx }: GraphQLContext) {
+    return orders.listShopOrders(ctx, withoutNulls(args));
   }
 
   @Query(() => Order)
@@ -127,9 +119,4 @@ export class OrderItemResolver {
   product(@Root() item: OrderItemView, @Ctx() { loaders }: GraphQLContext) {
     return loaders.products.load(item.productId);
   }
-}
-
-/** GraphQL sends absent optional input fields as null; the services expect them left out. */
-function withoutNulls(input: object): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined));
 }

@@ -1,8 +1,8 @@
-import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import * as refunds from '../after-sale/refund.service.js';
-import { RefundKind, RefundStatus } from '../entities/refund.entity.js';
 import type { GraphQLContext } from './graphql-context.js';
-import { Refund, RefundInput, RefundPage, ShipBackInput } from './types/after-sale.types.js';
+import { withoutNulls } from './without-nulls.js';
+import { Refund, RefundInput, RefundListArgs, RefundPage, ShipBackInput } from './types/after-sale.types.js';
 
 @Resolver()
 export class RefundResolver {
@@ -12,14 +12,8 @@ export class RefundResolver {
   }
 
   @Query(() => RefundPage, { description: "The customer's refunds and returns, newest first" })
-  myRefunds(
-    @Arg('status', () => RefundStatus, { nullable: true }) status: RefundStatus | undefined,
-    @Arg('kind', () => RefundKind, { nullable: true }) kind: RefundKind | undefined,
-    @Arg('page', () => Int, { nullable: true }) page: number | undefined,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize: number | undefined,
-    @Ctx() { ctx }: GraphQLContext,
-  ) {
-    return refunds.listMyRefunds(ctx, { status: status ?? undefined, kind: kind ?? undefined, page: page ?? undefined, pageSize: pageSize ?? undefined });
+  myRefunds(@Args(() => RefundListArgs) args: RefundListArgs, @Ctx() { ctx }: GraphQLContext) {
+    return refunds.listMyRefunds(ctx, withoutNulls(args));
   }
 
   @Query(() => Refund)
@@ -38,14 +32,8 @@ export class RefundResolver {
   }
 
   @Query(() => RefundPage, { description: "The operator's shop's refunds and returns, newest first" })
-  merchantRefunds(
-    @Arg('status', () => RefundStatus, { nullable: true }) status: RefundStatus | undefined,
-    @Arg('kind', () => RefundKind, { nullable: true }) kind: RefundKind | undefined,
-    @Arg('page', () => Int, { nullable: true }) page: number | undefined,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize: number | undefined,
-    @Ctx() { ctx }: GraphQLContext,
-  ) {
-    return refunds.listShopRefunds(ctx, { status: status ?? undefined, kind: kind ?? undefined, page: page ?? undefined, pageSize: pageSize ?? undefined });
+  merchantRefunds(@Args(() => RefundListArgs) args: RefundListArgs, @Ctx() { ctx }: GraphQLContext) {
+    return refunds.listShopRefunds(ctx, withoutNulls(args));
   }
 
   @Query(() => Refund)

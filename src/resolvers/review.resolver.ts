@@ -1,9 +1,10 @@
-import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import * as reviews from '../after-sale/review.service.js';
 import type { GraphQLContext } from './graphql-context.js';
-import { ProductReviewPage, Review, ReviewInput, ReviewPage } from './types/after-sale.types.js';
-
-const paging = (page?: number | null, pageSize?: number | null) => ({ page: page ?? undefined, pageSize: pageSize ?? undefined });
+import { withoutNulls } from './without-nulls.js';
+import {
+  AdminReviewListArgs, ProductReviewListArgs, ProductReviewPage, Review, ReviewInput, ReviewPage, ShopReviewListArgs,
+} from './types/after-sale.types.js';
 
 @Resolver()
 export class ReviewResolver {
@@ -14,28 +15,17 @@ export class ReviewResolver {
     @Arg('input', () => ReviewInput) input: ReviewInput,
     @Ctx() { ctx }: GraphQLContext,
   ) {
-    return reviews.reviewOrderItem(ctx, { ...input, imageUrls: input.imageUrls ?? undefined, orderId, orderItemId });
+    return reviews.reviewOrderItem(ctx, { ...withoutNulls(input), orderId, orderItemId });
   }
 
   @Query(() => ProductReviewPage, { description: "A published product's visible reviews, newest first, with the rating summary" })
-  productReviews(
-    @Arg('productId', () => Int) productId: number,
-    @Arg('rating', () => Int, { nullable: true }) rating: number | undefined,
-    @Arg('page', () => Int, { nullable: true }) page: number | undefined,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize: number | undefined,
-    @Ctx() { ctx }: GraphQLContext,
-  ) {
-    return reviews.listProductReviews(ctx, { productId, rating: rating ?? undefined, ...paging(page, pageSize) });
+  productReviews(@Args(() => ProductReviewListArgs) args: ProductReviewListArgs, @Ctx() { ctx }: GraphQLContext) {
+    return reviews.listProductReviews(ctx, withoutNulls(args));
   }
 
   @Query(() => ReviewPage, { description: "The operator's shop's reviews, newest first; replied: false lists those awaiting a reply" })
-  merchantReviews(
-    @Arg('replied', () => Boolean, { nullable: true }) replied: boolean | undefined,
-    @Arg('page', () => Int, { nullable: true }) page: number | undefined,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize: number | undefined,
-    @Ctx() { ctx }: GraphQLContext,
-  ) {
-    return reviews.listShopReviews(ctx, { replied: replied ?? undefined, ...paging(page, pageSize) });
+  merchantReviews(@Args(() => ShopReviewListArgs) args: ShopReviewListArgs, @Ctx() { ctx }: GraphQLContext) {
+    return reviews.listShopReviews(ctx, withoutNulls(args));
   }
 
   @Mutation(() => Review, { description: "The shop's one reply to a review of its product" })
@@ -44,14 +34,8 @@ export class ReviewResolver {
   }
 
   @Query(() => ReviewPage, { description: 'Moderation: every review, newest first' })
-  adminReviews(
-    @Arg('hidden', () => Boolean, { nullable: true }) hidden: boolean | undefined,
-    @Arg('productId', () => Int, { nullable: true }) productId: number | undefined,
-    @Arg('page', () => Int, { nullable: true }) page: number | undefined,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize: number | undefined,
-    @Ctx() { ctx }: GraphQLContext,
-  ) {
-    return reviews.listAllReviews(ctx, { hidden: hidden ?? undefined, productId: productId ?? undefined, ...paging(page, pageSize) });
+  adminReviews(@Args(() => AdminReviewListArgs) args: AdminReviewListArgs, @Ctx() { ctx }: GraphQLContext) {
+    return reviews.listAllReviews(ctx, withoutNulls(args));
   }
 
   @Mutation(() => Review)

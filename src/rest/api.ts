@@ -1,5 +1,4 @@
 import express, { type Router } from 'express';
-import type { AppDeps } from '../server/request-context.js';
 import { authRoutes } from './auth.routes.js';
 import { purchaseRoutes } from './purchase.routes.js';
 import { catalogRoutes } from './catalog.routes.js';
@@ -15,7 +14,7 @@ import { pointsRoutes } from './points.routes.js';
 import { operationsRoutes } from './operations.routes.js';
 
 /** The REST facade: every route calls one service method, like its GraphQL twin. */
-export function apiRouter(deps: AppDeps): Router {
+export function apiRouter(): Router {
   const router = express.Router();
   authRoutes(router);
   purchaseRoutes(router);

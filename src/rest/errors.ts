@@ -1,6 +1,7 @@
 import type { Request, Response, NextFunction } from 'express';
 import { AppError, errorBody, toAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { requestLocals } from '../server/request-context.js';
 
 /** Unknown route under /api: 404 in the common shape. */
 export function routeNotFound(req: Request, _res: Response, next: NextFunction) {
@@ -10,20 +11,30 @@ export function routeNotFound(req: Request, _res: Response, next: NextFunction) 
 /** zlib's failures (`Z_DATA_ERROR`...), brotli's and zstd's: a body that does not decode with its Content-Encoding. */
 const DECODING_FAILURE = /^(Z_|ERR_BROTLI|ERR__ERROR|ERR_ZSTD)/;
 
+/** What Express's body parser and router put on the errors they raise (`http-errors`, zlib). */
+interface FrameworkErrorFields {
+  status?: unknown;
+  code?: unknown;
+  type?: unknown;
+  limit?: unknown;
+}
+
 /**
  * Express's own rejections (body parser, path decoding) carry a `type` or a 4xx `status`; they become
  * our codes. Our own AppError thrown inside the body parser (the depth check) comes back wrapped as is.
  */
-function frameworkError(error: any): AppError | null {
+function frameworkError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
-  if (error?.status === 400 && typeof error.code === 'string' && DECODING_FAILURE.test(error.code)) {
+  if (typeof error !== 'object' || error === null) return null;
+  const e: FrameworkErrorFields = error;
+  if (e.status === 400 && typeof e.code === 'string' && DECODING_FAILURE.test(e.code)) {
     return new AppError('MALFORMED_ENCODING', 400, 'The request body does not decode with its Content-Encoding');
   }
-  switch (error?.type) {
+  switch (e.type) {
     case 'entity.parse.failed':
       return new AppError('MALFORMED_JSON', 400, 'The request body is not valid JSON');
     case 'entity.too.large':
-      return new AppError('PAYLOAD_TOO_LARGE', 413, 'The request body is too large', { limit_bytes: error.limit });
+      return new AppError('PAYLOAD_TOO_LARGE', 413, 'The request body is too large', { limit_bytes: e.limit });
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new AppError('UNSUPPORTED_ENCODING', 415, 'The request body encoding is not supported');
@@ -32,7 +43,7 @@ function frameworkError(error: any): AppError | null {
     default:
       // Anything else the framework refused as the client's fault (a path that is not valid
       // percent-encoding, a body shorter than its Content-Length...). Our own code throws AppError only.
-      if (typeof error?.status === 'number' && error.status >= 400 && error.status < 500) {
+      if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
         return new AppError('BAD_REQUEST', 400, 'The request could not be read');
       }
       return null;
@@ -41,10 +52,12 @@ function frameworkError(error: any): AppError | null {
 
 /** The one place where anything thrown during a REST call becomes the common error shape. */
 export function errorHandler(log: Logger) {
+  // Express knows an error handler by its four parameters, so `_next` stays though it is not called.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const known = frameworkError(error);
     const { appError, unexpected } = known ? { appError: known, unexpected: false } : toAppError(error);
-    const requestLog = (res.locals.ctx?.log as Logger | undefined) ?? log;
+    const requestLog = requestLocals(res).ctx?.log ?? log;
     if (unexpected) requestLog.error({ err: error, method: req.method, path: req.path }, 'request failed');
     if (res.headersSent) return;
     const retryAfter = appError.details?.retry_after_seconds;

@@ -1,11 +1,19 @@
 import type { Request, Response, NextFunction, Router } from 'express';
 import { AppError } from '../errors.js';
 import type { ServiceContext } from '../shared/context.js';
+import { requestLocals } from '../server/request-context.js';
 import { camelKeys, snakeKeys } from './case.js';
 import { unsafeTextProblems } from '../shared/unsafe-text.js';
 import { validationFailed } from '../shared/validate.js';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** The service context the `/api` middleware made for this request (src/server/app.ts). */
+function routeContext(res: Response): ServiceContext {
+  const { ctx } = requestLocals(res);
+  if (!ctx) throw new Error('no service context: the /api context middleware did not run');
+  return ctx;
+}
 
 /** What a route handler sees: the service context, path params, query and the camelCased body. */
 export interface RestCall {
@@ -13,7 +21,7 @@ export interface RestCall {
   params: Record<string, string>;
   query: Record<string, unknown>;
   body: unknown;
-  header(name: string): string | undefined;
+  header: (name: string) => string | undefined;
 }
 
 /** A handler returns the body (sent as snake_case JSON), or `{ status, body }` for another status. */
@@ -33,7 +41,7 @@ export function route(router: Router, path: string, handlers: Partial<Record<Met
     r[method](async (req: Request, res: Response, next: NextFunction) => {
       try {
         const call: RestCall = {
-          ctx: res.locals.ctx as ServiceContext,
+          ctx: routeContext(res),
           params: req.params as Record<string, string>,
           query: camelKeys(req.query) as Record<string, unknown>,
           body: camelKeys(req.body ?? {}),

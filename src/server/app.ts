@@ -2,7 +2,7 @@ import http from 'node:http';
 import pg from 'pg';
 import express, { type Request, type Response, type NextFunction } from 'express';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, OperationTypeNode } from 'graphql';
 import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
@@ -16,7 +16,7 @@ import { limitRules } from '../graphql/limits.js';
 import { refuseUnsafeText } from '../graphql/operation-text.js';
 import type { GraphQLContext } from '../resolvers/graphql-context.js';
 import { createLoaders } from '../graphql/loaders.js';
-import { bearerToken, createServiceContext, requestId, type AppDeps } from './request-context.js';
+import { bearerToken, createServiceContext, requestId, requestLocals, type AppDeps } from './request-context.js';
 import { startSubscriptionServer } from './subscriptions.js';
 import { startSweeps } from './jobs.js';
 import { PoolHealth } from '../db/pool-health.js';
@@ -73,16 +73,17 @@ export interface RunningApp {
 
 /** A subscription sent over HTTP would run its resolver without an event: point to the websocket instead. */
 const subscriptionsOnlyOverWebsocket: ApolloServerPlugin<GraphQLContext> = {
-  async requestDidStart() {
-    return {
-      async didResolveOperation({ operation }) {
-        if (operation?.operation === 'subscription') {
-          throw new GraphQLError('Subscriptions are served over a websocket (graphql-ws) at /graphql, not over HTTP', {
+  requestDidStart() {
+    return Promise.resolve({
+      didResolveOperation({ operation }) {
+        if (operation?.operation !== OperationTypeNode.SUBSCRIPTION) return Promise.resolve();
+        return Promise.reject(
+          new GraphQLError('Subscriptions are served over a websocket (graphql-ws) at /graphql, not over HTTP', {
             extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
-          });
-        }
+          }),
+        );
       },
-    };
+    });
   },
 };
 
@@ -132,7 +133,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     // connection then closes so the server can finish closing.
     if (inFlight.stopping) res.set('Connection', 'close');
     const id = requestId(req.header('x-request-id'));
-    res.locals.requestId = id;
+    requestLocals(res).requestId = id;
     res.set('X-Request-Id', id);
     if (logRequests) {
       const started = process.hrtime.bigint();
@@ -146,7 +147,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   app.use(securityHeaders);
 
   const health = new PoolHealth(await poolOf(deps.orm.em.fork()), {
-    clientUrl: deps.orm.config.get('clientUrl')!,
+    clientUrl: deps.orm.config.get('clientUrl'),
     stuckAfterMs: deps.config.dbStuckAfterMs,
   });
   app.get('/healthz', async (_req, res) => {
@@ -194,7 +195,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     expressMiddleware(apollo, {
       context: async ({ req, res }) => {
         try {
-          const ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), res.locals.requestId, req.ip);
+          const ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, req.ip);
           return { ctx, loaders: createLoaders(ctx) };
         } catch (error) {
           throw asGraphQLError(error);
@@ -208,13 +209,13 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     bodyParser,
     async (req: Request, res: Response, next: NextFunction) => {
       try {
-        res.locals.ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), res.locals.requestId, req.ip);
+        requestLocals(res).ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, req.ip);
         next();
       } catch (error) {
         next(error);
       }
     },
-    apiRouter(deps),
+    apiRouter(),
   );
   // The storefront web app at `/` (after the API doors, which keep their own answers).
   const web = webApp(deps.log);

@@ -30,7 +30,8 @@ export function startSweeps(deps: AppDeps): () => void {
   const seconds = deps.config.sweepIntervalSeconds;
   if (seconds === 0) return () => {};
   let running = false;
-  const timer = setInterval(async () => {
+  // Never rejects: a failed sweep is logged and runs again next interval.
+  const runSweeps = async () => {
     if (running) return;
     running = true;
     try {
@@ -44,7 +45,8 @@ export function startSweeps(deps: AppDeps): () => void {
     } finally {
       running = false;
     }
-  }, seconds * 1000);
+  };
+  const timer = setInterval(() => void runSweeps(), seconds * 1000);
   timer.unref();
   return () => clearInterval(timer);
 }

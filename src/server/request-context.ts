@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Response } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../config.js';
 import type { Logger } from '../logger.js';
@@ -17,6 +18,17 @@ export interface AppDeps {
   /** Set by `startApp` for the requests it serves. */
   authThrottle?: AuthThrottle;
 }
+
+/**
+ * What the request pipeline keeps on `res.locals` (Express types them `any`): the request id from
+ * the first middleware on, the service context on REST routes.
+ */
+export interface RequestLocals {
+  requestId: string;
+  ctx?: ServiceContext;
+}
+
+export const requestLocals = (res: Response) => res.locals as RequestLocals;
 
 export function bearerToken(header: string | undefined | null): string | undefined {
   const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');

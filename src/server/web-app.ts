@@ -78,10 +78,11 @@ export function webApp(log: Logger, dir = webAppDir()): RequestHandler | null {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || RESERVED.test(req.path)) return next();
     if (req.path.startsWith('/assets/')) {
       req.url = req.url.slice('/assets'.length);
-      return assets(req, res, () => {
+      assets(req, res, () => {
         req.url = `/assets${req.url}`;
         next();
       });
+      return;
     }
     if (isAppRoute(req.path)) return sendIndex(res, 200);
     if (req.accepts(['json', 'html']) === 'html') return sendIndex(res, 404);

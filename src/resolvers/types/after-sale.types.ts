@@ -1,6 +1,7 @@
-import { Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { RefundKind, RefundStatus } from '../../entities/refund.entity.js';
 import { ShopSummary } from './order.types.js';
+import { PageArgs } from './page.types.js';
 
 registerEnumType(RefundKind, { name: 'RefundKind', description: 'refund: money only, for units not shipped; return: delivered goods come back, then money' });
 registerEnumType(RefundStatus, {
@@ -192,4 +193,27 @@ export class RefundInput {
 export class ShipBackInput {
   @Field({ description: 'Code of an active shipping company' }) companyCode!: string;
   @Field() trackingNumber!: string;
+}
+
+@ArgsType()
+export class ProductReviewListArgs extends PageArgs {
+  @Field(() => Int) productId!: number;
+  @Field(() => Int, { nullable: true }) rating?: number | null;
+}
+
+@ArgsType()
+export class ShopReviewListArgs extends PageArgs {
+  @Field(() => Boolean, { nullable: true }) replied?: boolean | null;
+}
+
+@ArgsType()
+export class AdminReviewListArgs extends PageArgs {
+  @Field(() => Boolean, { nullable: true }) hidden?: boolean | null;
+  @Field(() => Int, { nullable: true }) productId?: number | null;
+}
+
+@ArgsType()
+export class RefundListArgs extends PageArgs {
+  @Field(() => RefundStatus, { nullable: true }) status?: RefundStatus | null;
+  @Field(() => RefundKind, { nullable: true }) kind?: RefundKind | null;
 }

@@ -1,7 +1,7 @@
 import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ProductStatus } from '../../entities/product.entity.js';
 import { ContentKind } from '../../entities/home-content-item.entity.js';
-import { PageType } from './page.types.js';
+import { PageArgs, PageType } from './page.types.js';
 
 registerEnumType(ProductStatus, { name: 'ProductStatus', description: 'Publish lifecycle: draft, published, unpublished' });
 registerEnumType(ContentKind, { name: 'ContentKind', description: 'The four home content lists' });
@@ -175,21 +175,15 @@ export class ProductInput {
 }
 
 @ArgsType()
-export class PageArgs {
-  @Field(() => Int, { nullable: true, description: 'From 1 (default 1)' }) page?: number;
-  @Field(() => Int, { nullable: true, description: 'Default 20, at most 100' }) pageSize?: number;
-}
-
-@ArgsType()
 export class ProductListArgs extends PageArgs {
-  @Field(() => Int, { nullable: true, description: 'A category: products of its whole subtree' }) category?: number;
-  @Field(() => Int, { nullable: true }) brandId?: number;
-  @Field(() => Int, { nullable: true }) shopId?: number;
-  @Field(() => ProductSort, { nullable: true, description: 'Default: newest first' }) sort?: ProductSort;
-  @Field(() => SortOrder, { nullable: true }) order?: SortOrder;
+  @Field(() => Int, { nullable: true, description: 'A category: products of its whole subtree' }) category?: number | null;
+  @Field(() => Int, { nullable: true }) brandId?: number | null;
+  @Field(() => Int, { nullable: true }) shopId?: number | null;
+  @Field(() => ProductSort, { nullable: true, description: 'Default: newest first' }) sort?: ProductSort | null;
+  @Field(() => SortOrder, { nullable: true }) order?: SortOrder | null;
 }
 
 @ArgsType()
 export class MerchantProductListArgs extends PageArgs {
-  @Field(() => ProductStatus, { nullable: true }) status?: ProductStatus;
+  @Field(() => ProductStatus, { nullable: true }) status?: ProductStatus | null;
 }

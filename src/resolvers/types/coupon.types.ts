@@ -1,7 +1,8 @@
-import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { CouponTemplateStatus, DiscountKind } from '../../entities/coupon-template.entity.js';
 import { CouponState } from '../../promotions/coupon.service.js';
 import { ShopSummary } from './order.types.js';
+import { PageArgs } from './page.types.js';
 
 registerEnumType(DiscountKind, { name: 'DiscountKind', description: 'fixed: amountOff minor units off; percent: percentOff (1..100) rounded down, capped by maxDiscount' });
 registerEnumType(CouponTemplateStatus, { name: 'CouponTemplateStatus' });
@@ -97,4 +98,19 @@ export class CouponTemplatePatch {
 export class CouponChoiceInput {
   @Field(() => Int) shopId!: number;
   @Field(() => Int) couponId!: number;
+}
+
+@ArgsType()
+export class ShopCouponTemplateListArgs extends PageArgs {
+  @Field() slug!: string;
+}
+
+@ArgsType()
+export class CouponListArgs extends PageArgs {
+  @Field(() => CouponState, { nullable: true }) status?: CouponState | null;
+}
+
+@ArgsType()
+export class CouponTemplateListArgs extends PageArgs {
+  @Field(() => CouponTemplateStatus, { nullable: true }) status?: CouponTemplateStatus | null;
 }

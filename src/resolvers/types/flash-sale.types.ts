@@ -1,7 +1,7 @@
-import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { FlashSaleState } from '../../promotions/flash-sale.service.js';
 import { ShopSummary } from './order.types.js';
-import { PageType } from './page.types.js';
+import { PageArgs, PageType } from './page.types.js';
 
 registerEnumType(FlashSaleState, { name: 'FlashSaleState', description: 'Where now falls in the window [startsAt, endsAt)' });
 
@@ -48,4 +48,11 @@ export class FlashSaleInput {
   @Field() startsAt!: Date;
   @Field({ description: 'Exclusive end of the window' }) endsAt!: Date;
   @Field(() => [FlashSaleItemInput]) items!: FlashSaleItemInput[];
+}
+
+@ArgsType()
+export class FlashSaleListArgs extends PageArgs {
+  @Field(() => Boolean, { nullable: true }) includeUpcoming?: boolean | null;
+  @Field(() => Int, { nullable: true }) shopId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Only sessions with an item of this product' }) productId?: number | null;
 }

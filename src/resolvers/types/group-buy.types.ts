@@ -1,6 +1,7 @@
-import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GroupState } from '../../entities/group-buy.entity.js';
 import { ShopSummary } from './order.types.js';
+import { PageArgs } from './page.types.js';
 
 registerEnumType(GroupState, {
   name: 'GroupState',
@@ -88,4 +89,10 @@ export class GroupBuyIntentInput {
   @Field(() => Int, { nullable: true }) groupId?: number;
   @Field(() => Int, { nullable: true, description: "Must be the activity's SKU when given" }) skuId?: number;
   @Field(() => Int, { nullable: true, description: 'Must be 1 when given' }) quantity?: number;
+}
+
+@ArgsType()
+export class GroupBuyListArgs extends PageArgs {
+  @Field(() => Int, { nullable: true }) shopId?: number | null;
+  @Field(() => Int, { nullable: true }) productId?: number | null;
 }

@@ -1,4 +1,5 @@
-import { Field, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Field, Int, ObjectType } from 'type-graphql';
+import { PageArgs } from './page.types.js';
 
 @ObjectType('OperationsToday', { description: "Today's counters of one shop (shop operator) or of every shop (platform admin)" })
 export class OperationsTodayType {
@@ -13,4 +14,9 @@ export class OperationsTodayType {
   @Field(() => Int, { description: 'Paid orders not yet fully shipped, now' }) awaitingShipment!: number;
   @Field(() => Int, { description: 'Refunds and returns asked for today' }) refundsRequested!: number;
   @Field(() => Int, { description: 'Refunds and returns waiting for the shop to decide, now' }) refundsOpen!: number;
+}
+
+@ArgsType()
+export class AwaitingShipmentListArgs extends PageArgs {
+  @Field(() => Int, { nullable: true }) shopId?: number | null;
 }

@@ -1,6 +1,7 @@
-import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { OrderStatus } from '../../entities/order.entity.js';
 import { ItemPricing } from '../../entities/order-item.entity.js';
+import { PageArgs } from './page.types.js';
 
 registerEnumType(OrderStatus, {
   name: 'OrderStatus',
@@ -165,4 +166,9 @@ export class ShippingAddressInput {
   @Field() phone!: string;
   @Field({ description: 'Region code such as CN-BJ (ISO 3166-2 style)' }) region!: string;
   @Field() address!: string;
+}
+
+@ArgsType()
+export class OrderListArgs extends PageArgs {
+  @Field(() => OrderStatus, { nullable: true }) status?: OrderStatus | null;
 }

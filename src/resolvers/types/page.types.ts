@@ -1,4 +1,4 @@
-import { Field, Int, ObjectType, type ClassType } from 'type-graphql';
+import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
 
 /**
  * The one pagination contract as a GraphQL type: `class FooPage extends PageType(FooType) {}` under
@@ -15,8 +15,9 @@ export function PageType<T extends object>(itemType: ClassType<T>) {
   return Page;
 }
 
-/** Page arguments as a service's input: an omitted or null value takes the service's default. */
-export const pageQuery = ({ page, pageSize }: { page?: number | null; pageSize?: number | null }) => ({
-  page: page ?? undefined,
-  pageSize: pageSize ?? undefined,
-});
+/** The page arguments of every list query; a list with filters extends it (`class FooListArgs extends PageArgs`). */
+@ArgsType()
+export class PageArgs {
+  @Field(() => Int, { nullable: true, description: 'From 1 (default 1)' }) page?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Default 20, at most 100' }) pageSize?: number | null;
+}

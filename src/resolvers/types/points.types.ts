@@ -1,7 +1,6 @@
 import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { RedemptionStatus } from '../../entities/redemption.entity.js';
-import { PageType } from './page.types.js';
-import { PageArgs } from './catalog.types.js';
+import { PageArgs, PageType } from './page.types.js';
 import { ShippingAddress, ShippingAddressInput } from './order.types.js';
 
 registerEnumType(RedemptionStatus, { name: 'RedemptionStatus', description: 'Where a redemption order stands' });
