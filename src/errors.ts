@@ -37,15 +37,16 @@ const UNAVAILABLE_CODES = new Set([
 ]);
 
 /** What an error in the chain of a failed statement may carry (pg's errors, socket errors, the ORM's wrappers). */
-interface ErrorFields {
+export interface ErrorFields {
   code?: unknown;
   message?: unknown;
+  detail?: unknown;
   constraint?: unknown;
   cause?: unknown;
 }
 
 /** The error and its causes, at most five deep: drivers and the ORM wrap what they throw. */
-function* causeChain(error: unknown): Generator<ErrorFields> {
+export function* causeChain(error: unknown): Generator<ErrorFields> {
   let e = error;
   for (let depth = 0; typeof e === 'object' && e !== null && depth < 5; depth++) {
     const fields: ErrorFields = e;

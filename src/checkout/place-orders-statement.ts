@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AppError, refused } from '../errors.js';
+import { AppError, causeChain, refused } from '../errors.js';
 import { queryRows } from '../fast-paths/prepared-statements.js';
 import { intArray } from '../db/sql.js';
 import { orderViewsFromRows, type OrderRow } from '../orders/order-view.js';
-import { errorChain } from '../shared/error-chain.js';
 import { StaleReadConflict } from '../shared/transaction.js';
 import type { Placed, Placement } from './order-writer.js';
 
@@ -216,7 +215,7 @@ select p.*, (select json_object_agg(s.id, s.stock) from stock s) as remaining
  * statement found short is kept beside the error (`shortfalls`) for settling a combined write.
  */
 function refusalOf(error: unknown): Error | undefined {
-  for (const link of errorChain(error)) {
+  for (const link of causeChain(error)) {
     if (link.code !== 'MF001') continue;
     const message = String(link.message);
     const details = (JSON.parse(typeof link.detail === 'string' ? link.detail : '{}') ?? {}) as Shortfall;

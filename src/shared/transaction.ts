@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { encodeEvent, type DomainEvent } from '../events/domain-event.js';
-import { AppError } from '../errors.js';
+import { AppError, causeChain } from '../errors.js';
 import type { ServiceContext } from './context.js';
-import { errorChain } from './error-chain.js';
 
 /** Serialization failures and deadlocks are safe to retry: the transaction had no effect. */
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -21,7 +20,7 @@ export class StaleReadConflict extends AppError {
 
 function isRetryable(error: unknown): boolean {
   if (error instanceof StaleReadConflict) return true;
-  for (const link of errorChain(error)) {
+  for (const link of causeChain(error)) {
     if (typeof link.code === 'string' && RETRYABLE.has(link.code)) return true;
   }
   return false;
