@@ -7,6 +7,7 @@ import { couponDiscount, couponForbiddenBy, couponRefusal, type CouponRow } from
 import type { DraftOrder } from '../src/checkout/checkout-draft.js';
 import { ItemPricing } from '../src/entities/order-item.entity.js';
 import { DiscountKind } from '../src/entities/coupon-template.entity.js';
+import { CouponStatus } from '../src/entities/coupon.entity.js';
 import { systemContext } from '../src/server/jobs.js';
 import { createLogger } from '../src/logger.js';
 
@@ -641,8 +642,8 @@ describe('coupon rules as pure functions', () => {
     items: pricings.map((pricing, i) => ({ skuId: i + 1, skuName: 'v', productId: 1, productName: 'p', unitPrice, quantity: 1, pricing })),
   });
   const coupon: CouponRow = {
-    id: 3, shop_id: 7, status: 'available', discount_kind: DiscountKind.Fixed, amount_off: 100, percent_off: null, max_discount: null,
-    min_order_amount: 0, valid_from: new Date(0), valid_until: new Date(Date.now() + DAY), in_window: true,
+    id: 3, shop: 7, status: CouponStatus.Available, discountKind: DiscountKind.Fixed, amountOff: 100, percentOff: null, maxDiscount: null,
+    minOrderAmount: 0, validFrom: new Date(0), validUntil: new Date(Date.now() + DAY), inWindow: true,
   };
 
   it('refuses a coupon on a shop order with flash-sale pricing or a group-buying order', () => {
@@ -657,12 +658,12 @@ describe('coupon rules as pure functions', () => {
   });
 
   it('computes fixed and percentage discounts: rounded down, capped, at most the amount', () => {
-    const pct = { discount_kind: DiscountKind.Percent, amount_off: null, percent_off: 15, max_discount: null };
+    const pct = { discountKind: DiscountKind.Percent, amountOff: null, percentOff: 15, maxDiscount: null };
     expect(couponDiscount({ ...coupon }, 1000)).toBe(100);
     expect(couponDiscount({ ...coupon }, 60)).toBe(60);
     expect(couponDiscount(pct, 999)).toBe(149);
-    expect(couponDiscount({ ...pct, max_discount: 120 }, 999)).toBe(120);
-    expect(couponDiscount({ ...pct, percent_off: 100 }, 999)).toBe(999);
+    expect(couponDiscount({ ...pct, maxDiscount: 120 }, 999)).toBe(120);
+    expect(couponDiscount({ ...pct, percentOff: 100 }, 999)).toBe(999);
     expect(couponDiscount(pct, 0)).toBe(0);
   });
 });

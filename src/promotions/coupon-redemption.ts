@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { toDate } from '../shared/values.js';
+import { sql } from 'kysely';
 import { refused } from '../errors.js';
-import { intArray } from '../db/sql.js';
+import { typedSql, type Database } from '../db/typed-sql.js';
 import { DiscountKind } from '../entities/coupon-template.entity.js';
+import { CouponStatus } from '../entities/coupon.entity.js';
 import { ItemPricing } from '../entities/order-item.entity.js';
 import type { ServiceContext } from '../shared/context.js';
 import type { DraftOrder } from '../checkout/checkout-draft.js';
@@ -39,19 +40,11 @@ export const CouponsInput = z
       }),
   );
 
-export interface CouponRow {
-  id: number;
-  shop_id: number;
-  status: 'available' | 'used';
-  discount_kind: DiscountKind;
-  amount_off: number | null;
-  percent_off: number | null;
-  max_discount: number | null;
-  min_order_amount: number;
-  valid_from: string | Date;
-  valid_until: string | Date;
-  in_window: boolean;
-}
+/** A coupon as redemption reads it: its terms, and whether now (the database's clock) is inside its window. */
+export type CouponRow = Pick<
+  Database['Coupon'],
+  'id' | 'shop' | 'status' | 'discountKind' | 'amountOff' | 'percentOff' | 'maxDiscount' | 'minOrderAmount' | 'validFrom' | 'validUntil'
+> & { inWindow: boolean };
 
 /** Items total of a draft: the amount the threshold is compared with (base currency minor units). */
 export const itemsTotalOf = (draft: Pick<DraftOrder, 'items'>) => draft.items.reduce((sum, i) => sum + i.unitPrice * i.quantity, 0);
@@ -68,10 +61,11 @@ export function couponForbiddenBy(draft: Pick<DraftOrder, 'items'>): ItemPricing
  * The discount a coupon gives on `amount`: the fixed amount, or the percentage rounded down and
  * capped; never more than the amount.
  */
-export function couponDiscount(terms: Pick<CouponRow, 'discount_kind' | 'amount_off' | 'percent_off' | 'max_discount'>, amount: number): number {
+export function couponDiscount(terms: Pick<CouponRow, 'discountKind' | 'amountOff' | 'percentOff' | 'maxDiscount'>, amount: number): number {
+  // The CHECK on the terms guarantees the kind's own field is set.
   let discount =
-    terms.discount_kind === DiscountKind.Fixed ? terms.amount_off! : Math.floor((amount * terms.percent_off!) / 100);
-  if (terms.max_discount !== null) discount = Math.min(discount, terms.max_discount);
+    terms.discountKind === DiscountKind.Fixed ? (terms.amountOff ?? 0) : Math.floor((amount * (terms.percentOff ?? 0)) / 100);
+  if (terms.maxDiscount !== null) discount = Math.min(discount, terms.maxDiscount);
   return Math.max(0, Math.min(discount, amount));
 }
 
@@ -80,13 +74,13 @@ export function couponRefusal(coupon: CouponRow | undefined, draft: DraftOrder, 
   const details = { shop_id: choice.shopId, coupon_id: choice.couponId };
   // Unknown and another customer's coupon get the same answer: its existence is not revealed.
   if (!coupon) return refused('COUPON_NOT_FOUND', `You hold no coupon ${choice.couponId}`, details);
-  if (coupon.shop_id !== draft.shopId) return refused('COUPON_NOT_FOR_THIS_SHOP', `Coupon ${coupon.id} belongs to another shop`, details);
-  if (coupon.status !== 'available') return refused('COUPON_ALREADY_USED', `Coupon ${coupon.id} was already used`, details);
-  if (!coupon.in_window) {
+  if (coupon.shop !== draft.shopId) return refused('COUPON_NOT_FOR_THIS_SHOP', `Coupon ${coupon.id} belongs to another shop`, details);
+  if (coupon.status !== CouponStatus.Available) return refused('COUPON_ALREADY_USED', `Coupon ${coupon.id} was already used`, details);
+  if (!coupon.inWindow) {
     return refused('COUPON_NOT_IN_WINDOW', `Coupon ${coupon.id} is not valid now`, {
       ...details,
-      valid_from: toDate(coupon.valid_from),
-      valid_until: toDate(coupon.valid_until),
+      valid_from: coupon.validFrom,
+      valid_until: coupon.validUntil,
     });
   }
   const pricing = couponForbiddenBy(draft);
@@ -97,10 +91,10 @@ export function couponRefusal(coupon: CouponRow | undefined, draft: DraftOrder, 
     });
   }
   const itemsTotal = itemsTotalOf(draft);
-  if (itemsTotal < coupon.min_order_amount) {
-    return refused('COUPON_BELOW_THRESHOLD', `Coupon ${coupon.id} needs an order of at least ${coupon.min_order_amount}`, {
+  if (itemsTotal < coupon.minOrderAmount) {
+    return refused('COUPON_BELOW_THRESHOLD', `Coupon ${coupon.id} needs an order of at least ${coupon.minOrderAmount}`, {
       ...details,
-      min_order_amount: coupon.min_order_amount,
+      min_order_amount: coupon.minOrderAmount,
       order_amount: itemsTotal,
     });
   }
@@ -116,13 +110,15 @@ export function couponRefusal(coupon: CouponRow | undefined, draft: DraftOrder, 
  */
 export async function applyCoupons(tx: ServiceContext, customerId: number, drafts: DraftOrder[], choices: CouponChoice[]): Promise<void> {
   if (choices.length === 0) return;
-  const ids = intArray(choices.map((c) => c.couponId));
-  const rows = await tx.em.execute<CouponRow[]>(
-    `select id, shop_id, status, discount_kind, amount_off, percent_off, max_discount, min_order_amount, valid_from, valid_until,
-            now() >= valid_from and now() < valid_until as in_window
-       from coupon where customer_id = ? and id = any(?::int[])`,
-    [customerId, ids],
-  );
+  const ids = choices.map((c) => c.couponId);
+  const now = sql<Date>`now()`;
+  const rows = await typedSql(tx.em)
+    .selectFrom('Coupon')
+    .select(['id', 'shop', 'status', 'discountKind', 'amountOff', 'percentOff', 'maxDiscount', 'minOrderAmount', 'validFrom', 'validUntil'])
+    .select((eb) => eb.and([eb('validFrom', '<=', now), eb('validUntil', '>', now)]).$castTo<boolean>().as('inWindow'))
+    .where('customer', '=', customerId)
+    .where('id', 'in', ids)
+    .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const choice of choices) {
     const draft = drafts.find((d) => d.shopId === choice.shopId);
@@ -132,24 +128,28 @@ export async function applyCoupons(tx: ServiceContext, customerId: number, draft
     const coupon = byId.get(choice.couponId);
     const refusal = couponRefusal(coupon, draft, choice);
     if (refusal) throw refusal;
-    draft.discount += couponDiscount(coupon!, itemsTotalOf(draft) - draft.discount);
-    draft.couponId = coupon!.id;
+    if (!coupon) continue; // refused above: narrows the type
+    draft.discount += couponDiscount(coupon, itemsTotalOf(draft) - draft.discount);
+    draft.couponId = coupon.id;
   }
-  const redeemed = await tx.em.execute<{ id: number }[]>(
-    `update coupon set status = 'used', used_at = now() where customer_id = ? and id = any(?::int[]) and status = 'available' returning id`,
-    [customerId, ids],
-  );
-  if (redeemed.length < choices.length) {
-    const lost = choices.find((c) => !redeemed.some((r) => r.id === c.couponId))!;
-    throw refused('COUPON_ALREADY_USED', `Coupon ${lost.couponId} was already used`, { shop_id: lost.shopId, coupon_id: lost.couponId });
-  }
+  const redeemed = await typedSql(tx.em)
+    .updateTable('Coupon')
+    .set({ status: CouponStatus.Used, usedAt: sql<Date>`now()` })
+    .where('customer', '=', customerId)
+    .where('id', 'in', ids)
+    .where('status', '=', CouponStatus.Available)
+    .returning('id')
+    .execute();
+  const lost = choices.find((c) => !redeemed.some((r) => r.id === c.couponId));
+  if (lost) throw refused('COUPON_ALREADY_USED', `Coupon ${lost.couponId} was already used`, { shop_id: lost.shopId, coupon_id: lost.couponId });
 }
 
 /** Pending-order cancellation gives the order's coupon back (in the cancellation's transaction). */
 export async function restoreOrderCoupon(em: EntityManager, orderId: number): Promise<void> {
-  await em.execute(
-    `update coupon set status = 'available', used_at = null from shop_order o
-      where o.id = ? and coupon.id = o.coupon_id and coupon.status = 'used'`,
-    [orderId],
-  );
+  await typedSql(em)
+    .updateTable('Coupon')
+    .set({ status: CouponStatus.Available, usedAt: null })
+    .where('status', '=', CouponStatus.Used)
+    .where('id', '=', (eb) => eb.selectFrom('Order').select('coupon').where('id', '=', orderId))
+    .execute();
 }

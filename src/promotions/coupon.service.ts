@@ -1,14 +1,18 @@
+import { LockMode, QueryOrder, type Loaded, type ObjectQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { toDate, opt } from '../shared/values.js';
-import { intArray } from '../db/sql.js';
+import { sql } from 'kysely';
+import { opt } from '../shared/values.js';
+import { typedSql } from '../db/typed-sql.js';
 import { conflict, notFound, refused } from '../errors.js';
-import { CouponTemplateStatus, DiscountKind } from '../entities/coupon-template.entity.js';
+import { CouponTemplate, CouponTemplateStatus, DiscountKind } from '../entities/coupon-template.entity.js';
+import { Coupon, CouponStatus } from '../entities/coupon.entity.js';
+import { Shop } from '../entities/shop.entity.js';
 import type { ServiceContext } from '../shared/context.js';
 import { Role } from '../entities/user.entity.js';
 import { requireCustomer, requireOperator } from '../shared/guards.js';
 import { inTransaction } from '../shared/transaction.js';
 import { id, money, parseInput, quantity, z } from '../shared/validate.js';
-import { pageOffset, pageFields, type Page, type PageRequest } from '../shared/pagination.js';
+import { pageFields, pageOf, pageWindow, type Page } from '../shared/pagination.js';
 
 /** How a customer sees a coupon: `expired` is computed (now past `validUntil` and not used). */
 export enum CouponState {
@@ -55,51 +59,50 @@ export interface CouponView extends DiscountTerms {
   usedAt?: Date;
 }
 
+/** A coupon as its holder sees it at `now`: `expired` once its window is over, unless it was used. */
+function couponState(coupon: { status: CouponStatus; validUntil: Date }, now: Date): CouponState {
+  if (coupon.status === CouponStatus.Used) return CouponState.Used;
+  return coupon.validUntil <= now ? CouponState.Expired : CouponState.Available;
+}
 
-/**
- * Raw queries (`em.execute`) return timestamptz as PostgreSQL text (`2026-11-22 02:52:17.31+00`);
- * views hand out Dates so both doors serialise ISO 8601.
- */
-const optDate = (v: string | Date | null): Date | undefined => (v === null ? undefined : toDate(v));
-
-function termsOf(r: any): DiscountTerms {
+function termsOf(t: CouponTemplate | Coupon): DiscountTerms {
   return {
-    discountKind: r.discount_kind,
-    amountOff: opt(r.amount_off),
-    percentOff: opt(r.percent_off),
-    maxDiscount: opt(r.max_discount),
-    minOrderAmount: r.min_order_amount,
+    discountKind: t.discountKind,
+    amountOff: opt(t.amountOff ?? null),
+    percentOff: opt(t.percentOff ?? null),
+    maxDiscount: opt(t.maxDiscount ?? null),
+    minOrderAmount: t.minOrderAmount,
   };
 }
 
-function templateView(r: any): CouponTemplateView {
+function templateView(t: CouponTemplate): CouponTemplateView {
   return {
-    id: r.id,
-    shopId: r.shop_id,
-    name: r.name,
-    ...termsOf(r),
-    validFrom: optDate(r.valid_from),
-    validUntil: optDate(r.valid_until),
-    validDays: opt(r.valid_days),
-    claimStock: r.claim_stock,
-    status: r.status,
-    createdAt: toDate(r.created_at),
-    updatedAt: toDate(r.updated_at),
+    id: t.id,
+    shopId: t.shop.id,
+    name: t.name,
+    ...termsOf(t),
+    validFrom: opt(t.validFrom ?? null),
+    validUntil: opt(t.validUntil ?? null),
+    validDays: opt(t.validDays ?? null),
+    claimStock: t.claimStock,
+    status: t.status,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
   };
 }
 
-function couponView(r: any): CouponView {
+function couponView(c: Loaded<Coupon, 'shop'>, now: Date): CouponView {
   return {
-    id: r.id,
-    templateId: opt(r.template_id),
-    shop: { id: r.shop_id, slug: r.shop_slug, name: r.shop_name },
-    name: r.name,
-    ...termsOf(r),
-    validFrom: toDate(r.valid_from),
-    validUntil: toDate(r.valid_until),
-    status: r.state,
-    claimedAt: toDate(r.claimed_at),
-    usedAt: optDate(r.used_at),
+    id: c.id,
+    templateId: opt(c.template?.id ?? null),
+    shop: { id: c.shop.id, slug: c.shop.slug, name: c.shop.name },
+    name: c.name,
+    ...termsOf(c),
+    validFrom: c.validFrom,
+    validUntil: c.validUntil,
+    status: couponState(c, now),
+    claimedAt: c.claimedAt,
+    usedAt: opt(c.usedAt ?? null),
   };
 }
 
@@ -150,70 +153,59 @@ const Terms = z
   });
 type Terms = z.output<typeof Terms>;
 
-const Patch = z
-  .object({
-    templateId: id,
-    ...Object.fromEntries(Object.entries(TermFields).map(([k, v]) => [k, v.optional()])),
-  })
-  .strict();
+const Patch = z.object(TermFields).partial().extend({ templateId: id }).strict();
 
 const TemplateRef = z.object({ templateId: id });
 const MerchantListInput = z.object({ ...pageFields, status: z.enum(CouponTemplateStatus).optional() });
 const ShopListInput = z.object({ ...pageFields, slug: z.string().min(1).max(80) });
 const MyListInput = z.object({ ...pageFields, status: z.enum(CouponState).optional() });
 
-const TEMPLATE_COLUMNS = `name, discount_kind, amount_off, percent_off, max_discount, min_order_amount, valid_from, valid_until, valid_days, claim_stock, status`;
-
-function termValues(t: Terms): unknown[] {
-  return [
-    t.name, t.discountKind, t.amountOff ?? null, t.percentOff ?? null, t.maxDiscount ?? null, t.minOrderAmount,
-    t.validFrom ?? null, t.validUntil ?? null, t.validDays ?? null, t.claimStock, t.status,
-  ];
-}
-
-/** A page of rows from a query that selects `count(*) over () as total_count`; counts apart only past the end. */
-async function pageOf<T>(
-  em: EntityManager,
-  sql: { select: string; from: string; orderBy: string },
-  params: unknown[],
-  page: PageRequest,
-  view: (row: any) => T,
-): Promise<Page<T>> {
-  const rows = await em.execute<any[]>(
-    `select ${sql.select}, count(*) over () as total_count from ${sql.from} order by ${sql.orderBy} limit ? offset ?`,
-    [...params, page.pageSize, pageOffset(page)],
-  );
-  let total = rows.length > 0 ? Number(rows[0].total_count) : 0;
-  if (rows.length === 0 && page.page > 1) {
-    total = (await em.execute<{ n: number }[]>(`select count(*)::int as n from ${sql.from}`, params))[0].n;
-  }
-  return { items: rows.map(view), page: page.page, pageSize: page.pageSize, total };
+/** The columns of validated terms: a term left out is null (the CHECKs want the other kind's fields empty). */
+function termColumns(t: Terms) {
+  return {
+    name: t.name,
+    discountKind: t.discountKind,
+    amountOff: t.amountOff ?? null,
+    percentOff: t.percentOff ?? null,
+    maxDiscount: t.maxDiscount ?? null,
+    minOrderAmount: t.minOrderAmount,
+    validFrom: t.validFrom ?? null,
+    validUntil: t.validUntil ?? null,
+    validDays: t.validDays ?? null,
+    claimStock: t.claimStock,
+    status: t.status,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Merchant: the operator's own shop only; another shop's template is 404.
 
-export function listMerchantTemplates(ctx: ServiceContext, input: unknown): Promise<Page<CouponTemplateView>> {
+export async function listMerchantTemplates(ctx: ServiceContext, input: unknown): Promise<Page<CouponTemplateView>> {
   const operator = requireOperator(ctx);
   const request = parseInput(MerchantListInput, input ?? {});
-  return pageOf(
-    ctx.em,
-    { select: '*', from: `coupon_template where shop_id = ? and (?::text is null or status = ?::text)`, orderBy: 'id desc' },
-    [operator.shopId, request.status ?? null, request.status ?? null],
-    request,
-    templateView,
+  const [templates, total] = await ctx.em.findAndCount(
+    CouponTemplate,
+    { shop: operator.shopId, ...(request.status ? { status: request.status } : {}) },
+    { orderBy: { id: QueryOrder.DESC }, ...pageWindow(request) },
   );
+  return pageOf(templates.map(templateView), request, total);
 }
 
 export async function createTemplate(ctx: ServiceContext, input: unknown): Promise<CouponTemplateView> {
   const operator = requireOperator(ctx);
   const terms = parseInput(Terms, input);
-  const [row] = await ctx.em.execute<any[]>(
-    `insert into coupon_template (shop_id, ${TEMPLATE_COLUMNS}, created_at, updated_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now(), now()) returning *`,
-    [operator.shopId, ...termValues(terms)],
-  );
-  return templateView(row);
+  return inTransaction(ctx, async (tx) => {
+    const template = tx.em.create(CouponTemplate, { shop: operator.shopId, ...termColumns(terms) });
+    await tx.em.flush();
+    return templateView(template);
+  });
+}
+
+/** The operator's template, or 404. */
+async function ownTemplate(em: EntityManager, shopId: number, templateId: number, lockMode?: LockMode): Promise<CouponTemplate> {
+  const template = await em.findOne(CouponTemplate, { id: templateId, shop: shopId }, { lockMode });
+  if (!template) throw notFound('Coupon template', { template_id: templateId });
+  return template;
 }
 
 /**
@@ -224,14 +216,13 @@ export async function createTemplate(ctx: ServiceContext, input: unknown): Promi
  */
 export async function updateTemplate(ctx: ServiceContext, input: unknown): Promise<CouponTemplateView> {
   const operator = requireOperator(ctx);
-  const { templateId, ...patch } = parseInput(Patch, input) as { templateId: number } & Partial<Terms>;
+  const { templateId, ...patch } = parseInput(Patch, input);
   return inTransaction(ctx, async (tx) => {
-    const [current] = await tx.em.execute<any[]>('select * from coupon_template where id = ? and shop_id = ? for update', [templateId, operator.shopId]);
-    if (!current) throw notFound('Coupon template', { template_id: templateId });
-    const given = (key: keyof Terms) => patch[key] !== undefined;
-    const merged: Record<string, unknown> = { ...templateView(current), ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
+    const template = await ownTemplate(tx.em, operator.shopId, templateId, LockMode.PESSIMISTIC_WRITE);
+    const given = (key: keyof typeof patch) => patch[key] !== undefined;
+    const merged: Record<string, unknown> = { ...templateView(template), ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
     for (const key of ['id', 'shopId', 'createdAt', 'updatedAt']) delete merged[key];
-    if (given('discountKind') && patch.discountKind !== current.discount_kind) {
+    if (given('discountKind') && patch.discountKind !== template.discountKind) {
       if (patch.discountKind === DiscountKind.Fixed) {
         if (!given('percentOff')) merged.percentOff = null;
         if (!given('maxDiscount')) merged.maxDiscount = null;
@@ -240,11 +231,9 @@ export async function updateTemplate(ctx: ServiceContext, input: unknown): Promi
     if (patch.validDays != null && !given('validFrom') && !given('validUntil')) merged.validFrom = merged.validUntil = null;
     if ((patch.validFrom != null || patch.validUntil != null) && !given('validDays')) merged.validDays = null;
     const terms = parseInput(Terms, merged);
-    const [row] = await tx.em.execute<any[]>(
-      `update coupon_template set (${TEMPLATE_COLUMNS}, updated_at) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now()) where id = ? returning *`,
-      [...termValues(terms), templateId],
-    );
-    return templateView(row);
+    tx.em.assign(template, { ...termColumns(terms), updatedAt: new Date() });
+    await tx.em.flush();
+    return templateView(template);
   });
 }
 
@@ -252,82 +241,143 @@ export async function updateTemplate(ctx: ServiceContext, input: unknown): Promi
 export async function disableTemplate(ctx: ServiceContext, input: unknown): Promise<CouponTemplateView> {
   const operator = requireOperator(ctx);
   const { templateId } = parseInput(TemplateRef, input);
-  const [row] = await ctx.em.execute<any[]>(
-    `update coupon_template set status = 'disabled', updated_at = case when status = 'disabled' then updated_at else now() end
-      where id = ? and shop_id = ? returning *`,
-    [templateId, operator.shopId],
-  );
-  if (!row) throw notFound('Coupon template', { template_id: templateId });
-  return templateView(row);
+  return inTransaction(ctx, async (tx) => {
+    const template = await ownTemplate(tx.em, operator.shopId, templateId);
+    const status: CouponTemplateStatus = template.status;
+    // The flush writes only the changed columns, so a concurrent claim's decrement is kept.
+    if (status !== CouponTemplateStatus.Disabled) tx.em.assign(template, { status: CouponTemplateStatus.Disabled, updatedAt: new Date() });
+    await tx.em.flush();
+    return templateView(template);
+  });
 }
 
 /** Deletes a template; held coupons stay, their template link becomes null (foreign key `on delete set null`). */
 export async function deleteTemplate(ctx: ServiceContext, input: unknown): Promise<void> {
   const operator = requireOperator(ctx);
   const { templateId } = parseInput(TemplateRef, input);
-  const deleted = await ctx.em.execute<any[]>('delete from coupon_template where id = ? and shop_id = ? returning id', [templateId, operator.shopId]);
-  if (deleted.length === 0) throw notFound('Coupon template', { template_id: templateId });
+  const deleted = await ctx.em.nativeDelete(CouponTemplate, { id: templateId, shop: operator.shopId });
+  if (deleted === 0) throw notFound('Coupon template', { template_id: templateId });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Customers: claimable templates, claims, own coupons.
 
 /** What can be claimed now: active, with claim stock left, and a fixed window (if any) not yet over. */
-const CLAIMABLE = `status = 'active' and claim_stock >= 1 and (valid_until is null or valid_until > now())`;
+const claimable = (now: Date): ObjectQuery<CouponTemplate> => ({
+  status: CouponTemplateStatus.Active,
+  claimStock: { $gte: 1 },
+  $or: [{ validUntil: null }, { validUntil: { $gt: now } }],
+});
 
 /** A shop's claimable templates, public; an unknown slug is 404. */
 export async function listShopTemplates(ctx: ServiceContext, input: unknown): Promise<Page<CouponTemplateView>> {
   const request = parseInput(ShopListInput, input ?? {});
-  const [shop] = await ctx.em.execute<{ id: number }[]>('select id from shop where slug = ?', [request.slug]);
+  const shop = await ctx.em.findOne(Shop, { slug: request.slug });
   if (!shop) throw notFound('Shop', { slug: request.slug });
-  return pageOf(ctx.em, { select: '*', from: `coupon_template where shop_id = ? and ${CLAIMABLE}`, orderBy: 'id desc' }, [shop.id], request, templateView);
+  const [templates, total] = await ctx.em.findAndCount(
+    CouponTemplate,
+    { shop, ...claimable(new Date()) },
+    { orderBy: { id: QueryOrder.DESC }, ...pageWindow(request) },
+  );
+  return pageOf(templates.map(templateView), request, total);
 }
-
-const COUPON_STATE = `case when c.status = 'used' then 'used' when c.valid_until <= now() then 'expired' else 'available' end`;
 
 /**
  * Claims a template: one statement decrements the claim stock under its guard and inserts the
- * coupon with a copy of the terms and the concrete window (fixed, or `valid_days` from now). The
- * unique (customer, template) key makes a second claim insert nothing; then the transaction rolls
- * back the decrement and the reason is looked up, so a refused claim changes nothing.
+ * coupon with a copy of the terms (as the decrement returned them, so a concurrent edit is seen
+ * whole or not at all) and the concrete window (fixed, or `valid_days` from now). The unique
+ * (customer, template) key makes a second claim insert nothing; then the transaction rolls back
+ * the decrement and the reason is looked up, so a refused claim changes nothing.
  */
 export async function claimCoupon(ctx: ServiceContext, input: unknown): Promise<CouponView> {
   const customer = requireCustomer(ctx);
   const { templateId } = parseInput(TemplateRef, input);
   return inTransaction(ctx, async (tx) => {
-    const [row] = await tx.em.execute<any[]>(
-      `with t as (
-         update coupon_template set claim_stock = claim_stock - 1 where id = ? and ${CLAIMABLE} returning *
-       ), c as (
-         insert into coupon (customer_id, template_id, shop_id, name, discount_kind, amount_off, percent_off, max_discount,
-                             min_order_amount, valid_from, valid_until, status, claimed_at)
-         select ?, t.id, t.shop_id, t.name, t.discount_kind, t.amount_off, t.percent_off, t.max_discount, t.min_order_amount,
-                coalesce(t.valid_from, now()), coalesce(t.valid_until, now() + make_interval(days => t.valid_days)), 'available', now()
-           from t
-         on conflict (customer_id, template_id) do nothing
-         returning *
-       )
-       select c.*, ${COUPON_STATE} as state, s.slug as shop_slug, s.name as shop_name from c join shop s on s.id = c.shop_id`,
-      [templateId, customer.userId],
-    );
-    if (row) return couponView(row);
-    throw await claimRefusal(tx.em, templateId, customer.userId);
+    const now = sql<Date>`now()`;
+    const claimed = await typedSql(tx.em)
+      .with('taken', (db) =>
+        db
+          .updateTable('CouponTemplate')
+          .set((eb) => ({ claimStock: eb('claimStock', '-', 1) }))
+          .where('id', '=', templateId)
+          .where((eb) =>
+            eb.and([
+              eb('status', '=', CouponTemplateStatus.Active),
+              eb('claimStock', '>=', 1),
+              eb.or([eb('validUntil', 'is', null), eb('validUntil', '>', now)]),
+            ]),
+          )
+          // Aliased to the property names: typed SQL maps an entity's columns, not those of a CTE.
+          .returning([
+            'id', 'shop as shop', 'name', 'discountKind as discountKind', 'amountOff as amountOff', 'percentOff as percentOff',
+            'maxDiscount as maxDiscount', 'minOrderAmount as minOrderAmount', 'validFrom as validFrom', 'validUntil as validUntil',
+            'validDays as validDays',
+          ]),
+      )
+      .insertInto('Coupon')
+      .columns([
+        'customer', 'template', 'shop', 'name', 'discountKind', 'amountOff', 'percentOff', 'maxDiscount',
+        'minOrderAmount', 'validFrom', 'validUntil', 'status', 'claimedAt',
+      ])
+      .expression((db) =>
+        db.selectFrom('taken').select((eb) => [
+          eb.val(customer.userId).as('customer'),
+          'taken.id',
+          'taken.shop',
+          'taken.name',
+          'taken.discountKind',
+          'taken.amountOff',
+          'taken.percentOff',
+          'taken.maxDiscount',
+          'taken.minOrderAmount',
+          eb.fn.coalesce('taken.validFrom', now).as('validFrom'),
+          eb.fn.coalesce('taken.validUntil', sql<Date>`${now} + make_interval(days => ${eb.ref('taken.validDays')})`).as('validUntil'),
+          eb.val(CouponStatus.Available).as('status'),
+          now.as('claimedAt'),
+        ]),
+      )
+      .onConflict((oc) => oc.columns(['customer', 'template']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!claimed) throw await claimRefusal(tx.em, templateId, customer.userId);
+    const coupon = await tx.em.findOneOrFail(Coupon, claimed.id, { populate: ['shop'] });
+    return couponView(coupon, new Date());
   });
 }
 
 async function claimRefusal(em: EntityManager, templateId: number, customerId: number) {
-  const [t] = await em.execute<any[]>(
-    `select status, claim_stock, valid_until is not null and valid_until <= now() as ended,
-            exists (select 1 from coupon where customer_id = ? and template_id = ?) as claimed
-       from coupon_template where id = ?`,
-    [customerId, templateId, templateId],
-  );
+  const t = await typedSql(em)
+    .selectFrom('CouponTemplate as t')
+    .where('t.id', '=', templateId)
+    .select((eb) => [
+      't.status',
+      eb.and([eb('t.validUntil', 'is not', null), eb('t.validUntil', '<=', sql<Date>`now()`)]).$castTo<boolean>().as('ended'),
+      eb
+        .exists(eb.selectFrom('Coupon as c').select('c.id').where('c.customer', '=', customerId).where('c.template', '=', templateId))
+        .$castTo<boolean>()
+        .as('claimed'),
+    ])
+    .executeTakeFirst();
   const details = { template_id: templateId };
   if (!t) return notFound('Coupon template', details);
   if (t.claimed) return conflict('COUPON_ALREADY_CLAIMED', 'You already hold a coupon from this template', details);
   if (t.status === CouponTemplateStatus.Disabled) return refused('COUPON_TEMPLATE_DISABLED', 'This coupon is no longer offered', details);
   if (t.ended) return refused('COUPON_TEMPLATE_ENDED', "This coupon's validity window is over", details);
   return refused('COUPON_OUT_OF_STOCK', 'No coupons of this kind are left to claim', details);
+}
+
+/** The coupons of a state at `now` (the same instant the views compute `status` with). */
+function inState(state: CouponState | undefined, now: Date): ObjectQuery<Coupon> {
+  switch (state) {
+    case undefined:
+      return {};
+    case CouponState.Used:
+      return { status: CouponStatus.Used };
+    case CouponState.Expired:
+      return { status: CouponStatus.Available, validUntil: { $lte: now } };
+    case CouponState.Available:
+      return { status: CouponStatus.Available, validUntil: { $gt: now } };
+  }
 }
 
 /**
@@ -337,30 +387,25 @@ async function claimRefusal(em: EntityManager, templateId: number, customerId: n
 export async function myUsableCouponsByShop(ctx: ServiceContext, shopIds: readonly number[]): Promise<Map<number, CouponView[]>> {
   const out = new Map<number, CouponView[]>(shopIds.map((shopId) => [shopId, []]));
   if (ctx.actor?.role !== Role.Customer || shopIds.length === 0) return out;
-  const rows = await ctx.em.execute<any[]>(
-    `select c.*, ${COUPON_STATE} as state, s.slug as shop_slug, s.name as shop_name
-       from coupon c join shop s on s.id = c.shop_id
-      where c.customer_id = ? and c.shop_id = any(?::int[]) and c.status = 'available' and c.valid_until > now()
-      order by c.valid_until, c.id`,
-    [ctx.actor.userId, intArray([...shopIds])],
+  const now = new Date();
+  const coupons = await ctx.em.find(
+    Coupon,
+    { customer: ctx.actor.userId, shop: { $in: [...shopIds] }, ...inState(CouponState.Available, now) },
+    { populate: ['shop'], orderBy: [{ validUntil: QueryOrder.ASC }, { id: QueryOrder.ASC }] },
   );
-  for (const row of rows) out.get(row.shop_id)?.push(couponView(row));
+  for (const coupon of coupons) out.get(coupon.shop.id)?.push(couponView(coupon, now));
   return out;
 }
 
 /** The customer's own coupons, newest first, with their computed status (filterable). */
-export function listMyCoupons(ctx: ServiceContext, input: unknown): Promise<Page<CouponView>> {
+export async function listMyCoupons(ctx: ServiceContext, input: unknown): Promise<Page<CouponView>> {
   const customer = requireCustomer(ctx);
   const request = parseInput(MyListInput, input ?? {});
-  return pageOf(
-    ctx.em,
-    {
-      select: `c.*, ${COUPON_STATE} as state, s.slug as shop_slug, s.name as shop_name`,
-      from: `coupon c join shop s on s.id = c.shop_id where c.customer_id = ? and (?::text is null or ${COUPON_STATE} = ?::text)`,
-      orderBy: 'c.id desc',
-    },
-    [customer.userId, request.status ?? null, request.status ?? null],
-    request,
-    couponView,
+  const now = new Date();
+  const [coupons, total] = await ctx.em.findAndCount(
+    Coupon,
+    { customer: customer.userId, ...inState(request.status, now) },
+    { populate: ['shop'], orderBy: { id: QueryOrder.DESC }, ...pageWindow(request) },
   );
+  return pageOf(coupons.map((c) => couponView(c, now)), request, total);
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { intArray } from '../db/sql.js';
+import { sql, type NotNull } from 'kysely';
+import { typedSql, type Database } from '../db/typed-sql.js';
 import { ItemPricing } from '../entities/order-item.entity.js';
 import type { DraftItem, DraftOrder } from '../checkout/checkout-draft.js';
 
@@ -24,13 +25,15 @@ import type { DraftItem, DraftOrder } from '../checkout/checkout-draft.js';
 /** Activity units a checkout takes: activity item id -> quantity, and the per-customer limit it was priced under. */
 export type FlashSaleTake = Map<number, { quantity: number; limit: number }>;
 
+/** A row of `flashSaleOffersSql`, inside the cart read's JSON (`json_agg` keeps column names and JSON types). */
 export interface FlashSaleOffer {
-  id: number;
-  sku_id: number;
-  activity_price: number;
-  remaining_stock: number;
-  per_customer_limit: number;
-  purchased: number;
+  id: Database['FlashSaleItem']['id'];
+  sku_id: Database['FlashSaleItem']['sku'];
+  activity_price: Database['FlashSaleItem']['activityPrice'];
+  remaining_stock: Database['FlashSaleItem']['remainingStock'];
+  per_customer_limit: Database['FlashSaleItem']['perCustomerLimit'];
+  /** Units the customer already holds at the activity price (0 without a counter row). */
+  purchased: Database['FlashSalePurchase']['quantity'];
 }
 
 /**
@@ -76,31 +79,46 @@ export type FlashSaleGiveBack = { orderId: number } | { refundId: number };
 /**
  * Gives back the activity stock and the customer's counted units of a cancelled pending order or of
  * the units of a refund completed before shipment, in the caller's transaction (before its SKU
- * stock, keeping the lock order: counters, activity items, SKUs).
+ * stock, keeping the lock order: counters, activity items by id, SKUs).
  */
 export async function restoreFlashSaleStock(em: EntityManager, from: FlashSaleGiveBack): Promise<void> {
-  const took =
-    'orderId' in from
-      ? `select flash_sale_item_id as id, order_id, sum(quantity)::int as quantity from order_item
-          where order_id = ? and flash_sale_item_id is not null group by flash_sale_item_id, order_id`
-      : `select oi.flash_sale_item_id as id, oi.order_id, sum(ri.quantity)::int as quantity
-           from refund_item ri join order_item oi on oi.id = ri.order_item_id
-          where ri.refund_id = ? and oi.flash_sale_item_id is not null group by oi.flash_sale_item_id, oi.order_id`;
-  const returned = await em.execute<{ id: number; quantity: number }[]>(
-    `with took as (${took})
-     update flash_sale_purchase p set quantity = p.quantity - took.quantity
-       from took join shop_order o on o.id = took.order_id
-      where p.customer_id = o.customer_id and p.flash_sale_item_id = took.id
-     returning took.id, took.quantity`,
-    ['orderId' in from ? from.orderId : from.refundId],
-  );
-  if (returned.length === 0) return;
-  returned.sort((a, b) => a.id - b.id);
-  await em.execute(
-    `update flash_sale_item i set remaining_stock = i.remaining_stock + d.quantity
-       from unnest(?::int[], ?::int[]) as d(id, quantity) where i.id = d.id`,
-    [intArray(returned.map((r) => r.id)), intArray(returned.map((r) => r.quantity))],
-  );
+  const db = typedSql(em);
+  const took = await ('orderId' in from
+    ? db
+        .selectFrom('OrderItem as oi')
+        .innerJoin('Order as o', 'o.id', 'oi.order')
+        .where('oi.order', '=', from.orderId)
+        .select((eb) => ['oi.flashSaleItem', 'o.customer', eb.cast<number>(eb.fn.sum('oi.quantity'), 'integer').as('units')])
+    : db
+        .selectFrom('RefundItem as ri')
+        .innerJoin('OrderItem as oi', 'oi.id', 'ri.orderItem')
+        .innerJoin('Order as o', 'o.id', 'oi.order')
+        .where('ri.refund', '=', from.refundId)
+        .select((eb) => ['oi.flashSaleItem', 'o.customer', eb.cast<number>(eb.fn.sum('ri.quantity'), 'integer').as('units')])
+  )
+    .where('oi.flashSaleItem', 'is not', null)
+    .$narrowType<{ flashSaleItem: NotNull }>()
+    .groupBy(['oi.flashSaleItem', 'o.customer'])
+    .orderBy('oi.flashSaleItem')
+    .execute();
+  const returned: { itemId: number; units: number }[] = [];
+  for (const { flashSaleItem: itemId, customer, units } of took) {
+    const counted = await db
+      .updateTable('FlashSalePurchase')
+      .set((eb) => ({ quantity: eb('quantity', '-', units) }))
+      .where('flashSaleItem', '=', itemId)
+      .where('customer', '=', customer)
+      .returning('quantity')
+      .executeTakeFirst();
+    if (counted) returned.push({ itemId, units });
+  }
+  for (const { itemId, units } of returned) {
+    await db
+      .updateTable('FlashSaleItem')
+      .set((eb) => ({ remainingStock: eb('remainingStock', '+', units) }))
+      .where('id', '=', itemId)
+      .execute();
+  }
 }
 
 /**
@@ -109,9 +127,14 @@ export async function restoreFlashSaleStock(em: EntityManager, from: FlashSaleGi
  */
 export async function activeFlashSaleSkuIds(em: EntityManager, skuIds: number[]): Promise<Set<number>> {
   if (skuIds.length === 0) return new Set();
-  const rows = await em.execute<{ sku_id: number }[]>(
-    'select distinct sku_id from flash_sale_item where enabled and sku_id = any(?::int[]) and sale_window @> now()',
-    [intArray(skuIds)],
-  );
-  return new Set(rows.map((r) => r.sku_id));
+  const rows = await typedSql(em)
+    .selectFrom('FlashSaleItem')
+    .select('sku')
+    .distinct()
+    .where('enabled', '=', true)
+    .where('sku', 'in', skuIds)
+    // The exclusion constraint's GiST index serves "an enabled item of this SKU whose window contains now".
+    .where((eb) => sql<boolean>`${eb.ref('saleWindow')} @> now()`)
+    .execute();
+  return new Set(rows.map((r) => r.sku));
 }

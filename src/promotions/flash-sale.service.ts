@@ -1,12 +1,17 @@
+import { LockMode, QueryOrder, type Loaded } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { toDate } from '../shared/values.js';
+import type { ExpressionBuilder } from 'kysely';
 import { conflict, notFound, refused, type AppError } from '../errors.js';
-import { intArray } from '../db/sql.js';
+import { typedSql, type Database } from '../db/typed-sql.js';
+import { FlashSale, FlashSaleItem } from '../entities/flash-sale.entity.js';
+import { ProductStatus } from '../entities/product.entity.js';
+import { Sku } from '../entities/sku.entity.js';
+import { errorChain } from '../shared/error-chain.js';
 import type { ServiceContext } from '../shared/context.js';
 import { requireOperator } from '../shared/guards.js';
 import { inTransaction } from '../shared/transaction.js';
 import { idParam, money, parseInput, quantity, z } from '../shared/validate.js';
-import { pageFields, pageOffset, type Page } from '../shared/pagination.js';
+import { pageFields, pageOf, pageWindow, type Page } from '../shared/pagination.js';
 
 /**
  * Flash-sale sessions: shop operators manage their own shop's sessions, anyone discovers the active
@@ -74,6 +79,7 @@ const SessionFields = z
   .strict();
 
 type Session = z.output<typeof SessionFields>;
+type ItemInput = z.output<typeof ItemInput>;
 
 const checked = <S extends z.ZodType<Session>>(schema: S) =>
   schema
@@ -87,29 +93,43 @@ const flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v 
 const DiscoverInput = z.object({ ...pageFields, includeUpcoming: flag.default(false), shopId: idParam.optional(), productId: idParam.optional() });
 const PageInput = z.object(pageFields);
 
+/** What a view needs loaded: the shop, and each item's SKU with its product. */
+const VIEW_POPULATE = ['shop', 'items.sku.product'] as const;
+type LoadedSession = Loaded<FlashSale, (typeof VIEW_POPULATE)[number]>;
+
 /**
  * Enabled sessions whose window contains now, and with `includeUpcoming` also those still to start
  * (their `state` says which), soonest first. Items of products not on sale are left out.
  * `productId` keeps the sessions with an item of that product (a product page's live price).
  */
 export async function listFlashSales(ctx: ServiceContext, input: unknown): Promise<Page<FlashSaleView>> {
-  const { page, pageSize, includeUpcoming, shopId, productId } = parseInput(DiscoverInput, input ?? {});
-  return pageOf(
-    ctx.em,
-    `select id, row_number() over (order by starts_at, id) as n from flash_sale
-      where enabled and ends_at > now() and (starts_at <= now() or ?::boolean) and (?::int is null or shop_id = ?)
-        and (?::int is null or id in (select i.flash_sale_id from flash_sale_item i join sku s on s.id = i.sku_id where s.product_id = ?))`,
-    [includeUpcoming, shopId ?? null, shopId ?? null, productId ?? null, productId ?? null],
-    { page, pageSize },
-    true,
+  const { includeUpcoming, shopId, productId, ...request } = parseInput(DiscoverInput, input ?? {});
+  const now = new Date();
+  const [sessions, total] = await ctx.em.findAndCount(
+    FlashSale,
+    {
+      enabled: true,
+      endsAt: { $gt: now },
+      ...(includeUpcoming ? {} : { startsAt: { $lte: now } }),
+      ...(shopId !== undefined ? { shop: shopId } : {}),
+      ...(productId !== undefined ? { items: { $some: { sku: { product: productId } } } } : {}),
+    },
+    { populate: VIEW_POPULATE, orderBy: [{ startsAt: QueryOrder.ASC }, { id: QueryOrder.ASC }], ...pageWindow(request) },
   );
+  return pageOf(sessions.map((s) => flashSaleView(s, now, true)), request, total);
 }
 
 /** The operator's own sessions, enabled or not, newest first. */
 export async function listShopFlashSales(ctx: ServiceContext, input: unknown): Promise<Page<FlashSaleView>> {
   const operator = requireOperator(ctx);
   const request = parseInput(PageInput, input ?? {});
-  return pageOf(ctx.em, 'select id, row_number() over (order by id desc) as n from flash_sale where shop_id = ?', [operator.shopId], request, false);
+  const [sessions, total] = await ctx.em.findAndCount(
+    FlashSale,
+    { shop: operator.shopId },
+    { populate: VIEW_POPULATE, orderBy: { id: QueryOrder.DESC }, ...pageWindow(request) },
+  );
+  const now = new Date();
+  return pageOf(sessions.map((s) => flashSaleView(s, now, false)), request, total);
 }
 
 export async function getShopFlashSale(ctx: ServiceContext, input: unknown): Promise<FlashSaleView> {
@@ -124,13 +144,10 @@ export async function createFlashSale(ctx: ServiceContext, input: unknown): Prom
   const data = parseInput(SessionInput, input);
   return inTransaction(ctx, async (tx) => {
     await checkItems(tx.em, operator.shopId, data);
-    const [row] = await tx.em.execute<{ id: number }[]>(
-      `insert into flash_sale (shop_id, name, starts_at, ends_at, enabled, created_at, updated_at)
-       values (?, ?, ?, ?, false, now(), now()) returning id`,
-      [operator.shopId, data.name, data.startsAt, data.endsAt],
-    );
-    await writeItems(tx.em, row.id, false, data);
-    return ownView(tx.em, operator.shopId, row.id);
+    const session = tx.em.create(FlashSale, { shop: operator.shopId, name: data.name, startsAt: data.startsAt, endsAt: data.endsAt });
+    for (const item of data.items) createItem(tx.em, session, item);
+    await tx.em.flush();
+    return ownView(tx.em, operator.shopId, session.id);
   });
 }
 
@@ -144,25 +161,21 @@ export async function updateFlashSale(ctx: ServiceContext, input: unknown): Prom
   const operator = requireOperator(ctx);
   const { flashSaleId, ...data } = parseInput(UpdateInput, input);
   return inTransaction(ctx, async (tx) => {
-    const [session] = await tx.em.execute<{ enabled: boolean }[]>(
-      'select enabled from flash_sale where id = ? and shop_id = ? for update',
-      [flashSaleId, operator.shopId],
-    );
-    if (!session) throw notFound('Flash sale', { flash_sale_id: flashSaleId });
+    // Locked: an enable or disable waits, so the items copy the state this edit read.
+    const session = await ownSession(tx.em, operator.shopId, flashSaleId, LockMode.PESSIMISTIC_WRITE);
     await checkItems(tx.em, operator.shopId, data);
-    await tx.em.execute('update flash_sale set name = ?, starts_at = ?, ends_at = ?, updated_at = now() where id = ?', [
-      data.name,
-      data.startsAt,
-      data.endsAt,
-      flashSaleId,
-    ]);
-    await translate(
-      tx.em.execute('delete from flash_sale_item where flash_sale_id = ? and sku_id <> all(?::int[])', [
-        flashSaleId,
-        intArray(data.items.map((i) => i.skuId)),
-      ]),
-    );
-    await writeItems(tx.em, flashSaleId, session.enabled, data);
+    tx.em.assign(session, { name: data.name, startsAt: data.startsAt, endsAt: data.endsAt });
+    const skuIds = data.items.map((i) => i.skuId);
+    await translate(tx.em.nativeDelete(FlashSaleItem, { flashSale: flashSaleId, sku: { $nin: skuIds } }));
+    // Read without the entity manager: their counters change below through guarded statements.
+    const kept = await typedSql(tx.em).selectFrom('FlashSaleItem').select(['id', 'sku']).where('flashSale', '=', flashSaleId).orderBy('id').execute();
+    const wanted = new Map(data.items.map((i) => [i.skuId, i]));
+    for (const { id, sku } of kept) {
+      await updateItem(tx.em, session, id, wanted.get(sku)!);
+      wanted.delete(sku);
+    }
+    for (const item of wanted.values()) createItem(tx.em, session, item);
+    await translate(tx.em.flush());
     return ownView(tx.em, operator.shopId, flashSaleId);
   });
 }
@@ -171,12 +184,8 @@ export async function updateFlashSale(ctx: ServiceContext, input: unknown): Prom
 export async function deleteFlashSale(ctx: ServiceContext, input: unknown): Promise<void> {
   const operator = requireOperator(ctx);
   const { flashSaleId } = parseInput(SessionRef, input);
-  await inTransaction(ctx, async (tx) => {
-    const deleted = await translate(
-      tx.em.execute<{ id: number }[]>('delete from flash_sale where id = ? and shop_id = ? returning id', [flashSaleId, operator.shopId]),
-    );
-    if (deleted.length === 0) throw notFound('Flash sale', { flash_sale_id: flashSaleId });
-  });
+  const deleted = await translate(ctx.em.nativeDelete(FlashSale, { id: flashSaleId, shop: operator.shopId }));
+  if (deleted === 0) throw notFound('Flash sale', { flash_sale_id: flashSaleId });
 }
 
 /**
@@ -192,22 +201,25 @@ async function setEnabled(ctx: ServiceContext, input: unknown, enabled: boolean)
   const operator = requireOperator(ctx);
   const { flashSaleId } = parseInput(SessionRef, input);
   return inTransaction(ctx, async (tx) => {
-    const updated = await tx.em.execute<{ id: number }[]>(
-      'update flash_sale set enabled = ?, updated_at = now() where id = ? and shop_id = ? returning id',
-      [enabled, flashSaleId, operator.shopId],
-    );
-    if (updated.length === 0) throw notFound('Flash sale', { flash_sale_id: flashSaleId });
-    await translate(tx.em.execute('update flash_sale_item set enabled = ? where flash_sale_id = ?', [enabled, flashSaleId]));
+    // Locked like an edit, so the two never leave the items' copy of `enabled` behind the session's.
+    const session = await ownSession(tx.em, operator.shopId, flashSaleId, LockMode.PESSIMISTIC_WRITE);
+    tx.em.assign(session, { enabled });
+    await tx.em.flush();
+    await translate(tx.em.nativeUpdate(FlashSaleItem, { flashSale: flashSaleId }, { enabled }));
     return ownView(tx.em, operator.shopId, flashSaleId);
   });
 }
 
+/** The operator's session, or 404. */
+async function ownSession(em: EntityManager, shopId: number, flashSaleId: number, lockMode?: LockMode): Promise<FlashSale> {
+  const session = await em.findOne(FlashSale, { id: flashSaleId, shop: shopId }, { lockMode });
+  if (!session) throw notFound('Flash sale', { flash_sale_id: flashSaleId });
+  return session;
+}
+
 /** Every SKU must be of the operator's shop (another shop's is 404) and priced below its standard price. */
 async function checkItems(em: EntityManager, shopId: number, data: Session): Promise<void> {
-  const skus = await em.execute<{ id: number; price: number }[]>(
-    'select s.id, s.price from sku s join product p on p.id = s.product_id where s.id = any(?::int[]) and p.shop_id = ?',
-    [intArray(data.items.map((i) => i.skuId)), shopId],
-  );
+  const skus = await em.find(Sku, { id: { $in: data.items.map((i) => i.skuId) }, product: { shop: shopId } });
   const priceOf = new Map(skus.map((s) => [s.id, s.price]));
   for (const item of data.items) {
     const price = priceOf.get(item.skuId);
@@ -222,51 +234,56 @@ async function checkItems(em: EntityManager, shopId: number, data: Session): Pro
   }
 }
 
+/** The session's window as its items copy it: a half-open `tstzrange`. */
+const saleWindow = (session: FlashSale) => `[${session.startsAt.toISOString()},${session.endsAt.toISOString()})`;
+
+/** A new item of the session (written by the next flush), its whole reserve still to sell. */
+function createItem(em: EntityManager, session: FlashSale, item: ItemInput): void {
+  em.create(FlashSaleItem, {
+    flashSale: session,
+    sku: item.skuId,
+    activityPrice: item.activityPrice,
+    reservedStock: item.reservedStock,
+    remainingStock: item.reservedStock,
+    perCustomerLimit: item.perCustomerLimit,
+    enabled: session.enabled,
+    saleWindow: saleWindow(session),
+  });
+}
+
 /**
- * Inserts or updates a session's items (matched by SKU) with the session's window and state copied
- * in. On an existing item the activity stock left moves by the change of the reserved stock; the
- * guard skips an item whose new reserve is below what it has sold, which then refuses the edit.
+ * An existing item's new terms, with the session's window and state copied in. The activity stock
+ * left moves by the change of the reserved stock in the same guarded statement (checkouts take it
+ * meanwhile); an item whose new reserve is below what it has sold refuses the edit.
  */
-async function writeItems(em: EntityManager, flashSaleId: number, enabled: boolean, data: Session): Promise<void> {
-  const { items } = data;
-  const written = await translate(
-    em.execute<{ sku_id: number }[]>(
-      `insert into flash_sale_item
-         (flash_sale_id, sku_id, activity_price, reserved_stock, remaining_stock, per_customer_limit, enabled, sale_window)
-       select ?, d.sku_id, d.price, d.reserved, d.reserved, d.per_customer, ?, tstzrange(?, ?, '[)')
-         from unnest(?::int[], ?::int[], ?::int[], ?::int[]) as d(sku_id, price, reserved, per_customer)
-       on conflict (flash_sale_id, sku_id) do update set
-         activity_price = excluded.activity_price,
-         remaining_stock = flash_sale_item.remaining_stock + excluded.reserved_stock - flash_sale_item.reserved_stock,
-         reserved_stock = excluded.reserved_stock,
-         per_customer_limit = excluded.per_customer_limit,
-         enabled = excluded.enabled,
-         sale_window = excluded.sale_window
-       where flash_sale_item.remaining_stock + excluded.reserved_stock - flash_sale_item.reserved_stock >= 0
-       returning sku_id`,
-      [
-        flashSaleId,
-        enabled,
-        data.startsAt,
-        data.endsAt,
-        intArray(items.map((i) => i.skuId)),
-        intArray(items.map((i) => i.activityPrice)),
-        intArray(items.map((i) => i.reservedStock)),
-        intArray(items.map((i) => i.perCustomerLimit)),
-      ],
-    ),
+async function updateItem(em: EntityManager, session: FlashSale, itemId: number, item: ItemInput): Promise<void> {
+  const stockLeft = (eb: ExpressionBuilder<Database, 'FlashSaleItem'>) => eb(eb('remainingStock', '+', item.reservedStock), '-', eb.ref('reservedStock'));
+  const updated = await translate(
+    typedSql(em)
+      .updateTable('FlashSaleItem')
+      .set((eb) => ({
+        activityPrice: item.activityPrice,
+        remainingStock: stockLeft(eb),
+        reservedStock: item.reservedStock,
+        perCustomerLimit: item.perCustomerLimit,
+        enabled: session.enabled,
+        saleWindow: saleWindow(session),
+      }))
+      .where('id', '=', itemId)
+      .where((eb) => eb(stockLeft(eb), '>=', 0))
+      .returning('id')
+      .executeTakeFirst(),
   );
-  if (written.length === items.length) return;
-  const done = new Set(written.map((w) => w.sku_id));
-  const short = items.find((i) => !done.has(i.skuId))!;
-  const [sold] = await em.execute<{ sold: number }[]>(
-    'select reserved_stock - remaining_stock as sold from flash_sale_item where flash_sale_id = ? and sku_id = ?',
-    [flashSaleId, short.skuId],
-  );
-  throw refused('FLASH_SALE_RESERVE_BELOW_SOLD', `SKU ${short.skuId} has sold ${sold.sold} activity units; the reserve cannot be smaller`, {
-    sku_id: short.skuId,
-    sold: sold.sold,
-    reserved_stock: short.reservedStock,
+  if (updated) return;
+  const { sold } = await typedSql(em)
+    .selectFrom('FlashSaleItem')
+    .select((eb) => eb('reservedStock', '-', eb.ref('remainingStock')).as('sold'))
+    .where('id', '=', itemId)
+    .executeTakeFirstOrThrow();
+  throw refused('FLASH_SALE_RESERVE_BELOW_SOLD', `SKU ${item.skuId} has sold ${sold} activity units; the reserve cannot be smaller`, {
+    sku_id: item.skuId,
+    sold,
+    reserved_stock: item.reservedStock,
   });
 }
 
@@ -280,86 +297,59 @@ async function translate<T>(statement: Promise<T>): Promise<T> {
 }
 
 function asAppError(error: unknown): AppError | undefined {
-  const e = error as { code?: string; constraint?: string; detail?: string };
-  if (e.code === '23P01' && e.constraint === 'flash_sale_item_no_overlap') {
-    const skuId = /\(sku_id, sale_window\)=\((\d+),/.exec(e.detail ?? '')?.[1];
-    return conflict('FLASH_SALE_OVERLAP', 'A SKU of this session is in another enabled session with an overlapping window', {
-      ...(skuId ? { sku_id: Number(skuId) } : {}),
-    });
-  }
-  if (e.code === '23503' && e.constraint === 'order_item_flash_sale_item_id_foreign') {
-    return conflict('FLASH_SALE_HAS_ORDERS', 'An item of this session priced orders; disable the session instead');
+  for (const e of errorChain(error)) {
+    if (e.code === '23P01' && e.constraint === 'flash_sale_item_no_overlap') {
+      const skuId = /\(sku_id, sale_window\)=\((\d+),/.exec(typeof e.detail === 'string' ? e.detail : '')?.[1];
+      return conflict('FLASH_SALE_OVERLAP', 'A SKU of this session is in another enabled session with an overlapping window', {
+        ...(skuId ? { sku_id: Number(skuId) } : {}),
+      });
+    }
+    if (e.code === '23503' && e.constraint === 'order_item_flash_sale_item_id_foreign') {
+      return conflict('FLASH_SALE_HAS_ORDERS', 'An item of this session priced orders; disable the session instead');
+    }
   }
   return undefined;
 }
 
+/** The operator's session as a view, read afresh (guarded statements changed its items behind the entity manager). */
 async function ownView(em: EntityManager, shopId: number, flashSaleId: number): Promise<FlashSaleView> {
-  const [view] = await flashSaleViews(em, [flashSaleId], false);
-  if (!view || view.shop.id !== shopId) throw notFound('Flash sale', { flash_sale_id: flashSaleId });
-  return view;
+  const session = await em.findOne(FlashSale, { id: flashSaleId, shop: shopId }, { populate: VIEW_POPULATE, refresh: true });
+  if (!session) throw notFound('Flash sale', { flash_sale_id: flashSaleId });
+  return flashSaleView(session, new Date(), false);
 }
 
-/** One page of the sessions `idsQuery` numbers (`id`, `n`): total and page in one query, then the views. */
-async function pageOf(
-  em: EntityManager,
-  idsQuery: string,
-  params: unknown[],
-  request: { page: number; pageSize: number },
-  publicOnly: boolean,
-): Promise<Page<FlashSaleView>> {
-  const [row] = await em.execute<{ total: number; ids: number[] | null }[]>(
-    `with matched as (${idsQuery})
-     select (select count(*)::int from matched) as total,
-            (select array_agg(id order by n) from matched where n > ? and n <= ?) as ids`,
-    [...params, pageOffset(request), pageOffset(request) + request.pageSize],
-  );
-  return { items: await flashSaleViews(em, row.ids ?? [], publicOnly), page: request.page, pageSize: request.pageSize, total: row.total };
+/** Where `now` falls in the window `[startsAt, endsAt)`. */
+function stateAt(session: FlashSale, now: Date): FlashSaleState {
+  if (now < session.startsAt) return FlashSaleState.Upcoming;
+  return now < session.endsAt ? FlashSaleState.Active : FlashSaleState.Ended;
 }
 
-/** Views of several sessions in two queries, in the order of `ids`. */
-async function flashSaleViews(em: EntityManager, ids: number[], publicOnly: boolean): Promise<FlashSaleView[]> {
-  if (ids.length === 0) return [];
-  const idList = intArray(ids);
-  const [sessions, items] = await Promise.all([
-    em.execute<any[]>(
-      `select f.id, f.shop_id, s.slug as shop_slug, s.name as shop_name, f.name, f.starts_at, f.ends_at, f.enabled,
-              case when now() < f.starts_at then 'upcoming' when now() < f.ends_at then 'active' else 'ended' end as state
-         from flash_sale f join shop s on s.id = f.shop_id where f.id = any(?::int[])`,
-      [idList],
-    ),
-    em.execute<any[]>(
-      `select i.id, i.flash_sale_id, i.sku_id, s.name as sku_name, s.price as standard_price, p.id as product_id,
-              p.name as product_name, i.activity_price, i.reserved_stock, i.remaining_stock, i.per_customer_limit
-         from flash_sale_item i join sku s on s.id = i.sku_id join product p on p.id = s.product_id
-        where i.flash_sale_id = any(?::int[]) and (not ?::boolean or p.status = 'published')
-        order by i.id`,
-      [idList, publicOnly],
-    ),
-  ]);
-  const itemsBySession = new Map<number, FlashSaleItemView[]>();
-  for (const i of items) {
-    const list = itemsBySession.get(i.flash_sale_id) ?? [];
-    list.push({
-      id: i.id, skuId: i.sku_id, skuName: i.sku_name, productId: i.product_id, productName: i.product_name,
-      standardPrice: i.standard_price, activityPrice: i.activity_price, reservedStock: i.reserved_stock,
-      remainingStock: i.remaining_stock, perCustomerLimit: i.per_customer_limit,
-    });
-    itemsBySession.set(i.flash_sale_id, list);
-  }
-  const byId = new Map(
-    sessions.map((f): [number, FlashSaleView] => [
-      f.id,
-      {
-        id: f.id,
-        shop: { id: f.shop_id, slug: f.shop_slug, name: f.shop_name },
-        name: f.name,
-        startsAt: toDate(f.starts_at),
-        endsAt: toDate(f.ends_at),
-        enabled: f.enabled,
-        state: f.state,
-        items: itemsBySession.get(f.id) ?? [],
-      },
-    ]),
-  );
-  return ids.map((i) => byId.get(i)).filter((v): v is FlashSaleView => v !== undefined);
+const onSale = (product: { status: ProductStatus }) => product.status === ProductStatus.Published;
+
+/** A session as its view; the public one leaves out items of products not on sale. */
+function flashSaleView(session: LoadedSession, now: Date, publicOnly: boolean): FlashSaleView {
+  return {
+    id: session.id,
+    shop: { id: session.shop.id, slug: session.shop.slug, name: session.shop.name },
+    name: session.name,
+    startsAt: session.startsAt,
+    endsAt: session.endsAt,
+    enabled: session.enabled,
+    state: stateAt(session, now),
+    items: session.items
+      .getItems()
+      .filter((i) => !publicOnly || onSale(i.sku.product))
+      .map((i) => ({
+        id: i.id,
+        skuId: i.sku.id,
+        skuName: i.sku.name,
+        productId: i.sku.product.id,
+        productName: i.sku.product.name,
+        standardPrice: i.sku.price,
+        activityPrice: i.activityPrice,
+        reservedStock: i.reservedStock,
+        remainingStock: i.remainingStock,
+        perCustomerLimit: i.perCustomerLimit,
+      })),
+  };
 }

@@ -1,12 +1,16 @@
-import { activeFlashSaleSkuIds } from './flash-sale-pricing.js';
-import { toDate } from '../shared/values.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
+import { activeFlashSaleSkuIds } from './flash-sale-pricing.js';
+import { typedSql } from '../db/typed-sql.js';
 import { conflict, notFound, refused } from '../errors.js';
+import { BuyingGroup } from '../entities/group-buy.entity.js';
 import { ItemPricing } from '../entities/order-item.entity.js';
+import { Order, OrderStatus } from '../entities/order.entity.js';
+import { ProductStatus } from '../entities/product.entity.js';
 import type { ServiceContext } from '../shared/context.js';
 import { id, z } from '../shared/validate.js';
 import type { DraftOrder } from '../checkout/checkout-draft.js';
-import { emitGroupOpened, expireGroupIfDue, refuseClosedGroup, type SeatProbe } from './group-buy-lifecycle.js';
+import { emitGroupOpened, expireGroupIfDue, lapsed, refuseClosedGroup } from './group-buy-lifecycle.js';
 
 /**
  * The group-buying intent of `POST /api/checkout` (`group_buy`). It buys one unit of the
@@ -29,22 +33,6 @@ export async function prepareGroupBuyCheckout(ctx: ServiceContext, intent: Group
   if (intent?.groupId !== undefined) await expireGroupIfDue(ctx, intent.groupId);
 }
 
-interface ActivityRow {
-  id: number;
-  shop_id: number;
-  sku_id: number;
-  sku_name: string;
-  product_id: number;
-  product_name: string;
-  product_status: string;
-  group_price: number;
-  capacity: number;
-  lifetime_minutes: number;
-  active: boolean;
-  starts_at: Date;
-  ends_at: Date;
-}
-
 /**
  * The one draft order of a group-buying checkout, priced `group_buy` at the group's price, with the
  * group it takes a seat in (opened here when the intent names none). The cart plays no part.
@@ -63,33 +51,25 @@ export async function draftGroupBuyOrder(
   }
   if ((intent.quantity ?? 1) !== 1) throw singleItem(intent, 'quantity');
 
-  // `for key share`: a concurrent delete of the activity waits for this checkout (and is then refused).
-  const [activity] = await tx.em.execute<ActivityRow[]>(
-    `select a.id, a.shop_id, a.sku_id, a.group_price, a.capacity, a.lifetime_minutes, a.starts_at, a.ends_at,
-            a.starts_at <= now() and a.ends_at > now() as active,
-            s.name as sku_name, p.id as product_id, p.name as product_name, p.status as product_status
-       from group_buy_activity a join sku s on s.id = a.sku_id join product p on p.id = a.product_id
-      where a.id = ? for key share of a`,
-    [intent.activityId],
-  );
+  const activity = await readActivity(tx.em, intent.activityId);
   if (!activity) throw notFound('Group-buying activity', { activity_id: intent.activityId });
-  if (intent.skuId !== undefined && intent.skuId !== activity.sku_id) throw singleItem(intent, 'sku', activity.sku_id);
-  if (activity.product_status !== 'published') {
-    throw refused('PRODUCT_UNAVAILABLE', `SKU ${activity.sku_id} is no longer on sale`, { sku_id: activity.sku_id });
+  if (intent.skuId !== undefined && intent.skuId !== activity.sku) throw singleItem(intent, 'sku', activity.sku);
+  if (!activity.onSale) {
+    throw refused('PRODUCT_UNAVAILABLE', `SKU ${activity.sku} is no longer on sale`, { sku_id: activity.sku });
   }
-  await refuseSkuInActiveFlashSale(tx.em, activity.sku_id);
+  await refuseSkuInActiveFlashSale(tx.em, activity.sku);
 
   const group = intent.groupId === undefined ? await openGroup(tx, customerId, activity) : await joinGroup(tx, customerId, activity, intent.groupId);
   return {
-    shopId: activity.shop_id,
+    shopId: activity.shop,
     discount: 0,
     group,
     items: [
       {
-        skuId: activity.sku_id,
-        skuName: activity.sku_name,
-        productId: activity.product_id,
-        productName: activity.product_name,
+        skuId: activity.sku,
+        skuName: activity.skuName,
+        productId: activity.product,
+        productName: activity.productName,
         unitPrice: group.price,
         quantity: 1,
         pricing: ItemPricing.GroupBuy,
@@ -106,22 +86,51 @@ function singleItem(intent: GroupBuyIntent, problem: 'quantity' | 'sku', activit
   });
 }
 
+/**
+ * The activity with what the draft copies from its SKU and product. `for key share`: a concurrent
+ * delete of the activity waits for this checkout (and is then refused).
+ */
+function readActivity(em: EntityManager, activityId: number) {
+  const now = sql<Date>`now()`;
+  return typedSql(em)
+    .selectFrom('GroupBuyActivity as a')
+    .innerJoin('Sku as s', 's.id', 'a.sku')
+    .innerJoin('Product as p', 'p.id', 'a.product')
+    .select((eb) => [
+      'a.id', 'a.shop', 'a.sku', 'a.product', 'a.groupPrice', 'a.capacity', 'a.lifetimeMinutes', 'a.startsAt', 'a.endsAt',
+      eb.and([eb('a.startsAt', '<=', now), eb('a.endsAt', '>', now)]).$castTo<boolean>().as('active'),
+      's.name as skuName',
+      'p.name as productName',
+      eb('p.status', '=', ProductStatus.Published).$castTo<boolean>().as('onSale'),
+    ])
+    .where('a.id', '=', activityId)
+    .forKeyShare('a')
+    .executeTakeFirst();
+}
+
+type ActivityRow = NonNullable<Awaited<ReturnType<typeof readActivity>>>;
+
 /** A new open group with the customer as opener; capacity and price are the activity's at this moment. */
 async function openGroup(tx: ServiceContext, customerId: number, activity: ActivityRow): Promise<{ id: number; price: number }> {
   if (!activity.active) {
     throw refused('GROUP_BUY_NOT_ACTIVE', 'This group-buying activity is not running now', {
       activity_id: activity.id,
-      starts_at: toDate(activity.starts_at),
-      ends_at: toDate(activity.ends_at),
+      starts_at: activity.startsAt,
+      ends_at: activity.endsAt,
     });
   }
-  const [group] = await tx.em.execute<{ id: number }[]>(
-    `insert into group_buy_group (activity_id, opener_id, state, capacity, group_price, paid_seats, expires_at, created_at)
-     values (?, ?, 'open', ?, ?, 0, now() + make_interval(mins => ?), now()) returning id`,
-    [activity.id, customerId, activity.capacity, activity.group_price, activity.lifetime_minutes],
-  );
-  emitGroupOpened(tx, { id: group.id, activity_id: activity.id, shop_id: activity.shop_id, paid_seats: 0, capacity: activity.capacity });
-  return { id: group.id, price: activity.group_price };
+  const openedAt = new Date();
+  const group = tx.em.create(BuyingGroup, {
+    activity: activity.id,
+    opener: customerId,
+    capacity: activity.capacity,
+    groupPrice: activity.groupPrice,
+    createdAt: openedAt,
+    expiresAt: new Date(openedAt.getTime() + activity.lifetimeMinutes * 60_000),
+  });
+  await tx.em.flush();
+  emitGroupOpened(tx, { id: group.id, activity: activity.id, shop: activity.shop, paidSeats: 0, capacity: activity.capacity });
+  return { id: group.id, price: activity.groupPrice };
 }
 
 /**
@@ -130,19 +139,18 @@ async function openGroup(tx: ServiceContext, customerId: number, activity: Activ
  * The activity's window does not matter: a group opened in time may fill after the window.
  */
 async function joinGroup(tx: ServiceContext, customerId: number, activity: ActivityRow, groupId: number): Promise<{ id: number; price: number }> {
-  const [group] = await tx.em.execute<(SeatProbe & { group_price: number })[]>(
-    `select id, state, capacity, paid_seats, group_price, expires_at <= now() as lapsed
-       from group_buy_group where id = ? and activity_id = ? for share`,
-    [groupId, activity.id],
-  );
+  const group = await typedSql(tx.em)
+    .selectFrom('BuyingGroup')
+    .select((eb) => ['id', 'state', 'capacity', 'paidSeats', 'groupPrice', lapsed(eb)])
+    .where('id', '=', groupId)
+    .where('activity', '=', activity.id)
+    .forShare()
+    .executeTakeFirst();
   if (!group) throw notFound('Group', { group_id: groupId, activity_id: activity.id });
   refuseClosedGroup(group);
-  const held = await tx.em.execute(
-    `select 1 from shop_order where group_id = ? and customer_id = ? and status <> 'cancelled' limit 1`,
-    [groupId, customerId],
-  );
-  if (held.length > 0) throw conflict('GROUP_ALREADY_JOINED', 'You already hold an order in this group', { group_id: groupId });
-  return { id: group.id, price: group.group_price };
+  const held = await tx.em.count(Order, { group: groupId, customer: customerId, status: { $ne: OrderStatus.Cancelled } });
+  if (held > 0) throw conflict('GROUP_ALREADY_JOINED', 'You already hold an order in this group', { group_id: groupId });
+  return { id: group.id, price: group.groupPrice };
 }
 
 /**

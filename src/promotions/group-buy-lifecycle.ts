@@ -1,8 +1,11 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { sql, type ExpressionBuilder } from 'kysely';
 import { EventTypes } from '../events/event-types.js';
 import { conflict, refused } from '../errors.js';
-import { intArray } from '../db/sql.js';
+import { typedSql, type Database } from '../db/typed-sql.js';
 import { BalanceKind } from '../entities/balance.entity.js';
-import { GroupState } from '../entities/group-buy.entity.js';
+import { GroupMembership, GroupState } from '../entities/group-buy.entity.js';
+import { OrderItem } from '../entities/order-item.entity.js';
 import { OrderStatus } from '../entities/order.entity.js';
 import type { ServiceContext } from '../shared/context.js';
 import { emit, inTransaction } from '../shared/transaction.js';
@@ -16,20 +19,18 @@ import { orderViews, type OrderView } from '../orders/order-view.js';
  * of state happens under the group's row lock, or as one guarded UPDATE of that row.
  */
 
-interface ClosedGroup {
-  id: number;
-  activity_id: number;
-  shop_id: number;
-  paid_seats: number;
-  capacity: number;
-}
+/** A group as its state-change event names it (`shop` is its activity's). */
+type ClosedGroup = Pick<Database['BuyingGroup'], 'id' | 'activity' | 'paidSeats' | 'capacity'> & Pick<Database['GroupBuyActivity'], 'shop'>;
+
+/** What a statement on `group_buy_group` joined with its activity returns for the event. */
+const CLOSED_GROUP = ['BuyingGroup.id', 'BuyingGroup.activity', 'a.shop', 'BuyingGroup.paidSeats', 'BuyingGroup.capacity'] as const;
 
 function emitStateChanged(tx: ServiceContext, group: ClosedGroup, state: GroupState, orderIds: number[] = []): void {
   emit(tx, {
     type: EventTypes.GROUP_STATE_CHANGED,
-    shopIds: [group.shop_id],
+    shopIds: [group.shop],
     customerId: null,
-    payload: { groupId: group.id, activityId: group.activity_id, state, paidSeats: group.paid_seats, capacity: group.capacity, orderIds },
+    payload: { groupId: group.id, activityId: group.activity, state, paidSeats: group.paidSeats, capacity: group.capacity, orderIds },
   });
 }
 
@@ -39,14 +40,14 @@ export function emitGroupOpened(tx: ServiceContext, group: ClosedGroup): void {
 }
 
 /** What a group looks like to someone who wants a seat in it. */
-export interface SeatProbe {
-  id: number;
-  state: GroupState;
-  capacity: number;
-  paid_seats: number;
+export type SeatProbe = Pick<Database['BuyingGroup'], 'id' | 'state' | 'capacity' | 'paidSeats'> & {
   /** Open, but its lifetime has ended (the sweep has not reached it yet). */
   lapsed: boolean;
-}
+};
+
+/** `expires_at <= now()` by the database's clock, as a selection named `lapsed`. */
+export const lapsed = (eb: ExpressionBuilder<Database, 'BuyingGroup'>) =>
+  eb('BuyingGroup.expiresAt', '<=', sql<Date>`now()`).$castTo<boolean>().as('lapsed');
 
 /** Refuses a seat in a group that is closed: expired or cancelled (not joinable), or full. */
 export function refuseClosedGroup(group: SeatProbe): void {
@@ -54,7 +55,7 @@ export function refuseClosedGroup(group: SeatProbe): void {
   if (state === GroupState.Expired || state === GroupState.Cancelled) {
     throw refused('GROUP_NOT_JOINABLE', `This group is ${state} and cannot be joined`, { group_id: group.id, state });
   }
-  if (state === GroupState.Successful || group.paid_seats >= group.capacity) {
+  if (state === GroupState.Successful || group.paidSeats >= group.capacity) {
     throw refused('GROUP_FULL', 'Every seat of this group is taken', { group_id: group.id, capacity: group.capacity });
   }
 }
@@ -69,109 +70,137 @@ export async function payGroupSeat(
   tx: ServiceContext,
   paid: { orderId: number; customerId: number; total: number; groupId: number },
 ): Promise<OrderView> {
-  const [group] = await tx.em.execute<(SeatProbe & { activity_id: number; shop_id: number })[]>(
-    `select g.id, g.activity_id, a.shop_id, g.state, g.capacity, g.paid_seats, g.expires_at <= now() as lapsed
-       from group_buy_group g join group_buy_activity a on a.id = g.activity_id
-      where g.id = ? for no key update of g`,
-    [paid.groupId],
-  );
+  const db = typedSql(tx.em);
+  // `for no key update`: what the UPDATE below takes; a plain `for update` would also wait for
+  // checkouts whose new orders hold key-share locks on the group through the foreign key.
+  const group = await db
+    .selectFrom('BuyingGroup')
+    .innerJoin('GroupBuyActivity as a', 'a.id', 'BuyingGroup.activity')
+    .select((eb) => [...CLOSED_GROUP, 'BuyingGroup.state', lapsed(eb)])
+    .where('BuyingGroup.id', '=', paid.groupId)
+    .forNoKeyUpdate('BuyingGroup')
+    .executeTakeFirstOrThrow();
   refuseClosedGroup(group);
-  if (group.paid_seats + 1 === group.capacity) {
+  if (group.paidSeats + 1 === group.capacity) {
     // This seat fills the group and settles every member: lock all their balances, the payer's
     // included, in one order before any is touched, so two groups filling at once with shared members
     // queue instead of deadlocking (the group row lock makes "fills" certain).
-    const members = await tx.em.execute<{ customer_id: number }[]>('select customer_id from group_buy_membership where group_id = ?', [paid.groupId]);
-    await lockBalances(tx.em, [paid.customerId, ...members.map((m) => m.customer_id)]);
+    const members = await db.selectFrom('GroupMembership').select('customer').where('group', '=', paid.groupId).execute();
+    await lockBalances(tx.em, [paid.customerId, ...members.map((m) => m.customer)]);
   }
   const reference = { type: 'order', id: paid.orderId };
   await freeze(tx.em, { userId: paid.customerId, amount: paid.total, reason: 'group_seat', reference });
-  const member = await tx.em.execute<{ id: number }[]>(
-    `insert into group_buy_membership (group_id, order_id, customer_id, amount, created_at) values (?, ?, ?, ?, now())
-     on conflict do nothing returning id`,
-    [paid.groupId, paid.orderId, paid.customerId, paid.total],
-  );
-  if (member.length === 0) throw conflict('GROUP_ALREADY_JOINED', 'You already hold a paid seat in this group', { group_id: paid.groupId });
-  const [seat] = await tx.em.execute<{ paid_seats: number; state: GroupState }[]>(
-    `update group_buy_group
-        set paid_seats = paid_seats + 1,
-            state = case when paid_seats + 1 = capacity then 'successful' else state end,
-            closed_at = case when paid_seats + 1 = capacity then now() else closed_at end
-      where id = ? and state = 'open' and paid_seats < capacity
-      returning paid_seats, state`,
-    [paid.groupId],
-  );
+  tx.em.create(GroupMembership, { group: paid.groupId, order: paid.orderId, customer: paid.customerId, amount: paid.total });
+  try {
+    await tx.em.flush();
+  } catch (error) {
+    // The unique keys (one seat per order, one per customer in a group) decide, not a read.
+    if (error instanceof UniqueConstraintViolationException) {
+      throw conflict('GROUP_ALREADY_JOINED', 'You already hold a paid seat in this group', { group_id: paid.groupId });
+    }
+    throw error;
+  }
+  const fills = (eb: ExpressionBuilder<Database, 'BuyingGroup'>) => eb(eb('paidSeats', '+', 1), '=', eb.ref('capacity'));
+  const seat = await db
+    .updateTable('BuyingGroup')
+    .set((eb) => ({
+      paidSeats: eb('paidSeats', '+', 1),
+      state: eb.case().when(fills(eb)).then(GroupState.Successful).else(eb.ref('state')).end(),
+      closedAt: eb.case().when(fills(eb)).then(sql<Date>`now()`).else(eb.ref('closedAt')).end(),
+    }))
+    .where('id', '=', paid.groupId)
+    .where('state', '=', GroupState.Open)
+    .where((eb) => eb('paidSeats', '<', eb.ref('capacity')))
+    .returning(['paidSeats', 'state'])
+    .executeTakeFirst();
   // The lock and the check above make this unreachable; the guard keeps the capacity exact regardless.
   if (!seat) throw refused('GROUP_FULL', 'Every seat of this group is taken', { group_id: paid.groupId, capacity: group.capacity });
 
   const successful = seat.state === GroupState.Successful;
   emit(tx, {
     type: EventTypes.ORDER_PAID,
-    shopIds: [group.shop_id],
+    shopIds: [group.shop],
     customerId: paid.customerId,
     payload: { orderId: paid.orderId, total: paid.total, status: successful ? OrderStatus.Paid : OrderStatus.AwaitingGroup, groupId: paid.groupId },
   });
-  if (successful) await settleGroup(tx, { ...group, paid_seats: seat.paid_seats });
+  if (successful) await settleGroup(tx, { ...group, paidSeats: seat.paidSeats });
   return (await orderViews(tx.em, [paid.orderId]))[0];
+}
+
+/** Moves the group's seat orders still awaiting it to `status`; returns them with their customer and seat amount. */
+function closeSeatOrders(tx: ServiceContext, groupId: number, change: { status: OrderStatus.Paid } | { status: OrderStatus.Cancelled; cancelReason: string }) {
+  return typedSql(tx.em)
+    .updateTable('Order')
+    .from('GroupMembership as m')
+    .set(change.status === OrderStatus.Paid ? change : { ...change, cancelledAt: sql<Date>`now()` })
+    .whereRef('m.order', '=', 'Order.id')
+    .where('m.group', '=', groupId)
+    .where('Order.status', '=', OrderStatus.AwaitingGroup)
+    .returning(['Order.id', 'Order.customer', 'm.amount'])
+    .execute();
 }
 
 /** Capacity reached: every member's order becomes `paid` (and sold) and their frozen amounts are debited. */
 async function settleGroup(tx: ServiceContext, group: ClosedGroup): Promise<void> {
-  const members = await tx.em.execute<{ id: number; customer_id: number; amount: number }[]>(
-    `update shop_order o set status = 'paid'
-       from group_buy_membership m
-      where m.group_id = ? and o.id = m.order_id and o.status = 'awaiting_group'
-      returning o.id, o.customer_id, m.amount`,
-    [group.id],
-  );
+  const members = await closeSeatOrders(tx, group.id, { status: OrderStatus.Paid });
   // Ascending customer order, so two settlements touching the same customers lock balances alike.
-  members.sort((a, b) => a.customer_id - b.customer_id);
+  members.sort((a, b) => a.customer - b.customer);
   for (const m of members) {
-    await debit(tx.em, { userId: m.customer_id, kind: BalanceKind.Frozen, amount: m.amount, reason: 'group_settlement', reference: { type: 'order', id: m.id } });
+    await debit(tx.em, { userId: m.customer, kind: BalanceKind.Frozen, amount: m.amount, reason: 'group_settlement', reference: { type: 'order', id: m.id } });
   }
   const orderIds = members.map((m) => m.id);
-  await tx.em.execute('update order_item set sold = true where order_id = any(?::int[])', [intArray(orderIds)]);
+  await tx.em.nativeUpdate(OrderItem, { order: { $in: orderIds } }, { sold: true });
   emitStateChanged(tx, group, GroupState.Successful, orderIds);
 }
 
+/** open -> `state` as one guarded UPDATE of the group (it waits for a payment holding the lock, then sees the outcome). */
+function closeGroup(tx: ServiceContext, groupId: number, state: GroupState.Expired | GroupState.Cancelled) {
+  const now = sql<Date>`now()`;
+  return typedSql(tx.em)
+    .updateTable('BuyingGroup')
+    .from('GroupBuyActivity as a')
+    .set({ state, closedAt: now })
+    .whereRef('a.id', '=', 'BuyingGroup.activity')
+    .where('BuyingGroup.id', '=', groupId)
+    .where('BuyingGroup.state', '=', GroupState.Open)
+    .where((eb) =>
+      state === GroupState.Expired
+        ? eb('BuyingGroup.expiresAt', '<=', now)
+        : eb.and([eb('BuyingGroup.paidSeats', '=', 0), eb('BuyingGroup.expiresAt', '>', now)]),
+    )
+    .returning(CLOSED_GROUP)
+    .executeTakeFirst();
+}
+
 /**
- * open -> expired when the lifetime has ended: one guarded UPDATE (it waits for a payment holding
- * the lock, then sees the outcome). Each paid seat's order is cancelled (`group_expired`), its stock
- * returned and its frozen amount released. Returns false when the group was not due.
+ * open -> expired when the lifetime has ended. Each paid seat's order is cancelled
+ * (`group_expired`), its stock returned and its frozen amount released. Returns false when the
+ * group was not due.
  */
 export async function expireGroup(tx: ServiceContext, groupId: number): Promise<boolean> {
-  const [group] = await tx.em.execute<ClosedGroup[]>(
-    `update group_buy_group g set state = 'expired', closed_at = now()
-       from group_buy_activity a
-      where g.id = ? and a.id = g.activity_id and g.state = 'open' and g.expires_at <= now()
-      returning g.id, g.activity_id, a.shop_id, g.paid_seats, g.capacity`,
-    [groupId],
-  );
+  const group = await closeGroup(tx, groupId, GroupState.Expired);
   if (!group) return false;
-  const seats = await tx.em.execute<{ id: number; customer_id: number; amount: number }[]>(
-    `update shop_order o set status = 'cancelled', cancelled_at = now(), cancel_reason = 'group_expired'
-       from group_buy_membership m
-      where m.group_id = ? and o.id = m.order_id and o.status = 'awaiting_group'
-      returning o.id, o.customer_id, m.amount`,
-    [groupId],
-  );
-  seats.sort((a, b) => a.customer_id - b.customer_id);
+  const seats = await closeSeatOrders(tx, groupId, { status: OrderStatus.Cancelled, cancelReason: 'group_expired' });
+  seats.sort((a, b) => a.customer - b.customer);
   for (const s of seats) {
-    await release(tx.em, { userId: s.customer_id, amount: s.amount, reason: 'group_expired', reference: { type: 'order', id: s.id } });
+    await release(tx.em, { userId: s.customer, amount: s.amount, reason: 'group_expired', reference: { type: 'order', id: s.id } });
   }
   const orderIds = seats.map((s) => s.id);
   if (orderIds.length > 0) {
-    const items = await tx.em.execute<{ sku_id: number; quantity: number }[]>(
-      'select sku_id, sum(quantity)::int as quantity from order_item where order_id = any(?::int[]) group by sku_id',
-      [intArray(orderIds)],
-    );
-    const demand: Demand = new Map(items.map((i) => [i.sku_id, i.quantity]));
+    const items = await typedSql(tx.em)
+      .selectFrom('OrderItem')
+      .select((eb) => ['sku', eb.cast<number>(eb.fn.sum('quantity'), 'integer').as('units')])
+      .where('order', 'in', orderIds)
+      .groupBy('sku')
+      .execute();
+    const demand: Demand = new Map(items.map((i) => [i.sku, i.units]));
     await returnStock(tx.em, demand);
   }
   for (const s of seats) {
     emit(tx, {
       type: EventTypes.ORDER_CANCELLED,
-      shopIds: [group.shop_id],
-      customerId: s.customer_id,
+      shopIds: [group.shop],
+      customerId: s.customer,
       payload: { orderId: s.id, reason: 'group_expired', status: OrderStatus.Cancelled },
     });
   }
@@ -185,27 +214,21 @@ export async function expireGroup(tx: ServiceContext, groupId: number): Promise<
  * was the opener's and no seat is paid, the group becomes `cancelled`. Paid seats are never touched.
  */
 export async function onPendingOrderCancelled(tx: ServiceContext, orderId: number): Promise<void> {
-  const [row] = await tx.em.execute<{ group_id: number; by_opener: boolean }[]>(
-    `select o.group_id, o.customer_id = g.opener_id as by_opener
-       from shop_order o join group_buy_group g on g.id = o.group_id where o.id = ?`,
-    [orderId],
-  );
-  if (!row) return;
-  if (await expireGroup(tx, row.group_id)) return;
-  if (!row.by_opener) return;
-  const [group] = await tx.em.execute<ClosedGroup[]>(
-    `update group_buy_group g set state = 'cancelled', closed_at = now()
-       from group_buy_activity a
-      where g.id = ? and a.id = g.activity_id and g.state = 'open' and g.paid_seats = 0 and g.expires_at > now()
-      returning g.id, g.activity_id, a.shop_id, g.paid_seats, g.capacity`,
-    [row.group_id],
-  );
+  const seat = await typedSql(tx.em)
+    .selectFrom('Order as o')
+    .innerJoin('BuyingGroup as g', 'g.id', 'o.group')
+    .select((eb) => ['g.id as groupId', eb('o.customer', '=', eb.ref('g.opener')).$castTo<boolean>().as('byOpener')])
+    .where('o.id', '=', orderId)
+    .executeTakeFirst();
+  if (!seat) return;
+  if (await expireGroup(tx, seat.groupId)) return;
+  if (!seat.byOpener) return;
+  const group = await closeGroup(tx, seat.groupId, GroupState.Cancelled);
   if (group) emitStateChanged(tx, group, GroupState.Cancelled, [orderId]);
 }
 
-/** Expires the groups the probe finds due, in a transaction of their own. */
-async function expireFound(ctx: ServiceContext, probe: string, params: unknown[]): Promise<number> {
-  const due = await ctx.em.execute<{ id: number }[]>(probe, params);
+/** Expires the groups found due, in a transaction of their own. */
+async function expireFound(ctx: ServiceContext, due: { id: number }[]): Promise<number> {
   if (due.length === 0) return 0;
   return inTransaction(ctx, async (tx) => {
     let expired = 0;
@@ -214,22 +237,28 @@ async function expireFound(ctx: ServiceContext, probe: string, params: unknown[]
   });
 }
 
-const DUE = `g.state = 'open' and g.expires_at <= now()`;
+/** Open groups past their lifetime (served by the partial index on `expires_at` of open groups). */
+const dueGroups = (ctx: ServiceContext) =>
+  typedSql(ctx.em)
+    .selectFrom('BuyingGroup')
+    .select('BuyingGroup.id')
+    .where('BuyingGroup.state', '=', GroupState.Open)
+    .where('BuyingGroup.expiresAt', '<=', sql<Date>`now()`);
 
 /**
  * Run before an operation on one group, outside its transaction, so that a refusal which follows
  * (joining or paying a lapsed group) cannot roll the expiry back.
  */
-export const expireGroupIfDue = (ctx: ServiceContext, groupId: number) =>
-  expireFound(ctx, `select g.id from group_buy_group g where g.id = ? and ${DUE}`, [groupId]);
+export const expireGroupIfDue = async (ctx: ServiceContext, groupId: number) =>
+  expireFound(ctx, await dueGroups(ctx).where('BuyingGroup.id', '=', groupId).execute());
 
 /** The same for the group of an order (before its payment); nothing for other orders. */
-export const expireGroupOfOrder = (ctx: ServiceContext, orderId: number) =>
-  expireFound(ctx, `select g.id from shop_order o join group_buy_group g on g.id = o.group_id where o.id = ? and ${DUE}`, [orderId]);
+export const expireGroupOfOrder = async (ctx: ServiceContext, orderId: number) =>
+  expireFound(ctx, await dueGroups(ctx).innerJoin('Order as o', 'o.group', 'BuyingGroup.id').where('o.id', '=', orderId).execute());
 
 /** The same for every lapsed group of an activity (before showing its open groups). */
-export const expireGroupsOfActivity = (ctx: ServiceContext, activityId: number) =>
-  expireFound(ctx, `select g.id from group_buy_group g where g.activity_id = ? and ${DUE} order by g.id`, [activityId]);
+export const expireGroupsOfActivity = async (ctx: ServiceContext, activityId: number) =>
+  expireFound(ctx, await dueGroups(ctx).where('BuyingGroup.activity', '=', activityId).orderBy('BuyingGroup.id').execute());
 
 /**
  * The periodic expiry sweep: expires open groups past their lifetime, a batch at a time. `skip
@@ -238,10 +267,7 @@ export const expireGroupsOfActivity = (ctx: ServiceContext, activityId: number) 
  */
 export async function expireLapsedGroups(ctx: ServiceContext, batchSize = 200): Promise<number> {
   return inTransaction(ctx, async (tx) => {
-    const due = await tx.em.execute<{ id: number }[]>(
-      `select g.id from group_buy_group g where ${DUE} order by g.expires_at limit ? for no key update skip locked`,
-      [batchSize],
-    );
+    const due = await dueGroups(tx).orderBy('BuyingGroup.expiresAt').limit(batchSize).forNoKeyUpdate().skipLocked().execute();
     let expired = 0;
     for (const { id } of due) if (await expireGroup(tx, id)) expired++;
     return expired;

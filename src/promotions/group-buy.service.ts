@@ -1,13 +1,15 @@
+import { LockMode, QueryOrder, type Loaded } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { toDate } from '../shared/values.js';
 import { conflict, notFound } from '../errors.js';
-import { intArray } from '../db/sql.js';
-import { GroupState } from '../entities/group-buy.entity.js';
+import { typedSql } from '../db/typed-sql.js';
+import { BuyingGroup, GroupBuyActivity, GroupState } from '../entities/group-buy.entity.js';
+import { ProductStatus } from '../entities/product.entity.js';
+import { Sku } from '../entities/sku.entity.js';
 import type { ServiceContext } from '../shared/context.js';
 import { requireOperator } from '../shared/guards.js';
 import { inTransaction } from '../shared/transaction.js';
 import { id, money, parseInput, z } from '../shared/validate.js';
-import { pageOffset, pageFields, type Page } from '../shared/pagination.js';
+import { pageFields, pageOf, pageWindow, type Page } from '../shared/pagination.js';
 import { expireGroupsOfActivity } from './group-buy-lifecycle.js';
 
 /** Group-buying activities: the shop's management and the public reads (with open groups). */
@@ -72,58 +74,58 @@ const ActivityInput = z
 const ActivityRef = z.object({ activityId: id });
 const PublicList = z.object({ ...pageFields, shopId: id.optional(), productId: id.optional() });
 
-const VIEW_COLUMNS = `a.id, a.shop_id, sh.slug as shop_slug, sh.name as shop_name, a.product_id, p.name as product_name,
-  a.sku_id, s.name as sku_name, s.price as standard_price, a.group_price, a.capacity, a.lifetime_minutes,
-  a.starts_at, a.ends_at, a.starts_at <= now() and a.ends_at > now() as active, a.created_at, a.updated_at`;
-const VIEW_JOINS = `group_buy_activity a join sku s on s.id = a.sku_id join product p on p.id = a.product_id join shop sh on sh.id = a.shop_id`;
+/** What a view needs loaded with the activity. */
+const VIEW_POPULATE = ['shop', 'product', 'sku'] as const;
+type LoadedActivity = Loaded<GroupBuyActivity, (typeof VIEW_POPULATE)[number]>;
 
-/** Raw queries return timestamptz as text; views carry Dates (ISO 8601 over both doors). */
-
-function toView(r: any): GroupBuyView {
+function toView(a: LoadedActivity, now: Date): GroupBuyView {
   return {
-    id: r.id,
-    shop: { id: r.shop_id, slug: r.shop_slug, name: r.shop_name },
-    productId: r.product_id,
-    productName: r.product_name,
-    skuId: r.sku_id,
-    skuName: r.sku_name,
-    standardPrice: r.standard_price,
-    groupPrice: r.group_price,
-    capacity: r.capacity,
-    lifetimeMinutes: r.lifetime_minutes,
-    startsAt: toDate(r.starts_at),
-    endsAt: toDate(r.ends_at),
-    active: r.active,
-    createdAt: toDate(r.created_at),
-    updatedAt: toDate(r.updated_at),
+    id: a.id,
+    shop: { id: a.shop.id, slug: a.shop.slug, name: a.shop.name },
+    productId: a.product.id,
+    productName: a.product.name,
+    skuId: a.sku.id,
+    skuName: a.sku.name,
+    standardPrice: a.sku.price,
+    groupPrice: a.groupPrice,
+    capacity: a.capacity,
+    lifetimeMinutes: a.lifetimeMinutes,
+    startsAt: a.startsAt,
+    endsAt: a.endsAt,
+    active: a.startsAt <= now && a.endsAt > now,
+    createdAt: a.createdAt,
+    updatedAt: a.updatedAt,
   };
 }
 
-/** One page of rows that carry `count(*) over ()`; an empty page past the end counts separately. */
-async function pageOf<T>(
-  rows: (T & { total: string | number })[],
-  request: { page: number; pageSize: number },
-  count: () => Promise<number>,
-): Promise<Page<T>> {
-  const total = rows.length > 0 ? Number(rows[0].total) : request.page === 1 ? 0 : await count();
-  return { items: rows, page: request.page, pageSize: request.pageSize, total };
+function groupView(g: BuyingGroup): GroupView {
+  return {
+    id: g.id,
+    state: g.state,
+    capacity: g.capacity,
+    seatsTaken: g.paidSeats,
+    seatsLeft: g.capacity - g.paidSeats,
+    groupPrice: g.groupPrice,
+    openedAt: g.createdAt,
+    expiresAt: g.expiresAt,
+  };
 }
 
 /** Public: activities running now whose product is on sale, ending soonest first; optional shop and product filters. */
 export async function listGroupBuys(ctx: ServiceContext, input: unknown): Promise<Page<GroupBuyView>> {
-  const request = parseInput(PublicList, input ?? {});
-  const where = `a.starts_at <= now() and a.ends_at > now() and p.status = 'published'
-    and (?::int is null or a.shop_id = ?) and (?::int is null or a.product_id = ?)`;
-  const filters = [request.shopId ?? null, request.shopId ?? null, request.productId ?? null, request.productId ?? null];
-  const rows = await ctx.em.execute<any[]>(
-    `select ${VIEW_COLUMNS}, count(*) over () as total from ${VIEW_JOINS} where ${where} order by a.ends_at, a.id limit ? offset ?`,
-    [...filters, request.pageSize, pageOffset(request)],
+  const { shopId, productId, ...request } = parseInput(PublicList, input ?? {});
+  const now = new Date();
+  const [activities, total] = await ctx.em.findAndCount(
+    GroupBuyActivity,
+    {
+      startsAt: { $lte: now },
+      endsAt: { $gt: now },
+      product: { status: ProductStatus.Published, ...(productId !== undefined ? { id: productId } : {}) },
+      ...(shopId !== undefined ? { shop: shopId } : {}),
+    },
+    { populate: VIEW_POPULATE, orderBy: [{ endsAt: QueryOrder.ASC }, { id: QueryOrder.ASC }], ...pageWindow(request) },
   );
-  const page = await pageOf(rows, request, async () => {
-    const [row] = await ctx.em.execute<{ n: number }[]>(`select count(*)::int as n from ${VIEW_JOINS} where ${where}`, filters);
-    return row.n;
-  });
-  return { ...page, items: rows.map(toView) };
+  return pageOf(activities.map((a) => toView(a, now)), request, total);
 }
 
 /**
@@ -133,86 +135,78 @@ export async function listGroupBuys(ctx: ServiceContext, input: unknown): Promis
 export async function getGroupBuy(ctx: ServiceContext, input: unknown): Promise<GroupBuyDetail> {
   const { activityId } = parseInput(ActivityRef, input);
   await expireGroupsOfActivity(ctx, activityId);
-  const [rows, groups] = await Promise.all([
-    ctx.em.execute<any[]>(`select ${VIEW_COLUMNS} from ${VIEW_JOINS} where a.id = ? and p.status = 'published'`, [activityId]),
-    ctx.em.execute<any[]>(
-      `select id, state, capacity, paid_seats, group_price, created_at, expires_at from group_buy_group
-        where activity_id = ? and state = 'open' and expires_at > now() order by expires_at, id limit ?`,
-      [activityId, OPEN_GROUPS_SHOWN],
-    ),
-  ]);
-  if (rows.length === 0) throw notFound('Group-buying activity', { activity_id: activityId });
-  return {
-    ...toView(rows[0]),
-    groups: groups.map((g) => ({
-      id: g.id,
-      state: g.state,
-      capacity: g.capacity,
-      seatsTaken: g.paid_seats,
-      seatsLeft: g.capacity - g.paid_seats,
-      groupPrice: g.group_price,
-      openedAt: toDate(g.created_at),
-      expiresAt: toDate(g.expires_at),
-    })),
-  };
+  const now = new Date();
+  const activity = await ctx.em.findOne(
+    GroupBuyActivity,
+    { id: activityId, product: { status: ProductStatus.Published } },
+    { populate: VIEW_POPULATE },
+  );
+  if (!activity) throw notFound('Group-buying activity', { activity_id: activityId });
+  const groups = await ctx.em.find(
+    BuyingGroup,
+    { activity: activityId, state: GroupState.Open, expiresAt: { $gt: now } },
+    { orderBy: [{ expiresAt: QueryOrder.ASC }, { id: QueryOrder.ASC }], limit: OPEN_GROUPS_SHOWN },
+  );
+  return { ...toView(activity, now), groups: groups.map(groupView) };
 }
 
-/** Views of the shop's activities with their group counts per state (two queries for a page). */
-async function merchantViews(em: EntityManager, rows: any[]): Promise<MerchantGroupBuyView[]> {
-  if (rows.length === 0) return [];
-  const counts = await em.execute<{ activity_id: number; state: GroupState; n: number }[]>(
-    `select activity_id, state, count(*)::int as n from group_buy_group where activity_id = any(?::int[]) group by activity_id, state`,
-    [intArray(rows.map((r) => r.id))],
-  );
-  return rows.map((r) => {
+/** Views of the shop's activities with their group counts per state (one more query for a page). */
+async function merchantViews(em: EntityManager, activities: LoadedActivity[]): Promise<MerchantGroupBuyView[]> {
+  if (activities.length === 0) return [];
+  const counts = await typedSql(em)
+    .selectFrom('BuyingGroup')
+    .select((eb) => ['activity', 'state', eb.cast<number>(eb.fn.countAll(), 'integer').as('n')])
+    .where('activity', 'in', activities.map((a) => a.id))
+    .groupBy(['activity', 'state'])
+    .execute();
+  const now = new Date();
+  return activities.map((a) => {
     const groupCounts = Object.fromEntries(Object.values(GroupState).map((s) => [s, 0])) as Record<GroupState, number>;
-    for (const c of counts) if (c.activity_id === r.id) groupCounts[c.state] = c.n;
-    return { ...toView(r), groupCounts };
+    for (const c of counts) if (c.activity === a.id) groupCounts[c.state] = c.n;
+    return { ...toView(a, now), groupCounts };
   });
 }
 
 async function merchantView(em: EntityManager, activityId: number): Promise<MerchantGroupBuyView> {
-  const rows = await em.execute<any[]>(`select ${VIEW_COLUMNS} from ${VIEW_JOINS} where a.id = ?`, [activityId]);
-  return (await merchantViews(em, rows))[0];
+  const activity = await em.findOneOrFail(GroupBuyActivity, activityId, { populate: VIEW_POPULATE });
+  return (await merchantViews(em, [activity]))[0];
 }
 
 /** The operator's activities, newest first, whatever their window. */
 export async function listShopGroupBuys(ctx: ServiceContext, input: unknown): Promise<Page<MerchantGroupBuyView>> {
   const operator = requireOperator(ctx);
   const request = parseInput(z.object(pageFields), input ?? {});
-  const rows = await ctx.em.execute<any[]>(
-    `select ${VIEW_COLUMNS}, count(*) over () as total from ${VIEW_JOINS} where a.shop_id = ? order by a.id desc limit ? offset ?`,
-    [operator.shopId, request.pageSize, pageOffset(request)],
+  const [activities, total] = await ctx.em.findAndCount(
+    GroupBuyActivity,
+    { shop: operator.shopId },
+    { populate: VIEW_POPULATE, orderBy: { id: QueryOrder.DESC }, ...pageWindow(request) },
   );
-  const page = await pageOf(rows, request, async () => {
-    const [row] = await ctx.em.execute<{ n: number }[]>('select count(*)::int as n from group_buy_activity where shop_id = ?', [operator.shopId]);
-    return row.n;
-  });
-  return { ...page, items: await merchantViews(ctx.em, rows) };
+  return pageOf(await merchantViews(ctx.em, activities), request, total);
 }
 
-/** The SKU's product, when the SKU belongs to the operator's shop; another shop's SKU is 404. */
-async function ownSkuProduct(em: EntityManager, skuId: number, shopId: number): Promise<number> {
-  const [row] = await em.execute<{ product_id: number }[]>(
-    'select s.product_id from sku s join product p on p.id = s.product_id where s.id = ? and p.shop_id = ?',
-    [skuId, shopId],
-  );
-  if (!row) throw notFound('SKU', { sku_id: skuId });
-  return row.product_id;
+/** The SKU, when it belongs to the operator's shop; another shop's SKU is 404. */
+async function ownSku(em: EntityManager, skuId: number, shopId: number): Promise<Sku> {
+  const sku = await em.findOne(Sku, { id: skuId, product: { shop: shopId } });
+  if (!sku) throw notFound('SKU', { sku_id: skuId });
+  return sku;
 }
 
 export async function createGroupBuy(ctx: ServiceContext, input: unknown): Promise<MerchantGroupBuyView> {
   const operator = requireOperator(ctx);
-  const data = parseInput(ActivityInput, input);
+  const { skuId, ...terms } = parseInput(ActivityInput, input);
   return inTransaction(ctx, async (tx) => {
-    const productId = await ownSkuProduct(tx.em, data.skuId, operator.shopId);
-    const [row] = await tx.em.execute<{ id: number }[]>(
-      `insert into group_buy_activity (shop_id, product_id, sku_id, group_price, capacity, lifetime_minutes, starts_at, ends_at, created_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, now(), now()) returning id`,
-      [operator.shopId, productId, data.skuId, data.groupPrice, data.capacity, data.lifetimeMinutes, data.startsAt, data.endsAt],
-    );
-    return merchantView(tx.em, row.id);
+    const sku = await ownSku(tx.em, skuId, operator.shopId);
+    const activity = tx.em.create(GroupBuyActivity, { shop: operator.shopId, product: sku.product, sku, ...terms });
+    await tx.em.flush();
+    return merchantView(tx.em, activity.id);
   });
+}
+
+/** The operator's activity, locked, or 404. `for update` waits for a checkout opening a group on it, so a check that follows sees that group. */
+async function lockOwnActivity(em: EntityManager, activityId: number, shopId: number): Promise<GroupBuyActivity> {
+  const activity = await em.findOne(GroupBuyActivity, { id: activityId, shop: shopId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!activity) throw notFound('Group-buying activity', { activity_id: activityId });
+  return activity;
 }
 
 /**
@@ -222,26 +216,19 @@ export async function createGroupBuy(ctx: ServiceContext, input: unknown): Promi
 export async function updateGroupBuy(ctx: ServiceContext, input: unknown): Promise<MerchantGroupBuyView> {
   const operator = requireOperator(ctx);
   const { activityId } = parseInput(ActivityRef, input);
-  const data = parseInput(ActivityInput, withoutKey(input, 'activityId'));
+  const { skuId, ...terms } = parseInput(ActivityInput, withoutKey(input, 'activityId'));
   return inTransaction(ctx, async (tx) => {
-    // `for update` waits for a checkout opening a group on this activity, so the check below sees it.
-    const [current] = await tx.em.execute<{ sku_id: number; product_id: number }[]>(
-      'select sku_id, product_id from group_buy_activity where id = ? and shop_id = ? for update',
-      [activityId, operator.shopId],
-    );
-    if (!current) throw notFound('Group-buying activity', { activity_id: activityId });
-    let productId = current.product_id;
-    if (data.skuId !== current.sku_id) {
+    const activity = await lockOwnActivity(tx.em, activityId, operator.shopId);
+    if (skuId !== activity.sku.id) {
       if (await hasGroups(tx.em, activityId)) {
         throw conflict('GROUP_BUY_HAS_GROUPS', 'The SKU of an activity cannot change once groups were opened', { activity_id: activityId });
       }
-      productId = await ownSkuProduct(tx.em, data.skuId, operator.shopId);
+      const sku = await ownSku(tx.em, skuId, operator.shopId);
+      tx.em.assign(activity, { sku, product: sku.product });
     }
-    await tx.em.execute(
-      `update group_buy_activity set product_id = ?, sku_id = ?, group_price = ?, capacity = ?, lifetime_minutes = ?, starts_at = ?, ends_at = ?, updated_at = now()
-        where id = ?`,
-      [productId, data.skuId, data.groupPrice, data.capacity, data.lifetimeMinutes, data.startsAt, data.endsAt, activityId],
-    );
+    // A replace counts as an update even when nothing changed.
+    tx.em.assign(activity, { ...terms, updatedAt: new Date() });
+    await tx.em.flush();
     return merchantView(tx.em, activityId);
   });
 }
@@ -251,22 +238,20 @@ export async function deleteGroupBuy(ctx: ServiceContext, input: unknown): Promi
   const operator = requireOperator(ctx);
   const { activityId } = parseInput(ActivityRef, input);
   await inTransaction(ctx, async (tx) => {
-    const [current] = await tx.em.execute('select id from group_buy_activity where id = ? and shop_id = ? for update', [activityId, operator.shopId]);
-    if (!current) throw notFound('Group-buying activity', { activity_id: activityId });
+    const activity = await lockOwnActivity(tx.em, activityId, operator.shopId);
     if (await hasGroups(tx.em, activityId)) {
       throw conflict('GROUP_BUY_HAS_GROUPS', 'An activity with groups cannot be deleted; end its window instead', { activity_id: activityId });
     }
-    await tx.em.execute('delete from group_buy_activity where id = ?', [activityId]);
+    tx.em.remove(activity);
+    await tx.em.flush();
   });
 }
 
 async function hasGroups(em: EntityManager, activityId: number): Promise<boolean> {
-  const rows = await em.execute('select 1 from group_buy_group where activity_id = ? limit 1', [activityId]);
-  return rows.length > 0;
+  return (await em.count(BuyingGroup, { activity: activityId })) > 0;
 }
 
 function withoutKey(input: unknown, key: string): unknown {
   if (!input || typeof input !== 'object') return input;
-  const { [key]: _omitted, ...rest } = input as Record<string, unknown>;
-  return rest;
+  return Object.fromEntries(Object.entries(input).filter(([k]) => k !== key));
 }
