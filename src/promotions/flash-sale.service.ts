@@ -1,12 +1,11 @@
 import { LockMode, QueryOrder, type Loaded } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ExpressionBuilder } from 'kysely';
-import { conflict, notFound, refused, type AppError } from '../errors.js';
+import { causeChain, conflict, notFound, refused, type AppError } from '../errors.js';
 import { typedSql, type Database } from '../db/typed-sql.js';
 import { FlashSale, FlashSaleItem } from '../entities/flash-sale.entity.js';
 import { ProductStatus } from '../entities/product.entity.js';
 import { Sku } from '../entities/sku.entity.js';
-import { errorChain } from '../shared/error-chain.js';
 import type { ServiceContext } from '../shared/context.js';
 import { requireOperator } from '../shared/guards.js';
 import { inTransaction } from '../shared/transaction.js';
@@ -297,7 +296,7 @@ async function translate<T>(statement: Promise<T>): Promise<T> {
 }
 
 function asAppError(error: unknown): AppError | undefined {
-  for (const e of errorChain(error)) {
+  for (const e of causeChain(error)) {
     if (e.code === '23P01' && e.constraint === 'flash_sale_item_no_overlap') {
       const skuId = /\(sku_id, sale_window\)=\((\d+),/.exec(typeof e.detail === 'string' ? e.detail : '')?.[1];
       return conflict('FLASH_SALE_OVERLAP', 'A SKU of this session is in another enabled session with an overlapping window', {
