@@ -1,21 +1,17 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { toDate } from '../shared/values.js';
-import type { ProductStatus } from '../entities/product.entity.js';
-import { soldCountOf, soldCounts } from './sold-count.js';
+import type { Database } from '../db/typed-sql.js';
+import type { Brand } from '../entities/brand.entity.js';
+import type { Product, ProductStatus } from '../entities/product.entity.js';
+import type { ShopProfile } from '../entities/shop-profile.entity.js';
+import type { Sku } from '../entities/sku.entity.js';
+import { opt, toDate } from '../shared/values.js';
 import type { RatingSummary } from './rating-summary.js';
-import { intArray } from '../db/sql.js';
-import { queryRows } from '../fast-paths/prepared-statements.js';
 
 /**
- * The plain shapes the catalog services return, the row mappers that build them, and the batched
- * lookups behind them. REST services call the lookups once per page; GraphQL calls the same ones
- * through per-request DataLoaders (src/graphql/loaders.ts), so there is one query per relation and
- * page, never one per row. Optional fields a row does not have stay undefined (REST omits them).
+ * The plain shapes the catalog services return, and the one mapper of each. The storefront's hot
+ * statements (docs/performance.md) are hand SQL: their column lists are here with their row types,
+ * typed from the entities; the other use cases map entities. Optional fields a row does not have stay
+ * undefined (REST omits them).
  */
-
-const present = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
-/** Raw queries return timestamptz as text; views hold Dates (ISO 8601 in JSON, DateTimeISO in GraphQL). */
-const date = (value: string | Date) => toDate(value);
 
 export interface ShopRef {
   id: number;
@@ -107,147 +103,150 @@ export interface MerchantProductView extends ProductView {
   skus: SkuView[];
 }
 
+/** The ids along a materialized path, root first: `/1/7/19/` gives [1, 7, 19]. */
+export const pathIds = (path: string) => path.split('/').filter(Boolean).map(Number);
+
+/** A timestamp as hand SQL returns it: PostgreSQL's text (the ORM's parsers leave it to hydration), read by `toDate`. */
+type AsText<T> = T extends Date ? string : T;
+
+// Products.
+
+type ProductTable = Database['Product'];
+type ShopTable = Database['Shop'];
+
 /** Columns for `from product p join shop s on s.id = p.shop_id`, read by `toProductView`. */
 export const PRODUCT_COLUMNS = `p.id, p.name, p.description, p.image_url, p.status, p.price_from, p.category_id, p.brand_id,
   p.created_at, p.updated_at, s.id as shop_id, s.slug as shop_slug, s.name as shop_name`;
 
-export function toProductView(row: any): ProductRow {
+export interface ProductColumns {
+  id: ProductTable['id'];
+  name: ProductTable['name'];
+  description: ProductTable['description'];
+  image_url: ProductTable['imageUrl'];
+  status: ProductTable['status'];
+  price_from: ProductTable['priceFrom'];
+  category_id: ProductTable['category'];
+  brand_id: ProductTable['brand'];
+  created_at: AsText<ProductTable['createdAt']>;
+  updated_at: AsText<ProductTable['updatedAt']>;
+  shop_id: ShopTable['id'];
+  shop_slug: ShopTable['slug'];
+  shop_name: ShopTable['name'];
+}
+
+export function toProductView(row: ProductColumns): ProductRow {
   return {
     id: row.id,
     name: row.name,
-    description: present(row.description),
-    imageUrl: present(row.image_url),
+    description: opt(row.description),
+    imageUrl: opt(row.image_url),
     status: row.status,
     priceFrom: row.price_from,
     shop: { id: row.shop_id, slug: row.shop_slug, name: row.shop_name },
     categoryId: row.category_id,
-    brandId: row.brand_id ?? null,
-    createdAt: date(row.created_at),
-    updatedAt: date(row.updated_at),
+    brandId: row.brand_id,
+    createdAt: toDate(row.created_at),
+    updatedAt: toDate(row.updated_at),
   };
 }
 
+/** The same view from the entity (merchant use cases), its shop loaded. */
+export function productViewOf(product: Product): ProductRow {
+  return {
+    id: product.id,
+    name: product.name,
+    description: product.description ?? undefined,
+    imageUrl: product.imageUrl ?? undefined,
+    status: product.status,
+    priceFrom: product.priceFrom,
+    shop: { id: product.shop.id, slug: product.shop.slug, name: product.shop.name },
+    categoryId: product.category.id,
+    brandId: product.brand?.id ?? null,
+    createdAt: product.createdAt,
+    updatedAt: product.updatedAt,
+  };
+}
+
+// SKUs: the columns of a SKU row are its view's fields.
+
+export type SkuColumns = Pick<Database['Sku'], 'id' | 'name' | 'price' | 'stock'>;
+
+/** A product's SKUs in creation order as a JSON list of `SkuColumns`, for statements that read them with the product. */
+export const skusJsonOf = (productId: string) =>
+  `(select coalesce(json_agg(k order by k.id), '[]') from (select id, name, price, stock from sku where product_id = ${productId}) k)`;
+
+export function toSkuView(sku: Pick<Sku, 'id' | 'name' | 'price' | 'stock'>): SkuView {
+  return { id: sku.id, name: sku.name, price: sku.price, stock: sku.stock };
+}
+
+// Shop profiles.
+
+type ProfileTable = Database['ShopProfile'];
+
+/** Profile columns for statements that read it with the product (hence the prefixed names), read by `toProfileView`. */
 export const PROFILE_COLUMNS = `pr.logo_url, pr.description as profile_description, pr.banner_url, pr.contact_phone,
   pr.address, pr.updated_at as profile_updated_at`;
 
-/** Reads PROFILE_COLUMNS; undefined when the (left-joined) profile is missing. */
-export function toProfileView(row: any, shopId: number): ShopProfileView | undefined {
+interface ProfileColumnValues {
+  logo_url: ProfileTable['logoUrl'];
+  profile_description: ProfileTable['description'];
+  banner_url: ProfileTable['bannerUrl'];
+  contact_phone: ProfileTable['contactPhone'];
+  address: ProfileTable['address'];
+  profile_updated_at: AsText<ProfileTable['updatedAt']>;
+}
+
+/** PROFILE_COLUMNS of a left-joined profile: all null when the shop has none, absent when the statement left them out. */
+export type ProfileColumns = ProfileColumnValues | { [C in keyof ProfileColumnValues]?: null };
+
+/** Undefined when the shop has no profile (or the statement did not read it). */
+export function toProfileView(row: ProfileColumns, shopId: number): ShopProfileView | undefined {
   if (row.logo_url == null) return undefined;
   return {
     shopId,
     logoUrl: row.logo_url,
-    description: present(row.profile_description),
-    bannerUrl: present(row.banner_url),
-    contactPhone: present(row.contact_phone),
-    address: present(row.address),
-    updatedAt: date(row.profile_updated_at),
+    description: opt(row.profile_description),
+    bannerUrl: opt(row.banner_url),
+    contactPhone: opt(row.contact_phone),
+    address: opt(row.address),
+    updatedAt: toDate(row.profile_updated_at),
   };
 }
 
-export function toBrandView(row: any): BrandView {
-  return { id: row.id, name: row.name, logoUrl: present(row.logo_url), position: row.position };
+/** The same view from the entity (shop directory, profile writes). */
+export function profileViewOf(profile: ShopProfile): ShopProfileView {
+  return {
+    shopId: profile.shop.id,
+    logoUrl: profile.logoUrl,
+    description: profile.description ?? undefined,
+    bannerUrl: profile.bannerUrl ?? undefined,
+    contactPhone: profile.contactPhone ?? undefined,
+    address: profile.address ?? undefined,
+    updatedAt: profile.updatedAt,
+  };
 }
 
-export const CATEGORY_COLUMNS = 'c.id, c.parent_id, c.name, c.slug, c.depth, c.path, c.position';
+// Brands and categories: hand SQL names its columns after the entity's properties, so rows and
+// entities share one mapper.
 
-export function toCategoryView(row: any): CategoryView {
+export const BRAND_COLUMNS = 'id, name, logo_url as "logoUrl", position';
+
+/** A brand entity or a row of BRAND_COLUMNS. */
+export function toBrandView(brand: Pick<Brand, 'id' | 'name' | 'logoUrl' | 'position'>): BrandView {
+  return { id: brand.id, name: brand.name, logoUrl: brand.logoUrl ?? undefined, position: brand.position };
+}
+
+export const CATEGORY_COLUMNS = 'c.id, c.parent_id as parent, c.name, c.slug, c.depth, c.path, c.position';
+
+/** A row of CATEGORY_COLUMNS, hand SQL or typed SQL. */
+export function toCategoryView(row: Database['Category']): CategoryView {
   return {
     id: row.id,
-    parentId: row.parent_id ?? null,
+    parentId: row.parent,
     name: row.name,
     slug: row.slug,
     depth: row.depth,
     path: row.path,
     position: row.position,
   };
-}
-
-/** The ids along a materialized path, root first: `/1/7/19/` gives [1, 7, 19]. */
-export const pathIds = (path: string) => path.split('/').filter(Boolean).map(Number);
-
-const unique = (ids: readonly number[]) => [...new Set(ids)];
-
-// Batched lookups: one statement for any number of keys.
-
-export async function profilesByShopIds(em: EntityManager, shopIds: readonly number[]): Promise<Map<number, ShopProfileView>> {
-  const out = new Map<number, ShopProfileView>();
-  if (shopIds.length === 0) return out;
-  const rows = await queryRows(em, `select pr.shop_id, ${PROFILE_COLUMNS} from shop_profile pr where pr.shop_id = any(?::int[])`, [intArray(unique(shopIds))]);
-  for (const row of rows) out.set(row.shop_id, toProfileView(row, row.shop_id)!);
-  return out;
-}
-
-export async function brandsByIds(em: EntityManager, ids: readonly number[]): Promise<Map<number, BrandView>> {
-  const out = new Map<number, BrandView>();
-  if (ids.length === 0) return out;
-  const rows = await queryRows(em, `select id, name, logo_url, position from brand where id = any(?::int[])`, [intArray(unique(ids))]);
-  for (const row of rows) out.set(row.id, toBrandView(row));
-  return out;
-}
-
-export async function categoriesByIds(em: EntityManager, ids: readonly number[]): Promise<Map<number, CategoryView>> {
-  const out = new Map<number, CategoryView>();
-  if (ids.length === 0) return out;
-  const rows = await queryRows(em, `select ${CATEGORY_COLUMNS} from category c where c.id = any(?::int[])`, [intArray(unique(ids))]);
-  for (const row of rows) out.set(row.id, toCategoryView(row));
-  return out;
-}
-
-/** Children of each parent, in display order. */
-export async function categoriesByParentIds(em: EntityManager, parentIds: readonly number[]): Promise<Map<number, CategoryView[]>> {
-  const out = new Map<number, CategoryView[]>(parentIds.map((id) => [id, []]));
-  if (parentIds.length === 0) return out;
-  const rows = await queryRows(
-    em,
-    `select ${CATEGORY_COLUMNS} from category c where c.parent_id = any(?::int[]) order by c.parent_id, c.position, c.id`,
-    [intArray(unique(parentIds))],
-  );
-  for (const row of rows) out.get(row.parent_id)!.push(toCategoryView(row));
-  return out;
-}
-
-/** Products by id in any lifecycle state (an order line's product may have been withdrawn since), with sold_count. */
-export async function productsByIds(em: EntityManager, ids: readonly number[]): Promise<Map<number, ProductView>> {
-  if (ids.length === 0) return new Map();
-  const rows = await queryRows(
-    em,
-    `select ${PRODUCT_COLUMNS}, ${soldCountOf('p.id')} as sold_count from product p join shop s on s.id = p.shop_id where p.id = any(?::int[])`,
-    [intArray(unique(ids))],
-  );
-  return new Map(rows.map((row) => [row.id, { ...toProductView(row), soldCount: row.sold_count }]));
-}
-
-/** A product's SKUs in creation order as a JSON list (`SkuView` keys), for statements that read them with the product. */
-export const skusJsonOf = (productId: string) =>
-  `(select coalesce(json_agg(k order by k.id), '[]') from (select id, name, price, stock from sku where product_id = ${productId}) k)`;
-
-/** SKUs of each product, in creation order. */
-export async function skusByProductIds(em: EntityManager, productIds: readonly number[]): Promise<Map<number, SkuView[]>> {
-  const out = new Map<number, SkuView[]>(productIds.map((id) => [id, []]));
-  if (productIds.length === 0) return out;
-  const rows = await queryRows(
-    em,
-    `select id, product_id, name, price, stock from sku where product_id = any(?::int[]) order by product_id, id`,
-    [intArray(unique(productIds))],
-  );
-  for (const row of rows) out.get(row.product_id)!.push({ id: row.id, name: row.name, price: row.price, stock: row.stock });
-  return out;
-}
-
-/** Attaches each product's SKUs and sold_count (two queries for the whole page, side by side). */
-export async function withSkus(em: EntityManager, products: ProductRow[]): Promise<MerchantProductView[]> {
-  const [skus, sold] = await Promise.all([skusByProductIds(em, products.map((p) => p.id)), soldCounts(em, products.map((p) => p.id))]);
-  return products.map((p) => ({ ...p, soldCount: sold.get(p.id) ?? 0, skus: skus.get(p.id) ?? [] }));
-}
-
-/** Advisory-lock namespace of the ordered lists that are replaced as a whole (two-key form). */
-const ORDERED_LIST_LOCK = 771_010;
-const ORDERED_LISTS = ['brands', 'banners', 'promos', 'quick_links', 'floor_adverts'] as const;
-
-/**
- * Serializes replaces of one ordered list until the transaction ends. Without it two concurrent
- * replaces (delete, then insert) could both keep their rows and merge into one list.
- */
-export async function lockOrderedList(em: EntityManager, list: (typeof ORDERED_LISTS)[number]): Promise<void> {
-  await em.execute('select pg_advisory_xact_lock(?, ?)', [ORDERED_LIST_LOCK, ORDERED_LISTS.indexOf(list)]);
 }

@@ -1,8 +1,10 @@
+import { sql } from 'kysely';
 import { notFound } from '../errors.js';
 import { BASE_CURRENCY } from '../currency.js';
 import type { ServiceContext } from '../shared/context.js';
 import { parseInput, idParam } from '../shared/validate.js';
-import { CATEGORY_COLUMNS, toCategoryView, type CategoryView } from './catalog-views.js';
+import { typedSql } from '../db/typed-sql.js';
+import { toCategoryView, type CategoryView } from './catalog-views.js';
 
 export interface CategoryNode extends CategoryView {
   children: CategoryNode[];
@@ -31,20 +33,26 @@ function nest(rows: CategoryView[]): CategoryNode[] {
   return roots;
 }
 
+const CATEGORY = ['id', 'parent', 'name', 'slug', 'depth', 'path', 'position'] as const;
+
 /** The whole category tree: top-level nodes with their descendants. */
 export async function categoryTree(ctx: ServiceContext): Promise<{ items: CategoryNode[] }> {
-  const rows = await ctx.em.execute(`select ${CATEGORY_COLUMNS} from category c order by c.depth, c.position, c.id`);
+  const rows = await typedSql(ctx.em).selectFrom('Category').select(CATEGORY).orderBy('depth').orderBy('position').orderBy('id').execute();
   return { items: nest(rows.map(toCategoryView)) };
 }
 
-/** One category with its whole subtree, in one query. */
+/** One category with its whole subtree, in one query (the range on the path index, see `inSubtree`). */
 export async function categorySubtree(ctx: ServiceContext, categoryId: unknown): Promise<CategoryNode> {
   const id = parseInput(idParam, categoryId);
-  const rows = await ctx.em.execute(
-    `select ${CATEGORY_COLUMNS} from category root join category c on ${inSubtree('c', 'root')}
-      where root.id = ? order by c.depth, c.position, c.id`,
-    [id],
-  );
+  const rows = await typedSql(ctx.em)
+    .selectFrom('Category as root')
+    .innerJoin('Category as c', (join) => join.on(sql.raw<boolean>(inSubtree('c', 'root'))))
+    .select(CATEGORY.map((column) => `c.${column}` as const))
+    .where('root.id', '=', id)
+    .orderBy('c.depth')
+    .orderBy('c.position')
+    .orderBy('c.id')
+    .execute();
   if (rows.length === 0) throw notFound('Category', { id });
   return nest(rows.map(toCategoryView))[0];
 }
@@ -57,6 +65,7 @@ export interface CurrencyView {
 }
 
 /** The platform's one base currency; every amount in the API is in its minor units. */
-export async function currency(_ctx: ServiceContext): Promise<CurrencyView> {
-  return { ...BASE_CURRENCY };
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- every service method takes the context first; this one needs nothing from it
+export function currency(_ctx: ServiceContext): Promise<CurrencyView> {
+  return Promise.resolve({ ...BASE_CURRENCY });
 }

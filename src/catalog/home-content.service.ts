@@ -1,12 +1,15 @@
 import { AppError, notFound } from '../errors.js';
-import { ContentKind } from '../entities/home-content-item.entity.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
+import { ContentKind, HomeContentItem } from '../entities/home-content-item.entity.js';
+import { ProductStatus } from '../entities/product.entity.js';
 import type { ServiceContext } from '../shared/context.js';
 import { requireAdmin } from '../shared/guards.js';
 import { inTransaction } from '../shared/transaction.js';
 import { parseInput, z } from '../shared/validate.js';
-import { intArray, textArray } from '../db/sql.js';
+import { typedSql, type Database } from '../db/typed-sql.js';
 import { queryRows } from '../fast-paths/prepared-statements.js';
-import { lockOrderedList } from './catalog-views.js';
+import { lockOrderedList } from './ordered-list-lock.js';
 
 export interface ContentItemView {
   id: number;
@@ -63,23 +66,27 @@ function parseDestination(destination: string): Reference | null | undefined {
  * Which of the referenced objects exist, in one query. A product link needs a published product:
  * the storefront answers 404 for any other, so it would not be a real route.
  */
-async function existingReferences(ctx: ServiceContext, refs: Reference[]): Promise<Set<string>> {
-  const ids = (table: string) => intArray(refs.flatMap((r) => (r.table === table && 'id' in r ? [r.id] : [])));
-  const slugs = textArray(refs.flatMap((r) => (r.table === 'shops' ? [r.slug] : [])));
-  const rows = await ctx.em.execute<{ ref: string }[]>(
-    `select '/products/' || id as ref from product where id = any(?::int[]) and status = 'published'
-     union all select '/categories/' || id from category where id = any(?::int[])
-     union all select '/brands/' || id from brand where id = any(?::int[])
-     union all select '/shops/' || slug from shop where slug = any(?::text[])`,
-    [ids('products'), ids('categories'), ids('brands'), slugs],
-  );
+async function existingReferences(em: EntityManager, refs: Reference[]): Promise<Set<string>> {
+  const ids = (table: Reference['table']) => refs.flatMap((r) => (r.table === table && 'id' in r ? [r.id] : []));
+  const slugs = refs.flatMap((r) => (r.table === 'shops' ? [r.slug] : []));
+  const route = (prefix: string, column: 'id' | 'slug') => sql<string>`${sql.lit(prefix)} || ${sql.ref(column)}`.as('ref');
+  const db = typedSql(em);
+  const rows = await db
+    .selectFrom('Product')
+    .select(route('/products/', 'id'))
+    .where((eb) => eb('id', '=', eb.fn.any(eb.val(ids('products')))))
+    .where('status', '=', ProductStatus.Published)
+    .unionAll(db.selectFrom('Category').select(route('/categories/', 'id')).where((eb) => eb('id', '=', eb.fn.any(eb.val(ids('categories'))))))
+    .unionAll(db.selectFrom('Brand').select(route('/brands/', 'id')).where((eb) => eb('id', '=', eb.fn.any(eb.val(ids('brands'))))))
+    .unionAll(db.selectFrom('Shop').select(route('/shops/', 'slug')).where((eb) => eb('slug', '=', eb.fn.any(eb.val(slugs)))))
+    .execute();
   return new Set(rows.map((r) => r.ref));
 }
 
 const MISSING = { products: 'no published product', categories: 'no category', brands: 'no brand', shops: 'no shop' };
 const referenceKey = (r: Reference) => ('id' in r ? `/${r.table}/${r.id}` : `/shops/${r.slug}`);
 
-async function validateDestinations(ctx: ServiceContext, destinations: string[]): Promise<void> {
+async function validateDestinations(em: EntityManager, destinations: string[]): Promise<void> {
   const problems: { field: string; message: string }[] = [];
   const refs: { index: number; ref: Reference }[] = [];
   destinations.forEach((destination, index) => {
@@ -88,7 +95,7 @@ async function validateDestinations(ctx: ServiceContext, destinations: string[])
       problems.push({ field: `items.${index}.destination`, message: `"${destination}" is not a storefront route` });
     } else if (ref) refs.push({ index, ref });
   });
-  const found = refs.length > 0 ? await existingReferences(ctx, refs.map((r) => r.ref)) : new Set<string>();
+  const found = refs.length > 0 ? await existingReferences(em, refs.map((r) => r.ref)) : new Set<string>();
   for (const { index, ref } of refs) {
     if (!found.has(referenceKey(ref))) {
       problems.push({ field: `items.${index}.destination`, message: `${MISSING[ref.table]} at "${destinations[index]}"` });
@@ -100,22 +107,25 @@ async function validateDestinations(ctx: ServiceContext, destinations: string[])
   }
 }
 
-function toItemView(row: any): ContentItemView {
+/** An item entity or a row of ITEM_COLUMNS. */
+function toItemView(item: Pick<HomeContentItem, 'id' | 'position' | 'active' | 'title' | 'subtitle' | 'imageUrl' | 'destination'>): ContentItemView {
   return {
-    id: row.id,
-    position: row.position,
-    active: row.active,
-    title: row.title,
-    subtitle: row.subtitle ?? undefined,
-    imageUrl: row.image_url ?? undefined,
-    destination: row.destination,
+    id: item.id,
+    position: item.position,
+    active: item.active,
+    title: item.title,
+    subtitle: item.subtitle ?? undefined,
+    imageUrl: item.imageUrl ?? undefined,
+    destination: item.destination,
   };
 }
 
-const ITEM_COLUMNS = 'id, kind, position, active, title, subtitle, image_url, destination';
+/** Every column, named after the entity's properties. */
+const ITEM_COLUMNS = 'id, kind, position, active, title, subtitle, image_url as "imageUrl", destination';
 
+/** The storefront's home is read on every visit (docs/performance.md): one prepared statement. */
 async function readContent(ctx: ServiceContext, activeOnly: boolean): Promise<HomeContentView> {
-  const rows = await queryRows(
+  const rows = await queryRows<Database['HomeContentItem']>(
     ctx.em,
     `select ${ITEM_COLUMNS} from home_content_item ${activeOnly ? 'where active' : ''} order by kind, position`,
   );
@@ -153,29 +163,24 @@ export async function replaceHomeContent(
   requireAdmin(ctx);
   const kind = parseKind(kindParam);
   const { items } = parseInput(ReplaceContentInput, input);
-  return inTransaction(ctx, async (tx) => {
-    await lockOrderedList(tx.em, kind);
-    await validateDestinations(tx, items.map((i) => i.destination));
-    await tx.em.execute('delete from home_content_item where kind = ?', [kind]);
-    const rows = items.map((item, position) => ({
-      position,
-      active: item.active ?? true,
-      title: item.title,
-      subtitle: item.subtitle || null,
-      image_url: item.imageUrl ?? null,
-      destination: item.destination,
-    }));
-    const stored =
-      rows.length === 0
-        ? []
-        : await tx.em.execute(
-            `insert into home_content_item (kind, position, active, title, subtitle, image_url, destination)
-             select ?, x.position, x.active, x.title, x.subtitle, x.image_url, x.destination
-               from jsonb_to_recordset(?::jsonb) as x(position int, active boolean, title text, subtitle text, image_url text, destination text)
-              order by x.position
-             returning ${ITEM_COLUMNS}`,
-            [kind, JSON.stringify(rows)],
-          );
-    return { kind, items: stored.map(toItemView).sort((a, b) => a.position - b.position) };
+  return inTransaction(ctx, async ({ em }) => {
+    await lockOrderedList(em, kind);
+    await validateDestinations(em, items.map((i) => i.destination));
+    // Deleted first, in its own statement: the flush would insert before deleting, and the new
+    // positions would meet the old ones in the (not deferred) unique index.
+    await em.nativeDelete(HomeContentItem, { kind });
+    const stored = items.map((item, position) =>
+      em.create(HomeContentItem, {
+        kind,
+        position,
+        active: item.active ?? true,
+        title: item.title,
+        subtitle: item.subtitle || null,
+        imageUrl: item.imageUrl ?? null,
+        destination: item.destination,
+      }),
+    );
+    await em.flush();
+    return { kind, items: stored.map(toItemView) };
   });
 }

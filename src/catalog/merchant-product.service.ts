@@ -1,14 +1,20 @@
-import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
+import { ForeignKeyConstraintViolationException, LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
 import { conflict, notFound, refused, validationError } from '../errors.js';
-import { ProductStatus } from '../entities/product.entity.js';
+import { Brand } from '../entities/brand.entity.js';
+import { Category } from '../entities/category.entity.js';
+import { Product, ProductStatus } from '../entities/product.entity.js';
+import { Shop } from '../entities/shop.entity.js';
+import { Sku } from '../entities/sku.entity.js';
+import { typedSql, type Database } from '../db/typed-sql.js';
 import type { ServiceContext } from '../shared/context.js';
 import { requireOperator } from '../shared/guards.js';
 import { inTransaction } from '../shared/transaction.js';
 import { parseInput, idParam, money, quantity, z } from '../shared/validate.js';
-import { pageFields, pageOffset, type Page } from '../shared/pagination.js';
-import { intArray } from '../db/sql.js';
-import { PRODUCT_COLUMNS, toProductView, withSkus, type MerchantProductView } from './catalog-views.js';
+import { pageFields, pageOf, pageWindow, type Page } from '../shared/pagination.js';
+import { productViewOf, toSkuView, type MerchantProductView } from './catalog-views.js';
+import { soldCounts } from './sold-count.js';
 
 /**
  * Product management for a shop operator, limited to their own shop: another shop's product is
@@ -56,46 +62,55 @@ const UpsertInput = z
     });
   });
 
-async function loadOwnProduct(em: EntityManager, shopId: number, id: number): Promise<MerchantProductView> {
-  const rows = await em.execute(
-    `select ${PRODUCT_COLUMNS} from product p join shop s on s.id = p.shop_id where p.id = ? and p.shop_id = ?`,
-    [id, shopId],
-  );
-  if (rows.length === 0) throw notFound('Product', { id });
-  const [product] = await withSkus(em, rows.map(toProductView));
+/**
+ * The operator's own product with its row locked until the transaction ends: edits of one product
+ * take turns, so `price_from` matches the SKUs that win. Another shop's product is not found.
+ */
+async function lockOwnProduct(em: EntityManager, shopId: number, id: number): Promise<Product> {
+  const product = await em.findOne(Product, { id, shop: shopId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!product) throw notFound('Product', { id });
   return product;
+}
+
+/** Merchant views of products whose shop and SKUs are loaded: one sold_count query for all of them. */
+async function merchantViews(em: EntityManager, products: Product[]): Promise<MerchantProductView[]> {
+  const sold = await soldCounts(em, products.map((p) => p.id));
+  return products.map((p) => ({ ...productViewOf(p), soldCount: sold.get(p.id) ?? 0, skus: p.skus.getItems().map(toSkuView) }));
+}
+
+async function ownProductView(em: EntityManager, product: Product): Promise<MerchantProductView> {
+  await em.populate(product, ['shop', 'skus']);
+  const [view] = await merchantViews(em, [product]);
+  return view;
 }
 
 /** The operator's products in every state, newest first, with their SKUs. */
 export async function listMerchantProducts(ctx: ServiceContext, input: unknown = {}): Promise<Page<MerchantProductView>> {
   const { shopId } = requireOperator(ctx);
   const q = parseInput(ListInput, input);
-  const filter = q.status ? 'p.shop_id = ? and p.status = ?' : 'p.shop_id = ?';
-  const params = q.status ? [shopId, q.status] : [shopId];
-  const [rows, [count]] = await Promise.all([
-    ctx.em.execute(
-      `select ${PRODUCT_COLUMNS} from product p join shop s on s.id = p.shop_id where ${filter} order by p.id desc limit ? offset ?`,
-      [...params, q.pageSize, pageOffset(q)],
-    ),
-    ctx.em.execute<{ total: number }[]>(`select count(*)::int as total from product p where ${filter}`, params),
-  ]);
-  return { items: await withSkus(ctx.em, rows.map(toProductView)), page: q.page, pageSize: q.pageSize, total: count.total };
+  const [products, total] = await ctx.em.findAndCount(
+    Product,
+    { shop: shopId, ...(q.status && { status: q.status }) },
+    { populate: ['shop', 'skus'], orderBy: { id: 'desc' }, ...pageWindow(q) },
+  );
+  return pageOf(await merchantViews(ctx.em, products), q, total);
 }
 
 type Upsert = z.output<typeof UpsertInput>;
 
 /** Category and brand must exist; SKU ids must be this product's. One query. */
 async function checkReferences(em: EntityManager, input: Upsert, productId: number | null): Promise<void> {
-  const [facts] = await em.execute<{ category: boolean; brand: boolean; sku_ids: number[] }[]>(
-    `select exists(select 1 from category where id = ?) as category,
-            exists(select 1 from brand where id = ?) as brand,
-            array(select id from sku where product_id = ?) as sku_ids`,
-    [input.categoryId, input.brandId ?? 0, productId ?? 0],
-  );
+  const facts = await typedSql(em)
+    .selectNoFrom((eb) => [
+      eb.exists(eb.selectFrom('Category').select('id').where('id', '=', input.categoryId)).as('category'),
+      eb.exists(eb.selectFrom('Brand').select('id').where('id', '=', input.brandId ?? 0)).as('brand'),
+      sql<Database['Sku']['id'][]>`array(${eb.selectFrom('Sku').select('id').where('product', '=', productId ?? 0)})`.as('skuIds'),
+    ])
+    .executeTakeFirstOrThrow();
   const problems: { field: string; message: string }[] = [];
   if (!facts.category) problems.push({ field: 'categoryId', message: `no category ${input.categoryId}` });
   if (input.brandId != null && !facts.brand) problems.push({ field: 'brandId', message: `no brand ${input.brandId}` });
-  const own = new Set(facts.sku_ids);
+  const own = new Set(facts.skuIds);
   input.skus.forEach((sku, i) => {
     if (sku.id != null && !own.has(sku.id)) problems.push({ field: `skus.${i}.id`, message: `no SKU ${sku.id} on this product` });
   });
@@ -111,70 +126,77 @@ async function checkReferences(em: EntityManager, input: Upsert, productId: numb
 export async function upsertProduct(ctx: ServiceContext, input: unknown): Promise<MerchantProductView> {
   const { shopId } = requireOperator(ctx);
   const data = parseInput(UpsertInput, input);
-  const priceFrom = Math.min(...data.skus.map((s) => s.price));
-  const fields = [data.name, data.description || null, data.imageUrl ?? null, data.categoryId, data.brandId ?? null, priceFrom];
-  return inTransaction(ctx, async (tx) => {
-    const em = tx.em;
-    let id: number;
-    if (data.id != null) {
-      // The row lock orders concurrent edits of one product, so price_from matches the SKUs that win.
-      const [own] = await em.execute('select id from product where id = ? and shop_id = ? for update', [data.id, shopId]);
-      if (!own) throw notFound('Product', { id: data.id });
-      id = data.id;
-      await checkReferences(em, data, id);
-      await em.execute(
-        `update product set name = ?, description = ?, image_url = ?, category_id = ?, brand_id = ?, price_from = ?, updated_at = now()
-          where id = ?`,
-        [...fields, id],
-      );
+  return inTransaction(ctx, async ({ em }) => {
+    const existing = data.id == null ? null : await lockOwnProduct(em, shopId, data.id);
+    await checkReferences(em, data, existing?.id ?? null);
+    const fields = {
+      name: data.name,
+      description: data.description || null,
+      imageUrl: data.imageUrl ?? null,
+      category: em.getReference(Category, data.categoryId),
+      brand: data.brandId == null ? null : em.getReference(Brand, data.brandId),
+      priceFrom: Math.min(...data.skus.map((s) => s.price)),
+    };
+    let product: Product;
+    if (existing) {
+      await deleteLeftOutSkus(em, existing.id, data.skus);
+      await changeStock(em, existing.id, data.skus);
+      // Loaded after the stock changes, so the answer shows the stock they left.
+      await em.populate(existing, ['skus']);
+      // An edit always counts as one, even when no field changed.
+      product = em.assign(existing, { ...fields, updatedAt: new Date() });
     } else {
-      await checkReferences(em, data, null);
-      const [created] = await em.execute<{ id: number }[]>(
-        `insert into product (shop_id, name, description, image_url, category_id, brand_id, price_from, status, created_at, updated_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?, now(), now()) returning id`,
-        [shopId, ...fields, ProductStatus.Draft],
-      );
-      id = created.id;
+      product = em.create(Product, { ...fields, shop: em.getReference(Shop, shopId), status: ProductStatus.Draft });
     }
-    await writeSkus(em, id, data.skus);
-    return loadOwnProduct(em, shopId, id);
+    const kept = new Map(product.skus.getItems().map((sku) => [sku.id, sku]));
+    for (const sku of data.skus) {
+      const own = sku.id == null ? undefined : kept.get(sku.id);
+      if (own) em.assign(own, { name: sku.name, price: sku.price });
+      else em.create(Sku, { product, name: sku.name, price: sku.price, stock: sku.stock ?? 0 }); // UpsertInput requires a new SKU's stock
+    }
+    await em.flush();
+    return ownProductView(em, product);
   });
 }
 
-async function writeSkus(em: EntityManager, productId: number, skus: Upsert['skus']): Promise<void> {
-  const kept = skus
-    .filter((s) => s.id != null)
-    .map((s) => ({ id: s.id, name: s.name, price: s.price, stock: s.stock ?? null, stock_delta: s.stockDelta ?? 0 }));
+/** Deletes the product's SKUs left out of the list, in one statement; the foreign keys of orders (and others) refuse a SKU in use. */
+async function deleteLeftOutSkus(em: EntityManager, productId: number, skus: Upsert['skus']): Promise<void> {
+  const kept = skus.flatMap((s) => (s.id == null ? [] : [s.id]));
   try {
-    await em.execute('delete from sku where product_id = ? and id <> all(?::int[])', [productId, intArray(kept.map((s) => s.id!))]);
+    await em.nativeDelete(Sku, { product: productId, id: { $nin: kept } });
   } catch (error) {
     if (error instanceof ForeignKeyConstraintViolationException) {
       throw conflict('SKU_IN_USE', 'A SKU left out of the list is still referenced (for example by an order) and cannot be deleted; keep it in the list');
     }
     throw error;
   }
-  if (kept.length > 0) {
-    // A negative delta is guarded like any decrement: it applies to every SKU or the upsert is refused.
-    const updated = await em.execute<{ id: number }[]>(
-      `update sku set name = x.name, price = x.price, stock = coalesce(x.stock, sku.stock + x.stock_delta)
-         from jsonb_to_recordset(?::jsonb) as x(id int, name text, price int, stock int, stock_delta int)
-        where sku.id = x.id and sku.product_id = ? and (x.stock is not null or sku.stock + x.stock_delta >= 0)
-        returning sku.id`,
-      [JSON.stringify(kept), productId],
-    );
-    if (updated.length < kept.length) {
-      const done = new Set(updated.map((r) => r.id));
-      const short = kept.find((k) => !done.has(k.id!));
-      throw refused('INSUFFICIENT_STOCK', `SKU ${short?.id} has fewer units than the delta removes`, { sku_id: short?.id, stock_delta: short?.stock_delta });
-    }
+}
+
+/**
+ * The stock of kept SKUs, never read and written back: `stock` replaces the figure (a stock-take),
+ * `stockDelta` adds to it in one conditional update, refused for every SKU when it would take one
+ * below zero. Ascending ids, the lock order of checkout.
+ */
+async function changeStock(em: EntityManager, productId: number, skus: Upsert['skus']): Promise<void> {
+  const changes = skus
+    .flatMap((s) => (s.id != null && (s.stock != null || s.stockDelta) ? [{ id: s.id, stock: s.stock ?? null, delta: s.stockDelta ?? 0 }] : []))
+    .sort((a, b) => a.id - b.id);
+  const short = new Set<number>();
+  for (const { id, stock, delta } of changes) {
+    const sku = typedSql(em).updateTable('Sku').where('id', '=', id).where('product', '=', productId);
+    const { numUpdatedRows } =
+      stock !== null
+        ? await sku.set({ stock }).executeTakeFirstOrThrow()
+        : await sku
+            .set((eb) => ({ stock: eb('stock', '+', delta) }))
+            .where((eb) => eb(eb('stock', '+', delta), '>=', 0))
+            .executeTakeFirstOrThrow();
+    if (numUpdatedRows === 0n) short.add(id);
   }
-  const created = skus.flatMap((s, ord) => (s.id == null ? [{ ord, name: s.name, price: s.price, stock: s.stock }] : []));
-  if (created.length > 0) {
-    await em.execute(
-      `insert into sku (product_id, name, price, stock)
-       select ?, x.name, x.price, x.stock from jsonb_to_recordset(?::jsonb) as x(ord int, name text, price int, stock int) order by x.ord`,
-      [productId, JSON.stringify(created)],
-    );
+  // The first short SKU in the merchant's list is the one named.
+  const first = skus.find((s) => s.id != null && short.has(s.id));
+  if (first) {
+    throw refused('INSUFFICIENT_STOCK', `SKU ${first.id} has fewer units than the delta removes`, { sku_id: first.id, stock_delta: first.stockDelta });
   }
 }
 
@@ -182,19 +204,15 @@ async function writeSkus(em: EntityManager, productId: number, skus: Upsert['sku
 async function transition(ctx: ServiceContext, productId: unknown, to: ProductStatus, from: ProductStatus[]): Promise<MerchantProductView> {
   const { shopId } = requireOperator(ctx);
   const id = parseInput(idParam, productId);
-  return inTransaction(ctx, async (tx) => {
-    const [row] = await tx.em.execute<{ status: ProductStatus }[]>(
-      `with target as (select id, status from product where id = ? and shop_id = ? for update),
-            changed as (update product p set status = ?, updated_at = now() from target
-                         where p.id = target.id and target.status = any(?::text[]) returning p.id)
-       select target.status from target`,
-      [id, shopId, to, `{${from.join(',')}}`],
-    );
-    if (!row) throw notFound('Product', { id });
-    if (row.status !== to && !from.includes(row.status)) {
-      throw conflict('PRODUCT_STATE_CONFLICT', `A ${row.status} product cannot be moved to ${to}`, { status: row.status });
+  return inTransaction(ctx, async ({ em }) => {
+    const product = await lockOwnProduct(em, shopId, id);
+    const status: ProductStatus = product.status;
+    if (status !== to) {
+      if (!from.includes(status)) throw conflict('PRODUCT_STATE_CONFLICT', `A ${status} product cannot be moved to ${to}`, { status });
+      product.status = to;
+      await em.flush();
     }
-    return loadOwnProduct(tx.em, shopId, id);
+    return ownProductView(em, product);
   });
 }
 

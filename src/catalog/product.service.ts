@@ -10,9 +10,10 @@ import { intArray } from '../db/sql.js';
 import { queryRows } from '../fast-paths/prepared-statements.js';
 import { ratingCountsOf, ratingSummaryOf } from './rating-summary.js';
 import { withFavoritedProducts } from '../accounts/favorites.service.js';
+import type { Database } from '../db/typed-sql.js';
 import {
   CATEGORY_COLUMNS, PRODUCT_COLUMNS, PROFILE_COLUMNS, skusJsonOf, toBrandView, toCategoryView, toProductView, toProfileView,
-  type ProductDetailView, type ProductView, type ShopView, type SkuView,
+  type ProductColumns, type ProductDetailView, type ProductView, type ProfileColumns, type ShopView, type SkuColumns, type SkuView,
 } from './catalog-views.js';
 
 /**
@@ -66,54 +67,72 @@ export type ListedProduct = ProductView & { shop: ShopView; skus?: SkuView[] };
 /**
  * Published products, one page, in one statement: the page (it stops reading at its limit on the
  * matching index) with shop and sold_count, and the catalog version; with `include`, each product's
- * SKUs (a JSON list) and its shop's profile too. The total comes from `listing-total.ts` when it was
- * counted at that same version, else from a count in the same statement (first listing of a filter)
- * or a second one (after a catalog change). `sort=sales` reads its page by the ranking remembered in
- * `sales-ranking.ts` (see `salesRankedPage`). `category` covers its whole subtree (materialized
- * path), `brandId` and `shopId` filter.
+ * SKUs (a JSON list) and its shop's profile too. The total comes from `listing-total-cache.ts` when it
+ * was counted at that same version, else from a count in the same statement (first listing of a
+ * filter) or a second one (after a catalog change). `sort=sales` reads its page by the ranking
+ * remembered in `sales-ranking-cache.ts` (see `salesRankedPage`).
  */
 export async function listProducts(ctx: ServiceContext, input: unknown = {}, include: ListingIncludes = {}): Promise<Page<ListedProduct>> {
   const { key, direction } = listingOrder(input);
   const q = parseInput(ListProductsInput, input);
-  const where = [`p.status = 'published'`];
-  const params: unknown[] = [];
-  if (q.category !== undefined) {
-    where.push(`p.category_id in (select c.id from category root join category c on ${inSubtree('c', 'root')} where root.id = ?)`);
-    params.push(q.category);
-  }
-  if (q.brandId !== undefined) {
-    where.push('p.brand_id = ?');
-    params.push(q.brandId);
-  }
-  if (q.shopId !== undefined) {
-    where.push('p.shop_id = ?');
-    params.push(q.shopId);
-  }
-  const filter = where.join(' and ');
-  const filterKey = `${q.category ?? ''}/${q.brandId ?? ''}/${q.shopId ?? ''}`;
-  const listing: Listing = { filter, params, filterKey, direction, offset: pageOffset(q), size: q.pageSize, include };
+  const listing: Listing = { filter: listingFilter(q), direction, offset: pageOffset(q), size: q.pageSize, include };
   const { rows, total } = (q.sort === 'sales' && (await salesRankedPage(ctx, listing))) || (await orderedPage(ctx, listing, key));
-  const items = rows
-    .filter((row) => row.id !== null)
-    .map((row): ListedProduct => {
-      const product: ListedProduct = { ...toProductView(row), soldCount: row.sold_count };
-      if (include.skus) product.skus = row.skus;
-      if (include.shopProfiles) product.shop = { ...product.shop, profile: toProfileView(row, row.shop_id) };
-      return product;
-    });
+  const items = rows.map((row): ListedProduct => {
+    const product: ListedProduct = { ...toProductView(row), soldCount: row.sold_count };
+    if (include.skus) product.skus = row.skus;
+    if (include.shopProfiles) product.shop = { ...product.shop, profile: toProfileView(row, row.shop_id) };
+    return product;
+  });
   return { items: await withFavoritedProducts(ctx, items), page: q.page, pageSize: q.pageSize, total };
 }
 
-interface Listing {
-  /** SQL condition on `p` (product) with `?` placeholders for `params`. */
-  filter: string;
+/** Which published products a listing shows: SQL on `p` (product) with `?` placeholders for `params`. */
+interface ListingFilter {
+  sql: string;
   params: unknown[];
-  filterKey: string;
+  /** Keys the remembered totals and rankings: the condition and its values, whatever filters there are. */
+  key: string;
+}
+
+/**
+ * Every filter of the listing, in one place: the page, its count and the sales ranking all read the
+ * result. `category` covers its whole subtree (materialized path), `brandId` and `shopId` filter.
+ */
+function listingFilter(q: z.output<typeof ListProductsInput>): ListingFilter {
+  const conditions = [`p.status = 'published'`];
+  const params: unknown[] = [];
+  const where = (condition: string, value: unknown) => {
+    conditions.push(condition);
+    params.push(value);
+  };
+  if (q.category !== undefined) {
+    where(`p.category_id in (select c.id from category root join category c on ${inSubtree('c', 'root')} where root.id = ?)`, q.category);
+  }
+  if (q.brandId !== undefined) where('p.brand_id = ?', q.brandId);
+  if (q.shopId !== undefined) where('p.shop_id = ?', q.shopId);
+  const sql = conditions.join(' and ');
+  return { sql, params, key: `${sql} ${JSON.stringify(params)}` };
+}
+
+interface Listing {
+  filter: ListingFilter;
   direction: Order;
   offset: number;
   size: number;
   include: ListingIncludes;
 }
+
+/** A page's product with its sold_count, and its SKUs and shop profile columns when included. */
+type ListedRow = ProductColumns & ProfileColumns & { sold_count: number; skus?: SkuColumns[] };
+
+/** A page statement's rows: `versions left join page on true`, so an empty page is one row whose page columns are null. */
+type PageRow<Versions, Page> = Versions & (Page | { id: null });
+
+/** The rows of the page, without the row an empty page leaves. */
+const pageRows = <R extends { id: number | null }>(rows: R[]) => rows.filter((row): row is Extract<R, { id: number }> => row.id !== null);
+
+/** The catalog version as the page statement read it (see listing-total-cache.ts). */
+type CatalogVersion = Database['CatalogVersion']['n'];
 
 /** Columns a listing row carries beyond the product and shop, on the `page` rows. */
 function includedColumns(include: ListingIncludes): string {
@@ -127,40 +146,40 @@ const profileJoin = (include: ListingIncludes) => (include.shopProfiles ? 'left 
  * candidate's sold_count is one index-only lookup; the candidates are ranked by id first and only the
  * page's rows are read.
  */
-async function orderedPage(ctx: ServiceContext, listing: Listing, key: string): Promise<{ rows: any[]; total: number }> {
-  const { filter, params, filterKey, direction, include } = listing;
-  const countSql = `select count(*)::int from product p where ${filter}`;
-  const withCount = !hasTotal(ctx.em, filterKey);
+async function orderedPage(ctx: ServiceContext, listing: Listing, key: string): Promise<{ rows: ListedRow[]; total: number }> {
+  const { filter, direction, include } = listing;
+  const countSql = `select count(*)::int from product p where ${filter.sql}`;
+  const withCount = !hasTotal(ctx.em, filter.key);
   const bySales = key === SORTS.sales.key;
   const ordered = `order by sort_key ${direction}, p.id ${direction} limit ? offset ?`;
   const page = bySales
     ? `select ${PRODUCT_COLUMNS}, r.sort_key
-         from (select p.id, ${key} as sort_key from product p where ${filter} ${ordered}) r
+         from (select p.id, ${key} as sort_key from product p where ${filter.sql} ${ordered}) r
          join product p on p.id = r.id join shop s on s.id = p.shop_id`
-    : `select ${PRODUCT_COLUMNS}, ${key} as sort_key from product p join shop s on s.id = p.shop_id where ${filter} ${ordered}`;
-  const rows = await queryRows(
+    : `select ${PRODUCT_COLUMNS}, ${key} as sort_key from product p join shop s on s.id = p.shop_id where ${filter.sql} ${ordered}`;
+  const rows = await queryRows<PageRow<{ catalog_version: CatalogVersion; total?: number }, ListedRow & { sort_key: number }>>(
     ctx.em,
     `with page as (${page})
      select v.n as catalog_version, ${withCount ? `(${countSql}) as total,` : ''} page.*,
             ${bySales ? 'page.sort_key' : soldCountOf('page.id')} as sold_count ${includedColumns(include)}
        from (select n from catalog_version where id = 1) v left join page on true ${profileJoin(include)}
       order by page.sort_key ${direction}, page.id ${direction}`,
-    [...params, listing.size, listing.offset, ...(withCount ? params : [])],
+    [...filter.params, listing.size, listing.offset, ...(withCount ? filter.params : [])],
   );
-  const version: string = rows[0].catalog_version;
-  let total = withCount ? (rows[0].total as number) : totalAt(ctx.em, filterKey, version);
+  const version = rows[0].catalog_version;
+  let total = withCount ? rows[0].total : totalAt(ctx.em, filter.key, version);
   if (total === undefined) {
-    const [counted] = await queryRows<{ total: number; catalog_version: string }>(
+    const [counted] = await queryRows<{ total: number; catalog_version: CatalogVersion }>(
       ctx.em,
       `select (${countSql}) as total, n as catalog_version from catalog_version where id = 1`,
-      params,
+      filter.params,
     );
     total = counted.total;
-    rememberTotal(ctx.em, filterKey, counted.catalog_version, total);
+    rememberTotal(ctx.em, filter.key, counted.catalog_version, total);
   } else if (withCount) {
-    rememberTotal(ctx.em, filterKey, version, total);
+    rememberTotal(ctx.em, filter.key, version, total);
   }
-  return { rows, total };
+  return { rows: pageRows(rows), total };
 }
 
 /**
@@ -170,12 +189,13 @@ async function orderedPage(ctx: ServiceContext, listing: Listing, key: string): 
  * undefined (the caller orders in SQL). The total is the ranking's length: its candidates are exactly
  * the filter's published products at those versions, and their sold_count is the ranking's.
  */
-async function salesRankedPage(ctx: ServiceContext, listing: Listing): Promise<{ rows: any[]; total: number } | undefined> {
-  const remembered = rankingOf(ctx.em, listing.filterKey);
+async function salesRankedPage(ctx: ServiceContext, listing: Listing): Promise<{ rows: ListedRow[]; total: number } | undefined> {
+  const remembered = rankingOf(ctx.em, listing.filter.key);
   for (const ranking of remembered ? [remembered, undefined] : [undefined]) {
-    const current = ranking ?? (await rankBySales(ctx, listing));
+    const current = ranking ?? (await rankBySales(ctx, listing.filter));
     const page = pageOfRanking(current, listing.direction, listing.offset, listing.size);
-    const rows = await queryRows(
+    // `position` is a bigint (`with ordinality`): text, and only ordered on.
+    const rows = await queryRows<PageRow<RankingVersions, ListedRow & { position: string }>>(
       ctx.em,
       `with page as (
          select ${PRODUCT_COLUMNS}, r.sold_count, r.position
@@ -189,27 +209,50 @@ async function salesRankedPage(ctx: ServiceContext, listing: Listing): Promise<{
       [intArray(page.ids), intArray(page.sold)],
     );
     if (rows[0].catalog_version === current.catalogVersion && rows[0].sales_version === current.salesVersion) {
-      return { rows, total: current.ids.length };
+      return { rows: pageRows(rows), total: current.ids.length };
     }
   }
   return undefined;
 }
 
+/** The two versions a ranking holds at, as text (`sales_version` is the sum of its shards). */
+interface RankingVersions {
+  catalog_version: CatalogVersion;
+  sales_version: string;
+}
+
 /** Every candidate of the filter by sold_count, best first (ties: higher id first), with the versions it holds at. */
-async function rankBySales(ctx: ServiceContext, listing: Listing): Promise<Ranking> {
-  const [row] = await queryRows<{ catalog_version: string; sales_version: string; ids: number[]; sold: number[] }>(
+async function rankBySales(ctx: ServiceContext, filter: ListingFilter): Promise<Ranking> {
+  const [row] = await queryRows<RankingVersions & { ids: Database['Product']['id'][]; sold: number[] }>(
     ctx.em,
     `select (select n from catalog_version where id = 1)::text as catalog_version,
             (select sum(n) from sales_version)::text as sales_version,
             coalesce(array_agg(r.id order by r.sold desc, r.id desc), '{}') as ids,
             coalesce(array_agg(r.sold order by r.sold desc, r.id desc), '{}') as sold
-       from (select p.id, ${soldCountOf('p.id')} as sold from product p where ${listing.filter}) r`,
-    listing.params,
+       from (select p.id, ${soldCountOf('p.id')} as sold from product p where ${filter.sql}) r`,
+    filter.params,
   );
   const ranking: Ranking = { catalogVersion: row.catalog_version, salesVersion: row.sales_version, ids: row.ids, sold: row.sold };
-  rememberRanking(ctx.em, listing.filterKey, ranking);
+  rememberRanking(ctx.em, filter.key, ranking);
   return ranking;
 }
+
+/** The product page's row: the product, its shop's profile and brand (both left-joined), and the lists as JSON. */
+type DetailRow = ProductColumns &
+  ProfileColumns &
+  BrandColumns & {
+    sold_count: number;
+    skus: SkuColumns[];
+    /** Visible reviews per star, ratings 1 to 5. */
+    rating_counts: number[];
+    /** CATEGORY_COLUMNS of the path, root first (null only if the category had none). */
+    category_path: Database['Category'][] | null;
+  };
+
+type BrandTable = Database['Brand'];
+type BrandColumns =
+  | { brand_name: BrandTable['name']; brand_logo_url: BrandTable['logoUrl']; brand_position: BrandTable['position'] }
+  | { brand_name: null; brand_logo_url: null; brand_position: null };
 
 /**
  * One published product with its SKUs, shop and profile, brand, category path, sold_count and rating
@@ -217,7 +260,7 @@ async function rankBySales(ctx: ServiceContext, listing: Listing): Promise<Ranki
  */
 export async function getProduct(ctx: ServiceContext, productId: unknown): Promise<ProductDetailView> {
   const id = parseInput(idParam, productId);
-  const [row] = await queryRows(
+  const [row] = await queryRows<DetailRow>(
     ctx.em,
     `select ${PRODUCT_COLUMNS}, ${PROFILE_COLUMNS},
             b.name as brand_name, b.logo_url as brand_logo_url, b.position as brand_position,
@@ -244,8 +287,11 @@ export async function getProduct(ctx: ServiceContext, productId: unknown): Promi
     rating: ratingSummaryOf(id, row.rating_counts),
     favorited,
     shop: { ...product.shop, profile: toProfileView(row, product.shop.id) },
-    brand: product.brandId === null ? undefined : toBrandView({ id: product.brandId, name: row.brand_name, logo_url: row.brand_logo_url, position: row.brand_position }),
+    brand:
+      row.brand_id === null || row.brand_name === null
+        ? undefined
+        : toBrandView({ id: row.brand_id, name: row.brand_name, logoUrl: row.brand_logo_url, position: row.brand_position }),
     categoryPath: (row.category_path ?? []).map(toCategoryView),
-    skus: row.skus as SkuView[],
+    skus: row.skus,
   };
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { intArray } from '../db/sql.js';
 import { queryRows } from '../fast-paths/prepared-statements.js';
+import type { Database } from '../db/typed-sql.js';
 
 export interface RatingSummary {
   productId: number;
@@ -40,7 +41,7 @@ export function ratingSummaryOf(productId: number, perStar: readonly number[]): 
  * per-request DataLoader: `new DataLoader((ids) => ratingSummaries(em, [...ids]))`.
  */
 export async function ratingSummaries(em: EntityManager, productIds: readonly number[]): Promise<RatingSummary[]> {
-  const rows = productIds.length === 0 ? [] : await queryRows<{ product_id: number; rating: number; n: number }>(
+  const rows = productIds.length === 0 ? [] : await queryRows<{ product_id: Database['Review']['product']; rating: Database['Review']['rating']; n: number }>(
     em,
     `select product_id, rating, count(*)::int as n from review
       where product_id = any(?::int[]) and not hidden group by product_id, rating`,

@@ -3,9 +3,11 @@ import type { ServiceContext } from '../shared/context.js';
 import { requireAdmin } from '../shared/guards.js';
 import { inTransaction } from '../shared/transaction.js';
 import { parseInput, idParam, z } from '../shared/validate.js';
-import { pageFields, pageOffset, type Page } from '../shared/pagination.js';
+import { pageFields, pageOf, pageWindow, type Page } from '../shared/pagination.js';
+import { Shop } from '../entities/shop.entity.js';
+import { ShopProfile } from '../entities/shop-profile.entity.js';
 import { withFavoritedShops } from '../accounts/favorites.service.js';
-import { PROFILE_COLUMNS, toProfileView, type ShopProfileView, type ShopView } from './catalog-views.js';
+import { profileViewOf, type ShopProfileView, type ShopView } from './catalog-views.js';
 
 const ListShopsInput = z.strictObject({ ...pageFields });
 const Slug = z.string().min(1).max(80);
@@ -17,44 +19,44 @@ const ProfileInput = z.strictObject({
   address: z.string().trim().max(300).nullish(),
 });
 
-const SHOP_SELECT = `select s.id, s.slug, s.name, ${PROFILE_COLUMNS} from shop s left join shop_profile pr on pr.shop_id = s.id`;
-
-function toShopView(row: any): ShopView {
-  return { id: row.id, slug: row.slug, name: row.name, profile: toProfileView(row, row.id) };
+/** A shop with its profile loaded (the key is there even when the shop has none). */
+function toShopView(shop: Shop): ShopView {
+  return { id: shop.id, slug: shop.slug, name: shop.name, profile: shop.profile ? profileViewOf(shop.profile) : undefined };
 }
 
 /** Every shop, by name, with its profile when it has one (no profile: the `profile` key is absent). */
 export async function listShops(ctx: ServiceContext, input: unknown = {}): Promise<Page<ShopView>> {
   const page = parseInput(ListShopsInput, input);
-  const [rows, [count]] = await Promise.all([
-    ctx.em.execute(`${SHOP_SELECT} order by s.name, s.id limit ? offset ?`, [page.pageSize, pageOffset(page)]),
-    ctx.em.execute<{ total: number }[]>('select count(*)::int as total from shop'),
-  ]);
-  return { items: await withFavoritedShops(ctx, rows.map(toShopView)), page: page.page, pageSize: page.pageSize, total: count.total };
+  const [shops, total] = await ctx.em.findAndCount(Shop, {}, { populate: ['profile'], orderBy: { name: 'asc', id: 'asc' }, ...pageWindow(page) });
+  return pageOf(await withFavoritedShops(ctx, shops.map(toShopView)), page, total);
 }
 
 export async function getShop(ctx: ServiceContext, slug: unknown): Promise<ShopView> {
-  const [row] = await ctx.em.execute(`${SHOP_SELECT} where s.slug = ?`, [parseInput(Slug, slug)]);
-  if (!row) throw notFound('Shop', { slug });
-  return (await withFavoritedShops(ctx, [toShopView(row)]))[0];
+  const shop = await ctx.em.findOne(Shop, { slug: parseInput(Slug, slug) }, { populate: ['profile'] });
+  if (!shop) throw notFound('Shop', { slug });
+  return (await withFavoritedShops(ctx, [toShopView(shop)]))[0];
 }
 
-/** Creates or replaces a shop's profile (fields left out become empty); returns the stored profile. */
+/**
+ * Creates or replaces a shop's profile (fields left out become empty); returns the stored profile.
+ * One upsert statement, so two first writes of one shop's profile cannot collide.
+ */
 export async function putShopProfile(ctx: ServiceContext, shopId: unknown, input: unknown): Promise<ShopProfileView> {
   requireAdmin(ctx);
   const id = parseInput(idParam, shopId);
   const p = parseInput(ProfileInput, input);
-  return inTransaction(ctx, async (tx) => {
-    const [row] = await tx.em.execute(
-      `insert into shop_profile as pr (shop_id, logo_url, description, banner_url, contact_phone, address, updated_at)
-       select id, ?, ?, ?, ?, ?, now() from shop where id = ?
-       on conflict (shop_id) do update set logo_url = excluded.logo_url, description = excluded.description,
-         banner_url = excluded.banner_url, contact_phone = excluded.contact_phone, address = excluded.address,
-         updated_at = excluded.updated_at
-       returning ${PROFILE_COLUMNS}`,
-      [p.logoUrl, p.description || null, p.bannerUrl ?? null, p.contactPhone || null, p.address || null, id],
-    );
-    if (!row) throw notFound('Shop', { id });
-    return toProfileView(row, id)!;
+  return inTransaction(ctx, async ({ em }) => {
+    const shop = await em.findOne(Shop, id);
+    if (!shop) throw notFound('Shop', { id });
+    const profile = await em.upsert(ShopProfile, {
+      shop,
+      logoUrl: p.logoUrl,
+      description: p.description || null,
+      bannerUrl: p.bannerUrl ?? null,
+      contactPhone: p.contactPhone || null,
+      address: p.address || null,
+      updatedAt: new Date(),
+    });
+    return profileViewOf(profile);
   });
 }

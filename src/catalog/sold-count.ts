@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { intArray } from '../db/sql.js';
 import { queryRows } from '../fast-paths/prepared-statements.js';
+import type { Database } from '../db/typed-sql.js';
 
 /**
  * sold_count of a batch of products, computed on read: the quantities of order lines whose order
@@ -10,7 +11,7 @@ import { queryRows } from '../fast-paths/prepared-statements.js';
 export async function soldCounts(em: EntityManager, productIds: readonly number[]): Promise<Map<number, number>> {
   const counts = new Map<number, number>(productIds.map((id) => [id, 0]));
   if (productIds.length === 0) return counts;
-  const rows = await queryRows<{ product_id: number; sold: number }>(
+  const rows = await queryRows<{ product_id: Database['OrderItem']['product']; sold: number }>(
     em,
     `select product_id, sum(quantity)::int as sold from order_item where sold and product_id = any(?::int[]) group by product_id`,
     [intArray([...productIds])],

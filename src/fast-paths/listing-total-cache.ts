@@ -4,8 +4,8 @@ import { perConnectionMap } from './per-connection.js';
 /**
  * Totals of the product listing, remembered per filter at the catalog version they were counted at.
  *
- * Counting the published products of a filter is the listing's dearest part (an index-only scan of
- * every match: 0.7 ms for 10,000 products, against 0.1 ms for the page). `catalog_version` moves, by
+ * Counting the published products of a filter is the listing's dearest part: an index-only scan of
+ * every match, where the page stops at its limit (docs/performance.md). `catalog_version` moves, by
  * trigger and in the same transaction, whenever the set of published products that some filter
  * matches may change (see the CatalogVersion migration). The listing reads the version in the same
  * statement, hence the same snapshot, as its page; a total counted at that same version is exactly

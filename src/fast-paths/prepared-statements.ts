@@ -5,27 +5,29 @@ import type pg from 'pg';
  * Hot statements (storefront reads: listing, detail, catalog loaders, token lookup; checkout's reads
  * and its one write statement) as named prepared statements on the ORM's own `pg` pool.
  * `em.execute` inlines every parameter into the SQL text, so PostgreSQL plans each call afresh
- * (0.2 ms of a 0.3 ms listing page); a prepared statement is planned once per connection. Same pool,
- * same type parsers (timestamps stay text), and the statement goes through the ORM's query log like
- * any other. Inside a transaction the call goes through `em.execute` on the transaction's connection
- * instead, so reads there still see the transaction's own writes.
+ * (planning cost more than running a listing page: docs/performance.md); a prepared statement is
+ * planned once per connection. Same pool, same type parsers (timestamps stay text: `toDate`), and the
+ * statement goes through the ORM's query log like any other. Inside a transaction the call goes
+ * through `em.execute` on the transaction's connection instead, so reads there still see the
+ * transaction's own writes.
  *
  * Placeholders are `?` as for `em.execute`; arrays are bound as literals (`intArray`) cast in SQL.
+ * `Row` has no default: the caller names the exact shape of its rows (nothing checks it at run time).
  */
-export async function queryRows<T = any>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<T[]> {
-  if (em.isInTransaction()) return em.execute<T[]>(sql, [...params]);
+export async function queryRows<Row extends object>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+  if (em.isInTransaction()) return em.execute<Row[]>(sql, [...params]);
   const pool = await poolOf(em);
   const statement = prepared(sql);
   const result = await pool.query({ name: statement.name, text: statement.text, values: params as unknown[] });
   em.config.getLogger().logQuery({ query: statement.text, level: 'info' });
-  return result.rows as T[];
+  return result.rows as Row[];
 }
 
 const pools = new WeakMap<PostgreSqlConnection, Promise<pg.Pool>>();
 
 /** The ORM's own `pg` pool (one per ORM instance). */
 export function poolOf(em: EntityManager): Promise<pg.Pool> {
-  const connection = em.getConnection() as PostgreSqlConnection;
+  const connection = em.getConnection();
   let pool = pools.get(connection);
   if (!pool) {
     pool = connection.getNativeClient();

@@ -4,17 +4,16 @@ import { perConnectionMap } from './per-connection.js';
 /**
  * `sort=sales` rankings, remembered per filter at the catalog and sales versions they were computed at.
  *
- * Ranking a filter's products by sold_count aggregates the sold lines of every candidate (in the
- * bench data, ~1,700 candidates of a top-level category: 3.4 ms of database time per request), while
- * reading one page by id takes a fraction of a millisecond. `catalog_version` moves whenever the set
- * of published products matching a filter may change, `sales_version` whenever an order line enters
- * or leaves sold_count (both by trigger, in the writing transaction; see their migrations). A
- * listing reads both in the same statement, hence the same snapshot, as its page: when they equal
- * the versions a ranking was computed at, the candidates and every sold_count are what they were, so
- * the ranking is exactly the one this statement would compute. Otherwise the ranking is computed
- * again. The same reasoning holds for each candidate's sold_count, so the ranking keeps them too and
- * the page statement does not sum the sold lines of its best sellers again (in the bench data, 200
- * lines each: 0.5 ms of a 0.65 ms page).
+ * Ranking a filter's products by sold_count aggregates the sold lines of every candidate, while
+ * reading one page by id reads only the page (figures in docs/performance.md). `catalog_version`
+ * moves whenever the set of published products matching a filter may change, `sales_version`
+ * whenever an order line enters or leaves sold_count (both by trigger, in the writing transaction;
+ * see their migrations). A listing reads both in the same statement, hence the same snapshot, as its
+ * page: when they equal the versions a ranking was computed at, the candidates and every sold_count
+ * are what they were, so the ranking is exactly the one this statement would compute. Otherwise the
+ * ranking is computed again. The same reasoning holds for each candidate's sold_count, so the
+ * ranking keeps them too and the page statement does not sum the sold lines of its best sellers
+ * again (most of a page's time when it did).
  */
 export interface Ranking {
   catalogVersion: string;

@@ -34,7 +34,7 @@ export class StatementCombiner<I, O> {
        * fail the same way), or undefined to run it again with the others. Without an answer (or
        * with no input failing), each input runs alone.
        */
-      settle?: (error: unknown, inputs: I[]) => (unknown | undefined)[] | undefined;
+      settle?: (error: unknown, inputs: I[]) => unknown[] | undefined;
       maxInFlight: number;
       maxBatch: number;
     },
@@ -99,7 +99,7 @@ export class StatementCombiner<I, O> {
   }
 
   /** `settle`'s answer; a `settle` that throws is no answer (every input then runs alone). */
-  private verdictsOn(error: unknown, batch: Pending<I, O>[]): (unknown | undefined)[] | undefined {
+  private verdictsOn(error: unknown, batch: Pending<I, O>[]): unknown[] | undefined {
     try {
       return this.options.settle?.(error, batch.map((p) => p.input));
     } catch {

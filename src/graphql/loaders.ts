@@ -3,10 +3,8 @@ import { ratingSummaries, type RatingSummary } from '../catalog/rating-summary.j
 import type { ServiceContext } from '../shared/context.js';
 import { myUsableCouponsByShop, type CouponView } from '../promotions/coupon.service.js';
 import { favoritedProductIds, favoritedShopIds, favoritingCustomer } from '../accounts/favorites.service.js';
-import {
-  brandsByIds, categoriesByIds, categoriesByParentIds, productsByIds, profilesByShopIds, skusByProductIds,
-  type BrandView, type CategoryView, type ProductView, type ShopProfileView, type SkuView,
-} from '../catalog/catalog-views.js';
+import { brandsByIds, categoriesByIds, categoriesByParentIds, productsByIds, profilesByShopIds, skusByProductIds } from '../catalog/catalog-lookups.js';
+import type { BrandView, CategoryView, ProductView, ShopProfileView, SkuView } from '../catalog/catalog-views.js';
 
 /**
  * Per-request DataLoaders: every relation a GraphQL list touches is fetched with one query per
