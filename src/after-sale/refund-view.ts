@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { toDate, opt } from '../shared/values.js';
+import { opt } from '../shared/values.js';
 import { BASE_CURRENCY } from '../currency.js';
-import { intArray } from '../db/sql.js';
+import { typedSql, type Database } from '../db/typed-sql.js';
 import type { RefundKind, RefundStatus } from '../entities/refund.entity.js';
 
 export interface RefundItemView {
@@ -39,51 +39,59 @@ export interface RefundView {
 /** Full views of several refunds in two queries, in the order of `ids`. */
 export async function refundViews(em: EntityManager, ids: number[]): Promise<RefundView[]> {
   if (ids.length === 0) return [];
+  const db = typedSql(em);
   const [refunds, items] = await Promise.all([
-    em.execute<any[]>(
-      `select r.*, s.slug as shop_slug, s.name as shop_name, c.name as company_name
-         from refund r join shop s on s.id = r.shop_id left join shipping_company c on c.code = r.return_company_code
-        where r.id = any(?::int[])`,
-      [intArray(ids)],
-    ),
-    em.execute<any[]>(
-      `select ri.refund_id, ri.order_item_id, ri.quantity, ri.amount, oi.product_id, oi.product_name, oi.sku_name
-         from refund_item ri join order_item oi on oi.id = ri.order_item_id
-        where ri.refund_id = any(?::int[]) order by ri.id`,
-      [intArray(ids)],
-    ),
+    db
+      .selectFrom('Refund as r')
+      .innerJoin('Shop as s', 's.id', 'r.shop')
+      .leftJoin('ShippingCompany as c', 'c.code', 'r.returnCompany')
+      .selectAll('r')
+      .select(['s.slug as shopSlug', 's.name as shopName', 'c.name as companyName'])
+      .where('r.id', 'in', ids)
+      .execute(),
+    db
+      .selectFrom('RefundItem as ri')
+      .innerJoin('OrderItem as oi', 'oi.id', 'ri.orderItem')
+      .select(['ri.refund', 'ri.orderItem', 'ri.quantity', 'ri.amount', 'oi.product', 'oi.productName', 'oi.skuName'])
+      .where('ri.refund', 'in', ids)
+      .orderBy('ri.id')
+      .execute(),
   ]);
   const itemsByRefund = new Map<number, RefundItemView[]>();
   for (const i of items) {
-    const list = itemsByRefund.get(i.refund_id) ?? [];
-    list.push({ orderItemId: i.order_item_id, productId: i.product_id, productName: i.product_name, skuName: i.sku_name, quantity: i.quantity, amount: i.amount });
-    itemsByRefund.set(i.refund_id, list);
+    const list = itemsByRefund.get(i.refund) ?? [];
+    list.push({ orderItemId: i.orderItem, productId: i.product, productName: i.productName, skuName: i.skuName, quantity: i.quantity, amount: i.amount });
+    itemsByRefund.set(i.refund, list);
   }
-  const byId = new Map(
-    refunds.map((r): [number, RefundView] => [
-      r.id,
-      {
-        id: r.id,
-        orderId: r.order_id,
-        customerId: r.customer_id,
-        shop: { id: r.shop_id, slug: r.shop_slug, name: r.shop_name },
-        kind: r.kind,
-        status: r.status,
-        reason: r.reason,
-        currency: BASE_CURRENCY.code,
-        amount: r.amount,
-        freightAmount: r.freight_amount,
-        items: itemsByRefund.get(r.id) ?? [],
-        rejectReason: opt(r.reject_reason),
-        returnShipment: r.shipped_back_at
-          ? { companyCode: r.return_company_code, carrier: r.company_name, trackingNumber: r.return_tracking_number, shippedAt: toDate(r.shipped_back_at) }
-          : undefined,
-        createdAt: toDate(r.created_at),
-        decidedAt: toDate(r.decided_at),
-        completedAt: toDate(r.completed_at),
-        cancelledAt: toDate(r.cancelled_at),
-      },
-    ]),
-  );
+  const byId = new Map(refunds.map((r) => [r.id, toRefundView(r, itemsByRefund.get(r.id) ?? [])]));
   return ids.map((i) => byId.get(i)).filter((r): r is RefundView => r !== undefined);
+}
+
+type RefundRow = Database['Refund'] & { shopSlug: string; shopName: string; companyName: string | null };
+
+function toRefundView(r: RefundRow, items: RefundItemView[]): RefundView {
+  const { returnCompany, returnTrackingNumber, companyName, shippedBackAt } = r;
+  return {
+    id: r.id,
+    orderId: r.order,
+    customerId: r.customer,
+    shop: { id: r.shop, slug: r.shopSlug, name: r.shopName },
+    kind: r.kind,
+    status: r.status,
+    reason: r.reason,
+    currency: BASE_CURRENCY.code,
+    amount: r.amount,
+    freightAmount: r.freightAmount,
+    items,
+    rejectReason: opt(r.rejectReason),
+    // A return sent back always names its company and tracking number (a CHECK says so).
+    returnShipment:
+      shippedBackAt && returnCompany !== null && returnTrackingNumber !== null && companyName !== null
+        ? { companyCode: returnCompany, carrier: companyName, trackingNumber: returnTrackingNumber, shippedAt: shippedBackAt }
+        : undefined,
+    createdAt: r.createdAt,
+    decidedAt: opt(r.decidedAt),
+    completedAt: opt(r.completedAt),
+    cancelledAt: opt(r.cancelledAt),
+  };
 }

@@ -1,19 +1,20 @@
 import type { EventType } from '../events/event-types.js';
 import { conflict, notFound, refused } from '../errors.js';
-import { intArray } from '../db/sql.js';
+import { sql, type UpdateObject } from 'kysely';
+import { typedSql, type Database } from '../db/typed-sql.js';
 import { OrderStatus } from '../entities/order.entity.js';
 import { BalanceKind } from '../entities/balance.entity.js';
-import { RefundKind, RefundStatus } from '../entities/refund.entity.js';
+import { Refund, RefundItem, RefundKind, RefundStatus } from '../entities/refund.entity.js';
 import type { ServiceContext } from '../shared/context.js';
 import { requireCustomer, requireOperator } from '../shared/guards.js';
 import { emit, inTransaction } from '../shared/transaction.js';
 import { id, parseInput, z } from '../shared/validate.js';
-import { idPage, pageFields, type Page } from '../shared/pagination.js';
+import { idPage, pageFields, pageOf, type Page } from '../shared/pagination.js';
 import { credit } from '../accounts/ledger.service.js';
 import { takeBackPointsForRefund } from '../points/points-earning.service.js';
 import { returnStock, type Demand } from '../catalog/stock.js';
 import { restoreFlashSaleStock } from '../promotions/flash-sale-pricing.js';
-import { mergeParts } from '../orders/shipment.service.js';
+import { itemQuantities, mergeParts } from '../orders/item-quantities.js';
 import { closeShippingIfDone } from '../orders/fulfilment.js';
 import { activeCompanyName, companyCode } from '../shipping/shipping-company.service.js';
 import { discountShares, itemRefundAmount } from './refund-amount.js';
@@ -43,7 +44,7 @@ const RejectInput = RefundRef.extend({ reason: z.string().trim().min(1).max(500)
 const ShipBackInput = RefundRef.extend({ companyCode, trackingNumber: z.string().trim().min(1).max(80) });
 const ListInput = z.object({ ...pageFields, status: z.enum(RefundStatus).optional(), kind: z.enum(RefundKind).optional() });
 
-type Owner = { column: 'customer_id' | 'shop_id'; id: number };
+type Owner = { column: 'customer' | 'shop'; id: number };
 interface LockedRefund {
   id: number;
   orderId: number;
@@ -56,27 +57,42 @@ const view = async (tx: ServiceContext, refundId: number) => (await refundViews(
 
 /** The caller's refund (another customer's or shop's is 404), with its order row locked. */
 async function lockRefund(tx: ServiceContext, refundId: number, owner: Owner): Promise<LockedRefund> {
-  const [r] = await tx.em.execute<{ order_id: number; shop_id: number; customer_id: number; kind: RefundKind }[]>(
-    `select order_id, shop_id, customer_id, kind from refund where id = ? and ${owner.column} = ?`,
-    [refundId, owner.id],
-  );
+  const db = typedSql(tx.em);
+  const r = await db
+    .selectFrom('Refund')
+    .select(['order', 'shop', 'customer', 'kind'])
+    .where('id', '=', refundId)
+    .where(owner.column, '=', owner.id)
+    .executeTakeFirst();
   if (!r) throw notFound('Refund', { refund_id: refundId });
-  await tx.em.execute('select id from shop_order where id = ? for update', [r.order_id]);
-  return { id: refundId, orderId: r.order_id, shopId: r.shop_id, customerId: r.customer_id, kind: r.kind };
+  await db.selectFrom('Order').select('id').where('id', '=', r.order).forUpdate().execute();
+  return { id: refundId, orderId: r.order, shopId: r.shop, customerId: r.customer, kind: r.kind };
 }
+
+const now = sql<Date>`now()`;
 
 /**
  * Moves a refund from one of `from` to `to` with one conditional update (plus `set` assignments).
  * When it was not in `from`: a refund already in `to` answers as is (a repeated call is harmless),
  * any other state is 409 REFUND_WRONG_STATE. Returns whether this call made the move.
  */
-async function move(tx: ServiceContext, refund: LockedRefund, from: RefundStatus[], to: RefundStatus, set = '', params: unknown[] = []): Promise<boolean> {
-  const moved = await tx.em.execute(
-    `update refund set status = ?${set} where id = ? and status in (${from.map(() => '?').join(', ')}) returning id`,
-    [to, ...params, refund.id, ...from],
-  );
+async function move(
+  tx: ServiceContext,
+  refund: LockedRefund,
+  from: RefundStatus[],
+  to: RefundStatus,
+  set: UpdateObject<Database, 'Refund'> = {},
+): Promise<boolean> {
+  const db = typedSql(tx.em);
+  const moved = await db
+    .updateTable('Refund')
+    .set({ ...set, status: to })
+    .where('id', '=', refund.id)
+    .where('status', 'in', from)
+    .returning('id')
+    .execute();
   if (moved.length > 0) return true;
-  const [{ status }] = await tx.em.execute<{ status: RefundStatus }[]>('select status from refund where id = ?', [refund.id]);
+  const { status } = await db.selectFrom('Refund').select('status').where('id', '=', refund.id).executeTakeFirstOrThrow();
   if (status === to) return false;
   throw conflict('REFUND_WRONG_STATE', `This ${refund.kind} is ${status}; it must be ${from.join(' or ')}`, { status, expected: from });
 }
@@ -106,10 +122,14 @@ export async function requestRefund(ctx: ServiceContext, input: unknown): Promis
   const parts = mergeParts(data.items);
   const isRefund = data.kind === RefundKind.Refund;
   return inTransaction(ctx, async (tx) => {
-    const [order] = await tx.em.execute<{ status: OrderStatus; shop_id: number; discount: number }[]>(
-      'select status, shop_id, discount from shop_order where id = ? and customer_id = ? for update',
-      [data.orderId, customer.userId],
-    );
+    const db = typedSql(tx.em);
+    const order = await db
+      .selectFrom('Order')
+      .select(['status', 'shop', 'discount'])
+      .where('id', '=', data.orderId)
+      .where('customer', '=', customer.userId)
+      .forUpdate()
+      .executeTakeFirst();
     if (!order) throw notFound('Order', { order_id: data.orderId });
     if (isRefund && order.status !== OrderStatus.Paid) {
       throw conflict('ORDER_NOT_REFUNDABLE', 'A refund without return is for a paid order whose goods have not all shipped; ask for a return once delivered', { status: order.status });
@@ -117,27 +137,37 @@ export async function requestRefund(ctx: ServiceContext, input: unknown): Promis
     if (!isRefund && order.status !== OrderStatus.Delivered) {
       throw conflict('ORDER_NOT_RETURNABLE', 'A return is for a delivered order', { status: order.status });
     }
-    const items = await tx.em.execute<{ id: number; unit_price: number; quantity: number; amount: number; shipped_quantity: number; refund_quantity: number }[]>(
-      'select id, unit_price, quantity, amount, shipped_quantity, refund_quantity from order_item where order_id = ? order by id',
-      [data.orderId],
-    );
+    const items = await db
+      .selectFrom('OrderItem')
+      .select(['id', 'unitPrice', 'quantity', 'amount', 'shippedQuantity', 'refundQuantity'])
+      .where('order', '=', data.orderId)
+      .orderBy('id')
+      .execute();
     const itemById = new Map(items.map((i) => [i.id, i]));
     const missing = parts.find((p) => !itemById.has(p.orderItemId));
     if (missing) throw refused('ORDER_ITEM_NOT_IN_ORDER', `Item ${missing.orderItemId} is not part of this order`, { order_item_id: missing.orderItemId });
 
-    const taken = await tx.em.execute<{ id: number }[]>(
-      `update order_item set refund_quantity = order_item.refund_quantity + p.q
-         from unnest(?::int[], ?::int[]) as p(i, q)
-        where order_item.id = p.i and order_item.order_id = ?
-          and order_item.refund_quantity + p.q + (case when ? then order_item.shipped_quantity else 0 end) <= order_item.quantity
-        returning order_item.id`,
-      [intArray(parts.map((p) => p.orderItemId)), intArray(parts.map((p) => p.quantity)), data.orderId, isRefund],
-    );
+    // Every item's units at once or none; a refund also counts the shipped units, which it cannot cover.
+    const taken = await db
+      .updateTable('OrderItem')
+      .from(itemQuantities(parts))
+      .set((eb) => ({ refundQuantity: eb('OrderItem.refundQuantity', '+', eb.ref('p.quantity')) }))
+      .whereRef('OrderItem.id', '=', 'p.item')
+      .where('OrderItem.order', '=', data.orderId)
+      .where((eb) =>
+        eb(
+          eb(eb('OrderItem.refundQuantity', '+', eb.ref('p.quantity')), '+', isRefund ? eb.ref('OrderItem.shippedQuantity') : eb.lit(0)),
+          '<=',
+          eb.ref('OrderItem.quantity'),
+        ),
+      )
+      .returning('OrderItem.id')
+      .execute();
     if (taken.length < parts.length) {
       const done = new Set(taken.map((r) => r.id));
       const short = parts.find((p) => !done.has(p.orderItemId))!;
       const item = itemById.get(short.orderItemId)!;
-      const available = item.quantity - item.refund_quantity - (isRefund ? item.shipped_quantity : 0);
+      const available = item.quantity - item.refundQuantity - (isRefund ? item.shippedQuantity : 0);
       throw refused('REFUND_EXCEEDS_QUANTITY', `Item ${item.id} has only ${Math.max(available, 0)} unit(s) left to ${isRefund ? 'refund' : 'return'}`, {
         order_item_id: item.id,
         requested: short.quantity,
@@ -145,34 +175,30 @@ export async function requestRefund(ctx: ServiceContext, input: unknown): Promis
       });
     }
 
-    const shares = discountShares(items.map((i) => ({ id: i.id, unitPrice: i.unit_price, quantity: i.quantity, amount: i.amount })), order.discount);
+    const shares = discountShares(items, order.discount);
     const amounts = parts.map((p) => {
       const item = itemById.get(p.orderItemId)!;
-      return itemRefundAmount({ id: item.id, unitPrice: item.unit_price, quantity: item.quantity, amount: item.amount }, shares.get(item.id)!, p.quantity);
+      return itemRefundAmount(item, shares.get(item.id)!, p.quantity);
     });
     const amount = amounts.reduce((a, b) => a + b, 0);
 
-    const [refund] = await tx.em.execute<{ id: number }[]>(
-      `insert into refund (order_id, shop_id, customer_id, kind, status, reason, amount, created_at)
-       values (?, ?, ?, ?, 'requested', ?, ?, now()) returning id`,
-      [data.orderId, order.shop_id, customer.userId, data.kind, data.reason, amount],
-    );
-    await tx.em.execute(
-      `insert into refund_item (refund_id, order_item_id, quantity, amount) select ?, i, q, a from unnest(?::int[], ?::int[], ?::int[]) as p(i, q, a)`,
-      [refund.id, intArray(parts.map((p) => p.orderItemId)), intArray(parts.map((p) => p.quantity)), intArray(amounts)],
-    );
-    emitRefund(tx, { id: refund.id, orderId: data.orderId, shopId: order.shop_id, customerId: customer.userId, kind: data.kind }, RefundStatus.Requested, { amount });
+    const refund = tx.em.create(Refund, { order: data.orderId, shop: order.shop, customer: customer.userId, kind: data.kind, reason: data.reason, amount });
+    parts.forEach((p, n) => tx.em.create(RefundItem, { refund, orderItem: p.orderItemId, quantity: p.quantity, amount: amounts[n] }));
+    await tx.em.flush();
+    emitRefund(tx, { id: refund.id, orderId: data.orderId, shopId: order.shop, customerId: customer.userId, kind: data.kind }, RefundStatus.Requested, { amount });
     return view(tx, refund.id);
   });
 }
 
 /** Rejection and cancellation give the units back to the order (they can be asked for again, or shipped). */
 async function releaseUnits(tx: ServiceContext, refundId: number): Promise<void> {
-  await tx.em.execute(
-    `update order_item set refund_quantity = order_item.refund_quantity - ri.quantity
-       from refund_item ri where ri.refund_id = ? and order_item.id = ri.order_item_id`,
-    [refundId],
-  );
+  await typedSql(tx.em)
+    .updateTable('OrderItem')
+    .from('RefundItem as ri')
+    .set((eb) => ({ refundQuantity: eb('OrderItem.refundQuantity', '-', eb.ref('ri.quantity')) }))
+    .where('ri.refund', '=', refundId)
+    .whereRef('OrderItem.id', '=', 'ri.orderItem')
+    .execute();
 }
 
 /**
@@ -183,23 +209,30 @@ async function releaseUnits(tx: ServiceContext, refundId: number): Promise<void>
  * credited (ledger reason `refund`, reference the refund).
  */
 async function complete(tx: ServiceContext, refund: LockedRefund): Promise<void> {
+  const db = typedSql(tx.em);
   if (refund.kind === RefundKind.Refund) {
-    const skus = await tx.em.execute<{ sku_id: number; quantity: number }[]>(
-      `select oi.sku_id, sum(ri.quantity)::int as quantity from refund_item ri join order_item oi on oi.id = ri.order_item_id
-        where ri.refund_id = ? group by oi.sku_id`,
-      [refund.id],
-    );
+    const skus = await db
+      .selectFrom('RefundItem as ri')
+      .innerJoin('OrderItem as oi', 'oi.id', 'ri.orderItem')
+      .select((eb) => ['oi.sku', eb.cast<number>(eb.fn.sum('ri.quantity'), 'integer').as('units')])
+      .where('ri.refund', '=', refund.id)
+      .groupBy('oi.sku')
+      .execute();
     // Activity-priced units go back to their flash sale too (and off the customer's counter), as on cancellation.
     await restoreFlashSaleStock(tx.em, { refundId: refund.id });
-    await returnStock(tx.em, new Map(skus.map((s) => [s.sku_id, s.quantity])) as Demand);
+    const demand: Demand = new Map(skus.map((s) => [s.sku, s.units]));
+    await returnStock(tx.em, demand);
     if ((await closeShippingIfDone(tx.em, refund.orderId)) === OrderStatus.Cancelled) {
-      await tx.em.execute(
-        'update refund set freight_amount = o.freight_fee, amount = refund.amount + o.freight_fee from shop_order o where refund.id = ? and o.id = refund.order_id',
-        [refund.id],
-      );
+      await db
+        .updateTable('Refund')
+        .from('Order as o')
+        .set((eb) => ({ freightAmount: eb.ref('o.freightFee'), amount: eb('Refund.amount', '+', eb.ref('o.freightFee')) }))
+        .where('Refund.id', '=', refund.id)
+        .whereRef('o.id', '=', 'Refund.order')
+        .execute();
     }
   }
-  const [{ amount }] = await tx.em.execute<{ amount: number }[]>('select amount from refund where id = ?', [refund.id]);
+  const { amount } = await db.selectFrom('Refund').select('amount').where('id', '=', refund.id).executeTakeFirstOrThrow();
   if (amount > 0) {
     await credit(tx.em, { userId: refund.customerId, kind: BalanceKind.Available, amount, reason: 'refund', reference: { type: 'refund', id: refund.id } });
     await takeBackPointsForRefund(tx.em, { userId: refund.customerId, orderId: refund.orderId, refundId: refund.id, amountRefunded: amount });
@@ -215,10 +248,10 @@ export async function approveRefund(ctx: ServiceContext, input: unknown): Promis
   const operator = requireOperator(ctx);
   const { refundId } = parseInput(RefundRef, input);
   return inTransaction(ctx, async (tx) => {
-    const refund = await lockRefund(tx, refundId, { column: 'shop_id', id: operator.shopId });
+    const refund = await lockRefund(tx, refundId, { column: 'shop', id: operator.shopId });
     if (refund.kind === RefundKind.Refund) {
-      if (await move(tx, refund, [RefundStatus.Requested], RefundStatus.Completed, ', decided_at = now(), completed_at = now()')) await complete(tx, refund);
-    } else if (await move(tx, refund, [RefundStatus.Requested], RefundStatus.Approved, ', decided_at = now()')) {
+      if (await move(tx, refund, [RefundStatus.Requested], RefundStatus.Completed, { decidedAt: now, completedAt: now })) await complete(tx, refund);
+    } else if (await move(tx, refund, [RefundStatus.Requested], RefundStatus.Approved, { decidedAt: now })) {
       emitRefund(tx, refund, RefundStatus.Approved);
     }
     return view(tx, refundId);
@@ -230,8 +263,8 @@ export async function rejectRefund(ctx: ServiceContext, input: unknown): Promise
   const operator = requireOperator(ctx);
   const { refundId, reason } = parseInput(RejectInput, input);
   return inTransaction(ctx, async (tx) => {
-    const refund = await lockRefund(tx, refundId, { column: 'shop_id', id: operator.shopId });
-    if (await move(tx, refund, [RefundStatus.Requested], RefundStatus.Rejected, ', reject_reason = ?, decided_at = now()', [reason])) {
+    const refund = await lockRefund(tx, refundId, { column: 'shop', id: operator.shopId });
+    if (await move(tx, refund, [RefundStatus.Requested], RefundStatus.Rejected, { rejectReason: reason, decidedAt: now })) {
       await releaseUnits(tx, refundId);
       emitRefund(tx, refund, RefundStatus.Rejected);
     }
@@ -244,11 +277,11 @@ export async function shipBackRefund(ctx: ServiceContext, input: unknown): Promi
   const customer = requireCustomer(ctx);
   const data = parseInput(ShipBackInput, input);
   return inTransaction(ctx, async (tx) => {
-    const refund = await lockRefund(tx, data.refundId, { column: 'customer_id', id: customer.userId });
+    const refund = await lockRefund(tx, data.refundId, { column: 'customer', id: customer.userId });
     requireReturn(refund);
     await activeCompanyName(tx.em, data.companyCode);
-    const set = ', return_company_code = ?, return_tracking_number = ?, shipped_back_at = now()';
-    if (await move(tx, refund, [RefundStatus.Approved], RefundStatus.ShippedBack, set, [data.companyCode, data.trackingNumber])) {
+    const sentBack = { returnCompany: data.companyCode, returnTrackingNumber: data.trackingNumber, shippedBackAt: now };
+    if (await move(tx, refund, [RefundStatus.Approved], RefundStatus.ShippedBack, sentBack)) {
       emitRefund(tx, refund, RefundStatus.ShippedBack);
     }
     return view(tx, data.refundId);
@@ -260,9 +293,9 @@ export async function receiveRefund(ctx: ServiceContext, input: unknown): Promis
   const operator = requireOperator(ctx);
   const { refundId } = parseInput(RefundRef, input);
   return inTransaction(ctx, async (tx) => {
-    const refund = await lockRefund(tx, refundId, { column: 'shop_id', id: operator.shopId });
+    const refund = await lockRefund(tx, refundId, { column: 'shop', id: operator.shopId });
     requireReturn(refund);
-    if (await move(tx, refund, [RefundStatus.ShippedBack], RefundStatus.Completed, ', completed_at = now()')) await complete(tx, refund);
+    if (await move(tx, refund, [RefundStatus.ShippedBack], RefundStatus.Completed, { completedAt: now })) await complete(tx, refund);
     return view(tx, refundId);
   });
 }
@@ -272,8 +305,8 @@ export async function cancelRefund(ctx: ServiceContext, input: unknown): Promise
   const customer = requireCustomer(ctx);
   const { refundId } = parseInput(RefundRef, input);
   return inTransaction(ctx, async (tx) => {
-    const refund = await lockRefund(tx, refundId, { column: 'customer_id', id: customer.userId });
-    if (await move(tx, refund, [RefundStatus.Requested, RefundStatus.Approved], RefundStatus.Cancelled, ', cancelled_at = now()')) {
+    const refund = await lockRefund(tx, refundId, { column: 'customer', id: customer.userId });
+    if (await move(tx, refund, [RefundStatus.Requested, RefundStatus.Approved], RefundStatus.Cancelled, { cancelledAt: now })) {
       await releaseUnits(tx, refundId);
       emitRefund(tx, refund, RefundStatus.Cancelled);
     }
@@ -282,30 +315,31 @@ export async function cancelRefund(ctx: ServiceContext, input: unknown): Promise
 }
 
 async function listRefunds(ctx: ServiceContext, owner: Owner, input: unknown): Promise<Page<RefundView>> {
-  const { page, pageSize, status, kind } = parseInput(ListInput, input ?? {});
-  const where = `${owner.column} = ? and (?::text is null or status = ?::text) and (?::text is null or kind = ?::text)`;
-  const params = [owner.id, status ?? null, status ?? null, kind ?? null, kind ?? null];
-  const { ids, total } = await idPage(ctx.em, { table: 'refund', where, params, order: 'desc' }, { page, pageSize });
-  return { items: await refundViews(ctx.em, ids), page, pageSize, total };
+  const { status, kind, ...paging } = parseInput(ListInput, input ?? {});
+  let refunds = typedSql(ctx.em).selectFrom('Refund').where(owner.column, '=', owner.id);
+  if (status) refunds = refunds.where('status', '=', status);
+  if (kind) refunds = refunds.where('kind', '=', kind);
+  const { ids, total } = await idPage(refunds, paging, 'desc');
+  return pageOf(await refundViews(ctx.em, ids), paging, total);
 }
 
 export function listMyRefunds(ctx: ServiceContext, input: unknown): Promise<Page<RefundView>> {
   const customer = requireCustomer(ctx);
-  return listRefunds(ctx, { column: 'customer_id', id: customer.userId }, input);
+  return listRefunds(ctx, { column: 'customer', id: customer.userId }, input);
 }
 
 export function listShopRefunds(ctx: ServiceContext, input: unknown): Promise<Page<RefundView>> {
   const operator = requireOperator(ctx);
-  return listRefunds(ctx, { column: 'shop_id', id: operator.shopId }, input);
+  return listRefunds(ctx, { column: 'shop', id: operator.shopId }, input);
 }
 
 async function getRefund(ctx: ServiceContext, owner: Owner, input: unknown): Promise<RefundView> {
   const { refundId } = parseInput(RefundRef, input);
   const [found] = await refundViews(ctx.em, [refundId]);
-  const ownerId = owner.column === 'customer_id' ? found?.customerId : found?.shop.id;
+  const ownerId = owner.column === 'customer' ? found?.customerId : found?.shop.id;
   if (!found || ownerId !== owner.id) throw notFound('Refund', { refund_id: refundId });
   return found;
 }
 
-export const getMyRefund = (ctx: ServiceContext, input: unknown) => getRefund(ctx, { column: 'customer_id', id: requireCustomer(ctx).userId }, input);
-export const getShopRefund = (ctx: ServiceContext, input: unknown) => getRefund(ctx, { column: 'shop_id', id: requireOperator(ctx).shopId }, input);
+export const getMyRefund = (ctx: ServiceContext, input: unknown) => getRefund(ctx, { column: 'customer', id: requireCustomer(ctx).userId }, input);
+export const getShopRefund = (ctx: ServiceContext, input: unknown) => getRefund(ctx, { column: 'shop', id: requireOperator(ctx).shopId }, input);

@@ -1,12 +1,18 @@
-import { EventTypes } from '../events/event-types.js';
-import { toDate } from '../shared/values.js';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
+import { EventTypes } from '../events/event-types.js';
+import { typedSql, type Database } from '../db/typed-sql.js';
+import { OrderItem } from '../entities/order-item.entity.js';
+import { OrderStatus } from '../entities/order.entity.js';
+import { ProductStatus } from '../entities/product.entity.js';
+import { Review } from '../entities/review.entity.js';
 import { conflict, notFound } from '../errors.js';
 import type { ServiceContext } from '../shared/context.js';
 import { requireAdmin, requireCustomer, requireOperator } from '../shared/guards.js';
 import { emit, inTransaction } from '../shared/transaction.js';
 import { id, parseInput, z } from '../shared/validate.js';
-import { pageOffset, pageFields, type Page, type PageRequest } from '../shared/pagination.js';
+import { pageFields, pageOf, pageOffset, windowTotal, type Page, type PageRequest } from '../shared/pagination.js';
 import { ratingSummaries, type RatingSummary } from '../catalog/rating-summary.js';
 
 export interface ReviewView {
@@ -42,69 +48,82 @@ const ReviewRef = z.strictObject({ reviewId: id });
 const ReplyInput = ReviewRef.extend({ text: z.string().trim().min(1).max(1000) });
 
 const mask = (name: string) => `${[...name.trim()][0] ?? '*'}***`;
-
-/** Reviews with the SKU name and the author; `withTotal` adds the row count of the whole filter. */
-const selectReviews = (withTotal = false) => `
-  select r.*, oi.sku_name, u.display_name${withTotal ? ', count(*) over () as total_count' : ''}
-    from review r join order_item oi on oi.id = r.order_item_id join app_user u on u.id = r.customer_id`;
 const flag = z.union([z.boolean(), z.stringbool()]).optional();
 
-function toView(r: any): ReviewView {
+/** Reviews with the SKU name and the author, newest first; callers add their filter. */
+const reviews = (em: EntityManager) =>
+  typedSql(em)
+    .selectFrom('Review as r')
+    .innerJoin('OrderItem as oi', 'oi.id', 'r.orderItem')
+    .innerJoin('User as u', 'u.id', 'r.customer');
+type Reviews = ReturnType<typeof reviews>;
+
+const withAuthor = (query: Reviews) => query.selectAll('r').select(['oi.skuName', 'u.displayName']).orderBy('r.id', 'desc');
+
+type ReviewRow = Database['Review'] & { skuName: string; displayName: string };
+
+function toView(r: ReviewRow): ReviewView {
   return {
-    id: r.id, productId: r.product_id, shopId: r.shop_id, orderItemId: r.order_item_id, skuName: r.sku_name,
-    author: mask(r.display_name), rating: r.rating, text: r.body, imageUrls: r.image_urls, hidden: r.hidden,
-    reply: r.reply === null ? undefined : { text: r.reply, repliedAt: toDate(r.replied_at) },
-    createdAt: toDate(r.created_at),
+    id: r.id, productId: r.product, shopId: r.shop, orderItemId: r.orderItem, skuName: r.skuName,
+    author: mask(r.displayName), rating: r.rating, text: r.body, imageUrls: r.imageUrls, hidden: r.hidden,
+    reply: r.reply !== null && r.repliedAt !== null ? { text: r.reply, repliedAt: r.repliedAt } : undefined,
+    createdAt: r.createdAt,
   };
 }
 
 async function oneReview(em: EntityManager, reviewId: number): Promise<ReviewView> {
-  const [row] = await em.execute<any[]>(`${selectReviews()} where r.id = ?`, [reviewId]);
-  return toView(row);
+  return toView(await withAuthor(reviews(em).where('r.id', '=', reviewId)).executeTakeFirstOrThrow());
 }
 
-/** A page of reviews, newest first; `where` uses `r.` columns. Total 0 beyond the last page costs a count. */
-async function reviewPage(em: EntityManager, where: string, params: unknown[], paging: PageRequest): Promise<Page<ReviewView>> {
-  const rows = await em.execute<any[]>(
-    `${selectReviews(true)} where ${where} order by r.id desc limit ? offset ?`,
-    [...params, paging.pageSize, pageOffset(paging)],
-  );
-  let total = rows.length > 0 ? Number(rows[0].total_count) : 0;
-  if (rows.length === 0 && paging.page > 1) {
-    total = (await em.execute<{ n: number }[]>(`select count(*)::int as n from review r where ${where}`, params))[0].n;
-  }
-  return { items: rows.map(toView), page: paging.page, pageSize: paging.pageSize, total };
+/** A page of the reviews `filtered` keeps, newest first, with the total of the whole filter. */
+async function reviewPage(filtered: Reviews, paging: PageRequest): Promise<Page<ReviewView>> {
+  const rows = await withAuthor(filtered)
+    .select(sql<number>`(count(*) over ())::int`.as('total'))
+    .limit(paging.pageSize)
+    .offset(pageOffset(paging))
+    .execute();
+  const total = await windowTotal(rows, paging, async () => (await filtered.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n);
+  return pageOf(rows.map(toView), paging, total);
 }
 
 /**
- * The buyer reviews one item of their own delivered order, once. One insert decides: it selects the
- * item only when the order is the caller's and delivered, and the unique key on the item refuses a second.
+ * The buyer reviews one item of their own delivered order, once: the unique key on the item refuses
+ * a second review, also when two arrive at once.
  */
 export async function reviewOrderItem(ctx: ServiceContext, input: unknown): Promise<ReviewView> {
   const customer = requireCustomer(ctx);
   const data = parseInput(ReviewInput, input);
   return inTransaction(ctx, async (tx) => {
-    const [created] = await tx.em.execute<{ id: number; shop_id: number; product_id: number }[]>(
-      `insert into review (order_item_id, product_id, shop_id, customer_id, rating, body, image_urls, created_at)
-       select oi.id, oi.product_id, o.shop_id, o.customer_id, ?, ?, ?::jsonb, now()
-         from order_item oi join shop_order o on o.id = oi.order_id
-        where oi.id = ? and o.id = ? and o.customer_id = ? and o.status = 'delivered'
-       on conflict (order_item_id) do nothing
-       returning id, shop_id, product_id`,
-      [data.rating, data.text, JSON.stringify(data.imageUrls), data.orderItemId, data.orderId, customer.userId],
+    const item = await tx.em.findOne(
+      OrderItem,
+      { id: data.orderItemId, order: { id: data.orderId, customer: customer.userId } },
+      { populate: ['order'] },
     );
-    if (!created) {
-      const [found] = await tx.em.execute<{ status: string; reviewed: boolean }[]>(
-        `select o.status, exists (select 1 from review where order_item_id = oi.id) as reviewed
-           from order_item oi join shop_order o on o.id = oi.order_id where oi.id = ? and o.id = ? and o.customer_id = ?`,
-        [data.orderItemId, data.orderId, customer.userId],
-      );
-      if (!found) throw notFound('Order item', { order_id: data.orderId, order_item_id: data.orderItemId });
-      if (found.reviewed) throw conflict('REVIEW_EXISTS', 'This item has already been reviewed', { order_item_id: data.orderItemId });
-      throw conflict('ORDER_NOT_DELIVERED', 'Only items of a delivered order can be reviewed', { status: found.status });
+    if (!item) throw notFound('Order item', { order_id: data.orderId, order_item_id: data.orderItemId });
+    const { order } = item;
+    const status: OrderStatus = order.status;
+    if (status !== OrderStatus.Delivered) {
+      throw conflict('ORDER_NOT_DELIVERED', 'Only items of a delivered order can be reviewed', { status });
     }
-    emit(tx, { type: EventTypes.REVIEW_CREATED, shopIds: [created.shop_id], customerId: customer.userId, payload: { reviewId: created.id, productId: created.product_id, rating: data.rating } });
-    return oneReview(tx.em, created.id);
+    const review = tx.em.create(Review, {
+      orderItem: item,
+      product: item.product,
+      shop: order.shop,
+      customer: customer.userId,
+      rating: data.rating,
+      body: data.text,
+      imageUrls: data.imageUrls,
+    });
+    try {
+      await tx.em.flush();
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) {
+        throw conflict('REVIEW_EXISTS', 'This item has already been reviewed', { order_item_id: data.orderItemId });
+      }
+      throw error;
+    }
+    emit(tx, { type: EventTypes.REVIEW_CREATED, shopIds: [order.shop.id], customerId: customer.userId, payload: { reviewId: review.id, productId: item.product.id, rating: data.rating } });
+    return oneReview(tx.em, review.id);
   });
 }
 
@@ -116,16 +135,16 @@ const ProductReviewsInput = z.object({ ...pageFields, productId: id, rating: z.c
  */
 export async function listProductReviews(ctx: ServiceContext, input: unknown): Promise<ProductReviewPage> {
   const { productId, rating, page, pageSize } = parseInput(ProductReviewsInput, input);
-  const [product] = await ctx.em.execute(`select id from product where id = ? and status = 'published'`, [productId]);
+  const product = await typedSql(ctx.em).selectFrom('Product').select('id').where('id', '=', productId).where('status', '=', ProductStatus.Published).executeTakeFirst();
   if (!product) throw notFound('Product', { product_id: productId });
+  // `not hidden`, as the partial index on visible reviews says it.
+  const visible = reviews(ctx.em).where('r.product', '=', productId).where((eb) => eb.not(eb.ref('r.hidden')));
   const [[summary], rows] = await Promise.all([
     ratingSummaries(ctx.em, [productId]),
-    ctx.em.execute<any[]>(
-      `${selectReviews()}
-        where r.product_id = ? and not r.hidden and (?::int is null or r.rating = ?::int)
-        order by r.id desc limit ? offset ?`,
-      [productId, rating ?? null, rating ?? null, pageSize, pageOffset({ page, pageSize })],
-    ),
+    withAuthor(rating ? visible.where('r.rating', '=', rating) : visible)
+      .limit(pageSize)
+      .offset(pageOffset({ page, pageSize }))
+      .execute(),
   ]);
   const total = rating ? summary.perStar[rating - 1].count : summary.count;
   return { items: rows.map(toView), page, pageSize, total, summary };
@@ -137,7 +156,9 @@ const ShopReviewsInput = z.object({ ...pageFields, replied: flag });
 export async function listShopReviews(ctx: ServiceContext, input: unknown): Promise<Page<ReviewView>> {
   const operator = requireOperator(ctx);
   const { replied, ...paging } = parseInput(ShopReviewsInput, input ?? {});
-  return reviewPage(ctx.em, 'r.shop_id = ? and (?::boolean is null or (r.reply is not null) = ?::boolean)', [operator.shopId, replied ?? null, replied ?? null], paging);
+  const shops = reviews(ctx.em).where('r.shop', '=', operator.shopId);
+  if (replied === undefined) return reviewPage(shops, paging);
+  return reviewPage(shops.where('r.reply', replied ? 'is not' : 'is', null), paging);
 }
 
 const AdminReviewsInput = z.object({ ...pageFields,
@@ -149,12 +170,10 @@ const AdminReviewsInput = z.object({ ...pageFields,
 export async function listAllReviews(ctx: ServiceContext, input: unknown): Promise<Page<ReviewView>> {
   requireAdmin(ctx);
   const { hidden, productId, ...paging } = parseInput(AdminReviewsInput, input ?? {});
-  return reviewPage(
-    ctx.em,
-    '(?::boolean is null or r.hidden = ?::boolean) and (?::int is null or r.product_id = ?::int)',
-    [hidden ?? null, hidden ?? null, productId ?? null, productId ?? null],
-    paging,
-  );
+  let all = reviews(ctx.em);
+  if (hidden !== undefined) all = all.where('r.hidden', '=', hidden);
+  if (productId !== undefined) all = all.where('r.product', '=', productId);
+  return reviewPage(all, paging);
 }
 
 /** The shop replies once to a review of its product; another shop's review is 404, a second reply 409. */
@@ -162,30 +181,37 @@ export async function replyToReview(ctx: ServiceContext, input: unknown): Promis
   const operator = requireOperator(ctx);
   const { reviewId, text } = parseInput(ReplyInput, input);
   return inTransaction(ctx, async (tx) => {
-    const [replied] = await tx.em.execute<{ customer_id: number }[]>(
-      'update review set reply = ?, replied_at = now() where id = ? and shop_id = ? and reply is null returning customer_id',
-      [text, reviewId, operator.shopId],
-    );
+    const db = typedSql(tx.em);
+    const replied = await db
+      .updateTable('Review')
+      .set({ reply: text, repliedAt: sql<Date>`now()` })
+      .where('id', '=', reviewId)
+      .where('shop', '=', operator.shopId)
+      .where('reply', 'is', null)
+      .returning('customer')
+      .executeTakeFirst();
     if (!replied) {
-      const [existing] = await tx.em.execute('select id from review where id = ? and shop_id = ?', [reviewId, operator.shopId]);
+      const existing = await db.selectFrom('Review').select('id').where('id', '=', reviewId).where('shop', '=', operator.shopId).executeTakeFirst();
       if (!existing) throw notFound('Review', { review_id: reviewId });
       throw conflict('REVIEW_ALREADY_REPLIED', 'This review already has a reply', { review_id: reviewId });
     }
-    emit(tx, { type: EventTypes.REVIEW_REPLIED, shopIds: [operator.shopId], customerId: replied.customer_id, payload: { reviewId } });
+    emit(tx, { type: EventTypes.REVIEW_REPLIED, shopIds: [operator.shopId], customerId: replied.customer, payload: { reviewId } });
     return oneReview(tx.em, reviewId);
   });
 }
 
-/** An admin hides (or shows again) a review; repeating either is harmless. */
+/** An admin hides (or shows again) a review; repeating either is harmless (the first hiding time stays). */
 export async function setReviewHidden(ctx: ServiceContext, input: unknown, hidden: boolean): Promise<ReviewView> {
   requireAdmin(ctx);
   const { reviewId } = parseInput(ReviewRef, input);
   return inTransaction(ctx, async (tx) => {
-    const changed = await tx.em.execute(
-      `update review set hidden = ?, hidden_at = case when ? then coalesce(hidden_at, now()) end where id = ? returning id`,
-      [hidden, hidden, reviewId],
-    );
-    if (changed.length === 0) throw notFound('Review', { review_id: reviewId });
+    const changed = await typedSql(tx.em)
+      .updateTable('Review')
+      .set((eb) => ({ hidden, hiddenAt: hidden ? eb.fn.coalesce('hiddenAt', sql<Date>`now()`) : null }))
+      .where('id', '=', reviewId)
+      .returning('id')
+      .executeTakeFirst();
+    if (!changed) throw notFound('Review', { review_id: reviewId });
     return oneReview(tx.em, reviewId);
   });
 }

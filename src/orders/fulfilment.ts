@@ -1,5 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
+import { typedSql } from '../db/typed-sql.js';
 import { OrderStatus } from '../entities/order.entity.js';
+import { RefundKind, RefundStatus } from '../entities/refund.entity.js';
 
 /**
  * Closes the shipping of a paid order once every unit is shipped or refunded and no money-only
@@ -8,20 +11,42 @@ import { OrderStatus } from '../entities/order.entity.js';
  * after a shipment or a refund completion. Returns the new state, or null when the order stays.
  */
 export async function closeShippingIfDone(em: EntityManager, orderId: number): Promise<OrderStatus | null> {
-  const [row] = await em.execute<{ status: OrderStatus }[]>(
-    `update shop_order o
-        set status = case when s.shipped then 'shipped' else 'cancelled' end,
-            shipped_at = case when s.shipped then now() end,
-            cancelled_at = case when s.shipped then null else now() end,
-            cancel_reason = case when s.shipped then null else 'refunded' end
-       from (select bool_or(shipped_quantity > 0) as shipped, bool_and(shipped_quantity + refund_quantity >= quantity) as done
-               from order_item where order_id = ?) s
-      where o.id = ? and o.status = 'paid' and s.done
-        and not exists (select 1 from refund r where r.order_id = o.id and r.kind = 'refund' and r.status = 'requested')
-      returning o.status`,
-    [orderId, orderId],
-  );
+  const db = typedSql(em);
+  const progress = db
+    .selectFrom('OrderItem')
+    .select((eb) => [
+      eb.fn<boolean>('bool_or', [eb('shippedQuantity', '>', 0)]).as('shipped'),
+      eb.fn<boolean>('bool_and', [eb(eb('shippedQuantity', '+', eb.ref('refundQuantity')), '>=', eb.ref('quantity'))]).as('done'),
+    ])
+    .where('order', '=', orderId);
+  const now = sql<Date>`now()`;
+  const row = await db
+    .updateTable('Order')
+    .from(progress.as('s'))
+    .set((eb) => ({
+      status: eb.case().when('s.shipped', '=', true).then(OrderStatus.Shipped).else(OrderStatus.Cancelled).end(),
+      shippedAt: eb.case().when('s.shipped', '=', true).then(now).end(),
+      cancelledAt: eb.case().when('s.shipped', '=', true).then(null).else(now).end(),
+      cancelReason: eb.case().when('s.shipped', '=', true).then(null).else('refunded').end(),
+    }))
+    .where('Order.id', '=', orderId)
+    .where('Order.status', '=', OrderStatus.Paid)
+    .where('s.done', '=', true)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('Refund as r')
+            .select(eb.lit(1).as('open'))
+            .whereRef('r.order', '=', 'Order.id')
+            .where('r.kind', '=', RefundKind.Refund)
+            .where('r.status', '=', RefundStatus.Requested),
+        ),
+      ),
+    )
+    .returning('Order.status')
+    .executeTakeFirst();
   // Refunded in full before anything shipped: the order never sold anything, so its lines leave sold_count.
-  if (row?.status === OrderStatus.Cancelled) await em.execute('update order_item set sold = false where order_id = ?', [orderId]);
+  if (row?.status === OrderStatus.Cancelled) await db.updateTable('OrderItem').set({ sold: false }).where('order', '=', orderId).execute();
   return row?.status ?? null;
 }

@@ -1,10 +1,14 @@
 import { conflict, notFound, refused } from '../errors.js';
-import { toDate } from '../shared/values.js';
-import { OrderStatus, PAID_STATES } from '../entities/order.entity.js';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { sql } from 'kysely';
+import { opt, toDate } from '../shared/values.js';
+import { typedSql } from '../db/typed-sql.js';
+import { Invoice } from '../entities/invoice.entity.js';
+import { PAID_STATES } from '../entities/order.entity.js';
 import type { ServiceContext } from '../shared/context.js';
 import { requireCustomer, requireOperator } from '../shared/guards.js';
 import { inTransaction } from '../shared/transaction.js';
-import { netPaidOf } from '../after-sale/refund-amount.js';
+import { netPaid } from '../after-sale/refund-amount.js';
 import { id, parseInput, z } from '../shared/validate.js';
 
 /**
@@ -28,42 +32,57 @@ const IssueInput = z.strictObject({
 });
 const OrderRef = z.object({ orderId: id });
 
-function view(orderId: number, total: number, row?: { invoice_no: string; title: string; tax_number: string | null; amount: number; issued_at: Date }): InvoiceView {
-  if (!row) return { orderId, status: 'not_issued', invoiceNo: null, amount: total };
+type IssuedInvoice = Pick<Invoice, 'invoiceNo' | 'title' | 'taxNumber' | 'amount' | 'issuedAt'>;
+
+function view(orderId: number, total: number, invoice?: IssuedInvoice): InvoiceView {
+  if (!invoice) return { orderId, status: 'not_issued', invoiceNo: null, amount: total };
   return {
     orderId,
     status: 'issued',
-    invoiceNo: row.invoice_no,
-    title: row.title,
-    taxNumber: row.tax_number ?? undefined,
-    amount: row.amount,
-    issuedAt: toDate(row.issued_at),
+    invoiceNo: invoice.invoiceNo,
+    title: invoice.title,
+    taxNumber: opt(invoice.taxNumber),
+    amount: invoice.amount,
+    issuedAt: invoice.issuedAt,
   };
 }
+
+/** Invoice numbers: `MF`, the year, then the sequence's next value; one clock (the database's) for the number and the date. */
+const NEXT_INVOICE = sql<string>`'MF' || to_char(now(), 'YYYY') || lpad(nextval('invoice_no_seq')::text, 8, '0')`;
 
 /** The shop issues the invoice of a paid (or later) order, once. */
 export async function issueInvoice(ctx: ServiceContext, input: unknown): Promise<InvoiceView> {
   const operator = requireOperator(ctx);
   const data = parseInput(IssueInput, input);
   return inTransaction(ctx, async (tx) => {
+    const db = typedSql(tx.em);
     // The invoice is for what the customer finally paid: the total less refunds completed so far.
-    const [order] = await tx.em.execute<{ status: OrderStatus; total: number; display_name: string }[]>(
-      `select o.status, ${netPaidOf('o')} as total, u.display_name
-         from shop_order o join app_user u on u.id = o.customer_id
-        where o.id = ? and o.shop_id = ?`,
-      [data.orderId, operator.shopId],
-    );
+    const order = await db
+      .selectFrom('Order as o')
+      .innerJoin('User as u', 'u.id', 'o.customer')
+      .select((eb) => ['o.status', 'u.displayName', netPaid({ id: eb.ref('o.id'), total: eb.ref('o.total') }).as('netPaid')])
+      .where('o.id', '=', data.orderId)
+      .where('o.shop', '=', operator.shopId)
+      .executeTakeFirst();
     if (!order) throw notFound('Order', { order_id: data.orderId });
     if (!PAID_STATES.includes(order.status)) throw refused('INVOICE_NOT_AVAILABLE', 'An invoice can be issued only for a paid order', { status: order.status });
-    const [row] = await tx.em.execute<any[]>(
-      `insert into invoice (order_id, invoice_no, title, tax_number, amount, issued_at)
-       values (?, 'MF' || to_char(now(), 'YYYY') || lpad(nextval('invoice_no_seq')::text, 8, '0'), ?, ?, ?, now())
-       on conflict (order_id) do nothing
-       returning invoice_no, title, tax_number, amount, issued_at`,
-      [data.orderId, data.title ?? order.display_name, data.taxNumber ?? null, order.total],
-    );
-    if (!row) throw conflict('INVOICE_ALREADY_ISSUED', 'This order already has an invoice');
-    return view(data.orderId, order.total, row);
+    const next = await db.selectNoFrom([NEXT_INVOICE.as('invoiceNo'), sql<string>`now()`.as('now')]).executeTakeFirstOrThrow();
+    const invoice = tx.em.create(Invoice, {
+      order: data.orderId,
+      invoiceNo: next.invoiceNo,
+      title: data.title ?? order.displayName,
+      taxNumber: data.taxNumber ?? null,
+      amount: order.netPaid,
+      issuedAt: toDate(next.now),
+    });
+    try {
+      await tx.em.flush();
+    } catch (error) {
+      // One invoice per order: the unique key decides, also between two shops' clicks at once.
+      if (error instanceof UniqueConstraintViolationException) throw conflict('INVOICE_ALREADY_ISSUED', 'This order already has an invoice');
+      throw error;
+    }
+    return view(data.orderId, order.netPaid, invoice);
   });
 }
 
@@ -71,15 +90,22 @@ export async function issueInvoice(ctx: ServiceContext, input: unknown): Promise
 export async function getMyInvoice(ctx: ServiceContext, input: unknown): Promise<InvoiceView> {
   const customer = requireCustomer(ctx);
   const { orderId } = parseInput(OrderRef, input);
-  const [row] = await ctx.em.execute<any[]>(
-    `select o.status, i.invoice_no, i.title, i.tax_number, i.amount, i.issued_at,
-            ${netPaidOf('o')} as total
-       from shop_order o left join invoice i on i.order_id = o.id where o.id = ? and o.customer_id = ?`,
-    [orderId, customer.userId],
-  );
+  const row = await typedSql(ctx.em)
+    .selectFrom('Order as o')
+    .leftJoin('Invoice as i', 'i.order', 'o.id')
+    .select((eb) => [
+      'o.status', 'i.invoiceNo', 'i.title', 'i.taxNumber', 'i.amount', 'i.issuedAt',
+      netPaid({ id: eb.ref('o.id'), total: eb.ref('o.total') }).as('netPaid'),
+    ])
+    .where('o.id', '=', orderId)
+    .where('o.customer', '=', customer.userId)
+    .executeTakeFirst();
   if (!row) throw notFound('Order', { order_id: orderId });
+  const { invoiceNo, title, amount, issuedAt } = row;
   // An issued invoice stays readable whatever happened to the order since (e.g. refunded in full).
-  if (row.invoice_no) return view(orderId, row.total, row);
+  if (invoiceNo !== null && title !== null && amount !== null && issuedAt !== null) {
+    return view(orderId, row.netPaid, { invoiceNo, title, taxNumber: row.taxNumber, amount, issuedAt });
+  }
   if (!PAID_STATES.includes(row.status)) throw refused('INVOICE_NOT_AVAILABLE', 'An order has an invoice only once it is paid', { status: row.status });
-  return view(orderId, row.total, undefined);
+  return view(orderId, row.netPaid);
 }

@@ -1,10 +1,15 @@
+import { sql } from 'kysely';
 import { notFound, forbidden } from '../errors.js';
+import { typedSql } from '../db/typed-sql.js';
+import { OrderStatus } from '../entities/order.entity.js';
+import { RefundStatus } from '../entities/refund.entity.js';
+import { toDate } from '../shared/values.js';
 import { Role } from '../entities/user.entity.js';
 import { BASE_CURRENCY } from '../currency.js';
 import type { ServiceContext } from '../shared/context.js';
 import { requireUser } from '../shared/guards.js';
 import { idParam, parseInput, z } from '../shared/validate.js';
-import { idPage, pageFields, type Page } from '../shared/pagination.js';
+import { idPage, pageFields, pageOf, type Page } from '../shared/pagination.js';
 import { orderViews, type OrderView } from './order-view.js';
 
 /**
@@ -67,59 +72,57 @@ function scopeOf(ctx: ServiceContext, shopId: number | undefined): OperationsSco
   throw forbidden('This needs the shop_operator or platform_admin role');
 }
 
+const COUNT = sql<number>`count(*)::int`;
+
 /** Today's counters in one statement. */
 export async function operationsToday(ctx: ServiceContext, input: unknown): Promise<OperationsToday> {
   const { shopId, timeZone } = parseInput(TodayInput, input ?? {});
   const scope = scopeOf(ctx, shopId);
-  const [row] = await ctx.em.execute<
-    {
-      since: Date;
-      placed: number;
-      paid: number;
-      paid_amount: string;
-      cancelled: number;
-      awaiting: number;
-      refunds_requested: number;
-      refunds_open: number;
-    }[]
-  >(
-    `with b as (select (date_trunc('day', now() at time zone ?) at time zone ?) as since, ?::int as shop)
-     select b.since,
-       (select count(*)::int from shop_order o where o.created_at >= b.since and (b.shop is null or o.shop_id = b.shop)) as placed,
-       p.paid, p.paid_amount,
-       (select count(*)::int from shop_order o where o.cancelled_at >= b.since and (b.shop is null or o.shop_id = b.shop)) as cancelled,
-       (select count(*)::int from shop_order o where o.status = 'paid' and (b.shop is null or o.shop_id = b.shop)) as awaiting,
-       (select count(*)::int from refund r where r.created_at >= b.since and (b.shop is null or r.shop_id = b.shop)) as refunds_requested,
-       (select count(*)::int from refund r where r.status = 'requested' and (b.shop is null or r.shop_id = b.shop)) as refunds_open
-     from b cross join lateral (
-       select count(*)::int as paid, coalesce(sum(o.total), 0)::bigint as paid_amount
-         from shop_order o where o.paid_at >= b.since and (b.shop is null or o.shop_id = b.shop)
-     ) p`,
-    [timeZone, timeZone, scope.shopId],
-  );
+  const row = await typedSql(ctx.em)
+    .with('b', (db) => db.selectNoFrom(sql<string>`date_trunc('day', now() at time zone ${timeZone}) at time zone ${timeZone}`.as('since')))
+    .selectFrom('b')
+    .select((eb) => {
+      const orders = () => {
+        const all = eb.selectFrom('Order as o');
+        return scope.shopId === null ? all : all.where('o.shop', '=', scope.shopId);
+      };
+      const refunds = () => {
+        const all = eb.selectFrom('Refund as r');
+        return scope.shopId === null ? all : all.where('r.shop', '=', scope.shopId);
+      };
+      return [
+        'b.since',
+        orders().select(COUNT.as('n')).whereRef('o.createdAt', '>=', 'b.since').as('placed'),
+        orders().select(COUNT.as('n')).whereRef('o.paidAt', '>=', 'b.since').as('paid'),
+        orders().select((o) => o.fn.coalesce(o.fn.sum<string>('o.total'), sql<string>`0`).as('sum')).whereRef('o.paidAt', '>=', 'b.since').as('paidAmount'),
+        orders().select(COUNT.as('n')).whereRef('o.cancelledAt', '>=', 'b.since').as('cancelled'),
+        orders().select(COUNT.as('n')).where('o.status', '=', OrderStatus.Paid).as('awaiting'),
+        refunds().select(COUNT.as('n')).whereRef('r.createdAt', '>=', 'b.since').as('refundsRequested'),
+        refunds().select(COUNT.as('n')).where('r.status', '=', RefundStatus.Requested).as('refundsOpen'),
+      ];
+    })
+    .executeTakeFirstOrThrow();
   return {
     ...scope,
     timeZone,
-    since: new Date(row.since),
+    since: toDate(row.since),
     currency: BASE_CURRENCY.code,
-    ordersPlaced: row.placed,
-    ordersPaid: row.paid,
-    paidAmount: Number(row.paid_amount),
-    ordersCancelled: row.cancelled,
-    awaitingShipment: row.awaiting,
-    refundsRequested: row.refunds_requested,
-    refundsOpen: row.refunds_open,
+    ordersPlaced: row.placed ?? 0,
+    ordersPaid: row.paid ?? 0,
+    paidAmount: Number(row.paidAmount ?? 0),
+    ordersCancelled: row.cancelled ?? 0,
+    awaitingShipment: row.awaiting ?? 0,
+    refundsRequested: row.refundsRequested ?? 0,
+    refundsOpen: row.refundsOpen ?? 0,
   };
 }
 
 /** Paid orders not yet fully shipped, oldest first (the next to ship on top), with their items. */
 export async function ordersAwaitingShipment(ctx: ServiceContext, input: unknown): Promise<Page<OrderView>> {
-  const { shopId, page, pageSize } = parseInput(AwaitingInput, input ?? {});
+  const { shopId, ...paging } = parseInput(AwaitingInput, input ?? {});
   const scope = scopeOf(ctx, shopId);
-  const { ids, total } = await idPage(
-    ctx.em,
-    { table: 'shop_order', where: `status = 'paid' and (?::int is null or shop_id = ?::int)`, params: [scope.shopId, scope.shopId], order: 'asc' },
-    { page, pageSize },
-  );
-  return { items: await orderViews(ctx.em, ids), page, pageSize, total };
+  const all = typedSql(ctx.em).selectFrom('Order').where('status', '=', OrderStatus.Paid);
+  const awaiting = scope.shopId === null ? all : all.where('shop', '=', scope.shopId);
+  const { ids, total } = await idPage(awaiting, paging, 'asc');
+  return pageOf(await orderViews(ctx.em, ids), paging, total);
 }

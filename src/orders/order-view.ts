@@ -4,6 +4,7 @@ import { BASE_CURRENCY } from '../currency.js';
 import { intArray } from '../db/sql.js';
 import type { ItemPricing } from '../entities/order-item.entity.js';
 import type { OrderStatus, ShippingAddress } from '../entities/order.entity.js';
+import type { Database } from '../db/typed-sql.js';
 
 export interface OrderItemView {
   id: number;
@@ -59,9 +60,70 @@ export interface OrderView {
   shipments: ShipmentView[];
 }
 
+/** Timestamps arrive as text: PostgreSQL's text in raw results, ISO text in the stored JSON answers. */
+type Stamp = string | Date;
+type O = Database['Order'];
+type I = Database['OrderItem'];
+type S = Database['Shipment'];
 
-/** An order row as `orderViews` selects it (and checkout's write statement returns it). */
-export type OrderRow = Record<string, any>;
+/** An `order_item` row under its column names, as `json_agg` of the whole row gives it. */
+export interface OrderItemRow {
+  id: I['id'];
+  order_id: I['order'];
+  product_id: I['product'];
+  sku_id: I['sku'];
+  product_name: I['productName'];
+  sku_name: I['skuName'];
+  unit_price: I['unitPrice'];
+  quantity: I['quantity'];
+  amount: I['amount'];
+  pricing: I['pricing'];
+  shipped_quantity: I['shippedQuantity'];
+  sold: I['sold'];
+  flash_sale_item_id: I['flashSaleItem'];
+  refund_quantity: I['refundQuantity'];
+}
+
+/** A `shipment` row under its column names, with what the parcel holds (empty: the whole order). */
+export interface ShipmentRow {
+  id: S['id'];
+  order_id: S['order'];
+  company_code: S['company'];
+  carrier: S['carrier'];
+  tracking_number: S['trackingNumber'];
+  created_at: Stamp;
+  items: { order_item_id: Database['ShipmentItem']['orderItem']; quantity: Database['ShipmentItem']['quantity'] }[];
+}
+
+/**
+ * A `shop_order` row under its column names (`o.*`) with its shop, items and shipments: what
+ * `orderRows` selects and what checkout's write statement returns and keeps as a replayable answer.
+ * Column names, not property names, because that statement builds the same rows in SQL.
+ */
+export interface OrderRow {
+  id: O['id'];
+  customer_id: O['customer'];
+  shop_id: O['shop'];
+  status: O['status'];
+  items_total: O['itemsTotal'];
+  discount: O['discount'];
+  coupon_id: O['coupon'];
+  freight_fee: O['freightFee'];
+  shipping_address: O['shippingAddress'];
+  total: O['total'];
+  created_at: Stamp;
+  paid_at: Stamp | null;
+  shipped_at: Stamp | null;
+  delivered_at: Stamp | null;
+  cancelled_at: Stamp | null;
+  cancel_reason: O['cancelReason'];
+  group_id: O['group'];
+  group_price: O['groupPrice'];
+  shop_slug: Database['Shop']['slug'];
+  shop_name: Database['Shop']['name'];
+  item_rows: OrderItemRow[];
+  shipment_rows: ShipmentRow[];
+}
 
 /**
  * Full views of several orders in one statement whatever their number (orders with shops; their
@@ -73,7 +135,11 @@ export async function orderViews(em: EntityManager, ids: number[]): Promise<Orde
   return ids.map((id) => byId.get(id)).filter((o): o is OrderView => o !== undefined);
 }
 
-/** The rows `orderViews` is made from (in no particular order): what a checkout's Idempotency-Key keeps. */
+/**
+ * The rows `orderViews` is made from (in no particular order): what a checkout's Idempotency-Key
+ * keeps. Hand SQL, not typed SQL: its rows must be the ones checkout's write statement (a measured
+ * hot path) builds in SQL, whole rows under their column names.
+ */
 export async function orderRows(em: EntityManager, ids: number[]): Promise<OrderRow[]> {
   if (ids.length === 0) return [];
   return em.execute<OrderRow[]>(
@@ -90,11 +156,7 @@ export async function orderRows(em: EntityManager, ids: number[]): Promise<Order
   );
 }
 
-/**
- * Views from rows shaped as `orderViews` selects them (order columns, `shop_slug`, `shop_name`,
- * `item_rows`, `shipment_rows`), in row order. Checkout builds the same rows from what its one
- * write statement inserted.
- */
+/** Views from rows shaped as `OrderRow`, in row order. */
 export function orderViewsFromRows(orders: OrderRow[]): OrderView[] {
   return orders.map(
     (o): OrderView => ({
@@ -117,13 +179,13 @@ export function orderViewsFromRows(orders: OrderRow[]): OrderView[] {
       cancelReason: opt(o.cancel_reason),
       groupId: opt(o.group_id),
       groupPrice: opt(o.group_price),
-      items: (o.item_rows as any[]).map(toItemView),
-      shipments: (o.shipment_rows as any[]).map(toShipmentView),
+      items: o.item_rows.map(toItemView),
+      shipments: o.shipment_rows.map(toShipmentView),
     }),
   );
 }
 
-function toItemView(i: any): OrderItemView {
+function toItemView(i: OrderItemRow): OrderItemView {
   return {
     id: i.id, productId: i.product_id, skuId: i.sku_id, productName: i.product_name, skuName: i.sku_name,
     unitPrice: i.unit_price, quantity: i.quantity, amount: i.amount, pricing: i.pricing, shippedQuantity: i.shipped_quantity, refundQuantity: i.refund_quantity,
@@ -131,7 +193,7 @@ function toItemView(i: any): OrderItemView {
   };
 }
 
-function toShipmentView(s: any): ShipmentView {
-  const parts = (s.items as { order_item_id: number; quantity: number }[]).map((p) => ({ orderItemId: p.order_item_id, quantity: p.quantity }));
+function toShipmentView(s: ShipmentRow): ShipmentView {
+  const parts = s.items.map((p) => ({ orderItemId: p.order_item_id, quantity: p.quantity }));
   return { id: s.id, companyCode: s.company_code, carrier: s.carrier, trackingNumber: s.tracking_number, createdAt: toDate(s.created_at), items: parts.length ? parts : undefined };
 }

@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
+import { typedSql } from '../db/typed-sql.js';
 import { conflict, notFound } from '../errors.js';
 import { OrderStatus } from '../entities/order.entity.js';
 import { BalanceKind } from '../entities/balance.entity.js';
@@ -7,7 +9,7 @@ import { requireCustomer, requireOperator } from '../shared/guards.js';
 import { EventTypes } from '../events/event-types.js';
 import { emit, inTransaction } from '../shared/transaction.js';
 import { id, parseInput, z } from '../shared/validate.js';
-import { pageFields, pageOffset, type Page } from '../shared/pagination.js';
+import { idPage, pageFields, pageOf, type Page } from '../shared/pagination.js';
 import { orderViews, type OrderView } from './order-view.js';
 import { returnStock, type Demand } from '../catalog/stock.js';
 import { debit } from '../accounts/ledger.service.js';
@@ -16,40 +18,28 @@ import { restoreOrderCoupon } from '../promotions/coupon-redemption.js';
 import { expireGroupOfOrder, onPendingOrderCancelled, payGroupSeat } from '../promotions/group-buy-lifecycle.js';
 import { restoreFlashSaleStock } from '../promotions/flash-sale-pricing.js';
 import { creditPointsForDeliveredOrder } from '../points/points-earning.service.js';
-import { netPaidOf } from '../after-sale/refund-amount.js';
+import { netPaid } from '../after-sale/refund-amount.js';
 
 const ListInput = z.object({ ...pageFields, status: z.enum(OrderStatus).optional() });
 const OrderRef = z.object({ orderId: id });
 
 /** Lists orders of one customer or one shop, newest first, with their items (a constant number of queries). */
-async function listOrders(ctx: ServiceContext, owner: { column: 'customer_id' | 'shop_id'; id: number }, input: unknown): Promise<Page<OrderView>> {
-  const { page, pageSize, status } = parseInput(ListInput, input ?? {});
-  const rows = await ctx.em.execute<{ id: number; total: string }[]>(
-    `select id, count(*) over () as total from shop_order
-      where ${owner.column} = ? and (?::text is null or status = ?::text)
-      order by id desc limit ? offset ?`,
-    [owner.id, status ?? null, status ?? null, pageSize, pageOffset({ page, pageSize })],
-  );
-  const total = rows.length > 0 ? Number(rows[0].total) : await countOrders(ctx.em, owner, status);
-  return { items: await orderViews(ctx.em, rows.map((r) => r.id)), page, pageSize, total };
-}
-
-async function countOrders(em: EntityManager, owner: { column: string; id: number }, status?: string): Promise<number> {
-  const [row] = await em.execute<{ n: number }[]>(
-    `select count(*)::int as n from shop_order where ${owner.column} = ? and (?::text is null or status = ?::text)`,
-    [owner.id, status ?? null, status ?? null],
-  );
-  return row.n;
+async function listOrders(ctx: ServiceContext, owner: { column: 'customer' | 'shop'; id: number }, input: unknown): Promise<Page<OrderView>> {
+  const { status, ...paging } = parseInput(ListInput, input ?? {});
+  let orders = typedSql(ctx.em).selectFrom('Order').where(owner.column, '=', owner.id);
+  if (status) orders = orders.where('status', '=', status);
+  const { ids, total } = await idPage(orders, paging, 'desc');
+  return pageOf(await orderViews(ctx.em, ids), paging, total);
 }
 
 export function listMyOrders(ctx: ServiceContext, input: unknown): Promise<Page<OrderView>> {
   const customer = requireCustomer(ctx);
-  return listOrders(ctx, { column: 'customer_id', id: customer.userId }, input);
+  return listOrders(ctx, { column: 'customer', id: customer.userId }, input);
 }
 
 export function listShopOrders(ctx: ServiceContext, input: unknown): Promise<Page<OrderView>> {
   const operator = requireOperator(ctx);
-  return listOrders(ctx, { column: 'shop_id', id: operator.shopId }, input);
+  return listOrders(ctx, { column: 'shop', id: operator.shopId }, input);
 }
 
 /** The customer's own order; another customer's is 404 (its existence is not revealed). */
@@ -70,7 +60,7 @@ export async function getShopOrder(ctx: ServiceContext, input: unknown): Promise
 }
 
 async function currentStatus(em: EntityManager, orderId: number, customerId: number): Promise<OrderStatus> {
-  const [row] = await em.execute<{ status: OrderStatus }[]>('select status from shop_order where id = ? and customer_id = ?', [orderId, customerId]);
+  const row = await typedSql(em).selectFrom('Order').select('status').where('id', '=', orderId).where('customer', '=', customerId).executeTakeFirst();
   if (!row) throw notFound('Order', { order_id: orderId });
   return row.status;
 }
@@ -98,18 +88,24 @@ export async function payOrder(ctx: ServiceContext, input: unknown, idempotencyK
 
 /** The payment itself, inside `payOrder`'s transaction. */
 async function payPendingOrder(tx: ServiceContext, orderId: number, customerId: number): Promise<OrderView> {
-  const [paid] = await tx.em.execute<{ total: number; shop_id: number; group_id: number | null }[]>(
-    `update shop_order set status = case when group_id is null then 'paid' else 'awaiting_group' end, paid_at = now()
-      where id = ? and customer_id = ? and status = 'pending_payment' returning total, shop_id, group_id`,
-    [orderId, customerId],
-  );
+  const paid = await typedSql(tx.em)
+    .updateTable('Order')
+    .set((eb) => ({
+      status: eb.case().when('group', 'is', null).then(OrderStatus.Paid).else(OrderStatus.AwaitingGroup).end(),
+      paidAt: sql<Date>`now()`,
+    }))
+    .where('id', '=', orderId)
+    .where('customer', '=', customerId)
+    .where('status', '=', OrderStatus.PendingPayment)
+    .returning(['total', 'shop', 'group'])
+    .executeTakeFirst();
   if (!paid) {
     const status = await currentStatus(tx.em, orderId, customerId);
     if (status === OrderStatus.Cancelled) throw conflict('ORDER_NOT_PAYABLE', 'This order was cancelled and cannot be paid', { status });
     return (await orderViews(tx.em, [orderId]))[0];
   }
-  if (paid.group_id !== null) return payGroupSeat(tx, { orderId, customerId, total: paid.total, groupId: paid.group_id });
-  await tx.em.execute('update order_item set sold = true where order_id = ?', [orderId]);
+  if (paid.group !== null) return payGroupSeat(tx, { orderId, customerId, total: paid.total, groupId: paid.group });
+  await typedSql(tx.em).updateTable('OrderItem').set({ sold: true }).where('order', '=', orderId).execute();
   if (paid.total > 0) {
     await debit(tx.em, {
       userId: customerId,
@@ -119,7 +115,7 @@ async function payPendingOrder(tx: ServiceContext, orderId: number, customerId: 
       reference: { type: 'order', id: orderId },
     });
   }
-  emit(tx, { type: EventTypes.ORDER_PAID, shopIds: [paid.shop_id], customerId, payload: { orderId, total: paid.total, status: OrderStatus.Paid } });
+  emit(tx, { type: EventTypes.ORDER_PAID, shopIds: [paid.shop], customerId, payload: { orderId, total: paid.total, status: OrderStatus.Paid } });
   return (await orderViews(tx.em, [orderId]))[0];
 }
 
@@ -129,22 +125,26 @@ async function payPendingOrder(tx: ServiceContext, orderId: number, customerId: 
  * false when the order was no longer pending (someone else paid or cancelled it first).
  */
 export async function cancelPendingOrder(tx: ServiceContext, orderId: number, reason: 'customer' | 'payment_timeout'): Promise<boolean> {
-  const [order] = await tx.em.execute<{ customer_id: number; shop_id: number }[]>(
-    `update shop_order set status = 'cancelled', cancelled_at = now(), cancel_reason = ?
-      where id = ? and status = 'pending_payment' returning customer_id, shop_id`,
-    [reason, orderId],
-  );
+  const order = await typedSql(tx.em)
+    .updateTable('Order')
+    .set({ status: OrderStatus.Cancelled, cancelledAt: sql<Date>`now()`, cancelReason: reason })
+    .where('id', '=', orderId)
+    .where('status', '=', OrderStatus.PendingPayment)
+    .returning(['customer', 'shop'])
+    .executeTakeFirst();
   if (!order) return false;
   await onPendingOrderCancelled(tx, orderId);
   await restoreFlashSaleStock(tx.em, { orderId });
-  const items = await tx.em.execute<{ sku_id: number; quantity: number }[]>(
-    'select sku_id, sum(quantity)::int as quantity from order_item where order_id = ? group by sku_id',
-    [orderId],
-  );
-  const demand: Demand = new Map(items.map((i) => [i.sku_id, i.quantity]));
+  const items = await typedSql(tx.em)
+    .selectFrom('OrderItem')
+    .select((eb) => ['sku', eb.cast<number>(eb.fn.sum('quantity'), 'integer').as('quantity')])
+    .where('order', '=', orderId)
+    .groupBy('sku')
+    .execute();
+  const demand: Demand = new Map(items.map((i) => [i.sku, i.quantity]));
   await returnStock(tx.em, demand);
   await restoreOrderCoupon(tx.em, orderId);
-  emit(tx, { type: EventTypes.ORDER_CANCELLED, shopIds: [order.shop_id], customerId: order.customer_id, payload: { orderId, reason, status: OrderStatus.Cancelled } });
+  emit(tx, { type: EventTypes.ORDER_CANCELLED, shopIds: [order.shop], customerId: order.customer, payload: { orderId, reason, status: OrderStatus.Cancelled } });
   return true;
 }
 
@@ -169,18 +169,21 @@ export async function confirmDelivery(ctx: ServiceContext, input: unknown): Prom
   const { orderId } = parseInput(OrderRef, input);
   return inTransaction(ctx, async (tx) => {
     // Points are earned on what the customer finally paid: refunds completed before delivery do not earn.
-    const [row] = await tx.em.execute<{ shop_id: number; net_paid: number }[]>(
-      `update shop_order set status = 'delivered', delivered_at = now()
-        where id = ? and customer_id = ? and status = 'shipped' returning shop_id, ${netPaidOf('shop_order')} as net_paid`,
-      [orderId, customer.userId],
-    );
+    const row = await typedSql(tx.em)
+      .updateTable('Order')
+      .set({ status: OrderStatus.Delivered, deliveredAt: sql<Date>`now()` })
+      .where('id', '=', orderId)
+      .where('customer', '=', customer.userId)
+      .where('status', '=', OrderStatus.Shipped)
+      .returning((eb) => ['shop', netPaid({ id: eb.ref('Order.id'), total: eb.ref('Order.total') }).as('netPaid')])
+      .executeTakeFirst();
     if (!row) {
       const status = await currentStatus(tx.em, orderId, customer.userId);
       if (status === OrderStatus.Delivered) return (await orderViews(tx.em, [orderId]))[0];
       throw conflict('ORDER_NOT_SHIPPED', 'Only a shipped order can be confirmed as delivered', { status });
     }
-    await creditPointsForDeliveredOrder(tx.em, { userId: customer.userId, orderId, amountPaid: Math.max(0, row.net_paid) });
-    emit(tx, { type: EventTypes.ORDER_DELIVERED, shopIds: [row.shop_id], customerId: customer.userId, payload: { orderId, status: OrderStatus.Delivered } });
+    await creditPointsForDeliveredOrder(tx.em, { userId: customer.userId, orderId, amountPaid: Math.max(0, row.netPaid) });
+    emit(tx, { type: EventTypes.ORDER_DELIVERED, shopIds: [row.shop], customerId: customer.userId, payload: { orderId, status: OrderStatus.Delivered } });
     return (await orderViews(tx.em, [orderId]))[0];
   });
 }
@@ -190,12 +193,14 @@ export async function confirmDelivery(ctx: ServiceContext, input: unknown): Prom
  * with several server processes sweeping at once. Returns how many it cancelled.
  */
 export async function cancelUnpaidOrders(ctx: ServiceContext, batchSize = 200): Promise<number> {
-  const due = await ctx.em.execute<{ id: number }[]>(
-    `select id from shop_order
-      where status = 'pending_payment' and created_at < now() - make_interval(mins => ?)
-      order by created_at limit ?`,
-    [ctx.config.paymentWindowMinutes, batchSize],
-  );
+  const due = await typedSql(ctx.em)
+    .selectFrom('Order')
+    .select('id')
+    .where('status', '=', OrderStatus.PendingPayment)
+    .where('createdAt', '<', sql<Date>`now() - make_interval(mins => ${ctx.config.paymentWindowMinutes})`)
+    .orderBy('createdAt')
+    .limit(batchSize)
+    .execute();
   // One short transaction per order: each cancellation locks its own rows in the same order as a
   // checkout, and never holds one order's rows while taking another's. The conditional state
   // change makes a second sweeper (another process) skip an order already cancelled.

@@ -1,5 +1,7 @@
 import { conflict, notFound, refused } from '../errors.js';
-import { intArray } from '../db/sql.js';
+import { typedSql } from '../db/typed-sql.js';
+import { Shipment } from '../entities/shipment.entity.js';
+import { ShipmentItem } from '../entities/shipment-item.entity.js';
 import { OrderStatus } from '../entities/order.entity.js';
 import type { ServiceContext } from '../shared/context.js';
 import { requireOperator } from '../shared/guards.js';
@@ -9,6 +11,7 @@ import { id, parseInput, z } from '../shared/validate.js';
 import { orderViews, type OrderView } from './order-view.js';
 import { activeCompanyName, companyCode } from '../shipping/shipping-company.service.js';
 import { closeShippingIfDone } from './fulfilment.js';
+import { itemQuantities, mergeParts } from './item-quantities.js';
 
 const ShipmentInput = z.strictObject({
   orderId: id,
@@ -30,21 +33,27 @@ export async function createShipment(ctx: ServiceContext, input: unknown): Promi
   const operator = requireOperator(ctx);
   const data = parseInput(ShipmentInput, input);
   return inTransaction(ctx, async (tx) => {
-    const [order] = await tx.em.execute<{ status: OrderStatus; customer_id: number }[]>(
-      'select status, customer_id from shop_order where id = ? and shop_id = ? for update',
-      [data.orderId, operator.shopId],
-    );
+    const db = typedSql(tx.em);
+    const order = await db
+      .selectFrom('Order')
+      .select(['status', 'customer'])
+      .where('id', '=', data.orderId)
+      .where('shop', '=', operator.shopId)
+      .forUpdate()
+      .executeTakeFirst();
     if (!order) throw notFound('Order', { order_id: data.orderId });
     if (order.status !== OrderStatus.Paid) {
       throw conflict('ORDER_NOT_SHIPPABLE', 'Only a paid order that is not fully shipped can be shipped', { status: order.status });
     }
     const carrier = await activeCompanyName(tx.em, data.companyCode);
-    const items = await tx.em.execute<{ id: number; quantity: number; shipped_quantity: number; refund_quantity: number }[]>(
-      'select id, quantity, shipped_quantity, refund_quantity from order_item where order_id = ? order by id',
-      [data.orderId],
-    );
+    const items = await db
+      .selectFrom('OrderItem')
+      .select(['id', 'quantity', 'shippedQuantity', 'refundQuantity'])
+      .where('order', '=', data.orderId)
+      .orderBy('id')
+      .execute();
     // Units in a money-only refund (open or completed) are not shipped.
-    const left = (i: (typeof items)[number]) => i.quantity - i.shipped_quantity - i.refund_quantity;
+    const left = (i: (typeof items)[number]) => i.quantity - i.shippedQuantity - i.refundQuantity;
     const parts = data.items
       ? mergeParts(data.items)
       : items.filter((i) => left(i) > 0).map((i) => ({ orderItemId: i.id, quantity: left(i) }));
@@ -59,34 +68,24 @@ export async function createShipment(ctx: ServiceContext, input: unknown): Promi
         });
       }
     }
-    const [shipment] = await tx.em.execute<{ id: number }[]>(
-      'insert into shipment (order_id, company_code, carrier, tracking_number, created_at) values (?, ?, ?, ?, now()) returning id',
-      [data.orderId, data.companyCode, carrier, data.trackingNumber],
-    );
-    if (data.items) {
-      await tx.em.execute(
-        `insert into shipment_item (shipment_id, order_item_id, quantity) select ?, i, q from unnest(?::int[], ?::int[]) as p(i, q)`,
-        [shipment.id, intArray(parts.map((p) => p.orderItemId)), intArray(parts.map((p) => p.quantity))],
-      );
-    }
-    await tx.em.execute(
-      `update order_item set shipped_quantity = shipped_quantity + p.q from unnest(?::int[], ?::int[]) as p(i, q) where order_item.id = p.i`,
-      [intArray(parts.map((p) => p.orderItemId)), intArray(parts.map((p) => p.quantity))],
-    );
+    const shipment = tx.em.create(Shipment, { order: data.orderId, company: data.companyCode, carrier, trackingNumber: data.trackingNumber });
+    // A parcel without contents carries the whole order.
+    if (data.items) for (const part of parts) tx.em.create(ShipmentItem, { shipment, orderItem: part.orderItemId, quantity: part.quantity });
+    await tx.em.flush();
+    // Under the order's lock, so the quantities checked above still hold; the CHECK backs them.
+    await db
+      .updateTable('OrderItem')
+      .from(itemQuantities(parts))
+      .set((eb) => ({ shippedQuantity: eb('OrderItem.shippedQuantity', '+', eb.ref('p.quantity')) }))
+      .whereRef('OrderItem.id', '=', 'p.item')
+      .execute();
     await closeShippingIfDone(tx.em, data.orderId);
     emit(tx, {
       type: EventTypes.SHIPMENT_CREATED,
       shopIds: [operator.shopId],
-      customerId: order.customer_id,
+      customerId: order.customer,
       payload: { orderId: data.orderId, shipmentId: shipment.id, companyCode: data.companyCode, carrier, trackingNumber: data.trackingNumber },
     });
     return (await orderViews(tx.em, [data.orderId]))[0];
   });
-}
-
-/** The same item named twice in one request counts once with the summed quantity. */
-export function mergeParts(parts: { orderItemId: number; quantity: number }[]) {
-  const merged = new Map<number, number>();
-  for (const p of parts) merged.set(p.orderItemId, (merged.get(p.orderItemId) ?? 0) + p.quantity);
-  return [...merged].map(([orderItemId, quantity]) => ({ orderItemId, quantity }));
 }

@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
+import { typedSql } from '../db/typed-sql.js';
 import { BASE_CURRENCY } from '../currency.js';
 import { BalanceKind } from '../entities/balance.entity.js';
 import { credit, debit } from '../accounts/ledger.service.js';
@@ -22,8 +24,14 @@ export function pointsForAmountPaid(amountPaid: number): number {
 
 /** Locks the customer's points balance row (earning and taking back run one at a time per customer); returns the points held. */
 async function lockPointsBalance(em: EntityManager, userId: number): Promise<number> {
-  const [balance] = await em.execute<{ amount: string }[]>('select amount from balance where user_id = ? and kind = ? for update', [userId, BalanceKind.Points]);
-  return Number(balance?.amount ?? 0);
+  const balance = await typedSql(em)
+    .selectFrom('Balance')
+    .select('amount')
+    .where('user', '=', userId)
+    .where('kind', '=', BalanceKind.Points)
+    .forUpdate()
+    .executeTakeFirst();
+  return balance?.amount ?? 0;
 }
 
 export interface DeliveredOrder {
@@ -44,10 +52,14 @@ export async function creditPointsForDeliveredOrder(em: EntityManager, order: De
   const points = pointsForAmountPaid(order.amountPaid);
   if (points === 0) return 0;
   await lockPointsBalance(em, order.userId);
-  const [already] = await em.execute(
-    `select 1 from ledger_entry where reference_type = 'order' and reference_id = ? and reason = ? limit 1`,
-    [order.orderId, POINTS_EARNED_REASON],
-  );
+  const already = await typedSql(em)
+    .selectFrom('LedgerEntry')
+    .select('id')
+    .where('referenceType', '=', 'order')
+    .where('referenceId', '=', order.orderId)
+    .where('reason', '=', POINTS_EARNED_REASON)
+    .limit(1)
+    .executeTakeFirst();
   if (already) return 0;
   await credit(em, {
     userId: order.userId,
@@ -75,13 +87,34 @@ export async function takeBackPointsForRefund(
   if (wanted === 0) return 0;
   // The points row is locked first, as in creditPointsForDeliveredOrder, so the reads below hold.
   const held = await lockPointsBalance(em, refund.userId);
-  const [row] = await em.execute<{ earned: string; taken: string }[]>(
-    `select coalesce((select sum(delta) from ledger_entry where reference_type = 'order' and reference_id = ? and reason = ?), 0) as earned,
-            coalesce((select -sum(l.delta) from ledger_entry l join refund r on r.id = l.reference_id
-                       where l.reference_type = 'refund' and l.reason = ? and r.order_id = ?), 0) as taken`,
-    [refund.orderId, POINTS_EARNED_REASON, POINTS_REVERSED_REASON, refund.orderId],
-  );
-  const points = Math.min(wanted, Number(row.earned) - Number(row.taken), held);
+  const db = typedSql(em);
+  const { earned, reversed } = await db
+    .selectNoFrom((eb) => [
+      eb.fn
+        .coalesce(
+          eb.selectFrom('LedgerEntry as l')
+            .select((l) => l.fn.sum<string>('l.delta').as('delta'))
+            .where('l.referenceType', '=', 'order')
+            .where('l.referenceId', '=', refund.orderId)
+            .where('l.reason', '=', POINTS_EARNED_REASON),
+          sql<string>`0`,
+        )
+        .as('earned'),
+      eb.fn
+        .coalesce(
+          eb.selectFrom('LedgerEntry as l')
+            .innerJoin('Refund as r', 'r.id', 'l.referenceId')
+            .select((l) => l.fn.sum<string>('l.delta').as('delta'))
+            .where('l.referenceType', '=', 'refund')
+            .where('l.reason', '=', POINTS_REVERSED_REASON)
+            .where('r.order', '=', refund.orderId),
+          sql<string>`0`,
+        )
+        .as('reversed'),
+    ])
+    .executeTakeFirstOrThrow();
+  // Earlier take-backs are debits: `reversed` is negative.
+  const points = Math.min(wanted, Number(earned) + Number(reversed), held);
   if (points <= 0) return 0;
   await debit(em, {
     userId: refund.userId,

@@ -1,14 +1,18 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FilterQuery } from '@mikro-orm/core';
+import { sql } from 'kysely';
 import { conflict, notFound, refused } from '../errors.js';
+import { typedSql, type Database } from '../db/typed-sql.js';
+import { PointsProduct } from '../entities/points-product.entity.js';
 import { BalanceKind } from '../entities/balance.entity.js';
 import { EventTypes } from '../events/event-types.js';
-import { RedemptionStatus } from '../entities/redemption.entity.js';
+import { Redemption, RedemptionStatus } from '../entities/redemption.entity.js';
 import type { ShippingAddress } from '../entities/order.entity.js';
 import type { ServiceContext } from '../shared/context.js';
 import { requireAdmin, requireCustomer } from '../shared/guards.js';
 import { debit } from '../accounts/ledger.service.js';
 import { ShippingAddressInput } from '../shipping/freight-fees.js';
-import { pageOffset, pageFrom, pageFields, type Page } from '../shared/pagination.js';
+import { pageFields, pageOf, pageWindow, type Page, type PageRequest } from '../shared/pagination.js';
+import { opt } from '../shared/values.js';
 import { emit, inTransaction } from '../shared/transaction.js';
 import { idParam, parseInput, z } from '../shared/validate.js';
 
@@ -86,110 +90,71 @@ const RedemptionListQuery = z.object({
   status: z.enum(RedemptionStatus).optional(),
 });
 
-const PRODUCT_COLUMNS = 'id, name, description, image_url, points_price, stock, published, created_at, updated_at';
-const REDEMPTION_COLUMNS =
-  'id, user_id, points_product_id, status, product_name, points_price, quantity, points_total, shipping_address, created_at, fulfilled_at';
+type ProductRow = Pick<PointsProduct, 'id' | 'name' | 'description' | 'imageUrl' | 'pointsPrice' | 'stock' | 'published' | 'createdAt' | 'updatedAt'>;
 
-interface ProductRow {
-  id: number;
-  name: string;
-  description: string | null;
-  image_url: string | null;
-  points_price: number;
-  stock: number;
-  published: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
-
-interface RedemptionRow {
-  id: number;
-  user_id: number;
-  points_product_id: number;
-  status: RedemptionStatus;
-  product_name: string;
-  points_price: number;
-  quantity: number;
-  points_total: string | number;
-  shipping_address: ShippingAddress;
-  created_at: Date;
-  fulfilled_at: Date | null;
-}
-
-type Counted<R> = R & { total: string | number };
-
-function toProductView(r: ProductRow): PointsProductView {
+function toProductView(p: ProductRow): PointsProductView {
   return {
-    id: r.id,
-    name: r.name,
-    description: r.description ?? undefined,
-    imageUrl: r.image_url ?? undefined,
-    pointsPrice: r.points_price,
-    stock: r.stock,
-    published: r.published,
-    createdAt: new Date(r.created_at),
-    updatedAt: new Date(r.updated_at),
+    id: p.id,
+    name: p.name,
+    description: opt(p.description ?? null),
+    imageUrl: opt(p.imageUrl ?? null),
+    pointsPrice: p.pointsPrice,
+    stock: p.stock,
+    published: p.published,
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
   };
 }
 
-function toRedemptionView(r: RedemptionRow): RedemptionView {
+/** A relation as an entity holds it (a reference) or as a typed row does (its key). */
+const keyOf = (relation: number | { id: number }) => (typeof relation === 'number' ? relation : relation.id);
+
+/** From the entity (redeemed, listed) or from the row a typed update returns (fulfilled). */
+function toRedemptionView(r: Redemption | Database['Redemption']): RedemptionView {
   return {
     id: r.id,
-    customerId: r.user_id,
-    pointsProductId: r.points_product_id,
+    customerId: keyOf(r.user),
+    pointsProductId: keyOf(r.pointsProduct),
     status: r.status,
-    productName: r.product_name,
-    pointsPrice: r.points_price,
+    productName: r.productName,
+    pointsPrice: r.pointsPrice,
     quantity: r.quantity,
-    pointsTotal: Number(r.points_total),
-    shippingAddress: r.shipping_address,
-    createdAt: new Date(r.created_at),
-    fulfilledAt: r.fulfilled_at ? new Date(r.fulfilled_at) : undefined,
+    pointsTotal: r.pointsTotal,
+    shippingAddress: r.shippingAddress,
+    createdAt: r.createdAt,
+    fulfilledAt: opt(r.fulfilledAt ?? null),
   };
 }
 
 const insufficientStock = (pointsProductId: number, requested: number, available: number) =>
   refused('INSUFFICIENT_STOCK', 'Not enough stock left for this quantity', { points_product_id: pointsProductId, requested, available });
 
-async function countOf(em: EntityManager, sql: string, params: unknown[]): Promise<number> {
-  const [row] = await em.execute<{ n: string }[]>(sql, params);
-  return Number(row.n);
-}
-
 // ---------------------------------------------------------------------------------------------------
 // Products
 
 /** Public: published points products, newest first, each with its remaining stock (sold-out ones too, at 0). */
 export async function listPointsProducts(ctx: ServiceContext, query: unknown): Promise<Page<PointsProductView>> {
-  const page = parseInput(PageQuery, query);
-  const rows = await ctx.em.execute<Counted<ProductRow>[]>(
-    `select ${PRODUCT_COLUMNS}, count(*) over () as total from points_product where published
-      order by id desc limit ? offset ?`,
-    [page.pageSize, pageOffset(page)],
-  );
-  return pageFrom(rows, page, toProductView, () => countOf(ctx.em, 'select count(*) as n from points_product where published', []));
+  const paging = parseInput(PageQuery, query);
+  const [products, total] = await ctx.em.findAndCount(PointsProduct, { published: true }, { orderBy: { id: 'desc' }, ...pageWindow(paging) });
+  return pageOf(products.map(toProductView), paging, total);
 }
 
 /** Admin: every points product, published or not, newest first. */
 export async function adminListPointsProducts(ctx: ServiceContext, query: unknown): Promise<Page<PointsProductView>> {
   requireAdmin(ctx);
-  const page = parseInput(PageQuery, query);
-  const rows = await ctx.em.execute<Counted<ProductRow>[]>(
-    `select ${PRODUCT_COLUMNS}, count(*) over () as total from points_product order by id desc limit ? offset ?`,
-    [page.pageSize, pageOffset(page)],
-  );
-  return pageFrom(rows, page, toProductView, () => countOf(ctx.em, 'select count(*) as n from points_product', []));
+  const paging = parseInput(PageQuery, query);
+  const [products, total] = await ctx.em.findAndCount(PointsProduct, {}, { orderBy: { id: 'desc' }, ...pageWindow(paging) });
+  return pageOf(products.map(toProductView), paging, total);
 }
 
 export async function createPointsProduct(ctx: ServiceContext, input: unknown): Promise<PointsProductView> {
   requireAdmin(ctx);
   const data = parseInput(CreateProductInput, input);
-  const [row] = await ctx.em.execute<ProductRow[]>(
-    `insert into points_product (name, description, image_url, points_price, stock, published, created_at, updated_at)
-     values (?, ?, ?, ?, ?, ?, now(), now()) returning ${PRODUCT_COLUMNS}`,
-    [data.name, data.description, data.imageUrl, data.pointsPrice, data.stock, data.published],
-  );
-  return toProductView(row);
+  return inTransaction(ctx, async (tx) => {
+    const product = tx.em.create(PointsProduct, data);
+    await tx.em.flush();
+    return toProductView(product);
+  });
 }
 
 /**
@@ -199,29 +164,19 @@ export async function createPointsProduct(ctx: ServiceContext, input: unknown): 
 export async function updatePointsProduct(ctx: ServiceContext, productId: unknown, input: unknown): Promise<PointsProductView> {
   requireAdmin(ctx);
   const id = parseInput(idParam, productId);
-  const data = parseInput(UpdateProductInput, input);
-  const sets: string[] = [];
-  const params: unknown[] = [];
-  const columns = { name: 'name', description: 'description', imageUrl: 'image_url', pointsPrice: 'points_price', published: 'published' } as const;
-  for (const [key, column] of Object.entries(columns) as [keyof typeof columns, string][]) {
-    if (data[key] === undefined) continue;
-    sets.push(`${column} = ?`);
-    params.push(data[key]);
-  }
-  const delta = data.stockDelta ?? 0;
-  if (delta !== 0) {
-    sets.push('stock = stock + ?');
-    params.push(delta);
-  }
-  const [row] = await ctx.em.execute<ProductRow[]>(
-    `update points_product set ${[...sets, 'updated_at = now()'].join(', ')}
-      where id = ? and stock + ? >= 0 returning ${PRODUCT_COLUMNS}`,
-    [...params, id, delta],
-  );
+  const { stockDelta = 0, ...fields } = parseInput(UpdateProductInput, input);
+  const db = typedSql(ctx.em);
+  const row = await db
+    .updateTable('PointsProduct')
+    .set((eb) => ({ ...fields, stock: eb('stock', '+', stockDelta), updatedAt: sql<Date>`now()` }))
+    .where('id', '=', id)
+    .where((eb) => eb(eb('stock', '+', stockDelta), '>=', 0))
+    .returningAll()
+    .executeTakeFirst();
   if (row) return toProductView(row);
-  const [current] = await ctx.em.execute<{ stock: number }[]>('select stock from points_product where id = ?', [id]);
+  const current = await db.selectFrom('PointsProduct').select('stock').where('id', '=', id).executeTakeFirst();
   if (!current) throw notFound('Points product', { id });
-  throw insufficientStock(id, -delta, current.stock);
+  throw insufficientStock(id, -stockDelta, current.stock);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -238,19 +193,27 @@ export async function redeemPointsProduct(ctx: ServiceContext, productId: unknow
   const id = parseInput(idParam, productId);
   const data = parseInput(RedeemInput, input);
   return inTransaction(ctx, async (tx) => {
-    const [product] = await tx.em.execute<Pick<ProductRow, 'id' | 'name' | 'points_price' | 'stock'>[]>(
-      'select id, name, points_price, stock from points_product where id = ? and published',
-      [id],
-    );
+    const db = typedSql(tx.em);
+    const product = await db
+      .selectFrom('PointsProduct')
+      .select(['name', 'pointsPrice', 'stock'])
+      .where('id', '=', id)
+      .where('published', '=', true)
+      .executeTakeFirst();
     if (!product) throw notFound('Points product', { id });
     if (product.stock < data.quantity) throw insufficientStock(id, data.quantity, product.stock);
 
-    const pointsTotal = product.points_price * data.quantity;
-    const [redemption] = await tx.em.execute<RedemptionRow[]>(
-      `insert into redemption (user_id, points_product_id, status, product_name, points_price, quantity, points_total, shipping_address, created_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, now()) returning ${REDEMPTION_COLUMNS}`,
-      [actor.userId, id, RedemptionStatus.PendingFulfillment, product.name, product.points_price, data.quantity, pointsTotal, JSON.stringify(data.shippingAddress)],
-    );
+    const pointsTotal = product.pointsPrice * data.quantity;
+    const redemption = tx.em.create(Redemption, {
+      user: actor.userId,
+      pointsProduct: id,
+      productName: product.name,
+      pointsPrice: product.pointsPrice,
+      quantity: data.quantity,
+      pointsTotal,
+      shippingAddress: data.shippingAddress,
+    });
+    await tx.em.flush();
     await debit(tx.em, {
       userId: actor.userId,
       kind: BalanceKind.Points,
@@ -259,20 +222,21 @@ export async function redeemPointsProduct(ctx: ServiceContext, productId: unknow
       reference: { type: 'redemption', id: redemption.id },
     });
 
-    const taken = await tx.em.execute<{ stock: number }[]>(
-      `update points_product set stock = stock - ?
-        where id = ? and published and stock >= ? and points_price = ? returning stock`,
-      [data.quantity, id, data.quantity, product.points_price],
-    );
-    if (taken.length === 0) {
-      const [now] = await tx.em.execute<Pick<ProductRow, 'published' | 'stock' | 'points_price'>[]>(
-        'select published, stock, points_price from points_product where id = ?',
-        [id],
-      );
+    const taken = await db
+      .updateTable('PointsProduct')
+      .set((eb) => ({ stock: eb('stock', '-', data.quantity) }))
+      .where('id', '=', id)
+      .where('published', '=', true)
+      .where('stock', '>=', data.quantity)
+      .where('pointsPrice', '=', product.pointsPrice)
+      .returning('stock')
+      .executeTakeFirst();
+    if (!taken) {
+      const now = await db.selectFrom('PointsProduct').select(['published', 'stock', 'pointsPrice']).where('id', '=', id).executeTakeFirst();
       if (!now?.published) throw notFound('Points product', { id });
-      if (now.points_price !== product.points_price) {
+      if (now.pointsPrice !== product.pointsPrice) {
         throw conflict('POINTS_PRICE_CHANGED', 'The points price changed while redeeming; look again and retry', {
-          price: now.points_price,
+          price: now.pointsPrice,
         });
       }
       throw insufficientStock(id, data.quantity, now.stock);
@@ -291,39 +255,27 @@ export async function redeemPointsProduct(ctx: ServiceContext, productId: unknow
 async function listRedemptions(
   ctx: ServiceContext,
   filter: { userId?: number; status?: RedemptionStatus },
-  page: { page: number; pageSize: number },
+  paging: PageRequest,
 ): Promise<Page<RedemptionView>> {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (filter.userId !== undefined) {
-    where.push('user_id = ?');
-    params.push(filter.userId);
-  }
-  if (filter.status !== undefined) {
-    where.push('status = ?');
-    params.push(filter.status);
-  }
-  const whereSql = where.length > 0 ? `where ${where.join(' and ')}` : '';
-  const rows = await ctx.em.execute<Counted<RedemptionRow>[]>(
-    `select ${REDEMPTION_COLUMNS}, count(*) over () as total from redemption ${whereSql}
-      order by id desc limit ? offset ?`,
-    [...params, page.pageSize, pageOffset(page)],
-  );
-  return pageFrom(rows, page, toRedemptionView, () => countOf(ctx.em, `select count(*) as n from redemption ${whereSql}`, params));
+  const where: FilterQuery<Redemption> = {};
+  if (filter.userId !== undefined) where.user = filter.userId;
+  if (filter.status !== undefined) where.status = filter.status;
+  const [redemptions, total] = await ctx.em.findAndCount(Redemption, where, { orderBy: { id: 'desc' }, ...pageWindow(paging) });
+  return pageOf(redemptions.map(toRedemptionView), paging, total);
 }
 
 /** The calling customer's own redemptions, newest first (optionally of one status). */
 export async function myRedemptions(ctx: ServiceContext, query: unknown): Promise<Page<RedemptionView>> {
   const actor = requireCustomer(ctx);
-  const { status, ...page } = parseInput(RedemptionListQuery, query);
-  return listRedemptions(ctx, { userId: actor.userId, status }, page);
+  const { status, ...paging } = parseInput(RedemptionListQuery, query);
+  return listRedemptions(ctx, { userId: actor.userId, status }, paging);
 }
 
 /** Admin: every redemption, newest first (optionally of one status, e.g. the fulfilment queue). */
 export async function adminListRedemptions(ctx: ServiceContext, query: unknown): Promise<Page<RedemptionView>> {
   requireAdmin(ctx);
-  const { status, ...page } = parseInput(RedemptionListQuery, query);
-  return listRedemptions(ctx, { status }, page);
+  const { status, ...paging } = parseInput(RedemptionListQuery, query);
+  return listRedemptions(ctx, { status }, paging);
 }
 
 /**
@@ -333,12 +285,16 @@ export async function adminListRedemptions(ctx: ServiceContext, query: unknown):
 export async function fulfilRedemption(ctx: ServiceContext, redemptionId: unknown): Promise<RedemptionView> {
   requireAdmin(ctx);
   const id = parseInput(idParam, redemptionId);
-  const [row] = await ctx.em.execute<RedemptionRow[]>(
-    `update redemption set status = ?, fulfilled_at = now() where id = ? and status = ? returning ${REDEMPTION_COLUMNS}`,
-    [RedemptionStatus.Fulfilled, id, RedemptionStatus.PendingFulfillment],
-  );
+  const db = typedSql(ctx.em);
+  const row = await db
+    .updateTable('Redemption')
+    .set({ status: RedemptionStatus.Fulfilled, fulfilledAt: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('status', '=', RedemptionStatus.PendingFulfillment)
+    .returningAll()
+    .executeTakeFirst();
   if (row) return toRedemptionView(row);
-  const [current] = await ctx.em.execute<{ status: RedemptionStatus }[]>('select status from redemption where id = ?', [id]);
+  const current = await db.selectFrom('Redemption').select('status').where('id', '=', id).executeTakeFirst();
   if (!current) throw notFound('Redemption', { id });
   throw conflict('REDEMPTION_NOT_PENDING', `Only a redemption pending fulfillment can be fulfilled; this one is ${current.status}`, {
     status: current.status,

@@ -1,4 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { Database } from '../db/typed-sql.js';
 import { z, wholeNumber } from './validate.js';
 
 /** One pagination contract for every list: `page` from 1, `pageSize` 20 by default and at most 100. */
@@ -36,24 +37,28 @@ export const pageOf = <T>(items: T[], request: PageRequest, total: number): Page
   total,
 });
 
+/** Tables keyed by a serial `id`. */
+type Keyed = { [T in keyof Database]: Database[T] extends { id: number } ? T : never }[keyof Database];
+
 /**
- * One page of ids from `table` matching `where`, with the total in the same query (a window count);
- * only a page past the end costs a second count.
+ * One page of the ids a filtered typed query of one table selects, by id in `order`, with the total
+ * of the whole filter counted in the same statement (a window count); only a page past the end
+ * costs a second count.
  */
-export async function idPage(
-  em: EntityManager,
-  query: { table: string; where: string; params: unknown[]; order: 'asc' | 'desc' },
+export async function idPage<T extends Keyed>(
+  rows: SelectQueryBuilder<Database, T, object>,
   paging: PageRequest,
+  order: 'asc' | 'desc',
 ): Promise<{ ids: number[]; total: number }> {
-  const { table, where, params, order } = query;
-  const rows = await em.execute<{ id: number; total: number }[]>(
-    `select id, (count(*) over ())::int as total from ${table} where ${where} order by id ${order} limit ? offset ?`,
-    [...params, paging.pageSize, pageOffset(paging)],
-  );
-  const total = await windowTotal(rows, paging, async () =>
-    (await em.execute<{ n: number }[]>(`select count(*)::int as n from ${table} where ${where}`, params))[0].n,
-  );
-  return { ids: rows.map((r) => r.id), total };
+  const id = sql.ref<number>('id');
+  const page = await rows
+    .select([id.as('id'), sql<number>`(count(*) over ())::int`.as('total')])
+    .orderBy(id, order)
+    .limit(paging.pageSize)
+    .offset(pageOffset(paging))
+    .execute();
+  const total = await windowTotal(page, paging, async () => (await rows.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n);
+  return { ids: page.map((r) => r.id), total };
 }
 
 /** The total of rows carrying `count(*) over ()` as `total`; only a page past the end (no rows) needs `countAll`. */

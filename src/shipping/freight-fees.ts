@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { intArray } from '../db/sql.js';
+import type { Database } from '../db/typed-sql.js';
 import { queryRows } from '../fast-paths/prepared-statements.js';
 import { z } from '../shared/validate.js';
 import type { DraftOrder } from '../checkout/checkout-draft.js';
@@ -38,13 +39,17 @@ export function groupFee(terms: FreightTerms, units: number, orderAmount: number
   return terms.firstUnitFee + (units - 1) * terms.additionalUnitFee;
 }
 
-/** A product's freight terms for one region (the region's override, else the template's defaults). */
+/**
+ * A product's freight terms for one region (the region's override, else the template's defaults),
+ * under the names `freightTermsSql` gives its columns: checkout reads these rows inside its cart
+ * statement, as JSON.
+ */
 export interface FreightTermsRow {
-  product_id: number;
-  template_id: number;
-  first_unit_fee: number;
-  additional_unit_fee: number;
-  free_threshold: number | null;
+  product_id: Database['Product']['id'];
+  template_id: Database['FreightTemplate']['id'];
+  first_unit_fee: Database['FreightTemplate']['firstUnitFee'];
+  additional_unit_fee: Database['FreightTemplate']['additionalUnitFee'];
+  free_threshold: Database['FreightTemplate']['freeThreshold'];
 }
 
 /**
