@@ -98,7 +98,7 @@ export interface ProductDetailView extends ProductView {
   rating: RatingSummary;
 }
 
-/** What a merchant sees of their own product: any lifecycle state, with its SKUs. */
+/** What a merchant sees of their own product, in whatever lifecycle state, with its SKUs. */
 export interface MerchantProductView extends ProductView {
   skus: SkuView[];
 }

@@ -65,7 +65,6 @@ export interface CurrencyView {
 }
 
 /** The platform's one base currency; every amount in the API is in its minor units. */
-// eslint-disable-next-line @typescript-eslint/no-unused-vars -- every service method takes the context first; this one needs nothing from it
 export function currency(_ctx: ServiceContext): Promise<CurrencyView> {
   return Promise.resolve({ ...BASE_CURRENCY });
 }

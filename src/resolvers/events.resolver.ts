@@ -45,7 +45,6 @@ export class EventsResolver {
     subscribe: ({ args, context }: Data) => perEventContext(context, feed.dashboardEvents(context.ctx, args)),
   })
   // The parameter declares the subscription's arguments in the schema; `subscribe` is what reads them.
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   events(@Root() event: DomainEvent, @Args(() => EventFeedArgs) _args: EventFeedArgs): DomainEvent {
     return event;
   }
@@ -55,7 +54,6 @@ export class EventsResolver {
     subscribe: ({ args, context }: Data) => perEventContext(context, feed.myOrderEvents(context.ctx, args)),
   })
   // The parameter declares the subscription's arguments in the schema; `subscribe` is what reads them.
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   myOrderEvents(@Root() event: DomainEvent, @Args(() => EventFeedArgs) _args: EventFeedArgs): DomainEvent {
     return event;
   }

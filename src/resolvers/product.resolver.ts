@@ -11,7 +11,7 @@ import {
   BrandType, CategoryType, MerchantProductListArgs, ProductInput, ProductListArgs, ProductPageType, ProductType, SkuType,
 } from './types/catalog.types.js';
 
-/** A product as any service returns it: details (SKUs, brand, path) are present on some reads only. */
+/** A product as the services return it: details (SKUs, brand, path) are present on some reads only. */
 type AnyProduct = ProductView & Partial<Pick<ProductDetailView, 'skus' | 'brand' | 'categoryPath' | 'rating'>>;
 
 @Resolver(() => ProductType)

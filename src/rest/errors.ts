@@ -53,7 +53,6 @@ function frameworkError(error: unknown): AppError | null {
 /** The one place where anything thrown during a REST call becomes the common error shape. */
 export function errorHandler(log: Logger) {
   // Express knows an error handler by its four parameters, so `_next` stays though it is not called.
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const known = frameworkError(error);
     const { appError, unexpected } = known ? { appError: known, unexpected: false } : toAppError(error);
