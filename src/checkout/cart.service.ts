@@ -94,7 +94,7 @@ export async function setCartItem(ctx: ServiceContext, input: unknown): Promise<
   const customer = requireCustomer(ctx);
   const { skuId, quantity } = parseInput(SetQuantity, input);
   if (quantity === 0) {
-    await ctx.em.execute('delete from cart_item where customer_id = ? and sku_id = ?', [customer.userId, skuId]);
+    await typedSql(ctx.em).deleteFrom('CartItem').where('customer', '=', customer.userId).where('sku', '=', skuId).execute();
     return getCart(ctx);
   }
   const put = await queryRows<{ sku_id: number }>(

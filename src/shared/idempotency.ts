@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { AppError, refused, validationError } from '../errors.js';
 import type { ServiceContext } from './context.js';
 import { requireUser } from './guards.js';
+import { typedSql } from '../db/typed-sql.js';
+import { IdempotencyKey } from '../entities/idempotency-key.entity.js';
 
 /**
  * The key of one idempotent request. The use case writes it, with its answer, in the same
@@ -17,10 +19,11 @@ export interface IdempotencyRecord {
 }
 
 /** Dates come back from JSON as strings; the `...At` fields of our views are dates again. */
-function reviveDates(json: string): unknown {
-  return JSON.parse(json, (key, value: unknown) =>
-    typeof value === 'string' && key.endsWith('At') && /^\d{4}-\d\d-\d\d[T ]\d/.test(value) ? new Date(value) : value,
-  ) as unknown;
+function reviveDates(value: unknown, key = ''): unknown {
+  if (typeof value === 'string') return key.endsWith('At') && /^\d{4}-\d\d-\d\d[T ]\d/.test(value) ? new Date(value) : value;
+  if (Array.isArray(value)) return value.map((item) => reviveDates(item));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reviveDates(v, k)]));
 }
 
 /** By default the stored answer is `{ result }`, written by `recordAnswer`. */
@@ -73,12 +76,15 @@ export async function withIdempotency<T>(
 
 /** The stored answer of a committed key (none when the key is free); 422 when it was used for another request. */
 async function committedAnswer(ctx: ServiceContext, record: IdempotencyRecord): Promise<{ stored: unknown } | undefined> {
-  const [row] = await ctx.em.execute<{ request_hash: string; response: string }[]>(
-    'select request_hash, response::text as response from idempotency_key where user_id = ? and scope = ? and key = ?',
-    [record.userId, record.scope, record.key],
-  );
+  const row = await typedSql(ctx.em)
+    .selectFrom('IdempotencyKey')
+    .select(['requestHash', 'response'])
+    .where('user', '=', record.userId)
+    .where('scope', '=', record.scope)
+    .where('key', '=', record.key)
+    .executeTakeFirst();
   if (!row) return undefined;
-  if (row.request_hash !== record.requestHash) {
+  if (row.requestHash !== record.requestHash) {
     throw refused('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request');
   }
   return { stored: reviveDates(row.response) };
@@ -96,21 +102,16 @@ export function recordAnswer(tx: ServiceContext, record: IdempotencyRecord | und
 export async function recordStoredAnswer(tx: ServiceContext, record: IdempotencyRecord | undefined, stored: unknown): Promise<void> {
   if (!record) return;
   if (!tx.em.isInTransaction()) throw new Error('recordAnswer() must run inside the use case transaction');
-  await tx.em.execute(
-    `insert into idempotency_key (user_id, scope, key, request_hash, response, created_at) values (?, ?, ?, ?, ?::jsonb, now())`,
-    [record.userId, record.scope, record.key, record.requestHash, JSON.stringify(stored)],
-  );
+  tx.em.create(IdempotencyKey, { user: record.userId, scope: record.scope, key: record.key, requestHash: record.requestHash, response: stored });
+  await tx.em.flush();
 }
 
-/** Deletes keys older than the configured lifetime, a bounded batch per call (the sweeps run it). */
+/**
+ * Deletes keys older than the configured lifetime (the sweeps run it every interval, so each call
+ * finds about one interval's worth of keys, through the `created_at` index).
+ */
 export async function expireIdempotencyKeys(ctx: ServiceContext): Promise<number> {
-  const [row] = await ctx.em.execute<{ n: number }[]>(
-    `with expired as (
-       delete from idempotency_key where ctid in (
-         select ctid from idempotency_key where created_at < now() - make_interval(hours => ?) limit 10000)
-       returning 1)
-     select count(*)::int as n from expired`,
-    [ctx.config.idempotencyKeyTtlHours],
-  );
-  return row.n;
+  const cutoff = new Date(Date.now() - ctx.config.idempotencyKeyTtlHours * 3_600_000);
+  const { numDeletedRows } = await typedSql(ctx.em).deleteFrom('IdempotencyKey').where('createdAt', '<', cutoff).executeTakeFirst();
+  return Number(numDeletedRows);
 }
