@@ -36,3 +36,9 @@ export interface DraftOrder {
   /** Group-buying order: the group it takes a seat in and the seat price (snapshotted on the order). */
   group?: { id: number; price: number };
 }
+
+/** What a draft order comes to: its items at their snapshot prices, less its discount, plus its freight. */
+export function orderTotals(draft: DraftOrder, freightFee: number): { itemsTotal: number; discount: number; freightFee: number; total: number } {
+  const itemsTotal = draft.items.reduce((sum, item) => sum + item.unitPrice * item.quantity, 0);
+  return { itemsTotal, discount: draft.discount, freightFee, total: itemsTotal - draft.discount + freightFee };
+}

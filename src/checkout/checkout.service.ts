@@ -1,7 +1,9 @@
 import { refused } from '../errors.js';
 import type { AppConfig } from '../config.js';
 import { ItemPricing } from '../entities/order-item.entity.js';
-import type { CheckoutLine, DraftOrder } from './checkout-draft.js';
+import { orderTotals, type CheckoutLine, type DraftItem, type DraftOrder } from './checkout-draft.js';
+import { typedSql } from '../db/typed-sql.js';
+import { BASE_CURRENCY } from '../currency.js';
 import type { ServiceContext } from '../shared/context.js';
 import { requireCustomer } from '../shared/guards.js';
 import { EventTypes } from '../events/event-types.js';
@@ -10,7 +12,7 @@ import { parseInput, z } from '../shared/validate.js';
 import { emitStockLow } from '../catalog/stock-events.js';
 import { orderViewsFromRows, type OrderRow, type OrderView } from '../orders/order-view.js';
 import { withIdempotency } from '../shared/idempotency.js';
-import { applyCoupons, CouponsInput } from '../promotions/coupon-redemption.js';
+import { applyCoupons, CouponsInput, priceCoupons } from '../promotions/coupon-redemption.js';
 import { draftGroupBuyOrder, GroupBuyIntent, prepareGroupBuyCheckout } from '../promotions/group-buy-checkout.js';
 import { applyFlashSalePricing, type FlashSaleTake } from '../promotions/flash-sale-pricing.js';
 import { freightFees, freightTermsOf, ShippingAddressInput } from '../shipping/freight-fees.js';
@@ -27,6 +29,31 @@ const CheckoutInput = z
     groupBuy: GroupBuyIntent.optional(),
   })
   .strict();
+
+const PreviewInput = z
+  .object({
+    shippingAddress: ShippingAddressInput,
+    coupons: CouponsInput.optional(),
+  })
+  .strict();
+
+/** One shop order a checkout would place, priced as the checkout prices it. */
+export interface CheckoutPreviewOrder {
+  shop: { id: number; slug: string; name: string };
+  items: DraftItem[];
+  itemsTotal: number;
+  discount: number;
+  couponId?: number;
+  freightFee: number;
+  total: number;
+}
+
+export interface CheckoutPreview {
+  currency: string;
+  orders: CheckoutPreviewOrder[];
+  /** What the customer would pay over all shop orders. */
+  total: number;
+}
 
 /** The order writer `CHECKOUT_WRITER` names (see `order-writer.ts`). */
 export function orderWriterFor(config: Pick<AppConfig, 'checkoutWriter'>): OrderWriter {
@@ -85,6 +112,30 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
       return views;
     }),
   );
+}
+
+/**
+ * What checking the cart out now would place, priced exactly as `checkout` prices it (flash-sale
+ * units, the chosen coupons, freight to the address's region), so a storefront shows the server's
+ * freight, discounts and totals before the customer commits. Writes nothing and reserves nothing: the
+ * checkout itself prices again, and may differ if stock, a flash sale or the cart moved meanwhile.
+ * Refuses what the checkout would refuse (an empty cart, a coupon that does not apply). For the cart
+ * only: a group-buying checkout's price is the activity's group price.
+ */
+export async function previewCheckout(ctx: ServiceContext, input: unknown): Promise<CheckoutPreview> {
+  const customer = requireCustomer(ctx);
+  const request = parseInput(PreviewInput, input ?? {});
+  const { drafts, freightTerms } = await draftCheckout(ctx, orderWriterFor(ctx.config), customer.userId, request);
+  await priceCoupons(ctx, customer.userId, drafts, request.coupons ?? []);
+  const freight = freightFees(drafts, freightTerms);
+  const shops = await typedSql(ctx.em).selectFrom('Shop').select(['id', 'slug', 'name']).where('id', 'in', drafts.map((d) => d.shopId)).execute();
+  const orders = drafts.map((draft): CheckoutPreviewOrder => ({
+    shop: shops.find((shop) => shop.id === draft.shopId)!,
+    items: draft.items,
+    couponId: draft.couponId,
+    ...orderTotals(draft, freight.get(draft.shopId)!),
+  }));
+  return { currency: BASE_CURRENCY.code, orders, total: orders.reduce((sum, order) => sum + order.total, 0) };
 }
 
 type CheckoutRequest = z.infer<typeof CheckoutInput>;

@@ -5,6 +5,7 @@ import { intArray } from '../db/sql.js';
 import { orderViewsFromRows, type OrderRow } from '../orders/order-view.js';
 import { StaleReadConflict } from '../shared/transaction.js';
 import type { Placed, Placement } from './order-writer.js';
+import { orderTotals } from './checkout-draft.js';
 
 /**
  * Writes a checkout in one statement: takes the lines out of the cart, counts flash-sale units on the
@@ -37,16 +38,15 @@ import type { Placed, Placement } from './order-writer.js';
 export async function writeOrders(em: EntityManager, placements: Placement[]): Promise<Placed[]> {
   const orders = placements.flatMap(({ customerId, drafts, freight, shippingAddress }) =>
     drafts.map((draft) => {
-      const itemsTotal = draft.items.reduce((sum, item) => sum + item.unitPrice * item.quantity, 0);
-      const freightFee = freight.get(draft.shopId)!;
+      const totals = orderTotals(draft, freight.get(draft.shopId)!);
       return {
         customer_id: customerId,
         shop_id: draft.shopId,
-        items_total: itemsTotal,
-        discount: draft.discount,
+        items_total: totals.itemsTotal,
+        discount: totals.discount,
         coupon_id: draft.couponId ?? null,
-        freight_fee: freightFee,
-        total: itemsTotal - draft.discount + freightFee,
+        freight_fee: totals.freightFee,
+        total: totals.total,
         shipping_address: shippingAddress,
         group_id: draft.group?.id ?? null,
         group_price: draft.group?.price ?? null,

@@ -8,6 +8,7 @@ import { recordStoredAnswer } from '../shared/idempotency.js';
 import { orderRows, orderViewsFromRows } from '../orders/order-view.js';
 import { readCarts } from './cart-reads.js';
 import type { OrderWriter, Placement } from './order-writer.js';
+import { orderTotals } from './checkout-draft.js';
 
 /**
  * The plain order writer (`CHECKOUT_WRITER=transactional`): the whole checkout in one transaction,
@@ -56,16 +57,11 @@ async function takeCartLines(em: EntityManager, { customerId, cartLines }: Place
 /** One order per draft, with its items; returns the new orders' ids. */
 async function insertOrders(em: EntityManager, { customerId, shippingAddress, drafts, freight }: Placement): Promise<number[]> {
   const orders = drafts.map((draft) => {
-    const itemsTotal = draft.items.reduce((sum, item) => sum + item.unitPrice * item.quantity, 0);
-    const freightFee = freight.get(draft.shopId)!;
     const order = em.create(Order, {
       customer: customerId,
       shop: draft.shopId,
-      itemsTotal,
-      discount: draft.discount,
+      ...orderTotals(draft, freight.get(draft.shopId)!),
       coupon: draft.couponId ?? null,
-      freightFee,
-      total: itemsTotal - draft.discount + freightFee,
       shippingAddress,
       group: draft.group?.id ?? null,
       groupPrice: draft.group?.price ?? null,

@@ -102,13 +102,21 @@ export function couponRefusal(coupon: CouponRow | undefined, draft: DraftOrder, 
 }
 
 /**
- * The coupon step of checkout, run after every step that prices the items. Resolves each chosen
- * coupon on the server (owner, shop, status, window, order kind, threshold), sets the draft's
- * discount and coupon, and redeems the coupons with one guarded update (`status = 'available'`), so
- * one coupon in two concurrent checkouts is redeemed once. Any refusal throws, and the checkout's
+ * The coupon step of checkout, run after every step that prices the items: prices the coupons into
+ * the drafts (`priceCoupons`), then redeems them with one guarded update (`status = 'available'`),
+ * so one coupon in two concurrent checkouts is redeemed once. Any refusal throws, and the checkout's
  * transaction rolls back everything.
  */
 export async function applyCoupons(tx: ServiceContext, customerId: number, drafts: DraftOrder[], choices: CouponChoice[]): Promise<void> {
+  await priceCoupons(tx, customerId, drafts, choices);
+  await redeemCoupons(tx, customerId, choices);
+}
+
+/**
+ * Resolves each chosen coupon on the server (owner, shop, status, window, order kind, threshold) and
+ * sets the draft's discount and coupon; writes nothing (a checkout preview stops here).
+ */
+export async function priceCoupons(tx: ServiceContext, customerId: number, drafts: DraftOrder[], choices: CouponChoice[]): Promise<void> {
   if (choices.length === 0) return;
   const ids = choices.map((c) => c.couponId);
   const now = sql<Date>`now()`;
@@ -132,6 +140,12 @@ export async function applyCoupons(tx: ServiceContext, customerId: number, draft
     draft.discount += couponDiscount(coupon, itemsTotalOf(draft) - draft.discount);
     draft.couponId = coupon.id;
   }
+}
+
+/** Marks the chosen coupons used, each only if still available; one already used refuses the checkout. */
+async function redeemCoupons(tx: ServiceContext, customerId: number, choices: CouponChoice[]): Promise<void> {
+  if (choices.length === 0) return;
+  const ids = choices.map((c) => c.couponId);
   const redeemed = await typedSql(tx.em)
     .updateTable('Coupon')
     .set({ status: CouponStatus.Used, usedAt: sql<Date>`now()` })

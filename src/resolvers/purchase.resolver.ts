@@ -1,6 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import * as cart from '../checkout/cart.service.js';
-import { checkout } from '../checkout/checkout.service.js';
+import { checkout, previewCheckout } from '../checkout/checkout.service.js';
 import * as orders from '../orders/order.service.js';
 import { createShipment } from '../orders/shipment.service.js';
 import { getMyInvoice, issueInvoice } from '../orders/invoice.service.js';
@@ -9,7 +9,7 @@ import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
 import { CouponChoiceInput } from './types/coupon.types.js';
 import {
-  AccountStats, Cart, Invoice, InvoiceInput, Order, OrderItem, OrderListArgs, OrderPage, ShipmentInput, ShippingAddressInput,
+  AccountStats, Cart, CheckoutPreview, Invoice, InvoiceInput, Order, OrderItem, OrderListArgs, OrderPage, ShipmentInput, ShippingAddressInput,
 } from './types/order.types.js';
 import { ProductType } from './types/catalog.types.js';
 import type { OrderItemView } from '../orders/order-view.js';
@@ -47,6 +47,17 @@ export class PurchaseResolver {
       withoutNulls({ shippingAddress: { ...shippingAddress }, coupons, groupBuy: groupBuy && withoutNulls(groupBuy) }),
       idempotencyKey ?? undefined,
     );
+  }
+
+  @Query(() => CheckoutPreview, {
+    description: "What checkout would place now for the cart: items, coupon discounts, freight and totals computed by the server. Nothing is written or reserved.",
+  })
+  checkoutPreview(
+    @Arg('shippingAddress', () => ShippingAddressInput) shippingAddress: ShippingAddressInput,
+    @Arg('coupons', () => [CouponChoiceInput], { nullable: true, description: 'At most one owned coupon per shop order' }) coupons: CouponChoiceInput[] | null | undefined,
+    @Ctx() { ctx }: GraphQLContext,
+  ) {
+    return previewCheckout(ctx, withoutNulls({ shippingAddress: { ...shippingAddress }, coupons }));
   }
 
   @Query(() => OrderPage, { description: "The customer's orders, newest first" })

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import * as cart from '../checkout/cart.service.js';
-import { checkout } from '../checkout/checkout.service.js';
+import { checkout, previewCheckout } from '../checkout/checkout.service.js';
 import * as orders from '../orders/order.service.js';
 import { createShipment } from '../orders/shipment.service.js';
 import { getMyInvoice, issueInvoice } from '../orders/invoice.service.js';
@@ -18,6 +18,7 @@ export function purchaseRoutes(router: Router) {
   route(router, '/checkout', {
     post: async ({ ctx, body, header }) => new Reply(201, { orders: await checkout(ctx, body, header('idempotency-key')) }),
   });
+  route(router, '/checkout/preview', { post: ({ ctx, body }) => previewCheckout(ctx, body) });
 
   route(router, '/orders', { get: ({ ctx, query }) => orders.listMyOrders(ctx, query) });
   route(router, '/orders/:orderId', { get: ({ ctx, params }) => orders.getMyOrder(ctx, params) });

@@ -103,6 +103,36 @@ export class Order {
   @Field(() => [Shipment]) shipments!: Shipment[];
 }
 
+@ObjectType({ description: 'An item a checkout would place, priced as the checkout prices it' })
+export class CheckoutPreviewItem {
+  @Field(() => Int) skuId!: number;
+  @Field() skuName!: string;
+  @Field(() => Int) productId!: number;
+  @Field() productName!: string;
+  @Field(() => Int) unitPrice!: number;
+  @Field(() => Int) quantity!: number;
+  @Field(() => ItemPricing) pricing!: ItemPricing;
+  @Field(() => Int, { nullable: true }) flashSaleItemId?: number;
+}
+
+@ObjectType({ description: 'One shop order a checkout would place now' })
+export class CheckoutPreviewOrder {
+  @Field(() => ShopSummary) shop!: ShopSummary;
+  @Field(() => [CheckoutPreviewItem]) items!: CheckoutPreviewItem[];
+  @Field(() => Int) itemsTotal!: number;
+  @Field(() => Int) discount!: number;
+  @Field(() => Int, { nullable: true }) couponId?: number;
+  @Field(() => Int) freightFee!: number;
+  @Field(() => Int) total!: number;
+}
+
+@ObjectType({ description: 'What checking the cart out now would place, priced by the server; nothing is written or reserved' })
+export class CheckoutPreview {
+  @Field() currency!: string;
+  @Field(() => [CheckoutPreviewOrder]) orders!: CheckoutPreviewOrder[];
+  @Field(() => Int) total!: number;
+}
+
 @ObjectType()
 export class OrderPage {
   @Field(() => [Order]) items!: Order[];
