@@ -35,6 +35,7 @@ const GRAPHQL_TWIN: Record<string, string> = {
   'PUT /api/cart/items/{sku_id}': 'Mutation.setCartItem',
   'DELETE /api/cart/items/{sku_id}': 'Mutation.removeCartItem',
   'POST /api/checkout': 'Mutation.checkout',
+  'POST /api/checkout/preview': 'Query.checkoutPreview',
   'GET /api/orders': 'Query.orders',
   'GET /api/orders/{id}': 'Query.order',
   'POST /api/orders/{id}/pay': 'Mutation.payOrder',
