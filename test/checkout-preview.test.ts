@@ -8,6 +8,7 @@ import { ADDRESS, addToCart, checkoutBody, shopWithProduct, stockOf } from './su
  * to the region) and writes nothing.
  */
 let t: TestApp;
+const previewBody = (extra: Record<string, unknown> = {}) => ({ region: ADDRESS.region, ...extra });
 beforeAll(async () => {
   t = await startTestApp();
 });
@@ -31,7 +32,7 @@ describe('checkout preview', () => {
   it('prices the cart as the checkout then places it: flash units, coupon, regional freight, totals; nothing written', async () => {
     const { a, b, customer, couponId } = await twoShopCart();
     const body = checkoutBody({ coupons: { [a.shop.id]: couponId } });
-    const preview = await t.api('POST', '/api/checkout/preview', { token: customer.token, body });
+    const preview = await t.api('POST', '/api/checkout/preview', { token: customer.token, body: previewBody({ coupons: { [a.shop.id]: couponId } }) });
     expect(preview.status).toBe(200);
     expect(preview.body).toMatchObject({
       currency: 'CNY',
@@ -59,11 +60,11 @@ describe('checkout preview', () => {
 
   it('answers the same over GraphQL', async () => {
     const { a, customer, couponId } = await twoShopCart();
-    const rest = await t.api('POST', '/api/checkout/preview', { token: customer.token, body: checkoutBody({ coupons: { [a.shop.id]: couponId } }) });
+    const rest = await t.api('POST', '/api/checkout/preview', { token: customer.token, body: previewBody({ coupons: { [a.shop.id]: couponId } }) });
     const gql = await t.gql(
-      `query($a: ShippingAddressInput!, $c: [CouponChoiceInput!]) { checkoutPreview(shippingAddress: $a, coupons: $c) {
+      `query($r: String!, $c: [CouponChoiceInput!]) { checkoutPreview(region: $r, coupons: $c) {
          currency total orders { shop { id } itemsTotal discount couponId freightFee total items { skuId pricing unitPrice quantity } } } }`,
-      { a: ADDRESS, c: [{ shopId: a.shop.id, couponId }] },
+      { r: ADDRESS.region, c: [{ shopId: a.shop.id, couponId }] },
       customer.token,
     );
     expect(gql.errors).toBeUndefined();
@@ -75,13 +76,15 @@ describe('checkout preview', () => {
 
   it('refuses what the checkout would refuse, and bad input, in the common error shape', async () => {
     const customer = await newCustomer(t);
-    const empty = await t.api('POST', '/api/checkout/preview', { token: customer.token, body: checkoutBody() });
+    const empty = await t.api('POST', '/api/checkout/preview', { token: customer.token, body: previewBody() });
     expect([empty.status, empty.body.error.code]).toEqual([422, 'CART_EMPTY']);
     const { b, customer: shopper, couponId, a } = await twoShopCart();
-    const misplaced = await t.api('POST', '/api/checkout/preview', { token: shopper.token, body: checkoutBody({ coupons: { [b.shop.id]: couponId } }) });
+    const misplaced = await t.api('POST', '/api/checkout/preview', { token: shopper.token, body: previewBody({ coupons: { [b.shop.id]: couponId } }) });
     expect(misplaced.status).toBe(422);
-    const groupBuy = await t.api('POST', '/api/checkout/preview', { token: shopper.token, body: checkoutBody({ group_buy: { activity_id: 1 } }) });
+    const groupBuy = await t.api('POST', '/api/checkout/preview', { token: shopper.token, body: previewBody({ group_buy: { activity_id: 1 } }) });
     expect([groupBuy.status, groupBuy.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
-    expect((await t.api('POST', '/api/checkout/preview', { body: checkoutBody({ coupons: { [a.shop.id]: couponId } }) })).status).toBe(401);
+    expect((await t.api('POST', '/api/checkout/preview', { body: previewBody({ coupons: { [a.shop.id]: couponId } }) })).status).toBe(401);
+    const badRegion = await t.api('POST', '/api/checkout/preview', { token: shopper.token, body: { region: 'nowhere' } });
+    expect(badRegion.body.error.details.problems[0].field).toBe('region');
   });
 });

@@ -100,6 +100,10 @@ describe('the storefront in Chromium', () => {
     await page.getByLabel('Region').selectOption('CN-BJ');
     await page.getByLabel('Address', { exact: true }).fill('8 Harbor Road, Beijing');
     await page.getByLabel('Coupon').selectOption({ label: 'Harbor ¥10 off' });
+    // Before placing: the server's discount, freight to the chosen region and the total.
+    const totals = page.getByRole('table', { name: 'Totals' });
+    await totals.getByText('¥137.00').first().waitFor();
+    await totals.getByText('¥8.00').waitFor();
     await store.screenshot(page, 'checkout-desktop');
     await page.getByRole('button', { name: 'Place order' }).click();
     await page.getByRole('heading', { name: 'Your order' }).waitFor();

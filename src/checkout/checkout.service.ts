@@ -15,7 +15,7 @@ import { withIdempotency } from '../shared/idempotency.js';
 import { applyCoupons, CouponsInput, priceCoupons } from '../promotions/coupon-redemption.js';
 import { draftGroupBuyOrder, GroupBuyIntent, prepareGroupBuyCheckout } from '../promotions/group-buy-checkout.js';
 import { applyFlashSalePricing, type FlashSaleTake } from '../promotions/flash-sale-pricing.js';
-import { freightFees, freightTermsOf, ShippingAddressInput } from '../shipping/freight-fees.js';
+import { freightFees, freightTermsOf, regionCode, ShippingAddressInput } from '../shipping/freight-fees.js';
 import type { CheckoutCart, OrderWriter } from './order-writer.js';
 import { combinedOrderWriter } from './combined-order-writer.js';
 import { transactionalOrderWriter } from './transactional-order-writer.js';
@@ -32,7 +32,8 @@ const CheckoutInput = z
 
 const PreviewInput = z
   .object({
-    shippingAddress: ShippingAddressInput,
+    /** Where the orders would ship: freight depends on the region only. */
+    region: regionCode,
     coupons: CouponsInput.optional(),
   })
   .strict();
@@ -75,7 +76,7 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
   const replay = (stored: unknown) => orderViewsFromRows((stored as { orders: OrderRow[] }).orders);
   return withIdempotency(ctx, { scope: 'checkout', key: idempotencyKey, request, replay }, (idempotency) =>
     writer.run(ctx, { writesFirst: request.groupBuy !== undefined || coupons.length > 0 }, async (tx) => {
-      const { lines, drafts, flashSale, freightTerms } = await draftCheckout(tx, writer, customer.userId, request);
+      const { lines, drafts, flashSale, freightTerms } = await draftCheckout(tx, writer, customer.userId, request.shippingAddress.region, request);
       // Coupons last among the pricing steps: they look at the final items and their pricing.
       await applyCoupons(tx, customer.userId, drafts, coupons);
       // Freight after every pricing step: its free-shipping threshold looks at the amount after discount.
@@ -125,7 +126,7 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
 export async function previewCheckout(ctx: ServiceContext, input: unknown): Promise<CheckoutPreview> {
   const customer = requireCustomer(ctx);
   const request = parseInput(PreviewInput, input ?? {});
-  const { drafts, freightTerms } = await draftCheckout(ctx, orderWriterFor(ctx.config), customer.userId, request);
+  const { drafts, freightTerms } = await draftCheckout(ctx, orderWriterFor(ctx.config), customer.userId, request.region, request);
   await priceCoupons(ctx, customer.userId, drafts, request.coupons ?? []);
   const freight = freightFees(drafts, freightTerms);
   const shops = await typedSql(ctx.em).selectFrom('Shop').select(['id', 'slug', 'name']).where('id', 'in', drafts.map((d) => d.shopId)).execute();
@@ -145,10 +146,15 @@ type CheckoutRequest = z.infer<typeof CheckoutInput>;
  * group-buying checkout buys the intent's single unit alone: the cart is neither read nor emptied.
  * Otherwise the cart, with flash-sale pricing applied.
  */
-async function draftCheckout(tx: ServiceContext, writer: OrderWriter, customerId: number, request: CheckoutRequest) {
-  const region = request.shippingAddress.region;
-  if (request.groupBuy) {
-    const drafts = [await draftGroupBuyOrder(tx, customerId, { ...request, groupBuy: request.groupBuy })];
+async function draftCheckout(
+  tx: ServiceContext,
+  writer: OrderWriter,
+  customerId: number,
+  region: string,
+  { groupBuy, coupons }: Pick<CheckoutRequest, 'groupBuy' | 'coupons'>,
+) {
+  if (groupBuy) {
+    const drafts = [await draftGroupBuyOrder(tx, customerId, { groupBuy, coupons })];
     return { lines: [] as CheckoutLine[], drafts, flashSale: new Map() as FlashSaleTake, freightTerms: await freightTermsOf(tx.em, drafts, region) };
   }
   const cart = availableCart(await writer.readCart(tx, customerId, region));

@@ -53,11 +53,11 @@ export class PurchaseResolver {
     description: "What checkout would place now for the cart: items, coupon discounts, freight and totals computed by the server. Nothing is written or reserved.",
   })
   checkoutPreview(
-    @Arg('shippingAddress', () => ShippingAddressInput) shippingAddress: ShippingAddressInput,
+    @Arg('region', { description: 'Region code of the shipping address, such as CN-SH: freight depends on it' }) region: string,
     @Arg('coupons', () => [CouponChoiceInput], { nullable: true, description: 'At most one owned coupon per shop order' }) coupons: CouponChoiceInput[] | null | undefined,
     @Ctx() { ctx }: GraphQLContext,
   ) {
-    return previewCheckout(ctx, withoutNulls({ shippingAddress: { ...shippingAddress }, coupons }));
+    return previewCheckout(ctx, withoutNulls({ region, coupons }));
   }
 
   @Query(() => OrderPage, { description: "The customer's orders, newest first" })

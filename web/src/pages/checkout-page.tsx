@@ -42,6 +42,79 @@ const CheckoutPageQuery = graphql(`
   }
 `);
 
+const CheckoutPreviewQuery = graphql(`
+  query CheckoutPreview($region: String!, $coupons: [CouponChoiceInput!]) {
+    checkoutPreview(region: $region, coupons: $coupons) {
+      total
+      orders {
+        shop {
+          id
+          name
+        }
+        itemsTotal
+        discount
+        freightFee
+        total
+      }
+    }
+  }
+`);
+
+/** What the customer has chosen so far: the region prices the freight, the coupons the discounts. */
+interface Choice {
+  region: string;
+  coupons: { shopId: number; couponId: number }[];
+}
+
+function couponsOf(form: FormData): Choice['coupons'] {
+  return [...form.entries()]
+    .filter(([name, value]) => name.startsWith('coupon-') && value !== '')
+    .map(([name, value]) => ({ shopId: Number(name.slice('coupon-'.length)), couponId: Number(value) }));
+}
+
+function choiceOf(form: HTMLFormElement): Choice {
+  const data = new FormData(form);
+  return { region: String(data.get('region') ?? 'CN-SH'), coupons: couponsOf(data) };
+}
+
+/** The server's figures for the current choice: discounts, freight and totals, before anything is placed. */
+function ServerTotals({ choice }: { choice: Choice }) {
+  const [result] = useQuery({ query: CheckoutPreviewQuery, variables: choice, requestPolicy: 'network-only' });
+  if (result.error) return <ErrorNotice error={result.error} title="These choices cannot be checked out" />;
+  const preview = result.data?.checkoutPreview;
+  if (!preview) return <p className="meta">Computing totals…</p>;
+  return (
+    <table className="checkout-totals" aria-label="Totals">
+      <thead>
+        <tr>
+          <th scope="col">Shop</th>
+          <th scope="col">Items</th>
+          <th scope="col">Discount</th>
+          <th scope="col">Freight</th>
+          <th scope="col">Total</th>
+        </tr>
+      </thead>
+      <tbody>
+        {preview.orders.map((order) => (
+          <tr key={order.shop.id}>
+            <th scope="row">{order.shop.name}</th>
+            <td><Money amount={order.itemsTotal} /></td>
+            <td><Money amount={-order.discount} /></td>
+            <td><Money amount={order.freightFee} /></td>
+            <td><Money amount={order.total} /></td>
+          </tr>
+        ))}
+      </tbody>
+      <tfoot>
+        <tr>
+          <th scope="row" colSpan={4}>To pay</th>
+          <td><strong><Money amount={preview.total} /></strong></td>
+        </tr>
+      </tfoot>
+    </table>
+  );
+}
+
 const Checkout = graphql(`
   mutation Checkout($shippingAddress: ShippingAddressInput!, $coupons: [CouponChoiceInput!], $groupBuy: GroupBuyIntentInput, $idempotencyKey: String) {
     checkout(shippingAddress: $shippingAddress, coupons: $coupons, groupBuy: $groupBuy, idempotencyKey: $idempotencyKey) {
@@ -86,7 +159,6 @@ function CartSummary({ data }: { data: CheckoutData }) {
           </fieldset>
         );
       })}
-      <p className="meta">Discounts and freight are computed by the mall when you place the order; you pay on the next step.</p>
     </>
   );
 }
@@ -95,6 +167,7 @@ function CheckoutForm({ data, groupBuy }: { data: CheckoutData; groupBuy: { acti
   const [state, checkout] = useMutation(Checkout);
   const idempotency = useIdempotencyKey();
   const [orders, setOrders] = useState<PlacedOrderFieldsFragment[] | null>(null);
+  const [choice, setChoice] = useState<Choice>({ region: 'CN-SH', coupons: [] });
   if (orders) return <PlacedOrders orders={orders} />;
   if (!groupBuy && data.cart?.lines.length === 0) {
     return (
@@ -106,9 +179,7 @@ function CheckoutForm({ data, groupBuy }: { data: CheckoutData; groupBuy: { acti
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const coupons = [...form.entries()]
-      .filter(([name, value]) => name.startsWith('coupon-') && value !== '')
-      .map(([name, value]) => ({ shopId: Number(name.slice('coupon-'.length)), couponId: Number(value) }));
+    const coupons = couponsOf(form);
     const result = await checkout({
       shippingAddress: readAddress(form),
       coupons: groupBuy ? null : coupons,
@@ -119,7 +190,7 @@ function CheckoutForm({ data, groupBuy }: { data: CheckoutData; groupBuy: { acti
     if (result.data) setOrders(result.data.checkout);
   };
   return (
-    <form onSubmit={submit} className="checkout-form">
+    <form onSubmit={submit} onChange={(event) => setChoice(choiceOf(event.currentTarget))} className="checkout-form">
       {data.groupBuy ? (
         <p>
           {groupBuy?.groupId ? 'Joining a group' : 'Opening a group'} for {data.groupBuy.productName} ({data.groupBuy.skuName}) at <Money amount={data.groupBuy.groupPrice} />, {data.groupBuy.capacity} seats.
@@ -128,6 +199,7 @@ function CheckoutForm({ data, groupBuy }: { data: CheckoutData; groupBuy: { acti
         <CartSummary data={data} />
       )}
       <AddressFields />
+      {groupBuy ? null : <ServerTotals choice={choice} />}
       {state.error ? <ErrorNotice error={state.error} title="Order not placed" /> : null}
       <button type="submit" className="primary" disabled={state.fetching}>
         {state.fetching ? 'Placing…' : 'Place order'}
