@@ -18,13 +18,13 @@ export interface SeedActor {
  * stock, ledgers, sold counts and states follow the same rules as a client's calls), and each of
  * them joins the seed's transaction: `pendingEvents` being set is what makes `inTransaction` join
  * instead of opening its own. So the advisory lock covers everything, and a failure anywhere leaves
- * no half-seeded database. Checkout uses the transactional writer, because the combined writer
- * commits on its own connection outside any transaction.
+ * no half-seeded database (checkout's writers, too, write inside a transaction they find).
  *
- * The events the use cases emit are kept and dropped: nobody can be subscribed while the seed runs.
+ * The events the use cases emit are collected and dropped: they tell the demo's made-up past, not
+ * news for a subscriber.
  */
 export function seedContexts(em: EntityManager, nodeEnv: string) {
-  const config = loadConfig({ NODE_ENV: nodeEnv, LOG_LEVEL: 'silent', CHECKOUT_WRITER: 'transactional' });
+  const config = loadConfig({ NODE_ENV: nodeEnv, LOG_LEVEL: 'silent' });
   const base = {
     em,
     authProblem: null,
