@@ -1,7 +1,7 @@
 /**
  * The one error family of the service. Services throw AppError; each door maps it once:
  * REST to `{"error": {code, message, details}}` with the status, GraphQL to `extensions.code`.
- * Codes are stable and listed in the README.
+ * Codes are stable and listed in docs/api.md.
  */
 export type ErrorDetails = Record<string, unknown>;
 

@@ -3,30 +3,23 @@
  * they are the values of the `EventType` enum (`ORDER_PLACED` is 'order.placed').
  *
  * Payloads stay small (ids, states, amounts): an event travels in one PostgreSQL NOTIFY, which
- * holds less than 8000 bytes. A subscriber that needs more reads it through a query.
+ * holds less than 8000 bytes. A subscriber that needs more reads it through a query. Who receives
+ * each event and its payload are listed in one place, docs/api.md "Subscriptions and events" (a
+ * test keeps that table and this list equal).
  */
 export const EventTypes = {
-  /** payload `{orderId, total, status}`; shopIds = the order's shop, customerId = the buyer */
   ORDER_PLACED: 'order.placed',
-  /** payload `{orderId, total, status}` */
   ORDER_PAID: 'order.paid',
-  /** payload `{orderId, reason, status}` (`reason`: 'customer' or 'payment_timeout') */
   ORDER_CANCELLED: 'order.cancelled',
-  /** payload `{orderId, status}`: the customer confirmed delivery */
   ORDER_DELIVERED: 'order.delivered',
-  /** payload `{orderId, shipmentId, carrier, trackingNumber}` */
   SHIPMENT_CREATED: 'shipment.created',
-  /** payload `{groupId, activityId, state}`; customerId null (a group has many members) */
   GROUP_STATE_CHANGED: 'group.state_changed',
-  /** payload `{redemptionId, pointsProductId, quantity, points}`; shopIds empty (the points mall is the platform's) */
   REDEMPTION_CREATED: 'redemption.created',
-  /** payload `{skuId, productId, stock, threshold}`; emitted when a SKU's stock falls below STOCK_LOW_THRESHOLD */
+  /** Raised when a sale takes a SKU's stock below STOCK_LOW_THRESHOLD. */
   STOCK_LOW: 'stock.low',
-  /** payload `{reviewId, productId, rating}`; shopIds = the product's shop, customerId = the reviewer */
   REVIEW_CREATED: 'review.created',
-  /** payload `{reviewId}`: the shop replied; customerId = the reviewer */
   REVIEW_REPLIED: 'review.replied',
-  /** After-sale: payload `{refundId, orderId, kind, status, ...}` on each state the refund or return reaches */
+  /** After-sale: one per state a refund or return reaches. */
   REFUND_REQUESTED: 'refund.requested',
   REFUND_APPROVED: 'refund.approved',
   REFUND_SHIPPED_BACK: 'refund.shipped_back',

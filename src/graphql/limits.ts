@@ -15,7 +15,7 @@ import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
 import type { AppConfig, GraphQLLimits } from '../config.js';
 
-/** The codes of a refused operation, in `extensions.code` (documented in the README). */
+/** The codes of a refused operation, in `extensions.code` (documented in docs/api.md). */
 export const LimitCodes = {
   depth: 'QUERY_TOO_DEEP',
   cost: 'QUERY_TOO_COMPLEX',

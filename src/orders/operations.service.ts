@@ -13,7 +13,7 @@ import { idPage, pageFields, pageOf, type Page } from '../shared/pagination.js';
 import { orderViews, type OrderView } from './order-view.js';
 
 /**
- * The live operations page's reads (README "Operations"): today's counters and the paid orders
+ * The live operations page's reads (docs/api.md "Orders, payment and invoices"): today's counters and the paid orders
  * waiting for shipment. A shop operator sees their own shop; a platform admin sees every shop, or
  * one when `shopId` is given. Served by the partial and time indexes of migration
  * `Migration20261125000000OperationsIndexes`.

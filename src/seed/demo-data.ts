@@ -47,6 +47,12 @@ export const SHOPS: DemoShop[] = [
 /** Variant sets a product may have; prices are in minor units (fen). */
 export const VARIANTS: string[][] = [['Standard'], ['Small', 'Large'], ['Black', 'White', 'Blue']];
 
+/**
+ * The starting stock of variant `variant` of the `n`th product created (from 1, in id order): varied
+ * so listings look real, and a formula so a test can account for every unit the demo orders took.
+ */
+export const startingStock = (n: number, variant: number) => 20 + ((n * 13 + variant * 7) % 180);
+
 export const DEMO_PASSWORD = 'mallfront-dev';
 export const ADMIN_EMAIL = 'admin@mallfront.test';
 export const CUSTOMERS = [

@@ -11,15 +11,18 @@ import { User, Role } from '../entities/user.entity.js';
 import { BalanceKind } from '../entities/balance.entity.js';
 import { hashPassword } from '../accounts/password.js';
 import { createZeroBalances, credit } from '../accounts/ledger.service.js';
+import { seedShowcase } from './showcase.js';
 import {
-  ADMIN_EMAIL, BRANDS, CATEGORY_TREE, CUSTOMERS, DEMO_PASSWORD, POINTS_PRODUCTS, SEED_FUNDS, SEED_POINTS, SHOPS, VARIANTS, operatorEmail,
+  ADMIN_EMAIL, BRANDS, CATEGORY_TREE, CUSTOMERS, DEMO_PASSWORD, POINTS_PRODUCTS, SEED_FUNDS, SEED_POINTS, SHOPS, VARIANTS, operatorEmail, startingStock,
 } from './demo-data.js';
 
 export class SeedRefused extends Error {}
 
 /**
  * Loads the demo data once. Idempotent: when the admin account exists the seed has run and nothing is
- * added. An advisory lock makes two processes starting together seed once.
+ * added. An advisory lock makes two processes starting together seed once. The catalog and accounts
+ * are written directly; promotions, orders and reviews go through the use cases (showcase.ts) in
+ * the same transaction.
  */
 export async function seedDemoData(orm: MikroORM, nodeEnv: string): Promise<'seeded' | 'already-seeded'> {
   if (nodeEnv === 'production') throw new SeedRefused('The demo seed refuses to run with NODE_ENV=production');
@@ -82,7 +85,7 @@ export async function seedDemoData(orm: MikroORM, nodeEnv: string): Promise<'see
             status: n % 17 === 0 ? ProductStatus.Draft : n % 19 === 0 ? ProductStatus.Unpublished : ProductStatus.Published,
             priceFrom: basePrice,
           });
-          variants.forEach((name, i) => em.create(Sku, { product, name, price: basePrice + i * 500, stock: 20 + ((n * 13 + i * 7) % 180) }));
+          variants.forEach((name, i) => em.create(Sku, { product, name, price: basePrice + i * 500, stock: startingStock(n, i) }));
         }
       }
     }
@@ -124,9 +127,10 @@ export async function seedDemoData(orm: MikroORM, nodeEnv: string): Promise<'see
     );
 
     em.create(User, { email: ADMIN_EMAIL, passwordHash: passwordHash(), displayName: 'Platform Admin', role: Role.PlatformAdmin });
-    shops.forEach((shop) =>
+    const operators = new Map(shops.map((shop) => [
+      shop.slug,
       em.create(User, { email: operatorEmail(shop.slug), passwordHash: passwordHash(), displayName: `${shop.name} Operator`, role: Role.ShopOperator, shop }),
-    );
+    ]));
     const customers = CUSTOMERS.map((c) => em.create(User, { ...c, passwordHash: passwordHash(), role: Role.Customer }));
     await em.flush();
 
@@ -135,6 +139,8 @@ export async function seedDemoData(orm: MikroORM, nodeEnv: string): Promise<'see
       await credit(em, { userId: customer.id, kind: BalanceKind.Available, amount: SEED_FUNDS, reason: 'seed' });
       await credit(em, { userId: customer.id, kind: BalanceKind.Points, amount: SEED_POINTS, reason: 'seed' });
     }
+    const [alice, bob] = customers;
+    await seedShowcase(em, nodeEnv, { operators, alice, bob });
     return 'seeded';
   });
 }

@@ -163,7 +163,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     introspection: deps.config.graphqlIntrospection,
-    // Limits (README "GraphQL limits"): tokens while parsing, the rest as validation rules.
+    // Limits (docs/api.md "GraphQL limits"): tokens while parsing, the rest as validation rules.
     parseOptions: { maxTokens: deps.config.graphqlLimits.maxTokens },
     validationRules: limitRules(deps.config.graphqlLimits),
     // No "Did you mean ...?" in validation errors: they would reveal the schema with introspection off.

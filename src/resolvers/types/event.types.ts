@@ -14,7 +14,7 @@ export class DomainEventType {
   @Field(() => Date) occurredAt!: string;
   @Field(() => [Int], { description: 'Shops the event concerns' }) shopIds!: number[];
   @Field(() => Int, { nullable: true, description: 'The customer the event concerns, if one' }) customerId!: number | null;
-  @Field(() => GraphQLJSONObject, { description: 'Ids and states; its shape per type is in the README' }) payload!: Record<string, unknown>;
+  @Field(() => GraphQLJSONObject, { description: 'Ids and states; its shape per type is in docs/api.md' }) payload!: Record<string, unknown>;
 }
 
 @ArgsType()

@@ -3,7 +3,7 @@ import { createClient as createWsClient, type Client as WsClient } from 'graphql
 import { liveConnection } from './live-connection';
 import { errorCode } from './errors';
 
-/** Close codes after which retrying cannot help (README "Subscriptions"): the token was refused. */
+/** Close codes after which retrying cannot help (docs/api.md "Subscriptions and events"): the token was refused. */
 const FINAL_CLOSE_CODES = new Set([4401, 4403]);
 
 function closeCode(event: unknown): number | undefined {

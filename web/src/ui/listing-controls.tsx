@@ -1,7 +1,7 @@
 import type { ChangeEvent } from 'react';
 import { useSearchParams } from 'react-router';
 
-/** Sort options of the listing: the API's `sort` and `order` (README "Product listing"). */
+/** Sort options of the listing: the API's `sort` and `order` (docs/api.md "Product listing"). */
 const SORTS = [
   { value: '', label: 'Newest first' },
   { value: 'price:asc', label: 'Price: low to high' },

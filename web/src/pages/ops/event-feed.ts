@@ -24,7 +24,7 @@ export function addToFeed(feed: FeedEvent[], event: FeedEvent): FeedEvent[] {
 const num = (v: unknown) => (typeof v === 'number' ? v : Number(v));
 const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '?');
 
-/** One line of text per event, from its payload (README "Subscriptions"). */
+/** One line of text per event, from its payload (docs/api.md "Subscriptions and events"). */
 export function describeEvent(event: FeedEvent, currency: Currency): string {
   const p = event.payload;
   switch (event.type) {

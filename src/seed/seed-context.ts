@@ -1,0 +1,41 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { loadConfig } from '../config.js';
+import { createLogger } from '../logger.js';
+import { InProcessEventBus } from '../events/in-process-bus.js';
+import type { DomainEvent } from '../events/domain-event.js';
+import type { ServiceContext } from '../shared/context.js';
+import type { Role } from '../entities/user.entity.js';
+
+/** Who the seed acts as when it calls a service: a demo account. */
+export interface SeedActor {
+  id: number;
+  role: Role;
+  shop?: { id: number } | null;
+}
+
+/**
+ * Service contexts for the demo seed's own transaction. The seed calls the real use cases (so
+ * stock, ledgers, sold counts and states follow the same rules as a client's calls), and each of
+ * them joins the seed's transaction: `pendingEvents` being set is what makes `inTransaction` join
+ * instead of opening its own. So the advisory lock covers everything, and a failure anywhere leaves
+ * no half-seeded database (checkout's writers, too, write inside a transaction they find).
+ *
+ * The events the use cases emit are collected and dropped: they tell the demo's made-up past, not
+ * news for a subscriber.
+ */
+export function seedContexts(em: EntityManager, nodeEnv: string) {
+  const config = loadConfig({ NODE_ENV: nodeEnv, LOG_LEVEL: 'silent' });
+  const base = {
+    em,
+    authProblem: null,
+    config,
+    log: createLogger(config),
+    requestId: 'demo-seed',
+    events: new InProcessEventBus(),
+    pendingEvents: [] as DomainEvent[],
+  };
+  return (actor: SeedActor): ServiceContext => ({
+    ...base,
+    actor: { userId: actor.id, role: actor.role, shopId: actor.shop?.id ?? null, tokenHash: '' },
+  });
+}

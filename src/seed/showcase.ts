@@ -1,0 +1,121 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { typedSql } from '../db/typed-sql.js';
+import { ProductStatus } from '../entities/product.entity.js';
+import type { User } from '../entities/user.entity.js';
+import { createTemplate } from '../promotions/coupon.service.js';
+import { createFlashSale, enableFlashSale } from '../promotions/flash-sale.service.js';
+import { createGroupBuy } from '../promotions/group-buy.service.js';
+import { assignFreightTemplate, createFreightTemplate } from '../shipping/freight-template.service.js';
+import { setCartItem } from '../checkout/cart.service.js';
+import { checkout } from '../checkout/checkout.service.js';
+import { confirmDelivery, payOrder } from '../orders/order.service.js';
+import { createShipment } from '../orders/shipment.service.js';
+import { replyToReview, reviewOrderItem } from '../after-sale/review.service.js';
+import { redeemPointsProduct } from '../points/points-mall.service.js';
+import { seedContexts } from './seed-context.js';
+import {
+  ALICE_ADDRESS, BOB_ADDRESS, COUPON_TEMPLATES, DELIVERED_PURCHASES, FLASH_SALES, FREIGHT_TEMPLATE, GROUP_BUY, REDEMPTION,
+} from './showcase-data.js';
+
+export interface ShowcaseCast {
+  /** Shop operators by shop slug. */
+  operators: Map<string, User>;
+  alice: User;
+  bob: User;
+}
+
+interface SkuPick {
+  productId: number;
+  skuId: number;
+  price: number;
+}
+
+/**
+ * Hands out each shop's published products in id order, one SKU each (the first), never the same
+ * product twice: a flash-sale SKU must not be the group-buy SKU, and alice's purchases stay at the
+ * standard price.
+ */
+async function productPicker(em: EntityManager) {
+  const rows = await typedSql(em)
+    .selectFrom('Sku as s')
+    .innerJoin('Product as p', 'p.id', 's.product')
+    .innerJoin('Shop as sh', 'sh.id', 'p.shop')
+    .select(['sh.slug', 'p.id as productId', 's.id as skuId', 's.price'])
+    .where('p.status', '=', ProductStatus.Published)
+    .orderBy('p.id')
+    .orderBy('s.id')
+    .execute();
+  const taken = new Set<number>();
+  return (shop: string): SkuPick => {
+    const row = rows.find((r) => r.slug === shop && !taken.has(r.productId));
+    if (!row) throw new Error(`demo seed: shop ${shop} has no published product left to show`);
+    taken.add(row.productId);
+    return { productId: row.productId, skuId: row.skuId, price: row.price };
+  };
+}
+
+const percentOf = (price: number, percent: number) => Math.round((price * percent) / 100);
+
+/**
+ * Promotions, orders and after-sale records made through the real use cases, as the demo accounts
+ * would make them over the API, inside the seed's transaction (see seed-context.ts).
+ */
+export async function seedShowcase(em: EntityManager, nodeEnv: string, cast: ShowcaseCast): Promise<void> {
+  const as = seedContexts(em, nodeEnv);
+  const operator = (shop: string) => as(cast.operators.get(shop)!);
+  const alice = as(cast.alice);
+  const bob = as(cast.bob);
+  const pick = await productPicker(em);
+  const now = Date.now();
+  const at = (offset: number) => new Date(now + offset);
+
+  for (const template of COUPON_TEMPLATES) await createTemplate(operator(template.shop), template.terms);
+
+  const freight = await createFreightTemplate(operator(FREIGHT_TEMPLATE.shop), FREIGHT_TEMPLATE.terms);
+  const freightProducts = Array.from({ length: FREIGHT_TEMPLATE.productsAssigned }, () => pick(FREIGHT_TEMPLATE.shop));
+  for (const { productId } of freightProducts) {
+    await assignFreightTemplate(operator(FREIGHT_TEMPLATE.shop), { productId, freightTemplateId: freight.id });
+  }
+
+  for (const sale of FLASH_SALES) {
+    const items = Array.from({ length: sale.skus }, () => pick(sale.shop)).map((sku) => ({
+      skuId: sku.skuId,
+      activityPrice: percentOf(sku.price, sale.percentOfPrice),
+      reservedStock: sale.reservedStock,
+      perCustomerLimit: sale.perCustomerLimit,
+    }));
+    const session = await createFlashSale(operator(sale.shop), { name: sale.name, startsAt: at(sale.startsIn), endsAt: at(sale.startsIn + sale.lasts), items });
+    await enableFlashSale(operator(sale.shop), { flashSaleId: session.id });
+  }
+
+  // The group: alice opens it, bob joins; both pay their seat, so it waits for one more member.
+  const groupSku = pick(GROUP_BUY.shop);
+  const activity = await createGroupBuy(operator(GROUP_BUY.shop), {
+    skuId: groupSku.skuId,
+    groupPrice: percentOf(groupSku.price, GROUP_BUY.percentOfPrice),
+    capacity: GROUP_BUY.capacity,
+    lifetimeMinutes: GROUP_BUY.lifetimeMinutes,
+    startsAt: at(GROUP_BUY.startsIn),
+    endsAt: at(GROUP_BUY.startsIn + GROUP_BUY.lasts),
+  });
+  const [opened] = await checkout(alice, { shippingAddress: ALICE_ADDRESS, groupBuy: { activityId: activity.id } });
+  await payOrder(alice, { orderId: opened.id });
+  const [joined] = await checkout(bob, { shippingAddress: BOB_ADDRESS, groupBuy: { activityId: activity.id, groupId: opened.groupId } });
+  await payOrder(bob, { orderId: joined.id });
+
+  // Alice's delivered orders: one checkout over two shops (one product with the freight template).
+  const purchases = DELIVERED_PURCHASES.map((p) => ({ ...p, sku: p.shop === FREIGHT_TEMPLATE.shop ? freightProducts[0] : pick(p.shop) }));
+  for (const p of purchases) await setCartItem(alice, { skuId: p.sku.skuId, quantity: 1 });
+  const orders = await checkout(alice, { shippingAddress: ALICE_ADDRESS });
+  for (const p of purchases) {
+    const order = orders.find((o) => o.shop.slug === p.shop)!;
+    await payOrder(alice, { orderId: order.id });
+    await createShipment(operator(p.shop), { orderId: order.id, companyCode: p.carrier, trackingNumber: p.trackingNumber });
+    await confirmDelivery(alice, { orderId: order.id });
+    const review = await reviewOrderItem(alice, { orderId: order.id, orderItemId: order.items[0].id, ...p.review });
+    if (p.reply) await replyToReview(operator(p.shop), { reviewId: review.id, text: p.reply });
+  }
+
+  const [tote] = await typedSql(em).selectFrom('PointsProduct').select('id').where('name', '=', REDEMPTION.item).execute();
+  await redeemPointsProduct(bob, tote.id, { quantity: REDEMPTION.quantity, shippingAddress: BOB_ADDRESS });
+}

@@ -1,0 +1,38 @@
+import { readFile } from 'node:fs/promises';
+import { ADMIN_EMAIL, CUSTOMERS, DEMO_PASSWORD, SHOPS } from '../src/seed/demo-data.js';
+
+/**
+ * The README is what a newcomer trusts first: short, and true where it names things the code
+ * decides (configuration variables, demo accounts, npm scripts).
+ */
+const read = (path: string) => readFile(new URL(path, import.meta.url), 'utf8');
+
+describe('README', () => {
+  it('reads in five minutes: under 200 lines', async () => {
+    expect((await read('../README.md')).split('\n').length).toBeLessThan(200);
+  });
+
+  it('lists exactly the environment variables src/config.ts reads', async () => {
+    const config = await read('../src/config.ts');
+    const fromConfig = [...config.matchAll(/\benv(?:\.|\[')([A-Z][A-Z0-9_]+)|\(env, '([A-Z][A-Z0-9_]+)'/g)].map((m) => m[1] ?? m[2]);
+    const readme = await read('../README.md');
+    const documented = [...readme.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]);
+    expect([...new Set(documented)].sort()).toEqual([...new Set(fromConfig)].sort());
+  });
+
+  it('names the demo accounts the seed creates, with their password', async () => {
+    const readme = await read('../README.md');
+    expect(readme).toContain(`\`${DEMO_PASSWORD}\``);
+    for (const email of [ADMIN_EMAIL, ...CUSTOMERS.map((c) => c.email)]) expect(readme).toContain(`\`${email}\``);
+    expect(readme).toContain('`ops@<shop>.mallfront.test`');
+    for (const shop of SHOPS) expect(readme).toContain(`\`${shop.slug}\``);
+  });
+
+  it('runs only npm scripts that exist', async () => {
+    const { scripts } = JSON.parse(await read('../package.json')) as { scripts: Record<string, string> };
+    const readme = await read('../README.md');
+    const used = [...readme.matchAll(/npm (?:run )?([a-z][\w:-]*)/g)].map((m) => m[1]).filter((s) => s !== 'ci' && s !== 'package');
+    expect(used.length).toBeGreaterThan(5);
+    for (const script of used) expect(Object.keys(scripts)).toContain(script);
+  });
+});
