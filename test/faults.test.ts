@@ -145,7 +145,10 @@ describe('sessions killed under load', () => {
 
     let killed = 0;
     let killing = true;
+    let shopping!: () => void;
+    const shoppersReady = new Promise<void>((resolve) => (shopping = resolve));
     const killer = (async () => {
+      await shoppersReady;
       while (killing) {
         await new Promise((resolve) => setTimeout(resolve, 250));
         const { rowCount } = await admin.query(
@@ -156,8 +159,9 @@ describe('sessions killed under load', () => {
         killed += rowCount ?? 0;
       }
     })();
-    const record = await shopThroughFaults(t, { skuId, clients: 8, shopForMs: 4_000, answerWithinMs: 15_000 }).finally(() => {
+    const record = await shopThroughFaults(t, { skuId, clients: 8, shopForMs: 4_000, answerWithinMs: 15_000, onShopping: () => shopping() }).finally(() => {
       killing = false;
+      shopping();
     });
     await killer;
 

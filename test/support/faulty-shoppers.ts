@@ -37,9 +37,11 @@ async function untilAnswered(send: () => Promise<ApiResponse>, record: ShoppingR
  */
 export async function shopThroughFaults(
   t: TestApp,
-  options: { skuId: number; clients: number; shopForMs: number; answerWithinMs: number },
+  options: { skuId: number; clients: number; shopForMs: number; answerWithinMs: number; onShopping?: () => void },
 ): Promise<ShoppingRecord> {
   const customers = await Promise.all(Array.from({ length: options.clients }, () => newCustomer(t, { available: 1_000_000, points: 0 })));
+  // The fixtures are made without retries: faults start only once the shoppers exist.
+  options.onShopping?.();
   const record: ShoppingRecord = { customers, ordered: new Set(), paid: new Set(), failures: 0 };
   const shopUntil = Date.now() + options.shopForMs;
   const answerBy = shopUntil + options.answerWithinMs;
