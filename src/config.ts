@@ -47,6 +47,8 @@ export interface AppConfig {
   bodyLimitBytes: number;
   /** Serve GraphQL introspection (always on outside production unless turned off). */
   graphqlIntrospection: boolean;
+  /** Serve GraphiQL at `GET /graphql` to browsers (on by default in development only). */
+  graphiql: boolean;
   /** GraphQL operations deeper, costlier, with more aliases or more tokens than these are refused. */
   graphqlLimits: GraphQLLimits;
   /**
@@ -181,6 +183,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     embeddedPgPort: integer(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 100 * 1024, 1024, 50 * 1024 * 1024),
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
+    graphiql: bool(env, 'GRAPHIQL', nodeEnv === 'development'),
     graphqlLimits: {
       maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 10, 2, 100),
       maxCost: integer(env, 'GRAPHQL_MAX_COST', 5000, 10, 10_000_000),

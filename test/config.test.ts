@@ -39,4 +39,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ PASSWORD_HASH_CONCURRENCY: 'lots' })).toThrow(/PASSWORD_HASH_CONCURRENCY/);
     expect(() => loadConfig({ MAX_SUBSCRIPTIONS_PER_SOCKET: '0' })).toThrow(/MAX_SUBSCRIPTIONS_PER_SOCKET/);
   });
+
+  it('serves GraphiQL in development (NODE_ENV unset included) unless GRAPHIQL says otherwise', () => {
+    expect(loadConfig({}).graphiql).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production' }).graphiql).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test' }).graphiql).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', GRAPHIQL: 'true' }).graphiql).toBe(true);
+    expect(loadConfig({ GRAPHIQL: 'false' }).graphiql).toBe(false);
+    expect(() => loadConfig({ GRAPHIQL: 'maybe' })).toThrow(/GRAPHIQL/);
+  });
 });
