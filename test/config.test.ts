@@ -48,4 +48,12 @@ describe('configuration', () => {
     expect(loadConfig({ GRAPHIQL: 'false' }).graphiql).toBe(false);
     expect(() => loadConfig({ GRAPHIQL: 'maybe' })).toThrow(/GRAPHIQL/);
   });
+
+  it('allows no other origin by default, and takes only exact origins in CORS_ORIGINS', () => {
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: 'https://shop.example, http://localhost:5173' }).corsOrigins).toEqual(['https://shop.example', 'http://localhost:5173']);
+    for (const bad of ['*', 'shop.example', 'https://shop.example/', 'https://shop.example/app', 'ftp://shop.example', 'https://a.example,']) {
+      expect(() => loadConfig({ CORS_ORIGINS: bad })).toThrow(/CORS_ORIGINS/);
+    }
+  });
 });

@@ -24,6 +24,7 @@ import { webApp } from './web-app.js';
 import { postgresAuthThrottle } from '../accounts/auth-throttle.js';
 import { securityHeaders } from './security-headers.js';
 import { graphiqlPage } from './graphiql.js';
+import { corsPolicy } from './cors.js';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../shared/json-depth.js';
 
 /** How long stopping waits for requests in flight before closing what is left. */
@@ -145,6 +146,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     next();
   });
   app.use(securityHeaders);
+  if (deps.config.corsOrigins.length > 0) app.use(['/api', '/graphql'], corsPolicy(deps.config.corsOrigins));
 
   const health = new PoolHealth(await poolOf(deps.orm.em.fork()), {
     clientUrl: deps.orm.config.get('clientUrl'),
