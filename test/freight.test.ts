@@ -124,7 +124,7 @@ describe('freight at checkout', () => {
       expect(res.status).toBe(400);
     }
     const res = await t.api('POST', '/api/checkout', { token: customer.token, body: { shipping_address: { ...ADDRESS, region: 'xx-yyyy' } } });
-    expect(res.body.error.details.problems).toEqual([expect.objectContaining({ field: 'shippingAddress.region' })]);
+    expect(res.body.error.details.problems).toEqual([expect.objectContaining({ field: 'shipping_address.region' })]);
     expect(await t.sql('select id from shop_order where customer_id = ?', [customer.id])).toEqual([]);
   });
 });
