@@ -47,6 +47,10 @@ export interface AppConfig {
   bodyLimitBytes: number;
   /** Serve GraphQL introspection (always on outside production unless turned off). */
   graphqlIntrospection: boolean;
+  /** Origins (`https://shop.example`) whose pages may call `/api` and `/graphql` from a browser; empty: same origin only. */
+  corsOrigins: string[];
+  /** Serve GraphiQL at `GET /graphql` to browsers (on by default in development only). */
+  graphiql: boolean;
   /** GraphQL operations deeper, costlier, with more aliases or more tokens than these are refused. */
   graphqlLimits: GraphQLLimits;
   /**
@@ -142,6 +146,25 @@ function trustProxy(env: Env): TrustProxy {
   return entries;
 }
 
+function corsOrigins(env: Env): string[] {
+  const raw = env.CORS_ORIGINS?.trim();
+  if (raw === undefined || raw === '') return [];
+  return raw.split(',').map((entry) => {
+    const origin = entry.trim();
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    // An origin is exactly scheme://host[:port], as a browser sends it in the Origin header.
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
+      throw new ConfigError(`CORS_ORIGINS must be origins such as https://shop.example or http://localhost:5173 separated by commas; got "${origin}"`);
+    }
+    return origin;
+  });
+}
+
 function databaseUrl(env: Env): string | undefined {
   const raw = env.DATABASE_URL;
   if (raw === undefined || raw === '') return undefined;
@@ -181,6 +204,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     embeddedPgPort: integer(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 100 * 1024, 1024, 50 * 1024 * 1024),
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
+    corsOrigins: corsOrigins(env),
+    graphiql: bool(env, 'GRAPHIQL', nodeEnv === 'development'),
     graphqlLimits: {
       maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 10, 2, 100),
       maxCost: integer(env, 'GRAPHQL_MAX_COST', 5000, 10, 10_000_000),

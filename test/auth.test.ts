@@ -39,7 +39,7 @@ describe('accounts and auth', () => {
     const res = await t.api('POST', '/api/auth/register', { body: { email: 'not-an-email', password: 'short', display_name: '' } });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_FAILED');
-    expect(res.body.error.details.problems.map((p: any) => p.field).sort()).toEqual(['displayName', 'email', 'password']);
+    expect(res.body.error.details.problems.map((p: any) => p.field).sort()).toEqual(['display_name', 'email', 'password']);
     expect(await t.sql('select count(*)::int as n from app_user')).toEqual(before);
   });
 

@@ -39,4 +39,21 @@ describe('configuration', () => {
     expect(() => loadConfig({ PASSWORD_HASH_CONCURRENCY: 'lots' })).toThrow(/PASSWORD_HASH_CONCURRENCY/);
     expect(() => loadConfig({ MAX_SUBSCRIPTIONS_PER_SOCKET: '0' })).toThrow(/MAX_SUBSCRIPTIONS_PER_SOCKET/);
   });
+
+  it('serves GraphiQL in development (NODE_ENV unset included) unless GRAPHIQL says otherwise', () => {
+    expect(loadConfig({}).graphiql).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production' }).graphiql).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test' }).graphiql).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', GRAPHIQL: 'true' }).graphiql).toBe(true);
+    expect(loadConfig({ GRAPHIQL: 'false' }).graphiql).toBe(false);
+    expect(() => loadConfig({ GRAPHIQL: 'maybe' })).toThrow(/GRAPHIQL/);
+  });
+
+  it('allows no other origin by default, and takes only exact origins in CORS_ORIGINS', () => {
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: 'https://shop.example, http://localhost:5173' }).corsOrigins).toEqual(['https://shop.example', 'http://localhost:5173']);
+    for (const bad of ['*', 'shop.example', 'https://shop.example/', 'https://shop.example/app', 'ftp://shop.example', 'https://a.example,']) {
+      expect(() => loadConfig({ CORS_ORIGINS: bad })).toThrow(/CORS_ORIGINS/);
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer } from './support/fixtures.js';
+import { ADDRESS } from './support/shopping.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -69,6 +70,32 @@ describe('one error shape', () => {
     }
   });
 
+  it('GraphQL: an unexpected failure in a resolver says INTERNAL like REST, without internals', async () => {
+    const user = await newCustomer(t);
+    await t.sql('alter table app_user rename column display_name to display_name_gone');
+    try {
+      const res = await t.gql('{ me { displayName } }', undefined, user.token);
+      expect(res.errors).toEqual([expect.objectContaining({ message: 'Something went wrong on our side', path: ['me'], extensions: { code: 'INTERNAL', status: 500 } })]);
+      expect(JSON.stringify(res.errors)).not.toMatch(/display_name|app_user|select |stack|\/src\//i);
+    } finally {
+      await t.sql('alter table app_user rename column display_name_gone to display_name');
+    }
+  });
+
+  it('GraphQL: a value its scalar cannot serialize says INTERNAL, not Apollo\u2019s INTERNAL_SERVER_ERROR', async () => {
+    // PostgreSQL keeps 'infinity' in a timestamptz; as a JavaScript Date it is invalid, and the
+    // DateTimeISO scalar refuses it with a GraphQLError of its own (no code).
+    const user = await newCustomer(t);
+    await t.sql(`update app_user set created_at = 'infinity' where id = ?`, [user.id]);
+    try {
+      const res = await t.gql('{ me { id createdAt } }', undefined, user.token);
+      expect(res.errors).toEqual([expect.objectContaining({ message: 'Something went wrong on our side', path: ['me', 'createdAt'], extensions: { code: 'INTERNAL', status: 500 } })]);
+      expect(JSON.stringify(res.errors)).not.toMatch(/INTERNAL_SERVER_ERROR|stacktrace|Date|\/src\//);
+    } finally {
+      await t.sql('update app_user set created_at = now() where id = ?', [user.id]);
+    }
+  });
+
   it('GraphQL errors carry the same code in extensions.code', async () => {
     const res = await t.gql(`mutation { register(input: { email: "bad", password: "x", displayName: "" }) { token } }`);
     expect(res.errors?.[0].extensions.code).toBe('VALIDATION_FAILED');
@@ -80,5 +107,35 @@ describe('health', () => {
   it('GET /healthz and /readyz answer 200 while the database is up', async () => {
     expect((await t.api('GET', '/healthz')).body).toEqual({ status: 'ok' });
     expect((await t.api('GET', '/readyz')).status).toBe(200);
+  });
+});
+
+describe('problems named in each door\u2019s own case', () => {
+  const fields = (res: { body: any }) => res.body.error.details.problems.map((p: { field: string }) => p.field);
+
+  it('REST names a nested body field in snake_case, in the problems and the message', async () => {
+    const customer = await newCustomer(t);
+    const res = await t.api('POST', '/api/checkout', { token: customer.token, body: { shipping_address: { ...ADDRESS, region: '' } } });
+    expectErrorShape(res, 400, 'VALIDATION_FAILED');
+    expect(fields(res)).toEqual(['shipping_address.region']);
+    expect(res.body.error.message).toMatch(/^shipping_address\.region: /);
+    const unknown = await t.api('POST', '/api/checkout', { token: customer.token, body: { shipping_address: { ...ADDRESS, post_code: '200000' } } });
+    expect(unknown.body.error.details.problems).toEqual([{ field: 'shipping_address.post_code', message: 'Unknown field' }]);
+  });
+
+  it('REST names query parameters in snake_case', async () => {
+    const res = await t.api('GET', '/api/products?page_size=1000&category_id=abc');
+    expectErrorShape(res, 400, 'VALIDATION_FAILED');
+    expect(fields(res).sort()).toEqual(['category_id', 'page_size']);
+  });
+
+  it('GraphQL keeps camelCase for the same problem', async () => {
+    const customer = await newCustomer(t);
+    const res = await t.gql(
+      'mutation($a: ShippingAddressInput!) { checkout(shippingAddress: $a) { id } }',
+      { a: { ...ADDRESS, region: '' } },
+      customer.token,
+    );
+    expect(res.errors?.[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', details: { problems: [{ field: 'shippingAddress.region' }] } });
   });
 });

@@ -61,13 +61,13 @@ describe('merchant group-buying activities', () => {
     const cases: [Record<string, unknown>, string | null][] = [
       [{ capacity: 1 }, 'capacity'],
       [{ capacity: 101 }, 'capacity'],
-      [{ group_price: 0 }, 'groupPrice'],
-      [{ group_price: 9.5 }, 'groupPrice'],
-      [{ lifetime_minutes: 0 }, 'lifetimeMinutes'],
-      [{ ends_at: inMinutes(-20) }, 'endsAt'],
-      [{ starts_at: 'tomorrow' }, 'startsAt'],
-      [{ starts_at: null }, 'startsAt'],
-      [{ sku_id: undefined }, 'skuId'],
+      [{ group_price: 0 }, 'group_price'],
+      [{ group_price: 9.5 }, 'group_price'],
+      [{ lifetime_minutes: 0 }, 'lifetime_minutes'],
+      [{ ends_at: inMinutes(-20) }, 'ends_at'],
+      [{ starts_at: 'tomorrow' }, 'starts_at'],
+      [{ starts_at: null }, 'starts_at'],
+      [{ sku_id: undefined }, 'sku_id'],
       [{ colour: 'red' }, null],
     ];
     for (const [override, field] of cases) {

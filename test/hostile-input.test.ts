@@ -30,7 +30,7 @@ describe('text with NUL or a lone surrogate', () => {
     await addToCart(t, customer.token, product.skuIds[0], 1);
     for (const bad of [NUL, LONE_SURROGATE]) {
       const res = await t.api('POST', '/api/checkout', { token: customer.token, body: { shipping_address: { ...ADDRESS, address: bad } } });
-      expectValidationOf(res, ['shippingAddress.address']);
+      expectValidationOf(res, ['shipping_address.address']);
     }
     expect(await count('shop_order')).toBe(0);
     expect((await t.api('GET', '/api/cart', { token: customer.token })).body.item_count).toBe(1);
@@ -40,7 +40,7 @@ describe('text with NUL or a lone surrogate', () => {
     const before = await count('app_user');
     for (const bad of [NUL, LONE_SURROGATE]) {
       const res = await t.api('POST', '/api/auth/register', { body: { email: 'text@example.test', password: 'long enough pw', display_name: bad } });
-      expectValidationOf(res, ['displayName']);
+      expectValidationOf(res, ['display_name']);
     }
     expect(await count('app_user')).toBe(before);
   });
@@ -132,7 +132,7 @@ describe('unknown fields', () => {
     const before = await count('app_user');
     const reg = await t.api('POST', '/api/auth/register', { body: { email: 'extra@example.test', password: 'long enough pw', display_name: 'E', role: 'platform_admin' } });
     expect(reg.status).toBe(400);
-    expect(reg.body.error.details.problems[0].message).toMatch(/role/);
+    expect(reg.body.error.details.problems).toEqual([{ field: 'role', message: 'Unknown field' }]);
     expect(await count('app_user')).toBe(before);
     expect((await t.api('POST', '/api/auth/login', { body: { email: 'x@example.test', password: 'pw', remember: true } })).status).toBe(400);
 

@@ -98,8 +98,8 @@ describe('merchant product upsert', () => {
     const other = await newProduct(t, { shopId: shop.id, categoryId: category.id });
     const before = { product: await productRow(created.id), skus: await skuRows(created.id), count: await t.sql('select count(*)::int as n from product') };
     const cases: [unknown, string][] = [
-      [draftBody({ category_id: 999999 }), 'categoryId'],
-      [draftBody({ brand_id: 999999 }), 'brandId'],
+      [draftBody({ category_id: 999999 }), 'category_id'],
+      [draftBody({ brand_id: 999999 }), 'brand_id'],
       [draftBody({ skus: [] }), 'skus'],
       [draftBody({ skus: [{ name: 'A', price: -1, stock: 1 }] }), 'skus.0.price'],
       [draftBody({ skus: [{ name: 'A', price: 10, stock: -1 }] }), 'skus.0.stock'],

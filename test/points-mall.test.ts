@@ -44,7 +44,7 @@ describe('points products (admin)', () => {
     const res = await t.api('POST', '/api/admin/points/products', { token: admin.token, body: { name: '', points_price: 0, stock: -1, image_url: 'not a url' } });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_FAILED');
-    expect(res.body.error.details.problems.map((p: any) => p.field).sort()).toEqual(['imageUrl', 'name', 'pointsPrice', 'stock']);
+    expect(res.body.error.details.problems.map((p: any) => p.field).sort()).toEqual(['image_url', 'name', 'points_price', 'stock']);
     expect(await t.sql('select count(*)::int as n from points_product')).toEqual(before);
   });
 

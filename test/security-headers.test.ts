@@ -7,7 +7,7 @@ beforeAll(async () => {
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'development';
   try {
-    t = await startTestApp({ nodeEnv: 'development' });
+    t = await startTestApp({ nodeEnv: 'development', graphiql: false });
   } finally {
     process.env.NODE_ENV = nodeEnv;
   }
@@ -34,12 +34,12 @@ describe('security headers', () => {
     }
   });
 
-  it('leave Apollo\u2019s landing page its own policy, so it loads in a browser', async () => {
+  it('serve no landing page (Apollo Sandbox from a CDN) and no GraphiQL when GraphiQL is off, even in development', async () => {
     const res = await get('/graphql', { accept: 'text/html' });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/text\/html/);
-    expect(res.headers.get('content-security-policy')).toBeNull();
-    expect(await res.text()).toMatch(/<meta http-equiv="Content-Security-Policy" content="script-src 'self' 'nonce-/);
+    expect(res.headers.get('content-type')).not.toMatch(/text\/html/);
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none';frame-ancestors 'none'");
+    const body = await res.text();
+    expect(body).not.toMatch(/apollographql|graphiql|<html/i);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   });
 });

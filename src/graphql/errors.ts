@@ -18,7 +18,11 @@ export function formatError(log: Logger) {
     const original = unwrapResolverError(error);
     const code = formatted.extensions?.code;
     if (!(original instanceof AppError) && typeof code === 'string' && OPERATION_CODES.has(code)) return formatted;
-    if (original instanceof GraphQLError && !(original.originalError)) {
+    // graphql-js's own execution faults (a null for a non-null field, a value a scalar cannot
+    // serialize) carry no code, or Apollo's default INTERNAL_SERVER_ERROR: they are ours, not the
+    // client's, and go on below to be logged and answered as INTERNAL like any unexpected failure.
+    const serverFault = typeof code !== 'string' || code === 'INTERNAL_SERVER_ERROR';
+    if (original instanceof GraphQLError && !original.originalError && !serverFault) {
       // `extensions.http` tells Apollo the status to answer with; it is not for the client (the
       // websocket would otherwise send it along).
       if (!formatted.extensions?.http) return formatted;

@@ -48,3 +48,10 @@ const snake = memoized(toSnake);
 const camel = memoized(toCamel);
 export const snakeKeys = (value: unknown) => convertKeys(value, snake);
 export const camelKeys = (value: unknown) => convertKeys(value, camel);
+
+/**
+ * A field path as the REST request spelled it: services name fields as GraphQL does
+ * (`shippingAddress.region`, `skus.0.id`, `pageSize`), REST clients sent `shipping_address.region`,
+ * `skus.0.id`, `page_size`. Each dotted segment is snake_cased; indexes stay as they are.
+ */
+export const snakePath = (path: string) => path.split('.').map(snake).join('.');

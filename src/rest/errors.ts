@@ -2,6 +2,7 @@ import type { Request, Response, NextFunction } from 'express';
 import { AppError, errorBody, toAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { requestLocals } from '../server/request-context.js';
+import { snakePath } from './case.js';
 
 /** Unknown route under /api: 404 in the common shape. */
 export function routeNotFound(req: Request, _res: Response, next: NextFunction) {
@@ -50,6 +51,26 @@ function frameworkError(error: unknown): AppError | null {
   }
 }
 
+function isProblem(value: unknown): value is { field: string; message: unknown } {
+  return typeof value === 'object' && value !== null && typeof (value as { field?: unknown }).field === 'string';
+}
+
+/**
+ * The error with the fields of its `details.problems` (and the message, which starts with the first
+ * one) named as the REST request named them, in snake_case. GraphQL answers them as the services
+ * name them, in camelCase.
+ */
+function inRestCase(error: AppError): AppError {
+  const problems = error.details?.problems;
+  if (!Array.isArray(problems) || !problems.some(isProblem)) return error;
+  const renamed = problems.map((problem: unknown) => (isProblem(problem) ? { ...problem, field: snakePath(problem.field) } : problem));
+  const first: unknown = problems[0];
+  const message = isProblem(first) && error.message.startsWith(`${first.field}: `)
+    ? `${snakePath(first.field)}${error.message.slice(first.field.length)}`
+    : error.message;
+  return new AppError(error.code, error.status, message, { ...error.details, problems: renamed });
+}
+
 /** The one place where anything thrown during a REST call becomes the common error shape. */
 export function errorHandler(log: Logger) {
   // Express knows an error handler by its four parameters, so `_next` stays though it is not called.
@@ -61,6 +82,6 @@ export function errorHandler(log: Logger) {
     if (res.headersSent) return;
     const retryAfter = appError.details?.retry_after_seconds;
     if (typeof retryAfter === 'number') res.set('Retry-After', String(retryAfter));
-    res.status(appError.status).json(errorBody(appError));
+    res.status(appError.status).json(errorBody(inRestCase(appError)));
   };
 }

@@ -5,7 +5,8 @@ import { route, Reply } from './route.js';
 
 /** Freight templates of a shop, their assignment to products, and the shipping company dictionary. */
 export function freightRoutes(router: Router) {
-  route(router, '/shipping-companies', { get: ({ ctx }) => listShippingCompanies(ctx) });
+  // A small list read as a whole: `{items}` like brands and the category tree.
+  route(router, '/shipping-companies', { get: async ({ ctx }) => ({ items: await listShippingCompanies(ctx) }) });
   route(router, '/merchant/freight-templates', {
     get: ({ ctx, query }) => freight.listFreightTemplates(ctx, query),
     post: async ({ ctx, body }) => new Reply(201, await freight.createFreightTemplate(ctx, body)),

@@ -5,7 +5,6 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, OperationTypeNode } from 'graphql';
 import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
-import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { AppError, errorBody } from '../errors.js';
 import { apiRouter } from '../rest/api.js';
@@ -23,7 +22,9 @@ import { PoolHealth } from '../db/pool-health.js';
 import { poolOf } from '../fast-paths/prepared-statements.js';
 import { webApp } from './web-app.js';
 import { postgresAuthThrottle } from '../accounts/auth-throttle.js';
-import { landingPagePolicy, securityHeaders } from './security-headers.js';
+import { securityHeaders } from './security-headers.js';
+import { graphiqlPage } from './graphiql.js';
+import { corsPolicy } from './cors.js';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../shared/json-depth.js';
 
 /** How long stopping waits for requests in flight before closing what is left. */
@@ -145,6 +146,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     next();
   });
   app.use(securityHeaders);
+  if (deps.config.corsOrigins.length > 0) app.use(['/api', '/graphql'], corsPolicy(deps.config.corsOrigins));
 
   const health = new PoolHealth(await poolOf(deps.orm.em.fork()), {
     clientUrl: deps.orm.config.get('clientUrl'),
@@ -180,15 +182,15 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
       refuseUnsafeText,
       // No cache hints are used, and the default cache-control plugin wraps every field resolver to collect them.
       ApolloServerPluginCacheControlDisabled(),
-      deps.config.nodeEnv === 'production'
-        ? ApolloServerPluginLandingPageDisabled()
-        : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
+      // Apollo's landing page loads Sandbox from Apollo's CDN: never served; GraphiQL is ours (graphiql.ts).
+      ApolloServerPluginLandingPageDisabled(),
     ],
   });
   await apollo.start();
   const subscriptions = startSubscriptionServer(deps, server, schema);
 
-  if (deps.config.nodeEnv !== 'production') app.get('/graphql', landingPagePolicy);
+  const graphiql = deps.config.graphiql ? graphiqlPage(deps.log) : null;
+  if (graphiql) app.get('/graphql', graphiql);
   app.use(
     '/graphql',
     bodyParser,

@@ -23,16 +23,3 @@ function noStore(req: Request, res: Response, next: NextFunction) {
 }
 
 export const securityHeaders: RequestHandler[] = [helmetHeaders, noStore];
-
-/**
- * Apollo's landing page (`GET /graphql` from a browser, outside production) loads Apollo's Sandbox
- * from its CDN and frames it, which the API's `default-src 'none'` would block. That page carries
- * its own nonce-based policy (a `<meta>` Content-Security-Policy allowing exactly Apollo's CDN), so
- * our header is dropped for it alone; JSON answers on the same path keep theirs.
- */
-export function landingPagePolicy(req: Request, res: Response, next: NextFunction) {
-  if (req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html') {
-    res.removeHeader('Content-Security-Policy');
-  }
-  next();
-}

@@ -53,6 +53,20 @@ export function webAppDir(): string {
   return join(projectRoot(), 'dist', 'web');
 }
 
+/** A built HTML page of the web app: never cached without asking (its asset names change with each build). */
+export function sendPage(res: Response, status: number, html: Buffer, csp: string): void {
+  res
+    .status(status)
+    .set({
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-cache',
+      'Content-Security-Policy': csp,
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'same-origin',
+    })
+    .send(html);
+}
+
 /** The handler, or null (logged) when the app has not been built. */
 export function webApp(log: Logger, dir = webAppDir()): RequestHandler | null {
   const indexFile = join(dir, 'index.html');
@@ -62,18 +76,7 @@ export function webApp(log: Logger, dir = webAppDir()): RequestHandler | null {
   }
   const index = readFileSync(indexFile);
   const assets = express.static(join(dir, 'assets'), { index: false, immutable: true, maxAge: '365d', fallthrough: true });
-  const sendIndex = (res: Response, status: number) => {
-    res
-      .status(status)
-      .set({
-        'Content-Type': 'text/html; charset=utf-8',
-        'Cache-Control': 'no-cache',
-        'Content-Security-Policy': CSP,
-        'X-Content-Type-Options': 'nosniff',
-        'Referrer-Policy': 'same-origin',
-      })
-      .send(index);
-  };
+  const sendIndex = (res: Response, status: number) => sendPage(res, status, index, CSP);
   return (req: Request, res: Response, next: NextFunction) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || RESERVED.test(req.path)) return next();
     if (req.path.startsWith('/assets/')) {

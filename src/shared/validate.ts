@@ -6,13 +6,18 @@ export { z };
 
 /**
  * Parses service input with a zod schema. A failure becomes VALIDATION_FAILED with one entry per
- * problem (`field` as a dotted path), the same through REST and GraphQL.
+ * problem (`field` as a dotted path in the services' camelCase; REST answers it in snake_case).
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   throw validationFailed(
-    result.error.issues.map((issue) => ({ field: issue.path.map(String).join('.') || null, message: issue.message })),
+    result.error.issues.flatMap((issue) => {
+      const path = issue.path.map(String).join('.');
+      // Each unknown key is a problem at its own path, so that REST can name it as the client spelled it.
+      if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ field: path ? `${path}.${key}` : key, message: 'Unknown field' }));
+      return [{ field: path || null, message: issue.message }];
+    }),
   );
 }
 
