@@ -232,8 +232,8 @@ describe('shipping companies', () => {
   it('lists the seeded active companies in order, without the legacy "other"', async () => {
     const res = await t.api('GET', '/api/shipping-companies');
     expect(res.status).toBe(200);
-    expect(res.body[0]).toEqual({ code: 'sf', name: 'SF Express' });
-    expect(res.body.map((c: any) => c.code)).toEqual(['sf', 'jd', 'ems', 'zto', 'yto', 'sto', 'yunda', 'jtexpress', 'deppon']);
+    expect(res.body.items[0]).toEqual({ code: 'sf', name: 'SF Express' });
+    expect(res.body.items.map((c: any) => c.code)).toEqual(['sf', 'jd', 'ems', 'zto', 'yto', 'sto', 'yunda', 'jtexpress', 'deppon']);
   });
 
   it('are what shipments name: an unknown or inactive code is refused and nothing ships', async () => {
