@@ -22,6 +22,7 @@ import { startSweeps } from './jobs.js';
 import { PoolHealth } from '../db/pool-health.js';
 import { poolOf } from '../fast-paths/prepared-statements.js';
 import { webApp } from './web-app.js';
+import { apiDocs } from './api-docs.js';
 import { postgresAuthThrottle } from '../accounts/auth-throttle.js';
 import { landingPagePolicy, securityHeaders } from './security-headers.js';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../shared/json-depth.js';
@@ -204,6 +205,8 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     }),
   );
 
+  // The OpenAPI document and its reference page (no session, no database).
+  app.use(apiDocs());
   app.use(
     '/api',
     bodyParser,
