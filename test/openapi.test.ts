@@ -1,25 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import type { Router } from 'express';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { apiRouter } from '../src/rest/api.js';
+import { normalizeRoute as normalize, servedRoutes } from './support/served-routes.js';
 import { openApiJson } from '../src/rest/openapi/document.js';
 import { expectDocumentedAnswer } from './support/contract.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 
-/** Every route and method Express serves under /api, as `GET /api/products/{}`. */
-function servedRoutes(): string[] {
-  const router = apiRouter() as Router & { stack: any[] };
-  const out: string[] = [];
-  for (const layer of router.stack) {
-    if (!layer.route) continue;
-    for (const method of Object.keys(layer.route.methods)) {
-      if (method !== '_all') out.push(`${method.toUpperCase()} /api${layer.route.path}`);
-    }
-  }
-  return out;
-}
-
-const normalize = (route: string) => route.replace(/\{[^}]+\}|:[A-Za-z_]+/g, '{}');
 const document = () => JSON.parse(openApiJson()) as { paths: Record<string, Record<string, unknown>> };
 
 describe('OpenAPI document', () => {

@@ -31,7 +31,7 @@ const INIT = `window.ui = SwaggerUIBundle({
   dom_id: '#reference',
   validatorUrl: null,
   deepLinking: true,
-  docExpansion: 'none',
+  docExpansion: 'list',
   defaultModelsExpandDepth: 0,
   persistAuthorization: false,
 });

@@ -4,39 +4,48 @@ import { buildOpenApiDocument } from '../../src/rest/openapi/document.js';
 /**
  * The contract test: every REST answer the suite receives (through `TestApp.api`) must be one the
  * OpenAPI document describes: a documented operation, a documented status, a body that fits its
- * schema. Compiled once per test process; nothing of it runs in the server.
+ * schema. The document is built once per test file (jest's module registry), and each answer's
+ * schema compiled when a test first meets it: compiling all of them up front cost every file
+ * seconds. Nothing of it runs in the server.
  */
 interface Operation {
   template: string;
   pattern: RegExp;
   params: number;
-  methods: Map<string, Map<string, ValidateFunction | null>>;
+  /** Per method, per status: the body's schema (null: no body), compiled when first needed. */
+  methods: Map<string, Map<string, Answer>>;
+}
+
+interface Answer {
+  schema: unknown;
+  validate?: ValidateFunction;
 }
 
 type JsonObject = Record<string, any>;
 
 let operations: Operation[] | undefined;
 let errorShape: ValidateFunction | undefined;
+let ajv: Ajv2020 | undefined;
 
-function compile(): Operation[] {
+// `#/components/...` inside the document means the document: resolve it against the one schema added in `load`.
+const rebase = (schema: unknown): object =>
+  JSON.parse(JSON.stringify(schema).replace(/"\$ref":"#\/components\//g, '"$ref":"openapi.json#/components/')) as object;
+
+function load(): Operation[] {
   const doc = buildOpenApiDocument() as JsonObject;
-  const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+  ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
   ajv.addSchema({ $id: 'openapi.json', components: doc.components }, 'openapi.json');
-  // `#/components/...` inside the document means the document: resolve it against the one schema added above.
-  const rebase = (schema: unknown): unknown =>
-    JSON.parse(JSON.stringify(schema).replace(/"\$ref":"#\/components\//g, '"$ref":"openapi.json#/components/'));
-  errorShape = ajv.compile(rebase({ $ref: '#/components/schemas/Error' }) as object);
+  errorShape = ajv.compile(rebase({ $ref: '#/components/schemas/Error' }));
   const list: Operation[] = [];
   for (const [template, item] of Object.entries(doc.paths as Record<string, JsonObject>)) {
     const names: string[] = [];
     const source = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^}]+)\\?\}/g, (_, name: string) => (names.push(name), '([^/]+)'));
-    const methods = new Map<string, Map<string, ValidateFunction | null>>();
+    const methods = new Map<string, Map<string, Answer>>();
     for (const [method, op] of Object.entries(item)) {
-      const statuses = new Map<string, ValidateFunction | null>();
+      const statuses = new Map<string, Answer>();
       for (const [status, response] of Object.entries(op.responses as Record<string, JsonObject>)) {
         const resolved = response.$ref ? doc.components.responses[String(response.$ref).split('/').pop()!] : response;
-        const schema = resolved.content?.['application/json']?.schema;
-        statuses.set(status, schema ? ajv.compile(rebase(schema) as object) : null);
+        statuses.set(status, { schema: resolved.content?.['application/json']?.schema ?? null });
       }
       methods.set(method.toUpperCase(), statuses);
     }
@@ -53,7 +62,7 @@ const describeErrors = (validate: ValidateFunction) =>
 export function expectDocumentedAnswer(method: string, url: string, status: number, body: unknown): void {
   const path = url.split('?')[0];
   if (!path.startsWith('/api/') || method === 'OPTIONS' || method === 'HEAD') return;
-  operations ??= compile();
+  operations ??= load();
   const where = `${method} ${path} → ${status}`;
   const matches = operations.filter((op) => op.pattern.test(path));
   const op = matches.find((candidate) => candidate.methods.has(method));
@@ -69,12 +78,13 @@ export function expectDocumentedAnswer(method: string, url: string, status: numb
   if (!validate.has(String(status))) {
     throw new Error(`${where}: status ${status} is not documented for ${method} ${op.template} (answer ${JSON.stringify(body)?.slice(0, 300)})`);
   }
-  const schema = validate.get(String(status));
-  if (schema === null || schema === undefined) {
+  const answer = validate.get(String(status))!;
+  if (answer.schema === null) {
     if (body !== undefined) throw new Error(`${where}: documented without a body, answered ${JSON.stringify(body).slice(0, 300)}`);
     return;
   }
-  if (!schema(body)) {
-    throw new Error(`${where}: the answer does not fit the OpenAPI document: ${describeErrors(schema)} (answer ${JSON.stringify(body)?.slice(0, 500)})`);
+  answer.validate ??= ajv!.compile(rebase(answer.schema));
+  if (!answer.validate(body)) {
+    throw new Error(`${where}: the answer does not fit the OpenAPI document: ${describeErrors(answer.validate)} (answer ${JSON.stringify(body)?.slice(0, 500)})`);
   }
 }

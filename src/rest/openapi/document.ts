@@ -27,13 +27,16 @@ function operationId({ method, path }: RegisteredOperation): string {
   return method + words.join('');
 }
 
+/** No token, or one that is not accepted. */
+const SIGNED_IN: ErrorCode[] = ['UNAUTHENTICATED', 'TOKEN_INVALID', 'TOKEN_EXPIRED'];
+
 const ACCESS: Record<Access, { who: string; errors: ErrorCode[] }> = {
   public: { who: 'Anyone; a customer\'s token adds their `favorited` flags where a read has them.', errors: [] },
-  signed_in: { who: 'Anyone signed in.', errors: ['UNAUTHENTICATED'] },
-  customer: { who: 'Customers (their own objects: another customer\'s is 404).', errors: ['UNAUTHENTICATED', 'FORBIDDEN'] },
-  shop_operator: { who: 'Shop operators (their own shop: another shop\'s object is 404).', errors: ['UNAUTHENTICATED', 'FORBIDDEN'] },
-  platform_admin: { who: 'Platform admins.', errors: ['UNAUTHENTICATED', 'FORBIDDEN'] },
-  operator_or_admin: { who: 'Shop operators (their shop) and platform admins (every shop, or `shop_id`).', errors: ['UNAUTHENTICATED', 'FORBIDDEN'] },
+  signed_in: { who: 'Anyone signed in.', errors: SIGNED_IN },
+  customer: { who: 'Customers (their own objects: another customer\'s is 404).', errors: [...SIGNED_IN, 'FORBIDDEN'] },
+  shop_operator: { who: 'Shop operators (their own shop: another shop\'s object is 404).', errors: [...SIGNED_IN, 'FORBIDDEN'] },
+  platform_admin: { who: 'Platform admins.', errors: [...SIGNED_IN, 'FORBIDDEN'] },
+  operator_or_admin: { who: 'Shop operators (their shop) and platform admins (every shop, or `shop_id`).', errors: [...SIGNED_IN, 'FORBIDDEN'] },
 };
 
 const ERROR_SCHEMA: JsonSchema = {

@@ -79,8 +79,11 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-/** Answered by any operation: a token that is not accepted, the server's own failures. */
-export const SHARED_ERRORS: ErrorCode[] = ['VALIDATION_FAILED', 'BAD_REQUEST', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'INTERNAL', 'SERVICE_UNAVAILABLE'];
+/**
+ * Answered by any operation: unsafe text anywhere in the request (path, query), a request the
+ * framework could not read, the server's own failures. (A public route ignores a bad token.)
+ */
+export const SHARED_ERRORS: ErrorCode[] = ['VALIDATION_FAILED', 'BAD_REQUEST', 'INTERNAL', 'SERVICE_UNAVAILABLE'];
 
 /** Answered by any operation that reads a body (the body parser's refusals). */
 export const BODY_ERRORS: ErrorCode[] = ['MALFORMED_JSON', 'JSON_TOO_DEEP', 'MALFORMED_ENCODING', 'REQUEST_ABORTED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_ENCODING'];
