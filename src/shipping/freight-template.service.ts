@@ -8,7 +8,7 @@ import type { ServiceContext } from '../shared/context.js';
 import { requireOperator } from '../shared/guards.js';
 import { inTransaction } from '../shared/transaction.js';
 import { id, parseInput, z } from '../shared/validate.js';
-import { PageQuery, pageFields, pageOf, pageWindow, type Page } from '../shared/pagination.js';
+import { PageQuery, pageOf, pageWindow, type Page } from '../shared/pagination.js';
 import { regionCode, type FreightTerms } from './freight-fees.js';
 
 export interface FreightRegionView extends FreightTerms {
