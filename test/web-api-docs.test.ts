@@ -25,6 +25,8 @@ describe('the REST reference page at /api/docs', () => {
       return route.abort();
     });
     const page = await store.page();
+    // Swagger UI parses a large bundle and lays out every operation: give a loaded machine time.
+    page.setDefaultTimeout(30_000);
     const res = await page.goto('/api/docs');
     expect(res?.status()).toBe(200);
     await page.getByText('Mallfront REST API').first().waitFor();
