@@ -1,7 +1,6 @@
-import type { Router } from 'express';
 import type { GraphQLObjectType } from 'graphql';
 import { graphqlSchema } from '../src/graphql/schema.js';
-import { apiRouter } from '../src/rest/api.js';
+import { normalizeRoute as normalize, servedRoutes } from './support/served-routes.js';
 
 /**
  * Both doors: every REST route has a GraphQL counterpart calling the same service function. This
@@ -107,22 +106,6 @@ const GRAPHQL_TWIN: Record<string, string> = {
   'PUT /api/me/favorites/shops/{id}': 'Mutation.favoriteShop',
   'DELETE /api/me/favorites/shops/{id}': 'Mutation.unfavoriteShop',
 };
-
-/** `{id}`, `{sku_id}`, `:orderId`... all become `{}` so the map's and Express's spellings compare. */
-const normalize = (route: string) => route.replace(/\{[^}]+\}|:[A-Za-z_]+/g, '{}');
-
-function servedRoutes(): string[] {
-  const router = apiRouter() as Router & { stack: any[] };
-  const out: string[] = [];
-  for (const layer of router.stack) {
-    if (!layer.route) continue;
-    for (const method of Object.keys(layer.route.methods)) {
-      if (method === '_all') continue;
-      out.push(`${method.toUpperCase()} /api${layer.route.path}`);
-    }
-  }
-  return out;
-}
 
 describe('REST and GraphQL parity', () => {
   it('maps exactly the routes Express serves, each to a GraphQL field', () => {

@@ -34,12 +34,12 @@ export interface Session {
 }
 
 const email = z.string().trim().toLowerCase().max(254).email('must be an email address');
-const RegisterInput = z.strictObject({
+export const RegisterInput = z.strictObject({
   email,
   password: z.string().min(8, 'must be at least 8 characters').max(200),
   displayName: z.string().trim().min(1).max(120),
 });
-const LoginInput = z.strictObject({ email, password: z.string().min(1).max(200) });
+export const LoginInput = z.strictObject({ email, password: z.string().min(1).max(200) });
 
 /** Attempts are counted per address; a call with none (not over HTTP) shares one bucket. */
 const clientKey = (ctx: ServiceContext) => ctx.clientIp ?? 'unknown';

@@ -8,8 +8,8 @@ import { Role } from '../entities/user.entity.js';
 import { typedSql } from '../db/typed-sql.js';
 import type { ServiceContext } from '../shared/context.js';
 import { requireCustomer } from '../shared/guards.js';
-import { pageFields, pageOf, pageWindow, type Page } from '../shared/pagination.js';
-import { idParam, parseInput, z } from '../shared/validate.js';
+import { PageQuery, pageOf, pageWindow, type Page } from '../shared/pagination.js';
+import { idParam, parseInput } from '../shared/validate.js';
 
 /**
  * Customer-scoped favorites of products and shops. One row per (customer, object), kept unique by the
@@ -73,7 +73,6 @@ const toFavoriteShopView = (shop: Shop, favoritedAt: Date): FavoriteShopView => 
   favoritedAt,
 });
 
-const PageQuery = z.object(pageFields);
 
 /** Both lists of the calling customer, newest first; `page`/`pageSize` apply to each list. */
 export async function myFavorites(ctx: ServiceContext, query: unknown): Promise<FavoritesView> {

@@ -30,7 +30,7 @@ import { refundViews, type RefundView } from './refund-view.js';
  * conditional update, so a transition happens once however many requests race for it.
  */
 
-const RequestInput = z.strictObject({
+export const RequestInput = z.strictObject({
   orderId: id,
   kind: z.enum(RefundKind),
   reason: z.string().trim().min(1).max(500),
@@ -40,9 +40,9 @@ const RequestInput = z.strictObject({
     .max(100),
 });
 const RefundRef = z.strictObject({ refundId: id });
-const RejectInput = RefundRef.extend({ reason: z.string().trim().min(1).max(500) });
-const ShipBackInput = RefundRef.extend({ companyCode, trackingNumber: z.string().trim().min(1).max(80) });
-const ListInput = z.object({ ...pageFields, status: z.enum(RefundStatus).optional(), kind: z.enum(RefundKind).optional() });
+export const RejectInput = RefundRef.extend({ reason: z.string().trim().min(1).max(500) });
+export const ShipBackInput = RefundRef.extend({ companyCode, trackingNumber: z.string().trim().min(1).max(80) });
+export const ListInput = z.object({ ...pageFields, status: z.enum(RefundStatus).optional(), kind: z.enum(RefundKind).optional() });
 
 type Owner = { column: 'customer' | 'shop'; id: number };
 interface LockedRefund {

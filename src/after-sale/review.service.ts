@@ -37,7 +37,7 @@ export interface ProductReviewPage extends Page<ReviewView> {
 }
 
 const httpUrl = z.url({ protocol: /^https?$/ }).max(500);
-const ReviewInput = z.strictObject({
+export const ReviewInput = z.strictObject({
   orderId: id,
   orderItemId: id,
   rating: z.number().int().min(1).max(5),
@@ -45,7 +45,7 @@ const ReviewInput = z.strictObject({
   imageUrls: z.array(httpUrl).max(9).default([]),
 });
 const ReviewRef = z.strictObject({ reviewId: id });
-const ReplyInput = ReviewRef.extend({ text: z.string().trim().min(1).max(1000) });
+export const ReplyInput = ReviewRef.extend({ text: z.string().trim().min(1).max(1000) });
 
 const mask = (name: string) => `${[...name.trim()][0] ?? '*'}***`;
 const flag = z.union([z.boolean(), z.stringbool()]).optional();
@@ -127,7 +127,7 @@ export async function reviewOrderItem(ctx: ServiceContext, input: unknown): Prom
   });
 }
 
-const ProductReviewsInput = z.object({ ...pageFields, productId: id, rating: z.coerce.number().int().min(1).max(5).optional() });
+export const ProductReviewsInput = z.object({ ...pageFields, productId: id, rating: z.coerce.number().int().min(1).max(5).optional() });
 
 /**
  * A published product's visible reviews, newest first, optionally of one rating, with the rating
@@ -150,7 +150,7 @@ export async function listProductReviews(ctx: ServiceContext, input: unknown): P
   return { items: rows.map(toView), page, pageSize, total, summary };
 }
 
-const ShopReviewsInput = z.object({ ...pageFields, replied: flag });
+export const ShopReviewsInput = z.object({ ...pageFields, replied: flag });
 
 /** The operator's shop's reviews (hidden ones too), newest first; `replied=false` lists those waiting for a reply. */
 export async function listShopReviews(ctx: ServiceContext, input: unknown): Promise<Page<ReviewView>> {
@@ -161,7 +161,7 @@ export async function listShopReviews(ctx: ServiceContext, input: unknown): Prom
   return reviewPage(shops.where('r.reply', replied ? 'is not' : 'is', null), paging);
 }
 
-const AdminReviewsInput = z.object({ ...pageFields,
+export const AdminReviewsInput = z.object({ ...pageFields,
   hidden: flag,
   productId: id.optional(),
 });

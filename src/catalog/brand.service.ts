@@ -16,7 +16,7 @@ const BrandInput = z.strictObject({
   position: z.unknown().optional(),
 });
 
-const ReplaceBrandsInput = z
+export const ReplaceBrandsInput = z
   .strictObject({ items: z.array(BrandInput).max(500) })
   .superRefine(({ items }, issue) => {
     const ids = new Set<number>();

@@ -44,7 +44,7 @@ const ContentItemInput = z.strictObject({
   id: z.unknown().optional(),
   position: z.unknown().optional(),
 });
-const ReplaceContentInput = z.strictObject({ items: z.array(ContentItemInput).max(100) });
+export const ReplaceContentInput = z.strictObject({ items: z.array(ContentItemInput).max(100) });
 
 /** Storefront routes without an object. */
 const FIXED_ROUTES = new Set(['/', '/flash-sales', '/group-buys', '/points', '/coupons']);

@@ -22,7 +22,7 @@ import { soldCounts } from './sold-count.js';
  * draft or unpublished); `unpublish` withdraws a published product. Edits keep the state.
  */
 
-const ListInput = z.strictObject({ status: z.enum(ProductStatus).optional(), ...pageFields });
+export const ListInput = z.strictObject({ status: z.enum(ProductStatus).optional(), ...pageFields });
 
 const SkuInput = z.strictObject({
   /** An existing SKU of this product; without id a SKU is created. */
@@ -39,7 +39,7 @@ const SkuInput = z.strictObject({
   stockDelta: z.number().int().min(-1_000_000).max(1_000_000).nullish(),
 });
 
-const UpsertInput = z
+export const UpsertInput = z
   .strictObject({
     id: idParam.nullish(),
     name: z.string().trim().min(1).max(200),

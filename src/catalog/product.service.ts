@@ -28,7 +28,7 @@ type Sort = keyof typeof SORTS;
 type Order = 'asc' | 'desc';
 const ORDERS: readonly Order[] = ['asc', 'desc'];
 
-const ListProductsInput = z.strictObject({
+export const ListProductsInput = z.strictObject({
   category: idParam.optional(),
   brandId: idParam.optional(),
   shopId: idParam.optional(),

@@ -9,9 +9,9 @@ import { ShopProfile } from '../entities/shop-profile.entity.js';
 import { withFavoritedShops } from '../accounts/favorites.service.js';
 import { profileViewOf, type ShopProfileView, type ShopView } from './catalog-views.js';
 
-const ListShopsInput = z.strictObject({ ...pageFields });
-const Slug = z.string().min(1).max(80);
-const ProfileInput = z.strictObject({
+export const ListShopsInput = z.strictObject({ ...pageFields });
+export const Slug = z.string().min(1).max(80);
+export const ProfileInput = z.strictObject({
   logoUrl: z.httpUrl().max(500),
   description: z.string().trim().max(2000).nullish(),
   bannerUrl: z.httpUrl().max(500).nullish(),

@@ -28,7 +28,7 @@ export interface CartView {
   total: number;
 }
 
-const SetQuantity = z.strictObject({ skuId: id, quantity: z.number().int().min(0).max(999) });
+export const SetQuantity = z.strictObject({ skuId: id, quantity: z.number().int().min(0).max(999) });
 
 /** A cart line as the read below returns it, typed from the entities of its columns. */
 interface CartRow {

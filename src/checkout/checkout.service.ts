@@ -20,7 +20,7 @@ import type { CheckoutCart, OrderWriter } from './order-writer.js';
 import { combinedOrderWriter } from './combined-order-writer.js';
 import { transactionalOrderWriter } from './transactional-order-writer.js';
 
-const CheckoutInput = z
+export const CheckoutInput = z
   .object({
     /** Where the orders ship; its region prices the freight. */
     shippingAddress: ShippingAddressInput,
@@ -30,7 +30,7 @@ const CheckoutInput = z
   })
   .strict();
 
-const PreviewInput = z
+export const PreviewInput = z
   .object({
     /** Where the orders would ship: freight depends on the region only. */
     region: regionCode,

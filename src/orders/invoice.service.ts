@@ -25,7 +25,7 @@ export interface InvoiceView {
   issuedAt?: Date;
 }
 
-const IssueInput = z.strictObject({
+export const IssueInput = z.strictObject({
   orderId: id,
   title: z.string().trim().min(1).max(200).optional(),
   taxNumber: z.string().trim().min(1).max(40).optional(),

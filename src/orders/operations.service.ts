@@ -55,11 +55,11 @@ const isTimeZone = (value: string) => {
 };
 
 const ScopeFields = { shopId: idParam.optional() };
-const TodayInput = z.object({
+export const TodayInput = z.object({
   ...ScopeFields,
   timeZone: z.string().max(64).refine(isTimeZone, 'not a known IANA time zone').optional().default('UTC'),
 });
-const AwaitingInput = z.object({ ...ScopeFields, ...pageFields });
+export const AwaitingInput = z.object({ ...ScopeFields, ...pageFields });
 
 /** Operator: their shop (another shop's id is 404); admin: every shop or the one asked; anyone else 403. */
 function scopeOf(ctx: ServiceContext, shopId: number | undefined): OperationsScope {

@@ -20,7 +20,7 @@ import { restoreFlashSaleStock } from '../promotions/flash-sale-pricing.js';
 import { creditPointsForDeliveredOrder } from '../points/points-earning.service.js';
 import { netPaid } from '../after-sale/refund-amount.js';
 
-const ListInput = z.object({ ...pageFields, status: z.enum(OrderStatus).optional() });
+export const ListInput = z.object({ ...pageFields, status: z.enum(OrderStatus).optional() });
 const OrderRef = z.object({ orderId: id });
 
 /** Lists orders of one customer or one shop, newest first, with their items (a constant number of queries). */

@@ -13,7 +13,7 @@ import { activeCompanyName, companyCode } from '../shipping/shipping-company.ser
 import { closeShippingIfDone } from './fulfilment.js';
 import { itemQuantities, mergeParts } from './item-quantities.js';
 
-const ShipmentInput = z.strictObject({
+export const ShipmentInput = z.strictObject({
   orderId: id,
   companyCode,
   trackingNumber: z.string().trim().min(1).max(80),

@@ -11,7 +11,7 @@ import type { ServiceContext } from '../shared/context.js';
 import { requireAdmin, requireCustomer } from '../shared/guards.js';
 import { debit } from '../accounts/ledger.service.js';
 import { ShippingAddressInput } from '../shipping/freight-fees.js';
-import { pageFields, pageOf, pageWindow, type Page, type PageRequest } from '../shared/pagination.js';
+import { PageQuery, pageFields, pageOf, pageWindow, type Page, type PageRequest } from '../shared/pagination.js';
 import { opt } from '../shared/values.js';
 import { emit, inTransaction } from '../shared/transaction.js';
 import { idParam, parseInput, z } from '../shared/validate.js';
@@ -56,7 +56,7 @@ const text = (max: number) => z.string().trim().min(1).max(max);
 const optionalText = (max: number) => z.string().trim().max(max).nullish().transform((v) => (v ? v : null));
 const imageUrl = z.string().trim().max(500).url('must be a URL').nullish().transform((v) => v ?? null);
 
-const CreateProductInput = z.strictObject({
+export const CreateProductInput = z.strictObject({
   name: text(200),
   description: optionalText(5000),
   imageUrl,
@@ -66,7 +66,7 @@ const CreateProductInput = z.strictObject({
 });
 
 /** Every field optional (PUT changes the fields sent). Stock changes by a signed delta, never by overwriting. */
-const UpdateProductInput = z
+export const UpdateProductInput = z
   .object({
     name: text(200),
     description: optionalText(5000),
@@ -79,13 +79,12 @@ const UpdateProductInput = z
   .strict()
   .refine((v) => Object.values(v).some((x) => x !== undefined), 'send at least one field to change');
 
-const RedeemInput = z.strictObject({
+export const RedeemInput = z.strictObject({
   quantity: z.number().int().min(1).max(MAX_REDEEM_QUANTITY).default(1),
   shippingAddress: ShippingAddressInput,
 });
 
-const PageQuery = z.object(pageFields);
-const RedemptionListQuery = z.object({
+export const RedemptionListQuery = z.object({
   ...pageFields,
   status: z.enum(RedemptionStatus).optional(),
 });

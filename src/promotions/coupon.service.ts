@@ -130,7 +130,7 @@ const TermFields = {
   status: z.enum(CouponTemplateStatus),
 };
 
-const Terms = z
+export const Terms = z
   .object({ ...TermFields, minOrderAmount: money.default(0), status: TermFields.status.default(CouponTemplateStatus.Active) })
   .strict()
   .superRefine((t, issue) => {
@@ -153,12 +153,12 @@ const Terms = z
   });
 type Terms = z.output<typeof Terms>;
 
-const Patch = z.object(TermFields).partial().extend({ templateId: id }).strict();
+export const Patch = z.object(TermFields).partial().extend({ templateId: id }).strict();
 
 const TemplateRef = z.object({ templateId: id });
-const MerchantListInput = z.object({ ...pageFields, status: z.enum(CouponTemplateStatus).optional() });
-const ShopListInput = z.object({ ...pageFields, slug: z.string().min(1).max(80) });
-const MyListInput = z.object({ ...pageFields, status: z.enum(CouponState).optional() });
+export const MerchantListInput = z.object({ ...pageFields, status: z.enum(CouponTemplateStatus).optional() });
+export const ShopListInput = z.object({ ...pageFields, slug: z.string().min(1).max(80) });
+export const MyListInput = z.object({ ...pageFields, status: z.enum(CouponState).optional() });
 
 /** The columns of validated terms: a term left out is null (the CHECKs want the other kind's fields empty). */
 function termColumns(t: Terms) {

@@ -10,7 +10,7 @@ import type { ServiceContext } from '../shared/context.js';
 import { requireOperator } from '../shared/guards.js';
 import { inTransaction } from '../shared/transaction.js';
 import { idParam, money, parseInput, quantity, z } from '../shared/validate.js';
-import { pageFields, pageOf, pageWindow, type Page } from '../shared/pagination.js';
+import { PageQuery, pageFields, pageOf, pageWindow, type Page } from '../shared/pagination.js';
 
 /**
  * Flash-sale sessions: shop operators manage their own shop's sessions, anyone discovers the active
@@ -86,11 +86,10 @@ const checked = <S extends z.ZodType<Session>>(schema: S) =>
     .refine((s) => new Set(s.items.map((i) => i.skuId)).size === s.items.length, { path: ['items'], message: 'a SKU may appear only once' });
 
 const SessionRef = z.object({ flashSaleId: idParam });
-const SessionInput = checked(SessionFields);
-const UpdateInput = checked(SessionFields.extend({ flashSaleId: idParam }));
+export const SessionInput = checked(SessionFields);
+export const UpdateInput = checked(SessionFields.extend({ flashSaleId: idParam }));
 const flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
-const DiscoverInput = z.object({ ...pageFields, includeUpcoming: flag.default(false), shopId: idParam.optional(), productId: idParam.optional() });
-const PageInput = z.object(pageFields);
+export const DiscoverInput = z.object({ ...pageFields, includeUpcoming: flag.default(false), shopId: idParam.optional(), productId: idParam.optional() });
 
 /** What a view needs loaded: the shop, and each item's SKU with its product. */
 const VIEW_POPULATE = ['shop', 'items.sku.product'] as const;
@@ -121,7 +120,7 @@ export async function listFlashSales(ctx: ServiceContext, input: unknown): Promi
 /** The operator's own sessions, enabled or not, newest first. */
 export async function listShopFlashSales(ctx: ServiceContext, input: unknown): Promise<Page<FlashSaleView>> {
   const operator = requireOperator(ctx);
-  const request = parseInput(PageInput, input ?? {});
+  const request = parseInput(PageQuery, input ?? {});
   const [sessions, total] = await ctx.em.findAndCount(
     FlashSale,
     { shop: operator.shopId },

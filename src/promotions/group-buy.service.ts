@@ -9,7 +9,7 @@ import type { ServiceContext } from '../shared/context.js';
 import { requireOperator } from '../shared/guards.js';
 import { inTransaction } from '../shared/transaction.js';
 import { id, money, parseInput, z } from '../shared/validate.js';
-import { pageFields, pageOf, pageWindow, type Page } from '../shared/pagination.js';
+import { PageQuery, pageFields, pageOf, pageWindow, type Page } from '../shared/pagination.js';
 import { expireGroupsOfActivity } from './group-buy-lifecycle.js';
 
 /** Group-buying activities: the shop's management and the public reads (with open groups). */
@@ -59,7 +59,7 @@ const OPEN_GROUPS_SHOWN = 100;
 
 const timestamp = z.union([z.date(), z.iso.datetime({ offset: true }).transform((s) => new Date(s))]);
 
-const ActivityInput = z
+export const ActivityInput = z
   .object({
     skuId: id,
     groupPrice: money.min(1),
@@ -72,7 +72,7 @@ const ActivityInput = z
   .refine((a) => a.endsAt > a.startsAt, { message: 'must be after startsAt', path: ['endsAt'] });
 
 const ActivityRef = z.object({ activityId: id });
-const PublicList = z.object({ ...pageFields, shopId: id.optional(), productId: id.optional() });
+export const PublicList = z.object({ ...pageFields, shopId: id.optional(), productId: id.optional() });
 
 /** What a view needs loaded with the activity. */
 const VIEW_POPULATE = ['shop', 'product', 'sku'] as const;
@@ -175,7 +175,7 @@ async function merchantView(em: EntityManager, activityId: number): Promise<Merc
 /** The operator's activities, newest first, whatever their window. */
 export async function listShopGroupBuys(ctx: ServiceContext, input: unknown): Promise<Page<MerchantGroupBuyView>> {
   const operator = requireOperator(ctx);
-  const request = parseInput(z.object(pageFields), input ?? {});
+  const request = parseInput(PageQuery, input ?? {});
   const [activities, total] = await ctx.em.findAndCount(
     GroupBuyActivity,
     { shop: operator.shopId },

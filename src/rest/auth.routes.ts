@@ -1,10 +1,33 @@
 import type { Router } from 'express';
 import * as auth from '../accounts/auth.service.js';
 import { route, Reply } from './route.js';
+import { Session, User } from './responses/accounts.js';
+
+const tag = 'Accounts';
 
 export function authRoutes(router: Router) {
-  route(router, '/auth/register', { post: async ({ ctx, body }) => new Reply(201, await auth.register(ctx, body)) });
-  route(router, '/auth/login', { post: ({ ctx, body }) => auth.login(ctx, body) });
-  route(router, '/auth/logout', { post: async ({ ctx }) => new Reply(204, await auth.logout(ctx).then(() => undefined)) });
-  route(router, '/me', { get: ({ ctx }) => auth.me(ctx) });
+  route(router, '/auth/register', {
+    post: {
+      doc: {
+        tag, summary: 'Register a customer account and sign in', access: 'public', body: auth.RegisterInput, response: Session, status: 201,
+        errors: ['EMAIL_TAKEN', 'RATE_LIMITED', 'SERVICE_BUSY'],
+      },
+      handle: async ({ ctx, body }) => new Reply(201, await auth.register(ctx, body)),
+    },
+  });
+  route(router, '/auth/login', {
+    post: {
+      doc: { tag, summary: 'Sign in: a bearer token', access: 'public', body: auth.LoginInput, response: Session, errors: ['INVALID_CREDENTIALS', 'RATE_LIMITED', 'SERVICE_BUSY'] },
+      handle: ({ ctx, body }) => auth.login(ctx, body),
+    },
+  });
+  route(router, '/auth/logout', {
+    post: {
+      doc: { tag, summary: 'Revoke the token of this request', access: 'signed_in', response: null },
+      handle: async ({ ctx }) => new Reply(204, await auth.logout(ctx).then(() => undefined)),
+    },
+  });
+  route(router, '/me', {
+    get: { doc: { tag, summary: 'The signed-in user', access: 'signed_in', response: User }, handle: ({ ctx }) => auth.me(ctx) },
+  });
 }

@@ -1,28 +1,92 @@
 import type { Router } from 'express';
+import { z } from 'zod';
 import * as brands from '../catalog/brand.service.js';
 import * as categories from '../catalog/category.service.js';
 import * as content from '../catalog/home-content.service.js';
 import * as products from '../catalog/product.service.js';
 import * as shops from '../catalog/shop.service.js';
+import { ContentKind } from '../entities/home-content-item.entity.js';
 import { route } from './route.js';
+import {
+  BrandList, CategoryNode, CategoryTree, ContentKindList, Currency, HomeContent, ProductDetail, ProductPage, Shop, ShopPage, ShopProfile,
+} from './responses/catalog.js';
+
+const tag = 'Catalog';
 
 /** Storefront reads, and the platform admin's catalog writes. */
 export function catalogRoutes(router: Router) {
-  route(router, '/currency', { get: ({ ctx }) => categories.currency(ctx) });
-  route(router, '/categories', { get: ({ ctx }) => categories.categoryTree(ctx) });
-  route(router, '/categories/:id', { get: ({ ctx, params }) => categories.categorySubtree(ctx, params.id) });
+  route(router, '/currency', {
+    get: { doc: { tag, summary: 'The base currency of every amount', access: 'public', response: Currency }, handle: ({ ctx }) => categories.currency(ctx) },
+  });
+  route(router, '/categories', {
+    get: { doc: { tag, summary: 'The whole category tree', access: 'public', response: CategoryTree }, handle: ({ ctx }) => categories.categoryTree(ctx) },
+  });
+  route(router, '/categories/:id', {
+    get: {
+      doc: { tag, summary: 'One category with its subtree', access: 'public', response: CategoryNode, errors: ['NOT_FOUND'] },
+      handle: ({ ctx, params }) => categories.categorySubtree(ctx, params.id),
+    },
+  });
 
-  route(router, '/brands', { get: ({ ctx }) => brands.listBrands(ctx) });
-  route(router, '/admin/brands', { put: ({ ctx, body }) => brands.replaceBrands(ctx, body) });
+  route(router, '/brands', {
+    get: { doc: { tag, summary: 'Brands, in their order', access: 'public', response: BrandList }, handle: ({ ctx }) => brands.listBrands(ctx) },
+  });
+  route(router, '/admin/brands', {
+    put: {
+      doc: {
+        tag, summary: 'Replace the brand list', access: 'platform_admin', body: brands.ReplaceBrandsInput, response: BrandList,
+        description: 'The complete ordered list: items with `id` keep that brand, items without one are created, brands left out are deleted (their products stay, without a brand).',
+      },
+      handle: ({ ctx, body }) => brands.replaceBrands(ctx, body),
+    },
+  });
 
-  route(router, '/shops', { get: ({ ctx, query }) => shops.listShops(ctx, query) });
-  route(router, '/shops/:slug', { get: ({ ctx, params }) => shops.getShop(ctx, params.slug) });
-  route(router, '/admin/shops/:id/profile', { put: ({ ctx, params, body }) => shops.putShopProfile(ctx, params.id, body) });
+  route(router, '/shops', {
+    get: { doc: { tag, summary: 'Shops', access: 'public', query: shops.ListShopsInput, response: ShopPage }, handle: ({ ctx, query }) => shops.listShops(ctx, query) },
+  });
+  route(router, '/shops/:slug', {
+    get: {
+      doc: { tag, summary: 'One shop with its profile', access: 'public', params: { slug: shops.Slug }, response: Shop, errors: ['NOT_FOUND'] },
+      handle: ({ ctx, params }) => shops.getShop(ctx, params.slug),
+    },
+  });
+  route(router, '/admin/shops/:id/profile', {
+    put: {
+      doc: { tag, summary: "Create or replace a shop's profile", access: 'platform_admin', body: shops.ProfileInput, response: ShopProfile, errors: ['NOT_FOUND'] },
+      handle: ({ ctx, params, body }) => shops.putShopProfile(ctx, params.id, body),
+    },
+  });
 
-  route(router, '/content/home', { get: ({ ctx }) => content.homeContent(ctx) });
-  route(router, '/admin/content', { get: ({ ctx }) => content.adminContent(ctx) });
-  route(router, '/admin/content/:kind', { put: ({ ctx, params, body }) => content.replaceHomeContent(ctx, params.kind, body) });
+  route(router, '/content/home', {
+    get: { doc: { tag, summary: "The home page's active content", access: 'public', response: HomeContent }, handle: ({ ctx }) => content.homeContent(ctx) },
+  });
+  route(router, '/admin/content', {
+    get: { doc: { tag, summary: 'All home content, inactive items too', access: 'platform_admin', response: HomeContent }, handle: ({ ctx }) => content.adminContent(ctx) },
+  });
+  route(router, '/admin/content/:kind', {
+    put: {
+      doc: {
+        tag, summary: 'Replace one kind of home content', access: 'platform_admin', params: { kind: z.enum(ContentKind) }, body: content.ReplaceContentInput,
+        response: ContentKindList, errors: ['NOT_FOUND', 'DESTINATION_INVALID'],
+        description: 'The submitted list replaces the kind in one transaction; one bad destination rejects the whole list.',
+      },
+      handle: ({ ctx, params, body }) => content.replaceHomeContent(ctx, params.kind, body),
+    },
+  });
 
-  route(router, '/products', { get: ({ ctx, query }) => products.listProducts(ctx, query) });
-  route(router, '/products/:id', { get: ({ ctx, params }) => products.getProduct(ctx, params.id) });
+  route(router, '/products', {
+    get: {
+      doc: {
+        tag, summary: 'Published products', access: 'public', query: products.ListProductsInput, response: ProductPage, errors: ['SORT_UNSUPPORTED'],
+        description: '`category` covers its whole subtree. Newest first by default; `sort=price` ascending, `sort=sales` best sellers first, unless `order` says otherwise.',
+      },
+      handle: ({ ctx, query }) => products.listProducts(ctx, query),
+    },
+  });
+  route(router, '/products/:id', {
+    get: {
+      doc: { tag, summary: 'One published product with its SKUs, shop, brand, category path and rating', access: 'public', response: ProductDetail, errors: ['NOT_FOUND'] },
+      handle: ({ ctx, params }) => products.getProduct(ctx, params.id),
+    },
+  });
 }

@@ -1,25 +1,59 @@
 import type { Router } from 'express';
 import * as coupons from '../promotions/coupon.service.js';
+import { Slug } from '../catalog/shop.service.js';
 import { route, Reply } from './route.js';
+import { Coupon, CouponPage, CouponTemplate, CouponTemplatePage } from './responses/promotions.js';
+
+const tag = 'Coupons';
 
 /** Coupon templates of shops, customers' claims and coupons, and the merchant's template management. */
 export function couponRoutes(router: Router) {
-  route(router, '/shops/:slug/coupon-templates', { get: ({ ctx, params, query }) => coupons.listShopTemplates(ctx, { ...query, slug: params.slug }) });
-  route(router, '/coupon-templates/:templateId/claim', {
-    post: async ({ ctx, params }) => new Reply(201, await coupons.claimCoupon(ctx, { templateId: params.templateId })),
-  });
-  route(router, '/me/coupons', { get: ({ ctx, query }) => coupons.listMyCoupons(ctx, query) });
-
-  route(router, '/merchant/coupon-templates', {
-    get: ({ ctx, query }) => coupons.listMerchantTemplates(ctx, query),
-    post: async ({ ctx, body }) => new Reply(201, await coupons.createTemplate(ctx, body)),
-  });
-  route(router, '/merchant/coupon-templates/:templateId', {
-    patch: ({ ctx, params, body }) => coupons.updateTemplate(ctx, { ...(body as object), templateId: params.templateId }),
-    delete: async ({ ctx, params }) => {
-      await coupons.deleteTemplate(ctx, { templateId: params.templateId });
-      return new Reply(204, undefined);
+  route(router, '/shops/:slug/coupon-templates', {
+    get: {
+      doc: { tag, summary: "A shop's claimable coupon templates", access: 'public', params: { slug: Slug }, query: coupons.ShopListInput, response: CouponTemplatePage, errors: ['NOT_FOUND'] },
+      handle: ({ ctx, params, query }) => coupons.listShopTemplates(ctx, { ...query, slug: params.slug }),
     },
   });
-  route(router, '/merchant/coupon-templates/:templateId/disable', { post: ({ ctx, params }) => coupons.disableTemplate(ctx, { templateId: params.templateId }) });
+  route(router, '/coupon-templates/:templateId/claim', {
+    post: {
+      doc: {
+        tag, summary: 'Claim a coupon from a template', access: 'customer', response: Coupon, status: 201,
+        errors: ['NOT_FOUND', 'COUPON_ALREADY_CLAIMED', 'COUPON_OUT_OF_STOCK', 'COUPON_TEMPLATE_DISABLED', 'COUPON_TEMPLATE_ENDED'],
+      },
+      handle: async ({ ctx, params }) => new Reply(201, await coupons.claimCoupon(ctx, { templateId: params.templateId })),
+    },
+  });
+  route(router, '/me/coupons', {
+    get: { doc: { tag, summary: "The customer's coupons", access: 'customer', query: coupons.MyListInput, response: CouponPage }, handle: ({ ctx, query }) => coupons.listMyCoupons(ctx, query) },
+  });
+
+  route(router, '/merchant/coupon-templates', {
+    get: {
+      doc: { tag, summary: "The shop's coupon templates", access: 'shop_operator', query: coupons.MerchantListInput, response: CouponTemplatePage },
+      handle: ({ ctx, query }) => coupons.listMerchantTemplates(ctx, query),
+    },
+    post: {
+      doc: { tag, summary: 'Create a coupon template', access: 'shop_operator', body: coupons.Terms, response: CouponTemplate, status: 201 },
+      handle: async ({ ctx, body }) => new Reply(201, await coupons.createTemplate(ctx, body)),
+    },
+  });
+  route(router, '/merchant/coupon-templates/:templateId', {
+    patch: {
+      doc: { tag, summary: 'Change some terms of a coupon template', access: 'shop_operator', body: coupons.Patch, response: CouponTemplate, errors: ['NOT_FOUND'] },
+      handle: ({ ctx, params, body }) => coupons.updateTemplate(ctx, { ...(body as object), templateId: params.templateId }),
+    },
+    delete: {
+      doc: { tag, summary: 'Delete a coupon template (claimed coupons stay)', access: 'shop_operator', response: null, errors: ['NOT_FOUND'] },
+      handle: async ({ ctx, params }) => {
+        await coupons.deleteTemplate(ctx, { templateId: params.templateId });
+        return new Reply(204, undefined);
+      },
+    },
+  });
+  route(router, '/merchant/coupon-templates/:templateId/disable', {
+    post: {
+      doc: { tag, summary: 'Stop a coupon template from being claimed', access: 'shop_operator', response: CouponTemplate, errors: ['NOT_FOUND'] },
+      handle: ({ ctx, params }) => coupons.disableTemplate(ctx, { templateId: params.templateId }),
+    },
+  });
 }

@@ -1,24 +1,45 @@
 import type { Router } from 'express';
 import * as freight from '../shipping/freight-template.service.js';
 import { listShippingCompanies } from '../shipping/shipping-company.service.js';
+import { PageQuery } from '../shared/pagination.js';
 import { route, Reply } from './route.js';
+import { FreightAssignment, FreightTemplate, FreightTemplatePage, ShippingCompanyList } from './responses/points-shipping.js';
+
+const tag = 'Shipping';
 
 /** Freight templates of a shop, their assignment to products, and the shipping company dictionary. */
 export function freightRoutes(router: Router) {
   // A small list read as a whole: `{items}` like brands and the category tree.
-  route(router, '/shipping-companies', { get: async ({ ctx }) => ({ items: await listShippingCompanies(ctx) }) });
+  route(router, '/shipping-companies', {
+    get: {
+      doc: { tag, summary: 'The shipping companies a shipment may name', access: 'public', response: ShippingCompanyList },
+      handle: async ({ ctx }) => ({ items: await listShippingCompanies(ctx) }),
+    },
+  });
   route(router, '/merchant/freight-templates', {
-    get: ({ ctx, query }) => freight.listFreightTemplates(ctx, query),
-    post: async ({ ctx, body }) => new Reply(201, await freight.createFreightTemplate(ctx, body)),
+    get: { doc: { tag, summary: "The shop's freight templates", access: 'shop_operator', query: PageQuery, response: FreightTemplatePage }, handle: ({ ctx, query }) => freight.listFreightTemplates(ctx, query) },
+    post: {
+      doc: { tag, summary: 'Create a freight template', access: 'shop_operator', body: freight.TemplateInput, response: FreightTemplate, status: 201 },
+      handle: async ({ ctx, body }) => new Reply(201, await freight.createFreightTemplate(ctx, body)),
+    },
   });
   route(router, '/merchant/freight-templates/:templateId', {
-    put: ({ ctx, params, body }) => freight.updateFreightTemplate(ctx, { ...(body as object), ...params }),
-    delete: async ({ ctx, params }) => {
-      await freight.deleteFreightTemplate(ctx, params);
-      return new Reply(204, undefined);
+    put: {
+      doc: { tag, summary: 'Replace a freight template', access: 'shop_operator', body: freight.TemplateInput, response: FreightTemplate, errors: ['NOT_FOUND'] },
+      handle: ({ ctx, params, body }) => freight.updateFreightTemplate(ctx, { ...(body as object), ...params }),
+    },
+    delete: {
+      doc: { tag, summary: 'Delete a freight template no product uses', access: 'shop_operator', response: null, errors: ['NOT_FOUND', 'FREIGHT_TEMPLATE_IN_USE'] },
+      handle: async ({ ctx, params }) => {
+        await freight.deleteFreightTemplate(ctx, params);
+        return new Reply(204, undefined);
+      },
     },
   });
   route(router, '/merchant/products/:productId/freight-template', {
-    put: ({ ctx, params, body }) => freight.assignFreightTemplate(ctx, { ...(body as object), ...params }),
+    put: {
+      doc: { tag, summary: "Set a product's freight template (null: the default)", access: 'shop_operator', body: freight.AssignInput, response: FreightAssignment, errors: ['NOT_FOUND'] },
+      handle: ({ ctx, params, body }) => freight.assignFreightTemplate(ctx, { ...(body as object), ...params }),
+    },
   });
 }

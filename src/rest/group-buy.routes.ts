@@ -1,21 +1,46 @@
 import type { Router } from 'express';
 import * as groupBuys from '../promotions/group-buy.service.js';
+import { PageQuery } from '../shared/pagination.js';
 import { route, Reply } from './route.js';
+import { GroupBuyDetail, GroupBuyPage, MerchantGroupBuy, MerchantGroupBuyPage } from './responses/promotions.js';
+
+const tag = 'Group buys';
 
 /** Group-buying activities: public reads and the shop's management. */
 export function groupBuyRoutes(router: Router) {
-  route(router, '/group-buys', { get: ({ ctx, query }) => groupBuys.listGroupBuys(ctx, query) });
-  route(router, '/group-buys/:activityId', { get: ({ ctx, params }) => groupBuys.getGroupBuy(ctx, params) });
+  route(router, '/group-buys', {
+    get: { doc: { tag, summary: 'Group-buying activities', access: 'public', query: groupBuys.PublicList, response: GroupBuyPage }, handle: ({ ctx, query }) => groupBuys.listGroupBuys(ctx, query) },
+  });
+  route(router, '/group-buys/:activityId', {
+    get: {
+      doc: { tag, summary: 'One activity with its open groups', access: 'public', response: GroupBuyDetail, errors: ['NOT_FOUND'] },
+      handle: ({ ctx, params }) => groupBuys.getGroupBuy(ctx, params),
+    },
+  });
 
   route(router, '/merchant/group-buys', {
-    get: ({ ctx, query }) => groupBuys.listShopGroupBuys(ctx, query),
-    post: async ({ ctx, body }) => new Reply(201, await groupBuys.createGroupBuy(ctx, body)),
+    get: {
+      doc: { tag, summary: "The shop's activities with their group counts", access: 'shop_operator', query: PageQuery, response: MerchantGroupBuyPage },
+      handle: ({ ctx, query }) => groupBuys.listShopGroupBuys(ctx, query),
+    },
+    post: {
+      doc: { tag, summary: 'Create an activity', access: 'shop_operator', body: groupBuys.ActivityInput, response: MerchantGroupBuy, status: 201, errors: ['NOT_FOUND'] },
+      handle: async ({ ctx, body }) => new Reply(201, await groupBuys.createGroupBuy(ctx, body)),
+    },
   });
   route(router, '/merchant/group-buys/:activityId', {
-    put: ({ ctx, params, body }) => groupBuys.updateGroupBuy(ctx, { ...(body as object), activityId: params.activityId }),
-    delete: async ({ ctx, params }) => {
-      await groupBuys.deleteGroupBuy(ctx, params);
-      return new Reply(204, undefined);
+    put: {
+      doc: {
+        tag, summary: 'Replace an activity\'s terms', access: 'shop_operator', body: groupBuys.ActivityInput, response: MerchantGroupBuy, errors: ['NOT_FOUND', 'GROUP_BUY_HAS_GROUPS'],
+      },
+      handle: ({ ctx, params, body }) => groupBuys.updateGroupBuy(ctx, { ...(body as object), activityId: params.activityId }),
+    },
+    delete: {
+      doc: { tag, summary: 'Delete an activity that has no groups', access: 'shop_operator', response: null, errors: ['NOT_FOUND', 'GROUP_BUY_HAS_GROUPS'] },
+      handle: async ({ ctx, params }) => {
+        await groupBuys.deleteGroupBuy(ctx, params);
+        return new Reply(204, undefined);
+      },
     },
   });
 }

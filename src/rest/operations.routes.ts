@@ -1,9 +1,22 @@
 import type { Router } from 'express';
 import * as operations from '../orders/operations.service.js';
 import { route } from './route.js';
+import { OperationsToday, OrderPage } from './responses/purchase.js';
+
+const tag = 'Operations';
 
 /** The live operations page's reads, for shop operators (own shop) and platform admins (every shop). */
 export function operationsRoutes(router: Router) {
-  route(router, '/ops/today', { get: ({ ctx, query }) => operations.operationsToday(ctx, query) });
-  route(router, '/ops/awaiting-shipment', { get: ({ ctx, query }) => operations.ordersAwaitingShipment(ctx, query) });
+  route(router, '/ops/today', {
+    get: {
+      doc: { tag, summary: "Today's figures", access: 'operator_or_admin', query: operations.TodayInput, response: OperationsToday, errors: ['NOT_FOUND'] },
+      handle: ({ ctx, query }) => operations.operationsToday(ctx, query),
+    },
+  });
+  route(router, '/ops/awaiting-shipment', {
+    get: {
+      doc: { tag, summary: 'Paid orders not yet fully shipped', access: 'operator_or_admin', query: operations.AwaitingInput, response: OrderPage, errors: ['NOT_FOUND'] },
+      handle: ({ ctx, query }) => operations.ordersAwaitingShipment(ctx, query),
+    },
+  });
 }

@@ -1,16 +1,43 @@
 import type { Router } from 'express';
 import * as reviews from '../after-sale/review.service.js';
 import { route, Reply } from './route.js';
+import { ProductReviewPage, Review, ReviewPage } from './responses/after-sale.js';
+
+const tag = 'Reviews';
 
 /** Product reviews: the buyer writes, the public reads, the shop replies, admins moderate. */
 export function reviewRoutes(router: Router) {
   route(router, '/orders/:orderId/items/:orderItemId/review', {
-    post: async ({ ctx, params, body }) => new Reply(201, await reviews.reviewOrderItem(ctx, { ...(body as object), ...params })),
+    post: {
+      doc: {
+        tag, summary: 'Review a delivered order item', access: 'customer', body: reviews.ReviewInput, response: Review, status: 201,
+        errors: ['NOT_FOUND', 'ORDER_NOT_DELIVERED', 'REVIEW_EXISTS'],
+      },
+      handle: async ({ ctx, params, body }) => new Reply(201, await reviews.reviewOrderItem(ctx, { ...(body as object), ...params })),
+    },
   });
-  route(router, '/products/:productId/reviews', { get: ({ ctx, params, query }) => reviews.listProductReviews(ctx, { ...query, ...params }) });
-  route(router, '/merchant/reviews', { get: ({ ctx, query }) => reviews.listShopReviews(ctx, query) });
-  route(router, '/merchant/reviews/:reviewId/reply', { post: ({ ctx, params, body }) => reviews.replyToReview(ctx, { ...(body as object), ...params }) });
-  route(router, '/admin/reviews', { get: ({ ctx, query }) => reviews.listAllReviews(ctx, query) });
-  route(router, '/admin/reviews/:reviewId/hide', { post: ({ ctx, params }) => reviews.setReviewHidden(ctx, params, true) });
-  route(router, '/admin/reviews/:reviewId/show', { post: ({ ctx, params }) => reviews.setReviewHidden(ctx, params, false) });
+  route(router, '/products/:productId/reviews', {
+    get: {
+      doc: { tag, summary: "A product's visible reviews and rating summary", access: 'public', query: reviews.ProductReviewsInput, response: ProductReviewPage, errors: ['NOT_FOUND'] },
+      handle: ({ ctx, params, query }) => reviews.listProductReviews(ctx, { ...query, ...params }),
+    },
+  });
+  route(router, '/merchant/reviews', {
+    get: { doc: { tag, summary: "Reviews of the shop's products", access: 'shop_operator', query: reviews.ShopReviewsInput, response: ReviewPage }, handle: ({ ctx, query }) => reviews.listShopReviews(ctx, query) },
+  });
+  route(router, '/merchant/reviews/:reviewId/reply', {
+    post: {
+      doc: { tag, summary: 'Reply to a review, once', access: 'shop_operator', body: reviews.ReplyInput, response: Review, errors: ['NOT_FOUND', 'REVIEW_ALREADY_REPLIED'] },
+      handle: ({ ctx, params, body }) => reviews.replyToReview(ctx, { ...(body as object), ...params }),
+    },
+  });
+  route(router, '/admin/reviews', {
+    get: { doc: { tag, summary: 'Every review, hidden ones too', access: 'platform_admin', query: reviews.AdminReviewsInput, response: ReviewPage }, handle: ({ ctx, query }) => reviews.listAllReviews(ctx, query) },
+  });
+  route(router, '/admin/reviews/:reviewId/hide', {
+    post: { doc: { tag, summary: 'Hide a review from the public', access: 'platform_admin', response: Review, errors: ['NOT_FOUND'] }, handle: ({ ctx, params }) => reviews.setReviewHidden(ctx, params, true) },
+  });
+  route(router, '/admin/reviews/:reviewId/show', {
+    post: { doc: { tag, summary: 'Show a hidden review again', access: 'platform_admin', response: Review, errors: ['NOT_FOUND'] }, handle: ({ ctx, params }) => reviews.setReviewHidden(ctx, params, false) },
+  });
 }

@@ -5,8 +5,7 @@ import { requestLocals } from '../server/request-context.js';
 import { camelKeys, snakeKeys } from './case.js';
 import { unsafeTextProblems } from '../shared/unsafe-text.js';
 import { validationFailed } from '../shared/validate.js';
-
-type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+import { registerOperation, type Method, type OperationDoc } from './openapi/operation.js';
 
 /** The service context the `/api` middleware made for this request (src/server/app.ts). */
 function routeContext(res: Response): ServiceContext {
@@ -27,17 +26,25 @@ export interface RestCall {
 /** A handler returns the body (sent as snake_case JSON), or `{ status, body }` for another status. */
 export type RestHandler = (call: RestCall) => Promise<unknown>;
 
+/** One method of a route: its OpenAPI description (see openapi/operation.ts) and its handler. */
+export interface RestOperation {
+  doc: OperationDoc;
+  handle: RestHandler;
+}
+
 export class Reply {
   constructor(readonly status: number, readonly body: unknown, readonly headers: Record<string, string> = {}) {}
 }
 
 /**
- * Registers one path with its methods. Any other method on the path answers 405 in the error shape,
- * so a wrong method is never mistaken for an unknown route.
+ * Registers one path with its methods, and their descriptions for the OpenAPI document. Any other
+ * method on the path answers 405 in the error shape, so a wrong method is never mistaken for an
+ * unknown route.
  */
-export function route(router: Router, path: string, handlers: Partial<Record<Method, RestHandler>>): void {
+export function route(router: Router, path: string, operations: Partial<Record<Method, RestOperation>>): void {
   const r = router.route(path);
-  for (const [method, handler] of Object.entries(handlers) as [Method, RestHandler][]) {
+  for (const [method, { doc, handle: handler }] of Object.entries(operations) as [Method, RestOperation][]) {
+    registerOperation(method, path, doc);
     r[method](async (req: Request, res: Response, next: NextFunction) => {
       try {
         const call: RestCall = {
@@ -65,7 +72,7 @@ export function route(router: Router, path: string, handlers: Partial<Record<Met
       }
     });
   }
-  const allowed = Object.keys(handlers).map((m) => m.toUpperCase()).join(', ');
+  const allowed = Object.keys(operations).map((m) => m.toUpperCase()).join(', ');
   r.all((req: Request, _res: Response, next: NextFunction) => {
     next(new AppError('METHOD_NOT_ALLOWED', 405, `${req.method} is not allowed on this route`, { allowed }));
   });

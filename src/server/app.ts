@@ -21,6 +21,7 @@ import { startSweeps } from './jobs.js';
 import { PoolHealth } from '../db/pool-health.js';
 import { poolOf } from '../fast-paths/prepared-statements.js';
 import { webApp } from './web-app.js';
+import { apiDocs } from './api-docs.js';
 import { postgresAuthThrottle } from '../accounts/auth-throttle.js';
 import { securityHeaders } from './security-headers.js';
 import { graphiqlPage } from './graphiql.js';
@@ -206,6 +207,8 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     }),
   );
 
+  // The OpenAPI document and its reference page (no session, no database).
+  app.use(apiDocs());
   app.use(
     '/api',
     bodyParser,

@@ -19,6 +19,9 @@ export const pageFields = {
   pageSize: wholeNumber(z.number().int().min(1).max(PAGE_SIZE_MAX)).optional().default(PAGE_SIZE_DEFAULT),
 };
 
+/** The query of a list that takes nothing but paging. */
+export const PageQuery = z.object(pageFields);
+
 export interface PageRequest {
   page: number;
   pageSize: number;

@@ -8,7 +8,7 @@ import type { ServiceContext } from '../shared/context.js';
 import { requireOperator } from '../shared/guards.js';
 import { inTransaction } from '../shared/transaction.js';
 import { id, parseInput, z } from '../shared/validate.js';
-import { pageFields, pageOf, pageWindow, type Page } from '../shared/pagination.js';
+import { PageQuery, pageOf, pageWindow, type Page } from '../shared/pagination.js';
 import { regionCode, type FreightTerms } from './freight-fees.js';
 
 export interface FreightRegionView extends FreightTerms {
@@ -32,7 +32,7 @@ const terms = {
   /** Absent or null: never free. */
   freeThreshold: z.number().int().min(0).max(2_000_000_000).nullable().default(null),
 };
-const TemplateInput = z.strictObject({
+export const TemplateInput = z.strictObject({
   name: z.string().trim().min(1).max(80),
   ...terms,
   regions: z
@@ -72,7 +72,7 @@ function createRegions(em: EntityManager, template: FreightTemplate, regions: Fr
 /** The operator's templates, oldest first. */
 export async function listFreightTemplates(ctx: ServiceContext, input: unknown): Promise<Page<FreightTemplateView>> {
   const operator = requireOperator(ctx);
-  const paging = parseInput(z.object(pageFields), input ?? {});
+  const paging = parseInput(PageQuery, input ?? {});
   const [templates, total] = await ctx.em.findAndCount(
     FreightTemplate,
     { shop: operator.shopId },
@@ -124,7 +124,7 @@ export async function deleteFreightTemplate(ctx: ServiceContext, input: unknown)
   });
 }
 
-const AssignInput = z.strictObject({ productId: id, freightTemplateId: id.nullable() });
+export const AssignInput = z.strictObject({ productId: id, freightTemplateId: id.nullable() });
 
 /**
  * Assigns one of the shop's own templates to one of its products (null: the product ships free).

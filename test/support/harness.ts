@@ -10,6 +10,7 @@ import { createServiceContext } from '../../src/server/request-context.js';
 import type { FaultHooks, ServiceContext } from '../../src/shared/context.js';
 import { adminQuery, databaseUrl, PREFIX, TEMPLATE_DB } from './databases.js';
 import { ensureTemplate } from './template.js';
+import { expectDocumentedAnswer } from './contract.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -109,6 +110,7 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, options: 
       const text = await res.text();
       const json = text ? JSON.parse(text) : undefined;
       expectIsoTimestamps(json, `${method} ${path}`);
+      expectDocumentedAnswer(method.toUpperCase(), path, res.status, json);
       return { status: res.status, body: json, headers: res.headers };
     },
     async gql(query, variables, token) {

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { Role } from '../../entities/user.entity.js';
+import { OrderStatus } from '../../entities/order.entity.js';
+import { count, id, money, named, page, timestamp } from './common.js';
+
+export const User = named(
+  'User',
+  z.strictObject({ id, email: z.string(), displayName: z.string(), role: z.enum(Role), shopId: id.nullable(), createdAt: timestamp }),
+);
+export const Session = named('Session', z.strictObject({ token: z.string(), expiresAt: timestamp, user: User }));
+
+export const AccountStats = named(
+  'AccountStats',
+  z.strictObject({
+    currency: z.string(),
+    available: z.number().int(),
+    frozen: z.number().int(),
+    points: z.number().int(),
+    orders: z.record(z.enum(OrderStatus), count),
+  }),
+);
+
+const ShopSummary = named('ShopSummary', z.strictObject({ id, slug: z.string(), name: z.string(), logoUrl: z.string().optional() }));
+const ProductSummary = named(
+  'ProductSummary',
+  z.strictObject({ id, name: z.string(), imageUrl: z.string().optional(), priceFrom: money, available: z.boolean(), shop: ShopSummary }),
+);
+export const FavoriteProduct = named('FavoriteProduct', z.strictObject({ product: ProductSummary, favoritedAt: timestamp }));
+export const FavoriteShop = named('FavoriteShop', z.strictObject({ shop: ShopSummary, favoritedAt: timestamp }));
+export const Favorites = named('Favorites', z.strictObject({ products: page(FavoriteProduct), shops: page(FavoriteShop) }));

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { ProductStatus } from '../../entities/product.entity.js';
+import { ContentKind } from '../../entities/home-content-item.entity.js';
+import { count, id, itemsOf, money, named, page, ShopRef, timestamp } from './common.js';
+
+export const Currency = named(
+  'Currency',
+  z.strictObject({ code: z.string(), symbol: z.string(), minorUnitDigits: z.number().int().min(0) }),
+);
+
+const categoryFields = {
+  id,
+  parentId: id.nullable(),
+  name: z.string(),
+  slug: z.string(),
+  depth: z.number().int().min(0),
+  path: z.string(),
+  position: z.number().int().min(0),
+};
+export const Category = named('Category', z.strictObject(categoryFields));
+
+interface CategoryNodeShape {
+  children: CategoryNodeShape[];
+}
+export const CategoryNode: z.ZodType<CategoryNodeShape> = named(
+  'CategoryNode',
+  z.strictObject({
+    ...categoryFields,
+    get children() {
+      return z.array(CategoryNode);
+    },
+  }),
+);
+export const CategoryTree = named('CategoryTree', itemsOf(CategoryNode));
+
+export const Brand = named('Brand', z.strictObject({ id, name: z.string(), logoUrl: z.string().optional(), position: z.number().int().min(0) }));
+export const BrandList = named('BrandList', itemsOf(Brand));
+
+export const ShopProfile = named(
+  'ShopProfile',
+  z.strictObject({
+    shopId: id,
+    logoUrl: z.string(),
+    description: z.string().optional(),
+    bannerUrl: z.string().optional(),
+    contactPhone: z.string().optional(),
+    address: z.string().optional(),
+    updatedAt: timestamp,
+  }),
+);
+
+export const Shop = named('Shop', ShopRef.extend({ profile: ShopProfile.optional(), favorited: z.boolean().optional() }));
+export const ShopPage = named('ShopPage', page(Shop));
+
+export const Sku = named('Sku', z.strictObject({ id, name: z.string(), price: money, stock: count }));
+
+const productFields = {
+  id,
+  name: z.string(),
+  description: z.string().optional(),
+  imageUrl: z.string().optional(),
+  status: z.enum(ProductStatus),
+  priceFrom: money,
+  shop: ShopRef,
+  categoryId: id,
+  brandId: id.nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  soldCount: count,
+  favorited: z.boolean().optional(),
+};
+export const Product = named('Product', z.strictObject(productFields));
+export const ProductPage = named('ProductPage', page(Product));
+
+export const RatingSummary = named(
+  'RatingSummary',
+  z.strictObject({
+    productId: id,
+    count,
+    average: z.number().nullable(),
+    perStar: z.array(z.strictObject({ rating: z.number().int().min(1).max(5), count })),
+  }),
+);
+
+export const ProductDetail = named(
+  'ProductDetail',
+  z.strictObject({
+    ...productFields,
+    shop: Shop,
+    brand: Brand.optional(),
+    categoryPath: z.array(Category),
+    skus: z.array(Sku),
+    rating: RatingSummary,
+  }),
+);
+
+export const MerchantProduct = named('MerchantProduct', z.strictObject({ ...productFields, skus: z.array(Sku) }));
+export const MerchantProductPage = named('MerchantProductPage', page(MerchantProduct));
+
+export const ContentItem = named(
+  'ContentItem',
+  z.strictObject({
+    id,
+    position: z.number().int().min(0),
+    active: z.boolean(),
+    title: z.string(),
+    subtitle: z.string().optional(),
+    imageUrl: z.string().optional(),
+    destination: z.string(),
+  }),
+);
+export const HomeContent = named(
+  'HomeContent',
+  z.strictObject({
+    banners: z.array(ContentItem),
+    promos: z.array(ContentItem),
+    quickLinks: z.array(ContentItem),
+    floorAdverts: z.array(ContentItem),
+  }),
+);
+export const ContentKindList = named('ContentKindList', z.strictObject({ kind: z.enum(ContentKind), items: z.array(ContentItem) }));

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { RedemptionStatus } from '../../entities/redemption.entity.js';
+import { count, id, itemsOf, money, named, page, ShippingAddress, timestamp } from './common.js';
+
+export const PointsProduct = named(
+  'PointsProduct',
+  z.strictObject({
+    id,
+    name: z.string(),
+    description: z.string().optional(),
+    imageUrl: z.string().optional(),
+    pointsPrice: z.number().int().positive(),
+    stock: count,
+    published: z.boolean(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  }),
+);
+export const PointsProductPage = named('PointsProductPage', page(PointsProduct));
+
+export const Redemption = named(
+  'Redemption',
+  z.strictObject({
+    id,
+    customerId: id,
+    pointsProductId: id,
+    status: z.enum(RedemptionStatus),
+    productName: z.string(),
+    pointsPrice: z.number().int().positive(),
+    quantity: z.number().int().positive(),
+    pointsTotal: z.number().int().positive(),
+    shippingAddress: ShippingAddress,
+    createdAt: timestamp,
+    fulfilledAt: timestamp.optional(),
+  }),
+);
+export const RedemptionPage = named('RedemptionPage', page(Redemption));
+
+export const ShippingCompany = named('ShippingCompany', z.strictObject({ code: z.string(), name: z.string() }));
+export const ShippingCompanyList = named('ShippingCompanyList', itemsOf(ShippingCompany));
+
+const freightTerms = { firstUnitFee: money, additionalUnitFee: money, freeThreshold: money.nullable() };
+export const FreightTemplate = named(
+  'FreightTemplate',
+  z.strictObject({
+    ...freightTerms,
+    id,
+    shopId: id,
+    name: z.string(),
+    regions: z.array(z.strictObject({ ...freightTerms, region: z.string() })),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  }),
+);
+export const FreightTemplatePage = named('FreightTemplatePage', page(FreightTemplate));
+export const FreightAssignment = named('FreightAssignment', z.strictObject({ productId: id, freightTemplateId: id.nullable() }));

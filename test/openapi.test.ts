@@ -1,0 +1,65 @@
+import { readFile } from 'node:fs/promises';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { normalizeRoute as normalize, servedRoutes } from './support/served-routes.js';
+import { openApiJson } from '../src/rest/openapi/document.js';
+import { expectDocumentedAnswer } from './support/contract.js';
+import { startTestApp, type TestApp } from './support/harness.js';
+
+const document = () => JSON.parse(openApiJson()) as { paths: Record<string, Record<string, unknown>> };
+
+describe('OpenAPI document', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('is valid OpenAPI 3.1', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(document() as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('equals the committed openapi.json (run `npm run openapi:print` after changing a route)', async () => {
+    const committed = await readFile(new URL('../openapi.json', import.meta.url), 'utf8');
+    expect(committed).toBe(openApiJson());
+  });
+
+  it('documents every route Express serves under /api, and routes every documented operation', () => {
+    const documented = Object.entries(document().paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+    expect(documented.map(normalize).sort()).toEqual(servedRoutes().map(normalize).sort());
+  });
+
+  it('is served at /api/openapi.json', async () => {
+    const res = await fetch(`${t.baseUrl}/api/openapi.json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.text()).toBe(openApiJson());
+  });
+
+  it('fails an answer the document does not describe', () => {
+    const product = { id: 1, name: 'A', status: 'published', price_from: 100, shop: { id: 1, slug: 's', name: 'S' }, category_id: 1, brand_id: null, created_at: '2026-11-25T09:00:00.000Z', updated_at: '2026-11-25T09:00:00.000Z', sold_count: 0 };
+    const page = { items: [product], page: 1, page_size: 20, total: 1 };
+    expect(() => expectDocumentedAnswer('GET', '/api/products?page=1', 200, page)).not.toThrow();
+    // A field the document lacks, a missing one, a wrong type, a camelCase key.
+    expect(() => expectDocumentedAnswer('GET', '/api/products', 200, { ...page, items: [{ ...product, secret: 1 }] })).toThrow(/does not fit/);
+    expect(() => expectDocumentedAnswer('GET', '/api/products', 200, { ...page, total: undefined })).toThrow(/does not fit/);
+    expect(() => expectDocumentedAnswer('GET', '/api/products', 200, { ...page, items: [{ ...product, created_at: '2026-11-25 09:00' }] })).toThrow(/does not fit/);
+    expect(() => expectDocumentedAnswer('GET', '/api/products', 200, { ...page, pageSize: 20, page_size: undefined })).toThrow(/does not fit/);
+    // A status the operation does not answer, an error code it does not give, an error off the shape.
+    expect(() => expectDocumentedAnswer('GET', '/api/products', 201, page)).toThrow(/not documented/);
+    expect(() => expectDocumentedAnswer('GET', '/api/products', 404, { error: { code: 'NOT_FOUND', message: 'x' } })).toThrow(/not documented/);
+    expect(() => expectDocumentedAnswer('GET', '/api/products/1', 404, { error: { code: 'NOT_FOUND', message: 'x' } })).not.toThrow();
+    expect(() => expectDocumentedAnswer('GET', '/api/products/1', 404, { error: { code: 'GONE', message: 'x' } })).toThrow(/does not fit/);
+    expect(() => expectDocumentedAnswer('GET', '/api/products/1', 404, { code: 'NOT_FOUND' })).toThrow(/does not fit/);
+    // An operation the document lacks; the router's own refusals of unknown routes and methods.
+    expect(() => expectDocumentedAnswer('GET', '/api/secret', 200, {})).toThrow(/no such operation/);
+    expect(() => expectDocumentedAnswer('GET', '/api/secret', 404, { error: { code: 'ROUTE_NOT_FOUND', message: 'x' } })).not.toThrow();
+    expect(() => expectDocumentedAnswer('DELETE', '/api/products', 200, {})).toThrow(/no such operation/);
+    expect(() => expectDocumentedAnswer('DELETE', '/api/products', 405, { error: { code: 'METHOD_NOT_ALLOWED', message: 'x' } })).not.toThrow();
+    // 204 has no body.
+    expect(() => expectDocumentedAnswer('POST', '/api/auth/logout', 204, undefined)).not.toThrow();
+  });
+});
