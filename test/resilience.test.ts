@@ -12,7 +12,7 @@ beforeAll(async () => {
   proxy = new TcpProxy(server.hostname, Number(server.port || 5432));
   await proxy.start();
   // The app reaches its database through the proxy, so the test can take the database away.
-  t = await startTestApp({}, {
+  t = await startTestApp({ dbAcquireTimeoutMs: 5_000 }, {
     connectVia: (dbUrl) => {
       const url = new URL(dbUrl);
       url.hostname = '127.0.0.1';

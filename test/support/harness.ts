@@ -82,7 +82,11 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, options: 
   const dbUrl = databaseUrl(dbName);
   const clientUrl = options.connectVia ? options.connectVia(dbUrl) : dbUrl;
   const queries: string[] = [];
-  const config = { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', SWEEP_INTERVAL_SECONDS: '0', CHECKOUT_WRITER: process.env.CHECKOUT_WRITER }), databaseUrl: dbUrl, ...overrides };
+  // DB_ACQUIRE_TIMEOUT_MS is 30 s here, not 5: jest runs several files at once on two cores, and a race
+  // test's 200 checkouts queue for a pool of 5. A queued checkout waits; the tests of the timeout
+  // itself (faults, database restart, resilience) set theirs.
+  const env = { NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', SWEEP_INTERVAL_SECONDS: '0', DB_ACQUIRE_TIMEOUT_MS: '30000', CHECKOUT_WRITER: process.env.CHECKOUT_WRITER };
+  const config = { ...loadConfig(env), databaseUrl: dbUrl, ...overrides };
   const orm = await openOrm({ clientUrl, ...servingPool(config), poolSize: overrides.dbPoolSize ?? 10, onQuery: (line) => queries.push(line) });
   const log = createLogger(config);
   const events = new PostgresEventBus({ connectionString: clientUrl, log });
