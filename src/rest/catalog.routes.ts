@@ -4,6 +4,8 @@ import * as categories from '../catalog/category.service.js';
 import * as content from '../catalog/home-content.service.js';
 import * as products from '../catalog/product.service.js';
 import * as shops from '../catalog/shop.service.js';
+import { productFacets } from '../catalog/search/facets.service.js';
+import { searchSuggestions } from '../catalog/search/suggestions.service.js';
 import { route } from './route.js';
 
 /** Storefront reads, and the platform admin's catalog writes. */
@@ -24,5 +26,8 @@ export function catalogRoutes(router: Router) {
   route(router, '/admin/content/:kind', { put: ({ ctx, params, body }) => content.replaceHomeContent(ctx, params.kind, body) });
 
   route(router, '/products', { get: ({ ctx, query }) => products.listProducts(ctx, query) });
+  // Before `/products/:id`, which would take `facets` for an id.
+  route(router, '/products/facets', { get: ({ ctx, query }) => productFacets(ctx, query) });
+  route(router, '/search/suggest', { get: ({ ctx, query }) => searchSuggestions(ctx, query) });
   route(router, '/products/:id', { get: ({ ctx, params }) => products.getProduct(ctx, params.id) });
 }
