@@ -17,7 +17,7 @@ afterAll(() => t.close());
 const word = (stem: string) => `${stem}${randomBytes(4).toString('hex').replace(/\d/g, (d) => 'ghijklmnop'[Number(d)])}`;
 const ids = (body: { items: { id: number }[] }) => body.items.map((p) => p.id);
 const search = async (params: Record<string, string | number>) => {
-  const res = await t.api('GET', `/api/products?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`);
+  const res = await t.api('GET', `/api/products?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))}`);
   expect(res.status).toBe(200);
   return res.body as { items: { id: number; price_from: number; sold_count: number }[]; total: number };
 };
@@ -373,6 +373,43 @@ describe('facets', () => {
       const page = await search({ q: w, price_min: b.min, ...(b.max === null ? {} : { price_max: b.max }) });
       expect(page.total).toBe(b.count);
     }
+  });
+});
+
+describe('remembered rankings and facets', () => {
+  it('follow every change that moves a result: a new product, a sale, a price, a rename, an unpublish', async () => {
+    const w = word('fresh');
+    const shop = await newShop(t);
+    const category = await newCategory(t);
+    const brand = await named(word('FreshBrand'));
+    const a = await newProduct(t, { shopId: shop.id, categoryId: category.id, brandId: brand.id, name: `${w} a`, skus: [{ price: 1000, stock: 50 }] });
+    const b = await newProduct(t, { shopId: shop.id, categoryId: category.id, name: `${w} b`, skus: [{ price: 2000, stock: 50 }] });
+    const facets = async () => (await t.api('GET', `/api/products/facets?q=${w}`)).body;
+    // Twice each, so the second read is served by what the first remembered.
+    for (let i = 0; i < 2; i++) expect(ids(await search({ q: w }))).toEqual([b.id, a.id]);
+    for (let i = 0; i < 2; i++) expect((await facets()).total).toBe(2);
+
+    const c = await newProduct(t, { shopId: shop.id, categoryId: category.id, name: `${w} c`, skus: [{ price: 3000, stock: 50 }] });
+    expect(ids(await search({ q: w }))).toEqual([c.id, b.id, a.id]);
+    expect((await facets()).total).toBe(3);
+
+    const customer = await newCustomer(t, { available: 1_000_000, points: 0 });
+    const [aSku] = (await t.sql<{ id: number }>('select id from sku where product_id = ?', [a.id])).map((r) => r.id);
+    await payOk(t, customer.token, (await placeOrder(t, customer.token, aSku, 2)).id);
+    expect(ids(await search({ q: w }))).toEqual([a.id, c.id, b.id]);
+
+    await t.sql('update product set price_from = 99900 where id = ?', [c.id]);
+    expect((await facets()).prices.at(-1)).toEqual(expect.objectContaining({ max: null, count: 1 }));
+    expect((await facets()).prices.some((p: { min: number }) => p.min >= 99000)).toBe(true);
+
+    await t.sql('update brand set name = ? where id = ?', [`${w} renamed`, brand.id]);
+    expect((await facets()).brands).toEqual([{ id: brand.id, name: `${w} renamed`, count: 1 }]);
+    // The brand name is now a word of a's document, ranked in the B weight.
+    expect(ids(await search({ q: w }))[0]).toBe(a.id);
+
+    await t.sql(`update product set status = 'unpublished' where id = ?`, [a.id]);
+    expect(ids(await search({ q: w }))).toEqual([c.id, b.id]);
+    expect((await facets()).total).toBe(2);
   });
 });
 

@@ -76,7 +76,7 @@ export type ListedProduct = ProductView & { shop: ShopView; skus?: SkuView[] };
  * SKUs (a JSON list) and its shop's profile too. The total comes from `listing-total-cache.ts` when it
  * was counted at that same version, else from a count in the same statement (first listing of a
  * filter) or a second one (after a catalog change). `sort=sales` reads its page by the ranking
- * remembered in `sales-ranking-cache.ts` (see `salesRankedPage`).
+ * remembered in `sales-ranking-cache.ts` (see `rankedPage`), and so does a keyword's relevance order.
  */
 export async function listProducts(ctx: ServiceContext, input: unknown = {}, include: ListingIncludes = {}): Promise<Page<ListedProduct>> {
   const { key, direction } = listingOrder(input);
@@ -88,9 +88,10 @@ export async function listProducts(ctx: ServiceContext, input: unknown = {}, inc
     const listing: Listing = {
       filter: listingFilter(filterParts(q, match)), direction, offset: pageOffset(q), size: q.pageSize, include, replan: match !== undefined,
     };
+    const byRelevance = match && q.sort === undefined ? match.rank : undefined;
     page =
-      (q.sort === 'sales' && (await salesRankedPage(ctx, listing))) ||
-      (match && q.sort === undefined ? await relevancePage(ctx, listing, match.rank) : await orderedPage(ctx, listing, key));
+      ((q.sort === 'sales' || byRelevance) && (await rankedPage(ctx, listing, byRelevance))) ||
+      (byRelevance ? await relevancePage(ctx, listing, byRelevance) : await orderedPage(ctx, listing, key));
     if (page.total > 0) break;
   }
   const { rows, total } = page;
@@ -176,7 +177,8 @@ async function orderedPage(ctx: ServiceContext, listing: Listing, key: string): 
 }
 
 /**
- * A page of keyword matches by relevance (`rank`), then sold_count, then id, all in `direction`
+ * When a remembered ranking cannot serve (see `rankedPage`): a page of keyword matches by relevance
+ * (`rank`), then sold_count, then id, all in `direction`
  * (descending: most relevant first), with the number of matches. Every match is ranked (the
  * relevance of one product does not follow from any index order); sold_count, one index lookup per
  * product, is looked up only for the matches that rank at least as well as the page's last one,
@@ -205,16 +207,20 @@ async function relevancePage(ctx: ServiceContext, listing: Listing, rank: SqlPar
 }
 
 /**
- * A `sort=sales` page read by id from the filter's remembered ranking, with the two versions in the
- * same statement: one statement when the ranking is current. Otherwise the candidates are ranked again
- * (one statement) and the page read again; if a sale or catalog change slips in between once more,
- * undefined (the caller orders in SQL). The total is the ranking's length: its candidates are exactly
- * the filter's published products at those versions, and their sold_count is the ranking's.
+ * A `sort=sales` page, or with `relevance` a keyword's page by relevance then sales, read by id from
+ * the filter's remembered ranking, with the two versions in the same statement: one statement when the
+ * ranking is current. Otherwise the candidates are ranked again (one statement) and the page read
+ * again; if a sale or catalog change slips in between once more, undefined (the caller orders in SQL).
+ * The total is the ranking's length: its candidates are exactly the filter's published products at
+ * those versions, and their sold_count is the ranking's. A keyword's relevance is a function of the
+ * product's search document, and the catalog version moves whenever a published product's document
+ * changes (migration Search), so a ranking at the same versions is the one SQL would compute.
  */
-async function salesRankedPage(ctx: ServiceContext, listing: Listing): Promise<{ rows: ListedRow[]; total: number } | undefined> {
-  const remembered = rankingOf(ctx.em, listing.filter.key);
+async function rankedPage(ctx: ServiceContext, listing: Listing, relevance?: SqlPart): Promise<{ rows: ListedRow[]; total: number } | undefined> {
+  const key = relevance ? `relevance ${listing.filter.key}` : listing.filter.key;
+  const remembered = rankingOf(ctx.em, key);
   for (const ranking of remembered ? [remembered, undefined] : [undefined]) {
-    const current = ranking ?? (await rankBySales(ctx, listing.filter, listing.replan));
+    const current = ranking ?? (await rankBy(ctx, listing, key, relevance));
     const page = pageOfRanking(current, listing.direction, listing.offset, listing.size);
     // `position` is a bigint (`with ordinality`): text, and only ordered on.
     const rows = await queryRows<PageRow<RankingVersions, ListedRow & { position: string }>>(
@@ -243,20 +249,25 @@ interface RankingVersions {
   sales_version: string;
 }
 
-/** Every candidate of the filter by sold_count, best first (ties: higher id first), with the versions it holds at. */
-async function rankBySales(ctx: ServiceContext, filter: ListingFilter, replan: boolean): Promise<Ranking> {
+/**
+ * Every candidate of the filter by sold_count, best first (ties: higher id first), or with `relevance`
+ * by relevance first, with the versions it holds at; remembered under `key`.
+ */
+async function rankBy(ctx: ServiceContext, listing: Listing, key: string, relevance?: SqlPart): Promise<Ranking> {
+  const { filter, replan } = listing;
+  const order = `${relevance ? 'r.rank desc, ' : ''}r.sold desc, r.id desc`;
   const [row] = await queryRows<RankingVersions & { ids: Database['Product']['id'][]; sold: number[] }>(
     ctx.em,
     `select (select n from catalog_version where id = 1)::text as catalog_version,
             (select sum(n) from sales_version)::text as sales_version,
-            coalesce(array_agg(r.id order by r.sold desc, r.id desc), '{}') as ids,
-            coalesce(array_agg(r.sold order by r.sold desc, r.id desc), '{}') as sold
-       from (select p.id, ${soldCountOf('p.id')} as sold from product p where ${filter.sql}) r`,
-    filter.params,
+            coalesce(array_agg(r.id order by ${order}), '{}') as ids,
+            coalesce(array_agg(r.sold order by ${order}), '{}') as sold
+       from (select p.id, ${relevance ? `${relevance.sql} as rank, ` : ''}${soldCountOf('p.id')} as sold from product p where ${filter.sql}) r`,
+    [...(relevance?.params ?? []), ...filter.params],
     { replan },
   );
   const ranking: Ranking = { catalogVersion: row.catalog_version, salesVersion: row.sales_version, ids: row.ids, sold: row.sold };
-  rememberRanking(ctx.em, filter.key, ranking);
+  rememberRanking(ctx.em, key, ranking);
   return ranking;
 }
 

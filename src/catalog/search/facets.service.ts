@@ -2,6 +2,7 @@ import type { ServiceContext } from '../../shared/context.js';
 import { parseInput, z } from '../../shared/validate.js';
 import { pageFields } from '../../shared/pagination.js';
 import { queryRows } from '../../fast-paths/prepared-statements.js';
+import { facetsAt, hasFacets, rememberFacets } from '../../fast-paths/facets-cache.js';
 import type { Database } from '../../db/typed-sql.js';
 import { checkPriceRange, filterParts, listingFilter, listingFilterFields, type FacetName, type FilterParts } from '../listing-filter.js';
 import { keywordOf } from './keyword.js';
@@ -58,6 +59,7 @@ const QUANTILES = [0.2, 0.4, 0.6, 0.8];
 const WHOLE_UNIT = 100;
 
 type Row = {
+  catalog_version: string;
   total: number;
   categories: (Pick<Database['Category'], 'id' | 'name' | 'depth'> & { parent_id: number | null; count: number })[] | null;
   brands: BrandFacet[] | null;
@@ -73,7 +75,8 @@ type Row = {
  * the keyword and the other filters apply. The keyword's matches are read once with one flag per
  * filter, and each facet counts the rows whose other flags hold. Categories are rolled up the tree:
  * a category counts its whole subtree. When the keyword's words match nothing under these filters,
- * names similar to it count instead, as in the listing.
+ * names similar to it count instead, as in the listing. Counts are remembered per filters at the
+ * catalog version (src/fast-paths/facets-cache.ts): a repeated search costs one look at the version.
  */
 export async function productFacets(ctx: ServiceContext, input: unknown = {}): Promise<ProductFacets> {
   const f = parseInput(FacetsInput, input);
@@ -89,6 +92,12 @@ export async function productFacets(ctx: ServiceContext, input: unknown = {}): P
 const FACETS: FacetName[] = ['category', 'brand', 'shop', 'price'];
 
 async function facetsOf(ctx: ServiceContext, parts: FilterParts, replan: boolean): Promise<ProductFacets> {
+  const key = JSON.stringify(parts);
+  if (hasFacets(ctx.em, key)) {
+    const [{ n }] = await queryRows<{ n: string }>(ctx.em, 'select n::text as n from catalog_version where id = 1');
+    const remembered = facetsAt<ProductFacets>(ctx.em, key, n);
+    if (remembered) return remembered;
+  }
   const base = listingFilter({ keyword: parts.keyword });
   const flags = FACETS.map((name) => ({ sql: `${parts[name]?.sql ?? 'true'} as in_${name}`, params: parts[name]?.params ?? [] }));
   /** The rows every filter but `facet` admits. */
@@ -108,7 +117,8 @@ async function facetsOf(ctx: ServiceContext, parts: FilterParts, replan: boolean
                      where b > min(price_from) and b <= max(price_from) order by b) as b
          from prices
      )
-     select (select count(*)::int from m where ${others(null)}) as total,
+     select (select n from catalog_version where id = 1)::text as catalog_version,
+            (select count(*)::int from m where ${others(null)}) as total,
             (select json_agg(t order by t.depth, t.position, t.id) from (
                select c.id, c.parent_id, c.name, c.depth, c.position, sum(bc.n)::int as count
                  from by_category bc join category own on own.id = bc.category_id
@@ -125,13 +135,15 @@ async function facetsOf(ctx: ServiceContext, parts: FilterParts, replan: boolean
     [...flags.flatMap((flag) => flag.params), ...base.params],
     { replan },
   );
-  return {
+  const facets: ProductFacets = {
     total: row.total,
     categories: (row.categories ?? []).map((c) => ({ id: c.id, parentId: c.parent_id, name: c.name, depth: c.depth, count: c.count })),
     brands: row.brands ?? [],
     shops: row.shops ?? [],
     prices: priceBuckets(row.price_floor, row.price_bounds ?? [], row.price_counts ?? []),
   };
+  rememberFacets(ctx.em, key, row.catalog_version, facets);
+  return facets;
 }
 
 /** Bucket `i` (width_bucket) runs from bound i-1 (the floor for the first) to just below bound i (open for the last). */
