@@ -256,13 +256,15 @@ interface RankingVersions {
 async function rankBy(ctx: ServiceContext, listing: Listing, key: string, relevance?: SqlPart): Promise<Ranking> {
   const { filter, replan } = listing;
   const order = `${relevance ? 'r.rank desc, ' : ''}r.sold desc, r.id desc`;
+  // `offset 0` keeps `r` a subquery: flattened, its sold_count lookup ran once per use of `r.sold`.
   const [row] = await queryRows<RankingVersions & { ids: Database['Product']['id'][]; sold: number[] }>(
     ctx.em,
     `select (select n from catalog_version where id = 1)::text as catalog_version,
             (select sum(n) from sales_version)::text as sales_version,
             coalesce(array_agg(r.id order by ${order}), '{}') as ids,
             coalesce(array_agg(r.sold order by ${order}), '{}') as sold
-       from (select p.id, ${relevance ? `${relevance.sql} as rank, ` : ''}${soldCountOf('p.id')} as sold from product p where ${filter.sql}) r`,
+       from (select p.id, ${relevance ? `${relevance.sql} as rank, ` : ''}${soldCountOf('p.id')} as sold from product p where ${filter.sql}
+             offset 0) r`,
     [...(relevance?.params ?? []), ...filter.params],
     { replan },
   );

@@ -31,29 +31,29 @@ const LAST_CHARACTER = '\u{10FFFF}';
 
 /**
  * Up to 8 names starting with what the shopper typed (case-insensitive, spaces collapsed): brands
- * first, then categories, then published products (one per distinct name), each kind in alphabetical
- * order. Each kind is one range scan of at most 8 entries on the `search_suggestion` prefix index,
+ * first, then categories, then published products (one per distinct name), each kind in byte-wise
+ * alphabetical order. Each kind is one range scan of a few entries on the `search_suggestion` prefix index,
  * so a keystroke costs the same whatever the catalog's size. A blank `q` suggests nothing.
  */
 export async function searchSuggestions(ctx: ServiceContext, input: unknown = {}): Promise<{ items: Suggestion[] }> {
   const { q } = parseInput(SuggestInput, input);
   if (q === undefined) return { items: [] };
   const prefix = q.toLowerCase().replace(/\s+/g, ' ');
-  const range = `norm ~>=~ ? and norm ~<~ ?`;
-  const rows = await queryRows<Pick<Database['SearchSuggestion'], 'kind' | 'refId' | 'text'>>(
+  // `using ~<~`: the index's own (byte-wise) order, so each branch reads the index in order and stops
+  // at its limit. Products: a few more than 8, as names repeat across shops (one per name is kept).
+  const branch = (kind: SuggestionKind, limit: number) =>
+    `(select kind, ref_id as "refId", text, norm from search_suggestion where kind = '${kind}' and norm ~>=~ ? and norm ~<~ ? order by norm using ~<~ limit ${limit})`;
+  const rows = await queryRows<Pick<Database['SearchSuggestion'], 'kind' | 'refId' | 'text' | 'norm'>>(
     ctx.em,
-    `(select kind, ref_id as "refId", text from search_suggestion where kind = 'brand' and ${range} order by norm limit ${SUGGESTIONS_MAX})
-     union all
-     (select kind, ref_id, text from search_suggestion where kind = 'category' and ${range} order by norm limit ${SUGGESTIONS_MAX})
-     union all
-     (select kind, ref_id, text from (
-        select distinct on (norm) kind, ref_id, text, norm from search_suggestion where kind = 'product' and ${range} order by norm, ref_id
-      ) p order by norm limit ${SUGGESTIONS_MAX})`,
+    [branch(SuggestionKind.Brand, SUGGESTIONS_MAX), branch(SuggestionKind.Category, SUGGESTIONS_MAX), branch(SuggestionKind.Product, 4 * SUGGESTIONS_MAX)].join(' union all '),
     [prefix, prefix + LAST_CHARACTER, prefix, prefix + LAST_CHARACTER, prefix, prefix + LAST_CHARACTER],
   );
-  // Each branch in its own order; kinds in their order (a stable sort).
+  // Each branch in its own order; kinds in their order (a stable sort); one product per name.
+  const seen = new Set<string>();
   const items = rows
     .sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind))
-    .slice(0, SUGGESTIONS_MAX).map((r) => ({ kind: r.kind, id: r.refId, text: r.text, path: `${PATHS[r.kind]}${r.refId}` }));
+    .filter((r) => r.kind !== SuggestionKind.Product || (!seen.has(r.norm) && Boolean(seen.add(r.norm))))
+    .slice(0, SUGGESTIONS_MAX)
+    .map((r) => ({ kind: r.kind, id: r.refId, text: r.text, path: `${PATHS[r.kind]}${r.refId}` }));
   return { items };
 }
