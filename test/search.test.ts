@@ -367,6 +367,16 @@ describe('facets', () => {
     expect(gql.data.productFacets.prices).toEqual(facets.prices);
   });
 
+  it('counts without a keyword too (every published product under the filters)', async () => {
+    const category = categories[0].id;
+    const res = await t.api('GET', `/api/products/facets?category=${category}`);
+    expect(res.status).toBe(200);
+    const inTree = items.filter((p) => inSubtree(p.categoryId, category)).length;
+    expect(res.body.total).toBe(inTree);
+    expect(res.body.categories.find((c: { id: number }) => c.id === category).count).toBe(inTree);
+    expect((await search({ category })).total).toBe(inTree);
+  });
+
   it('selecting a price bucket lists exactly its count', async () => {
     const facets = (await t.api('GET', `/api/products/facets?q=${w}`)).body;
     for (const b of facets.prices as { min: number; max: number | null; count: number }[]) {

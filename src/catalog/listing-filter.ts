@@ -58,7 +58,7 @@ export interface ListingFilter extends SqlPart {
 
 /** Published products meeting every part but `except`. */
 export function listingFilter(parts: FilterParts, except?: FacetName): ListingFilter {
-  const used = Object.entries(parts).filter(([name]) => name !== except).map(([, part]) => part);
+  const used = Object.entries(parts).flatMap(([name, part]) => (name === except || part === undefined ? [] : [part]));
   const sql = [`p.status = 'published'`, ...used.map((part) => part.sql)].join(' and ');
   const params = used.flatMap((part) => part.params);
   return { sql, params, key: `${sql} ${JSON.stringify(params)}` };
