@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { openOrm, migrate } from '../src/db/orm.js';
 import { hashToken } from '../src/accounts/auth.service.js';
-import { DEFAULT_SIZE, loadBenchData, type DataSize } from './load-data.js';
+import { BENCH_IMAGE_PREFIX, BENCH_WORDS, DEFAULT_SIZE, loadBenchData, type DataSize } from './load-data.js';
 import { startServer } from './server-process.js';
 import { measure, once, type Figures } from './load.js';
 import { cpuMeter, perRequest, type CpuMeter } from './cpu.js';
@@ -22,6 +22,8 @@ const { values: args } = parseArgs({
     port: { type: 'string', default: '4900' }, bursts: { type: 'string', default: '5' }, workers: { type: 'string', default: String(os.availableParallelism()) },
     // For profiling runs: keep an already loaded bench database, and run only the scenarios whose name matches.
     reuse: { type: 'boolean', default: false }, only: { type: 'string' },
+    // The database the bench creates (and drops first): one per person on a shared server.
+    db: { type: 'string', default: process.env.BENCH_DB ?? 'mallfront_bench' },
   },
 });
 const size: DataSize = {
@@ -38,7 +40,8 @@ const WORKERS = Number(args.workers);
 const BASE = `http://127.0.0.1:${PORT}`;
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbName = 'mallfront_bench';
+const dbName = args.db;
+if (!/^[a-z_][a-z0-9_]*$/.test(dbName)) throw new Error(`--db (or BENCH_DB) must be a plain lower-case database name, not ${dbName}`);
 const dbUrl = (() => {
   const u = new URL(serverUrl);
   u.pathname = `/${dbName}`;
@@ -56,7 +59,7 @@ async function databaseLoaded(): Promise<boolean> {
   const client = new pg.Client({ connectionString: dbUrl });
   try {
     await client.connect();
-    const { rows } = await client.query(`select count(*)::int n from product where name like 'Bench product %'`);
+    const { rows } = await client.query(`select count(*)::int n from product where image_url like '${BENCH_IMAGE_PREFIX}%'`);
     return rows[0].n === size.products;
   } catch {
     return false;
@@ -113,6 +116,11 @@ function readScenarios(f: Awaited<ReturnType<typeof fixtures>>): Scenario[] {
       run: () => measure({ url: BASE, connections: CONNECTIONS, requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/products/${randomProduct()}` }) }] }, SECONDS, WARMUP, meter),
     },
     { name: 'REST home content', run: get('/api/content/home') },
+    { name: 'REST search, common word', run: get(`/api/products?page_size=20&q=${encodeURIComponent(BENCH_WORDS.common)}`) },
+    { name: 'REST search, rare word', run: get(`/api/products?page_size=20&q=${encodeURIComponent(BENCH_WORDS.rare)}`) },
+    { name: 'REST search, partial CJK word', run: get(`/api/products?page_size=20&q=${encodeURIComponent(BENCH_WORDS.cjkPart)}`) },
+    { name: 'REST facets, common word', run: get(`/api/products/facets?q=${encodeURIComponent(BENCH_WORDS.common)}`) },
+    { name: 'REST suggestions, 2-letter prefix', run: get(`/api/search/suggest?q=${encodeURIComponent(BENCH_WORDS.prefix)}`) },
     {
       name: 'GraphQL listing (20 products, shops, profiles, SKUs, sold_count)',
       run: () =>

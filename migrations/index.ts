@@ -15,6 +15,7 @@ import { Migration20261125000000IdempotencyInTheWork } from './Migration20261125
 import { Migration20261125010000OperationsIndexes } from './Migration20261125010000OperationsIndexes.js';
 import { Migration20261125100000AuthThrottle } from './Migration20261125100000AuthThrottle.js';
 import { Migration20261125110000EntitiesExact } from './Migration20261125110000EntitiesExact.js';
+import { Migration20261125200000Search } from './Migration20261125200000Search.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -37,4 +38,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125010000OperationsIndexes', class: Migration20261125010000OperationsIndexes },
   { name: 'Migration20261125100000AuthThrottle', class: Migration20261125100000AuthThrottle },
   { name: 'Migration20261125110000EntitiesExact', class: Migration20261125110000EntitiesExact },
+  { name: 'Migration20261125200000Search', class: Migration20261125200000Search },
 ];

@@ -40,8 +40,8 @@ const CATALOG = `
 /**
  * What the migrations create and MikroORM cannot describe, so the entities do not: the invoice number
  * sequence, and triggers on TRUNCATE (MikroORM reads triggers from information_schema, which lists
- * only INSERT, UPDATE and DELETE ones). The btree_gist extension and the trigger functions cannot be
- * described either; the entities' database gets them from the migrated one before the entities
+ * only INSERT, UPDATE and DELETE ones). The btree_gist and pg_trgm extensions and the trigger functions
+ * cannot be described either; the entities' database gets them from the migrated one before the entities
  * create their tables, as their triggers and exclusion constraint need them.
  */
 const OUTSIDE_ENTITIES = [
@@ -101,6 +101,7 @@ describe('entities', () => {
     );
     await withClient(entitiesDb, async (c) => {
       await c.query('create extension btree_gist');
+      await c.query('create extension pg_trgm');
       for (const def of triggerFunctions) await c.query(def);
     });
     const orm = await openOrm({ clientUrl: databaseUrl(entitiesDb), poolSize: 1 });

@@ -25,6 +25,8 @@ const GRAPHQL_TWIN: Record<string, string> = {
   'PUT /api/admin/content/{kind}': 'Mutation.replaceHomeContent',
   'GET /api/products': 'Query.products',
   'GET /api/products/{id}': 'Query.product',
+  'GET /api/products/facets': 'Query.productFacets',
+  'GET /api/search/suggest': 'Query.searchSuggestions',
   'GET /api/merchant/products': 'Query.merchantProducts',
   'PUT /api/merchant/products': 'Mutation.upsertProduct',
   'POST /api/merchant/products/{id}/publish': 'Mutation.publishProduct',

@@ -2,7 +2,9 @@ import { AppError, notFound } from '../errors.js';
 import type { ServiceContext } from '../shared/context.js';
 import { parseInput, idParam, z } from '../shared/validate.js';
 import { pageFields, pageOffset, type Page } from '../shared/pagination.js';
-import { inSubtree } from './category.service.js';
+import { checkPriceRange, filterParts, listingFilter, listingFilterFields, type ListingFilter } from './listing-filter.js';
+import { keywordOf } from './search/keyword.js';
+import { postgresProductSearch, type SqlPart } from './search/product-search.js';
 import { soldCountOf } from './sold-count.js';
 import { hasTotal, rememberTotal, totalAt } from '../fast-paths/listing-total-cache.js';
 import { pageOfRanking, rankingOf, rememberRanking, type Ranking } from '../fast-paths/sales-ranking-cache.js';
@@ -28,14 +30,17 @@ type Sort = keyof typeof SORTS;
 type Order = 'asc' | 'desc';
 const ORDERS: readonly Order[] = ['asc', 'desc'];
 
-export const ListProductsInput = z.strictObject({
-  category: idParam.optional(),
-  brandId: idParam.optional(),
-  shopId: idParam.optional(),
-  sort: z.string().optional(),
-  order: z.string().optional(),
-  ...pageFields,
-});
+export const ListProductsInput = z
+  .strictObject({
+    ...listingFilterFields,
+    sort: z.string().optional(),
+    order: z.string().optional(),
+    ...pageFields,
+  })
+  .superRefine(checkPriceRange);
+
+/** How a keyword selects and ranks products (see product-search.ts). */
+const productSearch = postgresProductSearch;
 
 /** `sort` and `order` first, so an unsupported value is SORT_UNSUPPORTED whatever else is wrong. */
 function listingOrder(input: unknown): { key: string; direction: Order } {
@@ -48,8 +53,9 @@ function listingOrder(input: unknown): { key: string; direction: Order } {
   if (order !== undefined && !ORDERS.includes(order as Order)) {
     throw new AppError('SORT_UNSUPPORTED', 400, 'order must be asc or desc', { parameter: 'order', value: order, allowed: ORDERS });
   }
-  // Default: newest first (ids grow with creation); `order` alone flips it. Ties break on id, in
-  // the same direction, so pages never overlap and one index serves both directions.
+  // Default: newest first (ids grow with creation), or with a keyword most relevant first (see
+  // `relevancePage`); `order` alone flips it. Ties break on id, in the same direction, so pages
+  // never overlap and one index serves both directions.
   if (sort === undefined) return { key: 'p.id', direction: (order as Order | undefined) ?? 'desc' };
   const { key, defaultOrder } = SORTS[sort as Sort];
   return { key, direction: (order as Order | undefined) ?? defaultOrder };
@@ -70,13 +76,25 @@ export type ListedProduct = ProductView & { shop: ShopView; skus?: SkuView[] };
  * SKUs (a JSON list) and its shop's profile too. The total comes from `listing-total-cache.ts` when it
  * was counted at that same version, else from a count in the same statement (first listing of a
  * filter) or a second one (after a catalog change). `sort=sales` reads its page by the ranking
- * remembered in `sales-ranking-cache.ts` (see `salesRankedPage`).
+ * remembered in `sales-ranking-cache.ts` (see `rankedPage`), and so does a keyword's relevance order.
  */
 export async function listProducts(ctx: ServiceContext, input: unknown = {}, include: ListingIncludes = {}): Promise<Page<ListedProduct>> {
   const { key, direction } = listingOrder(input);
   const q = parseInput(ListProductsInput, input);
-  const listing: Listing = { filter: listingFilter(q), direction, offset: pageOffset(q), size: q.pageSize, include };
-  const { rows, total } = (q.sort === 'sales' && (await salesRankedPage(ctx, listing))) || (await orderedPage(ctx, listing, key));
+  // With a keyword, its matches in order: similar names only when the words match nothing here.
+  const matches = q.q === undefined ? [undefined] : productSearch.matchesOf(keywordOf(q.q));
+  let page: { rows: ListedRow[]; total: number } = { rows: [], total: 0 };
+  for (const match of matches) {
+    const listing: Listing = {
+      filter: listingFilter(filterParts(q, match)), direction, offset: pageOffset(q), size: q.pageSize, include, replan: match !== undefined,
+    };
+    const byRelevance = match && q.sort === undefined ? match.rank : undefined;
+    page =
+      ((q.sort === 'sales' || byRelevance) && (await rankedPage(ctx, listing, byRelevance))) ||
+      (byRelevance ? await relevancePage(ctx, listing, byRelevance) : await orderedPage(ctx, listing, key));
+    if (page.total > 0) break;
+  }
+  const { rows, total } = page;
   const items = rows.map((row): ListedProduct => {
     const product: ListedProduct = { ...toProductView(row), soldCount: row.sold_count };
     if (include.skus) product.skus = row.skus;
@@ -86,40 +104,14 @@ export async function listProducts(ctx: ServiceContext, input: unknown = {}, inc
   return { items: await withFavoritedProducts(ctx, items), page: q.page, pageSize: q.pageSize, total };
 }
 
-/** Which published products a listing shows: SQL on `p` (product) with `?` placeholders for `params`. */
-interface ListingFilter {
-  sql: string;
-  params: unknown[];
-  /** Keys the remembered totals and rankings: the condition and its values, whatever filters there are. */
-  key: string;
-}
-
-/**
- * Every filter of the listing, in one place: the page, its count and the sales ranking all read the
- * result. `category` covers its whole subtree (materialized path), `brandId` and `shopId` filter.
- */
-function listingFilter(q: z.output<typeof ListProductsInput>): ListingFilter {
-  const conditions = [`p.status = 'published'`];
-  const params: unknown[] = [];
-  const where = (condition: string, value: unknown) => {
-    conditions.push(condition);
-    params.push(value);
-  };
-  if (q.category !== undefined) {
-    where(`p.category_id in (select c.id from category root join category c on ${inSubtree('c', 'root')} where root.id = ?)`, q.category);
-  }
-  if (q.brandId !== undefined) where('p.brand_id = ?', q.brandId);
-  if (q.shopId !== undefined) where('p.shop_id = ?', q.shopId);
-  const sql = conditions.join(' and ');
-  return { sql, params, key: `${sql} ${JSON.stringify(params)}` };
-}
-
 interface Listing {
   filter: ListingFilter;
   direction: Order;
   offset: number;
   size: number;
   include: ListingIncludes;
+  /** Plan the statements with their values on each call (a keyword: see `queryRows`). */
+  replan: boolean;
 }
 
 /** A page's product with its sold_count, and its SKUs and shop profile columns when included. */
@@ -165,6 +157,7 @@ async function orderedPage(ctx: ServiceContext, listing: Listing, key: string): 
        from (select n from catalog_version where id = 1) v left join page on true ${profileJoin(include)}
       order by page.sort_key ${direction}, page.id ${direction}`,
     [...filter.params, listing.size, listing.offset, ...(withCount ? filter.params : [])],
+    { replan: listing.replan },
   );
   const version = rows[0].catalog_version;
   let total = withCount ? rows[0].total : totalAt(ctx.em, filter.key, version);
@@ -173,6 +166,7 @@ async function orderedPage(ctx: ServiceContext, listing: Listing, key: string): 
       ctx.em,
       `select (${countSql}) as total, n as catalog_version from catalog_version where id = 1`,
       filter.params,
+      { replan: listing.replan },
     );
     total = counted.total;
     rememberTotal(ctx.em, filter.key, counted.catalog_version, total);
@@ -183,16 +177,50 @@ async function orderedPage(ctx: ServiceContext, listing: Listing, key: string): 
 }
 
 /**
- * A `sort=sales` page read by id from the filter's remembered ranking, with the two versions in the
- * same statement: one statement when the ranking is current. Otherwise the candidates are ranked again
- * (one statement) and the page read again; if a sale or catalog change slips in between once more,
- * undefined (the caller orders in SQL). The total is the ranking's length: its candidates are exactly
- * the filter's published products at those versions, and their sold_count is the ranking's.
+ * When a remembered ranking cannot serve (see `rankedPage`): a page of keyword matches by relevance
+ * (`rank`), then sold_count, then id, all in `direction`
+ * (descending: most relevant first), with the number of matches. Every match is ranked (the
+ * relevance of one product does not follow from any index order); sold_count, one index lookup per
+ * product, is looked up only for the matches that rank at least as well as the page's last one,
+ * the only ones whose order among themselves it can decide.
  */
-async function salesRankedPage(ctx: ServiceContext, listing: Listing): Promise<{ rows: ListedRow[]; total: number } | undefined> {
-  const remembered = rankingOf(ctx.em, listing.filter.key);
+async function relevancePage(ctx: ServiceContext, listing: Listing, rank: SqlPart): Promise<{ rows: ListedRow[]; total: number }> {
+  const { filter, direction, include, offset, size } = listing;
+  const [atLeast, worst] = direction === 'desc' ? ['>=', `'-infinity'`] : ['<=', `'infinity'`];
+  // Bare names in `top` (its own output columns), qualified in the outer statement.
+  const ordered = (t?: string) => ['rank', 'sold_count', 'id'].map((c) => `${t ? `${t}.` : ''}${c} ${direction}`).join(', ');
+  const rows = await queryRows<PageRow<{ total: number }, ListedRow & { rank: number }>>(
+    ctx.em,
+    `with matched as materialized (select p.id, ${rank.sql} as rank from product p where ${filter.sql}),
+          edge as (select rank from matched order by rank ${direction} offset ? limit 1),
+          top as (select m.id, m.rank, ${soldCountOf('m.id')} as sold_count from matched m
+                   where m.rank ${atLeast} coalesce((select rank from edge), ${worst}::real)
+                   order by ${ordered()} limit ? offset ?),
+          page as (select ${PRODUCT_COLUMNS}, top.rank, top.sold_count from top join product p on p.id = top.id join shop s on s.id = p.shop_id)
+     select (select count(*)::int from matched) as total, page.* ${includedColumns(include)}
+       from (select 1) one left join page on true ${profileJoin(include)}
+      order by ${ordered('page')}`,
+    [...rank.params, ...filter.params, offset + size - 1, size, offset],
+    { replan: true },
+  );
+  return { rows: pageRows(rows), total: rows[0].total };
+}
+
+/**
+ * A `sort=sales` page, or with `relevance` a keyword's page by relevance then sales, read by id from
+ * the filter's remembered ranking, with the two versions in the same statement: one statement when the
+ * ranking is current. Otherwise the candidates are ranked again (one statement) and the page read
+ * again; if a sale or catalog change slips in between once more, undefined (the caller orders in SQL).
+ * The total is the ranking's length: its candidates are exactly the filter's published products at
+ * those versions, and their sold_count is the ranking's. A keyword's relevance is a function of the
+ * product's search document, and the catalog version moves whenever a published product's document
+ * changes (migration Search), so a ranking at the same versions is the one SQL would compute.
+ */
+async function rankedPage(ctx: ServiceContext, listing: Listing, relevance?: SqlPart): Promise<{ rows: ListedRow[]; total: number } | undefined> {
+  const key = relevance ? `relevance ${listing.filter.key}` : listing.filter.key;
+  const remembered = rankingOf(ctx.em, key);
   for (const ranking of remembered ? [remembered, undefined] : [undefined]) {
-    const current = ranking ?? (await rankBySales(ctx, listing.filter));
+    const current = ranking ?? (await rankBy(ctx, listing, key, relevance));
     const page = pageOfRanking(current, listing.direction, listing.offset, listing.size);
     // `position` is a bigint (`with ordinality`): text, and only ordered on.
     const rows = await queryRows<PageRow<RankingVersions, ListedRow & { position: string }>>(
@@ -221,19 +249,27 @@ interface RankingVersions {
   sales_version: string;
 }
 
-/** Every candidate of the filter by sold_count, best first (ties: higher id first), with the versions it holds at. */
-async function rankBySales(ctx: ServiceContext, filter: ListingFilter): Promise<Ranking> {
+/**
+ * Every candidate of the filter by sold_count, best first (ties: higher id first), or with `relevance`
+ * by relevance first, with the versions it holds at; remembered under `key`.
+ */
+async function rankBy(ctx: ServiceContext, listing: Listing, key: string, relevance?: SqlPart): Promise<Ranking> {
+  const { filter, replan } = listing;
+  const order = `${relevance ? 'r.rank desc, ' : ''}r.sold desc, r.id desc`;
+  // `offset 0` keeps `r` a subquery: flattened, its sold_count lookup ran once per use of `r.sold`.
   const [row] = await queryRows<RankingVersions & { ids: Database['Product']['id'][]; sold: number[] }>(
     ctx.em,
     `select (select n from catalog_version where id = 1)::text as catalog_version,
             (select sum(n) from sales_version)::text as sales_version,
-            coalesce(array_agg(r.id order by r.sold desc, r.id desc), '{}') as ids,
-            coalesce(array_agg(r.sold order by r.sold desc, r.id desc), '{}') as sold
-       from (select p.id, ${soldCountOf('p.id')} as sold from product p where ${filter.sql}) r`,
-    filter.params,
+            coalesce(array_agg(r.id order by ${order}), '{}') as ids,
+            coalesce(array_agg(r.sold order by ${order}), '{}') as sold
+       from (select p.id, ${relevance ? `${relevance.sql} as rank, ` : ''}${soldCountOf('p.id')} as sold from product p where ${filter.sql}
+             offset 0) r`,
+    [...(relevance?.params ?? []), ...filter.params],
+    { replan },
   );
   const ranking: Ranking = { catalogVersion: row.catalog_version, salesVersion: row.sales_version, ids: row.ids, sold: row.sold };
-  rememberRanking(ctx.em, filter.key, ranking);
+  rememberRanking(ctx.em, key, ranking);
   return ranking;
 }
 

@@ -1,5 +1,6 @@
-import { Entity, PrimaryKey, Property, Check, Unique } from '@mikro-orm/decorators/legacy';
+import { Entity, PrimaryKey, Property, Check, Unique, Trigger } from '@mikro-orm/decorators/legacy';
 import { EntityName } from '@mikro-orm/core';
+import { sqlTrigger } from './sql-trigger.js';
 
 /**
  * Brands form one ordered list, replaced as a whole by a platform admin. One brand per position; the
@@ -8,6 +9,10 @@ import { EntityName } from '@mikro-orm/core';
 @Entity()
 @Unique({ name: 'brand_position_unique', properties: ['position'], deferMode: 'deferred' })
 @Check({ name: 'brand_position_non_negative', expression: 'position >= 0' })
+// Keyword search (migration Search): a rename reaches its products' search documents and the suggestions.
+@Trigger(sqlTrigger(`create trigger brand_search_document after update of name on brand
+    for each row when (old.name is distinct from new.name) execute function search_document_refresh()`))
+@Trigger(sqlTrigger('create trigger brand_search_suggestion after insert or update of name or delete on brand for each row execute function search_suggestion_sync()'))
 export class Brand {
   declare [EntityName]?: 'Brand';
 

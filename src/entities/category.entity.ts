@@ -10,6 +10,11 @@ import { sqlTrigger } from './sql-trigger.js';
 @Index({ name: 'category_parent_id_position_idx', properties: ['parent', 'position', 'id'] })
 // Any change of the tree may change a listing filter's subtree: the catalog version moves (see CatalogVersion).
 @Trigger(sqlTrigger('create trigger category_catalog_version after insert or update or delete or truncate on category for each statement execute function catalog_version_bump()'))
+// Keyword search (migration Search): a rename or move reaches the search documents of its subtree's
+// products (they hold the names of their whole category path), and the suggestions.
+@Trigger(sqlTrigger(`create trigger category_search_document after update of name, path on category
+    for each row when (old.name is distinct from new.name or old.path is distinct from new.path) execute function search_document_refresh()`))
+@Trigger(sqlTrigger('create trigger category_search_suggestion after insert or update of name or delete on category for each row execute function search_suggestion_sync()'))
 export class Category {
   declare [EntityName]?: 'Category';
 

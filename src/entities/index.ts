@@ -29,6 +29,7 @@ import { FreightTemplate, FreightTemplateRegion } from './freight-template.entit
 import { ShippingCompany } from './shipping-company.entity.js';
 import { Refund, RefundItem } from './refund.entity.js';
 import { CatalogVersion, SalesVersion } from './listing-version.entity.js';
+import { SearchSuggestion } from './search-suggestion.entity.js';
 
 /** Every entity, listed explicitly so the ORM needs no folder scanning (works the same in tests and dist). */
 export const entities = [
@@ -39,5 +40,5 @@ export const entities = [
   FlashSale, FlashSaleItem, FlashSalePurchase,
   Review, FreightTemplate, FreightTemplateRegion, ShippingCompany, Refund, RefundItem,
   FavoriteProduct, FavoriteShop, PointsProduct, Redemption,
-  CatalogVersion, SalesVersion,
+  CatalogVersion, SalesVersion, SearchSuggestion,
 ];

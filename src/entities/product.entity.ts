@@ -35,6 +35,20 @@ export enum ProductStatus {
     for each statement execute function product_catalog_version_bump()`))
 @Trigger(sqlTrigger(`create trigger product_catalog_version_delete after delete on product referencing old table as old_rows
     for each statement execute function product_catalog_version_bump()`))
+// Keyword search (migration Search): the document is computed from the product and the names of its
+// brand, shop and categories; the suggestion table holds the names of published products.
+@Index({
+  name: 'product_search_document_idx',
+  expression: `create index "product_search_document_idx" on "product" using gin ("search_document") where status = 'published'`,
+})
+@Index({
+  name: 'product_name_trgm_idx',
+  expression: `create index "product_name_trgm_idx" on "product" using gin ("name" gin_trgm_ops) where status = 'published'`,
+})
+@Trigger(sqlTrigger(`create trigger product_search_document before insert or update of name, description, brand_id, shop_id, category_id on product
+    for each row execute function product_search_document()`))
+@Trigger(sqlTrigger(`create trigger product_search_suggestion after insert or update of name, status or delete on product
+    for each row execute function search_suggestion_sync()`))
 export class Product {
   declare [EntityName]?: 'Product';
 
@@ -69,6 +83,15 @@ export class Product {
   /** Lowest SKU price, kept in step with the SKUs by the catalog service so price sorting is indexed. */
   @Property()
   priceFrom!: number;
+
+  /**
+   * What keyword search matches (src/catalog/search/): weighted A name, B brand and shop names, C the
+   * category path's names, D description, with CJK text also as overlapping character bigrams and
+   * single characters (the `simple` configuration does not split Chinese into words). Written only
+   * by the `product_search_document` trigger; never loaded by the ORM.
+   */
+  @Property({ columnType: 'tsvector', nullable: true, lazy: true })
+  searchDocument?: string | null;
 
   @OneToMany(() => Sku, (sku) => sku.product, { orderBy: { id: 'asc' } })
   skus = new Collection<Sku>(this);

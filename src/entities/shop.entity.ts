@@ -1,10 +1,14 @@
-import { Entity, PrimaryKey, Property, OneToOne, Index } from '@mikro-orm/decorators/legacy';
+import { Entity, PrimaryKey, Property, OneToOne, Index, Trigger } from '@mikro-orm/decorators/legacy';
 import { EntityName, type Opt, type Rel } from '@mikro-orm/core';
 import { ShopProfile } from './shop-profile.entity.js';
+import { sqlTrigger } from './sql-trigger.js';
 
 /** A seller in the mall. Its optional profile (logo, description...) lives in its own table. */
 @Entity()
 @Index({ name: 'shop_name_id_idx', properties: ['name', 'id'] })
+// Keyword search (migration Search): a rename reaches its products' search documents.
+@Trigger(sqlTrigger(`create trigger shop_search_document after update of name on shop
+    for each row when (old.name is distinct from new.name) execute function search_document_refresh()`))
 export class Shop {
   declare [EntityName]?: 'Shop';
 

@@ -13,12 +13,22 @@ import type pg from 'pg';
  *
  * Placeholders are `?` as for `em.execute`; arrays are bound as literals (`intArray`) cast in SQL.
  * `Row` has no default: the caller names the exact shape of its rows (nothing checks it at run time).
+ *
+ * With `replan`, the statement is sent unnamed: PostgreSQL plans it with its values on every call.
+ * For statements whose best plan depends on the values (a keyword search: a rare word is best read
+ * from its text index, a common one along the price index), a generic plan would fit one and ruin
+ * the other.
  */
-export async function queryRows<Row extends object>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+export async function queryRows<Row extends object>(
+  em: EntityManager,
+  sql: string,
+  params: readonly unknown[] = [],
+  options: { replan?: boolean } = {},
+): Promise<Row[]> {
   if (em.isInTransaction()) return em.execute<Row[]>(sql, [...params]);
   const pool = await poolOf(em);
   const statement = prepared(sql);
-  const result = await pool.query({ name: statement.name, text: statement.text, values: params as unknown[] });
+  const result = await pool.query({ name: options.replan ? undefined : statement.name, text: statement.text, values: params as unknown[] });
   em.config.getLogger().logQuery({ query: statement.text, level: 'info' });
   return result.rows as Row[];
 }

@@ -14,6 +14,11 @@ import { perConnectionMap } from './per-connection.js';
  * ranking is computed again. The same reasoning holds for each candidate's sold_count, so the
  * ranking keeps them too and the page statement does not sum the sold lines of its best sellers
  * again (most of a page's time when it did).
+ *
+ * A keyword's relevance order (relevance, then sold_count) is remembered the same way, under its own
+ * key: relevance is a function of the search document, and the catalog version also moves whenever a
+ * published product's search document changes (migration Search). Common words are both the dearest
+ * to rank (every match is ranked) and the most repeated, so they are the ones this serves.
  */
 export interface Ranking {
   catalogVersion: string;

@@ -13,6 +13,7 @@ import { ReviewResolver } from './review.resolver.js';
 import { FreightResolver } from './freight.resolver.js';
 import { RefundResolver } from './refund.resolver.js';
 import { OperationsResolver } from './operations.resolver.js';
+import { SearchResolver } from './search.resolver.js';
 
 export const resolvers = [
   AuthResolver,
@@ -33,4 +34,5 @@ export const resolvers = [
   PointsResolver,
   FavoritesResolver,
   OperationsResolver,
+  SearchResolver,
 ] as const;

@@ -6,10 +6,13 @@ import * as content from '../catalog/home-content.service.js';
 import * as products from '../catalog/product.service.js';
 import * as shops from '../catalog/shop.service.js';
 import { ContentKind } from '../entities/home-content-item.entity.js';
+import { FacetsInput, productFacets } from '../catalog/search/facets.service.js';
+import { SuggestInput, searchSuggestions } from '../catalog/search/suggestions.service.js';
 import { route } from './route.js';
 import {
   BrandList, CategoryNode, CategoryTree, ContentKindList, Currency, HomeContent, ProductDetail, ProductPage, Shop, ShopPage, ShopProfile,
 } from './responses/catalog.js';
+import { ProductFacets, SearchSuggestionList } from './responses/search.js';
 
 const tag = 'Catalog';
 
@@ -78,9 +81,27 @@ export function catalogRoutes(router: Router) {
     get: {
       doc: {
         tag, summary: 'Published products', access: 'public', query: products.ListProductsInput, response: ProductPage, errors: ['SORT_UNSUPPORTED'],
-        description: '`category` covers its whole subtree. Newest first by default; `sort=price` ascending, `sort=sales` best sellers first, unless `order` says otherwise.',
+        description:
+          '`category` covers its whole subtree. `q` matches words of the name, brand, shop, categories and description (partial words and CJK text too); `price_min` and `price_max` bound the lowest SKU price. ' +
+          'Newest first by default, most relevant first with `q`; `sort=price` ascending, `sort=sales` best sellers first, unless `order` says otherwise.',
       },
       handle: ({ ctx, query }) => products.listProducts(ctx, query),
+    },
+  });
+  // Before `/products/:id`, which would take `facets` for an id.
+  route(router, '/products/facets', {
+    get: {
+      doc: {
+        tag, summary: 'Category, brand, shop and price counts for the listing\'s parameters', access: 'public', query: FacetsInput, response: ProductFacets,
+        description: 'Takes the listing\'s parameters. Each facet ignores its own filter, so a shopper can widen as well as narrow; categories count their whole subtree.',
+      },
+      handle: ({ ctx, query }) => productFacets(ctx, query),
+    },
+  });
+  route(router, '/search/suggest', {
+    get: {
+      doc: { tag, summary: 'Up to 8 brands, categories and products whose names start with `q`', access: 'public', query: SuggestInput, response: SearchSuggestionList },
+      handle: ({ ctx, query }) => searchSuggestions(ctx, query),
     },
   });
   route(router, '/products/:id', {

@@ -176,10 +176,14 @@ export class ProductInput {
 
 @ArgsType()
 export class ProductListArgs extends PageArgs {
+  @Field(() => String, { nullable: true, description: 'Keyword: words of the name, brand, shop, categories or description (blank: none); at most 200 characters. Default order with it: most relevant first, then best sellers' })
+  q?: string | null;
   @Field(() => Int, { nullable: true, description: 'A category: products of its whole subtree' }) category?: number | null;
   @Field(() => Int, { nullable: true }) brandId?: number | null;
   @Field(() => Int, { nullable: true }) shopId?: number | null;
-  @Field(() => ProductSort, { nullable: true, description: 'Default: newest first' }) sort?: ProductSort | null;
+  @Field(() => Int, { nullable: true, description: 'Lowest SKU price at least this (minor units)' }) priceMin?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Lowest SKU price at most this (minor units)' }) priceMax?: number | null;
+  @Field(() => ProductSort, { nullable: true, description: 'Default: newest first; with `q`, most relevant first' }) sort?: ProductSort | null;
   @Field(() => SortOrder, { nullable: true }) order?: SortOrder | null;
 }
 

@@ -1,0 +1,65 @@
+import { z, idParam, wholeNumber } from '../shared/validate.js';
+import { inSubtree } from './category.service.js';
+import { keywordParam } from './search/keyword.js';
+import type { KeywordMatch, SqlPart } from './search/product-search.js';
+
+/** A price bound of the listing: the lowest SKU price, in minor units (`priceMin` and `priceMax` both inclusive). */
+const priceParam = wholeNumber(z.number().int().min(0).max(2_000_000_000));
+
+/** The filters of the product listing, shared by its facets (spread into their zod objects). */
+export const listingFilterFields = {
+  q: keywordParam.optional(),
+  category: idParam.optional(),
+  brandId: idParam.optional(),
+  shopId: idParam.optional(),
+  priceMin: priceParam.optional(),
+  priceMax: priceParam.optional(),
+};
+
+export type ListingFilterInput = z.output<z.ZodObject<typeof listingFilterFields>>;
+
+/** `priceMin` above `priceMax` is VALIDATION_FAILED on `priceMax` (zod `superRefine` of the input object). */
+export function checkPriceRange(input: { priceMin?: number; priceMax?: number }, ctx: z.RefinementCtx): void {
+  if (input.priceMin !== undefined && input.priceMax !== undefined && input.priceMin > input.priceMax) {
+    ctx.addIssue({ code: 'custom', path: ['priceMax'], message: 'must not be below the minimum price' });
+  }
+}
+
+/** The filters a facet can ignore: each facet counts as if its own filter were not set. */
+export type FacetName = 'category' | 'brand' | 'shop' | 'price';
+
+/** The filters as SQL on `product p`, by name. */
+export type FilterParts = Partial<Record<FacetName | 'keyword', SqlPart>>;
+
+/**
+ * Every filter of the listing, in one place: the page, its count, the sales ranking and the facets all
+ * read the result. `category` covers its whole subtree (materialized path), `brandId` and `shopId`
+ * filter, the price bounds apply to the lowest SKU price, the keyword as `match` says.
+ */
+export function filterParts(f: ListingFilterInput, match?: KeywordMatch): FilterParts {
+  const parts: FilterParts = {};
+  if (match) parts.keyword = match.where;
+  if (f.category !== undefined) {
+    parts.category = { sql: `p.category_id in (select c.id from category root join category c on ${inSubtree('c', 'root')} where root.id = ?)`, params: [f.category] };
+  }
+  if (f.brandId !== undefined) parts.brand = { sql: 'p.brand_id = ?', params: [f.brandId] };
+  if (f.shopId !== undefined) parts.shop = { sql: 'p.shop_id = ?', params: [f.shopId] };
+  if (f.priceMin !== undefined && f.priceMax !== undefined) parts.price = { sql: 'p.price_from between ? and ?', params: [f.priceMin, f.priceMax] };
+  else if (f.priceMin !== undefined) parts.price = { sql: 'p.price_from >= ?', params: [f.priceMin] };
+  else if (f.priceMax !== undefined) parts.price = { sql: 'p.price_from <= ?', params: [f.priceMax] };
+  return parts;
+}
+
+/** Which published products a listing shows: SQL on `p` (product) with `?` placeholders for `params`. */
+export interface ListingFilter extends SqlPart {
+  /** Keys the remembered totals and rankings: the condition and its values, whatever filters there are. */
+  key: string;
+}
+
+/** Published products meeting every part but `except`. */
+export function listingFilter(parts: FilterParts, except?: FacetName): ListingFilter {
+  const used = Object.entries(parts).flatMap(([name, part]) => (name === except || part === undefined ? [] : [part]));
+  const sql = [`p.status = 'published'`, ...used.map((part) => part.sql)].join(' and ');
+  const params = used.flatMap((part) => part.params);
+  return { sql, params, key: `${sql} ${JSON.stringify(params)}` };
+}

@@ -1,0 +1,21 @@
+import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
+import { productFacets } from '../catalog/search/facets.service.js';
+import { searchSuggestions } from '../catalog/search/suggestions.service.js';
+import type { GraphQLContext } from './graphql-context.js';
+import { withoutNulls } from './without-nulls.js';
+import { ProductListArgs } from './types/catalog.types.js';
+import { ProductFacetsType, SearchSuggestionType } from './types/search.types.js';
+
+/** Facets of the product listing and search-box suggestions. */
+@Resolver()
+export class SearchResolver {
+  @Query(() => ProductFacetsType, { description: 'Category, brand, shop and price counts for the same arguments as `products`' })
+  productFacets(@Args(() => ProductListArgs) args: ProductListArgs, @Ctx() { ctx }: GraphQLContext) {
+    return productFacets(ctx, withoutNulls(args));
+  }
+
+  @Query(() => [SearchSuggestionType], { description: 'Up to 8 brands, categories and products whose names start with `q`' })
+  async searchSuggestions(@Arg('q') q: string, @Ctx() { ctx }: GraphQLContext) {
+    return (await searchSuggestions(ctx, { q })).items;
+  }
+}
