@@ -114,7 +114,8 @@ export default function SearchPage() {
           <CurrencyProvider currency={currency}>
             <div className="search-layout">
               <FacetPanel facets={productFacets} chosen={chosen} />
-              <div className="search-results">
+              {/* The last results stay while the next ones load (a facet click), marked busy. */}
+              <div className="search-results" aria-busy={result.fetching}>
                 <ChosenFilterList facets={productFacets} chosen={chosen} />
                 <ProductListing
                   products={products}

@@ -64,14 +64,14 @@ function FacetGroup({ title, facet, active, children }: { title: string; facet: 
   const headingId = `facet-${facet}`;
   return (
     <section className="facet" aria-labelledby={headingId}>
-      <h2 id={headingId}>
-        {title}
+      <div className="facet-head">
+        <h2 id={headingId}>{title}</h2>
         {active ? (
           <Link to={searchLink(params, clearing(facet))} className="facet-clear" aria-label={`Clear ${title.toLowerCase()}`}>
             Clear
           </Link>
         ) : null}
-      </h2>
+      </div>
       <ul>{children}</ul>
     </section>
   );

@@ -117,9 +117,9 @@ export function SearchBox() {
                   role="option"
                   aria-selected={i === active}
                   className={i === active ? 'suggestion active' : 'suggestion'}
-                  // Keep the focus in the box, so the click is not lost to its blur.
+                  // Keep the focus in the box, so the click is not lost to its blur. Hovering only
+                  // highlights (CSS): a list opening under a resting pointer must not pick what Enter does.
                   onMouseDown={(event) => event.preventDefault()}
-                  onMouseEnter={() => setActive(i)}
                   onClick={() => choose(s)}
                 >
                   <span className="suggestion-text">{s.text}</span>
