@@ -173,6 +173,22 @@ describe('keyword search on the product listing', () => {
     const none = await search({ shop_id: shop.id });
     expect(await search({ shop_id: shop.id, q: '   ' })).toEqual(none);
   });
+
+  it('counts facets without a keyword too (the storefront\'s "All products"), over both doors', async () => {
+    const shop = await newShop(t);
+    const category = await newCategory(t);
+    await newProduct(t, { shopId: shop.id, categoryId: category.id, skus: [{ price: 4200, stock: 1 }] });
+    const everything = (await search({})).total;
+    for (const [query, total] of [['', everything], ['?q=%20%20', everything], [`?shop_id=${shop.id}`, 1]] as const) {
+      const res = await t.api('GET', `/api/products/facets${query}`);
+      expect(res.status).toBe(200);
+      expect(res.body.total).toBe(total);
+    }
+    const gql = await t.gql(`query ($shopId: Int) { productFacets(shopId: $shopId) { total shops { id count } } }`, { shopId: shop.id });
+    expect(gql.errors).toBeUndefined();
+    expect(gql.data.productFacets.total).toBe(1);
+    expect(gql.data.productFacets.shops).toContainEqual({ id: shop.id, count: 1 });
+  });
 });
 
 describe('hostile keywords', () => {

@@ -98,7 +98,8 @@ async function facetsOf(ctx: ServiceContext, parts: FilterParts, replan: boolean
     const remembered = facetsAt<ProductFacets>(ctx.em, key, n);
     if (remembered) return remembered;
   }
-  const base = listingFilter({ keyword: parts.keyword });
+  // Only the keyword narrows `m`; without one, every published product is a candidate.
+  const base = listingFilter(parts.keyword ? { keyword: parts.keyword } : {});
   const flags = FACETS.map((name) => ({ sql: `${parts[name]?.sql ?? 'true'} as in_${name}`, params: parts[name]?.params ?? [] }));
   /** The rows every filter but `facet` admits. */
   const others = (facet: FacetName | null) => FACETS.filter((name) => name !== facet).map((name) => `in_${name}`).join(' and ');

@@ -1,34 +1,16 @@
-import { Suspense, type FormEvent } from 'react';
-import { Link, NavLink, Outlet, useNavigate, useNavigation, useSearchParams } from 'react-router';
+import { Suspense } from 'react';
+import { Link, NavLink, Outlet, useNavigate, useNavigation } from 'react-router';
 import { useMutation } from 'urql';
 import { graphql } from '../gql';
 import { useSession } from '../auth/session';
 import { Loading } from '../ui/query-state';
+import { SearchBox } from '../search/search-box';
 
 const Logout = graphql(`
   mutation Logout {
     logout
   }
 `);
-
-function SearchForm() {
-  const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const q = String(new FormData(event.currentTarget).get('q') ?? '').trim();
-    navigate(q ? `/search?q=${encodeURIComponent(q)}` : '/search');
-  };
-  return (
-    <form role="search" className="search-form" onSubmit={submit}>
-      <label htmlFor="site-search" className="visually-hidden">
-        Search products
-      </label>
-      <input id="site-search" name="q" type="search" placeholder="Search products" defaultValue={params.get('q') ?? ''} />
-      <button type="submit">Search</button>
-    </form>
-  );
-}
 
 function AccountNav() {
   const { session, signOut } = useSession();
@@ -95,7 +77,7 @@ export function Layout() {
           <Link to="/" className="brand-mark">
             Mallfront
           </Link>
-          <SearchForm />
+          <SearchBox />
           <nav aria-label="Account">
             <AccountNav />
           </nav>

@@ -16,7 +16,7 @@ export interface BrandOption {
 }
 
 /** Sort and brand filter; both change the URL and go back to page 1. */
-export function ListingControls({ brands, showBrandFilter = true }: { brands: BrandOption[]; showBrandFilter?: boolean }) {
+export function ListingControls({ brands, showBrandFilter = true, defaultSortLabel }: { brands: BrandOption[]; showBrandFilter?: boolean; defaultSortLabel?: string }) {
   const [params, setParams] = useSearchParams();
   const current = params.get('sort') ? `${params.get('sort')}:${params.get('order') ?? (params.get('sort') === 'sales' ? 'desc' : 'asc')}` : '';
   const change = (apply: (next: URLSearchParams) => void) => {
@@ -45,7 +45,7 @@ export function ListingControls({ brands, showBrandFilter = true }: { brands: Br
         <select value={current} onChange={onSort} name="sort">
           {SORTS.map((s) => (
             <option key={s.value} value={s.value}>
-              {s.label}
+              {s.value === '' && defaultSortLabel ? defaultSortLabel : s.label}
             </option>
           ))}
         </select>

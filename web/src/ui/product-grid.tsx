@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { graphql } from '../gql';
 import type { ListingProductFragment } from '../gql/graphql';
@@ -46,8 +47,8 @@ export function ProductCard({ product }: { product: ListingProductFragment }) {
   );
 }
 
-export function ProductGrid({ products, empty = 'No products here yet.' }: { products: ListingProductFragment[]; empty?: string }) {
-  if (products.length === 0) return <p className="empty">{empty}</p>;
+export function ProductGrid({ products, empty = 'No products here yet.' }: { products: ListingProductFragment[]; empty?: ReactNode }) {
+  if (products.length === 0) return typeof empty === 'string' ? <p className="empty">{empty}</p> : <div className="empty">{empty}</div>;
   return (
     <ul className="product-grid">
       {products.map((p) => (

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { ListingProductFragment } from '../gql/graphql';
 import { ListingControls, type BrandOption } from './listing-controls';
 import { Pagination } from './pagination';
@@ -10,17 +11,27 @@ export interface ListingPage {
   total: number;
 }
 
+export interface ProductListingProps {
+  products: ListingPage;
+  brands: BrandOption[];
+  showBrandFilter?: boolean;
+  /** What the order is when no sort is chosen (search: most relevant). */
+  defaultSortLabel?: string;
+  /** Shown instead of the grid when nothing matches. */
+  empty?: ReactNode;
+}
+
 /** Controls, grid and pages of a product listing (category, brand, search and shop pages). */
-export function ProductListing({ products, brands, showBrandFilter = true }: { products: ListingPage; brands: BrandOption[]; showBrandFilter?: boolean }) {
+export function ProductListing({ products, brands, showBrandFilter = true, defaultSortLabel, empty = 'No products match.' }: ProductListingProps) {
   return (
     <section aria-label="Products" className="listing">
       <div className="listing-head">
         <p className="result-count" role="status">
           {products.total} {products.total === 1 ? 'product' : 'products'}
         </p>
-        <ListingControls brands={brands} showBrandFilter={showBrandFilter} />
+        <ListingControls brands={brands} showBrandFilter={showBrandFilter} defaultSortLabel={defaultSortLabel} />
       </div>
-      <ProductGrid products={products.items} empty="No products match." />
+      <ProductGrid products={products.items} empty={empty} />
       <Pagination page={products.page} pageSize={LISTING_PAGE_SIZE} total={products.total} />
     </section>
   );
