@@ -6,6 +6,7 @@ import { CurrencyProvider } from '../money/currency-context';
 import { QueryResult } from '../ui/query-result';
 import { ProductGrid } from '../ui/product-grid';
 import { usePageTitle } from '../ui/page-title';
+import { Image } from '../ui/image';
 
 const HomePageQuery = graphql(`
   query HomePage {
@@ -53,7 +54,7 @@ const HomePageQuery = graphql(`
 function ContentCard({ item, className }: { item: ContentFieldsFragment; className: string }) {
   return (
     <Link to={item.destination} className={className}>
-      {item.imageUrl ? <img src={item.imageUrl} alt="" loading="lazy" /> : null}
+      {item.imageUrl ? <Image src={item.imageUrl} alt="" /> : null}
       <strong>{item.title}</strong>
       {item.subtitle ? <span>{item.subtitle}</span> : null}
     </Link>

@@ -9,6 +9,7 @@ import { usePageTitle } from '../ui/page-title';
 import { AddressFields, readAddress } from '../ui/address-fields';
 import { useSession } from '../auth/session';
 import { loginPathFor } from '../auth/require-sign-in';
+import { Image } from '../ui/image';
 
 const PointsPageQuery = graphql(`
   query PointsPage($customer: Boolean!) {
@@ -91,7 +92,7 @@ export default function PointsPage() {
             <ul className="points-grid">
               {pointsProducts.items.map((p) => (
                 <li key={p.id} className="product-card">
-                  {p.imageUrl ? <img src={p.imageUrl} alt="" loading="lazy" /> : <div className="image-placeholder" aria-hidden="true" />}
+                  <Image src={p.imageUrl} alt="" />
                   <h2>{p.name}</h2>
                   {p.description ? <p>{p.description}</p> : null}
                   <p className="price">{p.pointsPrice.toLocaleString()} points</p>

@@ -15,6 +15,7 @@ import { rememberCartAdd } from '../auth/pending-cart-add';
 import { addToCart } from '../cart/add-to-cart';
 import { GroupBuyPanel } from './product/group-buy-panel';
 import { ReviewList } from './product/review-list';
+import { Image } from '../ui/image';
 
 /** One request: the product with SKUs and rating, its latest reviews, its live flash sales and group buys. */
 const ProductPageQuery = graphql(`
@@ -187,7 +188,7 @@ function ProductView({ data, refresh }: { data: ProductPageData; refresh: () => 
         </ol>
       </nav>
       <div className="product-main">
-        {product.imageUrl ? <img src={product.imageUrl} alt={product.name} className="product-image" /> : <div className="image-placeholder product-image" aria-hidden="true" />}
+        <Image src={product.imageUrl} alt={product.name} className="product-image" lazy={false} />
         <div className="product-buy">
           <h1>{product.name}</h1>
           <p className="meta">

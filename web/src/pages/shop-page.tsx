@@ -10,6 +10,7 @@ import { listingVariables, useListingParams } from '../ui/listing-params';
 import { usePageTitle } from '../ui/page-title';
 import { useSession } from '../auth/session';
 import { CouponTerms } from '../ui/coupon-terms';
+import { Image } from '../ui/image';
 
 const ShopPageQuery = graphql(`
   query ShopPage($slug: String!) {
@@ -94,7 +95,7 @@ export default function ShopPage() {
       {({ currency, shop, shopCouponTemplates }) => (
         <CurrencyProvider currency={currency}>
           <header className="shop-header">
-            {shop.profile ? <img src={shop.profile.logoUrl} alt="" width={64} height={64} className="shop-logo" /> : null}
+            {shop.profile ? <Image src={shop.profile.logoUrl} alt="" width={64} height={64} className="shop-logo" lazy={false} /> : null}
             <div>
               <h1>{shop.name}</h1>
               {shop.profile?.description ? <p>{shop.profile.description}</p> : null}

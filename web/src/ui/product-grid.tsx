@@ -4,6 +4,7 @@ import { graphql } from '../gql';
 import type { ListingProductFragment } from '../gql/graphql';
 import { Money } from '../money/currency-context';
 import { Stars } from './stars';
+import { Image } from './image';
 
 export const ListingProduct = graphql(`
   fragment ListingProduct on Product {
@@ -28,7 +29,7 @@ export function ProductCard({ product }: { product: ListingProductFragment }) {
   return (
     <article className="product-card">
       <Link to={`/products/${product.id}`} className="product-card-link">
-        {product.imageUrl ? <img src={product.imageUrl} alt="" loading="lazy" width={240} height={180} /> : <div className="image-placeholder" aria-hidden="true" />}
+        <Image src={product.imageUrl} alt="" width={240} height={180} />
         <h3>{product.name}</h3>
       </Link>
       <p className="price">
