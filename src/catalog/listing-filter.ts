@@ -1,7 +1,7 @@
 import { z, idParam, wholeNumber } from '../shared/validate.js';
 import { inSubtree } from './category.service.js';
-import { keywordParam } from './search/keyword.js';
-import type { KeywordMatch, SqlPart } from './search/product-search.js';
+import { keywordOf, keywordParam } from './search/keyword.js';
+import { postgresProductSearch, type KeywordMatch, type SqlPart } from './search/product-search.js';
 
 /** A price bound of the listing: the lowest SKU price, in minor units (`priceMin` and `priceMax` both inclusive). */
 const priceParam = wholeNumber(z.number().int().min(0).max(2_000_000_000));
@@ -56,10 +56,28 @@ export interface ListingFilter extends SqlPart {
   key: string;
 }
 
-/** Published products meeting every part but `except`. */
-export function listingFilter(parts: FilterParts, except?: FacetName): ListingFilter {
-  const used = Object.entries(parts).flatMap(([name, part]) => (name === except || part === undefined ? [] : [part]));
+/** Published products meeting every part. */
+export function listingFilter(parts: FilterParts): ListingFilter {
+  const used = Object.values(parts).filter((part) => part !== undefined);
   const sql = [`p.status = 'published'`, ...used.map((part) => part.sql)].join(' and ');
   const params = used.flatMap((part) => part.params);
   return { sql, params, key: `${sql} ${JSON.stringify(params)}` };
+}
+
+/** How a keyword selects and ranks products (see product-search.ts). */
+const productSearch = postgresProductSearch;
+
+/**
+ * Reads with each way the keyword `q` matches, in order, until one finds something (similar names
+ * only when the words match nothing under the same filters); without a keyword, once with no match.
+ * The listing and its facets fall back the same way, so they always count the same products.
+ */
+export async function firstMatching<T extends { total: number }>(q: string | undefined, read: (match: KeywordMatch | undefined) => Promise<T>): Promise<T> {
+  const matches = q === undefined ? [undefined] : productSearch.matchesOf(keywordOf(q));
+  let result: T | undefined;
+  for (const match of matches) {
+    result = await read(match);
+    if (result.total > 0) break;
+  }
+  return result!;
 }

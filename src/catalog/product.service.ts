@@ -2,9 +2,8 @@ import { AppError, notFound } from '../errors.js';
 import type { ServiceContext } from '../shared/context.js';
 import { parseInput, idParam, z } from '../shared/validate.js';
 import { pageFields, pageOffset, type Page } from '../shared/pagination.js';
-import { checkPriceRange, filterParts, listingFilter, listingFilterFields, type ListingFilter } from './listing-filter.js';
-import { keywordOf } from './search/keyword.js';
-import { postgresProductSearch, type SqlPart } from './search/product-search.js';
+import { checkPriceRange, filterParts, firstMatching, listingFilter, listingFilterFields, type ListingFilter } from './listing-filter.js';
+import type { SqlPart } from './search/product-search.js';
 import { soldCountOf } from './sold-count.js';
 import { hasTotal, rememberTotal, totalAt } from '../fast-paths/listing-total-cache.js';
 import { pageOfRanking, rankingOf, rememberRanking, type Ranking } from '../fast-paths/sales-ranking-cache.js';
@@ -38,9 +37,6 @@ export const ListProductsInput = z
     ...pageFields,
   })
   .superRefine(checkPriceRange);
-
-/** How a keyword selects and ranks products (see product-search.ts). */
-const productSearch = postgresProductSearch;
 
 /** `sort` and `order` first, so an unsupported value is SORT_UNSUPPORTED whatever else is wrong. */
 function listingOrder(input: unknown): { key: string; direction: Order } {
@@ -81,20 +77,16 @@ export type ListedProduct = ProductView & { shop: ShopView; skus?: SkuView[] };
 export async function listProducts(ctx: ServiceContext, input: unknown = {}, include: ListingIncludes = {}): Promise<Page<ListedProduct>> {
   const { key, direction } = listingOrder(input);
   const q = parseInput(ListProductsInput, input);
-  // With a keyword, its matches in order: similar names only when the words match nothing here.
-  const matches = q.q === undefined ? [undefined] : productSearch.matchesOf(keywordOf(q.q));
-  let page: { rows: ListedRow[]; total: number } = { rows: [], total: 0 };
-  for (const match of matches) {
+  const { rows, total } = await firstMatching(q.q, async (match) => {
     const listing: Listing = {
       filter: listingFilter(filterParts(q, match)), direction, offset: pageOffset(q), size: q.pageSize, include, replan: match !== undefined,
     };
     const byRelevance = match && q.sort === undefined ? match.rank : undefined;
-    page =
+    return (
       ((q.sort === 'sales' || byRelevance) && (await rankedPage(ctx, listing, byRelevance))) ||
-      (byRelevance ? await relevancePage(ctx, listing, byRelevance) : await orderedPage(ctx, listing, key));
-    if (page.total > 0) break;
-  }
-  const { rows, total } = page;
+      (byRelevance ? await relevancePage(ctx, listing, byRelevance) : await orderedPage(ctx, listing, key))
+    );
+  });
   const items = rows.map((row): ListedProduct => {
     const product: ListedProduct = { ...toProductView(row), soldCount: row.sold_count };
     if (include.skus) product.skus = row.skus;

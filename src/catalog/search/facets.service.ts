@@ -4,9 +4,7 @@ import { pageFields } from '../../shared/pagination.js';
 import { queryRows } from '../../fast-paths/prepared-statements.js';
 import { facetsAt, hasFacets, rememberFacets } from '../../fast-paths/facets-cache.js';
 import type { Database } from '../../db/typed-sql.js';
-import { checkPriceRange, filterParts, listingFilter, listingFilterFields, type FacetName, type FilterParts } from '../listing-filter.js';
-import { keywordOf } from './keyword.js';
-import { postgresProductSearch } from './product-search.js';
+import { checkPriceRange, filterParts, firstMatching, listingFilter, listingFilterFields, type FacetName, type FilterParts } from '../listing-filter.js';
 
 /** The listing's own parameters: sort, order and page are taken (a client sends what it lists with) and do not matter. */
 export const FacetsInput = z
@@ -80,13 +78,7 @@ type Row = {
  */
 export async function productFacets(ctx: ServiceContext, input: unknown = {}): Promise<ProductFacets> {
   const f = parseInput(FacetsInput, input);
-  const matches = f.q === undefined ? [undefined] : postgresProductSearch.matchesOf(keywordOf(f.q));
-  let facets: ProductFacets | undefined;
-  for (const match of matches) {
-    facets = await facetsOf(ctx, filterParts(f, match), match !== undefined);
-    if (facets.total > 0) break;
-  }
-  return facets!;
+  return firstMatching(f.q, (match) => facetsOf(ctx, filterParts(f, match), match !== undefined));
 }
 
 const FACETS: FacetName[] = ['category', 'brand', 'shop', 'price'];
@@ -99,7 +91,7 @@ async function facetsOf(ctx: ServiceContext, parts: FilterParts, replan: boolean
     if (remembered) return remembered;
   }
   // Only the keyword narrows `m`; without one, every published product is a candidate.
-  const base = listingFilter(parts.keyword ? { keyword: parts.keyword } : {});
+  const base = listingFilter({ keyword: parts.keyword });
   const flags = FACETS.map((name) => ({ sql: `${parts[name]?.sql ?? 'true'} as in_${name}`, params: parts[name]?.params ?? [] }));
   /** The rows every filter but `facet` admits. */
   const others = (facet: FacetName | null) => FACETS.filter((name) => name !== facet).map((name) => `in_${name}`).join(' and ');
