@@ -1,7 +1,7 @@
 import { isoString } from './iso-date.js';
 
 /** REST speaks snake_case JSON; services and GraphQL speak camelCase. These convert at the door. */
-const toSnake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+export const toSnake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const toCamel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 /**

@@ -4,8 +4,8 @@ import { responseSchemas } from '../responses/common.js';
 import { BODY_ERRORS, ERROR_STATUS, SHARED_ERRORS, type ErrorCode } from './error-codes.js';
 import { inputSchema, outputSchemas, type JsonSchema } from './json-schema.js';
 import { registeredOperations, type Access, type RegisteredOperation } from './operation.js';
+import { toSnake } from '../case.js';
 
-const toSnake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 /** `/orders/:orderId/pay` → `/api/orders/{order_id}/pay`, and the parameter names it holds. */

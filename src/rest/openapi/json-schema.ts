@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { toSnake } from '../case.js';
 
 export type JsonSchema = Record<string, unknown>;
-
-const toSnake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /**
  * zod's JSON Schema, in REST's spelling: property names and `required` snake_case (as `snakeKeys`
