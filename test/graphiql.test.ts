@@ -79,7 +79,8 @@ describe('GraphiQL', () => {
 
   it('sends the headers editor\u2019s bearer token over the websocket, and shows subscription events', async () => {
     const customer = await newCustomer(t, { available: 100_000, points: 0 });
-    const { product } = await shopWithProduct(t);
+    // Enough stock for every try of the loop below on a slow machine (each try places an order).
+    const { product } = await shopWithProduct(t, [{ price: 1000, stock: 1000 }]);
     const page = await store.page();
     await page.goto('/graphql');
     await page.getByRole('button', { name: 'Headers' }).click();
