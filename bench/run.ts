@@ -4,7 +4,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { openOrm, migrate } from '../src/db/orm.js';
-import { hashToken } from '../src/accounts/auth.service.js';
+import { hashToken } from '../src/services/accounts/auth.service.js';
 import { BENCH_IMAGE_PREFIX, BENCH_WORDS, DEFAULT_SIZE, loadBenchData, type DataSize } from './load-data.js';
 import { startServer } from './server-process.js';
 import { measure, once, type Figures } from './load.js';

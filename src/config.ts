@@ -54,7 +54,7 @@ export interface AppConfig {
   /** GraphQL operations deeper, costlier, with more aliases or more tokens than these are refused. */
   graphqlLimits: GraphQLLimits;
   /**
-   * How checkouts write their orders (src/checkout/order-writer.ts): `combined` (one statement that
+   * How checkouts write their orders (src/services/checkout/order-writer.ts): `combined` (one statement that
    * commits on its own, shared under load by concurrent checkouts; measured faster) or
    * `transactional` (one transaction, one plain guarded write per step).
    */

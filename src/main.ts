@@ -5,7 +5,7 @@ import { createLogger, type Logger } from './logger.js';
 import { resolveDatabase } from './db/database.js';
 import { openOrm, migrate, servingPool } from './db/orm.js';
 import { seedDemoData } from './seed/demo-seed.js';
-import { PostgresEventBus } from './events/postgres-event-bus.js';
+import { PostgresEventBus } from './services/events/postgres-event-bus.js';
 import { startApp } from './server/app.js';
 
 /**

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { GraphQLObjectType } from 'graphql';
 import { graphqlSchema } from '../src/graphql/schema.js';
-import { ALL_EVENT_TYPES, EventTypes } from '../src/events/event-types.js';
+import { ALL_EVENT_TYPES, EventTypes } from '../src/services/events/event-types.js';
 
 /**
  * docs/api.md is hand-written; these checks keep the parts of it that name things in the code true:

@@ -1,6 +1,6 @@
 import { startSecondApp, startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer, PASSWORD } from './support/fixtures.js';
-import { WorkGate } from '../src/accounts/work-gate.js';
+import { WorkGate } from '../src/shared/work-gate.js';
 
 let t: TestApp;
 beforeAll(async () => {

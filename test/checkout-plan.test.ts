@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { shopWithProduct } from './support/shopping.js';
-import { numberedPlaceholders } from '../src/fast-paths/prepared-statements.js';
-import { PLACE_ORDERS } from '../src/checkout/place-orders-statement.js';
+import { numberedPlaceholders } from '../src/db/prepared-statements.js';
+import { PLACE_ORDERS } from '../src/services/checkout/place-orders-statement.js';
 
 /**
  * The checkout write runs as a prepared statement with a generic plan (the server's sessions force

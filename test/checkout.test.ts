@@ -1,7 +1,7 @@
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCategory, newCustomer, newProduct, newShop } from './support/fixtures.js';
 import { addToCart, checkoutBody, checkoutOk, shopWithProduct, stockOf } from './support/shopping.js';
-import type { DomainEvent } from '../src/events/domain-event.js';
+import type { DomainEvent } from '../src/shared/domain-event.js';
 import { waitFor } from './support/subscriptions.js';
 
 let t: TestApp;

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { MikroORM, PostgreSqlDriver, type EntityManager } from '@mikro-orm/postgresql';
 import { ormConfig } from '../src/db/orm.js';
-import { poolOf } from '../src/fast-paths/prepared-statements.js';
+import { poolOf } from '../src/db/prepared-statements.js';
 import { adminQuery, databaseUrl, PREFIX, SERVER_URL, TEMPLATE_DB } from './support/databases.js';
 import { ensureTemplate } from './support/template.js';
 

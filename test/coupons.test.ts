@@ -2,9 +2,9 @@ import { ADDRESS, addToCart, balanceOf, checkoutBody, expectLedgerReplays, payOk
 import pg from 'pg';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCouponTemplate, newCustomer, newOperator, newShop, type TestUser } from './support/fixtures.js';
-import { cancelUnpaidOrders } from '../src/orders/order.service.js';
-import { couponDiscount, couponForbiddenBy, couponRefusal, type CouponRow } from '../src/promotions/coupon-redemption.js';
-import type { DraftOrder } from '../src/checkout/checkout-draft.js';
+import { cancelUnpaidOrders } from '../src/services/orders/order.service.js';
+import { couponDiscount, couponForbiddenBy, couponRefusal, type CouponRow } from '../src/services/promotions/coupon-redemption.js';
+import type { DraftOrder } from '../src/shared/checkout-draft.js';
 import { ItemPricing } from '../src/entities/order-item.entity.js';
 import { DiscountKind } from '../src/entities/coupon-template.entity.js';
 import { CouponStatus } from '../src/entities/coupon.entity.js';

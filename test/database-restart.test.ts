@@ -8,7 +8,7 @@ import { startTestApp, type TestApp } from './support/harness.js';
 import { expectNothingLost, poolSettles, shopThroughFaults } from './support/faulty-shoppers.js';
 import { shopWithProduct } from './support/shopping.js';
 import { openOrm, migrate } from '../src/db/orm.js';
-import { poolOf } from '../src/fast-paths/prepared-statements.js';
+import { poolOf } from '../src/db/prepared-statements.js';
 
 /**
  * A real database restart, on a throwaway PostgreSQL cluster of this test's own (initdb on a free

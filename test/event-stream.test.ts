@@ -1,7 +1,7 @@
 import type { GraphQLContext } from '../src/resolvers/graphql-context.js';
-import { InProcessEventBus } from '../src/events/in-process-bus.js';
-import { eventStream } from '../src/events/event-stream.js';
-import type { DomainEvent } from '../src/events/domain-event.js';
+import { InProcessEventBus } from '../src/services/events/in-process-bus.js';
+import { eventStream } from '../src/services/events/event-stream.js';
+import type { DomainEvent } from '../src/shared/domain-event.js';
 import { perEventContext } from '../src/resolvers/events.resolver.js';
 import type { ServiceContext } from '../src/shared/context.js';
 

@@ -5,7 +5,7 @@ import { addToCart, checkoutBody, shopWithProduct } from './support/shopping.js'
 import { expectNothingLost, poolSettles, shopThroughFaults } from './support/faulty-shoppers.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 import { SERVER_URL } from './support/databases.js';
-import { poolOf } from '../src/fast-paths/prepared-statements.js';
+import { poolOf } from '../src/db/prepared-statements.js';
 import type { FaultHooks, ServiceContext } from '../src/shared/context.js';
 
 /**

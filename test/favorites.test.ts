@@ -1,6 +1,6 @@
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newCategory, newCustomer, newOperator, newProduct, newShop, type TestUser } from './support/fixtures.js';
-import { favoritedProductIds, favoritedShopIds } from '../src/accounts/favorites.service.js';
+import { favoritedProductIds, favoritedShopIds } from '../src/services/accounts/favorites.service.js';
 import { createLoaders } from '../src/graphql/loaders.js';
 import { Role } from '../src/entities/user.entity.js';
 import type { ServiceContext } from '../src/shared/context.js';

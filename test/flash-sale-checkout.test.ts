@@ -2,8 +2,8 @@ import { addToCart, checkoutBody, checkoutOk, deliverOk, payOk, placeOrder, ship
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCouponTemplate, newCustomer, newOperator } from './support/fixtures.js';
 import { activityStockOf, expectFlashSaleBooksBalance, minutesFromNow, newFlashSale } from './support/flash-sales.js';
-import { cancelUnpaidOrders } from '../src/orders/order.service.js';
-import { activeFlashSaleSkuIds } from '../src/promotions/flash-sale-pricing.js';
+import { cancelUnpaidOrders } from '../src/services/orders/order.service.js';
+import { activeFlashSaleSkuIds } from '../src/services/promotions/flash-sale-pricing.js';
 import { systemContext } from '../src/server/jobs.js';
 import { createLogger } from '../src/logger.js';
 

@@ -1,7 +1,7 @@
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCategory, newCustomer, newFreightTemplate, newOperator, newProduct, newShop } from './support/fixtures.js';
 import { ADDRESS, addToCart, checkoutBody, checkoutOk, payOk, placeOrder, shopWithProduct } from './support/shopping.js';
-import { freightFees, freightTermsOf, groupFee } from '../src/shipping/freight-fees.js';
+import { freightFees, freightTermsOf, groupFee } from '../src/services/shipping/freight-fees.js';
 import { ItemPricing } from '../src/entities/order-item.entity.js';
 
 let t: TestApp;

@@ -5,11 +5,11 @@ import { newCustomer, newGroupBuy, newOperator, newProduct } from './support/fix
 import {
   ADDRESS, addToCart, balanceOf, checkoutBody, expectLedgerReplays, groupCheckoutOk, groupRow, lapseGroup, payOk, shopWithProduct, stockOf,
 } from './support/shopping.js';
-import { expireLapsedGroups } from '../src/promotions/group-buy-lifecycle.js';
-import { cancelUnpaidOrders } from '../src/orders/order.service.js';
+import { expireLapsedGroups } from '../src/services/promotions/group-buy-lifecycle.js';
+import { cancelUnpaidOrders } from '../src/services/orders/order.service.js';
 import { systemContext } from '../src/server/jobs.js';
 import { createLogger } from '../src/logger.js';
-import type { DomainEvent } from '../src/events/domain-event.js';
+import type { DomainEvent } from '../src/shared/domain-event.js';
 
 let t: TestApp;
 beforeAll(async () => {

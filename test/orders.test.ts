@@ -1,14 +1,14 @@
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer, newOperator } from './support/fixtures.js';
 import { ADDRESS, balanceOf, expectLedgerReplays, payOk, placeOrder, shopWithProduct, stockOf } from './support/shopping.js';
-import { cancelUnpaidOrders } from '../src/orders/order.service.js';
-import { soldCounts } from '../src/catalog/sold-count.js';
+import { cancelUnpaidOrders } from '../src/services/orders/order.service.js';
+import { soldCounts } from '../src/services/catalog/sold-count.js';
 import { recordAnswer, withIdempotency, type IdempotencyRecord } from '../src/shared/idempotency.js';
 import { inTransaction } from '../src/shared/transaction.js';
 import { systemContext } from '../src/server/jobs.js';
 import { createServiceContext } from '../src/server/request-context.js';
 import { createLogger } from '../src/logger.js';
-import type { DomainEvent } from '../src/events/domain-event.js';
+import type { DomainEvent } from '../src/shared/domain-event.js';
 import { waitFor } from './support/subscriptions.js';
 
 let t: TestApp;

@@ -2,9 +2,9 @@ import { addToCart, ADDRESS, checkoutOk, shopWithProduct, stockOf } from './supp
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer } from './support/fixtures.js';
 import { activityStockOf, newFlashSale } from './support/flash-sales.js';
-import type { OrderWriter, Placement } from '../src/checkout/order-writer.js';
-import { combinedOrderWriter } from '../src/checkout/combined-order-writer.js';
-import { transactionalOrderWriter } from '../src/checkout/transactional-order-writer.js';
+import type { OrderWriter, Placement } from '../src/services/checkout/order-writer.js';
+import { combinedOrderWriter } from '../src/services/checkout/combined-order-writer.js';
+import { transactionalOrderWriter } from '../src/services/checkout/transactional-order-writer.js';
 import { ItemPricing } from '../src/entities/order-item.entity.js';
 import { AppError } from '../src/errors.js';
 import { StaleReadConflict } from '../src/shared/transaction.js';

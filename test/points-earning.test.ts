@@ -1,7 +1,7 @@
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer, newOperator } from './support/fixtures.js';
 import { balanceOf, deliverOk, expectLedgerReplays, payOk, placeOrder, shipOk, shopWithProduct } from './support/shopping.js';
-import { creditPointsForDeliveredOrder, pointsForAmountPaid } from '../src/points/points-earning.service.js';
+import { creditPointsForDeliveredOrder, pointsForAmountPaid } from '../src/services/points/points-earning.service.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -137,7 +137,7 @@ describe('points and refunds', () => {
     await ret(1);
     expect(await pointsOf(customer.id)).toBe(100);
     // The customer spends points meanwhile: the second return takes back only what is left.
-    await t.em().transactional((em) => import('../src/accounts/ledger.service.js').then(({ debit }) =>
+    await t.em().transactional((em) => import('../src/services/accounts/ledger.service.js').then(({ debit }) =>
       debit(em, { userId: customer.id, kind: 'points' as never, amount: 60, reason: 'test_spend' })));
     await ret(1);
     expect(await pointsOf(customer.id)).toBe(0);

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newCustomer, newOperator, newPointsProduct, newShop, type TestUser } from './support/fixtures.js';
-import type { DomainEvent } from '../src/events/domain-event.js';
+import type { DomainEvent } from '../src/shared/domain-event.js';
 import { balanceOf, expectLedgerReplays } from './support/shopping.js';
 import { waitFor } from './support/subscriptions.js';
 

@@ -1,10 +1,10 @@
-import { soldCounts } from '../src/catalog/sold-count.js';
+import { soldCounts } from '../src/services/catalog/sold-count.js';
 import { waitFor } from './support/subscriptions.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCategory, newCustomer, newFreightTemplate, newOperator, newProduct, newShop } from './support/fixtures.js';
 import { addToCart, balanceOf, checkoutOk, deliveredOrder, expectLedgerReplays, payOk, placeOrder, shipOk, shopWithProduct, stockOf } from './support/shopping.js';
-import { discountShares, itemRefundAmount } from '../src/after-sale/refund-amount.js';
-import type { DomainEvent } from '../src/events/domain-event.js';
+import { discountShares, itemRefundAmount } from '../src/services/after-sale/refund-amount.js';
+import type { DomainEvent } from '../src/shared/domain-event.js';
 
 let t: TestApp;
 beforeAll(async () => {

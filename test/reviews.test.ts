@@ -2,8 +2,8 @@ import { waitFor } from './support/subscriptions.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newCategory, newCustomer, newOperator, newProduct, newShop } from './support/fixtures.js';
 import { deliveredOrder, payOk, placeOrder, shipOk, shopWithProduct } from './support/shopping.js';
-import { ratingSummaries } from '../src/catalog/rating-summary.js';
-import type { DomainEvent } from '../src/events/domain-event.js';
+import { ratingSummaries } from '../src/services/catalog/rating-summary.js';
+import type { DomainEvent } from '../src/shared/domain-event.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { newCategory, newCustomer, newOperator, newProduct, newShop } from './su
 import { payOk, placeOrder } from './support/shopping.js';
 
 /**
- * `sort=sales` reads its page by a remembered ranking (src/fast-paths/sales-ranking-cache.ts). These tests
+ * `sort=sales` reads its page by a remembered ranking (src/services/catalog/sales-ranking-cache.ts). These tests
  * show it is never stale: every change to what is sold or listed shows on the very next listing.
  */
 let t: TestApp;

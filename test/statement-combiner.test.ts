@@ -1,4 +1,4 @@
-import { StatementCombiner } from '../src/fast-paths/statement-combiner.js';
+import { StatementCombiner } from '../src/db/statement-combiner.js';
 
 /**
  * The combining rules on their own, with a statement that only records its batches (no database:

@@ -4,9 +4,9 @@ import { expiredTokenFor, newAdmin, newCustomer, newOperator, newShop, type Test
 import {
   commitEvents, connectRaw, marker, orderPlaced, subscribe, waitFor, type LiveSubscription,
 } from './support/subscriptions.js';
-import { EventTypes } from '../src/events/event-types.js';
+import { EventTypes } from '../src/services/events/event-types.js';
 import { emit, inTransaction } from '../src/shared/transaction.js';
-import { emitStockLow } from '../src/catalog/stock-events.js';
+import { emitStockLow } from '../src/services/catalog/stock-events.js';
 
 /**
  * Two servers on one database, as two processes behind a load balancer: `a` and `b` have their own

@@ -57,7 +57,7 @@ export function ormConfig({
     pool: { min: poolSize, max: poolSize },
     // Short OLTP statements: JIT compilation costs far more than it saves, so it is off for the
     // server's sessions (docs/performance.md, "JIT off").
-    // Generic plans: the prepared storefront reads (src/fast-paths/prepared-statements.ts) carry
+    // Generic plans: the prepared storefront reads (src/db/prepared-statements.ts) carry
     // parameters, and re-planning them on every call cost more than running them; their generic plans
     // are checked in docs/performance.md. The ORM inlines its own values, but typed SQL binds them as
     // parameters, so its statements get generic plans too: a condition a partial index depends on

@@ -3,7 +3,7 @@ import { BigIntType, EntityName, PrimaryKeyProp, type Opt } from '@mikro-orm/cor
 
 /**
  * Sign-in and registration attempt counts, one row per key (`login_ip:<ip>`, `login_email:<email>`,
- * ...), written only by `rate-limiter-flexible` (src/accounts/auth-throttle.ts) in its own table
+ * ...), written only by `rate-limiter-flexible` (src/shared/auth-throttle.ts) in its own table
  * layout; expired rows are removed by the `auth-throttle` sweep.
  */
 @Entity({ tableName: 'auth_throttle' })

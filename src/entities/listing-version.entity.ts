@@ -5,7 +5,7 @@ import { BigIntType, PrimaryKeyProp, EntityName } from '@mikro-orm/core';
  * The catalog version: one row (id 1) whose counter moves, by statement triggers on `product` and
  * `category` and in the writing transaction, whenever the set of published products matching some
  * listing filter may have changed. A listing reads it in the same statement as its page, so a total
- * counted at the same version is exact (see `src/fast-paths/listing-total-cache.ts`). Only the triggers
+ * counted at the same version is exact (see `src/services/catalog/listing-total-cache.ts`). Only the triggers
  * write it; the trigger functions live in the CatalogVersion migration (MikroORM cannot describe a
  * trigger function shared by several triggers).
  */
@@ -25,7 +25,7 @@ export class CatalogVersion {
 /**
  * The sales version: sixteen shards (a backend bumps the one its pid falls on; readers sum them)
  * that move whenever an order line enters or leaves sold_count. A `sort=sales` listing reads their sum
- * with the catalog version in the same statement as its page (see `src/fast-paths/sales-ranking-cache.ts`).
+ * with the catalog version in the same statement as its page (see `src/services/catalog/sales-ranking-cache.ts`).
  * Only the triggers on `order_item` write it.
  */
 @Entity()

@@ -85,7 +85,7 @@ export class Product {
   priceFrom!: number;
 
   /**
-   * What keyword search matches (src/catalog/search/): weighted A name, B brand and shop names, C the
+   * What keyword search matches (src/services/catalog/search/): weighted A name, B brand and shop names, C the
    * category path's names, D description, with CJK text also as overlapping character bigrams and
    * single characters (the `simple` configuration does not split Chinese into words). Written only
    * by the `product_search_document` trigger; never loaded by the ORM.

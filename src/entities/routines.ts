@@ -3,7 +3,7 @@ import { Routine } from '@mikro-orm/core';
 /**
  * `mf_refuse(code, details)`: raises SQLSTATE `MF001` with the refusal code as message and its
  * details (JSON) as detail. Checkout writes its orders, items, counters and stock decrements in one
- * statement (`src/checkout/place-orders-statement.ts`); when one of its guarded writes finds fewer rows than it
+ * statement (`src/services/checkout/place-orders-statement.ts`); when one of its guarded writes finds fewer rows than it
  * needs, the statement calls this so that the whole statement, and so every write in it, fails.
  * Created by the CheckoutRefusal migration; declared here so the schema comparator knows it.
  */

@@ -12,7 +12,7 @@ export enum SuggestionKind {
  * The names a search box completes: every brand and category, and every published product. Written
  * only by the `search_suggestion_sync` trigger on those tables (migration Search), so it is always in
  * step with them. `norm` is the lower-cased name with its spaces collapsed; completions are prefix
- * ranges on it, kind by kind (src/catalog/search/suggestions.ts).
+ * ranges on it, kind by kind (src/services/catalog/search/suggestions.ts).
  */
 @Entity()
 @Unique({ name: 'search_suggestion_kind_ref_id_unique', properties: ['kind', 'refId'] })

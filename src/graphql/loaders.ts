@@ -1,10 +1,10 @@
 import DataLoader from 'dataloader';
-import { ratingSummaries, type RatingSummary } from '../catalog/rating-summary.js';
+import { ratingSummaries, type RatingSummary } from '../services/catalog/rating-summary.js';
 import type { ServiceContext } from '../shared/context.js';
-import { myUsableCouponsByShop, type CouponView } from '../promotions/coupon.service.js';
-import { favoritedProductIds, favoritedShopIds, favoritingCustomer } from '../accounts/favorites.service.js';
-import { brandsByIds, categoriesByIds, categoriesByParentIds, productsByIds, profilesByShopIds, skusByProductIds } from '../catalog/catalog-lookups.js';
-import type { BrandView, CategoryView, ProductView, ShopProfileView, SkuView } from '../catalog/catalog-views.js';
+import { myUsableCouponsByShop, type CouponView } from '../services/promotions/coupon.service.js';
+import { favoritedProductIds, favoritedShopIds, favoritingCustomer } from '../services/accounts/favorites.service.js';
+import { brandsByIds, categoriesByIds, categoriesByParentIds, productsByIds, profilesByShopIds, skusByProductIds } from '../services/catalog/catalog-lookups.js';
+import type { BrandView, CategoryView, ProductView, ShopProfileView, SkuView } from '../services/catalog/catalog-views.js';
 
 /**
  * Per-request DataLoaders: every relation a GraphQL list touches is fetched with one query per

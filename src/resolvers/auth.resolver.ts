@@ -1,5 +1,5 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import * as auth from '../accounts/auth.service.js';
+import * as auth from '../services/accounts/auth.service.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { LoginInput, RegisterInput, SessionType, UserType } from './types/user.types.js';
 

@@ -1,9 +1,9 @@
 import { Coupon } from './types/coupon.types.js';
 import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import * as brands from '../catalog/brand.service.js';
-import * as categories from '../catalog/category.service.js';
-import * as shops from '../catalog/shop.service.js';
-import type { CategoryView, ShopView } from '../catalog/catalog-views.js';
+import * as brands from '../services/catalog/brand.service.js';
+import * as categories from '../services/catalog/category.service.js';
+import * as shops from '../services/catalog/shop.service.js';
+import type { CategoryView, ShopView } from '../services/catalog/catalog-views.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
 import { PageArgs } from './types/page.types.js';

@@ -1,5 +1,5 @@
 import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import * as coupons from '../promotions/coupon.service.js';
+import * as coupons from '../services/promotions/coupon.service.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
 import {

@@ -1,7 +1,7 @@
 import { Args, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubscribeResolverData } from 'type-graphql';
-import type { DomainEvent } from '../events/domain-event.js';
-import * as feed from '../events/event-feed.service.js';
+import type { DomainEvent } from '../shared/domain-event.js';
+import * as feed from '../services/events/event-feed.service.js';
 import type { ServiceContext } from '../shared/context.js';
 import { createLoaders } from '../graphql/loaders.js';
 import type { GraphQLContext } from './graphql-context.js';

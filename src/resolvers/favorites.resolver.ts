@@ -1,5 +1,5 @@
 import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import * as favorites from '../accounts/favorites.service.js';
+import * as favorites from '../services/accounts/favorites.service.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
 import { PageArgs } from './types/page.types.js';

@@ -1,6 +1,6 @@
 import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import * as freight from '../shipping/freight-template.service.js';
-import { listShippingCompanies } from '../shipping/shipping-company.service.js';
+import * as freight from '../services/shipping/freight-template.service.js';
+import { listShippingCompanies } from '../services/shipping/shipping-company.service.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
 import { PageArgs } from './types/page.types.js';

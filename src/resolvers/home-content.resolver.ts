@@ -1,5 +1,5 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import * as content from '../catalog/home-content.service.js';
+import * as content from '../services/catalog/home-content.service.js';
 import { ContentKind } from '../entities/home-content-item.entity.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { ContentItemInput, ContentItemType, HomeContentType } from './types/catalog.types.js';

@@ -1,5 +1,5 @@
 import { Arg, Args, Ctx, Int, Query, Resolver } from 'type-graphql';
-import * as operations from '../orders/operations.service.js';
+import * as operations from '../services/orders/operations.service.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
 import { AwaitingShipmentListArgs, OperationsTodayType } from './types/operations.types.js';

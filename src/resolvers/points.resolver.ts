@@ -1,5 +1,5 @@
 import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import * as points from '../points/points-mall.service.js';
+import * as points from '../services/points/points-mall.service.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
 import { PageArgs } from './types/page.types.js';

@@ -1,9 +1,9 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { selects } from '../graphql/lookahead.js';
-import * as products from '../catalog/product.service.js';
-import * as merchant from '../catalog/merchant-product.service.js';
-import { pathIds, type ProductDetailView, type ProductView } from '../catalog/catalog-views.js';
+import * as products from '../services/catalog/product.service.js';
+import * as merchant from '../services/catalog/merchant-product.service.js';
+import { pathIds, type ProductDetailView, type ProductView } from '../services/catalog/catalog-views.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
 import { RatingSummary } from './types/after-sale.types.js';

@@ -1,10 +1,10 @@
 import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import * as cart from '../checkout/cart.service.js';
-import { checkout, previewCheckout } from '../checkout/checkout.service.js';
-import * as orders from '../orders/order.service.js';
-import { createShipment } from '../orders/shipment.service.js';
-import { getMyInvoice, issueInvoice } from '../orders/invoice.service.js';
-import { myStats } from '../accounts/account.service.js';
+import * as cart from '../services/checkout/cart.service.js';
+import { checkout, previewCheckout } from '../services/checkout/checkout.service.js';
+import * as orders from '../services/orders/order.service.js';
+import { createShipment } from '../services/orders/shipment.service.js';
+import { getMyInvoice, issueInvoice } from '../services/orders/invoice.service.js';
+import { myStats } from '../services/accounts/account.service.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
 import { CouponChoiceInput } from './types/coupon.types.js';
@@ -12,7 +12,7 @@ import {
   AccountStats, Cart, CheckoutPreview, Invoice, InvoiceInput, Order, OrderItem, OrderListArgs, OrderPage, ShipmentInput, ShippingAddressInput,
 } from './types/order.types.js';
 import { ProductType } from './types/catalog.types.js';
-import type { OrderItemView } from '../orders/order-view.js';
+import type { OrderItemView } from '../services/orders/order-view.js';
 import { GroupBuyIntentInput } from './types/group-buy.types.js';
 
 @Resolver()

@@ -1,5 +1,5 @@
 import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import * as refunds from '../after-sale/refund.service.js';
+import * as refunds from '../services/after-sale/refund.service.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
 import { Refund, RefundInput, RefundListArgs, RefundPage, ShipBackInput } from './types/after-sale.types.js';

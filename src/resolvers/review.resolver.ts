@@ -1,5 +1,5 @@
 import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import * as reviews from '../after-sale/review.service.js';
+import * as reviews from '../services/after-sale/review.service.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
 import {

@@ -1,6 +1,6 @@
 import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
-import { productFacets } from '../catalog/search/facets.service.js';
-import { searchSuggestions } from '../catalog/search/suggestions.service.js';
+import { productFacets } from '../services/catalog/search/facets.service.js';
+import { searchSuggestions } from '../services/catalog/search/suggestions.service.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
 import { ProductListArgs } from './types/catalog.types.js';

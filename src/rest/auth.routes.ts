@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import * as auth from '../accounts/auth.service.js';
+import * as auth from '../services/accounts/auth.service.js';
 import { route, Reply } from './route.js';
 import { Session, User } from './responses/accounts.js';
 

@@ -1,13 +1,13 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import * as brands from '../catalog/brand.service.js';
-import * as categories from '../catalog/category.service.js';
-import * as content from '../catalog/home-content.service.js';
-import * as products from '../catalog/product.service.js';
-import * as shops from '../catalog/shop.service.js';
+import * as brands from '../services/catalog/brand.service.js';
+import * as categories from '../services/catalog/category.service.js';
+import * as content from '../services/catalog/home-content.service.js';
+import * as products from '../services/catalog/product.service.js';
+import * as shops from '../services/catalog/shop.service.js';
 import { ContentKind } from '../entities/home-content-item.entity.js';
-import { FacetsInput, productFacets } from '../catalog/search/facets.service.js';
-import { SuggestInput, searchSuggestions } from '../catalog/search/suggestions.service.js';
+import { FacetsInput, productFacets } from '../services/catalog/search/facets.service.js';
+import { SuggestInput, searchSuggestions } from '../services/catalog/search/suggestions.service.js';
 import { route } from './route.js';
 import {
   BrandList, CategoryNode, CategoryTree, ContentKindList, Currency, HomeContent, ProductDetail, ProductPage, Shop, ShopPage, ShopProfile,

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
-import * as coupons from '../promotions/coupon.service.js';
-import { Slug } from '../catalog/shop.service.js';
+import * as coupons from '../services/promotions/coupon.service.js';
+import { Slug } from '../services/catalog/shop.service.js';
 import { route, Reply } from './route.js';
 import { Coupon, CouponPage, CouponTemplate, CouponTemplatePage } from './responses/promotions.js';
 

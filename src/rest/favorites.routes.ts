@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import * as favorites from '../accounts/favorites.service.js';
+import * as favorites from '../services/accounts/favorites.service.js';
 import { PageQuery } from '../shared/pagination.js';
 import { route, Reply } from './route.js';
 import { FavoriteProduct, FavoriteShop, Favorites } from './responses/accounts.js';

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import * as flashSales from '../promotions/flash-sale.service.js';
+import * as flashSales from '../services/promotions/flash-sale.service.js';
 import { PageQuery } from '../shared/pagination.js';
 import { route, Reply } from './route.js';
 import type { ErrorCode } from './openapi/error-codes.js';

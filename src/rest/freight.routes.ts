@@ -1,6 +1,6 @@
 import type { Router } from 'express';
-import * as freight from '../shipping/freight-template.service.js';
-import { listShippingCompanies } from '../shipping/shipping-company.service.js';
+import * as freight from '../services/shipping/freight-template.service.js';
+import { listShippingCompanies } from '../services/shipping/shipping-company.service.js';
 import { PageQuery } from '../shared/pagination.js';
 import { route, Reply } from './route.js';
 import { FreightAssignment, FreightTemplate, FreightTemplatePage, ShippingCompanyList } from './responses/points-shipping.js';

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import * as groupBuys from '../promotions/group-buy.service.js';
+import * as groupBuys from '../services/promotions/group-buy.service.js';
 import { PageQuery } from '../shared/pagination.js';
 import { route, Reply } from './route.js';
 import { GroupBuyDetail, GroupBuyPage, MerchantGroupBuy, MerchantGroupBuyPage } from './responses/promotions.js';

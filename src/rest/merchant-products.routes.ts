@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import * as merchant from '../catalog/merchant-product.service.js';
+import * as merchant from '../services/catalog/merchant-product.service.js';
 import { route, Reply } from './route.js';
 import { MerchantProduct, MerchantProductPage } from './responses/catalog.js';
 

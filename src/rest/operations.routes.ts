@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import * as operations from '../orders/operations.service.js';
+import * as operations from '../services/orders/operations.service.js';
 import { route } from './route.js';
 import { OperationsToday, OrderPage } from './responses/purchase.js';
 

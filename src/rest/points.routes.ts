@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import * as points from '../points/points-mall.service.js';
+import * as points from '../services/points/points-mall.service.js';
 import { PageQuery } from '../shared/pagination.js';
 import { route, Reply } from './route.js';
 import { PointsProduct, PointsProductPage, Redemption, RedemptionPage } from './responses/points-shipping.js';

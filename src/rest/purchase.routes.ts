@@ -1,10 +1,10 @@
 import type { Router } from 'express';
-import * as cart from '../checkout/cart.service.js';
-import { checkout, CheckoutInput, previewCheckout, PreviewInput } from '../checkout/checkout.service.js';
-import * as orders from '../orders/order.service.js';
-import { createShipment, ShipmentInput } from '../orders/shipment.service.js';
-import { getMyInvoice, issueInvoice, IssueInput } from '../orders/invoice.service.js';
-import { myStats } from '../accounts/account.service.js';
+import * as cart from '../services/checkout/cart.service.js';
+import { checkout, CheckoutInput, previewCheckout, PreviewInput } from '../services/checkout/checkout.service.js';
+import * as orders from '../services/orders/order.service.js';
+import { createShipment, ShipmentInput } from '../services/orders/shipment.service.js';
+import { getMyInvoice, issueInvoice, IssueInput } from '../services/orders/invoice.service.js';
+import { myStats } from '../services/accounts/account.service.js';
 import { route, Reply } from './route.js';
 import type { ErrorCode } from './openapi/error-codes.js';
 import { Cart, CheckoutPreview, CheckoutResult, Invoice, Order, OrderPage } from './responses/purchase.js';

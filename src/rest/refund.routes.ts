@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import * as refunds from '../after-sale/refund.service.js';
+import * as refunds from '../services/after-sale/refund.service.js';
 import { route, Reply } from './route.js';
 import { Refund, RefundPage } from './responses/after-sale.js';
 

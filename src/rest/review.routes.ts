@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import * as reviews from '../after-sale/review.service.js';
+import * as reviews from '../services/after-sale/review.service.js';
 import { route, Reply } from './route.js';
 import { ProductReviewPage, Review, ReviewPage } from './responses/after-sale.js';
 

@@ -9,8 +9,8 @@ import { HomeContentItem, ContentKind } from '../entities/home-content-item.enti
 import { PointsProduct } from '../entities/points-product.entity.js';
 import { User, Role } from '../entities/user.entity.js';
 import { BalanceKind } from '../entities/balance.entity.js';
-import { hashPassword } from '../accounts/password.js';
-import { createZeroBalances, credit } from '../accounts/ledger.service.js';
+import { hashPassword } from '../services/accounts/password.js';
+import { createZeroBalances, credit } from '../services/accounts/ledger.service.js';
 import { seedShowcase } from './showcase.js';
 import {
   ADMIN_EMAIL, BRANDS, CATEGORY_TREE, CUSTOMERS, DEMO_PASSWORD, POINTS_PRODUCTS, SEED_FUNDS, SEED_POINTS, SHOPS, VARIANTS, operatorEmail, startingStock,

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
-import { InProcessEventBus } from '../events/in-process-bus.js';
-import type { DomainEvent } from '../events/domain-event.js';
+import { InProcessEventBus } from '../services/events/in-process-bus.js';
+import type { DomainEvent } from '../shared/domain-event.js';
 import type { ServiceContext } from '../shared/context.js';
 import type { Role } from '../entities/user.entity.js';
 

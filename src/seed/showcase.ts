@@ -2,16 +2,16 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { typedSql } from '../db/typed-sql.js';
 import { ProductStatus } from '../entities/product.entity.js';
 import type { User } from '../entities/user.entity.js';
-import { createTemplate } from '../promotions/coupon.service.js';
-import { createFlashSale, enableFlashSale } from '../promotions/flash-sale.service.js';
-import { createGroupBuy } from '../promotions/group-buy.service.js';
-import { assignFreightTemplate, createFreightTemplate } from '../shipping/freight-template.service.js';
-import { setCartItem } from '../checkout/cart.service.js';
-import { checkout } from '../checkout/checkout.service.js';
-import { confirmDelivery, payOrder } from '../orders/order.service.js';
-import { createShipment } from '../orders/shipment.service.js';
-import { replyToReview, reviewOrderItem } from '../after-sale/review.service.js';
-import { redeemPointsProduct } from '../points/points-mall.service.js';
+import { createTemplate } from '../services/promotions/coupon.service.js';
+import { createFlashSale, enableFlashSale } from '../services/promotions/flash-sale.service.js';
+import { createGroupBuy } from '../services/promotions/group-buy.service.js';
+import { assignFreightTemplate, createFreightTemplate } from '../services/shipping/freight-template.service.js';
+import { setCartItem } from '../services/checkout/cart.service.js';
+import { checkout } from '../services/checkout/checkout.service.js';
+import { confirmDelivery, payOrder } from '../services/orders/order.service.js';
+import { createShipment } from '../services/orders/shipment.service.js';
+import { replyToReview, reviewOrderItem } from '../services/after-sale/review.service.js';
+import { redeemPointsProduct } from '../services/points/points-mall.service.js';
 import { seedContexts } from './seed-context.js';
 import {
   ALICE_ADDRESS, BOB_ADDRESS, COUPON_TEMPLATES, DELIVERED_PURCHASES, FLASH_SALES, FREIGHT_TEMPLATE, GROUP_BUY, REDEMPTION,

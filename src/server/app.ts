@@ -19,10 +19,10 @@ import { bearerToken, createServiceContext, requestId, requestLocals, type AppDe
 import { startSubscriptionServer } from './subscriptions.js';
 import { startSweeps } from './jobs.js';
 import { PoolHealth } from '../db/pool-health.js';
-import { poolOf } from '../fast-paths/prepared-statements.js';
+import { poolOf } from '../db/prepared-statements.js';
 import { webApp } from './web-app.js';
 import { apiDocs } from './api-docs.js';
-import { postgresAuthThrottle } from '../accounts/auth-throttle.js';
+import { postgresAuthThrottle } from '../shared/auth-throttle.js';
 import { securityHeaders } from './security-headers.js';
 import { graphiqlPage } from './graphiql.js';
 import { corsPolicy } from './cors.js';

@@ -1,8 +1,8 @@
 import type { ServiceContext } from '../shared/context.js';
-import { cancelUnpaidOrders } from '../orders/order.service.js';
-import { expireLapsedGroups } from '../promotions/group-buy-lifecycle.js';
+import { cancelUnpaidOrders } from '../services/orders/order.service.js';
+import { expireLapsedGroups } from '../services/promotions/group-buy-lifecycle.js';
 import { expireIdempotencyKeys } from '../shared/idempotency.js';
-import { pruneAuthThrottle } from '../accounts/auth-throttle.js';
+import { pruneAuthThrottle } from '../shared/auth-throttle.js';
 import type { AppDeps } from './request-context.js';
 
 /** A context for work no user asked for (sweeps): no actor, its own entity manager. */

@@ -3,10 +3,10 @@ import type { Response } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../config.js';
 import type { Logger } from '../logger.js';
-import type { EventBus } from '../events/domain-event.js';
+import type { EventBus } from '../shared/domain-event.js';
 import type { FaultHooks, ServiceContext } from '../shared/context.js';
-import { authenticate } from '../accounts/auth.service.js';
-import type { AuthThrottle } from '../accounts/auth-throttle.js';
+import { authenticate } from '../services/accounts/auth.service.js';
+import type { AuthThrottle } from '../shared/auth-throttle.js';
 
 export interface AppDeps {
   config: AppConfig;

@@ -4,7 +4,7 @@ import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { AppError, toAppError } from '../errors.js';
-import { authenticate, invalidTokens } from '../accounts/auth.service.js';
+import { authenticate, invalidTokens } from '../services/accounts/auth.service.js';
 import type WebSocket from 'ws';
 import { asGraphQLError, formatError } from '../graphql/errors.js';
 import { checkOperation } from '../graphql/limits.js';

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../logger.js';
 import type { AppConfig } from '../config.js';
-import type { DomainEvent, EventBus } from '../events/domain-event.js';
+import type { DomainEvent, EventBus } from './domain-event.js';
 import type { Role } from '../entities/user.entity.js';
-import type { AuthThrottle } from '../accounts/auth-throttle.js';
+import type { AuthThrottle } from './auth-throttle.js';
 
 /** Who is calling. Resolved once per request from the bearer token. */
 export interface Actor {

@@ -1,4 +1,4 @@
-import { z } from '../shared/validate.js';
+import { z } from './validate.js';
 
 /**
  * Something that happened in a committed transaction. `shopIds` and `customerId` say who may see it:

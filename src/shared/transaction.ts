@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { encodeEvent, type DomainEvent } from '../events/domain-event.js';
+import { encodeEvent, type DomainEvent } from './domain-event.js';
 import { AppError, causeChain } from '../errors.js';
 import type { ServiceContext } from './context.js';
 
@@ -68,7 +68,7 @@ async function runUseCase<T>(ctx: ServiceContext, work: (tx: ServiceContext) => 
 
 /**
  * Queues an event of the current transaction; it is published when the transaction commits.
- * Use the names in `src/events/event-types.ts`. An event too large for one NOTIFY throws here, so the
+ * Use the names in `src/services/events/event-types.ts`. An event too large for one NOTIFY throws here, so the
  * mistake rolls the use case back in tests instead of losing the event after commit.
  */
 export function emit(tx: ServiceContext, event: Omit<DomainEvent, 'occurredAt' | 'id'>): void {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { hashToken } from '../../src/accounts/auth.service.js';
-import { hashPassword } from '../../src/accounts/password.js';
-import { createZeroBalances, credit } from '../../src/accounts/ledger.service.js';
+import { hashToken } from '../../src/services/accounts/auth.service.js';
+import { hashPassword } from '../../src/services/accounts/password.js';
+import { createZeroBalances, credit } from '../../src/services/accounts/ledger.service.js';
 import { BalanceKind } from '../../src/entities/balance.entity.js';
 import { Role } from '../../src/entities/user.entity.js';
 import type { TestApp } from './harness.js';

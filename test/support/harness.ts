@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig, type AppConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { openOrm, servingPool, type MikroORM } from '../../src/db/orm.js';
-import { PostgresEventBus } from '../../src/events/postgres-event-bus.js';
+import { PostgresEventBus } from '../../src/services/events/postgres-event-bus.js';
 import { startApp, type RunningApp } from '../../src/server/app.js';
 import { createServiceContext } from '../../src/server/request-context.js';
 import type { FaultHooks, ServiceContext } from '../../src/shared/context.js';

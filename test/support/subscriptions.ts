@@ -1,7 +1,7 @@
 import { createClient, type Client, type ExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
-import type { DomainEvent } from '../../src/events/domain-event.js';
-import { EventTypes } from '../../src/events/event-types.js';
+import type { DomainEvent } from '../../src/shared/domain-event.js';
+import { EventTypes } from '../../src/services/events/event-types.js';
 import { emit, inTransaction } from '../../src/shared/transaction.js';
 import type { TestApp } from './harness.js';
 

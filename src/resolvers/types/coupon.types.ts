@@ -1,6 +1,6 @@
 import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { CouponTemplateStatus, DiscountKind } from '../../entities/coupon-template.entity.js';
-import { CouponState } from '../../promotions/coupon.service.js';
+import { CouponState } from '../../services/promotions/coupon.service.js';
 import { ShopSummary } from './order.types.js';
 import { PageArgs } from './page.types.js';
 

@@ -1,6 +1,6 @@
 import { ArgsType, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { EventTypes, type EventType } from '../../events/event-types.js';
+import { EventTypes, type EventType } from '../../services/events/event-types.js';
 
 registerEnumType(EventTypes, {
   name: 'EventType',

@@ -1,5 +1,5 @@
 import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { FlashSaleState } from '../../promotions/flash-sale.service.js';
+import { FlashSaleState } from '../../services/promotions/flash-sale.service.js';
 import { ShopSummary } from './order.types.js';
 import { PageArgs, PageType } from './page.types.js';
 

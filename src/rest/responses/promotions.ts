@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { CouponTemplateStatus, DiscountKind } from '../../entities/coupon-template.entity.js';
 import { GroupState } from '../../entities/group-buy.entity.js';
-import { CouponState } from '../../promotions/coupon.service.js';
-import { FlashSaleState } from '../../promotions/flash-sale.service.js';
+import { CouponState } from '../../services/promotions/coupon.service.js';
+import { FlashSaleState } from '../../services/promotions/flash-sale.service.js';
 import { count, id, money, named, page, ShopRef, timestamp } from './common.js';
 
 const discountTerms = {

@@ -1,9 +1,9 @@
-import { OrderStatus } from '../entities/order.entity.js';
-import { BalanceKind } from '../entities/balance.entity.js';
-import { BASE_CURRENCY } from '../currency.js';
-import { typedSql } from '../db/typed-sql.js';
-import type { ServiceContext } from '../shared/context.js';
-import { requireCustomer } from '../shared/guards.js';
+import { OrderStatus } from '../../entities/order.entity.js';
+import { BalanceKind } from '../../entities/balance.entity.js';
+import { BASE_CURRENCY } from '../../currency.js';
+import { typedSql } from '../../db/typed-sql.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { requireCustomer } from '../../shared/guards.js';
 import { balancesOf } from './ledger.service.js';
 
 export interface AccountStats {

@@ -1,22 +1,22 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AppError } from '../errors.js';
-import { User, Role } from '../entities/user.entity.js';
-import { AuthToken } from '../entities/auth-token.entity.js';
-import type { Actor, ServiceContext } from '../shared/context.js';
-import { inTransaction } from '../shared/transaction.js';
-import { requireUser } from '../shared/guards.js';
-import { parseInput, z } from '../shared/validate.js';
+import { AppError } from '../../errors.js';
+import { User, Role } from '../../entities/user.entity.js';
+import { AuthToken } from '../../entities/auth-token.entity.js';
+import type { Actor, ServiceContext } from '../../shared/context.js';
+import { inTransaction } from '../../shared/transaction.js';
+import { requireUser } from '../../shared/guards.js';
+import { parseInput, z } from '../../shared/validate.js';
 import { hashPassword, verifyPassword, DUMMY_HASH } from './password.js';
-import { unthrottled } from './auth-throttle.js';
+import { unthrottled } from '../../shared/auth-throttle.js';
 import { createZeroBalances } from './ledger.service.js';
-import { queryRows } from '../fast-paths/prepared-statements.js';
-import { textArray } from '../db/sql.js';
-import { perConnection } from '../fast-paths/per-connection.js';
-import { typedSql, type Database } from '../db/typed-sql.js';
-import { toDate } from '../shared/values.js';
-import { StatementCombiner } from '../fast-paths/statement-combiner.js';
+import { queryRows } from '../../db/prepared-statements.js';
+import { textArray } from '../../db/sql.js';
+import { perConnection } from '../../db/per-connection.js';
+import { typedSql, type Database } from '../../db/typed-sql.js';
+import { toDate } from '../../shared/values.js';
+import { StatementCombiner } from '../../db/statement-combiner.js';
 
 export interface UserView {
   id: number;

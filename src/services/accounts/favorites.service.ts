@@ -1,15 +1,15 @@
 import { sql } from 'kysely';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { notFound } from '../errors.js';
-import { Product, ProductStatus } from '../entities/product.entity.js';
-import { Shop } from '../entities/shop.entity.js';
-import { FavoriteProduct, FavoriteShop } from '../entities/favorite.entity.js';
-import { Role } from '../entities/user.entity.js';
-import { typedSql } from '../db/typed-sql.js';
-import type { ServiceContext } from '../shared/context.js';
-import { requireCustomer } from '../shared/guards.js';
-import { PageQuery, pageOf, pageWindow, type Page } from '../shared/pagination.js';
-import { idParam, parseInput } from '../shared/validate.js';
+import { notFound } from '../../errors.js';
+import { Product, ProductStatus } from '../../entities/product.entity.js';
+import { Shop } from '../../entities/shop.entity.js';
+import { FavoriteProduct, FavoriteShop } from '../../entities/favorite.entity.js';
+import { Role } from '../../entities/user.entity.js';
+import { typedSql } from '../../db/typed-sql.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { requireCustomer } from '../../shared/guards.js';
+import { PageQuery, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
+import { idParam, parseInput } from '../../shared/validate.js';
 
 /**
  * Customer-scoped favorites of products and shops. One row per (customer, object), kept unique by the

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { refused } from '../errors.js';
-import { BASE_CURRENCY } from '../currency.js';
-import { Balance, BalanceKind } from '../entities/balance.entity.js';
-import { typedSql } from '../db/typed-sql.js';
+import { refused } from '../../errors.js';
+import { BASE_CURRENCY } from '../../currency.js';
+import { Balance, BalanceKind } from '../../entities/balance.entity.js';
+import { typedSql } from '../../db/typed-sql.js';
 
 /**
  * The only code that changes a balance. Each primitive is one statement: the guarded update and the

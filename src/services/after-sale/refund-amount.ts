@@ -1,6 +1,6 @@
 import { expressionBuilder, sql, type Expression } from 'kysely';
-import type { Database } from '../db/typed-sql.js';
-import { RefundStatus } from '../entities/refund.entity.js';
+import type { Database } from '../../db/typed-sql.js';
+import { RefundStatus } from '../../entities/refund.entity.js';
 
 /**
  * What an order finally cost the customer, on its row's `id` and `total`: its total less the refunds

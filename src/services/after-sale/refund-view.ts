@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { opt } from '../shared/values.js';
-import { BASE_CURRENCY } from '../currency.js';
-import { typedSql, type Database } from '../db/typed-sql.js';
-import type { RefundKind, RefundStatus } from '../entities/refund.entity.js';
+import { opt } from '../../shared/values.js';
+import { BASE_CURRENCY } from '../../currency.js';
+import { typedSql, type Database } from '../../db/typed-sql.js';
+import type { RefundKind, RefundStatus } from '../../entities/refund.entity.js';
 
 export interface RefundItemView {
   orderItemId: number;

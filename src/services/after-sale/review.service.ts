@@ -2,17 +2,17 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
 import { EventTypes } from '../events/event-types.js';
-import { typedSql, type Database } from '../db/typed-sql.js';
-import { OrderItem } from '../entities/order-item.entity.js';
-import { OrderStatus } from '../entities/order.entity.js';
-import { ProductStatus } from '../entities/product.entity.js';
-import { Review } from '../entities/review.entity.js';
-import { conflict, notFound } from '../errors.js';
-import type { ServiceContext } from '../shared/context.js';
-import { requireAdmin, requireCustomer, requireOperator } from '../shared/guards.js';
-import { emit, inTransaction } from '../shared/transaction.js';
-import { id, parseInput, z } from '../shared/validate.js';
-import { pageFields, pageOf, pageOffset, windowTotal, type Page, type PageRequest } from '../shared/pagination.js';
+import { typedSql, type Database } from '../../db/typed-sql.js';
+import { OrderItem } from '../../entities/order-item.entity.js';
+import { OrderStatus } from '../../entities/order.entity.js';
+import { ProductStatus } from '../../entities/product.entity.js';
+import { Review } from '../../entities/review.entity.js';
+import { conflict, notFound } from '../../errors.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { requireAdmin, requireCustomer, requireOperator } from '../../shared/guards.js';
+import { emit, inTransaction } from '../../shared/transaction.js';
+import { id, parseInput, z } from '../../shared/validate.js';
+import { pageFields, pageOf, pageOffset, windowTotal, type Page, type PageRequest } from '../../shared/pagination.js';
 import { ratingSummaries, type RatingSummary } from '../catalog/rating-summary.js';
 
 export interface ReviewView {

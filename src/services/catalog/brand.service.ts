@@ -1,9 +1,9 @@
-import { validationError } from '../errors.js';
-import type { ServiceContext } from '../shared/context.js';
-import { requireAdmin } from '../shared/guards.js';
-import { inTransaction } from '../shared/transaction.js';
-import { parseInput, idParam, z } from '../shared/validate.js';
-import { Brand } from '../entities/brand.entity.js';
+import { validationError } from '../../errors.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { requireAdmin } from '../../shared/guards.js';
+import { inTransaction } from '../../shared/transaction.js';
+import { parseInput, idParam, z } from '../../shared/validate.js';
+import { Brand } from '../../entities/brand.entity.js';
 import { toBrandView, type BrandView } from './catalog-views.js';
 import { lockOrderedList } from './ordered-list-lock.js';
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Database } from '../db/typed-sql.js';
-import { intArray } from '../db/sql.js';
-import { queryRows } from '../fast-paths/prepared-statements.js';
+import type { Database } from '../../db/typed-sql.js';
+import { intArray } from '../../db/sql.js';
+import { queryRows } from '../../db/prepared-statements.js';
 import { soldCountOf } from './sold-count.js';
 import {
   BRAND_COLUMNS, CATEGORY_COLUMNS, PRODUCT_COLUMNS, PROFILE_COLUMNS, toBrandView, toCategoryView, toProductView, toProfileView, toSkuView,

@@ -1,9 +1,9 @@
-import type { Database } from '../db/typed-sql.js';
-import type { Brand } from '../entities/brand.entity.js';
-import type { Product, ProductStatus } from '../entities/product.entity.js';
-import type { ShopProfile } from '../entities/shop-profile.entity.js';
-import type { Sku } from '../entities/sku.entity.js';
-import { opt, toDate } from '../shared/values.js';
+import type { Database } from '../../db/typed-sql.js';
+import type { Brand } from '../../entities/brand.entity.js';
+import type { Product, ProductStatus } from '../../entities/product.entity.js';
+import type { ShopProfile } from '../../entities/shop-profile.entity.js';
+import type { Sku } from '../../entities/sku.entity.js';
+import { opt, toDate } from '../../shared/values.js';
 import type { RatingSummary } from './rating-summary.js';
 
 /**

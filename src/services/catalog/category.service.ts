@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
-import { notFound } from '../errors.js';
-import { BASE_CURRENCY } from '../currency.js';
-import type { ServiceContext } from '../shared/context.js';
-import { parseInput, idParam } from '../shared/validate.js';
-import { typedSql } from '../db/typed-sql.js';
+import { notFound } from '../../errors.js';
+import { BASE_CURRENCY } from '../../currency.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { parseInput, idParam } from '../../shared/validate.js';
+import { typedSql } from '../../db/typed-sql.js';
 import { toCategoryView, type CategoryView } from './catalog-views.js';
 
 export interface CategoryNode extends CategoryView {

@@ -1,14 +1,14 @@
-import { AppError, notFound } from '../errors.js';
+import { AppError, notFound } from '../../errors.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
-import { ContentKind, HomeContentItem } from '../entities/home-content-item.entity.js';
-import { ProductStatus } from '../entities/product.entity.js';
-import type { ServiceContext } from '../shared/context.js';
-import { requireAdmin } from '../shared/guards.js';
-import { inTransaction } from '../shared/transaction.js';
-import { parseInput, z } from '../shared/validate.js';
-import { typedSql, type Database } from '../db/typed-sql.js';
-import { queryRows } from '../fast-paths/prepared-statements.js';
+import { ContentKind, HomeContentItem } from '../../entities/home-content-item.entity.js';
+import { ProductStatus } from '../../entities/product.entity.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { requireAdmin } from '../../shared/guards.js';
+import { inTransaction } from '../../shared/transaction.js';
+import { parseInput, z } from '../../shared/validate.js';
+import { typedSql, type Database } from '../../db/typed-sql.js';
+import { queryRows } from '../../db/prepared-statements.js';
 import { lockOrderedList } from './ordered-list-lock.js';
 
 export interface ContentItemView {

@@ -1,4 +1,4 @@
-import { z, idParam, wholeNumber } from '../shared/validate.js';
+import { z, idParam, wholeNumber } from '../../shared/validate.js';
 import { inSubtree } from './category.service.js';
 import { keywordOf, keywordParam } from './search/keyword.js';
 import { postgresProductSearch, type KeywordMatch, type SqlPart } from './search/product-search.js';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { perConnectionMap } from './per-connection.js';
+import { perConnectionMap } from '../../db/per-connection.js';
 
 /**
  * Totals of the product listing, remembered per filter at the catalog version they were counted at.

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
-import { typedSql } from '../db/typed-sql.js';
+import { typedSql } from '../../db/typed-sql.js';
 
 /** Advisory-lock namespace of the ordered lists that are replaced as a whole (two-key form). */
 const ORDERED_LIST_LOCK = 771_010;

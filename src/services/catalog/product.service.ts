@@ -1,17 +1,17 @@
-import { AppError, notFound } from '../errors.js';
-import type { ServiceContext } from '../shared/context.js';
-import { parseInput, idParam, z } from '../shared/validate.js';
-import { pageFields, pageOffset, type Page } from '../shared/pagination.js';
+import { AppError, notFound } from '../../errors.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { parseInput, idParam, z } from '../../shared/validate.js';
+import { pageFields, pageOffset, type Page } from '../../shared/pagination.js';
 import { checkPriceRange, filterParts, firstMatching, listingFilter, listingFilterFields, type ListingFilter } from './listing-filter.js';
 import type { SqlPart } from './search/product-search.js';
 import { soldCountOf } from './sold-count.js';
-import { hasTotal, rememberTotal, totalAt } from '../fast-paths/listing-total-cache.js';
-import { pageOfRanking, rankingOf, rememberRanking, type Ranking } from '../fast-paths/sales-ranking-cache.js';
-import { intArray } from '../db/sql.js';
-import { queryRows } from '../fast-paths/prepared-statements.js';
+import { hasTotal, rememberTotal, totalAt } from './listing-total-cache.js';
+import { pageOfRanking, rankingOf, rememberRanking, type Ranking } from './sales-ranking-cache.js';
+import { intArray } from '../../db/sql.js';
+import { queryRows } from '../../db/prepared-statements.js';
 import { ratingCountsOf, ratingSummaryOf } from './rating-summary.js';
 import { withFavoritedProducts } from '../accounts/favorites.service.js';
-import type { Database } from '../db/typed-sql.js';
+import type { Database } from '../../db/typed-sql.js';
 import {
   CATEGORY_COLUMNS, PRODUCT_COLUMNS, PROFILE_COLUMNS, skusJsonOf, toBrandView, toCategoryView, toProductView, toProfileView,
   type ProductColumns, type ProductDetailView, type ProductView, type ProfileColumns, type ShopView, type SkuColumns, type SkuView,

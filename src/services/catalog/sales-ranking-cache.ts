@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { perConnectionMap } from './per-connection.js';
+import { perConnectionMap } from '../../db/per-connection.js';
 
 /**
  * `sort=sales` rankings, remembered per filter at the catalog and sales versions they were computed at.

@@ -1,11 +1,11 @@
-import { notFound } from '../errors.js';
-import type { ServiceContext } from '../shared/context.js';
-import { requireAdmin } from '../shared/guards.js';
-import { inTransaction } from '../shared/transaction.js';
-import { parseInput, idParam, z } from '../shared/validate.js';
-import { pageFields, pageOf, pageWindow, type Page } from '../shared/pagination.js';
-import { Shop } from '../entities/shop.entity.js';
-import { ShopProfile } from '../entities/shop-profile.entity.js';
+import { notFound } from '../../errors.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { requireAdmin } from '../../shared/guards.js';
+import { inTransaction } from '../../shared/transaction.js';
+import { parseInput, idParam, z } from '../../shared/validate.js';
+import { pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
+import { Shop } from '../../entities/shop.entity.js';
+import { ShopProfile } from '../../entities/shop-profile.entity.js';
 import { withFavoritedShops } from '../accounts/favorites.service.js';
 import { profileViewOf, type ShopProfileView, type ShopView } from './catalog-views.js';
 

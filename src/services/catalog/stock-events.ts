@@ -1,6 +1,6 @@
 import { EventTypes } from '../events/event-types.js';
-import type { ServiceContext } from '../shared/context.js';
-import { emit } from '../shared/transaction.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { emit } from '../../shared/transaction.js';
 
 export interface StockDecrement {
   skuId: number;

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
-import { typedSql } from '../db/typed-sql.js';
+import { typedSql } from '../../db/typed-sql.js';
 
 /** Quantity per SKU; one SKU may appear in several order items, so demand is summed first. */
 export type Demand = Map<number, number>;

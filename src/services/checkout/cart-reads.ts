@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { queryRows } from '../fast-paths/prepared-statements.js';
-import { intArray, textArray } from '../db/sql.js';
+import { queryRows } from '../../db/prepared-statements.js';
+import { intArray, textArray } from '../../db/sql.js';
 import { flashSaleOffersSql, type FlashSaleOffer } from '../promotions/flash-sale-pricing.js';
 import { freightTermsSql, type FreightTermsRow } from '../shipping/freight-fees.js';
-import type { Database } from '../db/typed-sql.js';
+import type { Database } from '../../db/typed-sql.js';
 import type { CheckoutCart } from './order-writer.js';
 
 export interface CartRequest {

@@ -1,10 +1,10 @@
-import { refused, notFound } from '../errors.js';
-import type { ServiceContext } from '../shared/context.js';
-import { requireCustomer } from '../shared/guards.js';
-import { queryRows } from '../fast-paths/prepared-statements.js';
-import { typedSql, type Database } from '../db/typed-sql.js';
-import { ProductStatus } from '../entities/product.entity.js';
-import { id, parseInput, z } from '../shared/validate.js';
+import { refused, notFound } from '../../errors.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { requireCustomer } from '../../shared/guards.js';
+import { queryRows } from '../../db/prepared-statements.js';
+import { typedSql, type Database } from '../../db/typed-sql.js';
+import { ProductStatus } from '../../entities/product.entity.js';
+import { id, parseInput, z } from '../../shared/validate.js';
 
 export interface CartLineView {
   skuId: number;

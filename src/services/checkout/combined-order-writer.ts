@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { perConnection } from '../fast-paths/per-connection.js';
-import { StatementCombiner } from '../fast-paths/statement-combiner.js';
-import { inAutocommit, inTransaction } from '../shared/transaction.js';
+import { perConnection } from '../../db/per-connection.js';
+import { StatementCombiner } from '../../db/statement-combiner.js';
+import { inAutocommit, inTransaction } from '../../shared/transaction.js';
 import { readCarts, type CartRequest } from './cart-reads.js';
 import { settleRefusal, writeOrders } from './place-orders-statement.js';
 import type { CheckoutCart, OrderWriter, Placed, Placement } from './order-writer.js';

@@ -1,10 +1,10 @@
-import type { ShippingAddress } from '../entities/order.entity.js';
-import type { ServiceContext } from '../shared/context.js';
-import type { IdempotencyRecord } from '../shared/idempotency.js';
+import type { ShippingAddress } from '../../entities/order.entity.js';
+import type { ServiceContext } from '../../shared/context.js';
+import type { IdempotencyRecord } from '../../shared/idempotency.js';
 import type { FlashSaleOffer, FlashSaleTake } from '../promotions/flash-sale-pricing.js';
 import type { FreightTermsRow } from '../shipping/freight-fees.js';
 import type { OrderView } from '../orders/order-view.js';
-import type { CheckoutLine, DraftOrder } from './checkout-draft.js';
+import type { CheckoutLine, DraftOrder } from '../../shared/checkout-draft.js';
 
 /** The customer's cart as checkout reads it: lines at current prices, their flash-sale offers and freight terms. */
 export interface CheckoutCart {

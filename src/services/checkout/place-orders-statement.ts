@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AppError, causeChain, refused } from '../errors.js';
-import { queryRows } from '../fast-paths/prepared-statements.js';
-import { intArray } from '../db/sql.js';
+import { AppError, causeChain, refused } from '../../errors.js';
+import { queryRows } from '../../db/prepared-statements.js';
+import { intArray } from '../../db/sql.js';
 import { orderViewsFromRows, type OrderRow } from '../orders/order-view.js';
-import { StaleReadConflict } from '../shared/transaction.js';
+import { StaleReadConflict } from '../../shared/transaction.js';
 import type { Placed, Placement } from './order-writer.js';
-import { orderTotals } from './checkout-draft.js';
+import { orderTotals } from '../../shared/checkout-draft.js';
 
 /**
  * Writes a checkout in one statement: takes the lines out of the cart, counts flash-sale units on the

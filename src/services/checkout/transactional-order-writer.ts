@@ -1,14 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { refused } from '../errors.js';
-import { typedSql } from '../db/typed-sql.js';
-import { Order } from '../entities/order.entity.js';
-import { OrderItem } from '../entities/order-item.entity.js';
-import { inTransaction, StaleReadConflict } from '../shared/transaction.js';
-import { recordStoredAnswer } from '../shared/idempotency.js';
+import { refused } from '../../errors.js';
+import { typedSql } from '../../db/typed-sql.js';
+import { Order } from '../../entities/order.entity.js';
+import { OrderItem } from '../../entities/order-item.entity.js';
+import { inTransaction, StaleReadConflict } from '../../shared/transaction.js';
+import { recordStoredAnswer } from '../../shared/idempotency.js';
 import { orderRows, orderViewsFromRows } from '../orders/order-view.js';
 import { readCarts } from './cart-reads.js';
 import type { OrderWriter, Placement } from './order-writer.js';
-import { orderTotals } from './checkout-draft.js';
+import { orderTotals } from '../../shared/checkout-draft.js';
 
 /**
  * The plain order writer (`CHECKOUT_WRITER=transactional`): the whole checkout in one transaction,

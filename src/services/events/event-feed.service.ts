@@ -1,11 +1,11 @@
-import { forbidden } from '../errors.js';
-import { Role } from '../entities/user.entity.js';
-import type { DomainEvent } from './domain-event.js';
+import { forbidden } from '../../errors.js';
+import { Role } from '../../entities/user.entity.js';
+import type { DomainEvent } from '../../shared/domain-event.js';
 import { ALL_EVENT_TYPES, ORDER_EVENT_TYPES, type EventType } from './event-types.js';
 import { eventStream } from './event-stream.js';
-import type { ServiceContext } from '../shared/context.js';
-import { requireCustomer, requireUser } from '../shared/guards.js';
-import { parseInput, z } from '../shared/validate.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { requireCustomer, requireUser } from '../../shared/guards.js';
+import { parseInput, z } from '../../shared/validate.js';
 
 const FeedInput = z.object({
   types: z.array(z.enum(ALL_EVENT_TYPES as [EventType, ...EventType[]])).max(ALL_EVENT_TYPES.length).nullish(),

@@ -1,5 +1,5 @@
-import { AppError } from '../errors.js';
-import type { DomainEvent, EventSource } from './domain-event.js';
+import { AppError } from '../../errors.js';
+import type { DomainEvent, EventSource } from '../../shared/domain-event.js';
 
 /** A subscriber further behind than this many events is cut off (it would only grow memory). */
 const MAX_BUFFERED = 1000;

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { DomainEvent, EventBus } from './domain-event.js';
+import type { DomainEvent, EventBus } from '../../shared/domain-event.js';
 
 /** Delivers events to subscribers in this process. Alone it serves unit use; the PostgreSQL bus feeds one. */
 export class InProcessEventBus implements EventBus {

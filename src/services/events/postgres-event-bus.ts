@@ -1,6 +1,6 @@
 import pg from 'pg';
-import type { Logger } from '../logger.js';
-import { decodeEvent, encodeEvent, type DomainEvent, type EventBus } from './domain-event.js';
+import type { Logger } from '../../logger.js';
+import { decodeEvent, encodeEvent, type DomainEvent, type EventBus } from '../../shared/domain-event.js';
 import { InProcessEventBus } from './in-process-bus.js';
 
 export const EVENTS_CHANNEL = 'mallfront_events';

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
-import { typedSql } from '../db/typed-sql.js';
-import { OrderStatus } from '../entities/order.entity.js';
-import { RefundKind, RefundStatus } from '../entities/refund.entity.js';
+import { typedSql } from '../../db/typed-sql.js';
+import { OrderStatus } from '../../entities/order.entity.js';
+import { RefundKind, RefundStatus } from '../../entities/refund.entity.js';
 
 /**
  * Closes the shipping of a paid order once every unit is shipped or refunded and no money-only

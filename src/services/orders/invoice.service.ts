@@ -1,15 +1,15 @@
-import { conflict, notFound, refused } from '../errors.js';
+import { conflict, notFound, refused } from '../../errors.js';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { sql } from 'kysely';
-import { opt, toDate } from '../shared/values.js';
-import { typedSql } from '../db/typed-sql.js';
-import { Invoice } from '../entities/invoice.entity.js';
-import { PAID_STATES } from '../entities/order.entity.js';
-import type { ServiceContext } from '../shared/context.js';
-import { requireCustomer, requireOperator } from '../shared/guards.js';
-import { inTransaction } from '../shared/transaction.js';
+import { opt, toDate } from '../../shared/values.js';
+import { typedSql } from '../../db/typed-sql.js';
+import { Invoice } from '../../entities/invoice.entity.js';
+import { PAID_STATES } from '../../entities/order.entity.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { requireCustomer, requireOperator } from '../../shared/guards.js';
+import { inTransaction } from '../../shared/transaction.js';
 import { netPaid } from '../after-sale/refund-amount.js';
-import { id, parseInput, z } from '../shared/validate.js';
+import { id, parseInput, z } from '../../shared/validate.js';
 
 /**
  * An order's invoice. It exists to be asked for once the order is paid: `status` is `not_issued` and

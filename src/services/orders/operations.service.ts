@@ -1,15 +1,15 @@
 import { sql } from 'kysely';
-import { notFound, forbidden } from '../errors.js';
-import { typedSql } from '../db/typed-sql.js';
-import { OrderStatus } from '../entities/order.entity.js';
-import { RefundStatus } from '../entities/refund.entity.js';
-import { toDate } from '../shared/values.js';
-import { Role } from '../entities/user.entity.js';
-import { BASE_CURRENCY } from '../currency.js';
-import type { ServiceContext } from '../shared/context.js';
-import { requireUser } from '../shared/guards.js';
-import { idParam, parseInput, z } from '../shared/validate.js';
-import { idPage, pageFields, pageOf, type Page } from '../shared/pagination.js';
+import { notFound, forbidden } from '../../errors.js';
+import { typedSql } from '../../db/typed-sql.js';
+import { OrderStatus } from '../../entities/order.entity.js';
+import { RefundStatus } from '../../entities/refund.entity.js';
+import { toDate } from '../../shared/values.js';
+import { Role } from '../../entities/user.entity.js';
+import { BASE_CURRENCY } from '../../currency.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { requireUser } from '../../shared/guards.js';
+import { idParam, parseInput, z } from '../../shared/validate.js';
+import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
 import { orderViews, type OrderView } from './order-view.js';
 
 /**

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { toDate, opt } from '../shared/values.js';
-import { BASE_CURRENCY } from '../currency.js';
-import { intArray } from '../db/sql.js';
-import type { ItemPricing } from '../entities/order-item.entity.js';
-import type { OrderStatus, ShippingAddress } from '../entities/order.entity.js';
-import type { Database } from '../db/typed-sql.js';
+import { toDate, opt } from '../../shared/values.js';
+import { BASE_CURRENCY } from '../../currency.js';
+import { intArray } from '../../db/sql.js';
+import type { ItemPricing } from '../../entities/order-item.entity.js';
+import type { OrderStatus, ShippingAddress } from '../../entities/order.entity.js';
+import type { Database } from '../../db/typed-sql.js';
 
 export interface OrderItemView {
   id: number;

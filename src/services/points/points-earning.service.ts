@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
-import { typedSql } from '../db/typed-sql.js';
-import { BASE_CURRENCY } from '../currency.js';
-import { BalanceKind } from '../entities/balance.entity.js';
+import { typedSql } from '../../db/typed-sql.js';
+import { BASE_CURRENCY } from '../../currency.js';
+import { BalanceKind } from '../../entities/balance.entity.js';
 import { credit, debit } from '../accounts/ledger.service.js';
 
 /**

@@ -1,20 +1,20 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import { sql } from 'kysely';
-import { conflict, notFound, refused } from '../errors.js';
-import { typedSql, type Database } from '../db/typed-sql.js';
-import { PointsProduct } from '../entities/points-product.entity.js';
-import { BalanceKind } from '../entities/balance.entity.js';
+import { conflict, notFound, refused } from '../../errors.js';
+import { typedSql, type Database } from '../../db/typed-sql.js';
+import { PointsProduct } from '../../entities/points-product.entity.js';
+import { BalanceKind } from '../../entities/balance.entity.js';
 import { EventTypes } from '../events/event-types.js';
-import { Redemption, RedemptionStatus } from '../entities/redemption.entity.js';
-import type { ShippingAddress } from '../entities/order.entity.js';
-import type { ServiceContext } from '../shared/context.js';
-import { requireAdmin, requireCustomer } from '../shared/guards.js';
+import { Redemption, RedemptionStatus } from '../../entities/redemption.entity.js';
+import type { ShippingAddress } from '../../entities/order.entity.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { requireAdmin, requireCustomer } from '../../shared/guards.js';
 import { debit } from '../accounts/ledger.service.js';
 import { ShippingAddressInput } from '../shipping/freight-fees.js';
-import { PageQuery, pageFields, pageOf, pageWindow, type Page, type PageRequest } from '../shared/pagination.js';
-import { opt } from '../shared/values.js';
-import { emit, inTransaction } from '../shared/transaction.js';
-import { idParam, parseInput, z } from '../shared/validate.js';
+import { PageQuery, pageFields, pageOf, pageWindow, type Page, type PageRequest } from '../../shared/pagination.js';
+import { opt } from '../../shared/values.js';
+import { emit, inTransaction } from '../../shared/transaction.js';
+import { idParam, parseInput, z } from '../../shared/validate.js';
 
 /**
  * The points mall: platform-owned products bought with points, and redemption orders (separate from

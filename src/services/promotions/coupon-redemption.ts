@@ -1,13 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
-import { refused } from '../errors.js';
-import { typedSql, type Database } from '../db/typed-sql.js';
-import { DiscountKind } from '../entities/coupon-template.entity.js';
-import { CouponStatus } from '../entities/coupon.entity.js';
-import { ItemPricing } from '../entities/order-item.entity.js';
-import type { ServiceContext } from '../shared/context.js';
-import type { DraftOrder } from '../checkout/checkout-draft.js';
-import { id, z } from '../shared/validate.js';
+import { refused } from '../../errors.js';
+import { typedSql, type Database } from '../../db/typed-sql.js';
+import { DiscountKind } from '../../entities/coupon-template.entity.js';
+import { CouponStatus } from '../../entities/coupon.entity.js';
+import { ItemPricing } from '../../entities/order-item.entity.js';
+import type { ServiceContext } from '../../shared/context.js';
+import type { DraftOrder } from '../../shared/checkout-draft.js';
+import { id, z } from '../../shared/validate.js';
 
 /** One coupon the customer asks to apply to the order generated for one shop. */
 export interface CouponChoice {

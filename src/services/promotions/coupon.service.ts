@@ -1,18 +1,18 @@
 import { LockMode, QueryOrder, type Loaded, type ObjectQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
-import { opt } from '../shared/values.js';
-import { typedSql } from '../db/typed-sql.js';
-import { conflict, notFound, refused } from '../errors.js';
-import { CouponTemplate, CouponTemplateStatus, DiscountKind } from '../entities/coupon-template.entity.js';
-import { Coupon, CouponStatus } from '../entities/coupon.entity.js';
-import { Shop } from '../entities/shop.entity.js';
-import type { ServiceContext } from '../shared/context.js';
-import { Role } from '../entities/user.entity.js';
-import { requireCustomer, requireOperator } from '../shared/guards.js';
-import { inTransaction } from '../shared/transaction.js';
-import { id, money, parseInput, quantity, z } from '../shared/validate.js';
-import { pageFields, pageOf, pageWindow, type Page } from '../shared/pagination.js';
+import { opt } from '../../shared/values.js';
+import { typedSql } from '../../db/typed-sql.js';
+import { conflict, notFound, refused } from '../../errors.js';
+import { CouponTemplate, CouponTemplateStatus, DiscountKind } from '../../entities/coupon-template.entity.js';
+import { Coupon, CouponStatus } from '../../entities/coupon.entity.js';
+import { Shop } from '../../entities/shop.entity.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { Role } from '../../entities/user.entity.js';
+import { requireCustomer, requireOperator } from '../../shared/guards.js';
+import { inTransaction } from '../../shared/transaction.js';
+import { id, money, parseInput, quantity, z } from '../../shared/validate.js';
+import { pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 
 /** How a customer sees a coupon: `expired` is computed (now past `validUntil` and not used). */
 export enum CouponState {

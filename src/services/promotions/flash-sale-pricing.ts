@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type NotNull } from 'kysely';
-import { typedSql, type Database } from '../db/typed-sql.js';
-import { ItemPricing } from '../entities/order-item.entity.js';
-import type { DraftItem, DraftOrder } from '../checkout/checkout-draft.js';
+import { typedSql, type Database } from '../../db/typed-sql.js';
+import { ItemPricing } from '../../entities/order-item.entity.js';
+import type { DraftItem, DraftOrder } from '../../shared/checkout-draft.js';
 
 /**
  * Flash-sale pricing at checkout, resolved on the server only.
@@ -12,7 +12,7 @@ import type { DraftItem, DraftOrder } from '../checkout/checkout-draft.js';
  *    the standard one, and what the customer already bought of each. Nothing is locked.
  * 2. `applyFlashSalePricing` splits each eligible line into an activity-priced item, for up to
  *    min(limit - already bought, activity stock), and a standard remainder.
- * 3. Checkout's one write statement (`src/checkout/place-orders-statement.ts`) then counts the units on the customer's
+ * 3. Checkout's one write statement (`src/services/checkout/place-orders-statement.ts`) then counts the units on the customer's
  *    counter (guarded by the limit) and takes the activity stock (guarded by `remaining_stock`). If
  *    either moved since the read, the statement fails and the checkout is rerun
  *    (`StaleReadConflict`), so the line is priced again from fresh figures.

@@ -1,16 +1,16 @@
 import { LockMode, QueryOrder, type Loaded } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ExpressionBuilder } from 'kysely';
-import { causeChain, conflict, notFound, refused, type AppError } from '../errors.js';
-import { typedSql, type Database } from '../db/typed-sql.js';
-import { FlashSale, FlashSaleItem } from '../entities/flash-sale.entity.js';
-import { ProductStatus } from '../entities/product.entity.js';
-import { Sku } from '../entities/sku.entity.js';
-import type { ServiceContext } from '../shared/context.js';
-import { requireOperator } from '../shared/guards.js';
-import { inTransaction } from '../shared/transaction.js';
-import { idParam, money, parseInput, quantity, z } from '../shared/validate.js';
-import { PageQuery, pageFields, pageOf, pageWindow, type Page } from '../shared/pagination.js';
+import { causeChain, conflict, notFound, refused, type AppError } from '../../errors.js';
+import { typedSql, type Database } from '../../db/typed-sql.js';
+import { FlashSale, FlashSaleItem } from '../../entities/flash-sale.entity.js';
+import { ProductStatus } from '../../entities/product.entity.js';
+import { Sku } from '../../entities/sku.entity.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { requireOperator } from '../../shared/guards.js';
+import { inTransaction } from '../../shared/transaction.js';
+import { idParam, money, parseInput, quantity, z } from '../../shared/validate.js';
+import { PageQuery, pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 
 /**
  * Flash-sale sessions: shop operators manage their own shop's sessions, anyone discovers the active

@@ -1,15 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
 import { activeFlashSaleSkuIds } from './flash-sale-pricing.js';
-import { typedSql } from '../db/typed-sql.js';
-import { conflict, notFound, refused } from '../errors.js';
-import { BuyingGroup } from '../entities/group-buy.entity.js';
-import { ItemPricing } from '../entities/order-item.entity.js';
-import { Order, OrderStatus } from '../entities/order.entity.js';
-import { ProductStatus } from '../entities/product.entity.js';
-import type { ServiceContext } from '../shared/context.js';
-import { id, z } from '../shared/validate.js';
-import type { DraftOrder } from '../checkout/checkout-draft.js';
+import { typedSql } from '../../db/typed-sql.js';
+import { conflict, notFound, refused } from '../../errors.js';
+import { BuyingGroup } from '../../entities/group-buy.entity.js';
+import { ItemPricing } from '../../entities/order-item.entity.js';
+import { Order, OrderStatus } from '../../entities/order.entity.js';
+import { ProductStatus } from '../../entities/product.entity.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { id, z } from '../../shared/validate.js';
+import type { DraftOrder } from '../../shared/checkout-draft.js';
 import { emitGroupOpened, expireGroupIfDue, lapsed, refuseClosedGroup } from './group-buy-lifecycle.js';
 
 /**

@@ -1,15 +1,15 @@
 import { LockMode, QueryOrder, type Loaded } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { conflict, notFound } from '../errors.js';
-import { typedSql } from '../db/typed-sql.js';
-import { BuyingGroup, GroupBuyActivity, GroupState } from '../entities/group-buy.entity.js';
-import { ProductStatus } from '../entities/product.entity.js';
-import { Sku } from '../entities/sku.entity.js';
-import type { ServiceContext } from '../shared/context.js';
-import { requireOperator } from '../shared/guards.js';
-import { inTransaction } from '../shared/transaction.js';
-import { id, money, parseInput, z } from '../shared/validate.js';
-import { PageQuery, pageFields, pageOf, pageWindow, type Page } from '../shared/pagination.js';
+import { conflict, notFound } from '../../errors.js';
+import { typedSql } from '../../db/typed-sql.js';
+import { BuyingGroup, GroupBuyActivity, GroupState } from '../../entities/group-buy.entity.js';
+import { ProductStatus } from '../../entities/product.entity.js';
+import { Sku } from '../../entities/sku.entity.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { requireOperator } from '../../shared/guards.js';
+import { inTransaction } from '../../shared/transaction.js';
+import { id, money, parseInput, z } from '../../shared/validate.js';
+import { PageQuery, pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { expireGroupsOfActivity } from './group-buy-lifecycle.js';
 
 /** Group-buying activities: the shop's management and the public reads (with open groups). */

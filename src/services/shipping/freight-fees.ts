@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { intArray } from '../db/sql.js';
-import type { Database } from '../db/typed-sql.js';
-import { queryRows } from '../fast-paths/prepared-statements.js';
-import { z } from '../shared/validate.js';
-import type { DraftOrder } from '../checkout/checkout-draft.js';
+import { intArray } from '../../db/sql.js';
+import type { Database } from '../../db/typed-sql.js';
+import { queryRows } from '../../db/prepared-statements.js';
+import { z } from '../../shared/validate.js';
+import type { DraftOrder } from '../../shared/checkout-draft.js';
 
 /** ISO 3166-2 style region codes (`CN`, `CN-BJ`, `CN-XZ`), upper-cased; templates match them exactly. */
 export const regionCode = z

@@ -1,14 +1,14 @@
 import { ForeignKeyConstraintViolationException, LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
-import { conflict, notFound } from '../errors.js';
-import { typedSql } from '../db/typed-sql.js';
-import { FreightTemplate, FreightTemplateRegion } from '../entities/freight-template.entity.js';
-import type { ServiceContext } from '../shared/context.js';
-import { requireOperator } from '../shared/guards.js';
-import { inTransaction } from '../shared/transaction.js';
-import { id, parseInput, z } from '../shared/validate.js';
-import { PageQuery, pageOf, pageWindow, type Page } from '../shared/pagination.js';
+import { conflict, notFound } from '../../errors.js';
+import { typedSql } from '../../db/typed-sql.js';
+import { FreightTemplate, FreightTemplateRegion } from '../../entities/freight-template.entity.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { requireOperator } from '../../shared/guards.js';
+import { inTransaction } from '../../shared/transaction.js';
+import { id, parseInput, z } from '../../shared/validate.js';
+import { PageQuery, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { regionCode, type FreightTerms } from './freight-fees.js';
 
 export interface FreightRegionView extends FreightTerms {

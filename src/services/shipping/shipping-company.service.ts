@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { refused } from '../errors.js';
-import { ShippingCompany } from '../entities/shipping-company.entity.js';
-import type { ServiceContext } from '../shared/context.js';
-import { z } from '../shared/validate.js';
+import { refused } from '../../errors.js';
+import { ShippingCompany } from '../../entities/shipping-company.entity.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { z } from '../../shared/validate.js';
 
 export interface ShippingCompanyView {
   code: string;

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { perConnectionMap } from './per-connection.js';
+import { perConnectionMap } from '../../../db/per-connection.js';
 
 /**
  * Facet counts, remembered per set of filters at the catalog version they were counted at (the same

@@ -1,9 +1,9 @@
-import type { ServiceContext } from '../../shared/context.js';
-import { parseInput, z } from '../../shared/validate.js';
-import { pageFields } from '../../shared/pagination.js';
-import { queryRows } from '../../fast-paths/prepared-statements.js';
-import { facetsAt, hasFacets, rememberFacets } from '../../fast-paths/facets-cache.js';
-import type { Database } from '../../db/typed-sql.js';
+import type { ServiceContext } from '../../../shared/context.js';
+import { parseInput, z } from '../../../shared/validate.js';
+import { pageFields } from '../../../shared/pagination.js';
+import { queryRows } from '../../../db/prepared-statements.js';
+import { facetsAt, hasFacets, rememberFacets } from './facets-cache.js';
+import type { Database } from '../../../db/typed-sql.js';
 import { checkPriceRange, filterParts, firstMatching, listingFilter, listingFilterFields, type FacetName, type FilterParts } from '../listing-filter.js';
 
 /** The listing's own parameters: sort, order and page are taken (a client sends what it lists with) and do not matter. */
@@ -74,7 +74,7 @@ type Row = {
  * filter, and each facet counts the rows whose other flags hold. Categories are rolled up the tree:
  * a category counts its whole subtree. When the keyword's words match nothing under these filters,
  * names similar to it count instead, as in the listing. Counts are remembered per filters at the
- * catalog version (src/fast-paths/facets-cache.ts): a repeated search costs one look at the version.
+ * catalog version (src/services/catalog/search/facets-cache.ts): a repeated search costs one look at the version.
  */
 export async function productFacets(ctx: ServiceContext, input: unknown = {}): Promise<ProductFacets> {
   const f = parseInput(FacetsInput, input);

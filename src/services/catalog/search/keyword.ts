@@ -1,4 +1,4 @@
-import { z } from '../../shared/validate.js';
+import { z } from '../../../shared/validate.js';
 
 /** The longest keyword, in characters (code points). */
 export const KEYWORD_MAX_LENGTH = 200;

@@ -1,8 +1,8 @@
-import type { ServiceContext } from '../../shared/context.js';
-import { parseInput, z } from '../../shared/validate.js';
-import { queryRows } from '../../fast-paths/prepared-statements.js';
-import { SuggestionKind } from '../../entities/search-suggestion.entity.js';
-import type { Database } from '../../db/typed-sql.js';
+import type { ServiceContext } from '../../../shared/context.js';
+import { parseInput, z } from '../../../shared/validate.js';
+import { queryRows } from '../../../db/prepared-statements.js';
+import { SuggestionKind } from '../../../entities/search-suggestion.entity.js';
+import type { Database } from '../../../db/typed-sql.js';
 import { keywordParam } from './keyword.js';
 
 export const SUGGESTIONS_MAX = 8;
