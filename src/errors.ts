@@ -3,11 +3,13 @@
  * REST to `{"error": {code, message, details}}` with the status, GraphQL to `extensions.code`.
  * Codes are stable and listed in docs/api.md.
  */
+import type { ErrorCode } from './error-codes.js';
+
 export type ErrorDetails = Record<string, unknown>;
 
 export class AppError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     readonly status: number,
     message: string,
     readonly details?: ErrorDetails,
@@ -23,9 +25,9 @@ export const unauthenticated = (message = 'Sign in to continue') => new AppError
 export const forbidden = (message = 'You are not allowed to do this') => new AppError('FORBIDDEN', 403, message);
 export const notFound = (what: string, details?: ErrorDetails) =>
   new AppError('NOT_FOUND', 404, `${what} not found`, details);
-export const conflict = (code: string, message: string, details?: ErrorDetails) =>
+export const conflict = (code: ErrorCode, message: string, details?: ErrorDetails) =>
   new AppError(code, 409, message, details);
-export const refused = (code: string, message: string, details?: ErrorDetails) =>
+export const refused = (code: ErrorCode, message: string, details?: ErrorDetails) =>
   new AppError(code, 422, message, details);
 
 /** SQLSTATEs and socket errors that mean "the database is not reachable right now". */
@@ -73,7 +75,7 @@ function databaseUnavailable(error: unknown): boolean {
  * code itself; a concurrent request that passed the same check loses at the unique key, and gets the
  * same answer from here instead of a 500 (registration relies on the key alone).
  */
-const UNIQUE_CONSTRAINT_CODES: Record<string, [code: string, message: string]> = {
+const UNIQUE_CONSTRAINT_CODES: Record<string, [code: ErrorCode, message: string]> = {
   app_user_email_unique: ['EMAIL_TAKEN', 'An account with this email already exists'],
   coupon_customer_template_unique: ['COUPON_ALREADY_CLAIMED', 'You already hold a coupon from this template'],
   group_buy_membership_group_id_customer_id_unique: ['GROUP_ALREADY_JOINED', 'You already hold an order in this group'],

@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import * as flashSales from '../services/promotions/flash-sale.service.js';
 import { PageQuery } from '../shared/pagination.js';
 import { route, Reply } from './route.js';
-import type { ErrorCode } from './openapi/error-codes.js';
+import type { ErrorCode } from '../error-codes.js';
 import { FlashSale, FlashSalePage } from './responses/promotions.js';
 
 const tag = 'Flash sales';

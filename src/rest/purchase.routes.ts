@@ -6,7 +6,7 @@ import { createShipment, ShipmentInput } from '../services/orders/shipment.servi
 import { getMyInvoice, issueInvoice, IssueInput } from '../services/orders/invoice.service.js';
 import { myStats } from '../services/accounts/account.service.js';
 import { route, Reply } from './route.js';
-import type { ErrorCode } from './openapi/error-codes.js';
+import type { ErrorCode } from '../error-codes.js';
 import { Cart, CheckoutPreview, CheckoutResult, Invoice, Order, OrderPage } from './responses/purchase.js';
 import { AccountStats } from './responses/accounts.js';
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { encodeEvent, type DomainEvent } from './domain-event.js';
 import { AppError, causeChain } from '../errors.js';
+import type { ErrorCode } from '../error-codes.js';
 import type { ServiceContext } from './context.js';
 
 /** Serialization failures and deadlocks are safe to retry: the transaction had no effect. */
@@ -13,7 +14,7 @@ const MAX_ATTEMPTS = 4;
  * and the caller sees this 409 only when the last attempt loses too.
  */
 export class StaleReadConflict extends AppError {
-  constructor(code: string, message: string, details?: Record<string, unknown>) {
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
     super(code, 409, message, details);
   }
 }

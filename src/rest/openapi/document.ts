@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { apiRouter } from '../api.js';
 import { responseSchemas } from '../responses/common.js';
-import { BODY_ERRORS, ERROR_STATUS, SHARED_ERRORS, type ErrorCode } from './error-codes.js';
+import { BODY_ERRORS, ERROR_STATUS, SHARED_ERRORS, type ErrorCode } from '../../error-codes.js';
 import { inputSchema, outputSchemas, type JsonSchema } from './json-schema.js';
 import { registeredOperations, type Access, type RegisteredOperation } from './operation.js';
 import { toSnake } from '../case.js';

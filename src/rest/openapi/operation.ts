@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ErrorCode } from './error-codes.js';
+import type { ErrorCode } from '../../error-codes.js';
 
 /**
  * Who may call an operation. Anything but `public` answers 401 without a token; the roles answer

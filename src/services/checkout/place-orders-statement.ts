@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, causeChain, refused } from '../../errors.js';
+import type { ErrorCode } from '../../error-codes.js';
 import { queryRows } from '../../db/prepared-statements.js';
 import { intArray } from '../../db/sql.js';
 import { orderViewsFromRows, type OrderRow } from '../orders/order-view.js';
@@ -219,7 +220,7 @@ function refusalOf(error: unknown): Error | undefined {
     if (link.code !== 'MF001') continue;
     const message = String(link.message);
     const details = (JSON.parse(typeof link.detail === 'string' ? link.detail : '{}') ?? {}) as Shortfall;
-    const rerun = Object.keys(RERUNS).find((code) => message.endsWith(code));
+    const rerun = RERUN_CODES.find((code) => message.endsWith(code));
     const refusal = message.endsWith('INSUFFICIENT_STOCK')
       ? refused('INSUFFICIENT_STOCK', `Not enough stock for SKU ${details.sku_id}`, { ...details })
       : rerun && new StaleReadConflict(rerun, RERUNS[rerun]);
@@ -240,7 +241,8 @@ interface Shortfall {
 }
 
 /** The refusals that rerun the checkout, with what its customer is told if the last attempt fails too. */
-const RERUNS: Record<string, string> = {
+const RERUN_CODES = ['CART_CHANGED', 'FLASH_SALE_LIMIT_CHANGED', 'FLASH_SALE_STOCK_CHANGED'] as const satisfies readonly ErrorCode[];
+const RERUNS: Record<(typeof RERUN_CODES)[number], string> = {
   CART_CHANGED: 'Your cart changed while checking out; try again',
   FLASH_SALE_LIMIT_CHANGED: 'Your flash-sale purchases changed while checking out; try again',
   FLASH_SALE_STOCK_CHANGED: 'The flash-sale stock changed while checking out; try again',

@@ -1,6 +1,7 @@
 /**
- * Every error code a REST operation can answer, with its HTTP status. An operation's description
- * names its own codes (`errors`); `document.ts` adds the ones every operation shares.
+ * Every error code the service can answer, with its HTTP status: `AppError` takes only these. A REST
+ * operation's description names its own codes (`errors`); the OpenAPI document adds the ones every
+ * operation shares.
  */
 export const ERROR_STATUS = {
   BAD_REQUEST: 400,
@@ -16,8 +17,13 @@ export const ERROR_STATUS = {
   TOKEN_INVALID: 401,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
+  ROUTE_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  CART_CHANGED: 409,
+  FLASH_SALE_LIMIT_CHANGED: 409,
+  FLASH_SALE_STOCK_CHANGED: 409,
   COUPON_ALREADY_CLAIMED: 409,
   EMAIL_TAKEN: 409,
   FLASH_SALE_HAS_ORDERS: 409,
@@ -72,9 +78,12 @@ export const ERROR_STATUS = {
   SHIPMENT_EXCEEDS_ORDER: 422,
   SHIPPING_COMPANY_UNKNOWN: 422,
   RATE_LIMITED: 429,
+  TOO_MANY_SUBSCRIPTIONS: 429,
   INTERNAL: 500,
   SERVICE_BUSY: 503,
   SERVICE_UNAVAILABLE: 503,
+  DATABASE_POOL_STUCK: 503,
+  SUBSCRIBER_TOO_SLOW: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
