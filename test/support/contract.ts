@@ -111,7 +111,8 @@ function expectErrorRules(where: string, status: number, body: unknown, headers:
  * describes. `headers` (fetch's) adds the check of the documented headers.
  */
 export function expectDocumentedAnswer(method: string, url: string, status: number, body: unknown, headers?: HeaderSource): void {
-  const path = url.split('?')[0];
+  // The path as it was sent: the URL parser resolves dot segments (`/api/orders/%2e%2e` is `/api/`).
+  const path = new URL(url, 'http://contract.test').pathname;
   if (!path.startsWith('/api/') || method === 'OPTIONS' || method === 'HEAD') return;
   operations ??= load();
   const where = `${method} ${path} → ${status}`;
