@@ -54,12 +54,13 @@ export function route(router: Router, path: string, operations: Partial<Record<M
     const rules = { queryNames: new Set(queryParameters(doc, path).map((p) => p.name)), idempotent: doc.idempotent === true };
     r[method](async (req: Request, res: Response, next: NextFunction) => {
       try {
-        const problems = requestProblems(req, rules);
+        const query = req.query;
+        const problems = requestProblems(req, query, rules);
         if (problems.length > 0) throw requestRefused(problems);
         const call: RestCall = {
           ctx: routeContext(res),
           params: req.params as Record<string, string>,
-          query: camelKeys(req.query) as Record<string, unknown>,
+          query: camelKeys(query) as Record<string, unknown>,
           body: camelKeys(req.body ?? {}),
           header: (name) => req.header(name),
         };
