@@ -104,7 +104,8 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: bo
   if (unique) return { appError: unique, unexpected: unique.code === 'CONFLICT' };
   if (databaseUnavailable(error)) {
     return {
-      appError: new AppError('SERVICE_UNAVAILABLE', 503, 'The database is not reachable; try again shortly'),
+      // Retry-After over REST: a restart or a burst that filled the pool passes in seconds.
+      appError: new AppError('SERVICE_UNAVAILABLE', 503, 'The database is not reachable; try again shortly', { retry_after_seconds: 1 }),
       unexpected: true,
     };
   }

@@ -59,6 +59,7 @@ const HEADERS: Record<string, JsonSchema> = {
   },
   'Retry-After': {
     description: 'Seconds to wait before trying again (`details.retry_after_seconds` says the same).',
+    required: true,
     schema: { type: 'integer', minimum: 0 },
   },
   Allow: {
@@ -68,19 +69,17 @@ const HEADERS: Record<string, JsonSchema> = {
   },
 };
 
-/** The headers of an answer: the request id always, `Retry-After` where a status is told to wait. */
-function answerHeaders(status: number, codes: ErrorCode[] = []): Record<string, unknown> {
+/** The headers of an answer: the request id always, `Retry-After` on the statuses that ask a client to wait (429, 503). */
+function answerHeaders(status: number): Record<string, unknown> {
   const headers: Record<string, unknown> = { 'X-Request-Id': ref('headers', 'X-Request-Id') };
-  // Every 429 says when to try again; among 503s only SERVICE_BUSY (a login flood) does.
-  if (status === 429) headers['Retry-After'] = { ...HEADERS['Retry-After'], required: true };
-  if (status === 503 && codes.includes('SERVICE_BUSY')) headers['Retry-After'] = { ...HEADERS['Retry-After'], description: `${String(HEADERS['Retry-After'].description)} Sent with \`SERVICE_BUSY\`.` };
+  if (status === 429 || status === 503) headers['Retry-After'] = ref('headers', 'Retry-After');
   return headers;
 }
 
 function errorResponse(status: number, codes: ErrorCode[]): Record<string, unknown> {
   return {
     description: codes.map((code) => `\`${code}\``).join(', '),
-    headers: answerHeaders(status, codes),
+    headers: answerHeaders(status),
     content: { 'application/json': { schema: errorBody(codes) } },
   };
 }
