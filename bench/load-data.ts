@@ -109,10 +109,10 @@ export async function loadBenchData(orm: MikroORM, size: DataSize): Promise<void
   await run('analyze bench_shop');
   const orders = Math.ceil(size.orderLines / 2);
   await run(`
-    insert into shop_order (customer_id, shop_id, status, items_total, discount, total, created_at, paid_at, cancelled_at)
+    insert into shop_order (customer_id, shop_id, status, items_total, discount, total, shipping_address, created_at, paid_at, cancelled_at)
     select c.ids[1 + g % array_length(c.ids, 1)], s.ids[1 + g % array_length(s.ids, 1)],
            case when g % 20 = 0 then 'cancelled' when g % 10 = 1 then 'pending_payment' else 'paid' end,
-           0, 0, 0, now() - make_interval(secs => g),
+           0, 0, 0, '{"recipient": "Bench Buyer", "phone": "+86 138 0000 0000", "region": "CN-SH", "address": "1 Bench Road"}'::jsonb, now() - make_interval(secs => g),
            case when g % 20 <> 0 and g % 10 <> 1 then now() - make_interval(secs => g) end,
            case when g % 20 = 0 then now() - make_interval(secs => g) end
       from generate_series(1, ?) g,

@@ -96,3 +96,13 @@ export const SHARED_ERRORS: ErrorCode[] = ['VALIDATION_FAILED', 'BAD_REQUEST', '
 
 /** Answered by any operation that reads a body (the body parser's refusals). */
 export const BODY_ERRORS: ErrorCode[] = ['MALFORMED_JSON', 'JSON_TOO_DEEP', 'MALFORMED_ENCODING', 'REQUEST_ABORTED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_ENCODING'];
+
+/**
+ * The codes a use case refuses with, declared next to it (`export const payOrderRefusals =
+ * refusals(...)` above `payOrder`), lists of helpers spread in: the REST operation's description
+ * reads them, and test/refusals.test.ts checks each against the codes its code can reach. Access
+ * codes (401, 403) and VALIDATION_FAILED are left out: every door documents those itself.
+ */
+export function refusals(...codes: (ErrorCode | readonly ErrorCode[])[]): readonly ErrorCode[] {
+  return [...new Set(codes.flat())].sort();
+}

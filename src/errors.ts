@@ -83,6 +83,9 @@ const UNIQUE_CONSTRAINT_CODES: Record<string, [code: ErrorCode, message: string]
   review_order_item_id_unique: ['REVIEW_EXISTS', 'This item has already been reviewed'],
 };
 
+/** The codes a unique key answers for a use case that relies on the key alone (no check of its own first). */
+export const UNIQUE_KEY_CODES: readonly ErrorCode[] = Object.values(UNIQUE_CONSTRAINT_CODES).map(([code]) => code);
+
 /** A unique violation (SQLSTATE 23505) as a 409: its domain code, else CONFLICT (a lost race; retry). */
 function uniqueViolation(error: unknown): AppError | null {
   for (const e of causeChain(error)) {
@@ -101,7 +104,8 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: bo
   if (unique) return { appError: unique, unexpected: unique.code === 'CONFLICT' };
   if (databaseUnavailable(error)) {
     return {
-      appError: new AppError('SERVICE_UNAVAILABLE', 503, 'The database is not reachable; try again shortly'),
+      // Retry-After over REST: a restart or a burst that filled the pool passes in seconds.
+      appError: new AppError('SERVICE_UNAVAILABLE', 503, 'The database is not reachable; try again shortly', { retry_after_seconds: 1 }),
       unexpected: true,
     };
   }

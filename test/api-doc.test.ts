@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { GraphQLObjectType } from 'graphql';
 import { graphqlSchema } from '../src/graphql/schema.js';
 import { ALL_EVENT_TYPES, EventTypes } from '../src/services/events/event-types.js';
+import { ERROR_STATUS } from '../src/error-codes.js';
 
 /**
  * docs/api.md is hand-written; these checks keep the parts of it that name things in the code true:
@@ -32,6 +33,13 @@ describe('docs/api.md', () => {
     expect(documented.map((e) => e.name).sort()).toEqual([...ALL_EVENT_TYPES].sort());
     expect(Object.fromEntries(documented.map((e) => [e.graphql, e.name]))).toEqual(EventTypes);
     for (const event of documented) expect(event.payload).toMatch(/^`\{\w+/);
+  });
+
+  it('lists every error code the service answers with its status', async () => {
+    const rows = tableRows(await apiDoc(), '| Code | Status | When |');
+    const documented = Object.fromEntries(rows.map(([code, status]) => [backticked(code)[0], Number(status)]));
+    const missing = Object.entries(ERROR_STATUS).filter(([code, status]) => documented[code] !== status);
+    expect(missing).toEqual([]);
   });
 
   it("names exactly the schema's root fields among the GraphQL entry points", async () => {

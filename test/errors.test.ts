@@ -29,10 +29,11 @@ describe('one error shape', () => {
     expectErrorShape(await t.api('GET', '/elsewhere'), 404, 'ROUTE_NOT_FOUND');
   });
 
-  it('wrong method: 405 METHOD_NOT_ALLOWED naming the allowed ones', async () => {
+  it('wrong method: 405 METHOD_NOT_ALLOWED naming the allowed ones, in details and in Allow', async () => {
     const res = await t.api('DELETE', '/api/auth/login');
     expectErrorShape(res, 405, 'METHOD_NOT_ALLOWED');
-    expect(res.body.error.details.allowed).toBe('POST');
+    expect(res.body.error.details.allowed).toEqual(['POST']);
+    expect(res.headers.get('allow')).toBe('POST');
   });
 
   it('body over the limit: 413 PAYLOAD_TOO_LARGE', async () => {
@@ -123,10 +124,12 @@ describe('problems named in each door\u2019s own case', () => {
     expect(unknown.body.error.details.problems).toEqual([{ field: 'shipping_address.post_code', message: 'Unknown field' }]);
   });
 
-  it('REST names query parameters in snake_case', async () => {
-    const res = await t.api('GET', '/api/products?page_size=1000&category_id=abc');
+  it('REST names query parameters in snake_case, and an unknown one as it was sent', async () => {
+    const res = await t.api('GET', '/api/products?page_size=1000&brand_id=abc');
     expectErrorShape(res, 400, 'VALIDATION_FAILED');
-    expect(fields(res).sort()).toEqual(['category_id', 'page_size']);
+    expect(fields(res).sort()).toEqual(['brand_id', 'page_size']);
+    const unknown = await t.api('GET', '/api/products?categoryId=3&page_size=2');
+    expect(unknown.body.error.details.problems).toEqual([{ field: 'categoryId', message: 'Unknown query parameter' }]);
   });
 
   it('GraphQL keeps camelCase for the same problem', async () => {

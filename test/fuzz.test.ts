@@ -8,12 +8,14 @@ import { apiRouter } from '../src/rest/api.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newCustomer, newOperator } from './support/fixtures.js';
 import { shopWithProduct } from './support/shopping.js';
+import { expectDocumentedAnswer } from './support/contract.js';
 
 /**
  * Property-based fuzzing of both doors: generated bodies, query strings and path segments (NUL, lone
  * surrogates, deep nesting, huge numbers, wrong types, prototype keys) at every REST route (read from
  * the router itself) and at every GraphQL query and mutation (read from the committed schema).
- * Whatever arrives, the answer is never a 5xx, and every error has the common shape.
+ * Whatever arrives, the answer is never a 5xx, and every error has the common shape; every REST answer
+ * is one the OpenAPI document describes (an error's code among those its operation lists).
  */
 let t: TestApp;
 let tokens: (string | null)[];
@@ -156,12 +158,12 @@ interface Sent {
   encoding?: string;
 }
 
-async function send(request: Sent): Promise<{ status: number; text: string }> {
+async function send(request: Sent): Promise<{ status: number; text: string; headers: Headers }> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (request.token) headers.authorization = `Bearer ${request.token}`;
   if (request.encoding) headers['content-encoding'] = request.encoding;
   const res = await fetch(t.baseUrl + request.url, { method: request.method, headers, body: request.body });
-  return { status: res.status, text: await res.text() };
+  return { status: res.status, text: await res.text(), headers: res.headers };
 }
 
 // --- REST ------------------------------------------------------------------------------------------
@@ -196,8 +198,14 @@ it('answers every REST route without a 5xx and with errors in the common shape',
           params.forEach((param, i) => (url = url.replace(param, segments[i])));
           if (query !== undefined) url += `?${query}`;
           const request: Sent = { method, url, body: raw, token, encoding: raw === undefined ? undefined : encoding };
-          const { status, text } = await send(request);
-          expectRestAnswer(status, text, `${method} ${url} ${raw ?? ''}`.slice(0, 500));
+          const { status, text, headers } = await send(request);
+          const what = `${method} ${url} ${raw ?? ''}`.slice(0, 500);
+          expectRestAnswer(status, text, what);
+          try {
+            expectDocumentedAnswer(method, url, status, text ? JSON.parse(text) : undefined, headers);
+          } catch (error) {
+            throw new Error(`${what}: ${(error as Error).message}`);
+          }
         },
       ),
       { numRuns: RUNS_PER_ROUTE },

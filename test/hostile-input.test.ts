@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer } from './support/fixtures.js';
+import { expectDocumentedAnswer } from './support/contract.js';
 import { addToCart, ADDRESS, shopWithProduct } from './support/shopping.js';
 
 let t: TestApp;
@@ -92,8 +93,13 @@ describe('JSON nested too deep', () => {
 });
 
 describe('Content-Encoding', () => {
-  const post = (body: Uint8Array | string, encoding: string) =>
-    fetch(`${t.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': encoding }, body });
+  /** A login with an encoded body; its answer is checked against the document like every other. */
+  const post = async (body: Uint8Array | string, encoding: string) => {
+    const res = await fetch(`${t.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': encoding }, body });
+    const json: unknown = await res.json();
+    expectDocumentedAnswer('POST', '/api/auth/login', res.status, json, res.headers);
+    return { status: res.status, json: () => json };
+  };
 
   it('refuses a body that does not decode with 400 MALFORMED_ENCODING', async () => {
     for (const encoding of ['gzip', 'deflate', 'br']) {

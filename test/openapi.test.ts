@@ -62,4 +62,30 @@ describe('OpenAPI document', () => {
     // 204 has no body.
     expect(() => expectDocumentedAnswer('POST', '/api/auth/logout', 204, undefined)).not.toThrow();
   });
+
+  it('fails an answer without the headers the document promises, or an error without its facts', () => {
+    const id = new Headers({ 'x-request-id': 'req-1' });
+    const products = { items: [], page: 1, page_size: 20, total: 0 };
+    expect(() => expectDocumentedAnswer('GET', '/api/products', 200, products, id)).not.toThrow();
+    expect(() => expectDocumentedAnswer('GET', '/api/products', 200, products, new Headers())).toThrow(/X-Request-Id/);
+    const limited = { error: { code: 'RATE_LIMITED', message: 'x', details: { retry_after_seconds: 3 } } };
+    expect(() => expectDocumentedAnswer('POST', '/api/auth/login', 429, limited, new Headers({ 'x-request-id': 'r', 'retry-after': '3' }))).not.toThrow();
+    expect(() => expectDocumentedAnswer('POST', '/api/auth/login', 429, limited, id)).toThrow(/Retry-After/);
+    const wrongMethod = { error: { code: 'METHOD_NOT_ALLOWED', message: 'x', details: { allowed: ['GET', 'HEAD'] } } };
+    expect(() => expectDocumentedAnswer('DELETE', '/api/products', 405, wrongMethod, new Headers({ 'x-request-id': 'r', allow: 'GET, HEAD' }))).not.toThrow();
+    expect(() => expectDocumentedAnswer('DELETE', '/api/products', 405, wrongMethod, id)).toThrow(/Allow/);
+    // A VALIDATION_FAILED without the bad fields; a code no operation answers.
+    expect(() => expectDocumentedAnswer('GET', '/api/products', 400, { error: { code: 'VALIDATION_FAILED', message: 'x' } }, id)).toThrow(/problems/);
+    expect(() => expectDocumentedAnswer('GET', '/api/products', 400, { error: { code: 'VALIDATION_FAILED', message: 'x', details: { problems: [{ field: 'q', message: 'y' }] } } }, id)).not.toThrow();
+    expect(() => expectDocumentedAnswer('GET', '/api/products', 400, { error: { code: 'INSUFFICIENT_STOCK', message: 'x' } }, id)).toThrow(/does not fit/);
+  });
+
+  it("lists checkout's lost races among its 409s, as enums generators keep", () => {
+    const checkout = (document() as unknown as { paths: Record<string, Record<string, { responses: Record<string, any> }>> }).paths['/api/checkout'].post;
+    const conflict = checkout.responses['409'];
+    expect(conflict.$ref).toBeUndefined();
+    expect(conflict.content['application/json'].schema.properties.error.properties.code.enum).toEqual(
+      ['CART_CHANGED', 'CONFLICT', 'FLASH_SALE_LIMIT_CHANGED', 'FLASH_SALE_STOCK_CHANGED', 'GROUP_ALREADY_JOINED'],
+    );
+  });
 });

@@ -31,7 +31,7 @@ export type Checks = [
   Assert<Same<Database['Order']['createdAt'], Date>>,
   Assert<Same<Database['Order']['paidAt'], Date | null>>,
   Assert<Same<Database['Order']['status'], OrderStatus>>,
-  Assert<Same<Database['Order']['shippingAddress'], ShippingAddress | null>>,
+  Assert<Same<Database['Order']['shippingAddress'], ShippingAddress>>,
   Assert<Same<Database['Order']['coupon'], number | null>>,
   Assert<Same<Database['Review']['imageUrls'], string[]>>,
   Assert<Same<Database['Review']['rating'], number>>,

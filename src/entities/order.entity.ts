@@ -80,9 +80,9 @@ export class Order {
   @Property()
   freightFee: number & Opt = 0;
 
-  /** Snapshot of where the order ships: `{recipient, phone, region, address}`. */
-  @Property({ type: 'json', nullable: true })
-  shippingAddress?: ShippingAddress | null;
+  /** Snapshot of where the order ships: `{recipient, phone, region, address}` (checkout requires it). */
+  @Property({ type: 'json' })
+  shippingAddress!: ShippingAddress;
 
   /** What the customer pays. */
   @Property()

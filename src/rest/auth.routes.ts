@@ -10,14 +10,14 @@ export function authRoutes(router: Router) {
     post: {
       doc: {
         tag, summary: 'Register a customer account and sign in', access: 'public', body: auth.RegisterInput, response: Session, status: 201,
-        errors: ['EMAIL_TAKEN', 'RATE_LIMITED', 'SERVICE_BUSY'],
+        errors: auth.registerRefusals,
       },
       handle: async ({ ctx, body }) => new Reply(201, await auth.register(ctx, body)),
     },
   });
   route(router, '/auth/login', {
     post: {
-      doc: { tag, summary: 'Sign in: a bearer token', access: 'public', body: auth.LoginInput, response: Session, errors: ['INVALID_CREDENTIALS', 'RATE_LIMITED', 'SERVICE_BUSY'] },
+      doc: { tag, summary: 'Sign in: a bearer token', access: 'public', body: auth.LoginInput, response: Session, errors: auth.loginRefusals },
       handle: ({ ctx, body }) => auth.login(ctx, body),
     },
   });

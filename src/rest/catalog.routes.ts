@@ -6,7 +6,7 @@ import * as content from '../services/catalog/home-content.service.js';
 import * as products from '../services/catalog/product.service.js';
 import * as shops from '../services/catalog/shop.service.js';
 import { ContentKind } from '../entities/home-content-item.entity.js';
-import { FacetsInput, productFacets } from '../services/catalog/search/facets.service.js';
+import { FacetsInput, productFacets, productFacetsRefusals } from '../services/catalog/search/facets.service.js';
 import { SuggestInput, searchSuggestions } from '../services/catalog/search/suggestions.service.js';
 import { route } from './route.js';
 import {
@@ -26,7 +26,7 @@ export function catalogRoutes(router: Router) {
   });
   route(router, '/categories/:id', {
     get: {
-      doc: { tag, summary: 'One category with its subtree', access: 'public', response: CategoryNode, errors: ['NOT_FOUND'] },
+      doc: { tag, summary: 'One category with its subtree', access: 'public', response: CategoryNode, errors: categories.categorySubtreeRefusals },
       handle: ({ ctx, params }) => categories.categorySubtree(ctx, params.id),
     },
   });
@@ -49,13 +49,13 @@ export function catalogRoutes(router: Router) {
   });
   route(router, '/shops/:slug', {
     get: {
-      doc: { tag, summary: 'One shop with its profile', access: 'public', params: { slug: shops.Slug }, response: Shop, errors: ['NOT_FOUND'] },
+      doc: { tag, summary: 'One shop with its profile', access: 'public', params: { slug: shops.Slug }, response: Shop, errors: shops.getShopRefusals },
       handle: ({ ctx, params }) => shops.getShop(ctx, params.slug),
     },
   });
   route(router, '/admin/shops/:id/profile', {
     put: {
-      doc: { tag, summary: "Create or replace a shop's profile", access: 'platform_admin', body: shops.ProfileInput, response: ShopProfile, errors: ['NOT_FOUND'] },
+      doc: { tag, summary: "Create or replace a shop's profile", access: 'platform_admin', body: shops.ProfileInput, response: ShopProfile, errors: shops.putShopProfileRefusals },
       handle: ({ ctx, params, body }) => shops.putShopProfile(ctx, params.id, body),
     },
   });
@@ -70,7 +70,7 @@ export function catalogRoutes(router: Router) {
     put: {
       doc: {
         tag, summary: 'Replace one kind of home content', access: 'platform_admin', params: { kind: z.enum(ContentKind) }, body: content.ReplaceContentInput,
-        response: ContentKindList, errors: ['NOT_FOUND', 'DESTINATION_INVALID'],
+        response: ContentKindList, errors: content.replaceHomeContentRefusals,
         description: 'The submitted list replaces the kind in one transaction; one bad destination rejects the whole list.',
       },
       handle: ({ ctx, params, body }) => content.replaceHomeContent(ctx, params.kind, body),
@@ -80,7 +80,7 @@ export function catalogRoutes(router: Router) {
   route(router, '/products', {
     get: {
       doc: {
-        tag, summary: 'Published products', access: 'public', query: products.ListProductsInput, response: ProductPage, errors: ['SORT_UNSUPPORTED'],
+        tag, summary: 'Published products', access: 'public', query: products.ListProductsInput, response: ProductPage, errors: products.listProductsRefusals,
         description:
           '`category` covers its whole subtree. `q` matches words of the name, brand, shop, categories and description (partial words and CJK text too); `price_min` and `price_max` bound the lowest SKU price. ' +
           'Newest first by default, most relevant first with `q`; `sort=price` ascending, `sort=sales` best sellers first, unless `order` says otherwise.',
@@ -92,7 +92,7 @@ export function catalogRoutes(router: Router) {
   route(router, '/products/facets', {
     get: {
       doc: {
-        tag, summary: 'Category, brand, shop and price counts for the listing\'s parameters', access: 'public', query: FacetsInput, response: ProductFacets,
+        tag, summary: 'Category, brand, shop and price counts for the listing\'s parameters', access: 'public', query: FacetsInput, response: ProductFacets, errors: productFacetsRefusals,
         description: 'Takes the listing\'s parameters. Each facet ignores its own filter, so a shopper can widen as well as narrow; categories count their whole subtree.',
       },
       handle: ({ ctx, query }) => productFacets(ctx, query),
@@ -106,7 +106,7 @@ export function catalogRoutes(router: Router) {
   });
   route(router, '/products/:id', {
     get: {
-      doc: { tag, summary: 'One published product with its SKUs, shop, brand, category path and rating', access: 'public', response: ProductDetail, errors: ['NOT_FOUND'] },
+      doc: { tag, summary: 'One published product with its SKUs, shop, brand, category path and rating', access: 'public', response: ProductDetail, errors: products.getProductRefusals },
       handle: ({ ctx, params }) => products.getProduct(ctx, params.id),
     },
   });

@@ -10,7 +10,7 @@ const tag = 'Coupons';
 export function couponRoutes(router: Router) {
   route(router, '/shops/:slug/coupon-templates', {
     get: {
-      doc: { tag, summary: "A shop's claimable coupon templates", access: 'public', params: { slug: Slug }, query: coupons.ShopListInput, response: CouponTemplatePage, errors: ['NOT_FOUND'] },
+      doc: { tag, summary: "A shop's claimable coupon templates", access: 'public', params: { slug: Slug }, query: coupons.ShopListInput, response: CouponTemplatePage, errors: coupons.listShopTemplatesRefusals },
       handle: ({ ctx, params, query }) => coupons.listShopTemplates(ctx, { ...query, slug: params.slug }),
     },
   });
@@ -18,7 +18,13 @@ export function couponRoutes(router: Router) {
     post: {
       doc: {
         tag, summary: 'Claim a coupon from a template', access: 'customer', response: Coupon, status: 201,
-        errors: ['NOT_FOUND', 'COUPON_ALREADY_CLAIMED', 'COUPON_OUT_OF_STOCK', 'COUPON_TEMPLATE_DISABLED', 'COUPON_TEMPLATE_ENDED'],
+        errors: coupons.claimCouponRefusals,
+        links: {
+          checkout: {
+            method: 'post', path: '/checkout',
+            description: 'Redeem the coupon at checkout: send `coupons` as `{"<shop.id>": <id>}` of this answer (or the list `[{shop_id, coupon_id}]`).',
+          },
+        },
       },
       handle: async ({ ctx, params }) => new Reply(201, await coupons.claimCoupon(ctx, { templateId: params.templateId })),
     },
@@ -39,11 +45,11 @@ export function couponRoutes(router: Router) {
   });
   route(router, '/merchant/coupon-templates/:templateId', {
     patch: {
-      doc: { tag, summary: 'Change some terms of a coupon template', access: 'shop_operator', body: coupons.Patch, response: CouponTemplate, errors: ['NOT_FOUND'] },
+      doc: { tag, summary: 'Change some terms of a coupon template', access: 'shop_operator', body: coupons.Patch, response: CouponTemplate, errors: coupons.updateTemplateRefusals },
       handle: ({ ctx, params, body }) => coupons.updateTemplate(ctx, { ...(body as object), templateId: params.templateId }),
     },
     delete: {
-      doc: { tag, summary: 'Delete a coupon template (claimed coupons stay)', access: 'shop_operator', response: null, errors: ['NOT_FOUND'] },
+      doc: { tag, summary: 'Delete a coupon template (claimed coupons stay)', access: 'shop_operator', response: null, errors: coupons.deleteTemplateRefusals },
       handle: async ({ ctx, params }) => {
         await coupons.deleteTemplate(ctx, { templateId: params.templateId });
         return new Reply(204, undefined);
@@ -52,7 +58,7 @@ export function couponRoutes(router: Router) {
   });
   route(router, '/merchant/coupon-templates/:templateId/disable', {
     post: {
-      doc: { tag, summary: 'Stop a coupon template from being claimed', access: 'shop_operator', response: CouponTemplate, errors: ['NOT_FOUND'] },
+      doc: { tag, summary: 'Stop a coupon template from being claimed', access: 'shop_operator', response: CouponTemplate, errors: coupons.disableTemplateRefusals },
       handle: ({ ctx, params }) => coupons.disableTemplate(ctx, { templateId: params.templateId }),
     },
   });

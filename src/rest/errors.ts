@@ -3,6 +3,8 @@ import { AppError, errorBody, toAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { requestLocals } from '../server/request-context.js';
 import { snakePath } from './case.js';
+import type { InputProblem } from '../shared/unsafe-text.js';
+import { validationFailed } from '../shared/validate.js';
 
 /** Unknown route under /api: 404 in the common shape. */
 export function routeNotFound(req: Request, _res: Response, next: NextFunction) {
@@ -51,6 +53,19 @@ function frameworkError(error: unknown): AppError | null {
   }
 }
 
+/** Errors whose problems already name fields as the request spelled them (headers, raw query names). */
+const spelledAsSent = new WeakSet<AppError>();
+
+/**
+ * VALIDATION_FAILED for problems found in the request as it came (route.ts): their fields are the
+ * client's own names (`Idempotency-Key`, an unknown `fooBar` parameter) and are not renamed.
+ */
+export function requestRefused(problems: InputProblem[]): AppError {
+  const error = validationFailed(problems);
+  spelledAsSent.add(error);
+  return error;
+}
+
 function isProblem(value: unknown): value is { field: string; message: unknown } {
   return typeof value === 'object' && value !== null && typeof (value as { field?: unknown }).field === 'string';
 }
@@ -61,6 +76,7 @@ function isProblem(value: unknown): value is { field: string; message: unknown }
  * name them, in camelCase.
  */
 function inRestCase(error: AppError): AppError {
+  if (spelledAsSent.has(error)) return error;
   const problems = error.details?.problems;
   if (!Array.isArray(problems) || !problems.some(isProblem)) return error;
   const renamed = problems.map((problem: unknown) => (isProblem(problem) ? { ...problem, field: snakePath(problem.field) } : problem));

@@ -15,16 +15,16 @@ export function favoritesRoutes(router: Router) {
     },
   });
   route(router, '/me/favorites/products/:id', {
-    put: { doc: { tag, summary: 'Favorite a product', access: 'customer', response: FavoriteProduct, errors: ['NOT_FOUND'] }, handle: ({ ctx, params }) => favorites.favoriteProduct(ctx, params.id) },
+    put: { doc: { tag, summary: 'Favorite a product', access: 'customer', response: FavoriteProduct, errors: favorites.favoriteProductRefusals }, handle: ({ ctx, params }) => favorites.favoriteProduct(ctx, params.id) },
     delete: {
-      doc: { tag, summary: 'Unfavorite a product', access: 'customer', response: null, errors: ['NOT_FOUND'] },
+      doc: { tag, summary: 'Unfavorite a product', access: 'customer', response: null, errors: favorites.unfavoriteProductRefusals },
       handle: async ({ ctx, params }) => (await favorites.unfavoriteProduct(ctx, params.id), noContent()),
     },
   });
   route(router, '/me/favorites/shops/:id', {
-    put: { doc: { tag, summary: 'Favorite a shop', access: 'customer', response: FavoriteShop, errors: ['NOT_FOUND'] }, handle: ({ ctx, params }) => favorites.favoriteShop(ctx, params.id) },
+    put: { doc: { tag, summary: 'Favorite a shop', access: 'customer', response: FavoriteShop, errors: favorites.favoriteShopRefusals }, handle: ({ ctx, params }) => favorites.favoriteShop(ctx, params.id) },
     delete: {
-      doc: { tag, summary: 'Unfavorite a shop', access: 'customer', response: null, errors: ['NOT_FOUND'] },
+      doc: { tag, summary: 'Unfavorite a shop', access: 'customer', response: null, errors: favorites.unfavoriteShopRefusals },
       handle: async ({ ctx, params }) => (await favorites.unfavoriteShop(ctx, params.id), noContent()),
     },
   });

@@ -2,12 +2,9 @@ import type { Router } from 'express';
 import * as flashSales from '../services/promotions/flash-sale.service.js';
 import { PageQuery } from '../shared/pagination.js';
 import { route, Reply } from './route.js';
-import type { ErrorCode } from '../error-codes.js';
 import { FlashSale, FlashSalePage } from './responses/promotions.js';
 
 const tag = 'Flash sales';
-
-const SESSION_ERRORS: ErrorCode[] = ['NOT_FOUND', 'FLASH_SALE_OVERLAP', 'FLASH_SALE_PRICE_NOT_LOWER', 'FLASH_SALE_RESERVE_BELOW_SOLD', 'FLASH_SALE_HAS_ORDERS'];
 
 /** Flash-sale discovery and the shop operator's session management. */
 export function flashSaleRoutes(router: Router) {
@@ -21,21 +18,21 @@ export function flashSaleRoutes(router: Router) {
   route(router, '/merchant/flash-sales', {
     get: { doc: { tag, summary: "The shop's flash sales", access: 'shop_operator', query: PageQuery, response: FlashSalePage }, handle: ({ ctx, query }) => flashSales.listShopFlashSales(ctx, query) },
     post: {
-      doc: { tag, summary: 'Create a flash sale', access: 'shop_operator', body: flashSales.SessionInput, response: FlashSale, status: 201, errors: SESSION_ERRORS },
+      doc: { tag, summary: 'Create a flash sale', access: 'shop_operator', body: flashSales.SessionInput, response: FlashSale, status: 201, errors: flashSales.createFlashSaleRefusals },
       handle: async ({ ctx, body }) => new Reply(201, await flashSales.createFlashSale(ctx, body)),
     },
   });
   route(router, '/merchant/flash-sales/:flashSaleId', {
     get: {
-      doc: { tag, summary: 'One of the shop\'s flash sales', access: 'shop_operator', response: FlashSale, errors: ['NOT_FOUND'] },
+      doc: { tag, summary: 'One of the shop\'s flash sales', access: 'shop_operator', response: FlashSale, errors: flashSales.getShopFlashSaleRefusals },
       handle: ({ ctx, params }) => flashSales.getShopFlashSale(ctx, params),
     },
     put: {
-      doc: { tag, summary: 'Replace a flash sale\'s window and items', access: 'shop_operator', body: flashSales.UpdateInput, response: FlashSale, errors: SESSION_ERRORS },
+      doc: { tag, summary: 'Replace a flash sale\'s window and items', access: 'shop_operator', body: flashSales.UpdateInput, response: FlashSale, errors: flashSales.updateFlashSaleRefusals },
       handle: ({ ctx, params, body }) => flashSales.updateFlashSale(ctx, { ...(body as object), flashSaleId: params.flashSaleId }),
     },
     delete: {
-      doc: { tag, summary: 'Delete a flash sale no order used', access: 'shop_operator', response: null, errors: ['NOT_FOUND', 'FLASH_SALE_HAS_ORDERS'] },
+      doc: { tag, summary: 'Delete a flash sale no order used', access: 'shop_operator', response: null, errors: flashSales.deleteFlashSaleRefusals },
       handle: async ({ ctx, params }) => {
         await flashSales.deleteFlashSale(ctx, params);
         return new Reply(204, undefined);
@@ -44,13 +41,13 @@ export function flashSaleRoutes(router: Router) {
   });
   route(router, '/merchant/flash-sales/:flashSaleId/enable', {
     post: {
-      doc: { tag, summary: 'Enable a flash sale', access: 'shop_operator', response: FlashSale, errors: ['NOT_FOUND', 'FLASH_SALE_OVERLAP'] },
+      doc: { tag, summary: 'Enable a flash sale', access: 'shop_operator', response: FlashSale, errors: flashSales.enableFlashSaleRefusals },
       handle: ({ ctx, params }) => flashSales.enableFlashSale(ctx, params),
     },
   });
   route(router, '/merchant/flash-sales/:flashSaleId/disable', {
     post: {
-      doc: { tag, summary: 'Disable a flash sale', access: 'shop_operator', response: FlashSale, errors: ['NOT_FOUND'] },
+      doc: { tag, summary: 'Disable a flash sale', access: 'shop_operator', response: FlashSale, errors: flashSales.disableFlashSaleRefusals },
       handle: ({ ctx, params }) => flashSales.disableFlashSale(ctx, params),
     },
   });

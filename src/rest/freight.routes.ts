@@ -25,11 +25,11 @@ export function freightRoutes(router: Router) {
   });
   route(router, '/merchant/freight-templates/:templateId', {
     put: {
-      doc: { tag, summary: 'Replace a freight template', access: 'shop_operator', body: freight.TemplateInput, response: FreightTemplate, errors: ['NOT_FOUND'] },
+      doc: { tag, summary: 'Replace a freight template', access: 'shop_operator', body: freight.TemplateInput, response: FreightTemplate, errors: freight.updateFreightTemplateRefusals },
       handle: ({ ctx, params, body }) => freight.updateFreightTemplate(ctx, { ...(body as object), ...params }),
     },
     delete: {
-      doc: { tag, summary: 'Delete a freight template no product uses', access: 'shop_operator', response: null, errors: ['NOT_FOUND', 'FREIGHT_TEMPLATE_IN_USE'] },
+      doc: { tag, summary: 'Delete a freight template no product uses', access: 'shop_operator', response: null, errors: freight.deleteFreightTemplateRefusals },
       handle: async ({ ctx, params }) => {
         await freight.deleteFreightTemplate(ctx, params);
         return new Reply(204, undefined);
@@ -38,7 +38,7 @@ export function freightRoutes(router: Router) {
   });
   route(router, '/merchant/products/:productId/freight-template', {
     put: {
-      doc: { tag, summary: "Set a product's freight template (null: the default)", access: 'shop_operator', body: freight.AssignInput, response: FreightAssignment, errors: ['NOT_FOUND'] },
+      doc: { tag, summary: "Set a product's freight template (null: the default)", access: 'shop_operator', body: freight.AssignInput, response: FreightAssignment, errors: freight.assignFreightTemplateRefusals },
       handle: ({ ctx, params, body }) => freight.assignFreightTemplate(ctx, { ...(body as object), ...params }),
     },
   });

@@ -13,7 +13,7 @@ export function groupBuyRoutes(router: Router) {
   });
   route(router, '/group-buys/:activityId', {
     get: {
-      doc: { tag, summary: 'One activity with its open groups', access: 'public', response: GroupBuyDetail, errors: ['NOT_FOUND'] },
+      doc: { tag, summary: 'One activity with its open groups', access: 'public', response: GroupBuyDetail, errors: groupBuys.getGroupBuyRefusals },
       handle: ({ ctx, params }) => groupBuys.getGroupBuy(ctx, params),
     },
   });
@@ -24,19 +24,19 @@ export function groupBuyRoutes(router: Router) {
       handle: ({ ctx, query }) => groupBuys.listShopGroupBuys(ctx, query),
     },
     post: {
-      doc: { tag, summary: 'Create an activity', access: 'shop_operator', body: groupBuys.ActivityInput, response: MerchantGroupBuy, status: 201, errors: ['NOT_FOUND'] },
+      doc: { tag, summary: 'Create an activity', access: 'shop_operator', body: groupBuys.ActivityInput, response: MerchantGroupBuy, status: 201, errors: groupBuys.createGroupBuyRefusals },
       handle: async ({ ctx, body }) => new Reply(201, await groupBuys.createGroupBuy(ctx, body)),
     },
   });
   route(router, '/merchant/group-buys/:activityId', {
     put: {
       doc: {
-        tag, summary: 'Replace an activity\'s terms', access: 'shop_operator', body: groupBuys.ActivityInput, response: MerchantGroupBuy, errors: ['NOT_FOUND', 'GROUP_BUY_HAS_GROUPS'],
+        tag, summary: 'Replace an activity\'s terms', access: 'shop_operator', body: groupBuys.ActivityInput, response: MerchantGroupBuy, errors: groupBuys.updateGroupBuyRefusals,
       },
       handle: ({ ctx, params, body }) => groupBuys.updateGroupBuy(ctx, { ...(body as object), activityId: params.activityId }),
     },
     delete: {
-      doc: { tag, summary: 'Delete an activity that has no groups', access: 'shop_operator', response: null, errors: ['NOT_FOUND', 'GROUP_BUY_HAS_GROUPS'] },
+      doc: { tag, summary: 'Delete an activity that has no groups', access: 'shop_operator', response: null, errors: groupBuys.deleteGroupBuyRefusals },
       handle: async ({ ctx, params }) => {
         await groupBuys.deleteGroupBuy(ctx, params);
         return new Reply(204, undefined);

@@ -15,7 +15,7 @@ export function merchantProductRoutes(router: Router) {
     put: {
       doc: {
         tag, summary: 'Create (no `id`: 201) or update (200) a product with its complete SKU list', access: 'shop_operator', body: merchant.UpsertInput,
-        response: MerchantProduct, status: [200, 201], errors: ['NOT_FOUND', 'SKU_IN_USE', 'INSUFFICIENT_STOCK'],
+        response: MerchantProduct, status: [200, 201], errors: merchant.upsertProductRefusals,
       },
       // Upsert: 201 when the body has no id (created), 200 when it updates.
       handle: async ({ ctx, body }) => {
@@ -26,13 +26,13 @@ export function merchantProductRoutes(router: Router) {
   });
   route(router, '/merchant/products/:id/publish', {
     post: {
-      doc: { tag, summary: 'Put a product on the storefront', access: 'shop_operator', response: MerchantProduct, errors: ['NOT_FOUND', 'PRODUCT_STATE_CONFLICT'] },
+      doc: { tag, summary: 'Put a product on the storefront', access: 'shop_operator', response: MerchantProduct, errors: merchant.publishProductRefusals },
       handle: ({ ctx, params }) => merchant.publishProduct(ctx, params.id),
     },
   });
   route(router, '/merchant/products/:id/unpublish', {
     post: {
-      doc: { tag, summary: 'Take a product off the storefront', access: 'shop_operator', response: MerchantProduct, errors: ['NOT_FOUND', 'PRODUCT_STATE_CONFLICT'] },
+      doc: { tag, summary: 'Take a product off the storefront', access: 'shop_operator', response: MerchantProduct, errors: merchant.unpublishProductRefusals },
       handle: ({ ctx, params }) => merchant.unpublishProduct(ctx, params.id),
     },
   });

@@ -9,13 +9,13 @@ const tag = 'Operations';
 export function operationsRoutes(router: Router) {
   route(router, '/ops/today', {
     get: {
-      doc: { tag, summary: "Today's figures", access: 'operator_or_admin', query: operations.TodayInput, response: OperationsToday, errors: ['NOT_FOUND'] },
+      doc: { tag, summary: "Today's figures", access: 'operator_or_admin', query: operations.TodayInput, response: OperationsToday, errors: operations.operationsTodayRefusals },
       handle: ({ ctx, query }) => operations.operationsToday(ctx, query),
     },
   });
   route(router, '/ops/awaiting-shipment', {
     get: {
-      doc: { tag, summary: 'Paid orders not yet fully shipped', access: 'operator_or_admin', query: operations.AwaitingInput, response: OrderPage, errors: ['NOT_FOUND'] },
+      doc: { tag, summary: 'Paid orders not yet fully shipped', access: 'operator_or_admin', query: operations.AwaitingInput, response: OrderPage, errors: operations.ordersAwaitingShipmentRefusals },
       handle: ({ ctx, query }) => operations.ordersAwaitingShipment(ctx, query),
     },
   });

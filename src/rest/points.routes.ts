@@ -14,7 +14,7 @@ export function pointsRoutes(router: Router) {
     post: {
       doc: {
         tag, summary: 'Redeem points for a product', access: 'customer', body: points.RedeemInput, response: Redemption, status: 201,
-        errors: ['NOT_FOUND', 'INSUFFICIENT_POINTS', 'INSUFFICIENT_STOCK', 'POINTS_PRICE_CHANGED'],
+        errors: points.redeemPointsProductRefusals,
       },
       handle: async ({ ctx, params, body }) => new Reply(201, await points.redeemPointsProduct(ctx, params.id, body)),
     },
@@ -32,7 +32,7 @@ export function pointsRoutes(router: Router) {
   });
   route(router, '/admin/points/products/:id', {
     put: {
-      doc: { tag, summary: 'Change a points product', access: 'platform_admin', body: points.UpdateProductInput, response: PointsProduct, errors: ['NOT_FOUND', 'INSUFFICIENT_STOCK'] },
+      doc: { tag, summary: 'Change a points product', access: 'platform_admin', body: points.UpdateProductInput, response: PointsProduct, errors: points.updatePointsProductRefusals },
       handle: ({ ctx, params, body }) => points.updatePointsProduct(ctx, params.id, body),
     },
   });
@@ -41,7 +41,7 @@ export function pointsRoutes(router: Router) {
   });
   route(router, '/admin/redemptions/:id/fulfil', {
     post: {
-      doc: { tag, summary: 'Mark a redemption fulfilled', access: 'platform_admin', response: Redemption, errors: ['NOT_FOUND', 'REDEMPTION_NOT_PENDING'] },
+      doc: { tag, summary: 'Mark a redemption fulfilled', access: 'platform_admin', response: Redemption, errors: points.fulfilRedemptionRefusals },
       handle: ({ ctx, params }) => points.fulfilRedemption(ctx, params.id),
     },
   });

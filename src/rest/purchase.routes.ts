@@ -1,23 +1,33 @@
 import type { Router } from 'express';
 import * as cart from '../services/checkout/cart.service.js';
-import { checkout, CheckoutInput, previewCheckout, PreviewInput } from '../services/checkout/checkout.service.js';
+import { checkout, CheckoutInput, checkoutRefusals, previewCheckout, previewCheckoutRefusals, PreviewInput } from '../services/checkout/checkout.service.js';
 import * as orders from '../services/orders/order.service.js';
-import { createShipment, ShipmentInput } from '../services/orders/shipment.service.js';
-import { getMyInvoice, issueInvoice, IssueInput } from '../services/orders/invoice.service.js';
+import { createShipment, createShipmentRefusals, ShipmentInput } from '../services/orders/shipment.service.js';
+import { getMyInvoice, getMyInvoiceRefusals, issueInvoice, issueInvoiceRefusals, IssueInput } from '../services/orders/invoice.service.js';
 import { myStats } from '../services/accounts/account.service.js';
 import { route, Reply } from './route.js';
-import type { ErrorCode } from '../error-codes.js';
 import { Cart, CheckoutPreview, CheckoutResult, Invoice, Order, OrderPage } from './responses/purchase.js';
 import { AccountStats } from './responses/accounts.js';
 
 const tag = 'Cart, checkout and orders';
 
-/** What pricing a cart can refuse, at preview and at checkout. */
-const PRICING_ERRORS: ErrorCode[] = [
-  'CART_EMPTY', 'PRODUCT_UNAVAILABLE', 'INSUFFICIENT_STOCK', 'NOT_FOUND',
-  'COUPON_ALREADY_USED', 'COUPON_BELOW_THRESHOLD', 'COUPON_NOT_ALLOWED', 'COUPON_NOT_FOR_THIS_SHOP', 'COUPON_NOT_FOUND', 'COUPON_NOT_IN_WINDOW', 'COUPON_SHOP_NOT_IN_CART',
-  'GROUP_BUY_NOT_ACTIVE', 'GROUP_BUY_NO_COUPONS', 'GROUP_BUY_SINGLE_ITEM', 'GROUP_BUY_FLASH_SALE_CONFLICT', 'GROUP_FULL', 'GROUP_NOT_JOINABLE', 'GROUP_ALREADY_JOINED',
-];
+/**
+ * Where a purchase goes next, as OpenAPI links: checkout → the order → payment → the shop's shipment
+ * → the customer's delivery confirmation. `first` reads the first order a checkout placed.
+ */
+const orderAt = (pointer: string) => ({ orderId: `$response.body#${pointer}` });
+const next = {
+  readOrder: (pointer: string) => ({ method: 'get' as const, path: '/orders/:orderId', parameters: orderAt(pointer), description: 'Read the order: its state, items, shipments.' }),
+  pay: (pointer: string) => ({
+    method: 'post' as const, path: '/orders/:orderId/pay', parameters: orderAt(pointer), description: 'Pay the order (with an `Idempotency-Key` of its own).',
+  }),
+  ship: (pointer: string) => ({
+    method: 'post' as const, path: '/merchant/orders/:orderId/shipments', parameters: orderAt(pointer), description: "The shop ships the paid order (the shop operator's token).",
+  }),
+  confirmDelivery: (pointer: string) => ({
+    method: 'post' as const, path: '/orders/:orderId/confirm-delivery', parameters: orderAt(pointer), description: 'The customer confirms the shipped order arrived.',
+  }),
+};
 
 /** Cart, checkout, orders, shipments, invoices and the account summary. */
 export function purchaseRoutes(router: Router) {
@@ -26,11 +36,11 @@ export function purchaseRoutes(router: Router) {
   });
   route(router, '/cart/items/:skuId', {
     put: {
-      doc: { tag, summary: "Set a SKU's quantity in the cart (0 removes it)", access: 'customer', body: cart.SetQuantity, response: Cart, errors: ['NOT_FOUND', 'PRODUCT_UNAVAILABLE'] },
+      doc: { tag, summary: "Set a SKU's quantity in the cart (0 removes it)", access: 'customer', body: cart.SetQuantity, response: Cart, errors: cart.setCartItemRefusals },
       handle: ({ ctx, params, body }) => cart.setCartItem(ctx, { ...(body as object), skuId: params.skuId }),
     },
     delete: {
-      doc: { tag, summary: 'Remove a SKU from the cart', access: 'customer', response: Cart, errors: ['NOT_FOUND', 'PRODUCT_UNAVAILABLE'] },
+      doc: { tag, summary: 'Remove a SKU from the cart', access: 'customer', response: Cart, errors: cart.removeCartItemRefusals },
       handle: ({ ctx, params }) => cart.removeCartItem(ctx, { skuId: params.skuId }),
     },
   });
@@ -39,7 +49,7 @@ export function purchaseRoutes(router: Router) {
     post: {
       doc: {
         tag, summary: 'Place the cart (or one group-buying item) as one order per shop', access: 'customer', body: CheckoutInput, response: CheckoutResult,
-        status: 201, idempotent: true, errors: [...PRICING_ERRORS, 'IDEMPOTENCY_KEY_REUSED'],
+        status: 201, idempotent: true, errors: checkoutRefusals, links: { order: next.readOrder('/orders/0/id'), pay: next.pay('/orders/0/id') },
         description: '`shipping_address` is required: its `region` prices the freight.',
       },
       handle: async ({ ctx, body, header }) => new Reply(201, { orders: await checkout(ctx, body, header('idempotency-key')) }),
@@ -47,7 +57,7 @@ export function purchaseRoutes(router: Router) {
   });
   route(router, '/checkout/preview', {
     post: {
-      doc: { tag, summary: 'Price a checkout without placing it', access: 'customer', body: PreviewInput, response: CheckoutPreview, errors: PRICING_ERRORS },
+      doc: { tag, summary: 'Price a checkout without placing it', access: 'customer', body: PreviewInput, response: CheckoutPreview, errors: previewCheckoutRefusals },
       handle: ({ ctx, body }) => previewCheckout(ctx, body),
     },
   });
@@ -56,41 +66,44 @@ export function purchaseRoutes(router: Router) {
     get: { doc: { tag, summary: "The customer's orders", access: 'customer', query: orders.ListInput, response: OrderPage }, handle: ({ ctx, query }) => orders.listMyOrders(ctx, query) },
   });
   route(router, '/orders/:orderId', {
-    get: { doc: { tag, summary: 'One of the customer\'s orders', access: 'customer', response: Order, errors: ['NOT_FOUND'] }, handle: ({ ctx, params }) => orders.getMyOrder(ctx, params) },
+    get: {
+      doc: { tag, summary: 'One of the customer\'s orders', access: 'customer', response: Order, errors: orders.getMyOrderRefusals, links: { pay: next.pay('/id') } },
+      handle: ({ ctx, params }) => orders.getMyOrder(ctx, params),
+    },
   });
   route(router, '/orders/:orderId/pay', {
     post: {
       doc: {
         tag, summary: 'Pay an order from the available balance', access: 'customer', response: Order, idempotent: true,
-        errors: ['NOT_FOUND', 'ORDER_NOT_PAYABLE', 'INSUFFICIENT_FUNDS', 'IDEMPOTENCY_KEY_REUSED', 'GROUP_FULL', 'GROUP_NOT_JOINABLE', 'GROUP_ALREADY_JOINED'],
+        errors: orders.payOrderRefusals, links: { order: next.readOrder('/id'), ship: next.ship('/id') },
       },
       handle: ({ ctx, params, header }) => orders.payOrder(ctx, params, header('idempotency-key')),
     },
   });
   route(router, '/orders/:orderId/cancel', {
-    post: { doc: { tag, summary: 'Cancel an unpaid order', access: 'customer', response: Order, errors: ['NOT_FOUND', 'ORDER_NOT_CANCELLABLE'] }, handle: ({ ctx, params }) => orders.cancelOrder(ctx, params) },
+    post: { doc: { tag, summary: 'Cancel an unpaid order', access: 'customer', response: Order, errors: orders.cancelOrderRefusals }, handle: ({ ctx, params }) => orders.cancelOrder(ctx, params) },
   });
   route(router, '/orders/:orderId/confirm-delivery', {
     post: {
-      doc: { tag, summary: 'Confirm a shipped order arrived', access: 'customer', response: Order, errors: ['NOT_FOUND', 'ORDER_NOT_SHIPPED'] },
+      doc: { tag, summary: 'Confirm a shipped order arrived', access: 'customer', response: Order, errors: orders.confirmDeliveryRefusals },
       handle: ({ ctx, params }) => orders.confirmDelivery(ctx, params),
     },
   });
   route(router, '/orders/:orderId/invoice', {
-    get: { doc: { tag, summary: "An order's invoice", access: 'customer', response: Invoice, errors: ['NOT_FOUND', 'INVOICE_NOT_AVAILABLE'] }, handle: ({ ctx, params }) => getMyInvoice(ctx, params) },
+    get: { doc: { tag, summary: "An order's invoice", access: 'customer', response: Invoice, errors: getMyInvoiceRefusals }, handle: ({ ctx, params }) => getMyInvoice(ctx, params) },
   });
 
   route(router, '/merchant/orders', {
     get: { doc: { tag, summary: "The shop's orders", access: 'shop_operator', query: orders.ListInput, response: OrderPage }, handle: ({ ctx, query }) => orders.listShopOrders(ctx, query) },
   });
   route(router, '/merchant/orders/:orderId', {
-    get: { doc: { tag, summary: 'One of the shop\'s orders', access: 'shop_operator', response: Order, errors: ['NOT_FOUND'] }, handle: ({ ctx, params }) => orders.getShopOrder(ctx, params) },
+    get: { doc: { tag, summary: 'One of the shop\'s orders', access: 'shop_operator', response: Order, errors: orders.getShopOrderRefusals }, handle: ({ ctx, params }) => orders.getShopOrder(ctx, params) },
   });
   route(router, '/merchant/orders/:orderId/shipments', {
     post: {
       doc: {
         tag, summary: 'Ship an order, whole or in part', access: 'shop_operator', body: ShipmentInput, response: Order, status: 201,
-        errors: ['NOT_FOUND', 'ORDER_NOT_SHIPPABLE', 'ORDER_ITEM_NOT_IN_ORDER', 'SHIPMENT_EXCEEDS_ORDER', 'SHIPPING_COMPANY_UNKNOWN'],
+        errors: createShipmentRefusals, links: { confirmDelivery: next.confirmDelivery('/id') },
       },
       handle: async ({ ctx, params, body }) => new Reply(201, await createShipment(ctx, { ...(body as object), orderId: params.orderId })),
     },
@@ -99,7 +112,7 @@ export function purchaseRoutes(router: Router) {
     post: {
       doc: {
         tag, summary: "Issue an order's invoice", access: 'shop_operator', body: IssueInput, response: Invoice, status: 201,
-        errors: ['NOT_FOUND', 'INVOICE_ALREADY_ISSUED', 'INVOICE_NOT_AVAILABLE'],
+        errors: issueInvoiceRefusals,
       },
       handle: async ({ ctx, params, body }) => new Reply(201, await issueInvoice(ctx, { ...(body as object), orderId: params.orderId })),
     },

@@ -11,14 +11,14 @@ export function reviewRoutes(router: Router) {
     post: {
       doc: {
         tag, summary: 'Review a delivered order item', access: 'customer', body: reviews.ReviewInput, response: Review, status: 201,
-        errors: ['NOT_FOUND', 'ORDER_NOT_DELIVERED', 'REVIEW_EXISTS'],
+        errors: reviews.reviewOrderItemRefusals,
       },
       handle: async ({ ctx, params, body }) => new Reply(201, await reviews.reviewOrderItem(ctx, { ...(body as object), ...params })),
     },
   });
   route(router, '/products/:productId/reviews', {
     get: {
-      doc: { tag, summary: "A product's visible reviews and rating summary", access: 'public', query: reviews.ProductReviewsInput, response: ProductReviewPage, errors: ['NOT_FOUND'] },
+      doc: { tag, summary: "A product's visible reviews and rating summary", access: 'public', query: reviews.ProductReviewsInput, response: ProductReviewPage, errors: reviews.listProductReviewsRefusals },
       handle: ({ ctx, params, query }) => reviews.listProductReviews(ctx, { ...query, ...params }),
     },
   });
@@ -27,7 +27,7 @@ export function reviewRoutes(router: Router) {
   });
   route(router, '/merchant/reviews/:reviewId/reply', {
     post: {
-      doc: { tag, summary: 'Reply to a review, once', access: 'shop_operator', body: reviews.ReplyInput, response: Review, errors: ['NOT_FOUND', 'REVIEW_ALREADY_REPLIED'] },
+      doc: { tag, summary: 'Reply to a review, once', access: 'shop_operator', body: reviews.ReplyInput, response: Review, errors: reviews.replyToReviewRefusals },
       handle: ({ ctx, params, body }) => reviews.replyToReview(ctx, { ...(body as object), ...params }),
     },
   });
@@ -35,9 +35,9 @@ export function reviewRoutes(router: Router) {
     get: { doc: { tag, summary: 'Every review, hidden ones too', access: 'platform_admin', query: reviews.AdminReviewsInput, response: ReviewPage }, handle: ({ ctx, query }) => reviews.listAllReviews(ctx, query) },
   });
   route(router, '/admin/reviews/:reviewId/hide', {
-    post: { doc: { tag, summary: 'Hide a review from the public', access: 'platform_admin', response: Review, errors: ['NOT_FOUND'] }, handle: ({ ctx, params }) => reviews.setReviewHidden(ctx, params, true) },
+    post: { doc: { tag, summary: 'Hide a review from the public', access: 'platform_admin', response: Review, errors: reviews.setReviewHiddenRefusals }, handle: ({ ctx, params }) => reviews.setReviewHidden(ctx, params, true) },
   });
   route(router, '/admin/reviews/:reviewId/show', {
-    post: { doc: { tag, summary: 'Show a hidden review again', access: 'platform_admin', response: Review, errors: ['NOT_FOUND'] }, handle: ({ ctx, params }) => reviews.setReviewHidden(ctx, params, false) },
+    post: { doc: { tag, summary: 'Show a hidden review again', access: 'platform_admin', response: Review, errors: reviews.setReviewHiddenRefusals }, handle: ({ ctx, params }) => reviews.setReviewHidden(ctx, params, false) },
   });
 }

@@ -3,9 +3,9 @@ import { AppError } from '../errors.js';
 import type { ServiceContext } from '../shared/context.js';
 import { requestLocals } from '../server/request-context.js';
 import { camelKeys, snakeKeys } from './case.js';
-import { unsafeTextProblems } from '../shared/unsafe-text.js';
-import { validationFailed } from '../shared/validate.js';
-import { registerOperation, type Method, type OperationDoc } from './openapi/operation.js';
+import { requestRefused } from './errors.js';
+import { queryParameters, registerOperation, type Method, type OperationDoc } from './openapi/operation.js';
+import { requestProblems } from './request-rules.js';
 
 /** The service context the `/api` middleware made for this request (src/server/app.ts). */
 function routeContext(res: Response): ServiceContext {
@@ -36,29 +36,34 @@ export class Reply {
   constructor(readonly status: number, readonly body: unknown, readonly headers: Record<string, string> = {}) {}
 }
 
+/** The methods a path answers, as its `Allow` header lists them: Express answers HEAD wherever GET is. */
+export function allowedMethods(methods: string[]): string[] {
+  const allowed = methods.map((m) => m.toUpperCase());
+  return allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed;
+}
+
 /**
  * Registers one path with its methods, and their descriptions for the OpenAPI document. Any other
- * method on the path answers 405 in the error shape, so a wrong method is never mistaken for an
- * unknown route.
+ * method on the path answers 405 in the error shape with an `Allow` header (RFC 9110), so a wrong
+ * method is never mistaken for an unknown route.
  */
 export function route(router: Router, path: string, operations: Partial<Record<Method, RestOperation>>): void {
   const r = router.route(path);
   for (const [method, { doc, handle: handler }] of Object.entries(operations) as [Method, RestOperation][]) {
     registerOperation(method, path, doc);
+    const rules = { queryNames: new Set(queryParameters(doc, path).map((p) => p.name)), idempotent: doc.idempotent === true };
     r[method](async (req: Request, res: Response, next: NextFunction) => {
       try {
+        const query = req.query;
+        const problems = requestProblems(req, query, rules);
+        if (problems.length > 0) throw requestRefused(problems);
         const call: RestCall = {
           ctx: routeContext(res),
           params: req.params as Record<string, string>,
-          query: camelKeys(req.query) as Record<string, unknown>,
+          query: camelKeys(query) as Record<string, unknown>,
           body: camelKeys(req.body ?? {}),
           header: (name) => req.header(name),
         };
-        // The one check of text for every route: NUL or a lone surrogate anywhere is VALIDATION_FAILED.
-        const problems = unsafeTextProblems(call.params);
-        unsafeTextProblems(call.query, '', problems);
-        unsafeTextProblems(call.body, '', problems);
-        if (problems.length > 0) throw validationFailed(problems);
         const result = await handler(call);
         if (result instanceof Reply) {
           res.set(result.headers).status(result.status);
@@ -72,8 +77,9 @@ export function route(router: Router, path: string, operations: Partial<Record<M
       }
     });
   }
-  const allowed = Object.keys(operations).map((m) => m.toUpperCase()).join(', ');
-  r.all((req: Request, _res: Response, next: NextFunction) => {
+  const allowed = allowedMethods(Object.keys(operations));
+  r.all((req: Request, res: Response, next: NextFunction) => {
+    res.set('Allow', allowed.join(', '));
     next(new AppError('METHOD_NOT_ALLOWED', 405, `${req.method} is not allowed on this route`, { allowed }));
   });
 }

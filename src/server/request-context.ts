@@ -35,8 +35,11 @@ export function bearerToken(header: string | undefined | null): string | undefin
   return match?.[1];
 }
 
+/** A request id a client may send (`X-Request-Id`) to have it echoed; a UUID fits too. */
+export const REQUEST_ID_PATTERN = /^[\w.-]{1,100}$/;
+
 export function requestId(header: unknown): string {
-  return typeof header === 'string' && /^[\w.-]{1,100}$/.test(header) ? header : randomUUID();
+  return typeof header === 'string' && REQUEST_ID_PATTERN.test(header) ? header : randomUUID();
 }
 
 /** One service context per request (REST call, GraphQL operation or websocket operation). */

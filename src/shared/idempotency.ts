@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { AppError, refused, validationError } from '../errors.js';
+import { AppError, refused } from '../errors.js';
 import type { ServiceContext } from './context.js';
 import { requireUser } from './guards.js';
 import { typedSql } from '../db/typed-sql.js';
 import { IdempotencyKey } from '../entities/idempotency-key.entity.js';
+import { validationFailed, z } from './validate.js';
 
 /**
  * The key of one idempotent request. The use case writes it, with its answer, in the same
@@ -16,6 +17,19 @@ export interface IdempotencyRecord {
   key: string;
   /** SHA-256 of the request, to refuse the same key with another request. */
   requestHash: string;
+}
+
+/**
+ * An idempotency key: 1 to 200 visible ASCII characters (a UUID does). Sent empty or otherwise it is
+ * VALIDATION_FAILED, never taken for "no key": a client that meant one would lose its protection.
+ */
+const KEY_RULE = 'must be 1 to 200 visible ASCII characters';
+export const IdempotencyKeyText = z.string().min(1, KEY_RULE).max(200, KEY_RULE).regex(/^[\x21-\x7e]+$/, KEY_RULE);
+
+/** What is wrong with a key as sent, or undefined when it is a key (REST checks its header with it). */
+export function idempotencyKeyProblem(key: string): string | undefined {
+  const result = IdempotencyKeyText.safeParse(key);
+  return result.success ? undefined : result.error.issues[0].message;
 }
 
 /** Dates come back from JSON as strings; the `...At` fields of our views are dates again. */
@@ -48,10 +62,9 @@ export async function withIdempotency<T>(
   operation: (record: IdempotencyRecord | undefined) => Promise<T>,
 ): Promise<T> {
   const { scope, key } = options;
-  if (key === undefined || key === '') return operation(undefined);
-  if (key.length > 200 || !/^[\x21-\x7e]+$/.test(key)) {
-    throw validationError('Idempotency-Key must be 1 to 200 visible ASCII characters');
-  }
+  if (key === undefined) return operation(undefined);
+  const problem = idempotencyKeyProblem(key);
+  if (problem) throw validationFailed([{ field: 'idempotencyKey', message: problem }]);
   const record: IdempotencyRecord = {
     userId: requireUser(ctx).userId,
     scope,

@@ -11,14 +11,26 @@ export { z };
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  throw validationFailed(
-    result.error.issues.flatMap((issue) => {
-      const path = issue.path.map(String).join('.');
-      // Each unknown key is a problem at its own path, so that REST can name it as the client spelled it.
-      if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ field: path ? `${path}.${key}` : key, message: 'Unknown field' }));
-      return [{ field: path || null, message: issue.message }];
-    }),
-  );
+  throw validationFailed(result.error.issues.flatMap((issue) => problemsOf(issue, [])));
+}
+
+type Issue = z.core.$ZodIssue;
+
+/**
+ * The problems of one zod issue, at their dotted paths. A union none of whose forms fits names what
+ * is wrong inside the one form the value has (an array where a list or a map is taken: the list's
+ * item), instead of a bare "Invalid input"; when the value has none of the forms, that is the problem.
+ */
+function problemsOf(issue: Issue, prefix: PropertyKey[]): InputProblem[] {
+  const at = [...prefix, ...issue.path];
+  const path = at.map(String).join('.');
+  // Each unknown key is a problem at its own path, so that REST can name it as the client spelled it.
+  if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ field: path ? `${path}.${key}` : key, message: 'Unknown field' }));
+  if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+    const shaped = issue.errors.filter((branch) => !branch.every((inner) => inner.code === 'invalid_type' && inner.path.length === 0));
+    if (shaped.length === 1) return shaped[0].flatMap((inner) => problemsOf(inner, at));
+  }
+  return [{ field: path || null, message: issue.message }];
 }
 
 /** VALIDATION_FAILED listing every problem; the message names the first. */
@@ -26,6 +38,35 @@ export function validationFailed(problems: InputProblem[]) {
   const first = problems[0];
   return validationError(first.field ? `${first.field}: ${first.message}` : first.message, { problems });
 }
+
+/**
+ * Rules of text fields, each one regular expression: the server checks exactly the pattern the OpenAPI
+ * document states (ASCII only, so a length means the same in characters and in UTF-16 units).
+ * An email address: a dot-atom local part, and a domain of labels that start and end with a letter or
+ * digit, under a top-level domain of letters.
+ */
+const EMAIL = /^[A-Za-z0-9_'+-]+(?:\.[A-Za-z0-9_'+-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+/** An http(s) URL whose host is a domain name (labels as for email), with an optional port and path. */
+const HTTP_URL = /^https?:\/\/(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}(?::[0-9]{1,5})?(?:[/?#][\x21-\x7e]*)?$/;
+
+/** An email address, trimmed and lower-cased before it is checked. */
+export const emailAddress = z.string().trim().toLowerCase().max(254).regex(EMAIL, 'must be an email address').meta({ format: 'email' });
+
+/** A link to an image or a page: http or https, a domain name, at most `max` characters. */
+export const httpUrl = (max = 500) => z.string().max(max).regex(HTTP_URL, 'must be an http(s) URL with a domain name').meta({ format: 'uri' });
+
+/**
+ * A date-time with an offset (`2026-11-26T09:00:00Z`, `...+08:00`) as JSON sends it, or a Date as the
+ * GraphQL scalar gives it. (A Date cannot come in JSON: the document shows the text form only.)
+ */
+export const dateTime = z.union([z.date(), z.iso.datetime({ offset: true, error: 'expected an ISO 8601 date-time with an offset' })]).transform((v) => new Date(v));
+
+/** A yes/no filter: a boolean over GraphQL, `true` or `false` in a query string. */
+export const queryFlag = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
+
+/** A change that must change something: `{}` is refused (the document says `minProperties: 1`). */
+export const atLeastOneField = <S extends z.ZodObject>(schema: S) =>
+  schema.refine((v) => Object.values(v).some((x) => x !== undefined), 'send at least one field to change').meta({ minProperties: 1 });
 
 /** Common field shapes. Money and quantities are whole numbers: no floats anywhere. */
 export const id = z.coerce.number().int().positive().max(2147483647);
@@ -38,6 +79,14 @@ export const quantity = z.number().int().min(0).max(1_000_000);
  */
 export const wholeNumber = <S extends z.ZodType>(schema: S) =>
   z.preprocess((value) => (typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value), schema);
+
+/** An id written out as text (a map key): 1 to 2147483647 in decimal, no leading zero. */
+export const idText = z
+  .string()
+  .regex(
+    /^(?:[1-9][0-9]{0,8}|1[0-9]{9}|20[0-9]{8}|21[0-3][0-9]{7}|214[0-6][0-9]{6}|2147[0-3][0-9]{5}|21474[0-7][0-9]{4}|214748[0-2][0-9]{3}|2147483[0-5][0-9]{2}|21474836[0-3][0-9]|214748364[0-7])$/,
+    'must be an id (1 to 2147483647)',
+  );
 
 /** An id from a path or query parameter, or from JSON. */
 export const idParam = wholeNumber(z.number().int().positive().max(2147483647));

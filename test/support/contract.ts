@@ -2,40 +2,65 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { buildOpenApiDocument } from '../../src/rest/openapi/document.js';
 
 /**
- * The contract test: every REST answer the suite receives (through `TestApp.api`) must be one the
- * OpenAPI document describes: a documented operation, a documented status, a body that fits its
- * schema. The document is built once per test file (jest's module registry), and each answer's
- * schema compiled when a test first meets it: compiling all of them up front cost every file
- * seconds. Nothing of it runs in the server.
+ * The contract test: every REST answer the suite receives (through `TestApp.api`, and the raw
+ * requests of the fuzz and hostile-input tests) must be one the OpenAPI document describes: a
+ * documented operation, a documented status, a body that fits its schema (so an error's code is one
+ * the operation lists for that status), the headers the document says are always there. The document
+ * is built once per test file (jest's module registry), and each answer's schema compiled when a test
+ * first meets it: compiling all of them up front cost every file seconds. Nothing of it runs in the server.
  */
 interface Operation {
   template: string;
   pattern: RegExp;
   params: number;
-  /** Per method, per status: the body's schema (null: no body), compiled when first needed. */
+  /** Per method, per status: the answer as documented, its body schema compiled when first needed. */
   methods: Map<string, Map<string, Answer>>;
 }
 
 interface Answer {
+  /** The body's schema; null: no body. */
   schema: unknown;
   validate?: ValidateFunction;
+  headers: DocumentedHeader[];
+}
+
+interface DocumentedHeader {
+  name: string;
+  required: boolean;
+  schema: { type?: string; pattern?: string };
 }
 
 type JsonObject = Record<string, any>;
+/** What an answer's headers are read through (fetch's `Headers`). */
+type HeaderSource = Pick<Headers, 'get'>;
 
 let operations: Operation[] | undefined;
 let errorShape: ValidateFunction | undefined;
 let ajv: Ajv2020 | undefined;
+let routerAnswers: Map<string, Answer> | undefined;
+
+/** The codes whose answers always list the bad fields in `details.problems`. */
+const PROBLEM_CODES = new Set(['VALIDATION_FAILED', 'DESTINATION_INVALID']);
 
 // `#/components/...` inside the document means the document: resolve it against the one schema added in `load`.
 const rebase = (schema: unknown): object =>
   JSON.parse(JSON.stringify(schema).replace(/"\$ref":"#\/components\//g, '"$ref":"openapi.json#/components/')) as object;
+
+function answerOf(doc: JsonObject, response: JsonObject): Answer {
+  const resolved: JsonObject = response.$ref ? doc.components.responses[String(response.$ref).split('/').pop()!] : response;
+  const headers = Object.entries((resolved.headers ?? {}) as Record<string, JsonObject>).map(([name, header]) => {
+    const spec: JsonObject = header.$ref ? doc.components.headers[String(header.$ref).split('/').pop()!] : header;
+    return { name, required: spec.required === true, schema: spec.schema as DocumentedHeader['schema'] };
+  });
+  return { schema: resolved.content?.['application/json']?.schema ?? null, headers };
+}
 
 function load(): Operation[] {
   const doc = buildOpenApiDocument() as JsonObject;
   ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
   ajv.addSchema({ $id: 'openapi.json', components: doc.components }, 'openapi.json');
   errorShape = ajv.compile(rebase({ $ref: '#/components/schemas/Error' }));
+  routerAnswers = new Map(['ROUTE_NOT_FOUND', 'METHOD_NOT_ALLOWED'].map((code) => [code, answerOf(doc, { $ref: `#/components/responses/${code}` })]));
   const list: Operation[] = [];
   for (const [template, item] of Object.entries(doc.paths as Record<string, JsonObject>)) {
     const names: string[] = [];
@@ -43,10 +68,7 @@ function load(): Operation[] {
     const methods = new Map<string, Map<string, Answer>>();
     for (const [method, op] of Object.entries(item)) {
       const statuses = new Map<string, Answer>();
-      for (const [status, response] of Object.entries(op.responses as Record<string, JsonObject>)) {
-        const resolved = response.$ref ? doc.components.responses[String(response.$ref).split('/').pop()!] : response;
-        statuses.set(status, { schema: resolved.content?.['application/json']?.schema ?? null });
-      }
+      for (const [status, response] of Object.entries(op.responses as Record<string, JsonObject>)) statuses.set(status, answerOf(doc, response));
       methods.set(method.toUpperCase(), statuses);
     }
     list.push({ template, pattern: new RegExp(`^${source}/?$`, "i"), params: names.length, methods });
@@ -58,27 +80,61 @@ function load(): Operation[] {
 const describeErrors = (validate: ValidateFunction) =>
   (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '$'} ${e.message ?? ''} ${e.params ? JSON.stringify(e.params) : ''}`).join('; ');
 
-/** Throws (failing the test that received it) when an answer under /api is not one the document describes. */
-export function expectDocumentedAnswer(method: string, url: string, status: number, body: unknown): void {
-  const path = url.split('?')[0];
+/** The documented headers of an answer: there when required, and of their documented form when there. */
+function expectDocumentedHeaders(where: string, answer: Answer, headers: HeaderSource | undefined): void {
+  if (!headers) return;
+  for (const { name, required, schema } of answer.headers) {
+    const value = headers.get(name);
+    if (value === null) {
+      if (required) throw new Error(`${where}: the answer lacks the ${name} header the document promises`);
+      continue;
+    }
+    if (schema.type === 'integer' && !/^\d+$/.test(value)) throw new Error(`${where}: ${name} is ${JSON.stringify(value)}, not a whole number`);
+    if (schema.pattern && !new RegExp(schema.pattern, 'u').test(value)) throw new Error(`${where}: ${name} is ${JSON.stringify(value)}, not /${schema.pattern}/`);
+  }
+}
+
+/** Rules of error answers the schema cannot say: the bad fields listed, a 405's `Allow` the same methods as its details. */
+function expectErrorRules(where: string, status: number, body: unknown, headers: HeaderSource | undefined): void {
+  const error = (body as JsonObject | undefined)?.error as JsonObject | undefined;
+  if (!error) return;
+  if (PROBLEM_CODES.has(error.code) && !(Array.isArray(error.details?.problems) && error.details.problems.length > 0)) {
+    throw new Error(`${where}: ${error.code} without details.problems (answer ${JSON.stringify(body).slice(0, 300)})`);
+  }
+  if (status === 405 && headers && headers.get('allow') !== (error.details?.allowed as string[] | undefined)?.join(', ')) {
+    throw new Error(`${where}: Allow is ${headers.get('allow')}, details.allowed ${JSON.stringify(error.details?.allowed)}`);
+  }
+}
+
+/**
+ * Throws (failing the test that received it) when an answer under /api is not one the document
+ * describes. `headers` (fetch's) adds the check of the documented headers.
+ */
+export function expectDocumentedAnswer(method: string, url: string, status: number, body: unknown, headers?: HeaderSource): void {
+  // The path as it was sent: the URL parser resolves dot segments (`/api/orders/%2e%2e` is `/api/`).
+  const path = new URL(url, 'http://contract.test').pathname;
   if (!path.startsWith('/api/') || method === 'OPTIONS' || method === 'HEAD') return;
   operations ??= load();
   const where = `${method} ${path} → ${status}`;
+  expectErrorRules(where, status, body, headers);
   const matches = operations.filter((op) => op.pattern.test(path));
   const op = matches.find((candidate) => candidate.methods.has(method));
   if (!op) {
     // Not an operation: only the router's own refusals may answer (unknown route, wrong method).
     const expected = matches.length > 0 ? { status: 405, code: 'METHOD_NOT_ALLOWED' } : { status: 404, code: 'ROUTE_NOT_FOUND' };
-    if (status === expected.status && errorShape!(body) && (body as JsonObject).error.code === expected.code) return;
+    if (status === expected.status && errorShape!(body) && (body as JsonObject).error.code === expected.code) {
+      return expectDocumentedHeaders(where, routerAnswers!.get(expected.code)!, headers);
+    }
     // A body the router refused before routing (malformed JSON, too large...) is still the error shape.
     if (status >= 400 && status < 500 && errorShape!(body) && status !== 404 && status !== 405) return;
     throw new Error(`${where}: no such operation in the OpenAPI document (answer ${JSON.stringify(body)?.slice(0, 300)})`);
   }
-  const validate = op.methods.get(method)!;
-  if (!validate.has(String(status))) {
+  const documented = op.methods.get(method)!;
+  if (!documented.has(String(status))) {
     throw new Error(`${where}: status ${status} is not documented for ${method} ${op.template} (answer ${JSON.stringify(body)?.slice(0, 300)})`);
   }
-  const answer = validate.get(String(status))!;
+  const answer = documented.get(String(status))!;
+  expectDocumentedHeaders(where, answer, headers);
   if (answer.schema === null) {
     if (body !== undefined) throw new Error(`${where}: documented without a body, answered ${JSON.stringify(body).slice(0, 300)}`);
     return;

@@ -114,7 +114,7 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, options: 
       const text = await res.text();
       const json = text ? JSON.parse(text) : undefined;
       expectIsoTimestamps(json, `${method} ${path}`);
-      expectDocumentedAnswer(method.toUpperCase(), path, res.status, json);
+      expectDocumentedAnswer(method.toUpperCase(), path, res.status, json, res.headers);
       return { status: res.status, body: json, headers: res.headers };
     },
     async gql(query, variables, token) {

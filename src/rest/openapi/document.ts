@@ -2,24 +2,20 @@ import type { z } from 'zod';
 import { apiRouter } from '../api.js';
 import { responseSchemas } from '../responses/common.js';
 import { BODY_ERRORS, ERROR_STATUS, SHARED_ERRORS, type ErrorCode } from '../../error-codes.js';
+import { IdempotencyKeyText } from '../../shared/idempotency.js';
+import { REQUEST_ID_PATTERN } from '../../server/request-context.js';
+import { IDEMPOTENCY_KEY_HEADER } from '../request-rules.js';
+import { errorBody, errorSchemas } from './error-schemas.js';
 import { inputSchema, outputSchemas, type JsonSchema } from './json-schema.js';
-import { registeredOperations, type Access, type RegisteredOperation } from './operation.js';
+import {
+  openApiPath, queryParameters, registeredOperations, withoutPathKeys, type Access, type OperationDoc, type RegisteredOperation,
+} from './operation.js';
 import { toSnake } from '../case.js';
 
 const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
-/** `/orders/:orderId/pay` → `/api/orders/{order_id}/pay`, and the parameter names it holds. */
-export function openApiPath(expressPath: string): { path: string; params: string[] } {
-  const params: string[] = [];
-  const path = expressPath.replace(/:([A-Za-z_]+)/g, (_, name: string) => {
-    params.push(name);
-    return `{${toSnake(name)}}`;
-  });
-  return { path: `/api${path}`, params };
-}
-
 /** `post /orders/:orderId/pay` → `postOrdersByOrderIdPay`: stable, unique, readable. */
-function operationId({ method, path }: RegisteredOperation): string {
+function operationId({ method, path }: Pick<RegisteredOperation, 'method' | 'path'>): string {
   const words = path
     .split(/[/-]/)
     .filter(Boolean)
@@ -30,7 +26,7 @@ function operationId({ method, path }: RegisteredOperation): string {
 /** No token, or one that is not accepted. */
 const SIGNED_IN: ErrorCode[] = ['UNAUTHENTICATED', 'TOKEN_INVALID', 'TOKEN_EXPIRED'];
 
-const ACCESS: Record<Access, { who: string; errors: ErrorCode[] }> = {
+export const ACCESS: Record<Access, { who: string; errors: ErrorCode[] }> = {
   public: { who: 'Anyone; a customer\'s token adds their `favorited` flags where a read has them.', errors: [] },
   signed_in: { who: 'Anyone signed in.', errors: SIGNED_IN },
   customer: { who: 'Customers (their own objects: another customer\'s is 404).', errors: [...SIGNED_IN, 'FORBIDDEN'] },
@@ -39,69 +35,110 @@ const ACCESS: Record<Access, { who: string; errors: ErrorCode[] }> = {
   operator_or_admin: { who: 'Shop operators (their shop) and platform admins (every shop, or `shop_id`).', errors: [...SIGNED_IN, 'FORBIDDEN'] },
 };
 
-const ERROR_SCHEMA: JsonSchema = {
-  type: 'object',
-  description: 'The one error shape of every REST answer that is not a success (docs/api.md).',
-  required: ['error'],
-  additionalProperties: false,
-  properties: {
-    error: {
-      type: 'object',
-      required: ['code', 'message'],
-      additionalProperties: false,
-      properties: {
-        code: { type: 'string', description: 'Stable; see the list in docs/api.md.' },
-        message: { type: 'string', description: 'For people; may change.' },
-        details: { type: 'object', description: 'Machine-readable facts, by code (`problems` for VALIDATION_FAILED).' },
-      },
-    },
+/** Answered by the router itself, outside any operation: an unknown path, a method the path does not take. */
+const ROUTER_ERRORS: ErrorCode[] = ['ROUTE_NOT_FOUND', 'METHOD_NOT_ALLOWED'];
+
+/**
+ * Every code an operation may answer: the ones every operation shares, the body parser's on
+ * operations that read a body (and a lost race on a unique key, `CONFLICT`, on writes), the access
+ * level's, and the use case's own refusals.
+ */
+export function operationErrorCodes(method: string, doc: OperationDoc): ErrorCode[] {
+  const writes = method !== 'get';
+  const codes = new Set<ErrorCode>([...SHARED_ERRORS, ...(writes ? [...BODY_ERRORS, 'CONFLICT' as const] : []), ...ACCESS[doc.access].errors, ...(doc.errors ?? [])]);
+  return [...codes].sort();
+}
+
+const ref = (kind: 'schemas' | 'responses' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+const HEADERS: Record<string, JsonSchema> = {
+  'X-Request-Id': {
+    description: 'The id this request is logged under: the `X-Request-Id` the client sent when it fits the pattern, otherwise a new UUID.',
+    required: true,
+    schema: { type: 'string', pattern: REQUEST_ID_PATTERN.source },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before trying again (`details.retry_after_seconds` says the same).',
+    required: true,
+    schema: { type: 'integer', minimum: 0 },
+  },
+  Allow: {
+    description: 'The methods the path takes, `HEAD` wherever `GET` is (RFC 9110).',
+    required: true,
+    schema: { type: 'string' },
   },
 };
 
-/** An error answer carrying one of `codes` (all of one status). */
-function errorResponse(codes: ErrorCode[]): Record<string, unknown> {
+/** The headers of an answer: the request id always, `Retry-After` on the statuses that ask a client to wait (429, 503). */
+function answerHeaders(status: number): Record<string, unknown> {
+  const headers: Record<string, unknown> = { 'X-Request-Id': ref('headers', 'X-Request-Id') };
+  if (status === 429 || status === 503) headers['Retry-After'] = ref('headers', 'Retry-After');
+  return headers;
+}
+
+function errorResponse(status: number, codes: ErrorCode[]): Record<string, unknown> {
   return {
     description: codes.map((code) => `\`${code}\``).join(', '),
-    content: {
-      'application/json': { schema: { $ref: '#/components/schemas/Error', properties: { error: { properties: { code: { enum: codes } } } } } },
-    },
+    headers: answerHeaders(status),
+    content: { 'application/json': { schema: errorBody(codes) } },
   };
 }
 
-/**
- * The error answers of an operation, one per status, each naming the codes it may carry. An answer
- * with one code is a shared component (`#/components/responses/NOT_FOUND`), so the document stays small.
- */
-function errorResponses(codes: ErrorCode[], shared: Record<string, unknown>): Record<string, unknown> {
-  const byStatus = new Map<number, Set<ErrorCode>>();
-  for (const code of codes) {
-    const status = ERROR_STATUS[code];
-    byStatus.set(status, (byStatus.get(status) ?? new Set()).add(code));
-  }
-  const responses: Record<string, unknown> = {};
-  for (const [status, set] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const list = [...set].sort();
-    if (list.length === 1) {
-      shared[list[0]] ??= errorResponse(list);
-      responses[String(status)] = { $ref: `#/components/responses/${list[0]}` };
-    } else {
-      responses[String(status)] = errorResponse(list);
-    }
-  }
-  return responses;
+/** The codes of an operation by status, ascending. */
+function byStatus(codes: ErrorCode[]): [number, ErrorCode[]][] {
+  const groups = new Map<number, ErrorCode[]>();
+  for (const code of codes) groups.set(ERROR_STATUS[code], [...(groups.get(ERROR_STATUS[code]) ?? []), code]);
+  return [...groups].sort(([a], [b]) => a - b).map(([status, list]) => [status, list.sort()]);
 }
 
-/** The properties of an object schema, without the keys the path carries (routes merge params into the input). */
-function withoutPathKeys(schema: JsonSchema, pathKeys: string[]): JsonSchema {
-  const properties = { ...(schema.properties as Record<string, JsonSchema> | undefined) };
-  for (const key of pathKeys) delete properties[key];
-  const required = (schema.required as string[] | undefined)?.filter((key) => !pathKeys.includes(key));
-  return { ...schema, properties, ...(required && required.length > 0 ? { required } : { required: undefined }) };
+/**
+ * The error answers of all operations. A set of codes that several operations answer with one
+ * status is a shared component (`#/components/responses/NOT_FOUND`, or the codes joined by dots), so
+ * the document stays small; a set of one operation stays inline.
+ */
+class ErrorResponses {
+  private readonly uses = new Map<string, number>();
+  readonly shared: Record<string, unknown> = {};
+
+  constructor(operations: RegisteredOperation[]) {
+    for (const op of operations) {
+      for (const [status, codes] of byStatus(operationErrorCodes(op.method, op.doc))) this.uses.set(this.key(status, codes), (this.uses.get(this.key(status, codes)) ?? 0) + 1);
+    }
+  }
+
+  private key = (status: number, codes: ErrorCode[]) => `${status} ${codes.join('.')}`;
+
+  of(method: string, doc: OperationDoc): Record<string, unknown> {
+    const responses: Record<string, unknown> = {};
+    for (const [status, codes] of byStatus(operationErrorCodes(method, doc))) {
+      if (codes.length > 1 && this.uses.get(this.key(status, codes)) === 1) {
+        responses[String(status)] = errorResponse(status, codes);
+        continue;
+      }
+      const name = codes.join('.');
+      this.shared[name] ??= errorResponse(status, codes);
+      responses[String(status)] = ref('responses', name);
+    }
+    return responses;
+  }
+}
+
+/** `links` of a success answer: where the flows go next (checkout → order → pay → shipment...). */
+function linksOf(doc: OperationDoc, known: Set<string>): Record<string, unknown> | undefined {
+  if (!doc.links) return undefined;
+  return Object.fromEntries(
+    Object.entries(doc.links).map(([name, link]) => {
+      const target = operationId(link);
+      if (!known.has(target)) throw new Error(`link ${name} names no operation: ${link.method} ${link.path}`);
+      const parameters = link.parameters && Object.fromEntries(Object.entries(link.parameters).map(([param, value]) => [toSnake(param), value]));
+      return [name, { operationId: target, description: link.description, ...(parameters ? { parameters } : {}) }];
+    }),
+  );
 }
 
 const positiveId: JsonSchema = { type: 'integer', minimum: 1, maximum: 2147483647 };
 
-function operationObject(op: RegisteredOperation, responseIds: Map<z.ZodType, string>, sharedResponses: Record<string, unknown>): Record<string, unknown> {
+function operationObject(op: RegisteredOperation, responseIds: Map<z.ZodType, string>, errors: ErrorResponses, known: Set<string>): Record<string, unknown> {
   const { doc } = op;
   const { params } = openApiPath(op.path);
   const pathKeys = params.map(toSnake);
@@ -111,33 +148,31 @@ function operationObject(op: RegisteredOperation, responseIds: Map<z.ZodType, st
     required: true,
     schema: doc.params?.[name] ? inputSchema(doc.params[name]) : positiveId,
   }));
-  if (doc.query) {
-    const query = withoutPathKeys(inputSchema(doc.query), pathKeys);
-    const required = new Set((query.required as string[] | undefined) ?? []);
-    for (const [name, schema] of Object.entries(query.properties as Record<string, JsonSchema>)) {
-      parameters.push({ name, in: 'query', required: required.has(name), schema });
-    }
-  }
+  for (const { name, required, schema } of queryParameters(doc, op.path)) parameters.push({ name, in: 'query', required, schema });
   if (doc.idempotent) {
     parameters.push({
-      name: 'Idempotency-Key',
+      name: IDEMPOTENCY_KEY_HEADER,
       in: 'header',
       required: false,
-      description: 'A repeated key answers the first committed answer (docs/api.md).',
-      schema: { type: 'string', minLength: 1, maxLength: 200 },
+      description:
+        'Makes a retry safe: a repeated key from the same customer answers the first committed answer (the same status and body, with no marker), ' +
+        'the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED` (docs/api.md). Sent empty or malformed it is 400 `VALIDATION_FAILED` naming the header.',
+      schema: inputSchema(IdempotencyKeyText),
     });
   }
 
   const statuses = doc.status === undefined ? [doc.response ? 200 : 204] : [doc.status].flat();
+  const links = linksOf(doc, known);
   const responses: Record<string, unknown> = {};
   for (const status of statuses) {
-    responses[String(status)] = doc.response
-      ? { description: 'Success', content: { 'application/json': { schema: { $ref: `#/components/schemas/${responseIds.get(doc.response)}` } } } }
-      : { description: 'Done; no body' };
+    responses[String(status)] = {
+      description: doc.response ? 'Success' : 'Done; no body',
+      headers: answerHeaders(status),
+      ...(doc.response ? { content: { 'application/json': { schema: ref('schemas', responseIds.get(doc.response)!) } } } : {}),
+      ...(links ? { links } : {}),
+    };
   }
-  const hasBody = op.method !== 'get';
-  const codes = new Set<ErrorCode>([...SHARED_ERRORS, ...(hasBody ? [...BODY_ERRORS, 'CONFLICT' as const] : []), ...ACCESS[doc.access].errors, ...(doc.errors ?? [])]);
-  Object.assign(responses, errorResponses([...codes], sharedResponses));
+  Object.assign(responses, errors.of(op.method, doc));
 
   return {
     operationId: operationId(op),
@@ -169,13 +204,18 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   apiRouter(); // registers every route, and so its description
   const operations = registeredOperations();
   const responseIds = responseComponentIds(operations);
+  const errors = new ErrorResponses(operations);
+  const known = new Set(operations.map(operationId));
   const paths: Record<string, Record<string, unknown>> = {};
   const tags: string[] = [];
-  const sharedResponses: Record<string, unknown> = {};
   for (const op of operations) {
     const { path } = openApiPath(op.path);
-    (paths[path] ??= {})[op.method] = operationObject(op, responseIds, sharedResponses);
+    (paths[path] ??= {})[op.method] = operationObject(op, responseIds, errors, known);
     if (!tags.includes(op.doc.tag)) tags.push(op.doc.tag);
+  }
+  const everyCode = [...new Set([...ROUTER_ERRORS, ...operations.flatMap((op) => operationErrorCodes(op.method, op.doc))])].sort();
+  for (const code of ROUTER_ERRORS) {
+    errors.shared[code] = { ...errorResponse(ERROR_STATUS[code], [code]), ...(code === 'METHOD_NOT_ALLOWED' ? { headers: { ...answerHeaders(405), Allow: ref('headers', 'Allow') } } : {}) };
   }
   return {
     openapi: '3.1.0',
@@ -183,14 +223,18 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       title: 'Mallfront REST API',
       version: '1',
       description:
-        'The REST door of Mallfront, under `/api`. JSON keys are snake_case; timestamps are ISO 8601 in UTC; money is whole minor units of the base currency. Conventions, pagination, errors and events: docs/api.md. The same operations over GraphQL: `/graphql`.',
+        'The REST door of Mallfront, under `/api`. JSON keys are snake_case; timestamps are ISO 8601 in UTC; money is whole minor units of the base currency. ' +
+        'Every answer carries `X-Request-Id`. Errors have one shape (`Error`); each operation lists the codes it may answer, by status. ' +
+        'A path answers a method it does not take with 405 `METHOD_NOT_ALLOWED` and an `Allow` header, an unknown path with 404 `ROUTE_NOT_FOUND` (`#/components/responses`). ' +
+        'Conventions, pagination, errors and events: docs/api.md. The same operations over GraphQL: `/graphql`.',
     },
     tags: tags.map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The token from register or login.' } },
-      schemas: { Error: ERROR_SCHEMA, ...outputSchemas(responseSchemas) },
-      responses: Object.fromEntries(Object.entries(sharedResponses).sort(([a], [b]) => a.localeCompare(b))),
+      schemas: { ...errorSchemas(everyCode), ...outputSchemas(responseSchemas) },
+      responses: Object.fromEntries(Object.entries(errors.shared).sort(([a], [b]) => a.localeCompare(b))),
+      headers: HEADERS,
     },
   };
 }

@@ -26,21 +26,47 @@ export function restSpelling(schema: unknown): unknown {
   return out;
 }
 
+/** A schema nothing fits: what a JSON request cannot carry (a Date, which only GraphQL's scalar gives). */
+const NEVER: JsonSchema = { not: {} };
+const isNever = (schema: unknown) => JSON.stringify(schema) === JSON.stringify(NEVER);
+
+/** `anyOf`/`oneOf` without the alternatives JSON cannot carry; a single one left stands alone. */
+function withoutNever(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutNever);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: JsonSchema = Object.fromEntries(Object.entries(schema as JsonSchema).map(([key, value]) => [key, withoutNever(value)]));
+  for (const key of ['anyOf', 'oneOf']) {
+    const options = out[key];
+    if (!Array.isArray(options) || !options.some(isNever)) continue;
+    const kept = options.filter((option) => !isNever(option));
+    delete out[key];
+    if (kept.length === 1) Object.assign(out, kept[0]);
+    else out[key] = kept;
+  }
+  return out;
+}
+
+const generation = {
+  target: 'draft-2020-12',
+  // Dates come from GraphQL's scalar only; anything else without a JSON form stays open.
+  unrepresentable: ({ zodSchema }: { zodSchema: z.core.$ZodType }) => (zodSchema._zod.def.type === 'date' ? NEVER : 'any'),
+  // A discriminated union names its discriminator, as OpenAPI generators read it (snake_case, as REST spells it).
+  override: ({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; jsonSchema: JsonSchema }) => {
+    const def = zodSchema._zod.def as { type: string; discriminator?: string };
+    if (def.type === 'union' && def.discriminator) jsonSchema.discriminator = { propertyName: toSnake(def.discriminator) };
+  },
+} as const;
+
 /**
  * A request schema as a client sends it (`io: 'input'`: defaults make fields optional, preprocessed
  * whole numbers show the number they become). Transforms have no JSON Schema and stay open.
  */
 export function inputSchema(schema: z.ZodType): JsonSchema {
-  return restSpelling(z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' })) as JsonSchema;
+  return restSpelling(withoutNever(z.toJSONSchema(schema, { ...generation, io: 'input' }))) as JsonSchema;
 }
 
 /** Every named response schema (responses/common.ts), as components that refer to each other. */
 export function outputSchemas(registry: z.core.$ZodRegistry<{ id: string }>): Record<string, JsonSchema> {
-  const { schemas } = z.toJSONSchema(registry, {
-    io: 'output',
-    target: 'draft-2020-12',
-    unrepresentable: 'any',
-    uri: (id) => `#/components/schemas/${id}`,
-  });
+  const { schemas } = z.toJSONSchema(registry, { ...generation, io: 'output', uri: (id) => `#/components/schemas/${id}` });
   return restSpelling(schemas) as Record<string, JsonSchema>;
 }

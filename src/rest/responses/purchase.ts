@@ -64,7 +64,7 @@ export const Order = named(
     couponId: id.optional(),
     freightFee: money,
     total: money,
-    shippingAddress: ShippingAddress.optional(),
+    shippingAddress: ShippingAddress,
     createdAt: timestamp,
     paidAt: timestamp.optional(),
     shippedAt: timestamp.optional(),

@@ -7,7 +7,7 @@ import { AuthToken } from '../../entities/auth-token.entity.js';
 import type { Actor, ServiceContext } from '../../shared/context.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { requireUser } from '../../shared/guards.js';
-import { parseInput, z } from '../../shared/validate.js';
+import { emailAddress, parseInput, z } from '../../shared/validate.js';
 import { hashPassword, verifyPassword, DUMMY_HASH } from './password.js';
 import { unthrottled } from '../../shared/auth-throttle.js';
 import { createZeroBalances } from './ledger.service.js';
@@ -17,6 +17,7 @@ import { perConnection } from '../../db/per-connection.js';
 import { typedSql, type Database } from '../../db/typed-sql.js';
 import { toDate } from '../../shared/values.js';
 import { StatementCombiner } from '../../db/statement-combiner.js';
+import { refusals } from '../../error-codes.js';
 
 export interface UserView {
   id: number;
@@ -33,7 +34,7 @@ export interface Session {
   user: UserView;
 }
 
-const email = z.string().trim().toLowerCase().max(254).email('must be an email address');
+const email = emailAddress;
 export const RegisterInput = z.strictObject({
   email,
   password: z.string().min(8, 'must be at least 8 characters').max(200),
@@ -65,6 +66,8 @@ async function issueToken(ctx: ServiceContext, em: EntityManager, user: User): P
   return { token, expiresAt, user: toUserView(user) };
 }
 
+export const registerRefusals = refusals('EMAIL_TAKEN', 'RATE_LIMITED', 'SERVICE_BUSY');
+
 /** Creates a customer account with its zero balance rows and signs it in, in one transaction. */
 export async function register(ctx: ServiceContext, input: unknown): Promise<Session> {
   const data = parseInput(RegisterInput, input);
@@ -85,6 +88,8 @@ export async function register(ctx: ServiceContext, input: unknown): Promise<Ses
     return issueToken(tx, tx.em, user);
   });
 }
+
+export const loginRefusals = refusals('INVALID_CREDENTIALS', 'RATE_LIMITED', 'SERVICE_BUSY');
 
 /** Signs in. Unknown email and wrong password give the same answer and take the same time. */
 export async function login(ctx: ServiceContext, input: unknown): Promise<Session> {

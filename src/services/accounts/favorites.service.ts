@@ -10,6 +10,7 @@ import type { ServiceContext } from '../../shared/context.js';
 import { requireCustomer } from '../../shared/guards.js';
 import { PageQuery, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { idParam, parseInput } from '../../shared/validate.js';
+import { refusals } from '../../error-codes.js';
 
 /**
  * Customer-scoped favorites of products and shops. One row per (customer, object), kept unique by the
@@ -100,6 +101,8 @@ export async function myFavorites(ctx: ServiceContext, query: unknown): Promise<
  * `favoritedAt` included. The target is read first for the answer (and a 404).
  */
 
+export const favoriteProductRefusals = refusals('NOT_FOUND');
+
 /** Favorites a published product (a draft or withdrawn one is 404); idempotent. */
 export async function favoriteProduct(ctx: ServiceContext, productId: unknown): Promise<FavoriteProductView> {
   const actor = requireCustomer(ctx);
@@ -123,6 +126,8 @@ export async function favoriteProduct(ctx: ServiceContext, productId: unknown): 
   if (!row) throw notFound('Product', { id });
   return toFavoriteProductView(product, row.createdAt);
 }
+
+export const favoriteShopRefusals = refusals('NOT_FOUND');
 
 /** Favorites a shop; idempotent. */
 export async function favoriteShop(ctx: ServiceContext, shopId: unknown): Promise<FavoriteShopView> {
@@ -154,8 +159,12 @@ async function removeFavorite(ctx: ServiceContext, target: 'Product' | 'Shop', r
   return true;
 }
 
+export const unfavoriteProductRefusals = refusals('NOT_FOUND');
+
 /** Removes a product from the caller's favorites (any product, withdrawn ones too); idempotent. */
 export const unfavoriteProduct = (ctx: ServiceContext, productId: unknown) => removeFavorite(ctx, 'Product', productId);
+export const unfavoriteShopRefusals = refusals('NOT_FOUND');
+
 /** Removes a shop from the caller's favorites; idempotent. */
 export const unfavoriteShop = (ctx: ServiceContext, shopId: unknown) => removeFavorite(ctx, 'Shop', shopId);
 

@@ -18,6 +18,9 @@ export interface LedgerChange {
   reference?: { type: string; id: number };
 }
 
+/** A change of a balance the primitive's name says. */
+type Move = Omit<LedgerChange, 'kind'>;
+
 function assertPositive(amount: number) {
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error(`ledger amount must be a positive integer, got ${amount}`);
 }
@@ -72,15 +75,28 @@ async function change(em: EntityManager, change: LedgerChange, sign: 1 | -1): Pr
   return row ? row.balanceAfter : null;
 }
 
-/** Guarded debit: refuses (422) and changes nothing when the balance is short. Returns the new balance. */
-export async function debit(em: EntityManager, entry: LedgerChange): Promise<number> {
+/** Guarded debit of spendable money: refuses (422 INSUFFICIENT_FUNDS) and changes nothing when it is short. Returns the new balance. */
+export async function debit(em: EntityManager, entry: LedgerChange & { kind: BalanceKind.Available }): Promise<number> {
   const after = await change(em, entry, -1);
-  if (after === null) {
-    throw entry.kind === BalanceKind.Points
-      ? refused('INSUFFICIENT_POINTS', 'Not enough points', { required: entry.amount })
-      : refused('INSUFFICIENT_FUNDS', 'Not enough funds in your balance', { required: entry.amount, kind: entry.kind });
-  }
+  if (after === null) throw refused('INSUFFICIENT_FUNDS', 'Not enough funds in your balance', { required: entry.amount, kind: entry.kind });
   return after;
+}
+
+/** Guarded debit of points: refuses (422 INSUFFICIENT_POINTS) and changes nothing when they are short. Returns the new balance. */
+export async function debitPoints(em: EntityManager, entry: Move): Promise<number> {
+  const after = await change(em, { ...entry, kind: BalanceKind.Points }, -1);
+  if (after === null) throw refused('INSUFFICIENT_POINTS', 'Not enough points', { required: entry.amount });
+  return after;
+}
+
+/**
+ * A debit of an amount the caller knows is there: money frozen for exactly this (a group seat), or
+ * points read under their row's lock. Short, the books are broken: a fault of the server (500,
+ * logged), never a refusal a customer could act on.
+ */
+export async function debitHeld(em: EntityManager, entry: LedgerChange): Promise<void> {
+  const after = await change(em, entry, -1);
+  if (after === null) throw new Error(`the ${entry.kind} balance of user ${entry.userId} is short of ${entry.amount}: the ledger is inconsistent`);
 }
 
 /** Atomic credit. Returns the new balance. */
@@ -90,7 +106,6 @@ export async function credit(em: EntityManager, entry: LedgerChange): Promise<nu
   return after;
 }
 
-type Move = Omit<LedgerChange, 'kind'>;
 
 /** Moves money from available to frozen (a guarded debit and a credit, in the caller's transaction). */
 export async function freeze(em: EntityManager, move: Move): Promise<void> {
@@ -101,7 +116,7 @@ export async function freeze(em: EntityManager, move: Move): Promise<void> {
 /** Moves frozen money back to available (both rows locked first, in the order `freeze` takes them). */
 export async function release(em: EntityManager, move: Move): Promise<void> {
   await lockBalances(em, [move.userId]);
-  await debit(em, { ...move, kind: BalanceKind.Frozen });
+  await debitHeld(em, { ...move, kind: BalanceKind.Frozen });
   await credit(em, { ...move, kind: BalanceKind.Available });
 }
 

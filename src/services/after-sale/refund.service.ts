@@ -19,6 +19,7 @@ import { closeShippingIfDone } from '../orders/fulfilment.js';
 import { activeCompanyName, companyCode } from '../shipping/shipping-company.service.js';
 import { discountShares, itemRefundAmount } from './refund-amount.js';
 import { refundViews, type RefundView } from './refund-view.js';
+import { refusals } from '../../error-codes.js';
 
 /**
  * After-sale requests. `refund` (money only) covers units of a paid order that were not shipped;
@@ -110,6 +111,8 @@ function emitRefund(tx: ServiceContext, refund: LockedRefund, status: RefundStat
     payload: { refundId: refund.id, orderId: refund.orderId, kind: refund.kind, status, ...extra },
   });
 }
+
+export const requestRefundRefusals = refusals('NOT_FOUND', 'ORDER_ITEM_NOT_IN_ORDER', 'ORDER_NOT_REFUNDABLE', 'ORDER_NOT_RETURNABLE', 'REFUND_EXCEEDS_QUANTITY');
 
 /**
  * The customer asks for a refund or a return of some units of one order. The quantity is bounded
@@ -240,6 +243,8 @@ async function complete(tx: ServiceContext, refund: LockedRefund): Promise<void>
   emitRefund(tx, refund, RefundStatus.Completed, { amount });
 }
 
+export const approveRefundRefusals = refusals('NOT_FOUND', 'REFUND_WRONG_STATE');
+
 /**
  * The shop approves: a refund completes at once (money back, stock restored); a return waits for the
  * goods. Approving again answers the refund as it is, without paying twice.
@@ -258,6 +263,8 @@ export async function approveRefund(ctx: ServiceContext, input: unknown): Promis
   });
 }
 
+export const rejectRefundRefusals = refusals('NOT_FOUND', 'REFUND_WRONG_STATE');
+
 /** The shop rejects a request, with a reason; its units are free again. */
 export async function rejectRefund(ctx: ServiceContext, input: unknown): Promise<RefundView> {
   const operator = requireOperator(ctx);
@@ -271,6 +278,8 @@ export async function rejectRefund(ctx: ServiceContext, input: unknown): Promise
     return view(tx, refundId);
   });
 }
+
+export const shipBackRefundRefusals = refusals('NOT_FOUND', 'REFUND_WRONG_STATE', 'SHIPPING_COMPANY_UNKNOWN');
 
 /** The customer sends the goods of an approved return back, naming the company and tracking number. */
 export async function shipBackRefund(ctx: ServiceContext, input: unknown): Promise<RefundView> {
@@ -288,6 +297,8 @@ export async function shipBackRefund(ctx: ServiceContext, input: unknown): Promi
   });
 }
 
+export const receiveRefundRefusals = refusals('NOT_FOUND', 'REFUND_WRONG_STATE');
+
 /** The shop confirms the returned goods arrived: the return completes and the money goes back, once. */
 export async function receiveRefund(ctx: ServiceContext, input: unknown): Promise<RefundView> {
   const operator = requireOperator(ctx);
@@ -299,6 +310,8 @@ export async function receiveRefund(ctx: ServiceContext, input: unknown): Promis
     return view(tx, refundId);
   });
 }
+
+export const cancelRefundRefusals = refusals('NOT_FOUND', 'REFUND_WRONG_STATE');
 
 /** The customer withdraws a request the shop has not acted on, or an approved return not yet sent. */
 export async function cancelRefund(ctx: ServiceContext, input: unknown): Promise<RefundView> {
@@ -341,5 +354,9 @@ async function getRefund(ctx: ServiceContext, owner: Owner, input: unknown): Pro
   return found;
 }
 
+export const getMyRefundRefusals = refusals('NOT_FOUND');
+
 export const getMyRefund = (ctx: ServiceContext, input: unknown) => getRefund(ctx, { column: 'customer', id: requireCustomer(ctx).userId }, input);
+export const getShopRefundRefusals = refusals('NOT_FOUND');
+
 export const getShopRefund = (ctx: ServiceContext, input: unknown) => getRefund(ctx, { column: 'shop', id: requireOperator(ctx).shopId }, input);

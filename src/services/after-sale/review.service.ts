@@ -11,9 +11,10 @@ import { conflict, notFound } from '../../errors.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireAdmin, requireCustomer, requireOperator } from '../../shared/guards.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
-import { id, parseInput, z } from '../../shared/validate.js';
+import { httpUrl, id, parseInput, queryFlag, z } from '../../shared/validate.js';
 import { pageFields, pageOf, pageOffset, windowTotal, type Page, type PageRequest } from '../../shared/pagination.js';
 import { ratingSummaries, type RatingSummary } from '../catalog/rating-summary.js';
+import { refusals } from '../../error-codes.js';
 
 export interface ReviewView {
   id: number;
@@ -36,19 +37,17 @@ export interface ProductReviewPage extends Page<ReviewView> {
   summary: RatingSummary;
 }
 
-const httpUrl = z.url({ protocol: /^https?$/ }).max(500);
 export const ReviewInput = z.strictObject({
   orderId: id,
   orderItemId: id,
   rating: z.number().int().min(1).max(5),
   text: z.string().trim().min(1).max(2000),
-  imageUrls: z.array(httpUrl).max(9).default([]),
+  imageUrls: z.array(httpUrl()).max(9).default([]),
 });
 const ReviewRef = z.strictObject({ reviewId: id });
 export const ReplyInput = ReviewRef.extend({ text: z.string().trim().min(1).max(1000) });
 
 const mask = (name: string) => `${[...name.trim()][0] ?? '*'}***`;
-const flag = z.union([z.boolean(), z.stringbool()]).optional();
 
 /** Reviews with the SKU name and the author, newest first; callers add their filter. */
 const reviews = (em: EntityManager) =>
@@ -85,6 +84,8 @@ async function reviewPage(filtered: Reviews, paging: PageRequest): Promise<Page<
   const total = await windowTotal(rows, paging, async () => (await filtered.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n);
   return pageOf(rows.map(toView), paging, total);
 }
+
+export const reviewOrderItemRefusals = refusals('NOT_FOUND', 'ORDER_NOT_DELIVERED', 'REVIEW_EXISTS');
 
 /**
  * The buyer reviews one item of their own delivered order, once: the unique key on the item refuses
@@ -129,6 +130,8 @@ export async function reviewOrderItem(ctx: ServiceContext, input: unknown): Prom
 
 export const ProductReviewsInput = z.object({ ...pageFields, productId: id, rating: z.coerce.number().int().min(1).max(5).optional() });
 
+export const listProductReviewsRefusals = refusals('NOT_FOUND');
+
 /**
  * A published product's visible reviews, newest first, optionally of one rating, with the rating
  * summary. The total comes from the summary, so a page costs two queries.
@@ -150,7 +153,7 @@ export async function listProductReviews(ctx: ServiceContext, input: unknown): P
   return { items: rows.map(toView), page, pageSize, total, summary };
 }
 
-export const ShopReviewsInput = z.object({ ...pageFields, replied: flag });
+export const ShopReviewsInput = z.object({ ...pageFields, replied: queryFlag.optional() });
 
 /** The operator's shop's reviews (hidden ones too), newest first; `replied=false` lists those waiting for a reply. */
 export async function listShopReviews(ctx: ServiceContext, input: unknown): Promise<Page<ReviewView>> {
@@ -162,7 +165,7 @@ export async function listShopReviews(ctx: ServiceContext, input: unknown): Prom
 }
 
 export const AdminReviewsInput = z.object({ ...pageFields,
-  hidden: flag,
+  hidden: queryFlag.optional(),
   productId: id.optional(),
 });
 
@@ -175,6 +178,8 @@ export async function listAllReviews(ctx: ServiceContext, input: unknown): Promi
   if (productId !== undefined) all = all.where('r.product', '=', productId);
   return reviewPage(all, paging);
 }
+
+export const replyToReviewRefusals = refusals('NOT_FOUND', 'REVIEW_ALREADY_REPLIED');
 
 /** The shop replies once to a review of its product; another shop's review is 404, a second reply 409. */
 export async function replyToReview(ctx: ServiceContext, input: unknown): Promise<ReviewView> {
@@ -199,6 +204,8 @@ export async function replyToReview(ctx: ServiceContext, input: unknown): Promis
     return oneReview(tx.em, reviewId);
   });
 }
+
+export const setReviewHiddenRefusals = refusals('NOT_FOUND');
 
 /** An admin hides (or shows again) a review; repeating either is harmless (the first hiding time stays). */
 export async function setReviewHidden(ctx: ServiceContext, input: unknown, hidden: boolean): Promise<ReviewView> {

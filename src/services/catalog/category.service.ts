@@ -5,6 +5,7 @@ import type { ServiceContext } from '../../shared/context.js';
 import { parseInput, idParam } from '../../shared/validate.js';
 import { typedSql } from '../../db/typed-sql.js';
 import { toCategoryView, type CategoryView } from './catalog-views.js';
+import { refusals } from '../../error-codes.js';
 
 export interface CategoryNode extends CategoryView {
   children: CategoryNode[];
@@ -40,6 +41,8 @@ export async function categoryTree(ctx: ServiceContext): Promise<{ items: Catego
   const rows = await typedSql(ctx.em).selectFrom('Category').select(CATEGORY).orderBy('depth').orderBy('position').orderBy('id').execute();
   return { items: nest(rows.map(toCategoryView)) };
 }
+
+export const categorySubtreeRefusals = refusals('NOT_FOUND');
 
 /** One category with its whole subtree, in one query (the range on the path index, see `inSubtree`). */
 export async function categorySubtree(ctx: ServiceContext, categoryId: unknown): Promise<CategoryNode> {

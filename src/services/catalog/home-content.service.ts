@@ -6,10 +6,11 @@ import { ProductStatus } from '../../entities/product.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireAdmin } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { parseInput, z } from '../../shared/validate.js';
+import { httpUrl, parseInput, z } from '../../shared/validate.js';
 import { typedSql, type Database } from '../../db/typed-sql.js';
 import { queryRows } from '../../db/prepared-statements.js';
 import { lockOrderedList } from './ordered-list-lock.js';
+import { refusals } from '../../error-codes.js';
 
 export interface ContentItemView {
   id: number;
@@ -36,13 +37,13 @@ const listKey = (kind: ContentKind) => kind.replace(/_([a-z])/g, (_, c: string) 
 const ContentItemInput = z.strictObject({
   title: z.string().trim().min(1).max(120),
   subtitle: z.string().trim().max(300).nullish(),
-  imageUrl: z.httpUrl().max(500).nullish(),
+  imageUrl: httpUrl().nullish(),
   destination: z.string().max(300),
   active: z.boolean().nullish(),
   // Ignored, so a list read from the admin route can be sent back as is: ids are reassigned and
   // positions are the submitted order.
-  id: z.unknown().optional(),
-  position: z.unknown().optional(),
+  id: z.number().int().nullish(),
+  position: z.number().int().nullish(),
 });
 export const ReplaceContentInput = z.strictObject({ items: z.array(ContentItemInput).max(100) });
 
@@ -149,6 +150,8 @@ function parseKind(kind: unknown): ContentKind {
   if (typeof kind === 'string' && (KINDS as string[]).includes(kind)) return kind as ContentKind;
   throw notFound('Content kind', { kind, allowed: KINDS });
 }
+
+export const replaceHomeContentRefusals = refusals('DESTINATION_INVALID', 'NOT_FOUND');
 
 /**
  * Replaces one kind's list with the submitted ordered list, in one transaction. Positions become

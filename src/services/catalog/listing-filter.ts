@@ -1,3 +1,4 @@
+import { AppError } from '../../errors.js';
 import { z, idParam, wholeNumber } from '../../shared/validate.js';
 import { inSubtree } from './category.service.js';
 import { keywordOf, keywordParam } from './search/keyword.js';
@@ -15,6 +16,30 @@ export const listingFilterFields = {
   priceMin: priceParam.optional(),
   priceMax: priceParam.optional(),
 };
+
+/** Sort keys of the listing (`sort=price`: lowest SKU price; `sort=sales`: sold_count) and directions. */
+export const LISTING_SORTS = ['price', 'sales'] as const;
+export const LISTING_ORDERS = ['asc', 'desc'] as const;
+export type ListingSort = (typeof LISTING_SORTS)[number];
+export type ListingOrder = (typeof LISTING_ORDERS)[number];
+
+/** `sort` and `order` of the listing, also taken by its facets (which a client calls with the same parameters). */
+export const listingOrderFields = { sort: z.enum(LISTING_SORTS).optional(), order: z.enum(LISTING_ORDERS).optional() };
+
+/**
+ * An unsupported `sort` or `order` is SORT_UNSUPPORTED (400, naming the parameter and what it takes),
+ * checked before the rest of the input so it wins whatever else is wrong.
+ */
+export function checkListingOrder(input: unknown): { sort?: ListingSort; order?: ListingOrder } {
+  const { sort, order } = (input ?? {}) as { sort?: unknown; order?: unknown };
+  if (sort !== undefined && !LISTING_SORTS.includes(sort as ListingSort)) {
+    throw new AppError('SORT_UNSUPPORTED', 400, `sort must be one of: ${LISTING_SORTS.join(', ')}`, { parameter: 'sort', value: sort, allowed: LISTING_SORTS });
+  }
+  if (order !== undefined && !LISTING_ORDERS.includes(order as ListingOrder)) {
+    throw new AppError('SORT_UNSUPPORTED', 400, 'order must be asc or desc', { parameter: 'order', value: order, allowed: LISTING_ORDERS });
+  }
+  return { sort: sort as ListingSort | undefined, order: order as ListingOrder | undefined };
+}
 
 export type ListingFilterInput = z.output<z.ZodObject<typeof listingFilterFields>>;
 

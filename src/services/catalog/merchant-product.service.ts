@@ -11,10 +11,11 @@ import { typedSql, type Database } from '../../db/typed-sql.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireOperator } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { parseInput, idParam, money, quantity, z } from '../../shared/validate.js';
+import { httpUrl, parseInput, idParam, money, quantity, z } from '../../shared/validate.js';
 import { pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { productViewOf, toSkuView, type MerchantProductView } from './catalog-views.js';
 import { soldCounts } from './sold-count.js';
+import { refusals } from '../../error-codes.js';
 
 /**
  * Product management for a shop operator, limited to their own shop: another shop's product is
@@ -44,7 +45,7 @@ export const UpsertInput = z
     id: idParam.nullish(),
     name: z.string().trim().min(1).max(200),
     description: z.string().trim().max(10_000).nullish(),
-    imageUrl: z.httpUrl().max(500).nullish(),
+    imageUrl: httpUrl().nullish(),
     categoryId: idParam,
     brandId: idParam.nullish(),
     skus: z.array(SkuInput).min(1, 'a product needs at least one SKU').max(100),
@@ -116,6 +117,8 @@ async function checkReferences(em: EntityManager, input: Upsert, productId: numb
   });
   if (problems.length > 0) throw validationError(`${problems[0].field}: ${problems[0].message}`, { problems });
 }
+
+export const upsertProductRefusals = refusals('INSUFFICIENT_STOCK', 'NOT_FOUND', 'SKU_IN_USE');
 
 /**
  * Creates (no id) or updates (id) a product of the operator's shop with its complete SKU list: SKUs
@@ -216,8 +219,12 @@ async function transition(ctx: ServiceContext, productId: unknown, to: ProductSt
   });
 }
 
+export const publishProductRefusals = refusals('NOT_FOUND', 'PRODUCT_STATE_CONFLICT');
+
 export const publishProduct = (ctx: ServiceContext, productId: unknown) =>
   transition(ctx, productId, ProductStatus.Published, [ProductStatus.Draft, ProductStatus.Unpublished]);
+
+export const unpublishProductRefusals = refusals('NOT_FOUND', 'PRODUCT_STATE_CONFLICT');
 
 export const unpublishProduct = (ctx: ServiceContext, productId: unknown) =>
   transition(ctx, productId, ProductStatus.Unpublished, [ProductStatus.Published]);

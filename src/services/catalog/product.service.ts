@@ -1,8 +1,10 @@
-import { AppError, notFound } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { parseInput, idParam, z } from '../../shared/validate.js';
 import { pageFields, pageOffset, type Page } from '../../shared/pagination.js';
-import { checkPriceRange, filterParts, firstMatching, listingFilter, listingFilterFields, type ListingFilter } from './listing-filter.js';
+import {
+  checkListingOrder, checkPriceRange, filterParts, firstMatching, listingFilter, listingFilterFields, listingOrderFields, type ListingFilter, type ListingOrder, type ListingSort,
+} from './listing-filter.js';
 import type { SqlPart } from './search/product-search.js';
 import { soldCountOf } from './sold-count.js';
 import { hasTotal, rememberTotal, totalAt } from './listing-total-cache.js';
@@ -16,6 +18,7 @@ import {
   CATEGORY_COLUMNS, PRODUCT_COLUMNS, PROFILE_COLUMNS, skusJsonOf, toBrandView, toCategoryView, toProductView, toProfileView,
   type ProductColumns, type ProductDetailView, type ProductView, type ProfileColumns, type ShopView, type SkuColumns, type SkuView,
 } from './catalog-views.js';
+import { refusals } from '../../error-codes.js';
 
 /**
  * Sort keys of the public listing, each with its default direction. `sales` sorts by sold_count,
@@ -24,37 +27,25 @@ import {
 const SORTS = {
   price: { key: 'p.price_from', defaultOrder: 'asc' },
   sales: { key: soldCountOf('p.id'), defaultOrder: 'desc' },
-} as const satisfies Record<string, { key: string; defaultOrder: Order }>;
-type Sort = keyof typeof SORTS;
-type Order = 'asc' | 'desc';
-const ORDERS: readonly Order[] = ['asc', 'desc'];
+} as const satisfies Record<ListingSort, { key: string; defaultOrder: ListingOrder }>;
 
 export const ListProductsInput = z
   .strictObject({
     ...listingFilterFields,
-    sort: z.string().optional(),
-    order: z.string().optional(),
+    ...listingOrderFields,
     ...pageFields,
   })
   .superRefine(checkPriceRange);
 
 /** `sort` and `order` first, so an unsupported value is SORT_UNSUPPORTED whatever else is wrong. */
-function listingOrder(input: unknown): { key: string; direction: Order } {
-  const { sort, order } = (input ?? {}) as { sort?: unknown; order?: unknown };
-  if (sort !== undefined && !(typeof sort === 'string' && Object.hasOwn(SORTS, sort))) {
-    throw new AppError('SORT_UNSUPPORTED', 400, `sort must be one of: ${Object.keys(SORTS).join(', ')}`, {
-      parameter: 'sort', value: sort, allowed: Object.keys(SORTS),
-    });
-  }
-  if (order !== undefined && !ORDERS.includes(order as Order)) {
-    throw new AppError('SORT_UNSUPPORTED', 400, 'order must be asc or desc', { parameter: 'order', value: order, allowed: ORDERS });
-  }
+function listingOrder(input: unknown): { key: string; direction: ListingOrder } {
+  const { sort, order } = checkListingOrder(input);
   // Default: newest first (ids grow with creation), or with a keyword most relevant first (see
   // `relevancePage`); `order` alone flips it. Ties break on id, in the same direction, so pages
   // never overlap and one index serves both directions.
-  if (sort === undefined) return { key: 'p.id', direction: (order as Order | undefined) ?? 'desc' };
-  const { key, defaultOrder } = SORTS[sort as Sort];
-  return { key, direction: (order as Order | undefined) ?? defaultOrder };
+  if (sort === undefined) return { key: 'p.id', direction: order ?? 'desc' };
+  const { key, defaultOrder } = SORTS[sort];
+  return { key, direction: order ?? defaultOrder };
 }
 
 /** What a listing may bring along with each product (GraphQL asks for what its query selects). */
@@ -65,6 +56,8 @@ export interface ListingIncludes {
 
 /** A listed product; `skus` and `shop.profile` are present when included (`profile` undefined: the shop has none). */
 export type ListedProduct = ProductView & { shop: ShopView; skus?: SkuView[] };
+
+export const listProductsRefusals = refusals('SORT_UNSUPPORTED');
 
 /**
  * Published products, one page, in one statement: the page (it stops reading at its limit on the
@@ -98,7 +91,7 @@ export async function listProducts(ctx: ServiceContext, input: unknown = {}, inc
 
 interface Listing {
   filter: ListingFilter;
-  direction: Order;
+  direction: ListingOrder;
   offset: number;
   size: number;
   include: ListingIncludes;
@@ -281,6 +274,8 @@ type BrandTable = Database['Brand'];
 type BrandColumns =
   | { brand_name: BrandTable['name']; brand_logo_url: BrandTable['logoUrl']; brand_position: BrandTable['position'] }
   | { brand_name: null; brand_logo_url: null; brand_position: null };
+
+export const getProductRefusals = refusals('NOT_FOUND');
 
 /**
  * One published product with its SKUs, shop and profile, brand, category path, sold_count and rating

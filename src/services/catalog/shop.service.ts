@@ -2,19 +2,20 @@ import { notFound } from '../../errors.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireAdmin } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { parseInput, idParam, z } from '../../shared/validate.js';
+import { httpUrl, parseInput, idParam, z } from '../../shared/validate.js';
 import { pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { Shop } from '../../entities/shop.entity.js';
 import { ShopProfile } from '../../entities/shop-profile.entity.js';
 import { withFavoritedShops } from '../accounts/favorites.service.js';
 import { profileViewOf, type ShopProfileView, type ShopView } from './catalog-views.js';
+import { refusals } from '../../error-codes.js';
 
 export const ListShopsInput = z.strictObject({ ...pageFields });
 export const Slug = z.string().min(1).max(80);
 export const ProfileInput = z.strictObject({
-  logoUrl: z.httpUrl().max(500),
+  logoUrl: httpUrl(),
   description: z.string().trim().max(2000).nullish(),
-  bannerUrl: z.httpUrl().max(500).nullish(),
+  bannerUrl: httpUrl().nullish(),
   contactPhone: z.string().trim().max(40).nullish(),
   address: z.string().trim().max(300).nullish(),
 });
@@ -31,11 +32,15 @@ export async function listShops(ctx: ServiceContext, input: unknown = {}): Promi
   return pageOf(await withFavoritedShops(ctx, shops.map(toShopView)), page, total);
 }
 
+export const getShopRefusals = refusals('NOT_FOUND');
+
 export async function getShop(ctx: ServiceContext, slug: unknown): Promise<ShopView> {
   const shop = await ctx.em.findOne(Shop, { slug: parseInput(Slug, slug) }, { populate: ['profile'] });
   if (!shop) throw notFound('Shop', { slug });
   return (await withFavoritedShops(ctx, [toShopView(shop)]))[0];
 }
+
+export const putShopProfileRefusals = refusals('NOT_FOUND');
 
 /**
  * Creates or replaces a shop's profile (fields left out become empty); returns the stored profile.

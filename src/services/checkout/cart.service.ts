@@ -5,6 +5,7 @@ import { queryRows } from '../../db/prepared-statements.js';
 import { typedSql, type Database } from '../../db/typed-sql.js';
 import { ProductStatus } from '../../entities/product.entity.js';
 import { id, parseInput, z } from '../../shared/validate.js';
+import { refusals } from '../../error-codes.js';
 
 export interface CartLineView {
   skuId: number;
@@ -86,6 +87,8 @@ export async function getCart(ctx: ServiceContext): Promise<CartView> {
   };
 }
 
+export const setCartItemRefusals = refusals('NOT_FOUND', 'PRODUCT_UNAVAILABLE');
+
 /**
  * Sets a line's quantity (0 removes it). Only SKUs of published products can be added: the upsert
  * itself checks it (one statement); only when it writes nothing is the SKU looked at again, to say why.
@@ -114,6 +117,8 @@ export async function setCartItem(ctx: ServiceContext, input: unknown): Promise<
 }
 
 const CartLine = z.object({ skuId: id });
+
+export const removeCartItemRefusals = refusals('NOT_FOUND', 'PRODUCT_UNAVAILABLE');
 
 export async function removeCartItem(ctx: ServiceContext, input: unknown): Promise<CartView> {
   return setCartItem(ctx, { ...parseInput(CartLine, input), quantity: 0 });

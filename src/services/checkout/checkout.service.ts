@@ -1,4 +1,5 @@
 import { refused } from '../../errors.js';
+import { refusals } from '../../error-codes.js';
 import type { AppConfig } from '../../config.js';
 import { ItemPricing } from '../../entities/order-item.entity.js';
 import { orderTotals, type CheckoutLine, type DraftItem, type DraftOrder } from '../../shared/checkout-draft.js';
@@ -61,6 +62,16 @@ export function orderWriterFor(config: Pick<AppConfig, 'checkoutWriter'>): Order
   return config.checkoutWriter === 'transactional' ? transactionalOrderWriter : combinedOrderWriter;
 }
 
+/** What pricing a cart (or a group-buying intent) can refuse, at preview and at checkout. */
+const pricing = refusals(
+  'CART_EMPTY', 'NOT_FOUND', 'PRODUCT_UNAVAILABLE',
+  'COUPON_ALREADY_USED', 'COUPON_BELOW_THRESHOLD', 'COUPON_NOT_ALLOWED', 'COUPON_NOT_FOR_THIS_SHOP', 'COUPON_NOT_FOUND', 'COUPON_NOT_IN_WINDOW', 'COUPON_SHOP_NOT_IN_CART',
+  'GROUP_ALREADY_JOINED', 'GROUP_BUY_FLASH_SALE_CONFLICT', 'GROUP_BUY_NOT_ACTIVE', 'GROUP_BUY_NO_COUPONS', 'GROUP_BUY_SINGLE_ITEM', 'GROUP_FULL', 'GROUP_NOT_JOINABLE',
+);
+
+/** Pricing's refusals, short stock, a reused key, and the writer's lost races (the cart or a flash sale moved, several times in a row). */
+export const checkoutRefusals = refusals(pricing, 'INSUFFICIENT_STOCK', 'IDEMPOTENCY_KEY_REUSED', 'CART_CHANGED', 'FLASH_SALE_LIMIT_CHANGED', 'FLASH_SALE_STOCK_CHANGED');
+
 /**
  * Turns the customer's cart into one order per shop: price snapshots and totals, every figure from
  * the server (flash-sale pricing, coupons, group buying, freight), then the order writer takes the
@@ -114,6 +125,9 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
     }),
   );
 }
+
+/** Pricing's refusals only: stock is taken, and so checked, by the checkout itself. */
+export const previewCheckoutRefusals = pricing;
 
 /**
  * What checking the cart out now would place, priced exactly as `checkout` prices it (flash-sale

@@ -10,6 +10,7 @@ import { requireCustomer, requireOperator } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { netPaid } from '../after-sale/refund-amount.js';
 import { id, parseInput, z } from '../../shared/validate.js';
+import { refusals } from '../../error-codes.js';
 
 /**
  * An order's invoice. It exists to be asked for once the order is paid: `status` is `not_issued` and
@@ -50,6 +51,8 @@ function view(orderId: number, total: number, invoice?: IssuedInvoice): InvoiceV
 /** Invoice numbers: `MF`, the year, then the sequence's next value; one clock (the database's) for the number and the date. */
 const NEXT_INVOICE = sql<string>`'MF' || to_char(now(), 'YYYY') || lpad(nextval('invoice_no_seq')::text, 8, '0')`;
 
+export const issueInvoiceRefusals = refusals('INVOICE_ALREADY_ISSUED', 'INVOICE_NOT_AVAILABLE', 'NOT_FOUND');
+
 /** The shop issues the invoice of a paid (or later) order, once. */
 export async function issueInvoice(ctx: ServiceContext, input: unknown): Promise<InvoiceView> {
   const operator = requireOperator(ctx);
@@ -85,6 +88,8 @@ export async function issueInvoice(ctx: ServiceContext, input: unknown): Promise
     return view(data.orderId, order.netPaid, invoice);
   });
 }
+
+export const getMyInvoiceRefusals = refusals('INVOICE_NOT_AVAILABLE', 'NOT_FOUND');
 
 /** The customer reads the invoice of their own paid order. */
 export async function getMyInvoice(ctx: ServiceContext, input: unknown): Promise<InvoiceView> {

@@ -11,6 +11,7 @@ import { requireUser } from '../../shared/guards.js';
 import { idParam, parseInput, z } from '../../shared/validate.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
 import { orderViews, type OrderView } from './order-view.js';
+import { refusals } from '../../error-codes.js';
 
 /**
  * The live operations page's reads (docs/api.md "Orders, payment and invoices"): today's counters and the paid orders
@@ -74,6 +75,8 @@ function scopeOf(ctx: ServiceContext, shopId: number | undefined): OperationsSco
 
 const COUNT = sql<number>`count(*)::int`;
 
+export const operationsTodayRefusals = refusals('NOT_FOUND');
+
 /** Today's counters in one statement. */
 export async function operationsToday(ctx: ServiceContext, input: unknown): Promise<OperationsToday> {
   const { shopId, timeZone } = parseInput(TodayInput, input ?? {});
@@ -116,6 +119,8 @@ export async function operationsToday(ctx: ServiceContext, input: unknown): Prom
     refundsOpen: row.refundsOpen ?? 0,
   };
 }
+
+export const ordersAwaitingShipmentRefusals = refusals('NOT_FOUND');
 
 /** Paid orders not yet fully shipped, oldest first (the next to ship on top), with their items. */
 export async function ordersAwaitingShipment(ctx: ServiceContext, input: unknown): Promise<Page<OrderView>> {

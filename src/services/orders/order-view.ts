@@ -46,7 +46,7 @@ export interface OrderView {
   couponId?: number;
   freightFee: number;
   total: number;
-  shippingAddress?: ShippingAddress;
+  shippingAddress: ShippingAddress;
   createdAt: Date;
   paidAt?: Date;
   shippedAt?: Date;
@@ -170,7 +170,7 @@ export function orderViewsFromRows(orders: OrderRow[]): OrderView[] {
       couponId: opt(o.coupon_id),
       freightFee: o.freight_fee,
       total: o.total,
-      shippingAddress: opt(o.shipping_address),
+      shippingAddress: o.shipping_address,
       createdAt: toDate(o.created_at),
       paidAt: toDate(o.paid_at),
       shippedAt: toDate(o.shipped_at),

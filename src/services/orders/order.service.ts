@@ -19,6 +19,7 @@ import { expireGroupOfOrder, onPendingOrderCancelled, payGroupSeat } from '../pr
 import { restoreFlashSaleStock } from '../promotions/flash-sale-pricing.js';
 import { creditPointsForDeliveredOrder } from '../points/points-earning.service.js';
 import { netPaid } from '../after-sale/refund-amount.js';
+import { refusals } from '../../error-codes.js';
 
 export const ListInput = z.object({ ...pageFields, status: z.enum(OrderStatus).optional() });
 const OrderRef = z.object({ orderId: id });
@@ -42,6 +43,8 @@ export function listShopOrders(ctx: ServiceContext, input: unknown): Promise<Pag
   return listOrders(ctx, { column: 'shop', id: operator.shopId }, input);
 }
 
+export const getMyOrderRefusals = refusals('NOT_FOUND');
+
 /** The customer's own order; another customer's is 404 (its existence is not revealed). */
 export async function getMyOrder(ctx: ServiceContext, input: unknown): Promise<OrderView> {
   const customer = requireCustomer(ctx);
@@ -50,6 +53,8 @@ export async function getMyOrder(ctx: ServiceContext, input: unknown): Promise<O
   if (!view || view.customerId !== customer.userId) throw notFound('Order', { order_id: orderId });
   return view;
 }
+
+export const getShopOrderRefusals = refusals('NOT_FOUND');
 
 export async function getShopOrder(ctx: ServiceContext, input: unknown): Promise<OrderView> {
   const operator = requireOperator(ctx);
@@ -64,6 +69,8 @@ async function currentStatus(em: EntityManager, orderId: number, customerId: num
   if (!row) throw notFound('Order', { order_id: orderId });
   return row.status;
 }
+
+export const payOrderRefusals = refusals('GROUP_ALREADY_JOINED', 'GROUP_FULL', 'GROUP_NOT_JOINABLE', 'IDEMPOTENCY_KEY_REUSED', 'INSUFFICIENT_FUNDS', 'NOT_FOUND', 'ORDER_NOT_PAYABLE');
 
 /**
  * Pays a pending order from the customer's available balance. The state change is a conditional
@@ -148,6 +155,8 @@ export async function cancelPendingOrder(tx: ServiceContext, orderId: number, re
   return true;
 }
 
+export const cancelOrderRefusals = refusals('NOT_FOUND', 'ORDER_NOT_CANCELLABLE');
+
 /** The customer cancels their own pending order. */
 export async function cancelOrder(ctx: ServiceContext, input: unknown): Promise<OrderView> {
   const customer = requireCustomer(ctx);
@@ -162,6 +171,8 @@ export async function cancelOrder(ctx: ServiceContext, input: unknown): Promise<
     return (await orderViews(tx.em, [orderId]))[0];
   });
 }
+
+export const confirmDeliveryRefusals = refusals('NOT_FOUND', 'ORDER_NOT_SHIPPED');
 
 /** The customer confirms a shipped order arrived; the order earns its points (see points-earning.service). */
 export async function confirmDelivery(ctx: ServiceContext, input: unknown): Promise<OrderView> {

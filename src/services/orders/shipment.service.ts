@@ -12,6 +12,7 @@ import { orderViews, type OrderView } from './order-view.js';
 import { activeCompanyName, companyCode } from '../shipping/shipping-company.service.js';
 import { closeShippingIfDone } from './fulfilment.js';
 import { itemQuantities, mergeParts } from './item-quantities.js';
+import { refusals } from '../../error-codes.js';
 
 export const ShipmentInput = z.strictObject({
   orderId: id,
@@ -23,6 +24,8 @@ export const ShipmentInput = z.strictObject({
     .min(1)
     .optional(),
 });
+
+export const createShipmentRefusals = refusals('NOT_FOUND', 'ORDER_ITEM_NOT_IN_ORDER', 'ORDER_NOT_SHIPPABLE', 'SHIPMENT_EXCEEDS_ORDER', 'SHIPPING_COMPANY_UNKNOWN');
 
 /**
  * The shop ships a paid order, whole or in parts, with a company of the dictionary. Shipped

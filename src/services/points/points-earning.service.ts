@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { typedSql } from '../../db/typed-sql.js';
 import { BASE_CURRENCY } from '../../currency.js';
 import { BalanceKind } from '../../entities/balance.entity.js';
-import { credit, debit } from '../accounts/ledger.service.js';
+import { credit, debitHeld } from '../accounts/ledger.service.js';
 
 /**
  * How customers earn points: 1 point per whole unit of the base currency (yuan) paid for an order,
@@ -116,7 +116,8 @@ export async function takeBackPointsForRefund(
   // Earlier take-backs are debits: `reversed` is negative.
   const points = Math.min(wanted, Number(earned) + Number(reversed), held);
   if (points <= 0) return 0;
-  await debit(em, {
+  // Never more than `held`, read under the row's lock: the debit cannot fall short.
+  await debitHeld(em, {
     userId: refund.userId,
     kind: BalanceKind.Points,
     amount: points,

@@ -3,18 +3,18 @@ import { sql } from 'kysely';
 import { conflict, notFound, refused } from '../../errors.js';
 import { typedSql, type Database } from '../../db/typed-sql.js';
 import { PointsProduct } from '../../entities/points-product.entity.js';
-import { BalanceKind } from '../../entities/balance.entity.js';
 import { EventTypes } from '../events/event-types.js';
 import { Redemption, RedemptionStatus } from '../../entities/redemption.entity.js';
 import type { ShippingAddress } from '../../entities/order.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireAdmin, requireCustomer } from '../../shared/guards.js';
-import { debit } from '../accounts/ledger.service.js';
+import { debitPoints } from '../accounts/ledger.service.js';
 import { ShippingAddressInput } from '../shipping/freight-fees.js';
 import { PageQuery, pageFields, pageOf, pageWindow, type Page, type PageRequest } from '../../shared/pagination.js';
 import { opt } from '../../shared/values.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
-import { idParam, parseInput, z } from '../../shared/validate.js';
+import { atLeastOneField, httpUrl, idParam, parseInput, z } from '../../shared/validate.js';
+import { refusals } from '../../error-codes.js';
 
 /**
  * The points mall: platform-owned products bought with points, and redemption orders (separate from
@@ -54,7 +54,7 @@ const MAX_STOCK = 1_000_000;
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 const optionalText = (max: number) => z.string().trim().max(max).nullish().transform((v) => (v ? v : null));
-const imageUrl = z.string().trim().max(500).url('must be a URL').nullish().transform((v) => v ?? null);
+const imageUrl = httpUrl().nullish().transform((v) => v ?? null);
 
 export const CreateProductInput = z.strictObject({
   name: text(200),
@@ -66,18 +66,19 @@ export const CreateProductInput = z.strictObject({
 });
 
 /** Every field optional (PUT changes the fields sent). Stock changes by a signed delta, never by overwriting. */
-export const UpdateProductInput = z
-  .object({
-    name: text(200),
-    description: optionalText(5000),
-    imageUrl,
-    pointsPrice: z.number().int().min(1).max(MAX_POINTS_PRICE),
-    stockDelta: z.number().int().min(-MAX_STOCK).max(MAX_STOCK),
-    published: z.boolean(),
-  })
-  .partial()
-  .strict()
-  .refine((v) => Object.values(v).some((x) => x !== undefined), 'send at least one field to change');
+export const UpdateProductInput = atLeastOneField(
+  z
+    .object({
+      name: text(200),
+      description: optionalText(5000),
+      imageUrl,
+      pointsPrice: z.number().int().min(1).max(MAX_POINTS_PRICE),
+      stockDelta: z.number().int().min(-MAX_STOCK).max(MAX_STOCK),
+      published: z.boolean(),
+    })
+    .partial()
+    .strict(),
+);
 
 export const RedeemInput = z.strictObject({
   quantity: z.number().int().min(1).max(MAX_REDEEM_QUANTITY).default(1),
@@ -156,6 +157,8 @@ export async function createPointsProduct(ctx: ServiceContext, input: unknown): 
   });
 }
 
+export const updatePointsProductRefusals = refusals('INSUFFICIENT_STOCK', 'NOT_FOUND');
+
 /**
  * Changes the fields sent, in one statement. Stock moves by `stockDelta` under a guard (never below
  * zero), so an edit racing with redemptions cannot overwrite their decrements.
@@ -180,6 +183,8 @@ export async function updatePointsProduct(ctx: ServiceContext, productId: unknow
 
 // ---------------------------------------------------------------------------------------------------
 // Redemptions
+
+export const redeemPointsProductRefusals = refusals('INSUFFICIENT_POINTS', 'INSUFFICIENT_STOCK', 'NOT_FOUND', 'POINTS_PRICE_CHANGED');
 
 /**
  * Redeems a published points product, in one transaction: the redemption order (with its snapshot)
@@ -213,9 +218,8 @@ export async function redeemPointsProduct(ctx: ServiceContext, productId: unknow
       shippingAddress: data.shippingAddress,
     });
     await tx.em.flush();
-    await debit(tx.em, {
+    await debitPoints(tx.em, {
       userId: actor.userId,
-      kind: BalanceKind.Points,
       amount: pointsTotal,
       reason: 'redemption',
       reference: { type: 'redemption', id: redemption.id },
@@ -276,6 +280,8 @@ export async function adminListRedemptions(ctx: ServiceContext, query: unknown):
   const { status, ...paging } = parseInput(RedemptionListQuery, query);
   return listRedemptions(ctx, { status }, paging);
 }
+
+export const fulfilRedemptionRefusals = refusals('NOT_FOUND', 'REDEMPTION_NOT_PENDING');
 
 /**
  * Marks a redemption fulfilled, only from `pending_fulfillment`: one conditional UPDATE, so two

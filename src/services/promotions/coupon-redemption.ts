@@ -7,7 +7,7 @@ import { CouponStatus } from '../../entities/coupon.entity.js';
 import { ItemPricing } from '../../entities/order-item.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import type { DraftOrder } from '../../shared/checkout-draft.js';
-import { id, z } from '../../shared/validate.js';
+import { id, idText, z } from '../../shared/validate.js';
 
 /** One coupon the customer asks to apply to the order generated for one shop. */
 export interface CouponChoice {
@@ -17,28 +17,30 @@ export interface CouponChoice {
 
 const Choice = z.object({ shopId: id, couponId: id }).strict();
 
+/** Coupons of one checkout: at most one per generated shop order, so at most one per shop. */
+const MAX_COUPONS = 100;
+
 /**
  * The checkout's `coupons`: over REST a map `{"<shop id>": <coupon id>}`, over GraphQL (which has no
- * maps) a list of `{shopId, couponId}`. Both become one list; a shop named twice is refused, so each
- * generated shop order gets at most one coupon.
+ * maps) a list of `{shopId, couponId}`; REST takes the list too. Both become one list; a shop named
+ * twice is refused, so each generated shop order gets at most one coupon.
  */
 export const CouponsInput = z
   .union([
-    z.array(z.unknown()),
-    z.record(z.string(), z.unknown()).transform((map) => Object.entries(map).map(([shopId, couponId]) => ({ shopId, couponId }))),
-  ])
-  .pipe(
+    z.array(Choice).max(MAX_COUPONS),
     z
-      .array(Choice)
-      .max(100)
-      .superRefine((choices, issue) => {
-        const seen = new Set<number>();
-        for (const [i, c] of choices.entries()) {
-          if (seen.has(c.shopId)) issue.addIssue({ code: 'custom', path: [i, 'shopId'], message: 'at most one coupon per shop order' });
-          seen.add(c.shopId);
-        }
-      }),
-  );
+      .record(idText, id)
+      .refine((map) => Object.keys(map).length <= MAX_COUPONS, `at most ${MAX_COUPONS} coupons`)
+      .meta({ maxProperties: MAX_COUPONS })
+      .transform((map) => Object.entries(map).map(([shopId, couponId]) => ({ shopId: Number(shopId), couponId }))),
+  ])
+  .superRefine((choices, issue) => {
+    const seen = new Set<number>();
+    for (const [i, c] of choices.entries()) {
+      if (seen.has(c.shopId)) issue.addIssue({ code: 'custom', path: [i, 'shopId'], message: 'at most one coupon per shop order' });
+      seen.add(c.shopId);
+    }
+  });
 
 /** A coupon as redemption reads it: its terms, and whether now (the database's clock) is inside its window. */
 export type CouponRow = Pick<

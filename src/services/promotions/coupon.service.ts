@@ -11,8 +11,9 @@ import type { ServiceContext } from '../../shared/context.js';
 import { Role } from '../../entities/user.entity.js';
 import { requireCustomer, requireOperator } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { id, money, parseInput, quantity, z } from '../../shared/validate.js';
+import { dateTime, id, money, parseInput, quantity, z } from '../../shared/validate.js';
 import { pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
+import { refusals } from '../../error-codes.js';
 
 /** How a customer sees a coupon: `expired` is computed (now past `validUntil` and not used). */
 export enum CouponState {
@@ -109,19 +110,20 @@ function couponView(c: Loaded<Coupon, 'shop'>, now: Date): CouponView {
 // ---------------------------------------------------------------------------------------------
 // Terms: one validation for create and for the merged result of an edit.
 
-const dateTime = z
-  .union([z.date(), z.iso.datetime({ offset: true, error: 'expected an ISO 8601 date-time with an offset' })])
-  .transform((v) => new Date(v))
-  .refine((d) => !Number.isNaN(d.getTime()), 'expected a valid date-time');
-
-const positiveMoney = z.number().int().min(1, 'must be a positive amount in minor units').max(2_000_000_000);
+/** The message for a field a discount kind needs when it is left out (or null). */
+type Needed = { error: (issue: { input?: unknown }) => string | undefined };
+const needed = (message: string): Needed => ({ error: (issue) => (issue.input == null ? message : undefined) });
+const positiveMoney = (params?: Needed) => z.number(params).int().min(1, 'must be a positive amount in minor units').max(2_000_000_000);
+const percent = (params?: Needed) => z.number(params).int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100');
+/** A field the other discount kind has: left out or null. */
+const otherKinds = (message: string) => z.null({ error: message }).optional();
 
 const TermFields = {
   name: z.string().trim().min(1).max(120),
   discountKind: z.enum(DiscountKind),
-  amountOff: positiveMoney.nullish(),
-  percentOff: z.number().int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').nullish(),
-  maxDiscount: positiveMoney.nullish(),
+  amountOff: positiveMoney().nullish(),
+  percentOff: percent().nullish(),
+  maxDiscount: positiveMoney().nullish(),
   minOrderAmount: money,
   validFrom: dateTime.nullish(),
   validUntil: dateTime.nullish(),
@@ -130,19 +132,31 @@ const TermFields = {
   status: z.enum(CouponTemplateStatus),
 };
 
+const CommonTerms = { ...TermFields, minOrderAmount: money.default(0), status: TermFields.status.default(CouponTemplateStatus.Active) };
+
+/**
+ * The terms of a template, one form per discount kind (`discount_kind` tells which): `fixed` takes
+ * `amount_off`, `percent` takes `percent_off` and an optional cap `max_discount`. The validity
+ * window is either `valid_from` and `valid_until`, or `valid_days` from the claim.
+ */
 export const Terms = z
-  .object({ ...TermFields, minOrderAmount: money.default(0), status: TermFields.status.default(CouponTemplateStatus.Active) })
-  .strict()
+  .discriminatedUnion('discountKind', [
+    z.strictObject({
+      ...CommonTerms,
+      discountKind: z.literal(DiscountKind.Fixed),
+      amountOff: positiveMoney(needed('a fixed discount needs amount_off')),
+      percentOff: otherKinds('percent_off belongs to a percent discount'),
+      maxDiscount: otherKinds('max_discount caps a percent discount only'),
+    }),
+    z.strictObject({
+      ...CommonTerms,
+      discountKind: z.literal(DiscountKind.Percent),
+      percentOff: percent(needed('a percent discount needs percent_off')),
+      amountOff: otherKinds('amount_off belongs to a fixed discount'),
+    }),
+  ])
   .superRefine((t, issue) => {
     const problem = (path: string, message: string) => issue.addIssue({ code: 'custom', path: [path], message });
-    if (t.discountKind === DiscountKind.Fixed) {
-      if (t.amountOff == null) problem('amountOff', 'a fixed discount needs amount_off');
-      if (t.percentOff != null) problem('percentOff', 'percent_off belongs to a percent discount');
-      if (t.maxDiscount != null) problem('maxDiscount', 'max_discount caps a percent discount only');
-    } else {
-      if (t.percentOff == null) problem('percentOff', 'a percent discount needs percent_off');
-      if (t.amountOff != null) problem('amountOff', 'amount_off belongs to a fixed discount');
-    }
     if (t.validDays != null) {
       if (t.validFrom != null || t.validUntil != null) problem('validDays', 'give either valid_days or valid_from and valid_until, not both');
     } else if (t.validFrom == null || t.validUntil == null) {
@@ -208,6 +222,8 @@ async function ownTemplate(em: EntityManager, shopId: number, templateId: number
   return template;
 }
 
+export const updateTemplateRefusals = refusals('NOT_FOUND');
+
 /**
  * Edits a template: the patch is merged into the current terms and the result validated as a whole.
  * Switching the discount kind drops the other kind's fields; giving one window scheme drops the other.
@@ -237,6 +253,8 @@ export async function updateTemplate(ctx: ServiceContext, input: unknown): Promi
   });
 }
 
+export const disableTemplateRefusals = refusals('NOT_FOUND');
+
 /** Disabled templates cannot be claimed; coupons already held stay usable. Disabling twice is harmless. */
 export async function disableTemplate(ctx: ServiceContext, input: unknown): Promise<CouponTemplateView> {
   const operator = requireOperator(ctx);
@@ -250,6 +268,8 @@ export async function disableTemplate(ctx: ServiceContext, input: unknown): Prom
     return templateView(template);
   });
 }
+
+export const deleteTemplateRefusals = refusals('NOT_FOUND');
 
 /** Deletes a template; held coupons stay, their template link becomes null (foreign key `on delete set null`). */
 export async function deleteTemplate(ctx: ServiceContext, input: unknown): Promise<void> {
@@ -269,6 +289,8 @@ const claimable = (now: Date): ObjectQuery<CouponTemplate> => ({
   $or: [{ validUntil: null }, { validUntil: { $gt: now } }],
 });
 
+export const listShopTemplatesRefusals = refusals('NOT_FOUND');
+
 /** A shop's claimable templates, public; an unknown slug is 404. */
 export async function listShopTemplates(ctx: ServiceContext, input: unknown): Promise<Page<CouponTemplateView>> {
   const request = parseInput(ShopListInput, input ?? {});
@@ -281,6 +303,8 @@ export async function listShopTemplates(ctx: ServiceContext, input: unknown): Pr
   );
   return pageOf(templates.map(templateView), request, total);
 }
+
+export const claimCouponRefusals = refusals('COUPON_ALREADY_CLAIMED', 'COUPON_OUT_OF_STOCK', 'COUPON_TEMPLATE_DISABLED', 'COUPON_TEMPLATE_ENDED', 'NOT_FOUND');
 
 /**
  * Claims a template: one statement decrements the claim stock under its guard and inserts the

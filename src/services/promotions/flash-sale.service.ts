@@ -9,8 +9,9 @@ import { Sku } from '../../entities/sku.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireOperator } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { idParam, money, parseInput, quantity, z } from '../../shared/validate.js';
+import { dateTime, idParam, money, parseInput, quantity, queryFlag, z } from '../../shared/validate.js';
 import { PageQuery, pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
+import { refusals } from '../../error-codes.js';
 
 /**
  * Flash-sale sessions: shop operators manage their own shop's sessions, anyone discovers the active
@@ -57,7 +58,6 @@ export interface FlashSaleView {
 }
 
 /** An ISO 8601 date-time with an offset (REST), or a Date (GraphQL's DateTimeISO). */
-const dateTime = z.union([z.date(), z.iso.datetime({ offset: true }).transform((s) => new Date(s))]);
 
 const ItemInput = z
   .object({
@@ -88,8 +88,7 @@ const checked = <S extends z.ZodType<Session>>(schema: S) =>
 const SessionRef = z.object({ flashSaleId: idParam });
 export const SessionInput = checked(SessionFields);
 export const UpdateInput = checked(SessionFields.extend({ flashSaleId: idParam }));
-const flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
-export const DiscoverInput = z.object({ ...pageFields, includeUpcoming: flag.default(false), shopId: idParam.optional(), productId: idParam.optional() });
+export const DiscoverInput = z.object({ ...pageFields, includeUpcoming: queryFlag.default(false), shopId: idParam.optional(), productId: idParam.optional() });
 
 /** What a view needs loaded: the shop, and each item's SKU with its product. */
 const VIEW_POPULATE = ['shop', 'items.sku.product'] as const;
@@ -130,11 +129,15 @@ export async function listShopFlashSales(ctx: ServiceContext, input: unknown): P
   return pageOf(sessions.map((s) => flashSaleView(s, now, false)), request, total);
 }
 
+export const getShopFlashSaleRefusals = refusals('NOT_FOUND');
+
 export async function getShopFlashSale(ctx: ServiceContext, input: unknown): Promise<FlashSaleView> {
   const operator = requireOperator(ctx);
   const { flashSaleId } = parseInput(SessionRef, input);
   return ownView(ctx.em, operator.shopId, flashSaleId);
 }
+
+export const createFlashSaleRefusals = refusals('FLASH_SALE_PRICE_NOT_LOWER', 'NOT_FOUND');
 
 /** Creates a disabled session with its items; enabling is a separate step. */
 export async function createFlashSale(ctx: ServiceContext, input: unknown): Promise<FlashSaleView> {
@@ -148,6 +151,8 @@ export async function createFlashSale(ctx: ServiceContext, input: unknown): Prom
     return ownView(tx.em, operator.shopId, session.id);
   });
 }
+
+export const updateFlashSaleRefusals = refusals('FLASH_SALE_HAS_ORDERS', 'FLASH_SALE_OVERLAP', 'FLASH_SALE_PRICE_NOT_LOWER', 'FLASH_SALE_RESERVE_BELOW_SOLD', 'NOT_FOUND');
 
 /**
  * Replaces a session's name, window and items. Items are matched by SKU, so an item keeps its id,
@@ -164,7 +169,7 @@ export async function updateFlashSale(ctx: ServiceContext, input: unknown): Prom
     await checkItems(tx.em, operator.shopId, data);
     tx.em.assign(session, { name: data.name, startsAt: data.startsAt, endsAt: data.endsAt });
     const skuIds = data.items.map((i) => i.skuId);
-    await translate(tx.em.nativeDelete(FlashSaleItem, { flashSale: flashSaleId, sku: { $nin: skuIds } }));
+    await refuseIfPricedOrders(tx.em.nativeDelete(FlashSaleItem, { flashSale: flashSaleId, sku: { $nin: skuIds } }));
     // Read without the entity manager: their counters change below through guarded statements.
     const kept = await typedSql(tx.em).selectFrom('FlashSaleItem').select(['id', 'sku']).where('flashSale', '=', flashSaleId).orderBy('id').execute();
     const wanted = new Map(data.items.map((i) => [i.skuId, i]));
@@ -173,29 +178,36 @@ export async function updateFlashSale(ctx: ServiceContext, input: unknown): Prom
       wanted.delete(sku);
     }
     for (const item of wanted.values()) createItem(tx.em, session, item);
-    await translate(tx.em.flush());
+    await refuseIfOverlapping(tx.em.flush());
     return ownView(tx.em, operator.shopId, flashSaleId);
   });
 }
+
+export const deleteFlashSaleRefusals = refusals('FLASH_SALE_HAS_ORDERS', 'NOT_FOUND');
 
 /** Deletes a session and its items, unless an item priced an order (the history stays; disable it instead). */
 export async function deleteFlashSale(ctx: ServiceContext, input: unknown): Promise<void> {
   const operator = requireOperator(ctx);
   const { flashSaleId } = parseInput(SessionRef, input);
-  const deleted = await translate(ctx.em.nativeDelete(FlashSale, { id: flashSaleId, shop: operator.shopId }));
+  const deleted = await refuseIfPricedOrders(ctx.em.nativeDelete(FlashSale, { id: flashSaleId, shop: operator.shopId }));
   if (deleted === 0) throw notFound('Flash sale', { flash_sale_id: flashSaleId });
 }
+
+export const enableFlashSaleRefusals = refusals('FLASH_SALE_OVERLAP', 'NOT_FOUND');
 
 /**
  * Enables a session. The exclusion constraint on the items refuses a SKU that is in another
  * overlapping enabled session, also when two enables race: the second waits for the first and fails.
  */
-export const enableFlashSale = (ctx: ServiceContext, input: unknown) => setEnabled(ctx, input, true);
+export const enableFlashSale = (ctx: ServiceContext, input: unknown) => setEnabled(ctx, input, true, refuseIfOverlapping);
+
+export const disableFlashSaleRefusals = refusals('NOT_FOUND');
 
 /** Disables a session: it prices nothing any more; orders already placed keep their prices. */
-export const disableFlashSale = (ctx: ServiceContext, input: unknown) => setEnabled(ctx, input, false);
+export const disableFlashSale = (ctx: ServiceContext, input: unknown) => setEnabled(ctx, input, false, (statement) => statement);
 
-async function setEnabled(ctx: ServiceContext, input: unknown, enabled: boolean): Promise<FlashSaleView> {
+/** `refuse` turns what the items' constraints refuse into the answer (only enabling can overlap). */
+async function setEnabled(ctx: ServiceContext, input: unknown, enabled: boolean, refuse: <T>(statement: Promise<T>) => Promise<T>): Promise<FlashSaleView> {
   const operator = requireOperator(ctx);
   const { flashSaleId } = parseInput(SessionRef, input);
   return inTransaction(ctx, async (tx) => {
@@ -203,7 +215,7 @@ async function setEnabled(ctx: ServiceContext, input: unknown, enabled: boolean)
     const session = await ownSession(tx.em, operator.shopId, flashSaleId, LockMode.PESSIMISTIC_WRITE);
     tx.em.assign(session, { enabled });
     await tx.em.flush();
-    await translate(tx.em.nativeUpdate(FlashSaleItem, { flashSale: flashSaleId }, { enabled }));
+    await refuse(tx.em.nativeUpdate(FlashSaleItem, { flashSale: flashSaleId }, { enabled }));
     return ownView(tx.em, operator.shopId, flashSaleId);
   });
 }
@@ -256,7 +268,7 @@ function createItem(em: EntityManager, session: FlashSale, item: ItemInput): voi
  */
 async function updateItem(em: EntityManager, session: FlashSale, itemId: number, item: ItemInput): Promise<void> {
   const stockLeft = (eb: ExpressionBuilder<Database, 'FlashSaleItem'>) => eb(eb('remainingStock', '+', item.reservedStock), '-', eb.ref('reservedStock'));
-  const updated = await translate(
+  const updated = await refuseIfOverlapping(
     typedSql(em)
       .updateTable('FlashSaleItem')
       .set((eb) => ({
@@ -285,29 +297,38 @@ async function updateItem(em: EntityManager, session: FlashSale, itemId: number,
   });
 }
 
-/** Database refusals that are answers: an overlapping enabled session, an item that priced orders. */
-async function translate<T>(statement: Promise<T>): Promise<T> {
+/** A statement whose failure may be a refusal the database made, turned into its answer when it is. */
+async function refusing<T>(statement: Promise<T>, refusal: (error: unknown) => AppError | undefined): Promise<T> {
   try {
     return await statement;
   } catch (error) {
-    throw asAppError(error) ?? error;
+    throw refusal(error) ?? error;
   }
 }
 
-function asAppError(error: unknown): AppError | undefined {
-  for (const e of causeChain(error)) {
-    if (e.code === '23P01' && e.constraint === 'flash_sale_item_no_overlap') {
+/** An enabled session's SKU in another overlapping enabled session: the exclusion constraint refuses it. */
+const refuseIfOverlapping = <T>(statement: Promise<T>) =>
+  refusing(statement, (error) => {
+    for (const e of causeChain(error)) {
+      if (e.code !== '23P01' || e.constraint !== 'flash_sale_item_no_overlap') continue;
       const skuId = /\(sku_id, sale_window\)=\((\d+),/.exec(typeof e.detail === 'string' ? e.detail : '')?.[1];
       return conflict('FLASH_SALE_OVERLAP', 'A SKU of this session is in another enabled session with an overlapping window', {
         ...(skuId ? { sku_id: Number(skuId) } : {}),
       });
     }
-    if (e.code === '23503' && e.constraint === 'order_item_flash_sale_item_id_foreign') {
-      return conflict('FLASH_SALE_HAS_ORDERS', 'An item of this session priced orders; disable the session instead');
+    return undefined;
+  });
+
+/** Deleting an item that priced orders: their foreign key refuses it (the history stays). */
+const refuseIfPricedOrders = <T>(statement: Promise<T>) =>
+  refusing(statement, (error) => {
+    for (const e of causeChain(error)) {
+      if (e.code === '23503' && e.constraint === 'order_item_flash_sale_item_id_foreign') {
+        return conflict('FLASH_SALE_HAS_ORDERS', 'An item of this session priced orders; disable the session instead');
+      }
     }
-  }
-  return undefined;
-}
+    return undefined;
+  });
 
 /** The operator's session as a view, read afresh (guarded statements changed its items behind the entity manager). */
 async function ownView(em: EntityManager, shopId: number, flashSaleId: number): Promise<FlashSaleView> {

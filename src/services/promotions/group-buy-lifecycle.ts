@@ -9,7 +9,7 @@ import { OrderItem } from '../../entities/order-item.entity.js';
 import { OrderStatus } from '../../entities/order.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
-import { debit, freeze, lockBalances, release } from '../accounts/ledger.service.js';
+import { debitHeld, freeze, lockBalances, release } from '../accounts/ledger.service.js';
 import { returnStock, type Demand } from '../catalog/stock.js';
 import { orderViews, type OrderView } from '../orders/order-view.js';
 
@@ -146,7 +146,7 @@ async function settleGroup(tx: ServiceContext, group: ClosedGroup): Promise<void
   // Ascending customer order, so two settlements touching the same customers lock balances alike.
   members.sort((a, b) => a.customer - b.customer);
   for (const m of members) {
-    await debit(tx.em, { userId: m.customer, kind: BalanceKind.Frozen, amount: m.amount, reason: 'group_settlement', reference: { type: 'order', id: m.id } });
+    await debitHeld(tx.em, { userId: m.customer, kind: BalanceKind.Frozen, amount: m.amount, reason: 'group_settlement', reference: { type: 'order', id: m.id } });
   }
   const orderIds = members.map((m) => m.id);
   await tx.em.nativeUpdate(OrderItem, { order: { $in: orderIds } }, { sold: true });

@@ -8,9 +8,10 @@ import { Sku } from '../../entities/sku.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireOperator } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { id, money, parseInput, z } from '../../shared/validate.js';
+import { dateTime, id, money, parseInput, z } from '../../shared/validate.js';
 import { PageQuery, pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { expireGroupsOfActivity } from './group-buy-lifecycle.js';
+import { refusals } from '../../error-codes.js';
 
 /** Group-buying activities: the shop's management and the public reads (with open groups). */
 
@@ -57,7 +58,6 @@ export interface MerchantGroupBuyView extends GroupBuyView {
 
 const OPEN_GROUPS_SHOWN = 100;
 
-const timestamp = z.union([z.date(), z.iso.datetime({ offset: true }).transform((s) => new Date(s))]);
 
 export const ActivityInput = z
   .object({
@@ -65,8 +65,8 @@ export const ActivityInput = z
     groupPrice: money.min(1),
     capacity: z.number().int().min(2).max(100),
     lifetimeMinutes: z.number().int().min(1).max(43_200),
-    startsAt: timestamp,
-    endsAt: timestamp,
+    startsAt: dateTime,
+    endsAt: dateTime,
   })
   .strict()
   .refine((a) => a.endsAt > a.startsAt, { message: 'must be after startsAt', path: ['endsAt'] });
@@ -127,6 +127,8 @@ export async function listGroupBuys(ctx: ServiceContext, input: unknown): Promis
   );
   return pageOf(activities.map((a) => toView(a, now)), request, total);
 }
+
+export const getGroupBuyRefusals = refusals('NOT_FOUND');
 
 /**
  * Public: one activity whose product is on sale (running or not: `active` says), with its open
@@ -191,6 +193,8 @@ async function ownSku(em: EntityManager, skuId: number, shopId: number): Promise
   return sku;
 }
 
+export const createGroupBuyRefusals = refusals('NOT_FOUND');
+
 export async function createGroupBuy(ctx: ServiceContext, input: unknown): Promise<MerchantGroupBuyView> {
   const operator = requireOperator(ctx);
   const { skuId, ...terms } = parseInput(ActivityInput, input);
@@ -208,6 +212,8 @@ async function lockOwnActivity(em: EntityManager, activityId: number, shopId: nu
   if (!activity) throw notFound('Group-buying activity', { activity_id: activityId });
   return activity;
 }
+
+export const updateGroupBuyRefusals = refusals('GROUP_BUY_HAS_GROUPS', 'NOT_FOUND');
 
 /**
  * Replaces an activity's terms. Groups already opened keep the capacity and price they opened with;
@@ -232,6 +238,8 @@ export async function updateGroupBuy(ctx: ServiceContext, input: unknown): Promi
     return merchantView(tx.em, activityId);
   });
 }
+
+export const deleteGroupBuyRefusals = refusals('GROUP_BUY_HAS_GROUPS', 'NOT_FOUND');
 
 /** Deletes an activity that never had a group; one with groups is kept (end its window instead). */
 export async function deleteGroupBuy(ctx: ServiceContext, input: unknown): Promise<void> {

@@ -10,6 +10,7 @@ import { inTransaction } from '../../shared/transaction.js';
 import { id, parseInput, z } from '../../shared/validate.js';
 import { PageQuery, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { regionCode, type FreightTerms } from './freight-fees.js';
+import { refusals } from '../../error-codes.js';
 
 export interface FreightRegionView extends FreightTerms {
   region: string;
@@ -92,6 +93,8 @@ export async function createFreightTemplate(ctx: ServiceContext, input: unknown)
   });
 }
 
+export const updateFreightTemplateRefusals = refusals('NOT_FOUND');
+
 /** Replaces a template's terms and regions as a whole. Orders already placed keep their fee. */
 export async function updateFreightTemplate(ctx: ServiceContext, input: unknown): Promise<FreightTemplateView> {
   const operator = requireOperator(ctx);
@@ -107,6 +110,8 @@ export async function updateFreightTemplate(ctx: ServiceContext, input: unknown)
     return toView(template, regions);
   });
 }
+
+export const deleteFreightTemplateRefusals = refusals('FREIGHT_TEMPLATE_IN_USE', 'NOT_FOUND');
 
 /** Deletes a template no product uses; one in use is 409 (the restrict foreign key decides, so no race). */
 export async function deleteFreightTemplate(ctx: ServiceContext, input: unknown): Promise<void> {
@@ -125,6 +130,8 @@ export async function deleteFreightTemplate(ctx: ServiceContext, input: unknown)
 }
 
 export const AssignInput = z.strictObject({ productId: id, freightTemplateId: id.nullable() });
+
+export const assignFreightTemplateRefusals = refusals('NOT_FOUND');
 
 /**
  * Assigns one of the shop's own templates to one of its products (null: the product ships free).

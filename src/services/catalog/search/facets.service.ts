@@ -4,11 +4,17 @@ import { pageFields } from '../../../shared/pagination.js';
 import { queryRows } from '../../../db/prepared-statements.js';
 import { facetsAt, hasFacets, rememberFacets } from './facets-cache.js';
 import type { Database } from '../../../db/typed-sql.js';
-import { checkPriceRange, filterParts, firstMatching, listingFilter, listingFilterFields, type FacetName, type FilterParts } from '../listing-filter.js';
+import {
+  checkListingOrder, checkPriceRange, filterParts, firstMatching, listingFilter, listingFilterFields, listingOrderFields, type FacetName, type FilterParts,
+} from '../listing-filter.js';
+import { refusals } from '../../../error-codes.js';
 
-/** The listing's own parameters: sort, order and page are taken (a client sends what it lists with) and do not matter. */
+/**
+ * The listing's own parameters: sort, order and page are taken (a client sends what it lists with)
+ * and checked as the listing checks them, but do not change the counts.
+ */
 export const FacetsInput = z
-  .strictObject({ ...listingFilterFields, sort: z.string().optional(), order: z.string().optional(), ...pageFields })
+  .strictObject({ ...listingFilterFields, ...listingOrderFields, ...pageFields })
   .superRefine(checkPriceRange);
 
 export interface CategoryFacet {
@@ -67,6 +73,8 @@ type Row = {
   price_counts: { bucket: number; count: number }[] | null;
 };
 
+export const productFacetsRefusals = refusals('SORT_UNSUPPORTED');
+
 /**
  * Facet counts for the listing's parameters, in one statement. Each facet ignores its own filter (a
  * shopper picking a brand still sees the other brands' counts, so they can widen as well as narrow);
@@ -77,6 +85,7 @@ type Row = {
  * catalog version (src/services/catalog/search/facets-cache.ts): a repeated search costs one look at the version.
  */
 export async function productFacets(ctx: ServiceContext, input: unknown = {}): Promise<ProductFacets> {
+  checkListingOrder(input);
   const f = parseInput(FacetsInput, input);
   return firstMatching(f.q, (match) => facetsOf(ctx, filterParts(f, match), match !== undefined));
 }

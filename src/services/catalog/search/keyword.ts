@@ -11,16 +11,20 @@ const WORD = /[\p{L}\p{M}\p{N}]+/gu;
  */
 const CJK_RUN = /([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+)/u;
 
+/** A keyword holds a letter or a digit, or is blank (no keyword): the document states this pattern. */
+const KEYWORD_PATTERN = /^\s*$|[\p{L}\p{M}\p{N}]/u;
+
 /**
- * `q` of the listing, facets and suggestions: trimmed, blank means no keyword (undefined). Longer than
- * 200 characters, or without a single letter or digit (only punctuation), is VALIDATION_FAILED on `q`.
+ * `q` of the listing, facets and suggestions: at most 200 characters (code points, as JSON Schema's
+ * `maxLength` counts them), holding a letter or a digit; otherwise VALIDATION_FAILED on `q`. Trimmed;
+ * blank means no keyword (undefined).
  */
 export const keywordParam = z
   .string()
-  .transform((s) => s.trim())
   .refine((s) => [...s].length <= KEYWORD_MAX_LENGTH, `must be at most ${KEYWORD_MAX_LENGTH} characters`)
-  .refine((s) => s === '' || /[\p{L}\p{M}\p{N}]/u.test(s), 'must contain a letter or a digit')
-  .transform((s) => (s === '' ? undefined : s));
+  .refine((s) => KEYWORD_PATTERN.test(s), 'must contain a letter or a digit')
+  .transform((s) => s.trim() || undefined)
+  .meta({ maxLength: KEYWORD_MAX_LENGTH, pattern: KEYWORD_PATTERN.source });
 
 /** A keyword as the database matches it. */
 export interface Keyword {

@@ -1,0 +1,182 @@
+import { startTestApp, type TestApp } from './support/harness.js';
+import { newAdmin, newCustomer, newShop } from './support/fixtures.js';
+import { addToCart, checkoutBody, checkoutOk, shopWithProduct, stockOf } from './support/shopping.js';
+import { registeredOperations } from '../src/rest/openapi/operation.js';
+import { buildOpenApiDocument } from '../src/rest/openapi/document.js';
+import { apiRouter } from '../src/rest/api.js';
+
+/**
+ * The rules every REST route keeps alike (docs/api.md, "Conventions"): 405 with `Allow`, one rule
+ * for unknown query parameters, `Idempotency-Key` checked as a header, and text fields checked by
+ * exactly the patterns the OpenAPI document states.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+type JsonObject = Record<string, any>;
+const doc = () => buildOpenApiDocument() as JsonObject;
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+/** Every path under /api with its methods, and a concrete URL for it (ids 1, slugs `x`, kinds `banners`). */
+function paths(): { template: string; url: string; methods: string[] }[] {
+  apiRouter();
+  const byPath = new Map<string, string[]>();
+  for (const op of registeredOperations()) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op.method]);
+  return [...byPath].map(([template, methods]) => ({
+    template,
+    url: `/api${template.replace(/:slug/g, 'x').replace(/:kind/g, 'banners').replace(/:[A-Za-z]+/g, '1')}`,
+    methods,
+  }));
+}
+
+describe('405 Method Not Allowed', () => {
+  it('names the methods a path takes in Allow and in details.allowed, on every path', async () => {
+    for (const { url, methods } of paths()) {
+      const other = METHODS.find((m) => !methods.includes(m))!;
+      const res = await t.api(other.toUpperCase(), url);
+      expect(res.status).toBe(405);
+      const allowed = methods.map((m) => m.toUpperCase());
+      if (allowed.includes('GET')) allowed.push('HEAD');
+      expect(res.headers.get('allow')).toBe(allowed.join(', '));
+      expect(res.body.error).toMatchObject({ code: 'METHOD_NOT_ALLOWED', details: { allowed } });
+    }
+  });
+});
+
+describe('unknown query parameters', () => {
+  it('are refused on every operation with 400 naming each one, before anything runs', async () => {
+    for (const op of registeredOperations()) {
+      const url = paths().find((p) => p.template === op.path)!.url;
+      const res = await t.api(op.method.toUpperCase(), `${url}?unheard_of=1&alsoThis=2`);
+      expect({ op: `${op.method} ${op.path}`, status: res.status }).toEqual({ op: `${op.method} ${op.path}`, status: 400 });
+      expect(res.body.error.code).toBe('VALIDATION_FAILED');
+      expect(res.body.error.details.problems).toEqual([
+        { field: 'unheard_of', message: 'Unknown query parameter' },
+        { field: 'alsoThis', message: 'Unknown query parameter' },
+      ]);
+    }
+  });
+
+  it('leave the documented ones alone', async () => {
+    expect((await t.api('GET', '/api/products?page=1&page_size=5&sort=price&order=desc')).status).toBe(200);
+    const customer = await newCustomer(t);
+    expect((await t.api('GET', '/api/orders?status=paid&page=1', { token: customer.token })).status).toBe(200);
+    expect((await t.api('GET', '/api/me/coupons?status=available', { token: customer.token })).status).toBe(200);
+    expect((await t.api('GET', '/api/flash-sales?include_upcoming=true')).status).toBe(200);
+  });
+
+  it('take yes/no filters as true or false only', async () => {
+    expect((await t.api('GET', '/api/flash-sales?include_upcoming=false')).status).toBe(200);
+    for (const value of ['yes', '1', 'TRUE', '']) {
+      const res = await t.api('GET', `/api/flash-sales?include_upcoming=${value}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error.details.problems[0].field).toBe('include_upcoming');
+    }
+  });
+});
+
+describe('Idempotency-Key', () => {
+  const BAD = ['', ' ', 'k'.repeat(201), 'café', 'a b'];
+
+  it('refuses an empty or malformed key on checkout with 400 naming the header, and orders nothing', async () => {
+    const [skuId] = (await shopWithProduct(t)).product.skuIds;
+    const customer = await newCustomer(t);
+    await addToCart(t, customer.token, skuId, 1);
+    for (const key of BAD) {
+      const res = await t.api('POST', '/api/checkout', { token: customer.token, body: checkoutBody(), headers: { 'idempotency-key': key } });
+      expect({ key, status: res.status }).toEqual({ key, status: 400 });
+      expect(res.body.error.code).toBe('VALIDATION_FAILED');
+      expect(res.body.error.details.problems).toEqual([{ field: 'Idempotency-Key', message: 'must be 1 to 200 visible ASCII characters' }]);
+    }
+    expect(await t.sql('select id from shop_order where customer_id = ?', [customer.id])).toEqual([]);
+    expect(await stockOf(t, skuId)).toBe(10);
+    // The longest key there may be works.
+    expect((await checkoutOk(t, customer.token, { 'idempotency-key': 'k'.repeat(200) })).length).toBe(1);
+  });
+
+  it('refuses an empty or malformed key on payment with 400 naming the header, and charges nothing', async () => {
+    const [skuId] = (await shopWithProduct(t)).product.skuIds;
+    const customer = await newCustomer(t, { available: 100_000, points: 0 });
+    await addToCart(t, customer.token, skuId, 1);
+    const [order] = await checkoutOk(t, customer.token);
+    for (const key of BAD) {
+      const res = await t.api('POST', `/api/orders/${order.id}/pay`, { token: customer.token, headers: { 'idempotency-key': key } });
+      expect(res.status).toBe(400);
+      expect(res.body.error.details.problems).toEqual([{ field: 'Idempotency-Key', message: 'must be 1 to 200 visible ASCII characters' }]);
+    }
+    expect((await t.api('GET', `/api/orders/${order.id}`, { token: customer.token })).body.status).toBe('pending_payment');
+  });
+
+  it('over GraphQL an empty idempotencyKey is refused the same way, named as the argument', async () => {
+    const customer = await newCustomer(t);
+    const res = await t.gql('mutation { payOrder(id: 1, idempotencyKey: "") { id } }', {}, customer.token);
+    expect(res.errors?.[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', details: { problems: [{ field: 'idempotencyKey' }] } });
+  });
+});
+
+/** The request schema of an operation's body in the committed document. */
+const bodySchema = (path: string, method: string): JsonObject => doc().paths[path][method].requestBody.content['application/json'].schema;
+
+describe('text rules are the patterns the document states', () => {
+  const EMAILS = [
+    'shopper@example.test', 'first.last+tag@mail.example.com', "o'neil@example.co", 'a@b.cd',
+    'x@b-.test', 'x@-b.test', 'x@b..test', 'x@b.c', 'x@example', '.x@example.test', 'x.@example.test', 'x..y@example.test', 'x y@example.test', 'x@exa_mple.test', '',
+  ];
+
+  it('registration takes an email exactly when the documented pattern does', async () => {
+    const { pattern, maxLength } = bodySchema('/api/auth/register', 'post').properties.email;
+    expect(maxLength).toBe(254);
+    const rule = new RegExp(pattern);
+    expect(EMAILS.filter((e) => rule.test(e)).length).toBe(4);
+    for (const [i, email] of EMAILS.entries()) {
+      const res = await t.api('POST', '/api/auth/register', { body: { email, password: 'long enough pw', display_name: `Rule ${i}` } });
+      expect({ email, accepted: res.status === 201 }).toEqual({ email, accepted: rule.test(email) });
+      if (res.status !== 201) expect(res.body.error.details.problems).toEqual([{ field: 'email', message: 'must be an email address' }]);
+    }
+  });
+
+  const URLS = [
+    'https://img.example.test/a.png', 'http://cdn.example.com:8080/x/y?z=1#w', 'https://a.bc',
+    'ftp://img.example.test/a.png', 'https://localhost/a.png', 'https://127.0.0.1/a.png', 'https://-bad.example.test/a', 'https://img.example.test/a b', 'javascript:alert(1)', 'https://img.example.test/\u00e9',
+  ];
+
+  it('a shop profile takes a logo URL exactly when the documented pattern does', async () => {
+    const admin = await newAdmin(t);
+    const shop = await newShop(t);
+    const { pattern } = bodySchema('/api/admin/shops/{id}/profile', 'put').properties.logo_url;
+    const rule = new RegExp(pattern);
+    expect(URLS.filter((u) => rule.test(u)).length).toBe(3);
+    for (const url of URLS) {
+      const res = await t.api('PUT', `/api/admin/shops/${shop.id}/profile`, { token: admin.token, body: { logo_url: url } });
+      expect({ url, accepted: res.status === 200 }).toEqual({ url, accepted: rule.test(url) });
+    }
+  });
+
+  it('the keyword takes at most the documented 200 characters, with a letter or digit', async () => {
+    const q = doc().paths['/api/products'].get.parameters.find((p: JsonObject) => p.name === 'q').schema;
+    expect(q.maxLength).toBe(200);
+    const rule = new RegExp(q.pattern, 'u');
+    for (const keyword of ['a'.repeat(200), '蓝'.repeat(200), ' phone ', '   ', '%%%', '#1']) {
+      const res = await t.api('GET', `/api/products?q=${encodeURIComponent(keyword)}`);
+      expect({ keyword, accepted: res.status === 200 }).toEqual({ keyword, accepted: rule.test(keyword) });
+    }
+    expect((await t.api('GET', `/api/products?q=${'a'.repeat(201)}`)).status).toBe(400);
+    expect((await t.api('GET', `/api/products?q=${encodeURIComponent('蓝'.repeat(201))}`)).status).toBe(400);
+  });
+
+  it('sort and order take exactly their documented values, on the listing and its facets', async () => {
+    const parameters = doc().paths['/api/products/facets'].get.parameters as JsonObject[];
+    const values = (name: string) => parameters.find((p) => p.name === name)!.schema.enum as string[];
+    expect(values('sort')).toEqual(['price', 'sales']);
+    expect(values('order')).toEqual(['asc', 'desc']);
+    for (const path of ['/api/products', '/api/products/facets']) {
+      for (const sort of values('sort')) expect((await t.api('GET', `${path}?sort=${sort}`)).status).toBe(200);
+      const res = await t.api('GET', `${path}?sort=rating`);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'SORT_UNSUPPORTED', details: { parameter: 'sort', allowed: ['price', 'sales'] } });
+    }
+  });
+});
