@@ -38,16 +38,19 @@ export const ListProductsInput = z
   })
   .superRefine(checkPriceRange);
 
+/** A refused parameter's value as the error repeats it (a repeated query parameter arrives as a list). */
+const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+
 /** `sort` and `order` first, so an unsupported value is SORT_UNSUPPORTED whatever else is wrong. */
 function listingOrder(input: unknown): { key: string; direction: Order } {
   const { sort, order } = (input ?? {}) as { sort?: unknown; order?: unknown };
   if (sort !== undefined && !(typeof sort === 'string' && Object.hasOwn(SORTS, sort))) {
     throw new AppError('SORT_UNSUPPORTED', 400, `sort must be one of: ${Object.keys(SORTS).join(', ')}`, {
-      parameter: 'sort', value: sort, allowed: Object.keys(SORTS),
+      parameter: 'sort', value: asText(sort), allowed: Object.keys(SORTS),
     });
   }
   if (order !== undefined && !ORDERS.includes(order as Order)) {
-    throw new AppError('SORT_UNSUPPORTED', 400, 'order must be asc or desc', { parameter: 'order', value: order, allowed: ORDERS });
+    throw new AppError('SORT_UNSUPPORTED', 400, 'order must be asc or desc', { parameter: 'order', value: asText(order), allowed: ORDERS });
   }
   // Default: newest first (ids grow with creation), or with a keyword most relevant first (see
   // `relevancePage`); `order` alone flips it. Ties break on id, in the same direction, so pages
