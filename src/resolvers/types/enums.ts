@@ -11,6 +11,7 @@ import { CouponTemplateStatus, DiscountKind } from '../../entities/coupon-templa
 import { RedemptionStatus } from '../../entities/redemption.entity.js';
 import { CouponState } from '../../services/promotions/coupon.service.js';
 import { FlashSaleState } from '../../services/promotions/flash-sale.service.js';
+import type { InvoiceView } from '../../services/orders/invoice.service.js';
 import { EventTypes } from '../../services/events/event-types.js';
 import { enumValueName } from '../../graphql/spelling.js';
 
@@ -51,7 +52,7 @@ export enum SortOrder {
 }
 
 /** An invoice's state: `not_issued` until the shop issues it. */
-export type InvoiceStatus = 'not_issued' | 'issued';
+export type InvoiceStatus = InvoiceView['status'];
 
 export const RoleEnum = schemaEnum(Role, 'Role', 'What an account may do');
 export const ProductStatusEnum = schemaEnum(ProductStatus, 'ProductStatus', 'Publish lifecycle: DRAFT -> PUBLISHED -> UNPUBLISHED -> PUBLISHED ...');
