@@ -4,8 +4,9 @@
  * Codes are stable and listed in docs/api.md.
  */
 import type { ErrorCode } from './error-codes.js';
+import type { ErrorDetails } from './error-details.js';
 
-export type ErrorDetails = Record<string, unknown>;
+export type { ErrorDetails };
 
 export class AppError extends Error {
   constructor(

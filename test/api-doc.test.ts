@@ -3,6 +3,7 @@ import type { GraphQLObjectType } from 'graphql';
 import { graphqlSchema } from '../src/graphql/schema.js';
 import { ALL_EVENT_TYPES, EventTypes } from '../src/services/events/event-types.js';
 import { ERROR_STATUS } from '../src/error-codes.js';
+import { EVENT_PAYLOADS, type EventName } from '../src/shared/domain-event.js';
 
 /**
  * docs/api.md is hand-written; these checks keep the parts of it that name things in the code true:
@@ -33,6 +34,13 @@ describe('docs/api.md', () => {
     expect(documented.map((e) => e.name).sort()).toEqual([...ALL_EVENT_TYPES].sort());
     expect(Object.fromEntries(documented.map((e) => [e.graphql, e.name]))).toEqual(EventTypes);
     for (const event of documented) expect(event.payload).toMatch(/^`\{\w+/);
+    // Each payload's fields are those of its one shape in the code (`?`: optional there).
+    for (const event of documented) {
+      const fields = backticked(event.payload)[0].replace(/[{}\s]/g, '').split(',');
+      const shape = EVENT_PAYLOADS[event.name as EventName].shape;
+      const declared = Object.entries(shape).map(([key, type]) => (type.safeParse(undefined).success ? `${key}?` : key));
+      expect({ event: event.name, fields }).toEqual({ event: event.name, fields: declared });
+    }
   });
 
   it('lists every error code the service answers with its status', async () => {

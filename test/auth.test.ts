@@ -96,14 +96,18 @@ describe('accounts and auth', () => {
   });
 
   it('works the same over GraphQL: register, me, login failure code', async () => {
-    const reg = await t.gql(`mutation($i: RegisterInput!) { register(input: $i) { token user { email role } } }`, {
+    const reg = await t.gql(`mutation($i: RegisterInput!) { register(input: $i) { session { token user { email role } } userErrors { code } } }`, {
       i: { email: 'gql@example.test', password: 'long enough pw', displayName: 'G' },
     });
     expect(reg.errors).toBeUndefined();
-    const me = await t.gql(`{ me { email role } }`, {}, reg.data.register.token);
-    expect(me.data.me).toEqual({ email: 'gql@example.test', role: 'Customer' });
-    const bad = await t.gql(`mutation { login(input: { email: "gql@example.test", password: "wrong one" }) { token } }`);
-    expect(bad.errors?.[0].extensions.code).toBe('INVALID_CREDENTIALS');
+    expect(reg.data.register.userErrors).toEqual([]);
+    const me = await t.gql(`{ me { email role } }`, {}, reg.data.register.session.token);
+    expect(me.data.me).toEqual({ email: 'gql@example.test', role: 'CUSTOMER' });
+    const again = await t.gql(`mutation { register(input: { email: "gql@example.test", password: "long enough pw", displayName: "G" }) { session { token } userErrors { code field } } }`);
+    expect(again.data.register).toEqual({ session: null, userErrors: [{ code: 'EMAIL_TAKEN', field: null }] });
+    const bad = await t.gql(`mutation { login(input: { email: "gql@example.test", password: "wrong one" }) { session { token } userErrors { code message } } }`);
+    expect(bad.errors).toBeUndefined();
+    expect(bad.data.login).toEqual({ session: null, userErrors: [{ code: 'INVALID_CREDENTIALS', message: expect.any(String) }] });
     const anon = await t.gql(`{ me { email } }`);
     expect(anon.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
   });

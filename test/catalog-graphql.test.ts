@@ -1,4 +1,5 @@
 import { startTestApp, type TestApp } from './support/harness.js';
+import { mutate } from './support/graphql.js';
 import {
   newAdmin, newBrand, newCategory, newCategoryBranch, newCustomer, newOperator, newProduct, newShop, setContent, type TestUser,
 } from './support/fixtures.js';
@@ -89,7 +90,7 @@ describe('GraphQL catalog', () => {
     const shop = await newShop(t, { withProfile: true });
     const { top, grandchild } = await newCategoryBranch(t);
     for (const price of [300, 100, 200]) await newProduct(t, { shopId: shop.id, categoryId: grandchild.id, skus: [{ price, stock: 1 }] });
-    const gql = await t.gql(LISTING, { category: top.id, sort: 'Price', order: 'Desc' });
+    const gql = await t.gql(LISTING, { category: top.id, sort: 'PRICE', order: 'DESC' });
     const rest = await t.api('GET', `/api/products?category=${top.id}&sort=price&order=desc`);
     expect(gql.data.products.items.map((p: any) => [p.id, p.priceFrom])).toEqual(rest.body.items.map((p: any) => [p.id, p.price_from]));
     expect(gql.data.products.items.map((p: any) => p.priceFrom)).toEqual([300, 200, 100]);
@@ -100,7 +101,7 @@ describe('GraphQL catalog', () => {
     expect(bad.errors?.[0].extensions.code).toBe('VALIDATION_FAILED');
     const missing = await t.gql('{ product(id: 999999) { id } }');
     expect(missing.errors?.[0].extensions.code).toBe('NOT_FOUND');
-    const unknownSort = await t.gql('{ products(sort: SALES) { total } }');
+    const unknownSort = await t.gql('{ products(sort: Sales) { total } }');
     expect(unknownSort.errors?.[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 
@@ -145,19 +146,27 @@ describe('GraphQL catalog', () => {
   it('runs the admin writes: brands, shop profile, home content', async () => {
     const shop = await newShop(t);
     const res = await t.gql(`mutation($shopId: Int!) {
-      replaceBrands(items: [{ name: "Gql Brand" }]) { name position }
-      putShopProfile(shopId: $shopId, input: { logoUrl: "https://img.test/g.png" }) { shopId logoUrl description }
-      replaceHomeContent(kind: Promos, items: [{ title: "P", destination: "/points" }, { title: "Q", destination: "/coupons", active: false }]) { title position active }
+      replaceBrands(input: { items: [{ name: "Gql Brand" }] }) { brands { name position } userErrors { code } }
+      putShopProfile(input: { shopId: $shopId, logoUrl: "https://img.test/g.png" }) { profile { shopId logoUrl description } userErrors { code } }
+      replaceHomeContent(input: { kind: PROMOS, items: [{ title: "P", destination: "/points" }, { title: "Q", destination: "/coupons", active: false }] }) {
+        items { title position active } userErrors { code }
+      }
     }`, { shopId: shop.id }, admin.token);
     expect(res.errors).toBeUndefined();
-    expect(res.data.replaceBrands).toEqual([{ name: 'Gql Brand', position: 0 }]);
-    expect(res.data.putShopProfile).toEqual({ shopId: shop.id, logoUrl: 'https://img.test/g.png', description: null });
-    expect(res.data.replaceHomeContent).toEqual([{ title: 'P', position: 0, active: true }, { title: 'Q', position: 1, active: false }]);
+    expect(res.data.replaceBrands).toEqual({ brands: [{ name: 'Gql Brand', position: 0 }], userErrors: [] });
+    expect(res.data.putShopProfile).toEqual({ profile: { shopId: shop.id, logoUrl: 'https://img.test/g.png', description: null }, userErrors: [] });
+    expect(res.data.replaceHomeContent.items).toEqual([{ title: 'P', position: 0, active: true }, { title: 'Q', position: 1, active: false }]);
     const all = await t.gql('{ adminContent { promos { title } } }', {}, admin.token);
     expect(all.data.adminContent.promos.map((i: any) => i.title)).toEqual(['P', 'Q']);
 
-    const bad = await t.gql(`mutation { replaceHomeContent(kind: Promos, items: [{ title: "X", destination: "/nowhere" }]) { id } }`, {}, admin.token);
-    expect(bad.errors?.[0].extensions.code).toBe('DESTINATION_INVALID');
+    // One user error per bad item, at its path under the mutation's input; nothing changed.
+    const bad = await mutate(t, 'replaceHomeContent', { kind: 'PROMOS', items: [{ title: 'Fine', destination: '/' }, { title: 'X', destination: '/nowhere' }] }, 'items { id }', admin.token);
+    expect(bad.errors).toBeUndefined();
+    expect(bad.payload.items).toBeNull();
+    expect(bad.userErrors).toEqual([
+      { code: 'DESTINATION_INVALID', message: expect.any(String), field: ['input', 'items', '1', 'destination'], details: null },
+    ]);
+    expect((await t.gql('{ adminContent { promos { title } } }', {}, admin.token)).data.adminContent.promos).toHaveLength(2);
     const customer = await newCustomer(t);
     const denied = await t.gql('{ adminContent { promos { id } } }', {}, customer.token);
     expect(denied.errors?.[0].extensions.code).toBe('FORBIDDEN');
@@ -167,23 +176,31 @@ describe('GraphQL catalog', () => {
     const shop = await newShop(t);
     const operator = await newOperator(t, shop.id);
     const category = await newCategory(t);
-    const created = await t.gql(`mutation($input: ProductInput!) { upsertProduct(input: $input) { id status priceFrom skus { id name price stock } } }`, {
-      input: { name: 'Gql Lamp', categoryId: category.id, skus: [{ name: 'Warm', price: 900, stock: 3 }, { name: 'Cold', price: 800, stock: 1 }] },
-    }, operator.token);
+    const created = await mutate(t, 'upsertProduct', {
+      name: 'Gql Lamp', categoryId: category.id, skus: [{ name: 'Warm', price: 900, stock: 3 }, { name: 'Cold', price: 800, stock: 1 }],
+    }, 'product { id status priceFrom skus { id name price stock } }', operator.token);
     expect(created.errors).toBeUndefined();
-    const id = created.data.upsertProduct.id;
-    expect(created.data.upsertProduct).toMatchObject({ status: 'Draft', priceFrom: 800 });
+    expect(created.userErrors).toEqual([]);
+    const id = created.payload.product.id;
+    expect(created.payload.product).toMatchObject({ status: 'DRAFT', priceFrom: 800 });
 
-    const published = await t.gql('mutation($id: Int!) { publishProduct(id: $id) { status } }', { id }, operator.token);
-    expect(published.data.publishProduct.status).toBe('Published');
-    const mine = await t.gql('{ merchantProducts(status: Published) { total items { id skus { name } } } }', {}, operator.token);
+    const published = await mutate(t, 'publishProduct', { productId: id }, 'product { status }', operator.token);
+    expect(published.payload.product.status).toBe('PUBLISHED');
+    const mine = await t.gql('{ merchantProducts(status: PUBLISHED) { total items { id skus { name } } } }', {}, operator.token);
     expect(mine.data.merchantProducts).toEqual({ total: 1, items: [{ id, skus: [{ name: 'Warm' }, { name: 'Cold' }] }] });
-    const withdrawn = await t.gql('mutation($id: Int!) { unpublishProduct(id: $id) { status } }', { id }, operator.token);
-    expect(withdrawn.data.unpublishProduct.status).toBe('Unpublished');
+    const withdrawn = await mutate(t, 'unpublishProduct', { productId: id }, 'product { status }', operator.token);
+    expect(withdrawn.payload.product.status).toBe('UNPUBLISHED');
+    const draftAgain = await mutate(t, 'unpublishProduct', { productId: id }, 'product { status }', operator.token);
+    expect(draftAgain.userErrors).toEqual([]);
 
+    // Another shop's product is a user error NOT_FOUND, the same answer as a product that does not exist.
     const stranger = await newOperator(t, (await newShop(t)).id);
-    const foreign = await t.gql('mutation($id: Int!) { publishProduct(id: $id) { status } }', { id }, stranger.token);
-    expect(foreign.errors?.[0].extensions.code).toBe('NOT_FOUND');
+    const foreign = await mutate(t, 'publishProduct', { productId: id }, 'product { status }', stranger.token);
+    const missing = await mutate(t, 'publishProduct', { productId: 999_999 }, 'product { status }', stranger.token);
+    expect(foreign.errors).toBeUndefined();
+    expect(foreign.payload.product).toBeNull();
+    expect(foreign.userErrors).toEqual([{ code: 'NOT_FOUND', message: 'Product not found', field: null, details: expect.objectContaining({ id }) }]);
+    expect(missing.userErrors.map((e) => [e.code, e.message])).toEqual([['NOT_FOUND', 'Product not found']]);
     const customer = await newCustomer(t);
     const denied = await t.gql('{ merchantProducts { total } }', {}, customer.token);
     expect(denied.errors?.[0].extensions.code).toBe('FORBIDDEN');

@@ -1,5 +1,6 @@
 import { ADDRESS, addToCart, balanceOf, checkoutBody, expectLedgerReplays, payOk, shopWithProduct, stockOf } from './support/shopping.js';
 import pg from 'pg';
+import { mutate } from './support/graphql.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCouponTemplate, newCustomer, newOperator, newShop, type TestUser } from './support/fixtures.js';
 import { cancelUnpaidOrders } from '../src/services/orders/order.service.js';
@@ -585,51 +586,52 @@ describe('GraphQL door', () => {
     const operator = await newOperator(t, shop.id);
     const customer = await newCustomer(t);
 
-    const created = await t.gql(
-      `mutation ($input: CouponTemplateInput!) { createCouponTemplate(input: $input) { id discountKind percentOff maxDiscount validDays claimStock status } }`,
-      { input: { name: 'GQL 20%', discountKind: 'Percent', percentOff: 20, maxDiscount: 300, validDays: 3, claimStock: 2 } },
+    const created = await mutate(
+      t,
+      'createCouponTemplate',
+      { name: 'GQL 20%', discountKind: 'PERCENT', percentOff: 20, maxDiscount: 300, validDays: 3, claimStock: 2 },
+      'template { id discountKind percentOff maxDiscount validDays claimStock status }',
       operator.token,
     );
     expect(created.errors).toBeUndefined();
-    const templateId = created.data.createCouponTemplate.id;
-    expect(created.data.createCouponTemplate).toMatchObject({ discountKind: 'Percent', percentOff: 20, maxDiscount: 300, validDays: 3, claimStock: 2, status: 'Active' });
+    const templateId = created.payload.template.id;
+    expect(created.payload.template).toMatchObject({ discountKind: 'PERCENT', percentOff: 20, maxDiscount: 300, validDays: 3, claimStock: 2, status: 'ACTIVE' });
 
-    const bad = await t.gql(`mutation { updateCouponTemplate(id: ${templateId}, input: { percentOff: 120 }) { id } }`, {}, operator.token);
-    expect(bad.errors?.[0].extensions.code).toBe('VALIDATION_FAILED');
-    const edited = await t.gql(`mutation { updateCouponTemplate(id: ${templateId}, input: { maxDiscount: 350 }) { maxDiscount } }`, {}, operator.token);
-    expect(edited.data.updateCouponTemplate.maxDiscount).toBe(350);
+    const bad = await mutate(t, 'updateCouponTemplate', { templateId, percentOff: 120 }, 'template { id }', operator.token);
+    expect(bad.userErrors.map((e) => [e.code, e.field])).toEqual([['VALIDATION_FAILED', ['input', 'percentOff']]]);
+    const edited = await mutate(t, 'updateCouponTemplate', { templateId, maxDiscount: 350 }, 'template { maxDiscount }', operator.token);
+    expect(edited.payload.template.maxDiscount).toBe(350);
     const asCustomer = await t.gql(`{ merchantCouponTemplates { total } }`, {}, customer.token);
     expect(asCustomer.errors?.[0].extensions.code).toBe('FORBIDDEN');
 
     const listed = await t.gql(`query ($slug: String!) { shopCouponTemplates(slug: $slug) { total items { id } } }`, { slug: shop.slug });
     expect(listed.data.shopCouponTemplates).toEqual({ total: 1, items: [{ id: templateId }] });
-    const claimed = await t.gql(`mutation { claimCoupon(templateId: ${templateId}) { id status templateId shop { id } } }`, {}, customer.token);
-    const couponId = claimed.data.claimCoupon.id;
-    expect(claimed.data.claimCoupon).toMatchObject({ status: 'Available', templateId, shop: { id: shop.id } });
-    const twice = await t.gql(`mutation { claimCoupon(templateId: ${templateId}) { id } }`, {}, customer.token);
-    expect(twice.errors?.[0].extensions.code).toBe('COUPON_ALREADY_CLAIMED');
+    const claimed = await mutate(t, 'claimCoupon', { templateId }, 'coupon { id status templateId shop { id } }', customer.token);
+    const couponId = claimed.payload.coupon.id;
+    expect(claimed.payload.coupon).toMatchObject({ status: 'AVAILABLE', templateId, shop: { id: shop.id } });
+    const twice = await mutate(t, 'claimCoupon', { templateId }, 'coupon { id }', customer.token);
+    expect(twice.payload.coupon).toBeNull();
+    expect(twice.userErrors).toEqual([{ code: 'COUPON_ALREADY_CLAIMED', message: expect.any(String), field: null, details: expect.objectContaining({ templateId }) }]);
 
     await addToCart(t, customer.token, product.skuIds[0], 1);
-    const dup = await t.gql(
-      `mutation ($c: [CouponChoiceInput!], $a: ShippingAddressInput!) { checkout(coupons: $c, shippingAddress: $a) { id } }`,
-      { c: [{ shopId: shop.id, couponId }, { shopId: shop.id, couponId }], a: ADDRESS },
-      customer.token,
-    );
-    expect(dup.errors?.[0].extensions.code).toBe('VALIDATION_FAILED');
-    const checkout = await t.gql(
-      `mutation ($c: [CouponChoiceInput!], $a: ShippingAddressInput!) { checkout(coupons: $c, shippingAddress: $a) { id itemsTotal discount total couponId } }`,
-      { c: [{ shopId: shop.id, couponId }], a: ADDRESS },
-      customer.token,
-    );
+    const dup = await mutate(t, 'checkout', { coupons: [{ shopId: shop.id, couponId }, { shopId: shop.id, couponId }], shippingAddress: ADDRESS }, 'orders { id }', customer.token);
+    expect(dup.userErrors.map((e) => e.code)).toEqual(['VALIDATION_FAILED']);
+    const stranger = await newCustomer(t);
+    await addToCart(t, stranger.token, product.skuIds[0], 1);
+    const notTheirs = await mutate(t, 'checkout', { coupons: [{ shopId: shop.id, couponId }], shippingAddress: ADDRESS }, 'orders { id }', stranger.token);
+    expect(notTheirs.userErrors).toEqual([
+      { code: 'COUPON_NOT_FOUND', message: expect.any(String), field: null, details: expect.objectContaining({ shopId: shop.id, couponId }) },
+    ]);
+    const checkout = await mutate(t, 'checkout', { coupons: [{ shopId: shop.id, couponId }], shippingAddress: ADDRESS }, 'orders { id itemsTotal discount total couponId }', customer.token);
     expect(checkout.errors).toBeUndefined();
-    expect(checkout.data.checkout).toEqual([{ id: expect.any(Number), itemsTotal: 2000, discount: 350, total: 1650, couponId }]);
-    const mine = await t.gql(`{ myCoupons(status: Used) { total items { id status usedAt } } }`, {}, customer.token);
-    expect(mine.data.myCoupons).toMatchObject({ total: 1, items: [{ id: couponId, status: 'Used', usedAt: expect.any(String) }] });
+    expect(checkout.payload.orders).toEqual([{ id: expect.any(Number), itemsTotal: 2000, discount: 350, total: 1650, couponId }]);
+    const mine = await t.gql(`{ myCoupons(status: USED) { total items { id status usedAt } } }`, {}, customer.token);
+    expect(mine.data.myCoupons).toMatchObject({ total: 1, items: [{ id: couponId, status: 'USED', usedAt: expect.any(String) }] });
 
-    const disabled = await t.gql(`mutation { disableCouponTemplate(id: ${templateId}) { status } }`, {}, operator.token);
-    expect(disabled.data.disableCouponTemplate.status).toBe('Disabled');
-    const deleted = await t.gql(`mutation { deleteCouponTemplate(id: ${templateId}) }`, {}, operator.token);
-    expect(deleted.data.deleteCouponTemplate).toBe(true);
+    const disabled = await mutate(t, 'disableCouponTemplate', { templateId }, 'template { status }', operator.token);
+    expect(disabled.payload.template.status).toBe('DISABLED');
+    const deleted = await mutate(t, 'deleteCouponTemplate', { templateId }, 'deletedTemplateId', operator.token);
+    expect(deleted.payload).toEqual({ deletedTemplateId: templateId, userErrors: [] });
     const gone = await t.gql(`{ myCoupons { items { id templateId } } }`, {}, customer.token);
     expect(gone.data.myCoupons.items).toEqual([{ id: couponId, templateId: null }]);
   });

@@ -41,7 +41,7 @@ describe('demo data', () => {
     expect(now.body.items[0].items.length).toBeGreaterThan(0);
 
     const { data } = await t.gql('{ flashSales(includeUpcoming: true) { items { state startsAt shop { slug } } } }');
-    expect(data.flashSales.items.map((s: { state: string }) => s.state)).toEqual(['Active', 'Upcoming']);
+    expect(data.flashSales.items.map((s: { state: string }) => s.state)).toEqual(['ACTIVE', 'UPCOMING']);
     expect(new Date(data.flashSales.items[1].startsAt).getTime()).toBeGreaterThan(Date.now());
   });
 
@@ -49,7 +49,7 @@ describe('demo data', () => {
     const list = await t.api('GET', '/api/group-buys');
     expect(list.body.items).toHaveLength(1);
     const { data } = await t.gql('query ($id: Int!) { groupBuy(id: $id) { active capacity groups { state seatsTaken seatsLeft } } }', { id: list.body.items[0].id });
-    expect(data.groupBuy).toEqual({ active: true, capacity: 3, groups: [{ state: 'Open', seatsTaken: 2, seatsLeft: 1 }] });
+    expect(data.groupBuy).toEqual({ active: true, capacity: 3, groups: [{ state: 'OPEN', seatsTaken: 2, seatsLeft: 1 }] });
   });
 
   it("has alice's delivered orders, reviewed, one review with the shop's reply", async () => {

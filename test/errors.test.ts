@@ -97,10 +97,19 @@ describe('one error shape', () => {
     }
   });
 
-  it('GraphQL errors carry the same code in extensions.code', async () => {
-    const res = await t.gql(`mutation { register(input: { email: "bad", password: "x", displayName: "" }) { token } }`);
-    expect(res.errors?.[0].extensions.code).toBe('VALIDATION_FAILED');
-    expect(res.errors?.[0].extensions.status).toBe(400);
+  it('GraphQL: a refused input is a typed user error with the same code, one per problem', async () => {
+    const res = await t.gql(`mutation { register(input: { email: "bad", password: "x", displayName: "" }) { session { token } userErrors { code field message } } }`);
+    expect(res.errors).toBeUndefined();
+    expect(res.data.register.session).toBeNull();
+    expect(res.data.register.userErrors.map((e: { code: string; field: string[] }) => [e.code, e.field.join('.')]).sort()).toEqual([
+      ['VALIDATION_FAILED', 'input.displayName'], ['VALIDATION_FAILED', 'input.email'], ['VALIDATION_FAILED', 'input.password'],
+    ]);
+  });
+
+  it('GraphQL errors about the caller stay top-level with the same code in extensions.code', async () => {
+    const res = await t.gql(`mutation { cancelOrder(input: { orderId: 1 }) { order { id } userErrors { code } } }`);
+    expect(res.data).toBeNull();
+    expect(res.errors?.[0].extensions).toEqual({ code: 'UNAUTHENTICATED', status: 401 });
   });
 });
 
@@ -135,10 +144,10 @@ describe('problems named in each door\u2019s own case', () => {
   it('GraphQL keeps camelCase for the same problem', async () => {
     const customer = await newCustomer(t);
     const res = await t.gql(
-      'mutation($a: ShippingAddressInput!) { checkout(shippingAddress: $a) { id } }',
+      'mutation($a: ShippingAddressInput!) { checkout(input: { shippingAddress: $a }) { orders { id } userErrors { code field } } }',
       { a: { ...ADDRESS, region: '' } },
       customer.token,
     );
-    expect(res.errors?.[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', details: { problems: [{ field: 'shippingAddress.region' }] } });
+    expect(res.data.checkout).toEqual({ orders: null, userErrors: [{ code: 'VALIDATION_FAILED', field: ['input', 'shippingAddress', 'region'] }] });
   });
 });

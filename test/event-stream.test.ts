@@ -2,12 +2,13 @@ import type { GraphQLContext } from '../src/resolvers/graphql-context.js';
 import { InProcessEventBus } from '../src/services/events/in-process-bus.js';
 import { eventStream } from '../src/services/events/event-stream.js';
 import type { DomainEvent } from '../src/shared/domain-event.js';
+import { OrderStatus } from '../src/entities/order.entity.js';
 import { perEventContext } from '../src/resolvers/events.resolver.js';
 import type { ServiceContext } from '../src/shared/context.js';
 
 let seq = 0;
 const event = (shopIds: number[] = [1]): DomainEvent => ({
-  id: `e${++seq}`, type: 'order.placed', occurredAt: new Date().toISOString(), shopIds, customerId: null, payload: {},
+  id: `e${++seq}`, type: 'order.placed', occurredAt: new Date().toISOString(), shopIds, customerId: null, payload: { orderId: seq, total: 100, status: OrderStatus.PendingPayment },
 });
 
 describe('subscription event streams', () => {

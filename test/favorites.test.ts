@@ -1,3 +1,4 @@
+import { mutate } from './support/graphql.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newCategory, newCustomer, newOperator, newProduct, newShop, type TestUser } from './support/fixtures.js';
 import { favoritedProductIds, favoritedShopIds } from '../src/services/accounts/favorites.service.js';
@@ -186,18 +187,19 @@ describe('the favorites list', () => {
     const customer = await newCustomer(t);
     const shop = await newShop(t, { withProfile: true });
     const p = await product(shop.id);
-    const fav = await t.gql(`mutation($id: Int!) { favoriteProduct(productId: $id) { product { id priceFrom available shop { id slug } } } }`, { id: p.id }, customer.token);
+    const fav = await mutate(t, 'favoriteProduct', { productId: p.id }, 'favorite { product { id priceFrom available shop { id slug } } }', customer.token);
     expect(fav.errors).toBeUndefined();
-    expect(fav.data.favoriteProduct.product).toEqual({ id: p.id, priceFrom: 1_990, available: true, shop: { id: shop.id, slug: shop.slug } });
-    const favShop = await t.gql(`mutation($id: Int!) { favoriteShop(shopId: $id) { shop { id logoUrl } } }`, { id: shop.id }, customer.token);
-    expect(favShop.data.favoriteShop.shop).toEqual({ id: shop.id, logoUrl: `https://img.test/${shop.slug}.png` });
+    expect(fav.payload.favorite.product).toEqual({ id: p.id, priceFrom: 1_990, available: true, shop: { id: shop.id, slug: shop.slug } });
+    const favShop = await mutate(t, 'favoriteShop', { shopId: shop.id }, 'favorite { shop { id logoUrl } }', customer.token);
+    expect(favShop.payload.favorite.shop).toEqual({ id: shop.id, logoUrl: `https://img.test/${shop.slug}.png` });
 
     const list = await t.gql(`{ myFavorites { products { total items { product { id } } } shops { total items { shop { slug } } } } }`, {}, customer.token);
     expect(list.data.myFavorites).toEqual({ products: { total: 1, items: [{ product: { id: p.id } }] }, shops: { total: 1, items: [{ shop: { slug: shop.slug } }] } });
 
-    expect((await t.gql(`mutation($id: Int!) { unfavoriteShop(shopId: $id) }`, { id: shop.id }, customer.token)).data.unfavoriteShop).toBe(true);
-    const missing = await t.gql(`mutation { favoriteProduct(productId: 999999) { favoritedAt } }`, {}, customer.token);
-    expect(missing.errors?.[0].extensions.code).toBe('NOT_FOUND');
+    expect((await mutate(t, 'unfavoriteShop', { shopId: shop.id }, 'shopId', customer.token)).payload).toEqual({ shopId: shop.id, userErrors: [] });
+    const missing = await mutate(t, 'favoriteProduct', { productId: 999999 }, 'favorite { favoritedAt }', customer.token);
+    expect(missing.payload.favorite).toBeNull();
+    expect(missing.userErrors.map((e) => e.code)).toEqual(['NOT_FOUND']);
     expect((await t.gql(`{ myFavorites { shops { total } } }`)).errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
   });
 });

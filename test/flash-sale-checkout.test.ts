@@ -48,8 +48,8 @@ describe('flash-sale pricing at checkout', () => {
     expect(again.body.items[0].unit_price).toBe(600);
     const gql = await t.gql(`query($id: Int!) { order(id: $id) { items { pricing unitPrice quantity flashSaleItemId } } }`, { id: order.id }, customer.token);
     expect(gql.data.order.items).toEqual([
-      { pricing: 'FlashSale', unitPrice: 600, quantity: 3, flashSaleItemId: sale.itemIds[0] },
-      { pricing: 'Standard', unitPrice: 1000, quantity: 2, flashSaleItemId: null },
+      { pricing: 'FLASH_SALE', unitPrice: 600, quantity: 3, flashSaleItemId: sale.itemIds[0] },
+      { pricing: 'STANDARD', unitPrice: 1000, quantity: 2, flashSaleItemId: null },
     ]);
     await expectFlashSaleBooksBalance(t);
   });

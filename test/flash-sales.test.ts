@@ -1,3 +1,4 @@
+import { mutate } from './support/graphql.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer, newOperator, newProduct } from './support/fixtures.js';
 import { placeOrder, shopWithProduct } from './support/shopping.js';
@@ -295,37 +296,40 @@ describe('over GraphQL', () => {
     const { shop, product, operator } = await shopSetup(2);
     const [a, b] = product.skuIds;
     const input = { name: 'GQL sale', startsAt: minutesFromNow(-1).toISOString(), endsAt: minutesFromNow(30).toISOString(), items: [{ skuId: a, activityPrice: 300, reservedStock: 4, perCustomerLimit: 1 }] };
-    const created = await t.gql(`mutation($input: FlashSaleInput!) { createFlashSale(input: $input) { ${FIELDS} } }`, { input }, operator.token);
+    const created = await mutate(t, 'createFlashSale', input, `flashSale { ${FIELDS} }`, operator.token);
     expect(created.errors).toBeUndefined();
-    const session = created.data.createFlashSale;
-    expect(session).toMatchObject({ name: 'GQL sale', enabled: false, state: 'Active', shop: { id: shop.id }, items: [{ skuId: a, activityPrice: 300, reservedStock: 4, remainingStock: 4 }] });
+    const session = created.payload.flashSale;
+    expect(session).toMatchObject({ name: 'GQL sale', enabled: false, state: 'ACTIVE', shop: { id: shop.id }, items: [{ skuId: a, activityPrice: 300, reservedStock: 4, remainingStock: 4 }] });
 
-    const enabled = await t.gql(`mutation($id: Int!) { enableFlashSale(id: $id) { enabled } }`, { id: session.id }, operator.token);
-    expect(enabled.data.enableFlashSale.enabled).toBe(true);
+    const enabled = await mutate(t, 'enableFlashSale', { flashSaleId: session.id }, 'flashSale { enabled }', operator.token);
+    expect(enabled.payload.flashSale.enabled).toBe(true);
     const discovered = await t.gql(`query($shopId: Int) { flashSales(shopId: $shopId) { total items { id state } } }`, { shopId: shop.id });
-    expect(discovered.data.flashSales).toEqual({ total: 1, items: [{ id: session.id, state: 'Active' }] });
+    expect(discovered.data.flashSales).toEqual({ total: 1, items: [{ id: session.id, state: 'ACTIVE' }] });
 
-    const updated = await t.gql(
-      `mutation($id: Int!, $input: FlashSaleInput!) { updateFlashSale(id: $id, input: $input) { items { skuId } } }`,
-      { id: session.id, input: { ...input, items: [...input.items, { skuId: b, activityPrice: 900, reservedStock: 1, perCustomerLimit: 1 }] } },
+    const updated = await mutate(
+      t,
+      'updateFlashSale',
+      { flashSaleId: session.id, ...input, items: [...input.items, { skuId: b, activityPrice: 900, reservedStock: 1, perCustomerLimit: 1 }] },
+      'flashSale { items { skuId } }',
       operator.token,
     );
-    expect(updated.data.updateFlashSale.items).toEqual([{ skuId: a }, { skuId: b }]);
+    expect(updated.payload.flashSale.items).toEqual([{ skuId: a }, { skuId: b }]);
 
-    const overlapping = await t.gql(`mutation($input: FlashSaleInput!) { createFlashSale(input: $input) { id } }`, { input }, operator.token);
-    const refused = await t.gql(`mutation($id: Int!) { enableFlashSale(id: $id) { id } }`, { id: overlapping.data.createFlashSale.id }, operator.token);
-    expect(refused.errors?.[0].extensions.code).toBe('FLASH_SALE_OVERLAP');
-    const invalid = await t.gql(`mutation($input: FlashSaleInput!) { createFlashSale(input: $input) { id } }`, { input: { ...input, endsAt: input.startsAt } }, operator.token);
-    expect(invalid.errors?.[0].extensions.code).toBe('VALIDATION_FAILED');
+    const overlapping = await mutate(t, 'createFlashSale', input, 'flashSale { id }', operator.token);
+    const refused = await mutate(t, 'enableFlashSale', { flashSaleId: overlapping.payload.flashSale.id }, 'flashSale { id }', operator.token);
+    expect(refused.errors).toBeUndefined();
+    expect(refused.userErrors).toEqual([{ code: 'FLASH_SALE_OVERLAP', message: expect.any(String), field: null, details: expect.objectContaining({ skuId: a }) }]);
+    const invalid = await mutate(t, 'createFlashSale', { ...input, endsAt: input.startsAt }, 'flashSale { id }', operator.token);
+    expect(invalid.userErrors.map((e) => [e.code, e.field])).toEqual([['VALIDATION_FAILED', ['input', 'endsAt']]]);
 
     const list = await t.gql(`{ merchantFlashSales { total items { id } } }`, {}, operator.token);
     expect(list.data.merchantFlashSales.total).toBe(2);
     const one = await t.gql(`query($id: Int!) { merchantFlashSale(id: $id) { ${FIELDS} } }`, { id: session.id }, operator.token);
     expect(one.data.merchantFlashSale.items).toHaveLength(2);
-    const disabled = await t.gql(`mutation($id: Int!) { disableFlashSale(id: $id) { enabled } }`, { id: session.id }, operator.token);
-    expect(disabled.data.disableFlashSale.enabled).toBe(false);
-    const deleted = await t.gql(`mutation($id: Int!) { deleteFlashSale(id: $id) }`, { id: session.id }, operator.token);
-    expect(deleted.data.deleteFlashSale).toBe(true);
+    const disabled = await mutate(t, 'disableFlashSale', { flashSaleId: session.id }, 'flashSale { enabled }', operator.token);
+    expect(disabled.payload.flashSale.enabled).toBe(false);
+    const deleted = await mutate(t, 'deleteFlashSale', { flashSaleId: session.id }, 'deletedFlashSaleId', operator.token);
+    expect(deleted.payload.deletedFlashSaleId).toBe(session.id);
 
     const customer = await newCustomer(t);
     const forbidden = await t.gql(`{ merchantFlashSales { total } }`, {}, customer.token);

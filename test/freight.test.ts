@@ -1,3 +1,4 @@
+import { mutate } from './support/graphql.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCategory, newCustomer, newFreightTemplate, newOperator, newProduct, newShop } from './support/fixtures.js';
 import { ADDRESS, addToCart, checkoutBody, checkoutOk, payOk, placeOrder, shopWithProduct } from './support/shopping.js';
@@ -259,24 +260,27 @@ describe('GraphQL door', () => {
   it('manages templates, assigns one and checks out with the computed fee', async () => {
     const { shop, product } = await shopWithProduct(t, [{ price: 1000, stock: 10 }]);
     const operator = await newOperator(t, shop.id);
-    const created = await t.gql(
-      `mutation($i: FreightTemplateInput!) { createFreightTemplate(input: $i) { id name firstUnitFee freeThreshold regions { region firstUnitFee freeThreshold } } }`,
-      { i: { name: 'G', firstUnitFee: 700, additionalUnitFee: 100, regions: [{ region: 'CN-XZ', firstUnitFee: 1500, additionalUnitFee: 500 }] } },
+    const created = await mutate(
+      t,
+      'createFreightTemplate',
+      { name: 'G', firstUnitFee: 700, additionalUnitFee: 100, regions: [{ region: 'CN-XZ', firstUnitFee: 1500, additionalUnitFee: 500 }] },
+      'template { id name firstUnitFee freeThreshold regions { region firstUnitFee freeThreshold } }',
       operator.token,
     );
     expect(created.errors).toBeUndefined();
-    expect(created.data.createFreightTemplate).toMatchObject({ name: 'G', freeThreshold: null, regions: [{ region: 'CN-XZ', firstUnitFee: 1500, freeThreshold: null }] });
-    const templateId = created.data.createFreightTemplate.id;
-    const assigned = await t.gql(`mutation($p: Int!, $t: Int) { assignFreightTemplate(productId: $p, freightTemplateId: $t) { productId freightTemplateId } }`, { p: product.id, t: templateId }, operator.token);
-    expect(assigned.data.assignFreightTemplate).toEqual({ productId: product.id, freightTemplateId: templateId });
+    expect(created.payload.template).toMatchObject({ name: 'G', freeThreshold: null, regions: [{ region: 'CN-XZ', firstUnitFee: 1500, freeThreshold: null }] });
+    const templateId = created.payload.template.id;
+    const assigned = await mutate(t, 'assignFreightTemplate', { productId: product.id, freightTemplateId: templateId }, 'assignment { productId freightTemplateId }', operator.token);
+    expect(assigned.payload.assignment).toEqual({ productId: product.id, freightTemplateId: templateId });
     const companies = await t.gql(`{ shippingCompanies { code name } }`);
     expect(companies.data.shippingCompanies).toContainEqual({ code: 'sf', name: 'SF Express' });
 
     const customer = await newCustomer(t);
     await addToCart(t, customer.token, product.skuIds[0], 2);
-    const placed = await t.gql(`mutation($a: ShippingAddressInput!) { checkout(shippingAddress: $a) { freightFee total } }`, { a: { ...ADDRESS, region: 'CN-XZ' } }, customer.token);
-    expect(placed.data.checkout).toEqual([{ freightFee: 2000, total: 4000 }]);
-    const inUse = await t.gql(`mutation($id: Int!) { deleteFreightTemplate(id: $id) }`, { id: templateId }, operator.token);
-    expect(inUse.errors?.[0].extensions.code).toBe('FREIGHT_TEMPLATE_IN_USE');
+    const placed = await mutate(t, 'checkout', { shippingAddress: { ...ADDRESS, region: 'CN-XZ' } }, 'orders { freightFee total }', customer.token);
+    expect(placed.payload.orders).toEqual([{ freightFee: 2000, total: 4000 }]);
+    const inUse = await mutate(t, 'deleteFreightTemplate', { templateId }, 'deletedTemplateId', operator.token);
+    expect(inUse.payload.deletedTemplateId).toBeNull();
+    expect(inUse.userErrors).toEqual([{ code: 'FREIGHT_TEMPLATE_IN_USE', message: expect.any(String), field: null, details: expect.objectContaining({ templateId }) }]);
   });
 });

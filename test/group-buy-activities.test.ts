@@ -1,3 +1,4 @@
+import { mutate } from './support/graphql.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer, newGroupBuy, newOperator, newProduct, newShop } from './support/fixtures.js';
 import { groupCheckoutOk, groupRow, lapseGroup, payOk, shopWithProduct } from './support/shopping.js';
@@ -197,13 +198,12 @@ describe('group buying over GraphQL', () => {
   it('manages and reads activities through the same services, with the same errors', async () => {
     const { shop, product, operator } = await merchant();
     const input = { skuId: product.skuIds[0], groupPrice: 650, capacity: 2, lifetimeMinutes: 30, startsAt: inMinutes(-5), endsAt: inMinutes(600) };
-    const created = await t.gql(
-      `mutation($input: GroupBuyInput!) { createGroupBuy(input: $input) { id skuId groupPrice capacity lifetimeMinutes active startsAt shop { id } groupCounts { open } } }`,
-      { input }, operator.token,
+    const created = await mutate(
+      t, 'createGroupBuy', input, 'activity { id skuId groupPrice capacity lifetimeMinutes active startsAt shop { id } groupCounts { open } }', operator.token,
     );
     expect(created.errors).toBeUndefined();
-    const id = created.data.createGroupBuy.id;
-    expect(created.data.createGroupBuy).toMatchObject({ skuId: product.skuIds[0], groupPrice: 650, capacity: 2, lifetimeMinutes: 30, active: true, shop: { id: shop.id }, groupCounts: { open: 0 } });
+    const id = created.payload.activity.id;
+    expect(created.payload.activity).toMatchObject({ skuId: product.skuIds[0], groupPrice: 650, capacity: 2, lifetimeMinutes: 30, active: true, shop: { id: shop.id }, groupCounts: { open: 0 } });
 
     const rest = await t.api('GET', `/api/group-buys/${id}`);
     const read = await t.gql(`query($id: Int!) { groupBuy(id: $id) { id groupPrice startsAt groups { id seatsTaken } } }`, { id });
@@ -213,17 +213,17 @@ describe('group buying over GraphQL', () => {
     const mine = await t.gql(`{ merchantGroupBuys { total items { id } } }`, {}, operator.token);
     expect(mine.data.merchantGroupBuys).toEqual({ total: 1, items: [{ id }] });
 
-    const updated = await t.gql(`mutation($id: Int!, $input: GroupBuyInput!) { updateGroupBuy(id: $id, input: $input) { capacity } }`, { id, input: { ...input, capacity: 5 } }, operator.token);
-    expect(updated.data.updateGroupBuy).toEqual({ capacity: 5 });
-    const invalid = await t.gql(`mutation($id: Int!, $input: GroupBuyInput!) { updateGroupBuy(id: $id, input: $input) { capacity } }`, { id, input: { ...input, capacity: 1 } }, operator.token);
-    expect(invalid.errors?.[0].extensions.code).toBe('VALIDATION_FAILED');
+    const updated = await mutate(t, 'updateGroupBuy', { activityId: id, ...input, capacity: 5 }, 'activity { capacity }', operator.token);
+    expect(updated.payload).toEqual({ activity: { capacity: 5 }, userErrors: [] });
+    const invalid = await mutate(t, 'updateGroupBuy', { activityId: id, ...input, capacity: 1 }, 'activity { capacity }', operator.token);
+    expect(invalid.userErrors.map((e) => [e.code, e.field])).toEqual([['VALIDATION_FAILED', ['input', 'capacity']]]);
     const other = await merchant();
-    const foreign = await t.gql(`mutation($id: Int!) { deleteGroupBuy(id: $id) }`, { id }, other.operator.token);
-    expect(foreign.errors?.[0].extensions.code).toBe('NOT_FOUND');
+    const foreign = await mutate(t, 'deleteGroupBuy', { activityId: id }, 'deletedActivityId', other.operator.token);
+    expect(foreign.userErrors.map((e) => e.code)).toEqual(['NOT_FOUND']);
     const customer = await newCustomer(t);
     const forbidden = await t.gql(`{ merchantGroupBuys { total } }`, {}, customer.token);
     expect(forbidden.errors?.[0].extensions.code).toBe('FORBIDDEN');
-    expect((await t.gql(`mutation($id: Int!) { deleteGroupBuy(id: $id) }`, { id }, operator.token)).data).toEqual({ deleteGroupBuy: true });
+    expect((await mutate(t, 'deleteGroupBuy', { activityId: id }, 'deletedActivityId', operator.token)).payload).toEqual({ deletedActivityId: id, userErrors: [] });
     expect((await t.gql(`query($id: Int!) { groupBuy(id: $id) { id } }`, { id })).errors?.[0].extensions.code).toBe('NOT_FOUND');
   });
 });

@@ -58,14 +58,14 @@ describe('text with NUL or a lone surrogate', () => {
 
   it('is refused over GraphQL, in variables and inline arguments, and no account is made', async () => {
     const before = await count('app_user');
-    const viaVariables = await t.gql(`mutation($i: RegisterInput!) { register(input: $i) { token } }`, {
+    const viaVariables = await t.gql(`mutation($i: RegisterInput!) { register(input: $i) { session { token } } }`, {
       i: { email: 'gql-text@example.test', password: 'long enough pw', displayName: LONE_SURROGATE },
     });
     expect(viaVariables.status).toBe(400);
     expect(viaVariables.errors?.[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', details: { problems: [{ field: 'i.displayName' }] } });
     expect(viaVariables.data).toBeUndefined();
 
-    const inline = await t.gql(`mutation { register(input: { email: "gql-text@example.test", password: "long enough pw", displayName: "a\\u0000b" }) { token } }`);
+    const inline = await t.gql(`mutation { register(input: { email: "gql-text@example.test", password: "long enough pw", displayName: "a\\u0000b" }) { session { token } } }`);
     expect(inline.status).toBe(400);
     expect(inline.errors?.[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', details: { problems: [{ field: 'input.displayName' }] } });
     expect(JSON.stringify(inline.errors)).not.toContain('"http"');
@@ -159,7 +159,7 @@ describe('unknown fields', () => {
   });
 
   it('are refused over GraphQL by the schema', async () => {
-    const res = await t.gql(`mutation { login(input: { email: "x@example.test", password: "pw", remember: true }) { token } }`);
+    const res = await t.gql(`mutation { login(input: { email: "x@example.test", password: "pw", remember: true }) { session { token } } }`);
     expect(res.errors?.[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 });

@@ -1,3 +1,4 @@
+import { mutate } from './support/graphql.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer, newOperator } from './support/fixtures.js';
 import { ADDRESS, balanceOf, expectLedgerReplays, payOk, placeOrder, shopWithProduct, stockOf } from './support/shopping.js';
@@ -248,7 +249,7 @@ describe('shipment, delivery and invoice', () => {
       await t.api('POST', `/api/orders/${other.id}/cancel`, { token: customer.token });
       // Delivered through PostgreSQL NOTIFY, a moment after each commit.
       await waitFor(() => seen.some((e) => e.type === 'order.cancelled' && e.payload.orderId === other.id));
-      const mine = seen.filter((e) => e.customerId === customer.id).map((e) => [e.type, e.payload.orderId]);
+      const mine = seen.filter((e) => e.customerId === customer.id).map((e) => [e.type, 'orderId' in e.payload ? e.payload.orderId : null]);
       expect(mine).toEqual([
         ['order.placed', order.id], ['order.paid', order.id], ['shipment.created', order.id], ['order.delivered', order.id],
         ['order.placed', other.id], ['order.cancelled', other.id],
@@ -307,24 +308,26 @@ describe('GraphQL door', () => {
   it('runs the same flow: cart, checkout, pay, orders, stats', async () => {
     const { product } = await shopWithProduct(t, [{ price: 450, stock: 3 }]);
     const customer = await newCustomer(t, { available: 1_000, points: 0 });
-    const cart = await t.gql(`mutation($s: Int!) { setCartItem(skuId: $s, quantity: 2) { total lines { stock shop { id } } } }`, { s: product.skuIds[0] }, customer.token);
-    expect(cart.data.setCartItem.total).toBe(900);
-    const placed = await t.gql(
-      `mutation($a: ShippingAddressInput!) { checkout(shippingAddress: $a, idempotencyKey: "g1") { id status total shippingAddress { region } items { unitPrice quantity } } }`,
-      { a: ADDRESS },
-      customer.token,
-    );
+    const cart = await mutate(t, 'setCartItem', { skuId: product.skuIds[0], quantity: 2 }, 'cart { total lines { stock shop { id } } }', customer.token);
+    expect(cart.payload.cart.total).toBe(900);
+    const order = 'orders { id status total shippingAddress { region } items { unitPrice quantity } }';
+    const placed = await mutate(t, 'checkout', { shippingAddress: ADDRESS, idempotencyKey: 'g1' }, order, customer.token);
     expect(placed.errors).toBeUndefined();
-    expect(placed.data.checkout[0].shippingAddress).toEqual({ region: ADDRESS.region });
-    const orderId = placed.data.checkout[0].id;
-    const paid = await t.gql(`mutation($id: Int!) { payOrder(id: $id) { status } }`, { id: orderId }, customer.token);
-    expect(paid.data.payOrder.status).toBe('Paid');
+    expect(placed.payload.orders[0].shippingAddress).toEqual({ region: ADDRESS.region });
+    const orderId = placed.payload.orders[0].id;
+    // The same key replays the first answer; the same key for another request is a user error.
+    expect((await mutate(t, 'checkout', { shippingAddress: ADDRESS, idempotencyKey: 'g1' }, order, customer.token)).payload).toEqual(placed.payload);
+    const reused = await mutate(t, 'checkout', { shippingAddress: { ...ADDRESS, recipient: 'Someone Else' }, idempotencyKey: 'g1' }, order, customer.token);
+    expect(reused.userErrors.map((e) => e.code)).toEqual(['IDEMPOTENCY_KEY_REUSED']);
+    const paid = await mutate(t, 'payOrder', { orderId }, 'order { status }', customer.token);
+    expect(paid.payload.order.status).toBe('PAID');
     const list = await t.gql(`{ orders { total items { id createdAt paidAt shop { name } items { productName } } } myStats { available orders { paid } } }`, {}, customer.token);
     expect(list.errors).toBeUndefined();
     expect(list.data.orders.total).toBe(1);
     expect(list.data.orders.items[0].paidAt).toMatch(/T.*Z$/);
     expect(list.data.myStats).toEqual({ available: 100, orders: { paid: 1 } });
-    const broke = await t.gql(`mutation($id: Int!) { cancelOrder(id: $id) { status } }`, { id: orderId }, customer.token);
-    expect(broke.errors?.[0].extensions.code).toBe('ORDER_NOT_CANCELLABLE');
+    const broke = await mutate(t, 'cancelOrder', { orderId }, 'order { status }', customer.token);
+    expect(broke.payload.order).toBeNull();
+    expect(broke.userErrors).toEqual([{ code: 'ORDER_NOT_CANCELLABLE', message: expect.any(String), field: null, details: expect.objectContaining({ status: 'PAID' }) }]);
   });
 });

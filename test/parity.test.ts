@@ -123,4 +123,19 @@ describe('REST and GraphQL parity', () => {
     });
     expect(absent).toEqual([]);
   });
+
+  it('gives every query and mutation of the schema a REST twin', async () => {
+    const schema = await graphqlSchema();
+    const fields = [schema.getQueryType(), schema.getMutationType()].flatMap((root) => Object.keys(root!.getFields()).map((name) => `${root!.name}.${name}`));
+    const twinned = new Set(Object.values(GRAPHQL_TWIN));
+    expect(fields.filter((field) => !twinned.has(field))).toEqual([]);
+  });
+
+  it('pairs REST reads with queries and REST writes with mutations (checkout preview: a read sent as POST)', () => {
+    const crossed = Object.entries(GRAPHQL_TWIN).filter(([route, field]) => {
+      const read = route.startsWith('GET ') || route === 'POST /api/checkout/preview';
+      return read !== field.startsWith('Query.');
+    });
+    expect(crossed).toEqual([]);
+  });
 });

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { mutate } from './support/graphql.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newCustomer, newOperator, newPointsProduct, newShop, type TestUser } from './support/fixtures.js';
 import type { DomainEvent } from '../src/shared/domain-event.js';
@@ -379,41 +380,39 @@ describe('redemption lists and fulfilment', () => {
 
 describe('points mall over GraphQL', () => {
   it('creates, lists, redeems and fulfils through the same services, with the same error codes', async () => {
-    const created = await t.gql(
-      `mutation($i: CreatePointsProductInput!) { createPointsProduct(input: $i) { id name pointsPrice stock published } }`,
-      { i: { name: 'Umbrella', pointsPrice: 30, stock: 2, published: true } },
-      admin.token,
+    const created = await mutate(
+      t, 'createPointsProduct', { name: 'Umbrella', pointsPrice: 30, stock: 2, published: true }, 'pointsProduct { id name pointsPrice stock published }', admin.token,
     );
     expect(created.errors).toBeUndefined();
-    const id = created.data.createPointsProduct.id;
+    const id = created.payload.pointsProduct.id;
 
     const listed = await t.gql(`{ pointsProducts(pageSize: 100) { total items { id stock } } }`);
     expect(listed.data.pointsProducts.items).toContainEqual({ id, stock: 2 });
 
     const customer = await newCustomer(t, { available: 0, points: 100 });
-    const redeemQuery = `mutation($id: Int!, $i: RedeemInput!) { redeemPointsProduct(id: $id, input: $i) { id status quantity pointsTotal shippingAddress { recipient region } } }`;
+    const redemption = 'redemption { id status quantity pointsTotal shippingAddress { recipient region } }';
     const shippingAddress = { recipient: 'Han Meimei', phone: '13800000000', region: 'cn-zj', address: '2 Xihu Road, Hangzhou' };
-    const redeemed = await t.gql(redeemQuery, { id, i: { quantity: 2, shippingAddress } }, customer.token);
+    const redeemed = await mutate(t, 'redeemPointsProduct', { pointsProductId: id, quantity: 2, shippingAddress }, redemption, customer.token);
     expect(redeemed.errors).toBeUndefined();
-    expect(redeemed.data.redeemPointsProduct).toMatchObject({ status: 'PendingFulfillment', quantity: 2, pointsTotal: 60, shippingAddress: { recipient: 'Han Meimei', region: 'CN-ZJ' } });
+    expect(redeemed.payload.redemption).toMatchObject({ status: 'PENDING_FULFILLMENT', quantity: 2, pointsTotal: 60, shippingAddress: { recipient: 'Han Meimei', region: 'CN-ZJ' } });
 
-    const soldOut = await t.gql(redeemQuery, { id, i: { shippingAddress } }, customer.token);
-    expect(soldOut.errors?.[0].extensions.code).toBe('INSUFFICIENT_STOCK');
-    const forbidden = await t.gql(redeemQuery, { id, i: { shippingAddress } }, admin.token);
+    // A business refusal is a typed user error with the REST details; a role that may not redeem is top-level.
+    const soldOut = await mutate(t, 'redeemPointsProduct', { pointsProductId: id, shippingAddress }, redemption, customer.token);
+    expect(soldOut.userErrors).toEqual([
+      { code: 'INSUFFICIENT_STOCK', message: expect.any(String), field: null, details: expect.objectContaining({ pointsProductId: id, requested: 1, available: 0 }) },
+    ]);
+    const forbidden = await mutate(t, 'redeemPointsProduct', { pointsProductId: id, shippingAddress }, redemption, admin.token);
+    expect(forbidden.payload).toBeNull();
     expect(forbidden.errors?.[0].extensions.code).toBe('FORBIDDEN');
 
-    const fulfil = `mutation($id: Int!) { fulfilRedemption(id: $id) { status fulfilledAt } }`;
-    const rid = redeemed.data.redeemPointsProduct.id;
-    expect((await t.gql(fulfil, { id: rid }, admin.token)).data.fulfilRedemption.status).toBe('Fulfilled');
-    expect((await t.gql(fulfil, { id: rid }, admin.token)).errors?.[0].extensions.code).toBe('REDEMPTION_NOT_PENDING');
+    const rid = redeemed.payload.redemption.id;
+    const fulfil = () => mutate(t, 'fulfilRedemption', { redemptionId: rid }, 'redemption { status fulfilledAt }', admin.token);
+    expect((await fulfil()).payload.redemption.status).toBe('FULFILLED');
+    expect((await fulfil()).userErrors.map((e) => [e.code, e.details?.status])).toEqual([['REDEMPTION_NOT_PENDING', 'FULFILLED']]);
 
-    const updated = await t.gql(
-      `mutation($id: Int!) { updatePointsProduct(id: $id, input: { stockDelta: 3, published: false }) { stock published } }`,
-      { id },
-      admin.token,
-    );
-    expect(updated.data.updatePointsProduct).toEqual({ stock: 3, published: false });
-    const adminList = await t.gql(`{ adminRedemptions(status: Fulfilled, pageSize: 100) { items { id } } }`, {}, admin.token);
+    const updated = await mutate(t, 'updatePointsProduct', { pointsProductId: id, stockDelta: 3, published: false }, 'pointsProduct { stock published }', admin.token);
+    expect(updated.payload.pointsProduct).toEqual({ stock: 3, published: false });
+    const adminList = await t.gql(`{ adminRedemptions(status: FULFILLED, pageSize: 100) { items { id } } }`, {}, admin.token);
     expect(adminList.data.adminRedemptions.items).toContainEqual({ id: rid });
     expect((await t.gql(`{ adminPointsProducts { total } }`, {}, customer.token)).errors?.[0].extensions.code).toBe('FORBIDDEN');
   });

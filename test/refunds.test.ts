@@ -1,5 +1,6 @@
 import { soldCounts } from '../src/services/catalog/sold-count.js';
 import { waitFor } from './support/subscriptions.js';
+import { mutate } from './support/graphql.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCategory, newCustomer, newFreightTemplate, newOperator, newProduct, newShop } from './support/fixtures.js';
 import { addToCart, balanceOf, checkoutOk, deliveredOrder, expectLedgerReplays, payOk, placeOrder, shipOk, shopWithProduct, stockOf } from './support/shopping.js';
@@ -380,7 +381,7 @@ describe('access', () => {
       await act(operator.token, refund.id, 'approve');
       await waitFor(() => seen.some((e) => e.type === 'refund.completed' && e.customerId === customer.id));
       const mine = seen.filter((e) => e.type.startsWith('refund.') && e.customerId === customer.id);
-      expect(mine.map((e) => [e.type, e.shopIds, e.payload.refundId])).toEqual([
+      expect(mine.map((e) => [e.type, e.shopIds, 'refundId' in e.payload ? e.payload.refundId : null])).toEqual([
         ['refund.requested', [shop.id], refund.id],
         ['refund.completed', [shop.id], refund.id],
       ]);
@@ -394,17 +395,22 @@ describe('GraphQL door', () => {
   it('requests, approves and lists refunds through the same rules', async () => {
     const { sku, operator, customer } = await scene();
     const order = await paidOrder(customer.token, sku, 2);
-    const request = `mutation($o: Int!, $in: RefundInput!) { requestRefund(orderId: $o, input: $in) { id kind status amount items { orderItemId quantity } } }`;
-    const created = await t.gql(request, { o: order.id, in: { kind: 'Refund', reason: 'Too many', items: [{ orderItemId: order.items[0].id, quantity: 1 }] } }, customer.token);
+    const refund = 'refund { id kind status amount items { orderItemId quantity } }';
+    const orderItemId = order.items[0].id;
+    const created = await mutate(t, 'requestRefund', { orderId: order.id, kind: 'REFUND', reason: 'Too many', items: [{ orderItemId, quantity: 1 }] }, refund, customer.token);
     expect(created.errors).toBeUndefined();
-    expect(created.data.requestRefund).toMatchObject({ kind: 'Refund', status: 'Requested', amount: 1000 });
-    const over = await t.gql(request, { o: order.id, in: { kind: 'Refund', reason: 'More', items: [{ orderItemId: order.items[0].id, quantity: 2 }] } }, customer.token);
-    expect(over.errors?.[0].extensions.code).toBe('REFUND_EXCEEDS_QUANTITY');
-    const id = created.data.requestRefund.id;
-    const approved = await t.gql(`mutation($id: Int!) { approveRefund(id: $id) { status completedAt } }`, { id }, operator.token);
-    expect(approved.data.approveRefund.status).toBe('Completed');
+    expect(created.payload.refund).toMatchObject({ kind: 'REFUND', status: 'REQUESTED', amount: 1000 });
+    const over = await mutate(t, 'requestRefund', { orderId: order.id, kind: 'REFUND', reason: 'More', items: [{ orderItemId, quantity: 2 }] }, refund, customer.token);
+    expect(over.userErrors).toEqual([
+      { code: 'REFUND_EXCEEDS_QUANTITY', message: expect.any(String), field: null, details: expect.objectContaining({ orderItemId, requested: 2, available: 1 }) },
+    ]);
+    const id = created.payload.refund.id;
+    const approved = await mutate(t, 'approveRefund', { refundId: id }, 'refund { status completedAt }', operator.token);
+    expect(approved.payload.refund.status).toBe('COMPLETED');
+    const rejectLate = await mutate(t, 'rejectRefund', { refundId: id, reason: 'Too late' }, 'refund { status }', operator.token);
+    expect(rejectLate.userErrors.map((e) => [e.code, e.details?.status, e.details?.expected])).toEqual([['REFUND_WRONG_STATE', 'COMPLETED', ['REQUESTED']]]);
     const mine = await t.gql(`{ myRefunds { total items { id status } } }`, {}, customer.token);
-    expect(mine.data.myRefunds).toEqual({ total: 1, items: [{ id, status: 'Completed' }] });
+    expect(mine.data.myRefunds).toEqual({ total: 1, items: [{ id, status: 'COMPLETED' }] });
     const stranger = await newCustomer(t);
     expect((await t.gql(`query($id: Int!) { refund(id: $id) { id } }`, { id }, stranger.token)).errors?.[0].extensions.code).toBe('NOT_FOUND');
   });

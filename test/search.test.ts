@@ -460,7 +460,7 @@ describe('suggestions', () => {
     ]);
     const gql = await t.gql(`query ($q: String!) { searchSuggestions(q: $q) { kind id text path } }`, { q: stem.slice(0, 8) });
     expect(gql.errors).toBeUndefined();
-    expect(gql.data.searchSuggestions.map((s: { kind: string }) => s.kind)).toEqual(['Brand', 'Category', ...Array(6).fill('Product')]);
+    expect(gql.data.searchSuggestions.map((s: { kind: string }) => s.kind)).toEqual(['BRAND', 'CATEGORY', ...Array(6).fill('PRODUCT')]);
     expect(gql.data.searchSuggestions.map((s: { path: string }) => s.path)).toEqual(res.body.items.map((s: { path: string }) => s.path));
 
     // Spaces collapse; only names that start with the prefix.

@@ -64,8 +64,8 @@ describe('Cache-Control: no-store', () => {
     const register = await t.api('POST', '/api/auth/register', { body: { email: 'cache@example.test', password: 'long enough pw', display_name: 'C' } });
     expect(register.status).toBe(201);
     expect(register.headers.get('cache-control')).toBe('no-store');
-    const gql = await t.api('POST', '/graphql', { body: { query: `mutation { login(input: { email: "${user.email}", password: "${PASSWORD}" }) { token } }` } });
-    expect(gql.body.data.login.token).toEqual(expect.any(String));
+    const gql = await t.api('POST', '/graphql', { body: { query: `mutation { login(input: { email: "${user.email}", password: "${PASSWORD}" }) { session { token } } }` } });
+    expect(gql.body.data.login.session.token).toEqual(expect.any(String));
     expect(gql.headers.get('cache-control')).toBe('no-store');
   });
 

@@ -44,7 +44,7 @@ describe('sold_count on product reads', () => {
   });
 
   it('is served over GraphQL with the same numbers and sort', async () => {
-    const res = await t.gql(`query($c: Int!) { products(category: $c, sort: Sales) { items { id soldCount } } }`, { c: top.id });
+    const res = await t.gql(`query($c: Int!) { products(category: $c, sort: SALES) { items { id soldCount } } }`, { c: top.id });
     expect(res.errors).toBeUndefined();
     expect(res.data.products.items).toEqual([
       { id: ids.best, soldCount: 5 }, { id: ids.middle, soldCount: 2 }, { id: ids.none, soldCount: 0 },

@@ -1,23 +1,24 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import * as auth from '../services/accounts/auth.service.js';
 import type { GraphQLContext } from './graphql-context.js';
-import { LoginInput, RegisterInput, SessionType, UserType } from './types/user.types.js';
+import { answer } from './answer.js';
+import { LoginInput, LoginPayload, LogoutPayload, RegisterInput, RegisterPayload, UserType } from './types/user.types.js';
 
 @Resolver()
 export class AuthResolver {
-  @Mutation(() => SessionType, { description: 'Create a customer account and sign in' })
+  @Mutation(() => RegisterPayload, { description: 'Create a customer account and sign in' })
   register(@Arg('input', () => RegisterInput) input: RegisterInput, @Ctx() { ctx }: GraphQLContext) {
-    return auth.register(ctx, input);
+    return answer(ctx, RegisterPayload, () => auth.register(ctx, input));
   }
 
-  @Mutation(() => SessionType)
+  @Mutation(() => LoginPayload, { description: 'Sign in; wrong credentials are a user error (INVALID_CREDENTIALS), the same for an unknown email' })
   login(@Arg('input', () => LoginInput) input: LoginInput, @Ctx() { ctx }: GraphQLContext) {
-    return auth.login(ctx, input);
+    return answer(ctx, LoginPayload, () => auth.login(ctx, input));
   }
 
-  @Mutation(() => Boolean, { description: 'Revoke the token this request was made with' })
+  @Mutation(() => LogoutPayload, { description: 'Revoke the token this request was made with (the one mutation without arguments)' })
   logout(@Ctx() { ctx }: GraphQLContext) {
-    return auth.logout(ctx);
+    return answer(ctx, LogoutPayload, () => auth.logout(ctx));
   }
 
   @Query(() => UserType, { description: 'The signed-in account' })

@@ -7,8 +7,10 @@ import type { CategoryView, ShopView } from '../services/catalog/catalog-views.j
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
 import { PageArgs } from './types/page.types.js';
+import { answer } from './answer.js';
 import {
-  BrandInput, BrandType, CategoryType, CurrencyType, ShopPageType, ShopProfileInput, ShopProfileType, ShopType,
+  BrandType, CategoryType, CurrencyType, PutShopProfileInput, PutShopProfilePayload, ReplaceBrandsInput, ReplaceBrandsPayload, ShopPageType,
+  ShopProfileType, ShopType,
 } from './types/catalog.types.js';
 
 /** Brands, categories, currency. */
@@ -24,9 +26,9 @@ export class CatalogResolver {
     return (await brands.listBrands(ctx)).items;
   }
 
-  @Mutation(() => [BrandType], { description: 'Platform admin: replace the ordered brand list as a whole' })
-  async replaceBrands(@Arg('items', () => [BrandInput]) items: BrandInput[], @Ctx() { ctx }: GraphQLContext) {
-    return (await brands.replaceBrands(ctx, { items })).items;
+  @Mutation(() => ReplaceBrandsPayload, { description: 'Platform admin: replace the ordered brand list as a whole' })
+  replaceBrands(@Arg('input', () => ReplaceBrandsInput) input: ReplaceBrandsInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, ReplaceBrandsPayload, async () => (await brands.replaceBrands(ctx, { items: input.items })).items);
   }
 
   @Query(() => [CategoryType], { description: 'The category tree: top-level categories with their children' })
@@ -34,7 +36,7 @@ export class CatalogResolver {
     return (await categories.categoryTree(ctx)).items;
   }
 
-  @Query(() => CategoryType, { description: 'One category with its subtree' })
+  @Query(() => CategoryType, { nullable: true, description: 'One category with its subtree' })
   category(@Arg('id', () => Int) id: number, @Ctx() { ctx }: GraphQLContext) {
     return categories.categorySubtree(ctx, id);
   }
@@ -58,20 +60,17 @@ export class ShopResolver {
     return result;
   }
 
-  @Query(() => ShopType)
+  @Query(() => ShopType, { nullable: true })
   async shop(@Arg('slug') slug: string, @Ctx() { ctx, loaders }: GraphQLContext) {
     const shop = await shops.getShop(ctx, slug);
     primeProfiles(loaders, [shop]);
     return shop;
   }
 
-  @Mutation(() => ShopProfileType, { description: 'Platform admin: create or replace a shop profile' })
-  putShopProfile(
-    @Arg('shopId', () => Int) shopId: number,
-    @Arg('input', () => ShopProfileInput) input: ShopProfileInput,
-    @Ctx() { ctx }: GraphQLContext,
-  ) {
-    return shops.putShopProfile(ctx, shopId, input);
+  @Mutation(() => PutShopProfilePayload, { description: 'Platform admin: create or replace a shop profile' })
+  putShopProfile(@Arg('input', () => PutShopProfileInput) input: PutShopProfileInput, @Ctx() { ctx }: GraphQLContext) {
+    const { shopId, ...profile } = input;
+    return answer(ctx, PutShopProfilePayload, () => shops.putShopProfile(ctx, shopId, profile));
   }
 
   @FieldResolver(() => ShopProfileType, { nullable: true })

@@ -1,22 +1,24 @@
-import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Args, Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import * as coupons from '../services/promotions/coupon.service.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
+import { answer } from './answer.js';
 import {
-  Coupon, CouponListArgs, CouponPage, CouponTemplate, CouponTemplateInput, CouponTemplateListArgs, CouponTemplatePage, CouponTemplatePatch,
-  ShopCouponTemplateListArgs,
+  ClaimCouponInput, ClaimCouponPayload, CouponListArgs, CouponPage, CouponTemplateListArgs, CouponTemplatePage, CreateCouponTemplateInput,
+  CreateCouponTemplatePayload, DeleteCouponTemplateInput, DeleteCouponTemplatePayload, DisableCouponTemplateInput, DisableCouponTemplatePayload,
+  ShopCouponTemplateListArgs, UpdateCouponTemplateInput, UpdateCouponTemplatePayload,
 } from './types/coupon.types.js';
 
 @Resolver()
 export class CouponResolver {
-  @Query(() => CouponTemplatePage, { description: "A shop's claimable coupon templates (public)" })
+  @Query(() => CouponTemplatePage, { nullable: true, description: "A shop's claimable coupon templates (public); null for an unknown shop" })
   shopCouponTemplates(@Args(() => ShopCouponTemplateListArgs) args: ShopCouponTemplateListArgs, @Ctx() { ctx }: GraphQLContext) {
     return coupons.listShopTemplates(ctx, withoutNulls(args));
   }
 
-  @Mutation(() => Coupon, { description: 'Claim a coupon from a template (once per customer and template)' })
-  claimCoupon(@Arg('templateId', () => Int) templateId: number, @Ctx() { ctx }: GraphQLContext) {
-    return coupons.claimCoupon(ctx, { templateId });
+  @Mutation(() => ClaimCouponPayload, { description: 'Claim a coupon from a template (once per customer and template)' })
+  claimCoupon(@Arg('input', () => ClaimCouponInput) input: ClaimCouponInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, ClaimCouponPayload, () => coupons.claimCoupon(ctx, { ...input }));
   }
 
   @Query(() => CouponPage, { description: "The customer's coupons, newest first" })
@@ -29,28 +31,26 @@ export class CouponResolver {
     return coupons.listMerchantTemplates(ctx, withoutNulls(args));
   }
 
-  @Mutation(() => CouponTemplate)
-  createCouponTemplate(@Arg('input', () => CouponTemplateInput) input: CouponTemplateInput, @Ctx() { ctx }: GraphQLContext) {
-    return coupons.createTemplate(ctx, { ...input });
+  @Mutation(() => CreateCouponTemplatePayload, { description: 'Create a template of the own shop' })
+  createCouponTemplate(@Arg('input', () => CreateCouponTemplateInput) input: CreateCouponTemplateInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, CreateCouponTemplatePayload, () => coupons.createTemplate(ctx, { ...input }));
   }
 
-  @Mutation(() => CouponTemplate, { description: 'Edit a template; coupons already claimed keep their terms' })
-  updateCouponTemplate(
-    @Arg('id', () => Int) templateId: number,
-    @Arg('input', () => CouponTemplatePatch) input: CouponTemplatePatch,
-    @Ctx() { ctx }: GraphQLContext,
-  ) {
-    return coupons.updateTemplate(ctx, { ...input, templateId });
+  @Mutation(() => UpdateCouponTemplatePayload, { description: 'Edit a template (only the fields sent; null maxDiscount removes the cap); coupons already claimed keep their terms' })
+  updateCouponTemplate(@Arg('input', () => UpdateCouponTemplateInput) input: UpdateCouponTemplateInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, UpdateCouponTemplatePayload, () => coupons.updateTemplate(ctx, { ...input }));
   }
 
-  @Mutation(() => CouponTemplate, { description: 'Stop claims of a template; coupons already claimed stay usable' })
-  disableCouponTemplate(@Arg('id', () => Int) templateId: number, @Ctx() { ctx }: GraphQLContext) {
-    return coupons.disableTemplate(ctx, { templateId });
+  @Mutation(() => DisableCouponTemplatePayload, { description: 'Stop claims of a template; coupons already claimed stay usable' })
+  disableCouponTemplate(@Arg('input', () => DisableCouponTemplateInput) input: DisableCouponTemplateInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, DisableCouponTemplatePayload, () => coupons.disableTemplate(ctx, { ...input }));
   }
 
-  @Mutation(() => Boolean, { description: 'Delete a template; claimed coupons stay, with templateId null' })
-  async deleteCouponTemplate(@Arg('id', () => Int) templateId: number, @Ctx() { ctx }: GraphQLContext) {
-    await coupons.deleteTemplate(ctx, { templateId });
-    return true;
+  @Mutation(() => DeleteCouponTemplatePayload, { description: 'Delete a template; claimed coupons stay, with templateId null' })
+  deleteCouponTemplate(@Arg('input', () => DeleteCouponTemplateInput) input: DeleteCouponTemplateInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, DeleteCouponTemplatePayload, async () => {
+      await coupons.deleteTemplate(ctx, { ...input });
+      return input.templateId;
+    });
   }
 }

@@ -1,11 +1,11 @@
-import { Args, Resolver, Root, Subscription } from 'type-graphql';
+import { Args, FieldResolver, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubscribeResolverData } from 'type-graphql';
 import type { DomainEvent } from '../shared/domain-event.js';
 import * as feed from '../services/events/event-feed.service.js';
 import type { ServiceContext } from '../shared/context.js';
 import { createLoaders } from '../graphql/loaders.js';
 import type { GraphQLContext } from './graphql-context.js';
-import { DomainEventType, EventFeedArgs } from './types/event.types.js';
+import { DomainEventType, EventFeedArgs, EventPayloadUnion, PAYLOAD_OF, type TaggedPayload } from './types/event.types.js';
 
 type Data = SubscribeResolverData<unknown, EventFeedArgs, GraphQLContext>;
 
@@ -38,7 +38,7 @@ export function perEventContext(context: GraphQLContext, stream: AsyncIterableIt
   };
 }
 
-@Resolver()
+@Resolver(() => DomainEventType)
 export class EventsResolver {
   @Subscription(() => DomainEventType, {
     description: 'Live domain events: all of them for a platform admin, those of their own shop for a shop operator',
@@ -56,5 +56,10 @@ export class EventsResolver {
   // The parameter declares the subscription's arguments in the schema; `subscribe` is what reads them.
   myOrderEvents(@Root() event: DomainEvent, @Args(() => EventFeedArgs) _args: EventFeedArgs): DomainEvent {
     return event;
+  }
+
+  @FieldResolver(() => EventPayloadUnion, { description: "What happened: the event type's own payload type" })
+  payload(@Root() event: DomainEvent): TaggedPayload {
+    return { ...event.payload, [PAYLOAD_OF]: event.type };
   }
 }

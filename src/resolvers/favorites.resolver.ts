@@ -1,9 +1,13 @@
-import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import * as favorites from '../services/accounts/favorites.service.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
+import { answer } from './answer.js';
 import { PageArgs } from './types/page.types.js';
-import { FavoriteProductType, FavoriteShopType, FavoritesType } from './types/favorites.types.js';
+import {
+  FavoriteProductInput, FavoriteProductPayload, FavoriteShopInput, FavoriteShopPayload, FavoritesType, UnfavoriteProductInput, UnfavoriteProductPayload,
+  UnfavoriteShopInput, UnfavoriteShopPayload,
+} from './types/favorites.types.js';
 
 @Resolver()
 export class FavoritesResolver {
@@ -12,23 +16,29 @@ export class FavoritesResolver {
     return favorites.myFavorites(ctx, withoutNulls(args));
   }
 
-  @Mutation(() => FavoriteProductType, { description: 'Favorite a product; idempotent' })
-  favoriteProduct(@Arg('productId', () => Int) productId: number, @Ctx() { ctx }: GraphQLContext) {
-    return favorites.favoriteProduct(ctx, productId);
+  @Mutation(() => FavoriteProductPayload, { description: 'Favorite a product; idempotent' })
+  favoriteProduct(@Arg('input', () => FavoriteProductInput) input: FavoriteProductInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, FavoriteProductPayload, () => favorites.favoriteProduct(ctx, input.productId));
   }
 
-  @Mutation(() => Boolean, { description: 'Remove a product from favorites; idempotent' })
-  unfavoriteProduct(@Arg('productId', () => Int) productId: number, @Ctx() { ctx }: GraphQLContext) {
-    return favorites.unfavoriteProduct(ctx, productId);
+  @Mutation(() => UnfavoriteProductPayload, { description: 'Remove a product from favorites; idempotent' })
+  unfavoriteProduct(@Arg('input', () => UnfavoriteProductInput) input: UnfavoriteProductInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, UnfavoriteProductPayload, async () => {
+      await favorites.unfavoriteProduct(ctx, input.productId);
+      return input.productId;
+    });
   }
 
-  @Mutation(() => FavoriteShopType, { description: 'Favorite a shop; idempotent' })
-  favoriteShop(@Arg('shopId', () => Int) shopId: number, @Ctx() { ctx }: GraphQLContext) {
-    return favorites.favoriteShop(ctx, shopId);
+  @Mutation(() => FavoriteShopPayload, { description: 'Favorite a shop; idempotent' })
+  favoriteShop(@Arg('input', () => FavoriteShopInput) input: FavoriteShopInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, FavoriteShopPayload, () => favorites.favoriteShop(ctx, input.shopId));
   }
 
-  @Mutation(() => Boolean, { description: 'Remove a shop from favorites; idempotent' })
-  unfavoriteShop(@Arg('shopId', () => Int) shopId: number, @Ctx() { ctx }: GraphQLContext) {
-    return favorites.unfavoriteShop(ctx, shopId);
+  @Mutation(() => UnfavoriteShopPayload, { description: 'Remove a shop from favorites; idempotent' })
+  unfavoriteShop(@Arg('input', () => UnfavoriteShopInput) input: UnfavoriteShopInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, UnfavoriteShopPayload, async () => {
+      await favorites.unfavoriteShop(ctx, input.shopId);
+      return input.shopId;
+    });
   }
 }

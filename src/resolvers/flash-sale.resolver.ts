@@ -2,8 +2,12 @@ import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import * as flashSales from '../services/promotions/flash-sale.service.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
+import { answer } from './answer.js';
 import { PageArgs } from './types/page.types.js';
-import { FlashSale, FlashSaleInput, FlashSaleListArgs, FlashSalePage } from './types/flash-sale.types.js';
+import {
+  CreateFlashSaleInput, CreateFlashSalePayload, DeleteFlashSaleInput, DeleteFlashSalePayload, DisableFlashSaleInput, DisableFlashSalePayload,
+  EnableFlashSaleInput, EnableFlashSalePayload, FlashSale, FlashSaleListArgs, FlashSalePage, UpdateFlashSaleInput, UpdateFlashSalePayload,
+} from './types/flash-sale.types.js';
 
 @Resolver()
 export class FlashSaleResolver {
@@ -17,34 +21,36 @@ export class FlashSaleResolver {
     return flashSales.listShopFlashSales(ctx, withoutNulls(args));
   }
 
-  @Query(() => FlashSale)
+  @Query(() => FlashSale, { nullable: true, description: "One of the operator's shop's flash sales" })
   merchantFlashSale(@Arg('id', () => Int) flashSaleId: number, @Ctx() { ctx }: GraphQLContext) {
     return flashSales.getShopFlashSale(ctx, { flashSaleId });
   }
 
-  @Mutation(() => FlashSale, { description: 'Create a flash sale (disabled until enabled)' })
-  createFlashSale(@Arg('input', () => FlashSaleInput) input: FlashSaleInput, @Ctx() { ctx }: GraphQLContext) {
-    return flashSales.createFlashSale(ctx, input);
+  @Mutation(() => CreateFlashSalePayload, { description: 'Create a flash sale (disabled until enabled)' })
+  createFlashSale(@Arg('input', () => CreateFlashSaleInput) input: CreateFlashSaleInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, CreateFlashSalePayload, () => flashSales.createFlashSale(ctx, input));
   }
 
-  @Mutation(() => FlashSale, { description: 'Replace name, window and items; items are matched by SKU' })
-  updateFlashSale(@Arg('id', () => Int) flashSaleId: number, @Arg('input', () => FlashSaleInput) input: FlashSaleInput, @Ctx() { ctx }: GraphQLContext) {
-    return flashSales.updateFlashSale(ctx, { ...input, flashSaleId });
+  @Mutation(() => UpdateFlashSalePayload, { description: 'Replace name, window and items; items are matched by SKU' })
+  updateFlashSale(@Arg('input', () => UpdateFlashSaleInput) input: UpdateFlashSaleInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, UpdateFlashSalePayload, () => flashSales.updateFlashSale(ctx, { ...input }));
   }
 
-  @Mutation(() => Boolean)
-  async deleteFlashSale(@Arg('id', () => Int) flashSaleId: number, @Ctx() { ctx }: GraphQLContext) {
-    await flashSales.deleteFlashSale(ctx, { flashSaleId });
-    return true;
+  @Mutation(() => DeleteFlashSalePayload, { description: 'Delete a session that priced no order (disable it otherwise)' })
+  deleteFlashSale(@Arg('input', () => DeleteFlashSaleInput) input: DeleteFlashSaleInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, DeleteFlashSalePayload, async () => {
+      await flashSales.deleteFlashSale(ctx, { ...input });
+      return input.flashSaleId;
+    });
   }
 
-  @Mutation(() => FlashSale, { description: 'Enable; refused (FLASH_SALE_OVERLAP) when a SKU is in an overlapping enabled session' })
-  enableFlashSale(@Arg('id', () => Int) flashSaleId: number, @Ctx() { ctx }: GraphQLContext) {
-    return flashSales.enableFlashSale(ctx, { flashSaleId });
+  @Mutation(() => EnableFlashSalePayload, { description: 'Enable; refused (FLASH_SALE_OVERLAP) when a SKU is in an overlapping enabled session' })
+  enableFlashSale(@Arg('input', () => EnableFlashSaleInput) input: EnableFlashSaleInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, EnableFlashSalePayload, () => flashSales.enableFlashSale(ctx, { ...input }));
   }
 
-  @Mutation(() => FlashSale)
-  disableFlashSale(@Arg('id', () => Int) flashSaleId: number, @Ctx() { ctx }: GraphQLContext) {
-    return flashSales.disableFlashSale(ctx, { flashSaleId });
+  @Mutation(() => DisableFlashSalePayload, { description: 'Disable: it prices nothing and leaves the storefront' })
+  disableFlashSale(@Arg('input', () => DisableFlashSaleInput) input: DisableFlashSaleInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, DisableFlashSalePayload, () => flashSales.disableFlashSale(ctx, { ...input }));
   }
 }

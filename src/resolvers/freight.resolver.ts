@@ -1,12 +1,17 @@
-import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import * as freight from '../services/shipping/freight-template.service.js';
 import { listShippingCompanies } from '../services/shipping/shipping-company.service.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
+import { answer } from './answer.js';
 import { PageArgs } from './types/page.types.js';
-import { FreightTemplate, FreightTemplateInput, FreightTemplatePage, ProductFreightTemplate, ShippingCompany } from './types/after-sale.types.js';
+import {
+  AssignFreightTemplateInput, AssignFreightTemplatePayload, CreateFreightTemplateInput, CreateFreightTemplatePayload, DeleteFreightTemplateInput,
+  DeleteFreightTemplatePayload, FreightTemplatePage, ShippingCompany, UpdateFreightTemplateInput, UpdateFreightTemplatePayload,
+} from './types/after-sale.types.js';
 
-const plain = (input: FreightTemplateInput) => ({
+/** The terms as the service takes them: a threshold left out is null (never free). */
+const terms = <T extends CreateFreightTemplateInput>(input: T) => ({
   ...input,
   freeThreshold: input.freeThreshold ?? null,
   regions: (input.regions ?? []).map((r) => ({ ...r, freeThreshold: r.freeThreshold ?? null })),
@@ -24,28 +29,26 @@ export class FreightResolver {
     return freight.listFreightTemplates(ctx, withoutNulls(args));
   }
 
-  @Mutation(() => FreightTemplate)
-  createFreightTemplate(@Arg('input', () => FreightTemplateInput) input: FreightTemplateInput, @Ctx() { ctx }: GraphQLContext) {
-    return freight.createFreightTemplate(ctx, plain(input));
+  @Mutation(() => CreateFreightTemplatePayload, { description: 'A freight template of the own shop' })
+  createFreightTemplate(@Arg('input', () => CreateFreightTemplateInput) input: CreateFreightTemplateInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, CreateFreightTemplatePayload, () => freight.createFreightTemplate(ctx, terms(input)));
   }
 
-  @Mutation(() => FreightTemplate, { description: 'Replaces the terms and regions as a whole' })
-  updateFreightTemplate(@Arg('id', () => Int) templateId: number, @Arg('input', () => FreightTemplateInput) input: FreightTemplateInput, @Ctx() { ctx }: GraphQLContext) {
-    return freight.updateFreightTemplate(ctx, { ...plain(input), templateId });
+  @Mutation(() => UpdateFreightTemplatePayload, { description: 'Replaces the terms and regions as a whole' })
+  updateFreightTemplate(@Arg('input', () => UpdateFreightTemplateInput) input: UpdateFreightTemplateInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, UpdateFreightTemplatePayload, () => freight.updateFreightTemplate(ctx, terms(input)));
   }
 
-  @Mutation(() => Boolean, { description: 'Deletes a template no product uses' })
-  async deleteFreightTemplate(@Arg('id', () => Int) templateId: number, @Ctx() { ctx }: GraphQLContext) {
-    await freight.deleteFreightTemplate(ctx, { templateId });
-    return true;
+  @Mutation(() => DeleteFreightTemplatePayload, { description: 'Deletes a template no product uses' })
+  deleteFreightTemplate(@Arg('input', () => DeleteFreightTemplateInput) input: DeleteFreightTemplateInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, DeleteFreightTemplatePayload, async () => {
+      await freight.deleteFreightTemplate(ctx, { ...input });
+      return input.templateId;
+    });
   }
 
-  @Mutation(() => ProductFreightTemplate, { description: "Assigns one of the shop's templates to its product (null: ships free)" })
-  assignFreightTemplate(
-    @Arg('productId', () => Int) productId: number,
-    @Arg('freightTemplateId', () => Int, { nullable: true }) freightTemplateId: number | null,
-    @Ctx() { ctx }: GraphQLContext,
-  ) {
-    return freight.assignFreightTemplate(ctx, { productId, freightTemplateId: freightTemplateId ?? null });
+  @Mutation(() => AssignFreightTemplatePayload, { description: "Assigns one of the shop's templates to its product (null: ships free)" })
+  assignFreightTemplate(@Arg('input', () => AssignFreightTemplateInput) input: AssignFreightTemplateInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, AssignFreightTemplatePayload, () => freight.assignFreightTemplate(ctx, { productId: input.productId, freightTemplateId: input.freightTemplateId ?? null }));
   }
 }

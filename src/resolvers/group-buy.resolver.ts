@@ -2,8 +2,12 @@ import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import * as groupBuys from '../services/promotions/group-buy.service.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
+import { answer } from './answer.js';
 import { PageArgs } from './types/page.types.js';
-import { GroupBuyDetail, GroupBuyInput, GroupBuyListArgs, GroupBuyPage, MerchantGroupBuy, MerchantGroupBuyPage } from './types/group-buy.types.js';
+import {
+  CreateGroupBuyInput, CreateGroupBuyPayload, DeleteGroupBuyInput, DeleteGroupBuyPayload, GroupBuyDetail, GroupBuyListArgs, GroupBuyPage,
+  MerchantGroupBuyPage, UpdateGroupBuyInput, UpdateGroupBuyPayload,
+} from './types/group-buy.types.js';
 
 @Resolver()
 export class GroupBuyResolver {
@@ -12,7 +16,7 @@ export class GroupBuyResolver {
     return groupBuys.listGroupBuys(ctx, withoutNulls(args));
   }
 
-  @Query(() => GroupBuyDetail, { description: 'One activity with its open groups' })
+  @Query(() => GroupBuyDetail, { nullable: true, description: 'One activity with its open groups' })
   groupBuy(@Arg('id', () => Int) activityId: number, @Ctx() { ctx }: GraphQLContext) {
     return groupBuys.getGroupBuy(ctx, { activityId });
   }
@@ -22,19 +26,21 @@ export class GroupBuyResolver {
     return groupBuys.listShopGroupBuys(ctx, withoutNulls(args));
   }
 
-  @Mutation(() => MerchantGroupBuy)
-  createGroupBuy(@Arg('input', () => GroupBuyInput) input: GroupBuyInput, @Ctx() { ctx }: GraphQLContext) {
-    return groupBuys.createGroupBuy(ctx, { ...input });
+  @Mutation(() => CreateGroupBuyPayload, { description: 'Offer one SKU of the own shop in groups' })
+  createGroupBuy(@Arg('input', () => CreateGroupBuyInput) input: CreateGroupBuyInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, CreateGroupBuyPayload, () => groupBuys.createGroupBuy(ctx, { ...input }));
   }
 
-  @Mutation(() => MerchantGroupBuy, { description: "Replace an activity's terms; open groups keep theirs" })
-  updateGroupBuy(@Arg('id', () => Int) activityId: number, @Arg('input', () => GroupBuyInput) input: GroupBuyInput, @Ctx() { ctx }: GraphQLContext) {
-    return groupBuys.updateGroupBuy(ctx, { ...input, activityId });
+  @Mutation(() => UpdateGroupBuyPayload, { description: "Replace an activity's terms; open groups keep theirs" })
+  updateGroupBuy(@Arg('input', () => UpdateGroupBuyInput) input: UpdateGroupBuyInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, UpdateGroupBuyPayload, () => groupBuys.updateGroupBuy(ctx, { ...input }));
   }
 
-  @Mutation(() => Boolean, { description: 'Delete an activity that never had a group' })
-  async deleteGroupBuy(@Arg('id', () => Int) activityId: number, @Ctx() { ctx }: GraphQLContext) {
-    await groupBuys.deleteGroupBuy(ctx, { activityId });
-    return true;
+  @Mutation(() => DeleteGroupBuyPayload, { description: 'Delete an activity that never had a group' })
+  deleteGroupBuy(@Arg('input', () => DeleteGroupBuyInput) input: DeleteGroupBuyInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, DeleteGroupBuyPayload, async () => {
+      await groupBuys.deleteGroupBuy(ctx, { ...input });
+      return input.activityId;
+    });
   }
 }

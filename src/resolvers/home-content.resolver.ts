@@ -1,8 +1,8 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import * as content from '../services/catalog/home-content.service.js';
-import { ContentKind } from '../entities/home-content-item.entity.js';
 import type { GraphQLContext } from './graphql-context.js';
-import { ContentItemInput, ContentItemType, HomeContentType } from './types/catalog.types.js';
+import { answer } from './answer.js';
+import { HomeContentType, ReplaceHomeContentInput, ReplaceHomeContentPayload } from './types/catalog.types.js';
 
 @Resolver()
 export class HomeContentResolver {
@@ -16,14 +16,10 @@ export class HomeContentResolver {
     return content.adminContent(ctx);
   }
 
-  @Mutation(() => [ContentItemType], {
+  @Mutation(() => ReplaceHomeContentPayload, {
     description: 'Platform admin: replace one list with the submitted ordered list (positions 0..n-1); one bad destination rejects it all',
   })
-  async replaceHomeContent(
-    @Arg('kind', () => ContentKind) kind: ContentKind,
-    @Arg('items', () => [ContentItemInput]) items: ContentItemInput[],
-    @Ctx() { ctx }: GraphQLContext,
-  ) {
-    return (await content.replaceHomeContent(ctx, kind, { items })).items;
+  replaceHomeContent(@Arg('input', () => ReplaceHomeContentInput) input: ReplaceHomeContentInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, ReplaceHomeContentPayload, async () => (await content.replaceHomeContent(ctx, input.kind, { items: input.items })).items);
   }
 }

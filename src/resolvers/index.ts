@@ -14,6 +14,7 @@ import { FreightResolver } from './freight.resolver.js';
 import { RefundResolver } from './refund.resolver.js';
 import { OperationsResolver } from './operations.resolver.js';
 import { SearchResolver } from './search.resolver.js';
+import { PageResolver } from './page.resolver.js';
 
 export const resolvers = [
   AuthResolver,
@@ -35,4 +36,5 @@ export const resolvers = [
   FavoritesResolver,
   OperationsResolver,
   SearchResolver,
+  PageResolver,
 ] as const;

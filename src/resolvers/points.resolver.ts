@@ -1,11 +1,12 @@
-import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import * as points from '../services/points/points-mall.service.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
+import { answer } from './answer.js';
 import { PageArgs } from './types/page.types.js';
 import {
-  CreatePointsProductInput, PointsProductPage, PointsProductType, RedeemInput, RedemptionListArgs, RedemptionPage, RedemptionType,
-  UpdatePointsProductInput,
+  CreatePointsProductInput, CreatePointsProductPayload, FulfilRedemptionInput, FulfilRedemptionPayload, PointsProductPage, RedeemPointsProductInput,
+  RedeemPointsProductPayload, RedemptionListArgs, RedemptionPage, UpdatePointsProductInput, UpdatePointsProductPayload,
 } from './types/points.types.js';
 
 @Resolver()
@@ -15,13 +16,10 @@ export class PointsResolver {
     return points.listPointsProducts(ctx, withoutNulls(args));
   }
 
-  @Mutation(() => RedemptionType, { description: 'Redeem a published points product with points (customer)' })
-  redeemPointsProduct(
-    @Arg('id', () => Int) id: number,
-    @Arg('input', () => RedeemInput) input: RedeemInput,
-    @Ctx() { ctx }: GraphQLContext,
-  ) {
-    return points.redeemPointsProduct(ctx, id, input);
+  @Mutation(() => RedeemPointsProductPayload, { description: 'Redeem a published points product with points (customer)' })
+  redeemPointsProduct(@Arg('input', () => RedeemPointsProductInput) input: RedeemPointsProductInput, @Ctx() { ctx }: GraphQLContext) {
+    const { pointsProductId, ...redemption } = input;
+    return answer(ctx, RedeemPointsProductPayload, () => points.redeemPointsProduct(ctx, pointsProductId, redemption));
   }
 
   @Query(() => RedemptionPage, { description: "The caller's own redemptions, newest first (customer)" })
@@ -34,18 +32,15 @@ export class PointsResolver {
     return points.adminListPointsProducts(ctx, withoutNulls(args));
   }
 
-  @Mutation(() => PointsProductType, { description: 'Create a points product (platform admin)' })
+  @Mutation(() => CreatePointsProductPayload, { description: 'Create a points product (platform admin)' })
   createPointsProduct(@Arg('input', () => CreatePointsProductInput) input: CreatePointsProductInput, @Ctx() { ctx }: GraphQLContext) {
-    return points.createPointsProduct(ctx, input);
+    return answer(ctx, CreatePointsProductPayload, () => points.createPointsProduct(ctx, input));
   }
 
-  @Mutation(() => PointsProductType, { description: 'Change a points product (platform admin)' })
-  updatePointsProduct(
-    @Arg('id', () => Int) id: number,
-    @Arg('input', () => UpdatePointsProductInput) input: UpdatePointsProductInput,
-    @Ctx() { ctx }: GraphQLContext,
-  ) {
-    return points.updatePointsProduct(ctx, id, input);
+  @Mutation(() => UpdatePointsProductPayload, { description: 'Change a points product (platform admin)' })
+  updatePointsProduct(@Arg('input', () => UpdatePointsProductInput) input: UpdatePointsProductInput, @Ctx() { ctx }: GraphQLContext) {
+    const { pointsProductId, ...changes } = input;
+    return answer(ctx, UpdatePointsProductPayload, () => points.updatePointsProduct(ctx, pointsProductId, changes));
   }
 
   @Query(() => RedemptionPage, { description: 'Every redemption, newest first (platform admin)' })
@@ -53,8 +48,8 @@ export class PointsResolver {
     return points.adminListRedemptions(ctx, withoutNulls(args));
   }
 
-  @Mutation(() => RedemptionType, { description: 'Mark a pending redemption fulfilled (platform admin)' })
-  fulfilRedemption(@Arg('id', () => Int) id: number, @Ctx() { ctx }: GraphQLContext) {
-    return points.fulfilRedemption(ctx, id);
+  @Mutation(() => FulfilRedemptionPayload, { description: 'Mark a pending redemption fulfilled (platform admin)' })
+  fulfilRedemption(@Arg('input', () => FulfilRedemptionInput) input: FulfilRedemptionInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, FulfilRedemptionPayload, () => points.fulfilRedemption(ctx, input.redemptionId));
   }
 }

@@ -7,8 +7,10 @@ import { pathIds, type ProductDetailView, type ProductView } from '../services/c
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
 import { RatingSummary } from './types/after-sale.types.js';
+import { answer } from './answer.js';
 import {
-  BrandType, CategoryType, MerchantProductListArgs, ProductInput, ProductListArgs, ProductPageType, ProductType, SkuType,
+  BrandType, CategoryType, MerchantProductListArgs, ProductListArgs, ProductPageType, ProductType, PublishProductInput, PublishProductPayload, SkuType,
+  UnpublishProductInput, UnpublishProductPayload, UpsertProductInput, UpsertProductPayload,
 } from './types/catalog.types.js';
 
 /** A product as the services return it: details (SKUs, brand, path) are present on some reads only. */
@@ -25,7 +27,7 @@ export class ProductResolver {
     });
   }
 
-  @Query(() => ProductType, { description: 'One published product' })
+  @Query(() => ProductType, { nullable: true, description: 'One published product' })
   async product(@Arg('id', () => Int) id: number, @Ctx() { ctx, loaders }: GraphQLContext) {
     const product = await products.getProduct(ctx, id);
     loaders.shopProfiles.prime(product.shop.id, product.shop.profile ?? null);
@@ -37,19 +39,19 @@ export class ProductResolver {
     return merchant.listMerchantProducts(ctx, withoutNulls(args));
   }
 
-  @Mutation(() => ProductType, { description: 'Shop operator: create (no id) or update a product of the own shop' })
-  upsertProduct(@Arg('input', () => ProductInput) input: ProductInput, @Ctx() { ctx }: GraphQLContext) {
-    return merchant.upsertProduct(ctx, input);
+  @Mutation(() => UpsertProductPayload, { description: 'Shop operator: create (no id) or update a product of the own shop' })
+  upsertProduct(@Arg('input', () => UpsertProductInput) input: UpsertProductInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, UpsertProductPayload, () => merchant.upsertProduct(ctx, input));
   }
 
-  @Mutation(() => ProductType, { description: 'Shop operator: show a draft or unpublished product on the storefront' })
-  publishProduct(@Arg('id', () => Int) id: number, @Ctx() { ctx }: GraphQLContext) {
-    return merchant.publishProduct(ctx, id);
+  @Mutation(() => PublishProductPayload, { description: 'Shop operator: show a draft or unpublished product on the storefront' })
+  publishProduct(@Arg('input', () => PublishProductInput) input: PublishProductInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, PublishProductPayload, () => merchant.publishProduct(ctx, input.productId));
   }
 
-  @Mutation(() => ProductType, { description: 'Shop operator: withdraw a published product' })
-  unpublishProduct(@Arg('id', () => Int) id: number, @Ctx() { ctx }: GraphQLContext) {
-    return merchant.unpublishProduct(ctx, id);
+  @Mutation(() => UnpublishProductPayload, { description: 'Shop operator: withdraw a published product' })
+  unpublishProduct(@Arg('input', () => UnpublishProductInput) input: UnpublishProductInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, UnpublishProductPayload, () => merchant.unpublishProduct(ctx, input.productId));
   }
 
   @FieldResolver(() => Boolean, { description: 'Whether the calling customer favorited it (false for anyone else)' })

@@ -5,15 +5,19 @@ import * as orders from '../services/orders/order.service.js';
 import { createShipment } from '../services/orders/shipment.service.js';
 import { getMyInvoice, issueInvoice } from '../services/orders/invoice.service.js';
 import { myStats } from '../services/accounts/account.service.js';
+import { fieldName } from '../graphql/spelling.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
+import { answer } from './answer.js';
 import { CouponChoiceInput } from './types/coupon.types.js';
+import { CheckoutInput, CheckoutPayload } from './types/checkout.types.js';
 import {
-  AccountStats, Cart, CheckoutPreview, Invoice, InvoiceInput, Order, OrderItem, OrderListArgs, OrderPage, ShipmentInput, ShippingAddressInput,
+  AccountStats, CancelOrderInput, CancelOrderPayload, Cart, CheckoutPreview, ConfirmDeliveryInput, ConfirmDeliveryPayload, CreateShipmentInput,
+  CreateShipmentPayload, Invoice, IssueInvoiceInput, IssueInvoicePayload, Order, OrderItem, OrderListArgs, OrderPage, PayOrderInput, PayOrderPayload,
+  RemoveCartItemInput, RemoveCartItemPayload, SetCartItemInput, SetCartItemPayload,
 } from './types/order.types.js';
 import { ProductType } from './types/catalog.types.js';
 import type { OrderItemView } from '../services/orders/order-view.js';
-import { GroupBuyIntentInput } from './types/group-buy.types.js';
 
 @Resolver()
 export class PurchaseResolver {
@@ -22,30 +26,23 @@ export class PurchaseResolver {
     return cart.getCart(ctx);
   }
 
-  @Mutation(() => Cart, { description: 'Set the quantity of a SKU in the cart (0 removes it)' })
-  setCartItem(@Arg('skuId', () => Int) skuId: number, @Arg('quantity', () => Int) quantity: number, @Ctx() { ctx }: GraphQLContext) {
-    return cart.setCartItem(ctx, { skuId, quantity });
+  @Mutation(() => SetCartItemPayload, { description: 'Set the quantity of a SKU in the cart (0 removes it)' })
+  setCartItem(@Arg('input', () => SetCartItemInput) input: SetCartItemInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, SetCartItemPayload, () => cart.setCartItem(ctx, { ...input }));
   }
 
-  @Mutation(() => Cart)
-  removeCartItem(@Arg('skuId', () => Int) skuId: number, @Ctx() { ctx }: GraphQLContext) {
-    return cart.removeCartItem(ctx, { skuId });
+  @Mutation(() => RemoveCartItemPayload)
+  removeCartItem(@Arg('input', () => RemoveCartItemInput) input: RemoveCartItemInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, RemoveCartItemPayload, () => cart.removeCartItem(ctx, { ...input }));
   }
 
-  @Mutation(() => [Order], {
+  @Mutation(() => CheckoutPayload, {
     description: 'One order per shop in the cart, or with groupBuy one group-buying order (the cart is not used), shipped to one address. The same idempotencyKey replays the first answer.',
   })
-  checkout(
-    @Arg('shippingAddress', () => ShippingAddressInput) shippingAddress: ShippingAddressInput,
-    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null | undefined,
-    @Arg('coupons', () => [CouponChoiceInput], { nullable: true, description: 'At most one owned coupon per shop order' }) coupons: CouponChoiceInput[] | null | undefined,
-    @Arg('groupBuy', () => GroupBuyIntentInput, { nullable: true }) groupBuy: GroupBuyIntentInput | null | undefined,
-    @Ctx() { ctx }: GraphQLContext,
-  ) {
-    return checkout(
-      ctx,
-      withoutNulls({ shippingAddress: { ...shippingAddress }, coupons, groupBuy: groupBuy && withoutNulls(groupBuy) }),
-      idempotencyKey ?? undefined,
+  checkout(@Arg('input', () => CheckoutInput) input: CheckoutInput, @Ctx() { ctx }: GraphQLContext) {
+    const { idempotencyKey, shippingAddress, coupons, groupBuy } = input;
+    return answer(ctx, CheckoutPayload, () =>
+      checkout(ctx, withoutNulls({ shippingAddress: { ...shippingAddress }, coupons, groupBuy: groupBuy && withoutNulls(groupBuy) }), idempotencyKey ?? undefined),
     );
   }
 
@@ -65,38 +62,35 @@ export class PurchaseResolver {
     return orders.listMyOrders(ctx, withoutNulls(args));
   }
 
-  @Query(() => Order)
+  @Query(() => Order, { nullable: true, description: "One of the customer's orders" })
   order(@Arg('id', () => Int) orderId: number, @Ctx() { ctx }: GraphQLContext) {
     return orders.getMyOrder(ctx, { orderId });
   }
 
-  @Mutation(() => Order, { description: 'Pay from the available balance; paying a paid order charges nothing' })
-  payOrder(
-    @Arg('id', () => Int) orderId: number,
-    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null | undefined,
-    @Ctx() { ctx }: GraphQLContext,
-  ) {
-    return orders.payOrder(ctx, { orderId }, idempotencyKey ?? undefined);
+  @Mutation(() => PayOrderPayload, { description: 'Pay from the available balance; paying a paid order charges nothing' })
+  payOrder(@Arg('input', () => PayOrderInput) input: PayOrderInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, PayOrderPayload, () => orders.payOrder(ctx, { orderId: input.orderId }, input.idempotencyKey ?? undefined));
   }
 
-  @Mutation(() => Order)
-  cancelOrder(@Arg('id', () => Int) orderId: number, @Ctx() { ctx }: GraphQLContext) {
-    return orders.cancelOrder(ctx, { orderId });
+  @Mutation(() => CancelOrderPayload, { description: 'Cancel an order waiting for payment' })
+  cancelOrder(@Arg('input', () => CancelOrderInput) input: CancelOrderInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, CancelOrderPayload, () => orders.cancelOrder(ctx, { ...input }));
   }
 
-  @Mutation(() => Order)
-  confirmDelivery(@Arg('id', () => Int) orderId: number, @Ctx() { ctx }: GraphQLContext) {
-    return orders.confirmDelivery(ctx, { orderId });
+  @Mutation(() => ConfirmDeliveryPayload, { description: 'The customer confirms a shipped order arrived' })
+  confirmDelivery(@Arg('input', () => ConfirmDeliveryInput) input: ConfirmDeliveryInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, ConfirmDeliveryPayload, () => orders.confirmDelivery(ctx, { ...input }));
   }
 
-  @Query(() => Invoice)
+  @Query(() => Invoice, { nullable: true, description: "The invoice of one of the customer's paid orders" })
   orderInvoice(@Arg('orderId', () => Int) orderId: number, @Ctx() { ctx }: GraphQLContext) {
     return getMyInvoice(ctx, { orderId });
   }
 
   @Query(() => AccountStats, { description: "The customer's balances and order counts" })
-  myStats(@Ctx() { ctx }: GraphQLContext) {
-    return myStats(ctx);
+  async myStats(@Ctx() { ctx }: GraphQLContext) {
+    const stats = await myStats(ctx);
+    return { ...stats, orders: Object.fromEntries(Object.entries(stats.orders).map(([status, n]) => [fieldName(status), n])) };
   }
 
   @Query(() => OrderPage, { description: "The operator's shop orders, newest first" })
@@ -104,23 +98,19 @@ export class PurchaseResolver {
     return orders.listShopOrders(ctx, withoutNulls(args));
   }
 
-  @Query(() => Order)
+  @Query(() => Order, { nullable: true, description: "One of the operator's shop orders" })
   merchantOrder(@Arg('id', () => Int) orderId: number, @Ctx() { ctx }: GraphQLContext) {
     return orders.getShopOrder(ctx, { orderId });
   }
 
-  @Mutation(() => Order, { description: 'Ship a paid order, whole or in parts' })
-  createShipment(@Arg('orderId', () => Int) orderId: number, @Arg('input', () => ShipmentInput) input: ShipmentInput, @Ctx() { ctx }: GraphQLContext) {
-    return createShipment(ctx, { ...input, orderId });
+  @Mutation(() => CreateShipmentPayload, { description: 'Ship a paid order, whole or in parts' })
+  createShipment(@Arg('input', () => CreateShipmentInput) input: CreateShipmentInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, CreateShipmentPayload, () => createShipment(ctx, withoutNulls({ ...input, items: input.items?.map((i) => ({ ...i })) })));
   }
 
-  @Mutation(() => Invoice)
-  issueInvoice(
-    @Arg('orderId', () => Int) orderId: number,
-    @Arg('input', () => InvoiceInput, { nullable: true }) input: InvoiceInput | undefined,
-    @Ctx() { ctx }: GraphQLContext,
-  ) {
-    return issueInvoice(ctx, { ...(input ?? {}), orderId });
+  @Mutation(() => IssueInvoicePayload, { description: "Issue a paid order's invoice (once)" })
+  issueInvoice(@Arg('input', () => IssueInvoiceInput) input: IssueInvoiceInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, IssueInvoicePayload, () => issueInvoice(ctx, withoutNulls({ ...input })));
   }
 }
 

@@ -2,13 +2,17 @@ import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import * as refunds from '../services/after-sale/refund.service.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
-import { Refund, RefundInput, RefundListArgs, RefundPage, ShipBackInput } from './types/after-sale.types.js';
+import { answer } from './answer.js';
+import {
+  ApproveRefundInput, ApproveRefundPayload, CancelRefundInput, CancelRefundPayload, ReceiveRefundInput, ReceiveRefundPayload, Refund, RefundListArgs,
+  RefundPage, RejectRefundInput, RejectRefundPayload, RequestRefundInput, RequestRefundPayload, ShipBackRefundInput, ShipBackRefundPayload,
+} from './types/after-sale.types.js';
 
 @Resolver()
 export class RefundResolver {
-  @Mutation(() => Refund, { description: 'Ask for a refund (units not shipped) or a return (delivered units) of lines of an order' })
-  requestRefund(@Arg('orderId', () => Int) orderId: number, @Arg('input', () => RefundInput) input: RefundInput, @Ctx() { ctx }: GraphQLContext) {
-    return refunds.requestRefund(ctx, { ...input, items: input.items.map((i) => ({ ...i })), orderId });
+  @Mutation(() => RequestRefundPayload, { description: 'Ask for a refund (units not shipped) or a return (delivered units) of lines of an order' })
+  requestRefund(@Arg('input', () => RequestRefundInput) input: RequestRefundInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, RequestRefundPayload, () => refunds.requestRefund(ctx, { ...input, items: input.items.map((i) => ({ ...i })) }));
   }
 
   @Query(() => RefundPage, { description: "The customer's refunds and returns, newest first" })
@@ -16,19 +20,19 @@ export class RefundResolver {
     return refunds.listMyRefunds(ctx, withoutNulls(args));
   }
 
-  @Query(() => Refund)
+  @Query(() => Refund, { nullable: true, description: "One of the customer's refunds or returns" })
   refund(@Arg('id', () => Int) refundId: number, @Ctx() { ctx }: GraphQLContext) {
     return refunds.getMyRefund(ctx, { refundId });
   }
 
-  @Mutation(() => Refund, { description: 'Send the goods of an approved return back' })
-  shipBackRefund(@Arg('id', () => Int) refundId: number, @Arg('input', () => ShipBackInput) input: ShipBackInput, @Ctx() { ctx }: GraphQLContext) {
-    return refunds.shipBackRefund(ctx, { ...input, refundId });
+  @Mutation(() => ShipBackRefundPayload, { description: 'Send the goods of an approved return back' })
+  shipBackRefund(@Arg('input', () => ShipBackRefundInput) input: ShipBackRefundInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, ShipBackRefundPayload, () => refunds.shipBackRefund(ctx, { ...input }));
   }
 
-  @Mutation(() => Refund, { description: 'Withdraw a request not yet decided, or an approved return not yet sent' })
-  cancelRefund(@Arg('id', () => Int) refundId: number, @Ctx() { ctx }: GraphQLContext) {
-    return refunds.cancelRefund(ctx, { refundId });
+  @Mutation(() => CancelRefundPayload, { description: 'Withdraw a request not yet decided, or an approved return not yet sent' })
+  cancelRefund(@Arg('input', () => CancelRefundInput) input: CancelRefundInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, CancelRefundPayload, () => refunds.cancelRefund(ctx, { ...input }));
   }
 
   @Query(() => RefundPage, { description: "The operator's shop's refunds and returns, newest first" })
@@ -36,23 +40,23 @@ export class RefundResolver {
     return refunds.listShopRefunds(ctx, withoutNulls(args));
   }
 
-  @Query(() => Refund)
+  @Query(() => Refund, { nullable: true, description: "One of the operator's shop's refunds or returns" })
   merchantRefund(@Arg('id', () => Int) refundId: number, @Ctx() { ctx }: GraphQLContext) {
     return refunds.getShopRefund(ctx, { refundId });
   }
 
-  @Mutation(() => Refund, { description: 'A refund completes at once (money back, stock restored); a return waits for the goods' })
-  approveRefund(@Arg('id', () => Int) refundId: number, @Ctx() { ctx }: GraphQLContext) {
-    return refunds.approveRefund(ctx, { refundId });
+  @Mutation(() => ApproveRefundPayload, { description: 'A refund completes at once (money back, stock restored); a return waits for the goods' })
+  approveRefund(@Arg('input', () => ApproveRefundInput) input: ApproveRefundInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, ApproveRefundPayload, () => refunds.approveRefund(ctx, { ...input }));
   }
 
-  @Mutation(() => Refund)
-  rejectRefund(@Arg('id', () => Int) refundId: number, @Arg('reason') reason: string, @Ctx() { ctx }: GraphQLContext) {
-    return refunds.rejectRefund(ctx, { refundId, reason });
+  @Mutation(() => RejectRefundPayload, { description: 'Refuse a request, with the reason told to the customer' })
+  rejectRefund(@Arg('input', () => RejectRefundInput) input: RejectRefundInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, RejectRefundPayload, () => refunds.rejectRefund(ctx, { ...input }));
   }
 
-  @Mutation(() => Refund, { description: 'Confirm the returned goods arrived: the money goes back' })
-  receiveRefund(@Arg('id', () => Int) refundId: number, @Ctx() { ctx }: GraphQLContext) {
-    return refunds.receiveRefund(ctx, { refundId });
+  @Mutation(() => ReceiveRefundPayload, { description: 'Confirm the returned goods arrived: the money goes back' })
+  receiveRefund(@Arg('input', () => ReceiveRefundInput) input: ReceiveRefundInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, ReceiveRefundPayload, () => refunds.receiveRefund(ctx, { ...input }));
   }
 }

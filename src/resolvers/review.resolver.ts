@@ -1,24 +1,21 @@
-import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import * as reviews from '../services/after-sale/review.service.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
+import { answer } from './answer.js';
 import {
-  AdminReviewListArgs, ProductReviewListArgs, ProductReviewPage, Review, ReviewInput, ReviewPage, ShopReviewListArgs,
+  AdminReviewListArgs, HideReviewInput, HideReviewPayload, ProductReviewListArgs, ProductReviewPage, ReplyToReviewInput, ReplyToReviewPayload,
+  ReviewOrderItemInput, ReviewOrderItemPayload, ReviewPage, ShopReviewListArgs, ShowReviewInput, ShowReviewPayload,
 } from './types/after-sale.types.js';
 
 @Resolver()
 export class ReviewResolver {
-  @Mutation(() => Review, { description: 'The buyer reviews an item of their delivered order, once' })
-  reviewOrderItem(
-    @Arg('orderId', () => Int) orderId: number,
-    @Arg('orderItemId', () => Int) orderItemId: number,
-    @Arg('input', () => ReviewInput) input: ReviewInput,
-    @Ctx() { ctx }: GraphQLContext,
-  ) {
-    return reviews.reviewOrderItem(ctx, { ...withoutNulls(input), orderId, orderItemId });
+  @Mutation(() => ReviewOrderItemPayload, { description: 'The buyer reviews an item of their delivered order, once' })
+  reviewOrderItem(@Arg('input', () => ReviewOrderItemInput) input: ReviewOrderItemInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, ReviewOrderItemPayload, () => reviews.reviewOrderItem(ctx, withoutNulls({ ...input })));
   }
 
-  @Query(() => ProductReviewPage, { description: "A published product's visible reviews, newest first, with the rating summary" })
+  @Query(() => ProductReviewPage, { nullable: true, description: "A published product's visible reviews, newest first, with the rating summary; null for an unknown product" })
   productReviews(@Args(() => ProductReviewListArgs) args: ProductReviewListArgs, @Ctx() { ctx }: GraphQLContext) {
     return reviews.listProductReviews(ctx, withoutNulls(args));
   }
@@ -28,9 +25,9 @@ export class ReviewResolver {
     return reviews.listShopReviews(ctx, withoutNulls(args));
   }
 
-  @Mutation(() => Review, { description: "The shop's one reply to a review of its product" })
-  replyToReview(@Arg('id', () => Int) reviewId: number, @Arg('text') text: string, @Ctx() { ctx }: GraphQLContext) {
-    return reviews.replyToReview(ctx, { reviewId, text });
+  @Mutation(() => ReplyToReviewPayload, { description: "The shop's one reply to a review of its product" })
+  replyToReview(@Arg('input', () => ReplyToReviewInput) input: ReplyToReviewInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, ReplyToReviewPayload, () => reviews.replyToReview(ctx, { ...input }));
   }
 
   @Query(() => ReviewPage, { description: 'Moderation: every review, newest first' })
@@ -38,13 +35,13 @@ export class ReviewResolver {
     return reviews.listAllReviews(ctx, withoutNulls(args));
   }
 
-  @Mutation(() => Review)
-  hideReview(@Arg('id', () => Int) reviewId: number, @Ctx() { ctx }: GraphQLContext) {
-    return reviews.setReviewHidden(ctx, { reviewId }, true);
+  @Mutation(() => HideReviewPayload, { description: 'Moderation: leave a review out of public reads and the rating' })
+  hideReview(@Arg('input', () => HideReviewInput) input: HideReviewInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, HideReviewPayload, () => reviews.setReviewHidden(ctx, { ...input }, true));
   }
 
-  @Mutation(() => Review)
-  showReview(@Arg('id', () => Int) reviewId: number, @Ctx() { ctx }: GraphQLContext) {
-    return reviews.setReviewHidden(ctx, { reviewId }, false);
+  @Mutation(() => ShowReviewPayload, { description: 'Moderation: show a hidden review again' })
+  showReview(@Arg('input', () => ShowReviewInput) input: ShowReviewInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, ShowReviewPayload, () => reviews.setReviewHidden(ctx, { ...input }, false));
   }
 }

@@ -37,7 +37,7 @@ function frameworkError(error: unknown): AppError | null {
     case 'entity.parse.failed':
       return new AppError('MALFORMED_JSON', 400, 'The request body is not valid JSON');
     case 'entity.too.large':
-      return new AppError('PAYLOAD_TOO_LARGE', 413, 'The request body is too large', { limit_bytes: e.limit });
+      return new AppError('PAYLOAD_TOO_LARGE', 413, 'The request body is too large', typeof e.limit === 'number' ? { limit_bytes: e.limit } : undefined);
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new AppError('UNSUPPORTED_ENCODING', 415, 'The request body encoding is not supported');
@@ -79,7 +79,7 @@ function inRestCase(error: AppError): AppError {
   if (spelledAsSent.has(error)) return error;
   const problems = error.details?.problems;
   if (!Array.isArray(problems) || !problems.some(isProblem)) return error;
-  const renamed = problems.map((problem: unknown) => (isProblem(problem) ? { ...problem, field: snakePath(problem.field) } : problem));
+  const renamed = problems.map((problem) => (isProblem(problem) ? { ...problem, field: snakePath(problem.field) } : problem));
   const first: unknown = problems[0];
   const message = isProblem(first) && error.message.startsWith(`${first.field}: `)
     ? `${snakePath(first.field)}${error.message.slice(first.field.length)}`

@@ -1,17 +1,63 @@
 import { z } from './validate.js';
+import { OrderStatus } from '../entities/order.entity.js';
+import { GroupState } from '../entities/group-buy.entity.js';
+import { RefundKind, RefundStatus } from '../entities/refund.entity.js';
+
+const id = z.number().int();
+const amount = z.number().int();
+
+const refundChange = { refundId: id, orderId: id, kind: z.enum(RefundKind), status: z.enum(RefundStatus) };
+
+/**
+ * The one shape of each event's payload, by event name: what services emit (`emit` checks it at
+ * compile time), what a subscriber decodes (checked again at run time), and what the GraphQL
+ * `EventPayload` union, a REST event feed and webhooks describe. States are the objects' own
+ * closed sets (an order event's `status` is an `OrderStatus`), so every door spells them as it
+ * spells the objects. Payloads stay small (ids, states, amounts): an event travels in one NOTIFY.
+ */
+export const EVENT_PAYLOADS = {
+  /** One per order a checkout placed. */
+  'order.placed': z.object({ orderId: id, total: amount, status: z.enum(OrderStatus) }),
+  /** `groupId` when a group seat was paid: then `status` is `awaiting_group` (or `paid` for the seat that filled the group). */
+  'order.paid': z.object({ orderId: id, total: amount, status: z.enum(OrderStatus), groupId: id.optional() }),
+  'order.cancelled': z.object({ orderId: id, reason: z.enum(['customer', 'payment_timeout', 'group_expired']), status: z.enum(OrderStatus) }),
+  /** The customer confirmed delivery. */
+  'order.delivered': z.object({ orderId: id, status: z.enum(OrderStatus) }),
+  'shipment.created': z.object({ orderId: id, shipmentId: id, companyCode: z.string(), carrier: z.string(), trackingNumber: z.string() }),
+  /** `orderIds`: the seat orders now paid (successful) or cancelled (expired). */
+  'group.state_changed': z.object({ groupId: id, activityId: id, state: z.enum(GroupState), paidSeats: amount, capacity: amount, orderIds: z.array(id) }),
+  'redemption.created': z.object({ redemptionId: id, pointsProductId: id, quantity: amount, points: amount }),
+  /** Once, when a sale takes a SKU's stock below the threshold (STOCK_LOW_THRESHOLD). */
+  'stock.low': z.object({ skuId: id, productId: id, stock: amount, threshold: amount }),
+  'review.created': z.object({ reviewId: id, productId: id, rating: amount }),
+  'review.replied': z.object({ reviewId: id }),
+  'refund.requested': z.object({ ...refundChange, amount }),
+  /** A return approved (an approved refund completes at once). */
+  'refund.approved': z.object(refundChange),
+  'refund.shipped_back': z.object(refundChange),
+  'refund.completed': z.object({ ...refundChange, amount }),
+  'refund.rejected': z.object(refundChange),
+  'refund.cancelled': z.object(refundChange),
+};
+
+export type EventName = keyof typeof EVENT_PAYLOADS;
+export type EventPayloads = { [T in EventName]: z.output<(typeof EVENT_PAYLOADS)[T]> };
 
 /**
  * Something that happened in a committed transaction. `shopIds` and `customerId` say who may see it:
- * a shop operator receives only events of their shop, a customer only their own.
+ * a shop operator receives only events of their shop, a customer only their own. The payload's
+ * shape follows from `type`.
  */
-export interface DomainEvent {
+export type DomainEvent = { [T in EventName]: EventEnvelope<T> }[EventName];
+
+export interface EventEnvelope<T extends EventName> {
   /** Unique per event, so a client can drop a duplicate (delivery is at least once after a reconnect). */
   id: string;
-  type: string;
+  type: T;
   occurredAt: string;
   shopIds: number[];
   customerId: number | null;
-  payload: Record<string, unknown>;
+  payload: EventPayloads[T];
 }
 
 export interface EventPublisher {
@@ -43,17 +89,19 @@ export function encodeEvent(event: DomainEvent): string {
   return text;
 }
 
-/** The wire form as read back: anything else on the channel (another writer) is not an event. */
+/** The wire form as read back; its payload is checked against its type's shape below. */
 const WireEvent = z.object({
   id: z.string(),
   type: z.string(),
   occurredAt: z.string(),
   shopIds: z.array(z.number().int()),
   customerId: z.number().int().nullable(),
-  payload: z.record(z.string(), z.unknown()),
+  payload: z.unknown(),
 });
 
-/** Reads a wire event; null for anything that is not one. */
+const isEventName = (type: string): type is EventName => Object.hasOwn(EVENT_PAYLOADS, type);
+
+/** Reads a wire event; null for anything that is not one (another writer on the channel, an unknown type, a payload of another shape). */
 export function decodeEvent(text: string): DomainEvent | null {
   let value: unknown;
   try {
@@ -62,5 +110,8 @@ export function decodeEvent(text: string): DomainEvent | null {
     return null;
   }
   const event = WireEvent.safeParse(value);
-  return event.success ? event.data : null;
+  if (!event.success || !isEventName(event.data.type)) return null;
+  const payload = EVENT_PAYLOADS[event.data.type].safeParse(event.data.payload);
+  // The payload was checked against the shape of this very type: the pair is a DomainEvent.
+  return payload.success ? ({ ...event.data, payload: payload.data } as DomainEvent) : null;
 }

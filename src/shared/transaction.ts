@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { encodeEvent, type DomainEvent } from './domain-event.js';
+import { encodeEvent, type DomainEvent, type EventEnvelope, type EventName } from './domain-event.js';
 import { AppError, causeChain } from '../errors.js';
 import type { ErrorCode } from '../error-codes.js';
 import type { ServiceContext } from './context.js';
@@ -72,9 +72,10 @@ async function runUseCase<T>(ctx: ServiceContext, work: (tx: ServiceContext) => 
  * Use the names in `src/services/events/event-types.ts`. An event too large for one NOTIFY throws here, so the
  * mistake rolls the use case back in tests instead of losing the event after commit.
  */
-export function emit(tx: ServiceContext, event: Omit<DomainEvent, 'occurredAt' | 'id'>): void {
+export function emit<T extends EventName>(tx: ServiceContext, event: Omit<EventEnvelope<T>, 'occurredAt' | 'id'>): void {
   if (!tx.pendingEvents) throw new Error('emit() called outside inTransaction()');
-  const full: DomainEvent = { id: randomUUID(), ...event, occurredAt: new Date().toISOString() };
+  // The payload was checked against `EventPayloads[T]` for this very `type`: the pair is a DomainEvent.
+  const full = { id: randomUUID(), ...event, occurredAt: new Date().toISOString() } as DomainEvent;
   encodeEvent(full);
   tx.pendingEvents.push(full);
 }

@@ -1,4 +1,5 @@
 import { MAX_JSON_DEPTH } from './json-depth.js';
+import type { InputProblem } from '../error-details.js';
 
 /**
  * Text no field may hold: NUL (PostgreSQL refuses it in `text`, which surfaced as a 500) and a lone
@@ -9,10 +10,7 @@ const UNSAFE_TEXT = /\0|\p{Cs}/u;
 
 export const UNSAFE_TEXT_MESSAGE = 'must not contain a NUL character or an unpaired surrogate';
 
-export interface InputProblem {
-  field: string | null;
-  message: string;
-}
+export type { InputProblem } from '../error-details.js';
 
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
 

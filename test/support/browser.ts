@@ -55,9 +55,9 @@ export class StoreContext {
 /** The session the web app keeps in localStorage, from a GraphQL login. */
 export async function sessionFor(t: TestApp, email: string, password: string): Promise<unknown> {
   const res = await t.gql(
-    `mutation($input: LoginInput!) { login(input: $input) { token expiresAt user { id email displayName role shopId } } }`,
+    `mutation($input: LoginInput!) { login(input: $input) { session { token expiresAt user { id email displayName role shopId } } userErrors { code } } }`,
     { input: { email, password } },
   );
-  if (res.errors) throw new Error(`login failed: ${JSON.stringify(res.errors)}`);
-  return res.data.login;
+  if (res.errors || !res.data.login.session) throw new Error(`login failed: ${JSON.stringify(res.errors ?? res.data.login.userErrors)}`);
+  return res.data.login.session;
 }

@@ -2,6 +2,7 @@ import { createClient, type Client, type ExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { DomainEvent } from '../../src/shared/domain-event.js';
 import { EventTypes } from '../../src/services/events/event-types.js';
+import { OrderStatus } from '../../src/entities/order.entity.js';
 import { emit, inTransaction } from '../../src/shared/transaction.js';
 import type { TestApp } from './harness.js';
 
@@ -133,9 +134,34 @@ export function connectRaw(t: TestApp, payload: Record<string, unknown>): Promis
 export type TestEvent = Omit<DomainEvent, 'id' | 'occurredAt'>;
 
 /**
+ * Every field of every event payload type (the `EventPayload` union), so a test can compare a
+ * delivered payload with what was emitted (closed-set values in the schema's spelling). Fields of
+ * one name and two types in two payload types must be aliased in one document (GraphQL's rule for
+ * fields of a union): a refund's `status` is `refundStatus` here, a paid order's `groupId` is
+ * `seatGroupId`.
+ */
+export const PAYLOAD_FIELDS = `payload {
+  ... on OrderPlacedEventPayload { orderId total status }
+  ... on OrderPaidEventPayload { orderId total status seatGroupId: groupId }
+  ... on OrderCancelledEventPayload { orderId reason status }
+  ... on OrderDeliveredEventPayload { orderId status }
+  ... on ShipmentCreatedEventPayload { orderId shipmentId companyCode carrier trackingNumber }
+  ... on GroupStateChangedEventPayload { groupId activityId state paidSeats capacity orderIds }
+  ... on RedemptionCreatedEventPayload { redemptionId pointsProductId quantity points }
+  ... on StockLowEventPayload { skuId productId stock threshold }
+  ... on ReviewCreatedEventPayload { reviewId productId rating }
+  ... on ReviewRepliedEventPayload { reviewId }
+  ... on RefundRequestedEventPayload { refundId orderId kind refundStatus: status amount }
+  ... on RefundApprovedEventPayload { refundId orderId kind refundStatus: status }
+  ... on RefundShippedBackEventPayload { refundId orderId kind refundStatus: status }
+  ... on RefundCompletedEventPayload { refundId orderId kind refundStatus: status amount }
+  ... on RefundRejectedEventPayload { refundId orderId kind refundStatus: status }
+  ... on RefundCancelledEventPayload { refundId orderId kind refundStatus: status }
+}`;
+
+/**
  * Emits events from a real transaction of `t` (published after commit, as a use case does). With
- * `rollback` the transaction throws after emitting and nothing may be published. Switch callers to
- * real mutations (checkout, pay, ship) once those exist.
+ * `rollback` the transaction throws after emitting and nothing may be published.
  */
 export async function commitEvents(t: TestApp, events: TestEvent[], options: { rollback?: boolean } = {}): Promise<void> {
   const ctx = await t.context();
@@ -150,13 +176,16 @@ export const orderPlaced = (shopId: number, customerId: number, orderId: number)
   type: EventTypes.ORDER_PLACED,
   shopIds: [shopId],
   customerId,
-  payload: { orderId, state: 'pending_payment', totalAmount: 1000 },
+  payload: { orderId, total: 1000, status: OrderStatus.PendingPayment },
 });
 
-/** An event every admin subscriber receives: sent last, it proves the ones before it were not held back. */
-export const marker = (note: string): TestEvent => ({
+/**
+ * An event every admin subscriber receives, told apart by `tag` (its payload's `skuId`): sent last,
+ * it proves the ones before it were not held back.
+ */
+export const marker = (tag: number): TestEvent => ({
   type: EventTypes.STOCK_LOW,
   shopIds: [],
   customerId: null,
-  payload: { note },
+  payload: { skuId: tag, productId: 0, stock: 0, threshold: 1 },
 });

@@ -1,13 +1,10 @@
-import { ArgsType, Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, Float, InputType, Int, ObjectType } from 'type-graphql';
 import { RefundKind, RefundStatus } from '../../entities/refund.entity.js';
-import { ShopSummary } from './order.types.js';
-import { PageArgs } from './page.types.js';
+import { OrderItemQuantityInput, ShopSummary } from './order.types.js';
+import { PageArgs, PageType } from './page.types.js';
+import { PayloadType } from './payload.types.js';
+import { RefundKindEnum, RefundStatusEnum } from './enums.js';
 
-registerEnumType(RefundKind, { name: 'RefundKind', description: 'refund: money only, for units not shipped; return: delivered goods come back, then money' });
-registerEnumType(RefundStatus, {
-  name: 'RefundStatus',
-  description: 'refund: requested -> completed | rejected | cancelled; return: requested -> approved -> shipped_back -> completed, requested -> rejected, requested | approved -> cancelled',
-});
 
 // Reviews
 
@@ -48,12 +45,7 @@ export class RatingSummary {
 }
 
 @ObjectType()
-export class ReviewPage {
-  @Field(() => [Review]) items!: Review[];
-  @Field(() => Int) page!: number;
-  @Field(() => Int) pageSize!: number;
-  @Field(() => Int) total!: number;
-}
+export class ReviewPage extends PageType(Review) {}
 
 @ObjectType()
 export class ProductReviewPage extends ReviewPage {
@@ -61,10 +53,28 @@ export class ProductReviewPage extends ReviewPage {
 }
 
 @InputType()
-export class ReviewInput {
+export class ReviewOrderItemInput {
+  @Field(() => Int) orderId!: number;
+  @Field(() => Int) orderItemId!: number;
   @Field(() => Int, { description: '1 to 5' }) rating!: number;
   @Field() text!: string;
   @Field(() => [String], { nullable: true, description: 'Up to 9 http(s) URLs' }) imageUrls?: string[];
+}
+
+@InputType()
+export class ReplyToReviewInput {
+  @Field(() => Int) reviewId!: number;
+  @Field() text!: string;
+}
+
+@InputType()
+export class HideReviewInput {
+  @Field(() => Int) reviewId!: number;
+}
+
+@InputType()
+export class ShowReviewInput {
+  @Field(() => Int) reviewId!: number;
 }
 
 // Freight
@@ -97,12 +107,7 @@ export class FreightTemplate {
 }
 
 @ObjectType()
-export class FreightTemplatePage {
-  @Field(() => [FreightTemplate]) items!: FreightTemplate[];
-  @Field(() => Int) page!: number;
-  @Field(() => Int) pageSize!: number;
-  @Field(() => Int) total!: number;
-}
+export class FreightTemplatePage extends PageType(FreightTemplate) {}
 
 @ObjectType()
 export class ProductFreightTemplate {
@@ -119,12 +124,28 @@ export class FreightRegionInput {
 }
 
 @InputType()
-export class FreightTemplateInput {
+export class CreateFreightTemplateInput {
   @Field() name!: string;
   @Field(() => Int) firstUnitFee!: number;
   @Field(() => Int) additionalUnitFee!: number;
   @Field(() => Int, { nullable: true }) freeThreshold?: number | null;
   @Field(() => [FreightRegionInput], { nullable: true }) regions?: FreightRegionInput[];
+}
+
+@InputType({ description: 'Replaces the terms and regions as a whole' })
+export class UpdateFreightTemplateInput extends CreateFreightTemplateInput {
+  @Field(() => Int) templateId!: number;
+}
+
+@InputType()
+export class DeleteFreightTemplateInput {
+  @Field(() => Int) templateId!: number;
+}
+
+@InputType()
+export class AssignFreightTemplateInput {
+  @Field(() => Int) productId!: number;
+  @Field(() => Int, { nullable: true, description: 'Null or left out: the product ships free' }) freightTemplateId?: number | null;
 }
 
 // After-sale
@@ -153,8 +174,8 @@ export class Refund {
   @Field(() => Int) orderId!: number;
   @Field(() => Int) customerId!: number;
   @Field(() => ShopSummary) shop!: ShopSummary;
-  @Field(() => RefundKind) kind!: RefundKind;
-  @Field(() => RefundStatus) status!: RefundStatus;
+  @Field(() => RefundKindEnum) kind!: RefundKind;
+  @Field(() => RefundStatusEnum) status!: RefundStatus;
   @Field() reason!: string;
   @Field() currency!: string;
   @Field(() => Int, { description: "What completion credits: the items' amounts plus freightAmount" }) amount!: number;
@@ -169,30 +190,42 @@ export class Refund {
 }
 
 @ObjectType()
-export class RefundPage {
-  @Field(() => [Refund]) items!: Refund[];
-  @Field(() => Int) page!: number;
-  @Field(() => Int) pageSize!: number;
-  @Field(() => Int) total!: number;
-}
+export class RefundPage extends PageType(Refund) {}
 
 @InputType()
-export class RefundItemInput {
-  @Field(() => Int) orderItemId!: number;
-  @Field(() => Int) quantity!: number;
-}
-
-@InputType()
-export class RefundInput {
-  @Field(() => RefundKind) kind!: RefundKind;
+export class RequestRefundInput {
+  @Field(() => Int) orderId!: number;
+  @Field(() => RefundKindEnum) kind!: RefundKind;
   @Field() reason!: string;
-  @Field(() => [RefundItemInput]) items!: RefundItemInput[];
+  @Field(() => [OrderItemQuantityInput]) items!: OrderItemQuantityInput[];
 }
 
 @InputType()
-export class ShipBackInput {
+export class ShipBackRefundInput {
+  @Field(() => Int) refundId!: number;
   @Field({ description: 'Code of an active shipping company' }) companyCode!: string;
   @Field() trackingNumber!: string;
+}
+
+@InputType()
+export class CancelRefundInput {
+  @Field(() => Int) refundId!: number;
+}
+
+@InputType()
+export class ApproveRefundInput {
+  @Field(() => Int) refundId!: number;
+}
+
+@InputType()
+export class RejectRefundInput {
+  @Field(() => Int) refundId!: number;
+  @Field({ description: 'Told to the customer' }) reason!: string;
+}
+
+@InputType()
+export class ReceiveRefundInput {
+  @Field(() => Int) refundId!: number;
 }
 
 @ArgsType()
@@ -214,6 +247,21 @@ export class AdminReviewListArgs extends PageArgs {
 
 @ArgsType()
 export class RefundListArgs extends PageArgs {
-  @Field(() => RefundStatus, { nullable: true }) status?: RefundStatus | null;
-  @Field(() => RefundKind, { nullable: true }) kind?: RefundKind | null;
+  @Field(() => RefundStatusEnum, { nullable: true }) status?: RefundStatus | null;
+  @Field(() => RefundKindEnum, { nullable: true }) kind?: RefundKind | null;
 }
+
+export const ReviewOrderItemPayload = PayloadType('ReviewOrderItem', 'review', () => Review, 'The new review');
+export const ReplyToReviewPayload = PayloadType('ReplyToReview', 'review', () => Review, 'The review with its reply');
+export const HideReviewPayload = PayloadType('HideReview', 'review', () => Review, 'The review, hidden from public reads');
+export const ShowReviewPayload = PayloadType('ShowReview', 'review', () => Review, 'The review, shown again');
+export const CreateFreightTemplatePayload = PayloadType('CreateFreightTemplate', 'template', () => FreightTemplate, 'The new template');
+export const UpdateFreightTemplatePayload = PayloadType('UpdateFreightTemplate', 'template', () => FreightTemplate, 'The template as replaced');
+export const DeleteFreightTemplatePayload = PayloadType('DeleteFreightTemplate', 'deletedTemplateId', () => Int, 'The id of the deleted template');
+export const AssignFreightTemplatePayload = PayloadType('AssignFreightTemplate', 'assignment', () => ProductFreightTemplate, "The product's template now");
+export const RequestRefundPayload = PayloadType('RequestRefund', 'refund', () => Refund, 'The new request');
+export const ShipBackRefundPayload = PayloadType('ShipBackRefund', 'refund', () => Refund, 'The return, shipped back');
+export const CancelRefundPayload = PayloadType('CancelRefund', 'refund', () => Refund, 'The request, cancelled');
+export const ApproveRefundPayload = PayloadType('ApproveRefund', 'refund', () => Refund, 'The refund completed, or the return approved');
+export const RejectRefundPayload = PayloadType('RejectRefund', 'refund', () => Refund, 'The request, rejected');
+export const ReceiveRefundPayload = PayloadType('ReceiveRefund', 'refund', () => Refund, 'The return, completed');

@@ -1,30 +1,9 @@
-import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { ProductStatus } from '../../entities/product.entity.js';
-import { ContentKind } from '../../entities/home-content-item.entity.js';
 import { PageArgs, PageType } from './page.types.js';
-
-registerEnumType(ProductStatus, { name: 'ProductStatus', description: 'Publish lifecycle: draft, published, unpublished' });
-registerEnumType(ContentKind, { name: 'ContentKind', description: 'The four home content lists' });
-
-/** Values are the REST spellings, so both doors hand the service the same strings. */
-export enum ProductSort {
-  Price = 'price',
-  Sales = 'sales',
-}
-registerEnumType(ProductSort, {
-  name: 'ProductSort',
-  description: 'Sort key of the product listing',
-  valuesConfig: {
-    Price: { description: 'Lowest SKU price; ascending unless `order` says otherwise' },
-    Sales: { description: 'sold_count; best sellers first unless `order` says otherwise' },
-  },
-});
-
-export enum SortOrder {
-  Asc = 'asc',
-  Desc = 'desc',
-}
-registerEnumType(SortOrder, { name: 'SortOrder' });
+import { ContentKind } from '../../entities/home-content-item.entity.js';
+import { ContentKindEnum, ProductSort, ProductSortEnum, ProductStatusEnum, SortOrder, SortOrderEnum } from './enums.js';
+import { PayloadType } from './payload.types.js';
 
 @ObjectType('Currency', { description: 'The platform base currency; every amount is an integer of its minor units' })
 export class CurrencyType {
@@ -91,7 +70,7 @@ export class ProductType {
   @Field() name!: string;
   @Field({ nullable: true }) description?: string;
   @Field({ nullable: true }) imageUrl?: string;
-  @Field(() => ProductStatus) status!: ProductStatus;
+  @Field(() => ProductStatusEnum) status!: ProductStatus;
   @Field(() => Int, { description: 'The lowest SKU price' }) priceFrom!: number;
   @Field(() => Int, { description: 'Units sold in orders that reached payment, computed on read' }) soldCount!: number;
   @Field(() => ShopType) shop!: ShopType;
@@ -128,7 +107,7 @@ export class HomeContentType {
   @Field(() => [ContentItemType]) floorAdverts!: ContentItemType[];
 }
 
-@InputType()
+@InputType({ description: 'A brand of the ordered list' })
 export class BrandInput {
   @Field(() => Int, { nullable: true, description: 'An existing brand to keep; without id a brand is created' }) id?: number;
   @Field() name!: string;
@@ -136,7 +115,13 @@ export class BrandInput {
 }
 
 @InputType()
-export class ShopProfileInput {
+export class ReplaceBrandsInput {
+  @Field(() => [BrandInput], { description: 'The complete list in its order: brands left out are deleted' }) items!: BrandInput[];
+}
+
+@InputType()
+export class PutShopProfileInput {
+  @Field(() => Int) shopId!: number;
   @Field() logoUrl!: string;
   @Field({ nullable: true }) description?: string;
   @Field({ nullable: true }) bannerUrl?: string;
@@ -155,6 +140,12 @@ export class ContentItemInput {
 }
 
 @InputType()
+export class ReplaceHomeContentInput {
+  @Field(() => ContentKindEnum) kind!: ContentKind;
+  @Field(() => [ContentItemInput], { description: 'The complete list in its order (positions 0..n-1)' }) items!: ContentItemInput[];
+}
+
+@InputType()
 export class SkuInput {
   @Field(() => Int, { nullable: true, description: 'An existing SKU of the product; without id a SKU is created' }) id?: number;
   @Field() name!: string;
@@ -164,7 +155,7 @@ export class SkuInput {
 }
 
 @InputType()
-export class ProductInput {
+export class UpsertProductInput {
   @Field(() => Int, { nullable: true, description: 'Without id a draft product is created; with id that product is updated' }) id?: number;
   @Field() name!: string;
   @Field({ nullable: true }) description?: string;
@@ -172,6 +163,16 @@ export class ProductInput {
   @Field(() => Int) categoryId!: number;
   @Field(() => Int, { nullable: true }) brandId?: number;
   @Field(() => [SkuInput], { description: 'The complete SKU list: SKUs left out are deleted' }) skus!: SkuInput[];
+}
+
+@InputType()
+export class PublishProductInput {
+  @Field(() => Int) productId!: number;
+}
+
+@InputType()
+export class UnpublishProductInput {
+  @Field(() => Int) productId!: number;
 }
 
 @ArgsType()
@@ -183,11 +184,18 @@ export class ProductListArgs extends PageArgs {
   @Field(() => Int, { nullable: true }) shopId?: number | null;
   @Field(() => Int, { nullable: true, description: 'Lowest SKU price at least this (minor units)' }) priceMin?: number | null;
   @Field(() => Int, { nullable: true, description: 'Lowest SKU price at most this (minor units)' }) priceMax?: number | null;
-  @Field(() => ProductSort, { nullable: true, description: 'Default: newest first; with `q`, most relevant first' }) sort?: ProductSort | null;
-  @Field(() => SortOrder, { nullable: true }) order?: SortOrder | null;
+  @Field(() => ProductSortEnum, { nullable: true, description: 'Default: newest first; with `q`, most relevant first' }) sort?: ProductSort | null;
+  @Field(() => SortOrderEnum, { nullable: true }) order?: SortOrder | null;
 }
 
 @ArgsType()
 export class MerchantProductListArgs extends PageArgs {
-  @Field(() => ProductStatus, { nullable: true }) status?: ProductStatus | null;
+  @Field(() => ProductStatusEnum, { nullable: true }) status?: ProductStatus | null;
 }
+
+export const ReplaceBrandsPayload = PayloadType('ReplaceBrands', 'brands', () => [BrandType], 'The stored list, in order');
+export const PutShopProfilePayload = PayloadType('PutShopProfile', 'profile', () => ShopProfileType, 'The stored profile');
+export const ReplaceHomeContentPayload = PayloadType('ReplaceHomeContent', 'items', () => [ContentItemType], 'The stored list, in order');
+export const UpsertProductPayload = PayloadType('UpsertProduct', 'product', () => ProductType, 'The product as stored');
+export const PublishProductPayload = PayloadType('PublishProduct', 'product', () => ProductType, 'The product, published');
+export const UnpublishProductPayload = PayloadType('UnpublishProduct', 'product', () => ProductType, 'The product, unpublished');

@@ -1,19 +1,18 @@
-import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { CouponTemplateStatus, DiscountKind } from '../../entities/coupon-template.entity.js';
 import { CouponState } from '../../services/promotions/coupon.service.js';
 import { ShopSummary } from './order.types.js';
-import { PageArgs } from './page.types.js';
+import { PageArgs, PageType } from './page.types.js';
+import { PayloadType } from './payload.types.js';
+import { DiscountKindEnum, CouponTemplateStatusEnum, CouponStateEnum } from './enums.js';
 
-registerEnumType(DiscountKind, { name: 'DiscountKind', description: 'fixed: amountOff minor units off; percent: percentOff (1..100) rounded down, capped by maxDiscount' });
-registerEnumType(CouponTemplateStatus, { name: 'CouponTemplateStatus' });
-registerEnumType(CouponState, { name: 'CouponState', description: 'expired: now is past validUntil and the coupon was not used' });
 
 @ObjectType()
 export class CouponTemplate {
   @Field(() => Int) id!: number;
   @Field(() => Int) shopId!: number;
   @Field() name!: string;
-  @Field(() => DiscountKind) discountKind!: DiscountKind;
+  @Field(() => DiscountKindEnum) discountKind!: DiscountKind;
   @Field(() => Int, { nullable: true }) amountOff?: number;
   @Field(() => Int, { nullable: true }) percentOff?: number;
   @Field(() => Int, { nullable: true }) maxDiscount?: number;
@@ -22,18 +21,13 @@ export class CouponTemplate {
   @Field({ nullable: true }) validUntil?: Date;
   @Field(() => Int, { nullable: true, description: 'Window of validDays from the claim, instead of fixed dates' }) validDays?: number;
   @Field(() => Int, { description: 'Coupons still claimable' }) claimStock!: number;
-  @Field(() => CouponTemplateStatus) status!: CouponTemplateStatus;
+  @Field(() => CouponTemplateStatusEnum) status!: CouponTemplateStatus;
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
 }
 
 @ObjectType()
-export class CouponTemplatePage {
-  @Field(() => [CouponTemplate]) items!: CouponTemplate[];
-  @Field(() => Int) page!: number;
-  @Field(() => Int) pageSize!: number;
-  @Field(() => Int) total!: number;
-}
+export class CouponTemplatePage extends PageType(CouponTemplate) {}
 
 @ObjectType()
 export class Coupon {
@@ -41,31 +35,26 @@ export class Coupon {
   @Field(() => Int, { nullable: true, description: 'Null once the template was deleted' }) templateId?: number;
   @Field(() => ShopSummary) shop!: ShopSummary;
   @Field() name!: string;
-  @Field(() => DiscountKind) discountKind!: DiscountKind;
+  @Field(() => DiscountKindEnum) discountKind!: DiscountKind;
   @Field(() => Int, { nullable: true }) amountOff?: number;
   @Field(() => Int, { nullable: true }) percentOff?: number;
   @Field(() => Int, { nullable: true }) maxDiscount?: number;
   @Field(() => Int) minOrderAmount!: number;
   @Field() validFrom!: Date;
   @Field() validUntil!: Date;
-  @Field(() => CouponState) status!: CouponState;
+  @Field(() => CouponStateEnum) status!: CouponState;
   @Field() claimedAt!: Date;
   @Field({ nullable: true }) usedAt?: Date;
 }
 
 @ObjectType()
-export class CouponPage {
-  @Field(() => [Coupon]) items!: Coupon[];
-  @Field(() => Int) page!: number;
-  @Field(() => Int) pageSize!: number;
-  @Field(() => Int) total!: number;
-}
+export class CouponPage extends PageType(Coupon) {}
 
 /** Create: the service validates the terms (kind-specific fields, one window scheme). */
 @InputType()
-export class CouponTemplateInput {
+export class CreateCouponTemplateInput {
   @Field() name!: string;
-  @Field(() => DiscountKind) discountKind!: DiscountKind;
+  @Field(() => DiscountKindEnum) discountKind!: DiscountKind;
   @Field(() => Int, { nullable: true }) amountOff?: number;
   @Field(() => Int, { nullable: true }) percentOff?: number;
   @Field(() => Int, { nullable: true }) maxDiscount?: number;
@@ -74,14 +63,15 @@ export class CouponTemplateInput {
   @Field({ nullable: true }) validUntil?: Date;
   @Field(() => Int, { nullable: true }) validDays?: number;
   @Field(() => Int) claimStock!: number;
-  @Field(() => CouponTemplateStatus, { nullable: true, description: 'Default active' }) status?: CouponTemplateStatus;
+  @Field(() => CouponTemplateStatusEnum, { nullable: true, description: 'Default ACTIVE' }) status?: CouponTemplateStatus;
 }
 
 /** Edit: only the fields given change; the merged terms are validated as a whole. */
 @InputType()
-export class CouponTemplatePatch {
+export class UpdateCouponTemplateInput {
+  @Field(() => Int) templateId!: number;
   @Field({ nullable: true }) name?: string;
-  @Field(() => DiscountKind, { nullable: true }) discountKind?: DiscountKind;
+  @Field(() => DiscountKindEnum, { nullable: true }) discountKind?: DiscountKind;
   @Field(() => Int, { nullable: true }) amountOff?: number;
   @Field(() => Int, { nullable: true }) percentOff?: number;
   @Field(() => Int, { nullable: true, description: 'null removes the cap' }) maxDiscount?: number;
@@ -90,7 +80,22 @@ export class CouponTemplatePatch {
   @Field({ nullable: true }) validUntil?: Date;
   @Field(() => Int, { nullable: true }) validDays?: number;
   @Field(() => Int, { nullable: true }) claimStock?: number;
-  @Field(() => CouponTemplateStatus, { nullable: true }) status?: CouponTemplateStatus;
+  @Field(() => CouponTemplateStatusEnum, { nullable: true }) status?: CouponTemplateStatus;
+}
+
+@InputType()
+export class ClaimCouponInput {
+  @Field(() => Int) templateId!: number;
+}
+
+@InputType()
+export class DisableCouponTemplateInput {
+  @Field(() => Int) templateId!: number;
+}
+
+@InputType()
+export class DeleteCouponTemplateInput {
+  @Field(() => Int) templateId!: number;
 }
 
 /** GraphQL has no maps: the checkout's coupons are a list of (shop, coupon) pairs, one per shop. */
@@ -107,10 +112,16 @@ export class ShopCouponTemplateListArgs extends PageArgs {
 
 @ArgsType()
 export class CouponListArgs extends PageArgs {
-  @Field(() => CouponState, { nullable: true }) status?: CouponState | null;
+  @Field(() => CouponStateEnum, { nullable: true }) status?: CouponState | null;
 }
 
 @ArgsType()
 export class CouponTemplateListArgs extends PageArgs {
-  @Field(() => CouponTemplateStatus, { nullable: true }) status?: CouponTemplateStatus | null;
+  @Field(() => CouponTemplateStatusEnum, { nullable: true }) status?: CouponTemplateStatus | null;
 }
+
+export const ClaimCouponPayload = PayloadType('ClaimCoupon', 'coupon', () => Coupon, 'The claimed coupon, with its own copy of the terms');
+export const CreateCouponTemplatePayload = PayloadType('CreateCouponTemplate', 'template', () => CouponTemplate, 'The new template');
+export const UpdateCouponTemplatePayload = PayloadType('UpdateCouponTemplate', 'template', () => CouponTemplate, 'The template as changed');
+export const DisableCouponTemplatePayload = PayloadType('DisableCouponTemplate', 'template', () => CouponTemplate, 'The template, disabled');
+export const DeleteCouponTemplatePayload = PayloadType('DeleteCouponTemplate', 'deletedTemplateId', () => Int, 'The id of the deleted template');

@@ -1,24 +1,157 @@
-import { ArgsType, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { GraphQLJSONObject } from 'graphql-scalars';
+import { ArgsType, createUnionType, Field, ID, Int, ObjectType } from 'type-graphql';
+import { OrderStatus } from '../../entities/order.entity.js';
+import { GroupState } from '../../entities/group-buy.entity.js';
+import { RefundKind, RefundStatus } from '../../entities/refund.entity.js';
+import type { EventName, EventPayloads } from '../../shared/domain-event.js';
 import { EventTypes, type EventType } from '../../services/events/event-types.js';
+import { EventTypeEnum, GroupStateEnum, OrderStatusEnum, RefundKindEnum, RefundStatusEnum } from './enums.js';
 
-registerEnumType(EventTypes, {
-  name: 'EventType',
-  description: 'Kinds of domain event; the value `ORDER_PLACED` is the event `order.placed`, and so on',
+/** The payload of one event type, in a form a class may implement. */
+type PayloadOf<T extends EventName> = EventPayloads[T];
+
+// One object type per event type, each checked against its payload's one shape (`implements
+// EventPayloads[...]`, src/shared/domain-event.ts); states are the objects' own enums.
+
+@ObjectType({ description: 'ORDER_PLACED: one per order a checkout placed' })
+class OrderPlacedEventPayload implements PayloadOf<'order.placed'> {
+  @Field(() => Int) orderId!: number;
+  @Field(() => Int) total!: number;
+  @Field(() => OrderStatusEnum) status!: OrderStatus;
+}
+
+@ObjectType({ description: 'ORDER_PAID: groupId when a group seat was paid; status is then AWAITING_GROUP, or PAID for the seat that filled the group' })
+class OrderPaidEventPayload implements PayloadOf<'order.paid'> {
+  @Field(() => Int) orderId!: number;
+  @Field(() => Int) total!: number;
+  @Field(() => OrderStatusEnum) status!: OrderStatus;
+  @Field(() => Int, { nullable: true }) groupId?: number;
+}
+
+@ObjectType({ description: 'ORDER_CANCELLED' })
+class OrderCancelledEventPayload implements PayloadOf<'order.cancelled'> {
+  @Field(() => Int) orderId!: number;
+  @Field(() => String, { description: 'customer, payment_timeout or group_expired, as Order.cancelReason says' }) reason!: EventPayloads['order.cancelled']['reason'];
+  @Field(() => OrderStatusEnum) status!: OrderStatus;
+}
+
+@ObjectType({ description: 'ORDER_DELIVERED: the customer confirmed delivery' })
+class OrderDeliveredEventPayload implements PayloadOf<'order.delivered'> {
+  @Field(() => Int) orderId!: number;
+  @Field(() => OrderStatusEnum) status!: OrderStatus;
+}
+
+@ObjectType({ description: 'SHIPMENT_CREATED' })
+class ShipmentCreatedEventPayload implements PayloadOf<'shipment.created'> {
+  @Field(() => Int) orderId!: number;
+  @Field(() => Int) shipmentId!: number;
+  @Field() companyCode!: string;
+  @Field() carrier!: string;
+  @Field() trackingNumber!: string;
+}
+
+@ObjectType({ description: 'GROUP_STATE_CHANGED: orderIds are the seat orders now paid (SUCCESSFUL) or cancelled (EXPIRED)' })
+class GroupStateChangedEventPayload implements PayloadOf<'group.state_changed'> {
+  @Field(() => Int) groupId!: number;
+  @Field(() => Int) activityId!: number;
+  @Field(() => GroupStateEnum) state!: GroupState;
+  @Field(() => Int) paidSeats!: number;
+  @Field(() => Int) capacity!: number;
+  @Field(() => [Int]) orderIds!: number[];
+}
+
+@ObjectType({ description: 'REDEMPTION_CREATED' })
+class RedemptionCreatedEventPayload implements PayloadOf<'redemption.created'> {
+  @Field(() => Int) redemptionId!: number;
+  @Field(() => Int) pointsProductId!: number;
+  @Field(() => Int) quantity!: number;
+  @Field(() => Int, { description: 'Points debited' }) points!: number;
+}
+
+@ObjectType({ description: "STOCK_LOW: once, when a sale takes a SKU's stock below the threshold" })
+class StockLowEventPayload implements PayloadOf<'stock.low'> {
+  @Field(() => Int) skuId!: number;
+  @Field(() => Int) productId!: number;
+  @Field(() => Int) stock!: number;
+  @Field(() => Int) threshold!: number;
+}
+
+@ObjectType({ description: 'REVIEW_CREATED' })
+class ReviewCreatedEventPayload implements PayloadOf<'review.created'> {
+  @Field(() => Int) reviewId!: number;
+  @Field(() => Int) productId!: number;
+  @Field(() => Int) rating!: number;
+}
+
+@ObjectType({ description: 'REVIEW_REPLIED' })
+class ReviewRepliedEventPayload implements PayloadOf<'review.replied'> {
+  @Field(() => Int) reviewId!: number;
+}
+
+type RefundEventName = Extract<EventName, `refund.${string}`>;
+
+/** The payload type of one refund event: the refund's new state, and the amount where the event carries it. */
+function RefundEventPayload<T extends RefundEventName>(type: T, name: string, description: string, withAmount: boolean) {
+  @ObjectType(name, { description })
+  class Payload {
+    @Field(() => Int) refundId!: number;
+    @Field(() => Int) orderId!: number;
+    @Field(() => RefundKindEnum) kind!: RefundKind;
+    @Field(() => RefundStatusEnum) status!: RefundStatus;
+  }
+  if (withAmount) Field(() => Int, { description: 'Minor units credited on completion' })(Payload.prototype, 'amount');
+  return Payload as new () => EventPayloads[T];
+}
+
+const RefundRequested = RefundEventPayload('refund.requested', 'RefundRequestedEventPayload', 'REFUND_REQUESTED', true);
+const RefundApproved = RefundEventPayload('refund.approved', 'RefundApprovedEventPayload', 'REFUND_APPROVED: a return approved (an approved refund completes at once)', false);
+const RefundShippedBack = RefundEventPayload('refund.shipped_back', 'RefundShippedBackEventPayload', 'REFUND_SHIPPED_BACK', false);
+const RefundCompleted = RefundEventPayload('refund.completed', 'RefundCompletedEventPayload', 'REFUND_COMPLETED', true);
+const RefundRejected = RefundEventPayload('refund.rejected', 'RefundRejectedEventPayload', 'REFUND_REJECTED', false);
+const RefundCancelled = RefundEventPayload('refund.cancelled', 'RefundCancelledEventPayload', 'REFUND_CANCELLED', false);
+
+/** Each event type's payload type (one each, so `__typename` tells the event type too). */
+const PAYLOAD_TYPES = {
+  [EventTypes.ORDER_PLACED]: OrderPlacedEventPayload,
+  [EventTypes.ORDER_PAID]: OrderPaidEventPayload,
+  [EventTypes.ORDER_CANCELLED]: OrderCancelledEventPayload,
+  [EventTypes.ORDER_DELIVERED]: OrderDeliveredEventPayload,
+  [EventTypes.SHIPMENT_CREATED]: ShipmentCreatedEventPayload,
+  [EventTypes.GROUP_STATE_CHANGED]: GroupStateChangedEventPayload,
+  [EventTypes.REDEMPTION_CREATED]: RedemptionCreatedEventPayload,
+  [EventTypes.STOCK_LOW]: StockLowEventPayload,
+  [EventTypes.REVIEW_CREATED]: ReviewCreatedEventPayload,
+  [EventTypes.REVIEW_REPLIED]: ReviewRepliedEventPayload,
+  [EventTypes.REFUND_REQUESTED]: RefundRequested,
+  [EventTypes.REFUND_APPROVED]: RefundApproved,
+  [EventTypes.REFUND_SHIPPED_BACK]: RefundShippedBack,
+  [EventTypes.REFUND_COMPLETED]: RefundCompleted,
+  [EventTypes.REFUND_REJECTED]: RefundRejected,
+  [EventTypes.REFUND_CANCELLED]: RefundCancelled,
+} satisfies { [T in EventName]: new () => EventPayloads[T] };
+
+/** Which event a payload value came from: set by `DomainEvent.payload`, read by the union's type resolver. */
+export const PAYLOAD_OF = Symbol('event type');
+export type TaggedPayload = EventPayloads[EventName] & { [PAYLOAD_OF]: EventName };
+
+export const EventPayloadUnion = createUnionType({
+  name: 'EventPayload',
+  description: "What happened, by event type: one type per EventType (its `__typename` says which)",
+  types: () => Object.values(PAYLOAD_TYPES),
+  resolveType: (value) => PAYLOAD_TYPES[(value as TaggedPayload)[PAYLOAD_OF]],
 });
 
 @ObjectType('DomainEvent', { description: 'Something that happened in a committed transaction' })
 export class DomainEventType {
   @Field(() => ID, { description: 'Unique per event: drop a duplicate delivery by it' }) id!: string;
-  @Field(() => EventTypes) type!: EventType;
+  @Field(() => EventTypeEnum) type!: EventType;
   @Field(() => Date) occurredAt!: string;
   @Field(() => [Int], { description: 'Shops the event concerns' }) shopIds!: number[];
   @Field(() => Int, { nullable: true, description: 'The customer the event concerns, if one' }) customerId!: number | null;
-  @Field(() => GraphQLJSONObject, { description: 'Ids and states; its shape per type is in docs/api.md' }) payload!: Record<string, unknown>;
+  // `payload` (the EventPayload union) is resolved by EventsResolver, which tags it with its event type.
 }
 
 @ArgsType()
 export class EventFeedArgs {
-  @Field(() => [EventTypes], { nullable: true, description: 'Only these kinds (all when absent)' })
+  @Field(() => [EventTypeEnum], { nullable: true, description: 'Only these kinds (all when absent)' })
   types?: EventType[] | null;
 }

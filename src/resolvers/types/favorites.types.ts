@@ -1,6 +1,7 @@
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { PageType } from './page.types.js';
 import { ShopSummary } from './order.types.js';
+import { PayloadType } from './payload.types.js';
 
 @ObjectType('FavoriteShopSummary', { description: 'A shop as the favorites list shows it' })
 export class FavoriteShopSummaryType {
@@ -43,3 +44,28 @@ export class FavoritesType {
   @Field(() => FavoriteProductPage) products!: FavoriteProductPage;
   @Field(() => FavoriteShopPage) shops!: FavoriteShopPage;
 }
+
+@InputType()
+export class FavoriteProductInput {
+  @Field(() => Int) productId!: number;
+}
+
+@InputType()
+export class UnfavoriteProductInput {
+  @Field(() => Int) productId!: number;
+}
+
+@InputType()
+export class FavoriteShopInput {
+  @Field(() => Int) shopId!: number;
+}
+
+@InputType()
+export class UnfavoriteShopInput {
+  @Field(() => Int) shopId!: number;
+}
+
+export const FavoriteProductPayload = PayloadType('FavoriteProduct', 'favorite', () => FavoriteProductType, 'The favorite (the existing one when it was already there)');
+export const UnfavoriteProductPayload = PayloadType('UnfavoriteProduct', 'productId', () => Int, 'The product, no longer a favorite');
+export const FavoriteShopPayload = PayloadType('FavoriteShop', 'favorite', () => FavoriteShopType, 'The favorite (the existing one when it was already there)');
+export const UnfavoriteShopPayload = PayloadType('UnfavoriteShop', 'shopId', () => Int, 'The shop, no longer a favorite');

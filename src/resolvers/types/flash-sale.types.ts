@@ -1,9 +1,10 @@
-import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { FlashSaleState } from '../../services/promotions/flash-sale.service.js';
 import { ShopSummary } from './order.types.js';
 import { PageArgs, PageType } from './page.types.js';
+import { PayloadType } from './payload.types.js';
+import { FlashSaleStateEnum } from './enums.js';
 
-registerEnumType(FlashSaleState, { name: 'FlashSaleState', description: 'Where now falls in the window [startsAt, endsAt)' });
 
 @ObjectType()
 export class FlashSaleItem {
@@ -27,7 +28,7 @@ export class FlashSale {
   @Field() startsAt!: Date;
   @Field({ description: 'Exclusive end of the window' }) endsAt!: Date;
   @Field() enabled!: boolean;
-  @Field(() => FlashSaleState) state!: FlashSaleState;
+  @Field(() => FlashSaleStateEnum) state!: FlashSaleState;
   @Field(() => [FlashSaleItem]) items!: FlashSaleItem[];
 }
 
@@ -43,11 +44,31 @@ export class FlashSaleItemInput {
 }
 
 @InputType()
-export class FlashSaleInput {
+export class CreateFlashSaleInput {
   @Field() name!: string;
   @Field() startsAt!: Date;
   @Field({ description: 'Exclusive end of the window' }) endsAt!: Date;
   @Field(() => [FlashSaleItemInput]) items!: FlashSaleItemInput[];
+}
+
+@InputType({ description: 'Replaces name, window and items; items are matched by SKU' })
+export class UpdateFlashSaleInput extends CreateFlashSaleInput {
+  @Field(() => Int) flashSaleId!: number;
+}
+
+@InputType()
+export class DeleteFlashSaleInput {
+  @Field(() => Int) flashSaleId!: number;
+}
+
+@InputType()
+export class EnableFlashSaleInput {
+  @Field(() => Int) flashSaleId!: number;
+}
+
+@InputType()
+export class DisableFlashSaleInput {
+  @Field(() => Int) flashSaleId!: number;
 }
 
 @ArgsType()
@@ -56,3 +77,9 @@ export class FlashSaleListArgs extends PageArgs {
   @Field(() => Int, { nullable: true }) shopId?: number | null;
   @Field(() => Int, { nullable: true, description: 'Only sessions with an item of this product' }) productId?: number | null;
 }
+
+export const CreateFlashSalePayload = PayloadType('CreateFlashSale', 'flashSale', () => FlashSale, 'The new session (disabled)');
+export const UpdateFlashSalePayload = PayloadType('UpdateFlashSale', 'flashSale', () => FlashSale, 'The session as changed');
+export const DeleteFlashSalePayload = PayloadType('DeleteFlashSale', 'deletedFlashSaleId', () => Int, 'The id of the deleted session');
+export const EnableFlashSalePayload = PayloadType('EnableFlashSale', 'flashSale', () => FlashSale, 'The session, enabled');
+export const DisableFlashSalePayload = PayloadType('DisableFlashSale', 'flashSale', () => FlashSale, 'The session, disabled');

@@ -1,12 +1,10 @@
-import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { GroupState } from '../../entities/group-buy.entity.js';
 import { ShopSummary } from './order.types.js';
-import { PageArgs } from './page.types.js';
+import { PageArgs, PageType } from './page.types.js';
+import { PayloadType } from './payload.types.js';
+import { GroupStateEnum } from './enums.js';
 
-registerEnumType(GroupState, {
-  name: 'GroupState',
-  description: 'open -> successful (every seat paid), open -> expired (lifetime ended), open -> cancelled (opener cancelled before any seat was paid)',
-});
 
 @ObjectType({ description: "A shop's group-buying offer on one of its SKUs" })
 export class GroupBuy {
@@ -30,7 +28,7 @@ export class GroupBuy {
 @ObjectType({ description: 'A concrete group under an activity' })
 export class BuyingGroup {
   @Field(() => Int) id!: number;
-  @Field(() => GroupState) state!: GroupState;
+  @Field(() => GroupStateEnum) state!: GroupState;
   @Field(() => Int) capacity!: number;
   @Field(() => Int, { description: 'Paid seats' }) seatsTaken!: number;
   @Field(() => Int) seatsLeft!: number;
@@ -58,29 +56,29 @@ export class MerchantGroupBuy extends GroupBuy {
 }
 
 @ObjectType()
-export class GroupBuyPage {
-  @Field(() => [GroupBuy]) items!: GroupBuy[];
-  @Field(() => Int) page!: number;
-  @Field(() => Int) pageSize!: number;
-  @Field(() => Int) total!: number;
-}
+export class GroupBuyPage extends PageType(GroupBuy) {}
 
 @ObjectType()
-export class MerchantGroupBuyPage {
-  @Field(() => [MerchantGroupBuy]) items!: MerchantGroupBuy[];
-  @Field(() => Int) page!: number;
-  @Field(() => Int) pageSize!: number;
-  @Field(() => Int) total!: number;
-}
+export class MerchantGroupBuyPage extends PageType(MerchantGroupBuy) {}
 
 @InputType()
-export class GroupBuyInput {
+export class CreateGroupBuyInput {
   @Field(() => Int) skuId!: number;
   @Field(() => Int) groupPrice!: number;
   @Field(() => Int) capacity!: number;
   @Field(() => Int) lifetimeMinutes!: number;
   @Field() startsAt!: Date;
   @Field() endsAt!: Date;
+}
+
+@InputType({ description: "Replaces an activity's terms as a whole" })
+export class UpdateGroupBuyInput extends CreateGroupBuyInput {
+  @Field(() => Int) activityId!: number;
+}
+
+@InputType()
+export class DeleteGroupBuyInput {
+  @Field(() => Int) activityId!: number;
 }
 
 @InputType({ description: "Group-buying checkout: one unit of the activity's SKU; groupId joins that group, none opens a new one" })
@@ -96,3 +94,7 @@ export class GroupBuyListArgs extends PageArgs {
   @Field(() => Int, { nullable: true }) shopId?: number | null;
   @Field(() => Int, { nullable: true }) productId?: number | null;
 }
+
+export const CreateGroupBuyPayload = PayloadType('CreateGroupBuy', 'activity', () => MerchantGroupBuy, 'The new activity');
+export const UpdateGroupBuyPayload = PayloadType('UpdateGroupBuy', 'activity', () => MerchantGroupBuy, 'The activity as changed');
+export const DeleteGroupBuyPayload = PayloadType('DeleteGroupBuy', 'deletedActivityId', () => Int, 'The id of the deleted activity');

@@ -1,13 +1,10 @@
-import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { OrderStatus } from '../../entities/order.entity.js';
 import { ItemPricing } from '../../entities/order-item.entity.js';
-import { PageArgs } from './page.types.js';
+import { PageArgs, PageType } from './page.types.js';
+import { PayloadType } from './payload.types.js';
+import { InvoiceStatusEnum, ItemPricingEnum, OrderStatusEnum, type InvoiceStatus } from './enums.js';
 
-registerEnumType(OrderStatus, {
-  name: 'OrderStatus',
-  description: 'pending_payment -> paid -> shipped -> delivered, or pending_payment -> cancelled; a group order: pending_payment -> awaiting_group -> paid (group successful) or cancelled (group expired)',
-});
-registerEnumType(ItemPricing, { name: 'ItemPricing' });
 
 @ObjectType()
 export class ShopSummary {
@@ -48,7 +45,7 @@ export class OrderItem {
   @Field(() => Int, { description: 'Unit price snapshot taken at checkout' }) unitPrice!: number;
   @Field(() => Int) quantity!: number;
   @Field(() => Int) amount!: number;
-  @Field(() => ItemPricing) pricing!: ItemPricing;
+  @Field(() => ItemPricingEnum) pricing!: ItemPricing;
   @Field(() => Int) shippedQuantity!: number;
   @Field(() => Int, { nullable: true, description: 'The flash-sale activity item that priced a flash_sale item' }) flashSaleItemId?: number;
   @Field(() => Int, { description: 'Units in open or completed refunds and returns' }) refundQuantity!: number;
@@ -83,7 +80,7 @@ export class Order {
   @Field(() => Int) id!: number;
   @Field(() => Int) customerId!: number;
   @Field(() => ShopSummary) shop!: ShopSummary;
-  @Field(() => OrderStatus) status!: OrderStatus;
+  @Field(() => OrderStatusEnum) status!: OrderStatus;
   @Field() currency!: string;
   @Field(() => Int) itemsTotal!: number;
   @Field(() => Int, { description: 'Realized coupon discount' }) discount!: number;
@@ -111,7 +108,7 @@ export class CheckoutPreviewItem {
   @Field() productName!: string;
   @Field(() => Int) unitPrice!: number;
   @Field(() => Int) quantity!: number;
-  @Field(() => ItemPricing) pricing!: ItemPricing;
+  @Field(() => ItemPricingEnum) pricing!: ItemPricing;
   @Field(() => Int, { nullable: true }) flashSaleItemId?: number;
 }
 
@@ -134,17 +131,12 @@ export class CheckoutPreview {
 }
 
 @ObjectType()
-export class OrderPage {
-  @Field(() => [Order]) items!: Order[];
-  @Field(() => Int) page!: number;
-  @Field(() => Int) pageSize!: number;
-  @Field(() => Int) total!: number;
-}
+export class OrderPage extends PageType(Order) {}
 
 @ObjectType()
 export class Invoice {
   @Field(() => Int) orderId!: number;
-  @Field({ description: 'not_issued until the shop issues it, then issued' }) status!: string;
+  @Field(() => InvoiceStatusEnum) status!: InvoiceStatus;
   @Field(() => String, { nullable: true, description: 'Set when the shop issues the invoice' }) invoiceNo!: string | null;
   @Field({ nullable: true }) title?: string;
   @Field({ nullable: true }) taxNumber?: string;
@@ -152,10 +144,10 @@ export class Invoice {
   @Field({ nullable: true }) issuedAt?: Date;
 }
 
-@ObjectType()
+@ObjectType({ description: "The customer's orders in each state" })
 export class OrderCounts {
-  @Field(() => Int) pending_payment!: number;
-  @Field(() => Int) awaiting_group!: number;
+  @Field(() => Int) pendingPayment!: number;
+  @Field(() => Int) awaitingGroup!: number;
   @Field(() => Int) paid!: number;
   @Field(() => Int) shipped!: number;
   @Field(() => Int) delivered!: number;
@@ -171,23 +163,52 @@ export class AccountStats {
   @Field(() => OrderCounts) orders!: OrderCounts;
 }
 
-@InputType()
-export class ShipmentPartInput {
+@InputType({ description: 'Units of one item of an order (shipments, refunds and returns)' })
+export class OrderItemQuantityInput {
   @Field(() => Int) orderItemId!: number;
   @Field(() => Int) quantity!: number;
 }
 
 @InputType()
-export class ShipmentInput {
+export class CreateShipmentInput {
+  @Field(() => Int) orderId!: number;
   @Field({ description: 'Code of an active shipping company (see shippingCompanies)' }) companyCode!: string;
   @Field() trackingNumber!: string;
-  @Field(() => [ShipmentPartInput], { nullable: true, description: 'Absent: everything not yet shipped' }) items?: ShipmentPartInput[];
+  @Field(() => [OrderItemQuantityInput], { nullable: true, description: 'Absent: everything not yet shipped' }) items?: OrderItemQuantityInput[];
 }
 
 @InputType()
-export class InvoiceInput {
+export class IssueInvoiceInput {
+  @Field(() => Int) orderId!: number;
   @Field({ nullable: true }) title?: string;
   @Field({ nullable: true }) taxNumber?: string;
+}
+
+@InputType()
+export class SetCartItemInput {
+  @Field(() => Int) skuId!: number;
+  @Field(() => Int, { description: '0 removes the line' }) quantity!: number;
+}
+
+@InputType()
+export class RemoveCartItemInput {
+  @Field(() => Int) skuId!: number;
+}
+
+@InputType()
+export class PayOrderInput {
+  @Field(() => Int) orderId!: number;
+  @Field(() => String, { nullable: true, description: 'The same key replays the first committed answer (retry safely)' }) idempotencyKey?: string | null;
+}
+
+@InputType()
+export class CancelOrderInput {
+  @Field(() => Int) orderId!: number;
+}
+
+@InputType()
+export class ConfirmDeliveryInput {
+  @Field(() => Int) orderId!: number;
 }
 
 @InputType()
@@ -200,5 +221,13 @@ export class ShippingAddressInput {
 
 @ArgsType()
 export class OrderListArgs extends PageArgs {
-  @Field(() => OrderStatus, { nullable: true }) status?: OrderStatus | null;
+  @Field(() => OrderStatusEnum, { nullable: true }) status?: OrderStatus | null;
 }
+
+export const SetCartItemPayload = PayloadType('SetCartItem', 'cart', () => Cart, 'The cart after the change');
+export const RemoveCartItemPayload = PayloadType('RemoveCartItem', 'cart', () => Cart, 'The cart after the change');
+export const PayOrderPayload = PayloadType('PayOrder', 'order', () => Order, 'The order, paid (or its seat paid: AWAITING_GROUP)');
+export const CancelOrderPayload = PayloadType('CancelOrder', 'order', () => Order, 'The order, cancelled');
+export const ConfirmDeliveryPayload = PayloadType('ConfirmDelivery', 'order', () => Order, 'The order, delivered');
+export const CreateShipmentPayload = PayloadType('CreateShipment', 'order', () => Order, 'The order with its new shipment');
+export const IssueInvoicePayload = PayloadType('IssueInvoice', 'invoice', () => Invoice, 'The issued invoice');

@@ -1,9 +1,10 @@
-import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { RedemptionStatus } from '../../entities/redemption.entity.js';
 import { PageArgs, PageType } from './page.types.js';
+import { PayloadType } from './payload.types.js';
 import { ShippingAddress, ShippingAddressInput } from './order.types.js';
+import { RedemptionStatusEnum } from './enums.js';
 
-registerEnumType(RedemptionStatus, { name: 'RedemptionStatus', description: 'Where a redemption order stands' });
 
 @ObjectType('PointsProduct', { description: 'A platform-owned item of the points mall' })
 export class PointsProductType {
@@ -26,7 +27,7 @@ export class RedemptionType {
   @Field(() => Int) id!: number;
   @Field(() => Int) customerId!: number;
   @Field(() => Int) pointsProductId!: number;
-  @Field(() => RedemptionStatus) status!: RedemptionStatus;
+  @Field(() => RedemptionStatusEnum) status!: RedemptionStatus;
   @Field({ description: 'Product name when redeemed' }) productName!: string;
   @Field(() => Int, { description: 'Unit price in points when redeemed' }) pointsPrice!: number;
   @Field(() => Int) quantity!: number;
@@ -51,6 +52,7 @@ export class CreatePointsProductInput {
 
 @InputType({ description: 'Only the fields sent change; stock moves by `stockDelta` (never below zero)' })
 export class UpdatePointsProductInput {
+  @Field(() => Int) pointsProductId!: number;
   @Field(() => String, { nullable: true }) name?: string;
   @Field(() => String, { nullable: true }) description?: string | null;
   @Field(() => String, { nullable: true }) imageUrl?: string | null;
@@ -60,12 +62,23 @@ export class UpdatePointsProductInput {
 }
 
 @InputType()
-export class RedeemInput {
+export class RedeemPointsProductInput {
+  @Field(() => Int) pointsProductId!: number;
   @Field(() => Int, { nullable: true, description: 'Default 1' }) quantity?: number;
   @Field(() => ShippingAddressInput) shippingAddress!: ShippingAddressInput;
 }
 
+@InputType()
+export class FulfilRedemptionInput {
+  @Field(() => Int) redemptionId!: number;
+}
+
 @ArgsType()
 export class RedemptionListArgs extends PageArgs {
-  @Field(() => RedemptionStatus, { nullable: true }) status?: RedemptionStatus | null;
+  @Field(() => RedemptionStatusEnum, { nullable: true }) status?: RedemptionStatus | null;
 }
+
+export const RedeemPointsProductPayload = PayloadType('RedeemPointsProduct', 'redemption', () => RedemptionType, 'The redemption order, pending fulfillment');
+export const CreatePointsProductPayload = PayloadType('CreatePointsProduct', 'pointsProduct', () => PointsProductType, 'The new points product');
+export const UpdatePointsProductPayload = PayloadType('UpdatePointsProduct', 'pointsProduct', () => PointsProductType, 'The points product as changed');
+export const FulfilRedemptionPayload = PayloadType('FulfilRedemption', 'redemption', () => RedemptionType, 'The redemption, fulfilled');

@@ -1,7 +1,7 @@
-import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Int, ObjectType } from 'type-graphql';
 import { SuggestionKind } from '../../entities/search-suggestion.entity.js';
+import { SuggestionKindEnum } from './enums.js';
 
-registerEnumType(SuggestionKind, { name: 'SuggestionKind', description: 'What a search suggestion leads to' });
 
 // Facets and suggestions carry their names: read in the facets' own statement, no field resolvers (no N+1).
 
@@ -47,7 +47,7 @@ export class ProductFacetsType {
 
 @ObjectType('SearchSuggestion')
 export class SearchSuggestionType {
-  @Field(() => SuggestionKind) kind!: SuggestionKind;
+  @Field(() => SuggestionKindEnum) kind!: SuggestionKind;
   @Field(() => Int, { description: 'The brand, category or product id' }) id!: number;
   @Field() text!: string;
   @Field({ description: 'The storefront route it leads to, e.g. `/products/12`' }) path!: string;

@@ -1,14 +1,15 @@
-import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { Role } from '../../entities/user.entity.js';
+import { RoleEnum } from './enums.js';
+import { PayloadType } from './payload.types.js';
 
-registerEnumType(Role, { name: 'Role', description: 'What an account may do' });
 
 @ObjectType('User')
 export class UserType {
   @Field(() => Int) id!: number;
   @Field() email!: string;
   @Field() displayName!: string;
-  @Field(() => Role) role!: Role;
+  @Field(() => RoleEnum) role!: Role;
   @Field(() => Int, { nullable: true, description: 'The shop a shop operator acts for' }) shopId!: number | null;
   @Field() createdAt!: Date;
 }
@@ -32,3 +33,7 @@ export class LoginInput {
   @Field() email!: string;
   @Field() password!: string;
 }
+
+export const RegisterPayload = PayloadType('Register', 'session', () => SessionType, 'The new account, signed in');
+export const LoginPayload = PayloadType('Login', 'session', () => SessionType, 'The signed-in session');
+export const LogoutPayload = PayloadType('Logout', 'loggedOut', () => Boolean, 'True: the token this request carried is revoked');

@@ -148,7 +148,7 @@ export function adminContent(ctx: ServiceContext): Promise<HomeContentView> {
 
 function parseKind(kind: unknown): ContentKind {
   if (typeof kind === 'string' && (KINDS as string[]).includes(kind)) return kind as ContentKind;
-  throw notFound('Content kind', { kind, allowed: KINDS });
+  throw notFound('Content kind', { kind: String(kind), allowed: KINDS });
 }
 
 export const replaceHomeContentRefusals = refusals('DESTINATION_INVALID', 'NOT_FOUND');

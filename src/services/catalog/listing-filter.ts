@@ -30,13 +30,16 @@ export const listingOrderFields = { sort: z.enum(LISTING_SORTS).optional(), orde
  * An unsupported `sort` or `order` is SORT_UNSUPPORTED (400, naming the parameter and what it takes),
  * checked before the rest of the input so it wins whatever else is wrong.
  */
+/** A refused parameter's value as the error repeats it (a repeated query parameter arrives as a list). */
+const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+
 export function checkListingOrder(input: unknown): { sort?: ListingSort; order?: ListingOrder } {
   const { sort, order } = (input ?? {}) as { sort?: unknown; order?: unknown };
   if (sort !== undefined && !LISTING_SORTS.includes(sort as ListingSort)) {
-    throw new AppError('SORT_UNSUPPORTED', 400, `sort must be one of: ${LISTING_SORTS.join(', ')}`, { parameter: 'sort', value: sort, allowed: LISTING_SORTS });
+    throw new AppError('SORT_UNSUPPORTED', 400, `sort must be one of: ${LISTING_SORTS.join(', ')}`, { parameter: 'sort', value: asText(sort), allowed: LISTING_SORTS });
   }
   if (order !== undefined && !LISTING_ORDERS.includes(order as ListingOrder)) {
-    throw new AppError('SORT_UNSUPPORTED', 400, 'order must be asc or desc', { parameter: 'order', value: order, allowed: LISTING_ORDERS });
+    throw new AppError('SORT_UNSUPPORTED', 400, 'order must be asc or desc', { parameter: 'order', value: asText(order), allowed: LISTING_ORDERS });
   }
   return { sort: sort as ListingSort | undefined, order: order as ListingOrder | undefined };
 }

@@ -199,7 +199,7 @@ async function changeStock(em: EntityManager, productId: number, skus: Upsert['s
   // The first short SKU in the merchant's list is the one named.
   const first = skus.find((s) => s.id != null && short.has(s.id));
   if (first) {
-    throw refused('INSUFFICIENT_STOCK', `SKU ${first.id} has fewer units than the delta removes`, { sku_id: first.id, stock_delta: first.stockDelta });
+    throw refused('INSUFFICIENT_STOCK', `SKU ${first.id} has fewer units than the delta removes`, { sku_id: first.id ?? undefined, stock_delta: first.stockDelta ?? undefined });
   }
 }
 

@@ -35,8 +35,9 @@ export async function listShops(ctx: ServiceContext, input: unknown = {}): Promi
 export const getShopRefusals = refusals('NOT_FOUND');
 
 export async function getShop(ctx: ServiceContext, slug: unknown): Promise<ShopView> {
-  const shop = await ctx.em.findOne(Shop, { slug: parseInput(Slug, slug) }, { populate: ['profile'] });
-  if (!shop) throw notFound('Shop', { slug });
+  const wanted = parseInput(Slug, slug);
+  const shop = await ctx.em.findOne(Shop, { slug: wanted }, { populate: ['profile'] });
+  if (!shop) throw notFound('Shop', { slug: wanted });
   return (await withFavoritedShops(ctx, [toShopView(shop)]))[0];
 }
 

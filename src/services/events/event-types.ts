@@ -1,6 +1,10 @@
+import type { EventName } from '../../shared/domain-event.js';
+
 /**
  * The names of the domain events, in one place so every module emits the same strings. Over GraphQL
- * they are the values of the `EventType` enum (`ORDER_PLACED` is 'order.placed').
+ * they are the values of the `EventType` enum (`ORDER_PLACED` is 'order.placed'). Each name's payload
+ * shape is declared once, in `EVENT_PAYLOADS` (src/shared/domain-event.ts, below the services so that
+ * `emit` can check it); this list must name exactly those (checked below).
  *
  * Payloads stay small (ids, states, amounts): an event travels in one PostgreSQL NOTIFY, which
  * holds less than 8000 bytes. A subscriber that needs more reads it through a query. Who receives
@@ -26,9 +30,12 @@ export const EventTypes = {
   REFUND_COMPLETED: 'refund.completed',
   REFUND_REJECTED: 'refund.rejected',
   REFUND_CANCELLED: 'refund.cancelled',
-} as const;
+} as const satisfies Record<string, EventName>;
 
 export type EventType = (typeof EventTypes)[keyof typeof EventTypes];
+
+/** Compiles only while every event name with a payload shape is listed above. */
+export const everyEventNamed: [Exclude<EventName, EventType>] extends [never] ? true : never = true;
 
 export const ALL_EVENT_TYPES: readonly EventType[] = Object.values(EventTypes);
 

@@ -8,7 +8,9 @@ import { SearchBox } from '../search/search-box';
 
 const Logout = graphql(`
   mutation Logout {
-    logout
+    logout {
+      loggedOut
+    }
   }
 `);
 
@@ -36,7 +38,7 @@ function AccountNav() {
   };
   return (
     <ul className="account-nav">
-      {role === 'Customer' ? (
+      {role === 'CUSTOMER' ? (
         <>
           <li>
             <NavLink to="/cart">Cart</NavLink>

@@ -8,7 +8,7 @@ export function loginPathFor(here: { pathname: string; search: string }): string
   return `/login?redirect=${encodeURIComponent(here.pathname + here.search)}`;
 }
 
-const ROLE_NAMES: Record<Role, string> = { Customer: 'customer', ShopOperator: 'shop operator', PlatformAdmin: 'platform admin' };
+const ROLE_NAMES: Record<Role, string> = { CUSTOMER: 'customer', SHOP_OPERATOR: 'shop operator', PLATFORM_ADMIN: 'platform admin' };
 
 /** Renders its children for a signed-in account of one of `roles`; sends anyone else to sign in. */
 export function RequireSignIn({ roles, children }: { roles: Role[]; children: ReactNode }) {

@@ -1,6 +1,10 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 
-export type Role = 'Customer' | 'ShopOperator' | 'PlatformAdmin';
+import type { Role } from '../gql/graphql';
+
+export type { Role };
+
+const ROLES: readonly string[] = ['CUSTOMER', 'SHOP_OPERATOR', 'PLATFORM_ADMIN'] satisfies Role[];
 
 export interface SessionUser {
   id: number;
@@ -30,7 +34,8 @@ function stored(): Session | null {
     const raw = localStorage.getItem(STORAGE_KEY);
     if (!raw) return null;
     const session = JSON.parse(raw) as Session;
-    if (typeof session.token !== 'string' || Date.parse(session.expiresAt) <= Date.now()) return null;
+    // A session kept by an older build (another spelling of the role) is signed in again.
+    if (typeof session.token !== 'string' || Date.parse(session.expiresAt) <= Date.now() || !ROLES.includes(session.user.role)) return null;
     return session;
   } catch {
     return null;

@@ -22,15 +22,15 @@ const AccountPageQuery = graphql(`
       frozen
       points
       orders {
-        pending_payment
-        awaiting_group
+        pendingPayment
+        awaitingGroup
         paid
         shipped
         delivered
         cancelled
       }
     }
-    myCoupons(status: Available, pageSize: 20) {
+    myCoupons(status: AVAILABLE, pageSize: 20) {
       total
       items {
         ...HeldCouponFields
@@ -84,19 +84,19 @@ function AccountContent() {
             <h2 id="order-counts">Orders</h2>
             <ul className="chips">
               <li>
-                <Link to="/orders?status=PendingPayment">To pay: {myStats.orders.pending_payment}</Link>
+                <Link to="/orders?status=PENDING_PAYMENT">To pay: {myStats.orders.pendingPayment}</Link>
               </li>
               <li>
-                <Link to="/orders?status=AwaitingGroup">Waiting for a group: {myStats.orders.awaiting_group}</Link>
+                <Link to="/orders?status=AWAITING_GROUP">Waiting for a group: {myStats.orders.awaitingGroup}</Link>
               </li>
               <li>
-                <Link to="/orders?status=Paid">To ship: {myStats.orders.paid}</Link>
+                <Link to="/orders?status=PAID">To ship: {myStats.orders.paid}</Link>
               </li>
               <li>
-                <Link to="/orders?status=Shipped">On the way: {myStats.orders.shipped}</Link>
+                <Link to="/orders?status=SHIPPED">On the way: {myStats.orders.shipped}</Link>
               </li>
               <li>
-                <Link to="/orders?status=Delivered">Delivered: {myStats.orders.delivered}</Link>
+                <Link to="/orders?status=DELIVERED">Delivered: {myStats.orders.delivered}</Link>
               </li>
             </ul>
           </section>
@@ -119,7 +119,7 @@ function AccountContent() {
               <ul>
                 {myRefunds.items.map((r) => (
                   <li key={r.id}>
-                    {r.kind} for <Link to={`/orders/${r.orderId}`}>order #{r.orderId}</Link>: {r.status.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()}, <Money amount={r.amount} />
+                    {r.kind === 'RETURN' ? 'Return' : 'Refund'} for <Link to={`/orders/${r.orderId}`}>order #{r.orderId}</Link>: {r.status.replace(/_/g, ' ').toLowerCase()}, <Money amount={r.amount} />
                   </li>
                 ))}
               </ul>
@@ -134,7 +134,7 @@ function AccountContent() {
 export default function AccountPage() {
   usePageTitle('Your account');
   return (
-    <RequireSignIn roles={['Customer']}>
+    <RequireSignIn roles={['CUSTOMER']}>
       <h1>Your account</h1>
       <AccountContent />
     </RequireSignIn>

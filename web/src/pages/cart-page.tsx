@@ -5,6 +5,7 @@ import type { CartPageQuery as CartData } from '../gql/graphql';
 import { CurrencyProvider, Money } from '../money/currency-context';
 import { QueryResult } from '../ui/query-result';
 import { ErrorNotice } from '../ui/query-state';
+import { refusalOf } from '../api/errors';
 import { usePageTitle } from '../ui/page-title';
 import { RequireSignIn } from '../auth/require-sign-in';
 
@@ -43,9 +44,14 @@ const CartPageQuery = graphql(`
 `);
 
 const UpdateCartLine = graphql(`
-  mutation UpdateCartLine($skuId: Int!, $quantity: Int!) {
-    setCartItem(skuId: $skuId, quantity: $quantity) {
-      ...CartFields
+  mutation UpdateCartLine($input: SetCartItemInput!) {
+    setCartItem(input: $input) {
+      cart {
+        ...CartFields
+      }
+      userErrors {
+        ...UserErrorFields
+      }
     }
   }
 `);
@@ -73,9 +79,10 @@ function CartView({ cart }: { cart: CartData['cart'] }) {
     );
   }
   const blocked = cart.lines.some((l) => !l.available || l.quantity > l.stock);
+  const refused = refusalOf(update.error, update.data?.setCartItem);
   return (
     <>
-      {update.error ? <ErrorNotice error={update.error} title="Cart not changed" /> : null}
+      {refused ? <ErrorNotice error={refused} title="Cart not changed" /> : null}
       {linesByShop(cart.lines).map(({ shop, lines }) => (
         <section key={shop.id} className="cart-shop" aria-label={`From ${shop.name}`}>
           <h2>
@@ -115,7 +122,7 @@ function CartView({ cart }: { cart: CartData['cart'] }) {
                       defaultValue={line.quantity}
                       onBlur={(e) => {
                         const quantity = Math.max(0, Math.trunc(Number(e.target.value)) || 0);
-                        if (quantity !== line.quantity) void setQuantity({ skuId: line.skuId, quantity });
+                        if (quantity !== line.quantity) void setQuantity({ input: { skuId: line.skuId, quantity } });
                       }}
                     />
                   </td>
@@ -123,7 +130,7 @@ function CartView({ cart }: { cart: CartData['cart'] }) {
                     <Money amount={line.lineTotal} />
                   </td>
                   <td>
-                    <button type="button" className="link-button" onClick={() => setQuantity({ skuId: line.skuId, quantity: 0 })}>
+                    <button type="button" className="link-button" onClick={() => setQuantity({ input: { skuId: line.skuId, quantity: 0 } })}>
                       Remove
                     </button>
                   </td>
@@ -151,7 +158,7 @@ function CartView({ cart }: { cart: CartData['cart'] }) {
 export default function CartPage() {
   usePageTitle('Cart');
   return (
-    <RequireSignIn roles={['Customer']}>
+    <RequireSignIn roles={['CUSTOMER']}>
       <h1>Your cart</h1>
       <CartContent />
     </RequireSignIn>

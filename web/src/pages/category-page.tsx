@@ -2,7 +2,7 @@ import { Link, useParams } from 'react-router';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import { CurrencyProvider } from '../money/currency-context';
-import { QueryResult } from '../ui/query-result';
+import { Missing, QueryResult } from '../ui/query-result';
 import { ProductListing } from '../ui/product-listing';
 import { listingVariables, useListingParams } from '../ui/listing-params';
 import { usePageTitle } from '../ui/page-title';
@@ -39,10 +39,13 @@ export default function CategoryPage() {
   const id = Number(useParams().id);
   const params = useListingParams();
   const [result] = useQuery({ query: CategoryPageQuery, variables: { id, ...listingVariables(params) } });
-  usePageTitle(result.data?.category.name);
+  usePageTitle(result.data?.category?.name);
   return (
     <QueryResult result={result} what="Loading products">
-      {({ currency, category, brands, products }) => (
+      {({ currency, category, brands, products }) =>
+        !category ? (
+          <Missing error={result.error} what="category" />
+        ) : (
         <CurrencyProvider currency={currency}>
           <h1>{category.name}</h1>
           {category.children.length > 0 ? (
@@ -58,7 +61,8 @@ export default function CategoryPage() {
           ) : null}
           <ProductListing products={products} brands={brands} />
         </CurrencyProvider>
-      )}
+        )
+      }
     </QueryResult>
   );
 }

@@ -6,6 +6,7 @@ import type { CheckoutPageQuery as CheckoutData, PlacedOrderFieldsFragment } fro
 import { CurrencyProvider, Money } from '../money/currency-context';
 import { QueryResult } from '../ui/query-result';
 import { ErrorNotice } from '../ui/query-state';
+import { refusalOf } from '../api/errors';
 import { usePageTitle } from '../ui/page-title';
 import { AddressFields, readAddress } from '../ui/address-fields';
 import { RequireSignIn } from '../auth/require-sign-in';
@@ -21,7 +22,7 @@ const CheckoutPageQuery = graphql(`
     cart @skip(if: $withGroupBuy) {
       ...CartFields
     }
-    myCoupons(status: Available, pageSize: 100) @skip(if: $withGroupBuy) {
+    myCoupons(status: AVAILABLE, pageSize: 100) @skip(if: $withGroupBuy) {
       items {
         id
         name
@@ -116,9 +117,14 @@ function ServerTotals({ choice }: { choice: Choice }) {
 }
 
 const Checkout = graphql(`
-  mutation Checkout($shippingAddress: ShippingAddressInput!, $coupons: [CouponChoiceInput!], $groupBuy: GroupBuyIntentInput, $idempotencyKey: String) {
-    checkout(shippingAddress: $shippingAddress, coupons: $coupons, groupBuy: $groupBuy, idempotencyKey: $idempotencyKey) {
-      ...PlacedOrderFields
+  mutation Checkout($input: CheckoutInput!) {
+    checkout(input: $input) {
+      orders {
+        ...PlacedOrderFields
+      }
+      userErrors {
+        ...UserErrorFields
+      }
     }
   }
 `);
@@ -181,14 +187,18 @@ function CheckoutForm({ data, groupBuy }: { data: CheckoutData; groupBuy: { acti
     const form = new FormData(event.currentTarget);
     const coupons = couponsOf(form);
     const result = await checkout({
-      shippingAddress: readAddress(form),
-      coupons: groupBuy ? null : coupons,
-      groupBuy: groupBuy ? { activityId: groupBuy.activityId, groupId: groupBuy.groupId } : null,
-      idempotencyKey: idempotency.key(),
+      input: {
+        shippingAddress: readAddress(form),
+        coupons: groupBuy ? null : coupons,
+        groupBuy: groupBuy ? { activityId: groupBuy.activityId, groupId: groupBuy.groupId } : null,
+        idempotencyKey: idempotency.key(),
+      },
     });
     if (!result.error?.networkError) idempotency.answered();
-    if (result.data) setOrders(result.data.checkout);
+    const placed = result.data?.checkout.orders;
+    if (placed) setOrders(placed);
   };
+  const refused = refusalOf(state.error, state.data?.checkout);
   return (
     <form onSubmit={submit} onChange={(event) => setChoice(choiceOf(event.currentTarget))} className="checkout-form">
       {data.groupBuy ? (
@@ -200,7 +210,7 @@ function CheckoutForm({ data, groupBuy }: { data: CheckoutData; groupBuy: { acti
       )}
       <AddressFields />
       {groupBuy ? null : <ServerTotals choice={choice} />}
-      {state.error ? <ErrorNotice error={state.error} title="Order not placed" /> : null}
+      {refused ? <ErrorNotice error={refused} title="Order not placed" /> : null}
       <button type="submit" className="primary" disabled={state.fetching}>
         {state.fetching ? 'Placing…' : 'Place order'}
       </button>
@@ -228,7 +238,7 @@ function CheckoutContent() {
 export default function CheckoutPage() {
   usePageTitle('Checkout');
   return (
-    <RequireSignIn roles={['Customer']}>
+    <RequireSignIn roles={['CUSTOMER']}>
       <h1>Checkout</h1>
       <CheckoutContent />
     </RequireSignIn>

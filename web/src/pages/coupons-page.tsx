@@ -31,7 +31,7 @@ const CouponsPageQuery = graphql(`
 export default function CouponsPage() {
   usePageTitle('Coupons');
   const { session } = useSession();
-  const customer = session?.user.role === 'Customer';
+  const customer = session?.user.role === 'CUSTOMER';
   const [result] = useQuery({ query: CouponsPageQuery, variables: { customer }, requestPolicy: 'cache-and-network' });
   return (
     <>

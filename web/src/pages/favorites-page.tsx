@@ -3,6 +3,7 @@ import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { CurrencyProvider, Money } from '../money/currency-context';
 import { QueryResult } from '../ui/query-result';
+import { refusalOf } from '../api/errors';
 import { ErrorNotice } from '../ui/query-state';
 import { usePageTitle } from '../ui/page-title';
 import { RequireSignIn } from '../auth/require-sign-in';
@@ -45,8 +46,18 @@ const FavoritesPageQuery = graphql(`
 
 const RemoveFavorite = graphql(`
   mutation RemoveFavorite($productId: Int!, $shopId: Int!, $product: Boolean!) {
-    unfavoriteProduct(productId: $productId) @include(if: $product)
-    unfavoriteShop(shopId: $shopId) @skip(if: $product)
+    unfavoriteProduct(input: { productId: $productId }) @include(if: $product) {
+      productId
+      userErrors {
+        ...UserErrorFields
+      }
+    }
+    unfavoriteShop(input: { shopId: $shopId }) @skip(if: $product) {
+      shopId
+      userErrors {
+        ...UserErrorFields
+      }
+    }
   }
 `);
 
@@ -55,13 +66,14 @@ function FavoritesContent() {
   const [removal, remove] = useMutation(RemoveFavorite);
   const removeThen = async (vars: { productId: number; shopId: number; product: boolean }) => {
     const r = await remove(vars);
-    if (!r.error) reexecute({ requestPolicy: 'network-only' });
+    if (!refusalOf(r.error, r.data?.unfavoriteProduct ?? r.data?.unfavoriteShop)) reexecute({ requestPolicy: 'network-only' });
   };
+  const refused = refusalOf(removal.error, removal.data?.unfavoriteProduct ?? removal.data?.unfavoriteShop);
   return (
     <QueryResult result={result} what="Loading your favorites">
       {({ currency, myFavorites }) => (
         <CurrencyProvider currency={currency}>
-          {removal.error ? <ErrorNotice error={removal.error} /> : null}
+          {refused ? <ErrorNotice error={refused} /> : null}
           <section aria-labelledby="fav-products">
             <h2 id="fav-products">Products ({myFavorites.products.total})</h2>
             {myFavorites.products.items.length === 0 ? <p className="empty">No favorite products yet.</p> : null}
@@ -100,7 +112,7 @@ function FavoritesContent() {
 export default function FavoritesPage() {
   usePageTitle('Favorites');
   return (
-    <RequireSignIn roles={['Customer']}>
+    <RequireSignIn roles={['CUSTOMER']}>
       <h1>Favorites</h1>
       <FavoritesContent />
     </RequireSignIn>

@@ -54,7 +54,7 @@ export default function FlashSalesPage() {
                 <h2>
                   {sale.name} <span className="meta">by {sale.shop.name}</span>
                 </h2>
-                <p>{sale.state === 'Active' ? <Countdown until={sale.endsAt} onEnd={refresh} /> : <Countdown until={sale.startsAt} label="Starts in" onEnd={refresh} />}</p>
+                <p>{sale.state === 'ACTIVE' ? <Countdown until={sale.endsAt} onEnd={refresh} /> : <Countdown until={sale.startsAt} label="Starts in" onEnd={refresh} />}</p>
                 <ul className="flash-items">
                   {sale.items.map((item) => (
                     <li key={item.id}>

@@ -35,7 +35,7 @@ const HomePageQuery = graphql(`
         name
       }
     }
-    bestSellers: products(sort: Sales, pageSize: 8) {
+    bestSellers: products(sort: SALES, pageSize: 8) {
       items {
         ...ListingProduct
       }

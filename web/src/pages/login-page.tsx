@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { useMutation, type CombinedError } from 'urql';
+import { useMutation } from 'urql';
+import { refusalOf, type ApiRefusal } from '../api/errors';
 import { graphql } from '../gql';
 import { ErrorNotice } from '../ui/query-state';
 import { usePageTitle } from '../ui/page-title';
@@ -10,7 +11,12 @@ import { useFinishSignIn } from '../auth/use-finish-sign-in';
 const Login = graphql(`
   mutation Login($input: LoginInput!) {
     login(input: $input) {
-      ...SessionFields
+      session {
+        ...SessionFields
+      }
+      userErrors {
+        ...UserErrorFields
+      }
     }
   }
 `);
@@ -20,19 +26,21 @@ export default function LoginPage() {
   const [params] = useSearchParams();
   const [state, login] = useMutation(Login);
   const finish = useFinishSignIn();
-  const [afterError, setAfterError] = useState<CombinedError | null>(null);
+  const [afterError, setAfterError] = useState<ApiRefusal | null>(null);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const result = await login({ input: { email: String(form.get('email')), password: String(form.get('password')) } });
-    if (result.data) setAfterError(await finish(toSession(result.data.login)));
+    const session = result.data?.login.session;
+    if (session) setAfterError(await finish(toSession(session)));
   };
+  const refused = refusalOf(state.error, state.data?.login);
   const redirect = params.get('redirect');
   return (
     <section className="auth-form">
       <h1>Sign in</h1>
       {redirect ? <p>Sign in to continue.</p> : null}
-      {state.error ? <ErrorNotice error={state.error} title="Not signed in" /> : null}
+      {refused ? <ErrorNotice error={refused} title="Not signed in" /> : null}
       {afterError ? <ErrorNotice error={afterError} title="Signed in, but the item was not added to your cart" /> : null}
       <form onSubmit={submit}>
         <label>

@@ -62,7 +62,40 @@ const LiveEvents = graphql(`
       type
       occurredAt
       shopIds
-      payload
+      payload {
+        __typename
+        ... on OrderPlacedEventPayload {
+          orderId
+          total
+        }
+        ... on OrderPaidEventPayload {
+          orderId
+          total
+        }
+        ... on OrderCancelledEventPayload {
+          orderId
+          reason
+        }
+        ... on ShipmentCreatedEventPayload {
+          orderId
+          carrier
+          trackingNumber
+        }
+        ... on StockLowEventPayload {
+          skuId
+          productId
+          stock
+        }
+        ... on GroupStateChangedEventPayload {
+          groupId
+          state
+        }
+        ... on RefundRequestedEventPayload {
+          refundId
+          orderId
+          kind
+        }
+      }
     }
   }
 `);
@@ -184,7 +217,7 @@ function OpsContent() {
           <CurrencyProvider currency={data.currency}>
             <Counters today={data.operationsToday} />
             <div className="ops-columns">
-              <AwaitingShipment data={data} canShip={session?.user.role === 'ShopOperator'} refresh={refresh} />
+              <AwaitingShipment data={data} canShip={session?.user.role === 'SHOP_OPERATOR'} refresh={refresh} />
               <Feed feed={feed} />
             </div>
           </CurrencyProvider>
@@ -198,8 +231,8 @@ export default function OpsPage() {
   usePageTitle('Operations');
   const { session } = useSession();
   return (
-    <RequireSignIn roles={['ShopOperator', 'PlatformAdmin']}>
-      <h1>Operations {session?.user.role === 'PlatformAdmin' ? '(all shops)' : ''}</h1>
+    <RequireSignIn roles={['SHOP_OPERATOR', 'PLATFORM_ADMIN']}>
+      <h1>Operations {session?.user.role === 'PLATFORM_ADMIN' ? '(all shops)' : ''}</h1>
       <OpsContent />
       <p className="meta">
         Counts follow your time zone ({TIME_ZONE}). <Link to="/">Storefront</Link>

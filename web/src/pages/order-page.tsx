@@ -1,10 +1,11 @@
 import { useCallback } from 'react';
 import { Link, useParams } from 'react-router';
-import { useMutation, useQuery } from 'urql';
+import { useMutation, useQuery, type CombinedError } from 'urql';
 import { graphql } from '../gql';
-import type { OrderPageQuery as OrderData } from '../gql/graphql';
+import type { OrderActionMutation, OrderPageQuery as OrderData } from '../gql/graphql';
 import { CurrencyProvider, Money } from '../money/currency-context';
-import { QueryResult } from '../ui/query-result';
+import { Missing, QueryResult } from '../ui/query-result';
+import { refusalOf } from '../api/errors';
 import { ErrorNotice } from '../ui/query-state';
 import { OrderTotals } from '../ui/order-totals';
 import { OrderStatusBadge } from '../ui/order-status';
@@ -69,23 +70,42 @@ const OrderPageQuery = graphql(`
 
 const OrderAction = graphql(`
   mutation OrderAction($id: Int!, $pay: Boolean!, $cancel: Boolean!, $confirm: Boolean!, $idempotencyKey: String) {
-    payOrder(id: $id, idempotencyKey: $idempotencyKey) @include(if: $pay) {
-      id
-      status
+    payOrder(input: { orderId: $id, idempotencyKey: $idempotencyKey }) @include(if: $pay) {
+      order {
+        id
+        status
+      }
+      userErrors {
+        ...UserErrorFields
+      }
     }
-    cancelOrder(id: $id) @include(if: $cancel) {
-      id
-      status
+    cancelOrder(input: { orderId: $id }) @include(if: $cancel) {
+      order {
+        id
+        status
+      }
+      userErrors {
+        ...UserErrorFields
+      }
     }
-    confirmDelivery(id: $id) @include(if: $confirm) {
-      id
-      status
+    confirmDelivery(input: { orderId: $id }) @include(if: $confirm) {
+      order {
+        id
+        status
+      }
+      userErrors {
+        ...UserErrorFields
+      }
     }
   }
 `);
 
-type Order = OrderData['order'];
+type Order = NonNullable<OrderData['order']>;
 type Action = 'pay' | 'cancel' | 'confirm';
+
+/** The refusal of whichever action ran (one runs at a time). */
+const actionRefusal = (error: CombinedError | undefined, data: OrderActionMutation | undefined) =>
+  refusalOf(error, data?.payOrder ?? data?.cancelOrder ?? data?.confirmDelivery);
 
 function OrderActions({ order, refresh }: { order: Order; refresh: () => void }) {
   const [state, act] = useMutation(OrderAction);
@@ -93,12 +113,13 @@ function OrderActions({ order, refresh }: { order: Order; refresh: () => void })
   const run = async (action: Action) => {
     const result = await act({ id: order.id, pay: action === 'pay', cancel: action === 'cancel', confirm: action === 'confirm', idempotencyKey: action === 'pay' ? idempotency.key() : null });
     if (!result.error?.networkError) idempotency.answered();
-    if (!result.error) refresh();
+    if (!actionRefusal(result.error, result.data)) refresh();
   };
+  const refused = actionRefusal(state.error, state.data);
   return (
     <div className="actions">
-      {state.error ? <ErrorNotice error={state.error} title="Not done" /> : null}
-      {order.status === 'PendingPayment' ? (
+      {refused ? <ErrorNotice error={refused} title="Not done" /> : null}
+      {order.status === 'PENDING_PAYMENT' ? (
         <>
           <button type="button" className="primary" onClick={() => run('pay')} disabled={state.fetching}>
             Pay from balance
@@ -108,7 +129,7 @@ function OrderActions({ order, refresh }: { order: Order; refresh: () => void })
           </button>
         </>
       ) : null}
-      {order.status === 'Shipped' ? (
+      {order.status === 'SHIPPED' ? (
         <button type="button" className="primary" onClick={() => run('confirm')} disabled={state.fetching}>
           Confirm delivery
         </button>
@@ -118,7 +139,7 @@ function OrderActions({ order, refresh }: { order: Order; refresh: () => void })
 }
 
 function OrderView({ order, refresh }: { order: Order; refresh: () => void }) {
-  const paidOrLater = order.status === 'Paid' || order.status === 'Shipped' || order.status === 'Delivered';
+  const paidOrLater = order.status === 'PAID' || order.status === 'SHIPPED' || order.status === 'DELIVERED';
   return (
     <>
       <h1>
@@ -144,7 +165,7 @@ function OrderView({ order, refresh }: { order: Order; refresh: () => void }) {
             <tr key={i.id}>
               <td>
                 <Link to={`/products/${i.productId}`}>{i.productName}</Link> <span className="meta">{i.skuName}</span>
-                {i.pricing !== 'Standard' ? <span className="badge">{i.pricing === 'FlashSale' ? 'Flash sale' : 'Group price'}</span> : null}
+                {i.pricing !== 'STANDARD' ? <span className="badge">{i.pricing === 'FLASH_SALE' ? 'Flash sale' : 'Group price'}</span> : null}
                 {i.refundQuantity > 0 ? <p className="meta">{i.refundQuantity} in a refund or return</p> : null}
               </td>
               <td>
@@ -182,7 +203,7 @@ function OrderView({ order, refresh }: { order: Order; refresh: () => void }) {
           </ul>
         </section>
       ) : null}
-      {order.status === 'Delivered' ? (
+      {order.status === 'DELIVERED' ? (
         <section aria-labelledby="review-heading">
           <h2 id="review-heading">Review your items</h2>
           {order.items.map((i) => (
@@ -190,7 +211,7 @@ function OrderView({ order, refresh }: { order: Order; refresh: () => void }) {
           ))}
         </section>
       ) : null}
-      {order.status === 'Paid' || order.status === 'Delivered' ? <RefundForm order={order} onDone={refresh} /> : null}
+      {order.status === 'PAID' || order.status === 'DELIVERED' ? <RefundForm order={order} onDone={refresh} /> : null}
       {paidOrLater ? <InvoicePanel orderId={order.id} /> : null}
     </>
   );
@@ -200,13 +221,11 @@ function OrderContent() {
   const id = Number(useParams().id);
   const [result, reexecute] = useQuery({ query: OrderPageQuery, variables: { id }, requestPolicy: 'cache-and-network' });
   const refresh = useCallback(() => reexecute({ requestPolicy: 'network-only' }), [reexecute]);
-  usePageTitle(result.data ? `Order #${result.data.order.id}` : 'Order');
+  usePageTitle(result.data?.order ? `Order #${result.data.order.id}` : 'Order');
   return (
     <QueryResult result={result} what="Loading the order">
       {({ currency, order }) => (
-        <CurrencyProvider currency={currency}>
-          <OrderView order={order} refresh={refresh} />
-        </CurrencyProvider>
+        <CurrencyProvider currency={currency}>{order ? <OrderView order={order} refresh={refresh} /> : <Missing error={result.error} what="order" />}</CurrencyProvider>
       )}
     </QueryResult>
   );
@@ -214,7 +233,7 @@ function OrderContent() {
 
 export default function OrderPage() {
   return (
-    <RequireSignIn roles={['Customer']}>
+    <RequireSignIn roles={['CUSTOMER']}>
       <OrderContent />
     </RequireSignIn>
   );

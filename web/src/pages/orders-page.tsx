@@ -5,12 +5,12 @@ import type { OrderStatus } from '../gql/graphql';
 import { CurrencyProvider, Money } from '../money/currency-context';
 import { QueryResult } from '../ui/query-result';
 import { Pagination } from '../ui/pagination';
-import { OrderStatusBadge } from '../ui/order-status';
+import { OrderStatusBadge, orderStatusLabel } from '../ui/order-status';
 import { usePageTitle } from '../ui/page-title';
 import { RequireSignIn } from '../auth/require-sign-in';
 
 const PAGE_SIZE = 10;
-const STATUSES: OrderStatus[] = ['PendingPayment', 'AwaitingGroup', 'Paid', 'Shipped', 'Delivered', 'Cancelled'];
+const STATUSES: OrderStatus[] = ['PENDING_PAYMENT', 'AWAITING_GROUP', 'PAID', 'SHIPPED', 'DELIVERED', 'CANCELLED'];
 
 const OrdersPageQuery = graphql(`
   query OrdersPage($status: OrderStatus, $page: Int, $pageSize: Int) {
@@ -51,7 +51,7 @@ function OrderList() {
           <option value="">All orders</option>
           {STATUSES.map((s) => (
             <option key={s} value={s}>
-              {s.replace(/([a-z])([A-Z])/g, '$1 $2')}
+              {orderStatusLabel(s)}
             </option>
           ))}
         </select>
@@ -83,7 +83,7 @@ function OrderList() {
 export default function OrdersPage() {
   usePageTitle('Orders');
   return (
-    <RequireSignIn roles={['Customer']}>
+    <RequireSignIn roles={['CUSTOMER']}>
       <h1>Your orders</h1>
       <OrderList />
     </RequireSignIn>

@@ -5,6 +5,7 @@ import { graphql } from '../gql';
 import type { PointsPageQuery as PointsData } from '../gql/graphql';
 import { QueryResult } from '../ui/query-result';
 import { ErrorNotice } from '../ui/query-state';
+import { refusalOf } from '../api/errors';
 import { usePageTitle } from '../ui/page-title';
 import { AddressFields, readAddress } from '../ui/address-fields';
 import { useSession } from '../auth/session';
@@ -40,11 +41,16 @@ const PointsPageQuery = graphql(`
 `);
 
 const Redeem = graphql(`
-  mutation Redeem($id: Int!, $input: RedeemInput!) {
-    redeemPointsProduct(id: $id, input: $input) {
-      id
-      pointsTotal
-      status
+  mutation Redeem($input: RedeemPointsProductInput!) {
+    redeemPointsProduct(input: $input) {
+      redemption {
+        id
+        pointsTotal
+        status
+      }
+      userErrors {
+        ...UserErrorFields
+      }
     }
   }
 `);
@@ -56,16 +62,17 @@ function RedeemForm({ product, onDone }: { product: PointsProduct; onDone: () =>
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const result = await redeem({ id: product.id, input: { quantity: Number(form.get('quantity')) || 1, shippingAddress: readAddress(form) } });
-    if (!result.error) onDone();
+    const result = await redeem({ input: { pointsProductId: product.id, quantity: Number(form.get('quantity')) || 1, shippingAddress: readAddress(form) } });
+    if (result.data?.redeemPointsProduct.redemption) onDone();
   };
+  const refused = refusalOf(state.error, state.data?.redeemPointsProduct);
   return (
     <form onSubmit={submit} className="redeem-form" aria-label={`Redeem ${product.name}`}>
       <label>
         Quantity <input type="number" name="quantity" min={1} max={Math.min(100, product.stock)} defaultValue={1} />
       </label>
       <AddressFields legend="Deliver to" />
-      {state.error ? <ErrorNotice error={state.error} title="Not redeemed" /> : null}
+      {refused ? <ErrorNotice error={refused} title="Not redeemed" /> : null}
       <button type="submit" className="primary" disabled={state.fetching}>
         Redeem for {product.pointsPrice.toLocaleString()} points each
       </button>
@@ -77,7 +84,7 @@ export default function PointsPage() {
   usePageTitle('Points mall');
   const { session } = useSession();
   const location = useLocation();
-  const customer = session?.user.role === 'Customer';
+  const customer = session?.user.role === 'CUSTOMER';
   const [result, reexecute] = useQuery({ query: PointsPageQuery, variables: { customer }, requestPolicy: 'cache-and-network' });
   const [redeeming, setRedeeming] = useState<number | null>(null);
   const [done, setDone] = useState(false);
@@ -124,7 +131,7 @@ export default function PointsPage() {
                 <ul>
                   {myRedemptions.items.map((r) => (
                     <li key={r.id}>
-                      {r.productName} × {r.quantity}: {r.pointsTotal.toLocaleString()} points · {r.status === 'Fulfilled' ? 'shipped' : 'being prepared'}
+                      {r.productName} × {r.quantity}: {r.pointsTotal.toLocaleString()} points · {r.status === 'FULFILLED' ? 'shipped' : 'being prepared'}
                     </li>
                   ))}
                 </ul>

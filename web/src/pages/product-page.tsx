@@ -1,10 +1,11 @@
 import { useCallback, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { useClient, useMutation, useQuery, type CombinedError } from 'urql';
+import { useClient, useMutation, useQuery } from 'urql';
+import { refusalOf, type ApiRefusal } from '../api/errors';
 import { graphql } from '../gql';
 import type { ProductPageQuery as ProductPageData } from '../gql/graphql';
 import { CurrencyProvider, Money } from '../money/currency-context';
-import { QueryResult } from '../ui/query-result';
+import { Missing, QueryResult } from '../ui/query-result';
 import { ErrorNotice } from '../ui/query-state';
 import { Countdown } from '../ui/countdown';
 import { Stars } from '../ui/stars';
@@ -91,15 +92,25 @@ const ProductPageQuery = graphql(`
 `);
 
 const FavoriteProduct = graphql(`
-  mutation FavoriteProduct($id: Int!) {
-    favoriteProduct(productId: $id) {
-      favoritedAt
+  mutation FavoriteProduct($input: FavoriteProductInput!) {
+    favoriteProduct(input: $input) {
+      favorite {
+        favoritedAt
+      }
+      userErrors {
+        ...UserErrorFields
+      }
     }
   }
 `);
 const UnfavoriteProduct = graphql(`
-  mutation UnfavoriteProduct($id: Int!) {
-    unfavoriteProduct(productId: $id)
+  mutation UnfavoriteProduct($input: UnfavoriteProductInput!) {
+    unfavoriteProduct(input: $input) {
+      productId
+      userErrors {
+        ...UserErrorFields
+      }
+    }
   }
 `);
 
@@ -107,7 +118,7 @@ type FlashSales = ProductPageData['flashSales']['items'];
 
 /** The flash-sale offer on one SKU: active first, else the next upcoming one. */
 function flashOffer(sales: FlashSales, skuId: number) {
-  for (const state of ['Active', 'Upcoming'] as const) {
+  for (const state of ['ACTIVE', 'UPCOMING'] as const) {
     for (const sale of sales) {
       const item = sale.items.find((i) => i.skuId === skuId);
       if (sale.state === state && item) return { sale, item };
@@ -118,7 +129,7 @@ function flashOffer(sales: FlashSales, skuId: number) {
 
 function FlashPrice({ offer, standard, onChange }: { offer: NonNullable<ReturnType<typeof flashOffer>>; standard: number; onChange: () => void }) {
   const { sale, item } = offer;
-  if (sale.state === 'Upcoming') {
+  if (sale.state === 'UPCOMING') {
     return (
       <p className="flash-upcoming">
         Flash sale <strong>{sale.name}</strong>: <Money amount={item.activityPrice} /> — <Countdown until={sale.startsAt} label="starts in" onEnd={onChange} />
@@ -137,7 +148,10 @@ function FlashPrice({ offer, standard, onChange }: { offer: NonNullable<ReturnTy
   );
 }
 
-function ProductView({ data, refresh }: { data: ProductPageData; refresh: () => void }) {
+/** The page's data once the product is there (a missing or hidden product is null). */
+type ProductData = ProductPageData & { product: NonNullable<ProductPageData['product']> };
+
+function ProductView({ data, refresh }: { data: ProductData; refresh: () => void }) {
   const { product } = data;
   const { session } = useSession();
   const client = useClient();
@@ -148,7 +162,7 @@ function ProductView({ data, refresh }: { data: ProductPageData; refresh: () => 
   const [quantity, setQuantity] = useState(1);
   const [adding, setAdding] = useState(false);
   const [added, setAdded] = useState(false);
-  const [addError, setAddError] = useState<CombinedError | null>(null);
+  const [addError, setAddError] = useState<ApiRefusal | null>(null);
   const [favorite, favoriteProduct] = useMutation(FavoriteProduct);
   const [unfavorite, unfavoriteProduct] = useMutation(UnfavoriteProduct);
   const [favorited, setFavorited] = useState(product.favorited);
@@ -171,10 +185,13 @@ function ProductView({ data, refresh }: { data: ProductPageData; refresh: () => 
     setAdded(!error);
   };
   const toggleFavorite = async () => {
-    const result = favorited ? await unfavoriteProduct({ id: product.id }) : await favoriteProduct({ id: product.id });
-    if (!result.error) setFavorited(!favorited);
+    const input = { input: { productId: product.id } };
+    const refusal = favorited
+      ? await unfavoriteProduct(input).then((r) => refusalOf(r.error, r.data?.unfavoriteProduct))
+      : await favoriteProduct(input).then((r) => refusalOf(r.error, r.data?.favoriteProduct));
+    if (!refusal) setFavorited(!favorited);
   };
-  const favoriteError = favorite.error ?? unfavorite.error;
+  const favoriteError = refusalOf(favorite.error, favorite.data?.favoriteProduct) ?? refusalOf(unfavorite.error, unfavorite.data?.unfavoriteProduct);
 
   return (
     <article className="product-detail">
@@ -234,7 +251,7 @@ function ProductView({ data, refresh }: { data: ProductPageData; refresh: () => 
             <button type="button" className="primary" onClick={add} disabled={adding || !sku || sku.stock === 0}>
               {adding ? 'Adding…' : 'Add to cart'}
             </button>
-            {session?.user.role === 'Customer' ? (
+            {session?.user.role === 'CUSTOMER' ? (
               <button type="button" onClick={toggleFavorite} aria-pressed={favorited}>
                 {favorited ? '♥ Favorited' : '♡ Favorite'}
               </button>
@@ -258,7 +275,7 @@ function ProductView({ data, refresh }: { data: ProductPageData; refresh: () => 
           <p>{product.description}</p>
         </section>
       ) : null}
-      <ReviewList rating={product.rating} reviews={data.productReviews.items} total={data.productReviews.total} />
+      <ReviewList rating={product.rating} reviews={data.productReviews?.items ?? []} total={data.productReviews?.total ?? 0} />
     </article>
   );
 }
@@ -267,12 +284,12 @@ export default function ProductPage() {
   const id = Number(useParams().id);
   const [result, reexecute] = useQuery({ query: ProductPageQuery, variables: { id } });
   const refresh = useCallback(() => reexecute({ requestPolicy: 'network-only' }), [reexecute]);
-  usePageTitle(result.data?.product.name);
+  usePageTitle(result.data?.product?.name);
   return (
     <QueryResult result={result} what="Loading the product">
       {(data) => (
         <CurrencyProvider currency={data.currency}>
-          <ProductView key={data.product.id} data={data} refresh={refresh} />
+          {data.product ? <ProductView key={data.product.id} data={{ ...data, product: data.product }} refresh={refresh} /> : <Missing error={result.error} what="product" />}
         </CurrencyProvider>
       )}
     </QueryResult>

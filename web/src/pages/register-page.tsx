@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { useMutation, type CombinedError } from 'urql';
+import { useMutation } from 'urql';
+import { refusalOf, type ApiRefusal } from '../api/errors';
 import { graphql } from '../gql';
 import { ErrorNotice } from '../ui/query-state';
 import { usePageTitle } from '../ui/page-title';
@@ -10,7 +11,12 @@ import { useFinishSignIn } from '../auth/use-finish-sign-in';
 const Register = graphql(`
   mutation Register($input: RegisterInput!) {
     register(input: $input) {
-      ...SessionFields
+      session {
+        ...SessionFields
+      }
+      userErrors {
+        ...UserErrorFields
+      }
     }
   }
 `);
@@ -20,19 +26,21 @@ export default function RegisterPage() {
   const [params] = useSearchParams();
   const [state, register] = useMutation(Register);
   const finish = useFinishSignIn();
-  const [afterError, setAfterError] = useState<CombinedError | null>(null);
+  const [afterError, setAfterError] = useState<ApiRefusal | null>(null);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const input = { email: String(form.get('email')), password: String(form.get('password')), displayName: String(form.get('displayName')) };
     const result = await register({ input });
-    if (result.data) setAfterError(await finish(toSession(result.data.register)));
+    const session = result.data?.register.session;
+    if (session) setAfterError(await finish(toSession(session)));
   };
+  const refused = refusalOf(state.error, state.data?.register);
   const redirect = params.get('redirect');
   return (
     <section className="auth-form">
       <h1>Create an account</h1>
-      {state.error ? <ErrorNotice error={state.error} title="Not registered" /> : null}
+      {refused ? <ErrorNotice error={refused} title="Not registered" /> : null}
       {afterError ? <ErrorNotice error={afterError} title="Registered, but the item was not added to your cart" /> : null}
       <form onSubmit={submit}>
         <label>

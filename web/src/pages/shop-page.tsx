@@ -3,7 +3,8 @@ import { useParams } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { CurrencyProvider } from '../money/currency-context';
-import { QueryResult } from '../ui/query-result';
+import { Missing, QueryResult } from '../ui/query-result';
+import { refusalOf } from '../api/errors';
 import { ErrorNotice } from '../ui/query-state';
 import { ProductListing } from '../ui/product-listing';
 import { listingVariables, useListingParams } from '../ui/listing-params';
@@ -60,17 +61,27 @@ const ShopProducts = graphql(`
 `);
 
 const ClaimCoupon = graphql(`
-  mutation ClaimCoupon($templateId: Int!) {
-    claimCoupon(templateId: $templateId) {
-      id
-      name
+  mutation ClaimCoupon($input: ClaimCouponInput!) {
+    claimCoupon(input: $input) {
+      coupon {
+        id
+        name
+      }
+      userErrors {
+        ...UserErrorFields
+      }
     }
   }
 `);
 const FavoriteShop = graphql(`
-  mutation FavoriteShop($id: Int!) {
-    favoriteShop(shopId: $id) {
-      favoritedAt
+  mutation FavoriteShop($input: FavoriteShopInput!) {
+    favoriteShop(input: $input) {
+      favorite {
+        favoritedAt
+      }
+      userErrors {
+        ...UserErrorFields
+      }
     }
   }
 `);
@@ -88,11 +99,17 @@ export default function ShopPage() {
   const [claim, claimCoupon] = useMutation(ClaimCoupon);
   const [fav, favoriteShop] = useMutation(FavoriteShop);
   const [claimed, setClaimed] = useState<number[]>([]);
-  usePageTitle(result.data?.shop.name);
-  const isCustomer = session?.user.role === 'Customer';
+  usePageTitle(result.data?.shop?.name);
+  const isCustomer = session?.user.role === 'CUSTOMER';
+  const favRefused = refusalOf(fav.error, fav.data?.favoriteShop);
+  const favorited = !!fav.data?.favoriteShop.favorite;
+  const claimRefused = refusalOf(claim.error, claim.data?.claimCoupon);
   return (
     <QueryResult result={result} what="Loading the shop">
-      {({ currency, shop, shopCouponTemplates }) => (
+      {({ currency, shop, shopCouponTemplates }) =>
+        !shop ? (
+          <Missing error={result.error} what="shop" />
+        ) : (
         <CurrencyProvider currency={currency}>
           <header className="shop-header">
             {shop.profile ? <Image src={shop.profile.logoUrl} alt="" width={64} height={64} className="shop-logo" lazy={false} /> : null}
@@ -102,16 +119,16 @@ export default function ShopPage() {
               {shop.profile?.contactPhone ? <p className="meta">Phone {shop.profile.contactPhone}</p> : null}
             </div>
             {isCustomer ? (
-              <button type="button" onClick={() => favoriteShop({ id: shop.id })} disabled={shop.favorited || !!fav.data}>
-                {shop.favorited || fav.data ? '♥ Favorite shop' : '♡ Add shop to favorites'}
+              <button type="button" onClick={() => favoriteShop({ input: { shopId: shop.id } })} disabled={shop.favorited || favorited}>
+                {shop.favorited || favorited ? '♥ Favorite shop' : '♡ Add shop to favorites'}
               </button>
             ) : null}
           </header>
-          {fav.error ? <ErrorNotice error={fav.error} /> : null}
+          {favRefused ? <ErrorNotice error={favRefused} /> : null}
           <section aria-labelledby="coupons-heading">
             <h2 id="coupons-heading">Coupons</h2>
-            {claim.error ? <ErrorNotice error={claim.error} title="Not claimed" /> : null}
-            {shopCouponTemplates.items.length === 0 ? (
+            {claimRefused ? <ErrorNotice error={claimRefused} title="Not claimed" /> : null}
+            {!shopCouponTemplates || shopCouponTemplates.items.length === 0 ? (
               <p className="empty">This shop has no coupons to claim right now.</p>
             ) : (
               <ul className="coupon-list">
@@ -127,8 +144,8 @@ export default function ShopPage() {
                         disabled={!isCustomer || claim.fetching}
                         title={isCustomer ? undefined : 'Sign in as a customer to claim'}
                         onClick={async () => {
-                          const r = await claimCoupon({ templateId: t.id });
-                          if (!r.error) setClaimed([...claimed, t.id]);
+                          const r = await claimCoupon({ input: { templateId: t.id } });
+                          if (r.data?.claimCoupon.coupon) setClaimed([...claimed, t.id]);
                         }}
                       >
                         Claim
@@ -144,7 +161,8 @@ export default function ShopPage() {
             <ShopProductList shopId={shop.id} />
           </section>
         </CurrencyProvider>
-      )}
+        )
+      }
     </QueryResult>
   );
 }

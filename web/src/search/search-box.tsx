@@ -4,7 +4,7 @@ import { safeRedirect } from '../auth/safe-redirect';
 import type { SuggestionKind } from '../gql/graphql';
 import { useSuggestions, type Suggestion } from './use-suggestions';
 
-const KIND_LABELS: Record<SuggestionKind, string> = { Brand: 'Brand', Category: 'Category', Product: 'Product' };
+const KIND_LABELS: Record<SuggestionKind, string> = { BRAND: 'Brand', CATEGORY: 'Category', PRODUCT: 'Product' };
 
 /** The search page's address for a keyword (`/search` alone lists everything). */
 export function searchPath(text: string): string {

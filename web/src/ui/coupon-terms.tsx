@@ -38,7 +38,7 @@ export function CouponTerms({ coupon }: { coupon: CouponTermsData }) {
     <>
       <strong>{coupon.name}</strong>
       <p>
-        {coupon.discountKind === 'Fixed' ? (
+        {coupon.discountKind === 'FIXED' ? (
           <>
             <Money amount={coupon.amountOff ?? 0} /> off
           </>

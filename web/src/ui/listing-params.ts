@@ -21,8 +21,8 @@ export function useListingParams(): ListingParams {
   const sort = params.get('sort');
   const order = params.get('order');
   return {
-    sort: sort === 'price' ? 'Price' : sort === 'sales' ? 'Sales' : null,
-    order: order === 'asc' ? 'Asc' : order === 'desc' ? 'Desc' : null,
+    sort: sort === 'price' ? 'PRICE' : sort === 'sales' ? 'SALES' : null,
+    order: order === 'asc' ? 'ASC' : order === 'desc' ? 'DESC' : null,
     brandId: positive(params.get('brand')),
     page: positive(params.get('page')) ?? 1,
   };

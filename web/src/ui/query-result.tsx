@@ -1,10 +1,23 @@
 import type { ReactNode } from 'react';
-import type { UseQueryState } from 'urql';
+import type { CombinedError, UseQueryState } from 'urql';
 import { ErrorNotice, Loading } from './query-state';
 
-/** A page's query: its loading state, its error (with the API's message), or its data. */
+/**
+ * A page's query: its loading state, its error (with the API's message), or its data. A lookup the
+ * API answered null comes with its error beside the rest of the data; the page shows `Missing` there.
+ */
 export function QueryResult<Data>({ result, what, children }: { result: UseQueryState<Data>; what?: string; children: (data: Data) => ReactNode }) {
   if (result.error && !result.data) return <ErrorNotice error={result.error} />;
   if (!result.data) return <Loading what={what} />;
   return <>{children(result.data)}</>;
+}
+
+/** Where a looked-up object is null (missing, or not the visitor's: the API answers both alike): the API's reason. */
+export function Missing({ error, what }: { error: CombinedError | undefined; what: string }) {
+  if (error) return <ErrorNotice error={error} title={`No such ${what}`} />;
+  return (
+    <div className="notice notice-error" role="alert">
+      <strong>No such {what}.</strong>
+    </div>
+  );
 }

@@ -1,5 +1,4 @@
-import type { CombinedError } from 'urql';
-import { errorCode, errorText } from '../api/errors';
+import { errorCode, errorText, type ApiRefusal } from '../api/errors';
 
 export function Loading({ what = 'Loading' }: { what?: string }) {
   return (
@@ -9,8 +8,8 @@ export function Loading({ what = 'Loading' }: { what?: string }) {
   );
 }
 
-/** An API error as the visitor sees it: the API's message, with its code for support. */
-export function ErrorNotice({ error, title = 'Something went wrong' }: { error: CombinedError; title?: string }) {
+/** An API error (top-level, or a mutation's user errors) as the visitor sees it: the API's message, with its code for support. */
+export function ErrorNotice({ error, title = 'Something went wrong' }: { error: ApiRefusal; title?: string }) {
   const code = errorCode(error);
   return (
     <div className="notice notice-error" role="alert">

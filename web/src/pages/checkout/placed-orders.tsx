@@ -5,6 +5,7 @@ import { graphql } from '../../gql';
 import type { PlacedOrderFieldsFragment } from '../../gql/graphql';
 import { Money } from '../../money/currency-context';
 import { ErrorNotice } from '../../ui/query-state';
+import { refusalOf } from '../../api/errors';
 import { useIdempotencyKey } from '../../api/idempotency-key';
 import { OrderTotals } from '../../ui/order-totals';
 import { OrderStatusBadge } from '../../ui/order-status';
@@ -34,9 +35,14 @@ export const PlacedOrderFields = graphql(`
 `);
 
 const PayOrder = graphql(`
-  mutation PayOrder($id: Int!, $idempotencyKey: String) {
-    payOrder(id: $id, idempotencyKey: $idempotencyKey) {
-      ...PlacedOrderFields
+  mutation PayOrder($input: PayOrderInput!) {
+    payOrder(input: $input) {
+      order {
+        ...PlacedOrderFields
+      }
+      userErrors {
+        ...UserErrorFields
+      }
     }
   }
 `);
@@ -46,10 +52,12 @@ function PlacedOrder({ order }: { order: PlacedOrderFieldsFragment }) {
   const idempotency = useIdempotencyKey();
   const [current, setCurrent] = useState(order);
   const submit = async () => {
-    const result = await pay({ id: current.id, idempotencyKey: idempotency.key() });
+    const result = await pay({ input: { orderId: current.id, idempotencyKey: idempotency.key() } });
     if (!result.error?.networkError) idempotency.answered();
-    if (result.data) setCurrent(result.data.payOrder);
+    const paid = result.data?.payOrder.order;
+    if (paid) setCurrent(paid);
   };
+  const refused = refusalOf(state.error, state.data?.payOrder);
   return (
     <li className="placed-order">
       <h3>
@@ -59,19 +67,19 @@ function PlacedOrder({ order }: { order: PlacedOrderFieldsFragment }) {
         {current.items.map((i) => (
           <li key={i.id}>
             {i.productName} ({i.skuName}) × {i.quantity}: <Money amount={i.amount} />
-            {i.pricing === 'FlashSale' ? <span className="badge">Flash sale</span> : i.pricing === 'GroupBuy' ? <span className="badge">Group price</span> : null}
+            {i.pricing === 'FLASH_SALE' ? <span className="badge">Flash sale</span> : i.pricing === 'GROUP_BUY' ? <span className="badge">Group price</span> : null}
           </li>
         ))}
       </ul>
       <OrderTotals order={current} />
-      {state.error ? <ErrorNotice error={state.error} title="Not paid" /> : null}
-      {current.status === 'PendingPayment' ? (
+      {refused ? <ErrorNotice error={refused} title="Not paid" /> : null}
+      {current.status === 'PENDING_PAYMENT' ? (
         <button type="button" className="primary" onClick={submit} disabled={state.fetching}>
           {state.fetching ? 'Paying…' : `Pay order #${current.id} from balance`}
         </button>
       ) : (
         <p role="status">
-          {current.status === 'AwaitingGroup' ? 'Seat paid: the amount is held until the group fills.' : 'Paid. Thank you!'} <Link to={`/orders/${current.id}`}>View the order</Link>
+          {current.status === 'AWAITING_GROUP' ? 'Seat paid: the amount is held until the group fills.' : 'Paid. Thank you!'} <Link to={`/orders/${current.id}`}>View the order</Link>
         </p>
       )}
     </li>

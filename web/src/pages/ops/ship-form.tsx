@@ -2,12 +2,18 @@ import type { FormEvent } from 'react';
 import { useMutation } from 'urql';
 import { graphql } from '../../gql';
 import { ErrorNotice } from '../../ui/query-state';
+import { refusalOf } from '../../api/errors';
 
 const ShipOrder = graphql(`
-  mutation ShipOrder($orderId: Int!, $input: ShipmentInput!) {
-    createShipment(orderId: $orderId, input: $input) {
-      id
-      status
+  mutation ShipOrder($input: CreateShipmentInput!) {
+    createShipment(input: $input) {
+      order {
+        id
+        status
+      }
+      userErrors {
+        ...UserErrorFields
+      }
     }
   }
 `);
@@ -18,9 +24,10 @@ export function ShipForm({ orderId, companies, onShipped }: { orderId: number; c
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const result = await ship({ orderId, input: { companyCode: String(form.get('company')), trackingNumber: String(form.get('tracking')).trim() } });
-    if (!result.error) onShipped();
+    const result = await ship({ input: { orderId, companyCode: String(form.get('company')), trackingNumber: String(form.get('tracking')).trim() } });
+    if (result.data?.createShipment.order) onShipped();
   };
+  const refused = refusalOf(state.error, state.data?.createShipment);
   return (
     <form onSubmit={submit} className="ship-form" aria-label={`Ship order #${orderId}`}>
       <label>
@@ -39,7 +46,7 @@ export function ShipForm({ orderId, companies, onShipped }: { orderId: number; c
       <button type="submit" className="primary" disabled={state.fetching}>
         Ship
       </button>
-      {state.error ? <ErrorNotice error={state.error} title="Not shipped" /> : null}
+      {refused ? <ErrorNotice error={refused} title="Not shipped" /> : null}
     </form>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../../gql';
 import { Money } from '../../money/currency-context';
-import { QueryResult } from '../../ui/query-result';
+import { Missing, QueryResult } from '../../ui/query-result';
 
 const OrderInvoice = graphql(`
   query OrderInvoice($orderId: Int!) {
@@ -22,7 +22,9 @@ function Invoice({ orderId }: { orderId: number }) {
   return (
     <QueryResult result={result} what="Loading the invoice">
       {({ orderInvoice: inv }) =>
-        inv.status === 'issued' ? (
+        !inv ? (
+          <Missing error={result.error} what="invoice" />
+        ) : inv.status === 'ISSUED' ? (
           <dl className="totals">
             <dt>Invoice number</dt>
             <dd>{inv.invoiceNo}</dd>

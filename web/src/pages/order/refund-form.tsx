@@ -2,14 +2,20 @@ import { useState, type FormEvent } from 'react';
 import { useMutation } from 'urql';
 import { graphql } from '../../gql';
 import { ErrorNotice } from '../../ui/query-state';
+import { refusalOf } from '../../api/errors';
 
 const RequestRefund = graphql(`
-  mutation RequestRefund($orderId: Int!, $input: RefundInput!) {
-    requestRefund(orderId: $orderId, input: $input) {
-      id
-      kind
-      status
-      amount
+  mutation RequestRefund($input: RequestRefundInput!) {
+    requestRefund(input: $input) {
+      refund {
+        id
+        kind
+        status
+        amount
+      }
+      userErrors {
+        ...UserErrorFields
+      }
     }
   }
 `);
@@ -24,23 +30,24 @@ interface RefundableOrder {
 export function RefundForm({ order, onDone }: { order: RefundableOrder; onDone: () => void }) {
   const [state, request] = useMutation(RequestRefund);
   const [sent, setSent] = useState(false);
-  const kind = order.status === 'Delivered' ? 'Return' : 'Refund';
-  const left = (i: RefundableOrder['items'][number]) => (kind === 'Refund' ? i.quantity - i.shippedQuantity - i.refundQuantity : i.quantity - i.refundQuantity);
+  const kind = order.status === 'DELIVERED' ? 'RETURN' : 'REFUND';
+  const left = (i: RefundableOrder['items'][number]) => (kind === 'REFUND' ? i.quantity - i.shippedQuantity - i.refundQuantity : i.quantity - i.refundQuantity);
   const items = order.items.filter((i) => left(i) > 0);
   if (items.length === 0) return null;
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const chosen = items.map((i) => ({ orderItemId: i.id, quantity: Number(form.get(`qty-${i.id}`)) || 0 })).filter((i) => i.quantity > 0);
-    const result = await request({ orderId: order.id, input: { kind, reason: String(form.get('reason') ?? '').trim(), items: chosen } });
-    if (!result.error) {
+    const result = await request({ input: { orderId: order.id, kind, reason: String(form.get('reason') ?? '').trim(), items: chosen } });
+    if (result.data?.requestRefund.refund) {
       setSent(true);
       onDone();
     }
   };
+  const refused = refusalOf(state.error, state.data?.requestRefund);
   return (
     <section aria-labelledby="refund-heading">
-      <h2 id="refund-heading">{kind === 'Refund' ? 'Ask for a refund' : 'Return items'}</h2>
+      <h2 id="refund-heading">{kind === 'REFUND' ? 'Ask for a refund' : 'Return items'}</h2>
       {sent ? <p role="status">Your request is with the shop.</p> : null}
       <form onSubmit={submit} className="refund-form">
         {items.map((i) => (
@@ -51,7 +58,7 @@ export function RefundForm({ order, onDone }: { order: RefundableOrder; onDone: 
         <label>
           Reason <input name="reason" required maxLength={500} />
         </label>
-        {state.error ? <ErrorNotice error={state.error} title="Request not sent" /> : null}
+        {refused ? <ErrorNotice error={refused} title="Request not sent" /> : null}
         <button type="submit" disabled={state.fetching}>
           Send request
         </button>

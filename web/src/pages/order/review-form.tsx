@@ -2,13 +2,18 @@ import { useState, type FormEvent } from 'react';
 import { useMutation } from 'urql';
 import { graphql } from '../../gql';
 import { ErrorNotice } from '../../ui/query-state';
-import { errorCode } from '../../api/errors';
+import { errorCode, refusalOf } from '../../api/errors';
 
 const ReviewOrderItem = graphql(`
-  mutation ReviewOrderItem($orderId: Int!, $orderItemId: Int!, $input: ReviewInput!) {
-    reviewOrderItem(orderId: $orderId, orderItemId: $orderItemId, input: $input) {
-      id
-      rating
+  mutation ReviewOrderItem($input: ReviewOrderItemInput!) {
+    reviewOrderItem(input: $input) {
+      review {
+        id
+        rating
+      }
+      userErrors {
+        ...UserErrorFields
+      }
     }
   }
 `);
@@ -20,9 +25,11 @@ export function ReviewForm({ orderId, item }: { orderId: number; item: { id: num
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const result = await review({ orderId, orderItemId: item.id, input: { rating: Number(form.get('rating')), text: String(form.get('text') ?? '').trim() } });
-    if (!result.error || errorCode(result.error) === 'REVIEW_EXISTS') setDone(true);
+    const result = await review({ input: { orderId, orderItemId: item.id, rating: Number(form.get('rating')), text: String(form.get('text') ?? '').trim() } });
+    const refusal = refusalOf(result.error, result.data?.reviewOrderItem);
+    if (!refusal || errorCode(refusal) === 'REVIEW_EXISTS') setDone(true);
   };
+  const refused = refusalOf(state.error, state.data?.reviewOrderItem);
   if (done) return <p role="status">Thanks: your review of {item.productName} is saved.</p>;
   return (
     <form onSubmit={submit} className="review-form" aria-label={`Review ${item.productName}`}>
@@ -42,7 +49,7 @@ export function ReviewForm({ orderId, item }: { orderId: number; item: { id: num
       <label>
         Your review <textarea name="text" required maxLength={2000} rows={3} />
       </label>
-      {state.error ? <ErrorNotice error={state.error} title="Review not saved" /> : null}
+      {refused ? <ErrorNotice error={refused} title="Review not saved" /> : null}
       <button type="submit" disabled={state.fetching}>
         Post review
       </button>

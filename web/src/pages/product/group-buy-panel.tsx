@@ -5,7 +5,7 @@ import { graphql } from '../../gql';
 import type { GroupBuyFieldsFragment } from '../../gql/graphql';
 import { Money } from '../../money/currency-context';
 import { Countdown } from '../../ui/countdown';
-import { QueryResult } from '../../ui/query-result';
+import { Missing, QueryResult } from '../../ui/query-result';
 
 export const GroupBuyFields = graphql(`
   fragment GroupBuyFields on GroupBuy {
@@ -48,7 +48,9 @@ function OpenGroupList({ activityId }: { activityId: number }) {
   return (
     <QueryResult result={result} what="Loading open groups">
       {({ groupBuy }) =>
-        groupBuy.groups.length === 0 ? (
+        !groupBuy ? (
+          <Missing error={result.error} what="group buy" />
+        ) : groupBuy.groups.length === 0 ? (
           <p>No open group right now: open one and invite friends.</p>
         ) : (
           <ul className="group-list">

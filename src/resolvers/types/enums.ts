@@ -1,0 +1,89 @@
+import { registerEnumType } from 'type-graphql';
+import { ContentKind } from '../../entities/home-content-item.entity.js';
+import { Role } from '../../entities/user.entity.js';
+import { OrderStatus } from '../../entities/order.entity.js';
+import { ProductStatus } from '../../entities/product.entity.js';
+import { GroupState } from '../../entities/group-buy.entity.js';
+import { ItemPricing } from '../../entities/order-item.entity.js';
+import { SuggestionKind } from '../../entities/search-suggestion.entity.js';
+import { RefundKind, RefundStatus } from '../../entities/refund.entity.js';
+import { CouponTemplateStatus, DiscountKind } from '../../entities/coupon-template.entity.js';
+import { RedemptionStatus } from '../../entities/redemption.entity.js';
+import { CouponState } from '../../services/promotions/coupon.service.js';
+import { FlashSaleState } from '../../services/promotions/flash-sale.service.js';
+import type { InvoiceView } from '../../services/orders/invoice.service.js';
+import { EventTypes } from '../../services/events/event-types.js';
+import { enumValueName } from '../../graphql/spelling.js';
+
+
+/**
+ * Registers a closed set as a GraphQL enum whose value names are SCREAMING_SNAKE (`PENDING_PAYMENT`)
+ * while each still resolves to the internal spelling (`pending_payment`): services receive and
+ * return the same strings from both doors. Field decorators name the returned object
+ * (`@Field(() => OrderStatusEnum) status!: OrderStatus`).
+ */
+function schemaEnum<V extends string>(
+  values: Record<string, V>,
+  name: string,
+  description?: string,
+  valueDescriptions: Partial<Record<V, string>> = {},
+): Record<string, V> {
+  const byName: Record<string, V> = {};
+  const valuesConfig: Record<string, { description: string }> = {};
+  for (const value of Object.values(values)) {
+    const key = enumValueName(value);
+    byName[key] = value;
+    const description = valueDescriptions[value];
+    if (description) valuesConfig[key] = { description };
+  }
+  registerEnumType(byName, { name, description, valuesConfig });
+  return byName;
+}
+
+/** Values are the REST spellings, so both doors hand the service the same strings. */
+export enum ProductSort {
+  Price = 'price',
+  Sales = 'sales',
+}
+
+export enum SortOrder {
+  Asc = 'asc',
+  Desc = 'desc',
+}
+
+/** An invoice's state: `not_issued` until the shop issues it. */
+export type InvoiceStatus = InvoiceView['status'];
+
+export const RoleEnum = schemaEnum(Role, 'Role', 'What an account may do');
+export const ProductStatusEnum = schemaEnum(ProductStatus, 'ProductStatus', 'Publish lifecycle: DRAFT -> PUBLISHED -> UNPUBLISHED -> PUBLISHED ...');
+export const ContentKindEnum = schemaEnum(ContentKind, 'ContentKind', 'The four home content lists');
+export const ProductSortEnum = schemaEnum(ProductSort, 'ProductSort', 'Sort key of the product listing', {
+  price: 'Lowest SKU price; ascending unless `order` says otherwise',
+  sales: 'soldCount; best sellers first unless `order` says otherwise',
+});
+export const SortOrderEnum = schemaEnum(SortOrder, 'SortOrder');
+export const OrderStatusEnum = schemaEnum(
+  OrderStatus,
+  'OrderStatus',
+  'PENDING_PAYMENT -> PAID -> SHIPPED -> DELIVERED, or PENDING_PAYMENT -> CANCELLED; a group order: PENDING_PAYMENT -> AWAITING_GROUP -> PAID (group successful) or CANCELLED (group expired)',
+);
+export const ItemPricingEnum = schemaEnum(ItemPricing, 'ItemPricing', 'How an order item was priced');
+export const InvoiceStatusEnum = schemaEnum<InvoiceStatus>({ NotIssued: 'not_issued', Issued: 'issued' }, 'InvoiceStatus', 'NOT_ISSUED until the shop issues the invoice');
+export const DiscountKindEnum = schemaEnum(DiscountKind, 'DiscountKind', 'FIXED: amountOff minor units off; PERCENT: percentOff (1..100) rounded down, capped by maxDiscount');
+export const CouponTemplateStatusEnum = schemaEnum(CouponTemplateStatus, 'CouponTemplateStatus');
+export const CouponStateEnum = schemaEnum(CouponState, 'CouponState', 'EXPIRED: now is past validUntil and the coupon was not used');
+export const GroupStateEnum = schemaEnum(
+  GroupState,
+  'GroupState',
+  'OPEN -> SUCCESSFUL (every seat paid), OPEN -> EXPIRED (lifetime ended), OPEN -> CANCELLED (opener cancelled before any seat was paid)',
+);
+export const FlashSaleStateEnum = schemaEnum(FlashSaleState, 'FlashSaleState', 'Where now falls in the window [startsAt, endsAt)');
+export const RedemptionStatusEnum = schemaEnum(RedemptionStatus, 'RedemptionStatus', 'Where a redemption order stands');
+export const RefundKindEnum = schemaEnum(RefundKind, 'RefundKind', 'REFUND: money only, for units not shipped; RETURN: delivered goods come back, then money');
+export const RefundStatusEnum = schemaEnum(
+  RefundStatus,
+  'RefundStatus',
+  'refund: REQUESTED -> COMPLETED | REJECTED | CANCELLED; return: REQUESTED -> APPROVED -> SHIPPED_BACK -> COMPLETED, REQUESTED -> REJECTED, REQUESTED | APPROVED -> CANCELLED',
+);
+export const SuggestionKindEnum = schemaEnum(SuggestionKind, 'SuggestionKind', 'What a search suggestion leads to');
+export const EventTypeEnum = schemaEnum(EventTypes, 'EventType', 'Kinds of domain event; the value `ORDER_PLACED` is the event `order.placed`, and so on');
