@@ -110,10 +110,11 @@ describe('Idempotency-Key', () => {
     expect((await t.api('GET', `/api/orders/${order.id}`, { token: customer.token })).body.status).toBe('pending_payment');
   });
 
-  it('over GraphQL an empty idempotencyKey is refused the same way, named as the argument', async () => {
+  it('over GraphQL an empty idempotencyKey is refused the same way, as a user error naming the input field', async () => {
     const customer = await newCustomer(t);
-    const res = await t.gql('mutation { payOrder(id: 1, idempotencyKey: "") { id } }', {}, customer.token);
-    expect(res.errors?.[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', details: { problems: [{ field: 'idempotencyKey' }] } });
+    const res = await t.gql('mutation { payOrder(input: { orderId: 1, idempotencyKey: "" }) { order { id } userErrors { code field } } }', {}, customer.token);
+    expect(res.errors).toBeUndefined();
+    expect(res.data.payOrder).toEqual({ order: null, userErrors: [{ code: 'VALIDATION_FAILED', field: ['input', 'idempotencyKey'] }] });
   });
 });
 
