@@ -87,7 +87,7 @@ export class Order {
   @Field(() => Int, { nullable: true, description: 'The coupon applied at checkout' }) couponId?: number;
   @Field(() => Int, { description: 'Computed by the server from the lines and the shipping region' }) freightFee!: number;
   @Field(() => Int, { description: 'itemsTotal - discount + freightFee' }) total!: number;
-  @Field(() => ShippingAddress, { nullable: true }) shippingAddress?: ShippingAddress;
+  @Field(() => ShippingAddress, { description: 'Where the order goes (every order has one)' }) shippingAddress!: ShippingAddress;
   @Field() createdAt!: Date;
   @Field({ nullable: true }) paidAt?: Date;
   @Field({ nullable: true }) shippedAt?: Date;
