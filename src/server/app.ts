@@ -22,7 +22,8 @@ import { PoolHealth } from '../db/pool-health.js';
 import { poolOf } from '../db/prepared-statements.js';
 import { webApp } from './web-app.js';
 import { apiDocs } from './api-docs.js';
-import { postgresAuthThrottle } from '../shared/auth-throttle.js';
+import { postgresAuthThrottle, type AuthThrottle } from '../shared/auth-throttle.js';
+import { clientOf, type TrustProxyFn } from './client-address.js';
 import { securityHeaders } from './security-headers.js';
 import { graphiqlPage } from './graphiql.js';
 import { corsPolicy } from './cors.js';
@@ -66,6 +67,8 @@ export interface RunningApp {
   server: http.Server;
   /** The port actually bound (useful with port 0 in tests). */
   port: number;
+  /** The sign-in throttle of this server process. */
+  authThrottle: AuthThrottle;
   /**
    * Close the websockets (ending their subscriptions), stop taking requests, let those in flight
    * finish, then stop GraphQL. The ORM and the event bus are the caller's.
@@ -90,11 +93,18 @@ const subscriptionsOnlyOverWebsocket: ApolloServerPlugin<GraphQLContext> = {
 };
 
 /**
- * The sign-in counts' own small pool on the ORM's database: two connections are plenty for one
- * short statement per attempt, and a stuck count never waits for a connection the use cases hold.
+ * The sign-in counts' own connection on the ORM's database: one exchange every half second, which
+ * never waits for a connection the use cases hold, and never holds one of theirs.
  */
 function authThrottlePool(deps: AppDeps): pg.Pool {
-  const pool = new pg.Pool({ connectionString: deps.orm.config.get('clientUrl'), max: 2, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({
+    connectionString: deps.orm.config.get('clientUrl'),
+    max: 1,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    query_timeout: 5000,
+  });
   pool.on('error', (error) => deps.log.warn({ err: error }, 'sign-in throttle connection failed'));
   return pool;
 }
@@ -109,8 +119,10 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   app.set('etag', false);
   // `req.ip`, under which sign-in attempts are counted, reads X-Forwarded-For only as far as this allows.
   app.set('trust proxy', baseDeps.config.trustProxy);
+  const trust = app.get('trust proxy fn') as TrustProxyFn;
   const throttleStore = authThrottlePool(baseDeps);
-  const deps: AppDeps = { ...baseDeps, authThrottle: postgresAuthThrottle(throttleStore, baseDeps.config) };
+  const authThrottle = postgresAuthThrottle(throttleStore, baseDeps.config, baseDeps.log.child({ component: 'auth-throttle' }));
+  const deps: AppDeps = { ...baseDeps, authThrottle };
   const server = http.createServer(app);
   const bodyParser = express.json({
     limit: deps.config.bodyLimitBytes,
@@ -188,7 +200,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     ],
   });
   await apollo.start();
-  const subscriptions = startSubscriptionServer(deps, server, schema);
+  const subscriptions = startSubscriptionServer(deps, server, schema, trust);
 
   const graphiql = deps.config.graphiql ? graphiqlPage(deps.log) : null;
   if (graphiql) app.get('/graphql', graphiql);
@@ -198,7 +210,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     expressMiddleware(apollo, {
       context: async ({ req, res }) => {
         try {
-          const ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, req.ip);
+          const ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, clientOf(req, req.ip));
           return { ctx, loaders: createLoaders(ctx) };
         } catch (error) {
           throw asGraphQLError(error);
@@ -214,7 +226,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     bodyParser,
     async (req: Request, res: Response, next: NextFunction) => {
       try {
-        requestLocals(res).ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, req.ip);
+        requestLocals(res).ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, clientOf(req, req.ip));
         next();
       } catch (error) {
         next(error);
@@ -238,6 +250,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   return {
     server,
     port: typeof address === 'object' && address ? address.port : port,
+    authThrottle,
     stop() {
       // Idempotent: a second caller waits for the same stop.
       stopping ??= (async () => {
@@ -250,6 +263,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
         // Then wait for responses still being produced on connections that are already closing.
         await inFlight.drained(STOP_GRACE_MS);
         server.closeAllConnections();
+        await authThrottle.stop();
         await throttleStore.end();
       })();
       return stopping;

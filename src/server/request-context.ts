@@ -6,7 +6,7 @@ import type { Logger } from '../logger.js';
 import type { EventBus } from '../shared/domain-event.js';
 import type { FaultHooks, ServiceContext } from '../shared/context.js';
 import { authenticate } from '../services/accounts/auth.service.js';
-import type { AuthThrottle } from '../shared/auth-throttle.js';
+import type { AuthThrottle, ClientAddress } from '../shared/auth-throttle.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -44,7 +44,7 @@ export async function createServiceContext(
   deps: AppDeps,
   token: string | undefined,
   id: string,
-  clientIp?: string,
+  client?: ClientAddress,
 ): Promise<ServiceContext> {
   const em = deps.orm.em.fork();
   const { actor, problem } = await authenticate(em, token);
@@ -57,7 +57,7 @@ export async function createServiceContext(
     requestId: id,
     events: deps.events,
     faults: deps.faults,
-    clientIp,
+    client,
     authThrottle: deps.authThrottle,
   };
 }

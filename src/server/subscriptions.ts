@@ -12,6 +12,7 @@ import { unsafeOperationText } from '../graphql/operation-text.js';
 import { createLoaders } from '../graphql/loaders.js';
 import type { GraphQLContext } from '../resolvers/graphql-context.js';
 import { bearerToken, createServiceContext, type AppDeps } from './request-context.js';
+import { clientAddressOf, clientOf, type TrustProxyFn } from './client-address.js';
 
 /** Close codes of a refused connection (graphql-ws's own 4401), the reason being our error code. */
 export const WS_UNAUTHORIZED = 4401;
@@ -35,7 +36,7 @@ export interface SubscriptionServer {
  * operation gets its own service context with the token checked again, and the same limits,
  * error codes and introspection setting as over HTTP.
  */
-export function startSubscriptionServer(deps: AppDeps, server: http.Server, schema: GraphQLSchema): SubscriptionServer {
+export function startSubscriptionServer(deps: AppDeps, server: http.Server, schema: GraphQLSchema, trust: TrustProxyFn): SubscriptionServer {
   const wss = new WebSocketServer({ server, path: '/graphql', maxPayload: deps.config.bodyLimitBytes });
   const format = formatError(deps.log);
   // A failure of the event stream itself arrives wrapped without a path: format the AppError inside.
@@ -95,8 +96,8 @@ export function startSubscriptionServer(deps: AppDeps, server: http.Server, sche
         if (unsafe) return [unsafe];
         let contextValue: GraphQLContext;
         try {
-          // The socket's own address: X-Forwarded-For is read for HTTP requests only (Express `trust proxy`).
-          const serviceContext = await createServiceContext(deps, ctx.extra.token, `ws-${randomUUID()}`, ctx.extra.request.socket.remoteAddress);
+          const { request } = ctx.extra;
+          const serviceContext = await createServiceContext(deps, ctx.extra.token, `ws-${randomUUID()}`, clientOf(request, clientAddressOf(request, trust)));
           contextValue = { ctx: serviceContext, loaders: createLoaders(serviceContext) };
         } catch (error) {
           return [asGraphQLError(error)];

@@ -1,7 +1,11 @@
 import { AppError } from '../errors.js';
 
-/** Work of a caller with a clean record goes first; see `AuthThrottle` for who that is. */
-export type Lane = 'priority' | 'normal';
+/**
+ * Who goes first (see `AuthThrottle`): a device that signed in to the account before, then an
+ * existing account with a clean record, then everyone else.
+ */
+export type Lane = 'trusted' | 'clean' | 'normal';
+const ORDER: readonly Lane[] = ['trusted', 'clean', 'normal'];
 
 /** The answer when a lane's queue is full: refused at once, not queued without bound. */
 export const serviceBusy = () =>
@@ -9,18 +13,31 @@ export const serviceBusy = () =>
 
 /**
  * Runs at most `concurrency` pieces of expensive work at once (password hashing: each scrypt holds a
- * libuv thread and a core for tens of milliseconds). Others wait in one of two FIFO lanes, each
- * holding at most `queueLimit`; a freed slot goes to the priority lane first. Without the cap a
+ * libuv thread and a core for tens of milliseconds). Others wait in one of three FIFO lanes, each
+ * holding at most `queueLimit`; a freed slot goes to the first lane that has work waiting, and one
+ * more slot is kept for the trusted lane alone. Without the cap a
  * flood of logins queued inside libuv ahead of everyone else's, and a genuine login waited for all
  * of them.
  */
 export class WorkGate {
   private running = 0;
-  private readonly waiting: Record<Lane, (() => void)[]> = { priority: [], normal: [] };
+  /** Trusted work running in the slot kept for it (beyond `concurrency`). */
+  private trustedExtra = 0;
+  private readonly waiting: Record<Lane, (() => void)[]> = { trusted: [], clean: [], normal: [] };
 
   constructor(private readonly concurrency: number, private readonly queueLimit: number) {}
 
   async run<T>(lane: Lane, work: () => Promise<T>): Promise<T> {
+    if (lane === 'trusted' && this.running >= this.concurrency && this.trustedExtra === 0) {
+      // One slot more than `concurrency` is kept for known devices: their sign-in never waits for a
+      // flood's hash to finish.
+      this.trustedExtra++;
+      try {
+        return await work();
+      } finally {
+        this.trustedExtra--;
+      }
+    }
     if (this.running < this.concurrency) {
       this.running++;
     } else {
@@ -37,7 +54,7 @@ export class WorkGate {
   }
 
   private release(): void {
-    const next = this.waiting.priority.shift() ?? this.waiting.normal.shift();
+    const next = ORDER.map((lane) => this.waiting[lane]).find((queue) => queue.length > 0)?.shift();
     if (next) next();
     else this.running--;
   }

@@ -4,8 +4,8 @@ import { useMutation, type CombinedError } from 'urql';
 import { graphql } from '../gql';
 import { ErrorNotice } from '../ui/query-state';
 import { usePageTitle } from '../ui/page-title';
-import { toSession } from '../auth/session-fields';
 import { useFinishSignIn } from '../auth/use-finish-sign-in';
+import { deviceTokenFor } from '../auth/device-tokens';
 
 const Login = graphql(`
   mutation Login($input: LoginInput!) {
@@ -24,8 +24,9 @@ export default function LoginPage() {
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const result = await login({ input: { email: String(form.get('email')), password: String(form.get('password')) } });
-    if (result.data) setAfterError(await finish(toSession(result.data.login)));
+    const email = String(form.get('email'));
+    const result = await login({ input: { email, password: String(form.get('password')), deviceToken: deviceTokenFor(email) } });
+    if (result.data) setAfterError(await finish(result.data.login));
   };
   const redirect = params.get('redirect');
   return (

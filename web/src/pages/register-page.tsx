@@ -4,7 +4,6 @@ import { useMutation, type CombinedError } from 'urql';
 import { graphql } from '../gql';
 import { ErrorNotice } from '../ui/query-state';
 import { usePageTitle } from '../ui/page-title';
-import { toSession } from '../auth/session-fields';
 import { useFinishSignIn } from '../auth/use-finish-sign-in';
 
 const Register = graphql(`
@@ -26,7 +25,7 @@ export default function RegisterPage() {
     const form = new FormData(event.currentTarget);
     const input = { email: String(form.get('email')), password: String(form.get('password')), displayName: String(form.get('displayName')) };
     const result = await register({ input });
-    if (result.data) setAfterError(await finish(toSession(result.data.register)));
+    if (result.data) setAfterError(await finish(result.data.register));
   };
   const redirect = params.get('redirect');
   return (
