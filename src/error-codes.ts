@@ -42,6 +42,7 @@ export const ERROR_STATUS = {
   POINTS_PRICE_CHANGED: 409,
   PRODUCT_STATE_CONFLICT: 409,
   REDEMPTION_NOT_PENDING: 409,
+  RESOURCE_LOCKED: 409,
   REFUND_WRONG_STATE: 409,
   REVIEW_ALREADY_REPLIED: 409,
   REVIEW_EXISTS: 409,
@@ -96,3 +97,9 @@ export const SHARED_ERRORS: ErrorCode[] = ['VALIDATION_FAILED', 'BAD_REQUEST', '
 
 /** Answered by any operation that reads a body (the body parser's refusals). */
 export const BODY_ERRORS: ErrorCode[] = ['MALFORMED_JSON', 'JSON_TOO_DEEP', 'MALFORMED_ENCODING', 'REQUEST_ABORTED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_ENCODING'];
+
+/**
+ * Answered by any operation that writes: a lost race on a unique key, a row another session keeps
+ * locked longer than DB_LOCK_TIMEOUT_MS.
+ */
+export const WRITE_ERRORS: ErrorCode[] = ['CONFLICT', 'RESOURCE_LOCKED'];

@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
+import { timed } from './support/timing.js';
 import { startSecondApp, startTestApp, type TestApp } from './support/harness.js';
 import { loadConfig } from '../src/config.js';
 import { newCustomer, PASSWORD, type TestUser } from './support/fixtures.js';
@@ -34,11 +35,6 @@ async function knownDevice(app: TestApp, ip = freshIp()): Promise<{ user: TestUs
   return { user, deviceToken: res.body.device_token, ip };
 }
 
-const timed = async <T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> => {
-  const started = performance.now();
-  const result = await work();
-  return { result, ms: performance.now() - started };
-};
 
 describe('an address that keeps failing on an account', () => {
   it('is refused (429 RATE_LIMITED with Retry-After) after 10 wrong passwords, the right one included, and nothing is issued', async () => {

@@ -19,6 +19,7 @@ import { bearerToken, createServiceContext, requestId, requestLocals, type AppDe
 import { startSubscriptionServer } from './subscriptions.js';
 import { startSweeps } from './jobs.js';
 import { PoolHealth } from '../db/pool-health.js';
+import { markWriting, requestScope, runInScope } from '../db/request-scope.js';
 import { poolOf } from '../db/prepared-statements.js';
 import { webApp } from './web-app.js';
 import { apiDocs } from './api-docs.js';
@@ -76,6 +77,20 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** A mutation is writing work for the database layer (write slots, request-scope.ts); a query is not. */
+const mutationsWrite: ApolloServerPlugin<GraphQLContext> = {
+  requestDidStart() {
+    return Promise.resolve({
+      didResolveOperation({ operation }) {
+        markWriting(operation?.operation === OperationTypeNode.MUTATION);
+        return Promise.resolve();
+      },
+    });
+  },
+};
+
 /** A subscription sent over HTTP would run its resolver without an event: point to the websocket instead. */
 const subscriptionsOnlyOverWebsocket: ApolloServerPlugin<GraphQLContext> = {
   requestDidStart() {
@@ -106,6 +121,8 @@ function authThrottlePool(deps: AppDeps): pg.Pool {
     query_timeout: 5000,
   });
   pool.on('error', (error) => deps.log.warn({ err: error }, 'sign-in throttle connection failed'));
+  // pg-pool leaves a connection's errors to whoever holds it; the exchange sees them as its query failing.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 
@@ -156,7 +173,9 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
         deps.log.info({ requestId: id, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, durationMs }, 'request');
       });
     }
-    next();
+    // From here on, everything this request waits for from the database shares one deadline. REST
+    // calls other than reads are writing work; GraphQL says once its operation is known.
+    runInScope(requestScope(deps.config.dbAcquireTimeoutMs, !READS.has(req.method) && !req.path.startsWith('/graphql')), next);
   });
   app.use(securityHeaders);
   if (deps.config.corsOrigins.length > 0) app.use(['/api', '/graphql'], corsPolicy(deps.config.corsOrigins));
@@ -192,6 +211,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       subscriptionsOnlyOverWebsocket,
+      mutationsWrite,
       refuseUnsafeText,
       // No cache hints are used, and the default cache-control plugin wraps every field resolver to collect them.
       ApolloServerPluginCacheControlDisabled(),
@@ -265,6 +285,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
         server.closeAllConnections();
         await authThrottle.stop();
         await throttleStore.end();
+        await health.close();
       })();
       return stopping;
     },

@@ -2,7 +2,7 @@ import type http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { GraphQLError, Kind, OperationTypeNode, execute, type GraphQLSchema } from 'graphql';
 import { AppError, toAppError } from '../errors.js';
 import { authenticate, invalidTokens } from '../services/accounts/auth.service.js';
 import type WebSocket from 'ws';
@@ -13,6 +13,7 @@ import { createLoaders } from '../graphql/loaders.js';
 import type { GraphQLContext } from '../resolvers/graphql-context.js';
 import { bearerToken, createServiceContext, type AppDeps } from './request-context.js';
 import { clientAddressOf, clientOf, type TrustProxyFn } from './client-address.js';
+import { markWriting, requestScope, runInScope } from '../db/request-scope.js';
 
 /** Close codes of a refused connection (graphql-ws's own 4401), the reason being our error code. */
 export const WS_UNAUTHORIZED = 4401;
@@ -57,15 +58,24 @@ export function startSubscriptionServer(deps: AppDeps, server: http.Server, sche
   const recheck = setInterval(() => void closeRevoked(deps, open), deps.config.subscriptionRecheckSeconds * 1000);
   recheck.unref();
 
+  // A query or mutation over the socket, and each check of its token, gets a request's database
+  // deadline, as over HTTP. A subscription gets none: its events are resolved long after it began.
+  const withDeadline = <T>(work: () => T): T => runInScope(requestScope(deps.config.dbAcquireTimeoutMs), work);
+
   const disposable = useServer<Record<string, unknown>, { token: string }>(
     {
       schema,
       isProd: deps.config.nodeEnv === 'production',
+      execute: (args) =>
+        withDeadline(() => {
+          markWriting(args.document.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && d.operation === OperationTypeNode.MUTATION));
+          return execute(args);
+        }),
       onConnect: async (ctx) => {
         const token = connectionToken(ctx.connectionParams, ctx.extra.request.headers.authorization);
         let authentication;
         try {
-          authentication = await authenticate(deps.orm.em.fork(), token);
+          authentication = await withDeadline(() => authenticate(deps.orm.em.fork(), token));
         } catch (error) {
           // Database down: 1013 "try again later" (graphql-ws clients retry it); anything else 1011.
           const { appError } = toAppError(error);
@@ -97,7 +107,9 @@ export function startSubscriptionServer(deps: AppDeps, server: http.Server, sche
         let contextValue: GraphQLContext;
         try {
           const { request } = ctx.extra;
-          const serviceContext = await createServiceContext(deps, ctx.extra.token, `ws-${randomUUID()}`, clientOf(request, clientAddressOf(request, trust)));
+          const serviceContext = await withDeadline(() =>
+            createServiceContext(deps, ctx.extra.token, `ws-${randomUUID()}`, clientOf(request, clientAddressOf(request, trust))),
+          );
           contextValue = { ctx: serviceContext, loaders: createLoaders(serviceContext) };
         } catch (error) {
           return [asGraphQLError(error)];

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { apiRouter } from '../api.js';
 import { responseSchemas } from '../responses/common.js';
-import { BODY_ERRORS, ERROR_STATUS, SHARED_ERRORS, type ErrorCode } from '../../error-codes.js';
+import { BODY_ERRORS, ERROR_STATUS, SHARED_ERRORS, WRITE_ERRORS, type ErrorCode } from '../../error-codes.js';
 import { inputSchema, outputSchemas, type JsonSchema } from './json-schema.js';
 import { registeredOperations, type Access, type RegisteredOperation } from './operation.js';
 import { toSnake } from '../case.js';
@@ -136,7 +136,7 @@ function operationObject(op: RegisteredOperation, responseIds: Map<z.ZodType, st
       : { description: 'Done; no body' };
   }
   const hasBody = op.method !== 'get';
-  const codes = new Set<ErrorCode>([...SHARED_ERRORS, ...(hasBody ? [...BODY_ERRORS, 'CONFLICT' as const] : []), ...ACCESS[doc.access].errors, ...(doc.errors ?? [])]);
+  const codes = new Set<ErrorCode>([...SHARED_ERRORS, ...(hasBody ? [...BODY_ERRORS, ...WRITE_ERRORS] : []), ...ACCESS[doc.access].errors, ...(doc.errors ?? [])]);
   Object.assign(responses, errorResponses([...codes], sharedResponses));
 
   return {
