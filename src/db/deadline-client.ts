@@ -52,6 +52,8 @@ function sendCancelRequest(host: string, port: number, processID: number, secret
   message.writeInt32BE(processID, 8);
   message.writeInt32BE(secretKey, 12);
   const socket = host.startsWith('/') ? net.connect(`${host}/.s.PGSQL.${port}`) : net.connect(port, host);
+  // Best effort: it never keeps the process alive, nor waits on a frozen server for long.
+  socket.unref();
   socket.setTimeout(CANCEL_TIMEOUT_MS, () => socket.destroy());
   socket.on('error', () => socket.destroy());
   socket.on('connect', () => socket.end(message));

@@ -14,6 +14,8 @@ import type { GraphQLContext } from '../resolvers/graphql-context.js';
 import { bearerToken, createServiceContext, type AppDeps } from './request-context.js';
 import { clientAddressOf, clientOf, type TrustProxyFn } from './client-address.js';
 import { markWriting, requestScope, runInScope } from '../db/request-scope.js';
+import { addressKey } from '../shared/auth-throttle.js';
+import { SocketLimits, WS_TOO_MANY_CONNECTIONS } from './socket-limits.js';
 
 /** Close codes of a refused connection (graphql-ws's own 4401), the reason being our error code. */
 export const WS_UNAUTHORIZED = 4401;
@@ -62,6 +64,12 @@ export function startSubscriptionServer(deps: AppDeps, server: http.Server, sche
   // deadline, as over HTTP. A subscription gets none: its events are resolved long after it began.
   const withDeadline = <T>(work: () => T): T => runInScope(requestScope(deps.config.dbAcquireTimeoutMs), work);
 
+  // Registered before graphql-ws's own listener: a socket over its address's limit is refused first.
+  const limits = new SocketLimits({ perUser: deps.config.maxSocketsPerUser, anonymousPerAddress: deps.config.maxAnonymousSocketsPerAddress });
+  wss.on('connection', (socket, request) => {
+    if (!limits.opened(socket, addressKey(clientAddressOf(request, trust)))) socket.close(WS_TOO_MANY_CONNECTIONS, 'TOO_MANY_CONNECTIONS');
+  });
+
   const disposable = useServer<Record<string, unknown>, { token: string }>(
     {
       schema,
@@ -88,8 +96,12 @@ export function startSubscriptionServer(deps: AppDeps, server: http.Server, sche
           ctx.extra.socket.close(WS_UNAUTHORIZED, problem ?? 'UNAUTHENTICATED');
           return false;
         }
-        ctx.extra.token = token;
         const socket = ctx.extra.socket;
+        if (!limits.signedIn(socket, actor.userId)) {
+          socket.close(WS_TOO_MANY_CONNECTIONS, 'TOO_MANY_CONNECTIONS');
+          return false;
+        }
+        ctx.extra.token = token;
         open.set(socket, actor.tokenHash);
         socket.once('close', () => open.delete(socket));
         return true;
