@@ -11,7 +11,7 @@ import { apiRouter } from '../rest/api.js';
 import { errorHandler, routeNotFound } from '../rest/errors.js';
 import { graphqlSchema } from '../graphql/schema.js';
 import { asGraphQLError, formatError } from '../graphql/errors.js';
-import { limitRules } from '../graphql/limits.js';
+import { onlyLimitErrors, operationRules } from '../graphql/limits.js';
 import { refuseUnsafeText } from '../graphql/operation-text.js';
 import type { GraphQLContext } from '../resolvers/graphql-context.js';
 import { createLoaders } from '../graphql/loaders.js';
@@ -25,6 +25,7 @@ import { webApp } from './web-app.js';
 import { apiDocs } from './api-docs.js';
 import { postgresAuthThrottle, type AuthThrottle } from '../shared/auth-throttle.js';
 import { clientOf, type TrustProxyFn } from './client-address.js';
+import { answerClientErrors } from './client-errors.js';
 import { securityHeaders } from './security-headers.js';
 import { graphiqlPage } from './graphiql.js';
 import { corsPolicy } from './cors.js';
@@ -78,6 +79,20 @@ export interface RunningApp {
 }
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** An operation over a limit is answered with that limit alone (`onlyLimitErrors`). */
+const limitErrorsAlone: ApolloServerPlugin<GraphQLContext> = {
+  requestDidStart() {
+    return Promise.resolve({
+      willSendResponse({ response }) {
+        if (response.body.kind === 'single' && response.body.singleResult.errors) {
+          response.body.singleResult.errors = onlyLimitErrors(response.body.singleResult.errors);
+        }
+        return Promise.resolve();
+      },
+    });
+  },
+};
 
 /** A mutation is writing work for the database layer (write slots, request-scope.ts); a query is not. */
 const mutationsWrite: ApolloServerPlugin<GraphQLContext> = {
@@ -141,6 +156,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   const authThrottle = postgresAuthThrottle(throttleStore, baseDeps.config, baseDeps.log.child({ component: 'auth-throttle' }));
   const deps: AppDeps = { ...baseDeps, authThrottle };
   const server = http.createServer(app);
+  answerClientErrors(server);
   const bodyParser = express.json({
     limit: deps.config.bodyLimitBytes,
     type: ['application/json', 'application/*+json'],
@@ -196,10 +212,12 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   const schema = await graphqlSchema();
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
-    introspection: deps.config.graphqlIntrospection,
+    // Introspection is refused by our own rule (operationRules) when GRAPHQL_INTROSPECTION is off:
+    // Apollo's refusal names Apollo and tells how to turn it on.
+    introspection: true,
     // Limits (docs/api.md "GraphQL limits"): tokens while parsing, the rest as validation rules.
     parseOptions: { maxTokens: deps.config.graphqlLimits.maxTokens },
-    validationRules: limitRules(deps.config.graphqlLimits),
+    validationRules: operationRules(deps.config),
     // No "Did you mean ...?" in validation errors: they would reveal the schema with introspection off.
     hideSchemaDetailsFromClientErrors: true,
     // main.ts owns shutdown: drain HTTP, then close the pool, then stop the embedded database.
@@ -212,6 +230,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       subscriptionsOnlyOverWebsocket,
       mutationsWrite,
+      limitErrorsAlone,
       refuseUnsafeText,
       // No cache hints are used, and the default cache-control plugin wraps every field resolver to collect them.
       ApolloServerPluginCacheControlDisabled(),

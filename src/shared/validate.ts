@@ -27,8 +27,11 @@ export function validationFailed(problems: InputProblem[]) {
   return validationError(first.field ? `${first.field}: ${first.message}` : first.message, { problems });
 }
 
+/** The largest id: ids are PostgreSQL `integer`s (GraphQL's `Int` has the same bound). */
+export const MAX_ID = 2147483647;
+const ID_RANGE = `must be a whole number from 1 to ${MAX_ID}`;
+
 /** Common field shapes. Money and quantities are whole numbers: no floats anywhere. */
-export const id = z.coerce.number().int().positive().max(2147483647);
 export const money = z.number().int().min(0).max(2_000_000_000);
 export const quantity = z.number().int().min(0).max(1_000_000);
 
@@ -37,7 +40,13 @@ export const quantity = z.number().int().min(0).max(1_000_000);
  * ("1e3", " 7", "", "0x10") is refused instead of being coerced.
  */
 export const wholeNumber = <S extends z.ZodType>(schema: S) =>
-  z.preprocess((value) => (typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value), schema);
+  z.preprocess((value) => (typeof value === 'string' && /^\d{1,30}$/.test(value) ? Number(value) : value), schema);
 
-/** An id from a path or query parameter, or from JSON. */
-export const idParam = wholeNumber(z.number().int().positive().max(2147483647));
+/**
+ * An id from a path or query parameter, or from JSON: the same bounds, and the same words for them,
+ * in every refusal and in the OpenAPI document (`minimum: 1`, `maximum: 2147483647`).
+ */
+export const idParam = wholeNumber(z.number({ error: ID_RANGE }).int({ error: ID_RANGE }).min(1, { error: ID_RANGE }).max(MAX_ID, { error: ID_RANGE }));
+
+/** An id in a JSON body (or a path parameter handed on inside one): same bounds, same words. */
+export const id = z.coerce.number({ error: ID_RANGE }).int({ error: ID_RANGE }).min(1, { error: ID_RANGE }).max(MAX_ID, { error: ID_RANGE });

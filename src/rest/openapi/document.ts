@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { apiRouter } from '../api.js';
 import { responseSchemas } from '../responses/common.js';
+import { MAX_ID } from '../../shared/validate.js';
 import { BODY_ERRORS, ERROR_STATUS, SHARED_ERRORS, WRITE_ERRORS, type ErrorCode } from '../../error-codes.js';
 import { inputSchema, outputSchemas, type JsonSchema } from './json-schema.js';
 import { registeredOperations, type Access, type RegisteredOperation } from './operation.js';
@@ -99,7 +100,7 @@ function withoutPathKeys(schema: JsonSchema, pathKeys: string[]): JsonSchema {
   return { ...schema, properties, ...(required && required.length > 0 ? { required } : { required: undefined }) };
 }
 
-const positiveId: JsonSchema = { type: 'integer', minimum: 1, maximum: 2147483647 };
+const positiveId: JsonSchema = { type: 'integer', minimum: 1, maximum: MAX_ID };
 
 function operationObject(op: RegisteredOperation, responseIds: Map<z.ZodType, string>, sharedResponses: Record<string, unknown>): Record<string, unknown> {
   const { doc } = op;
