@@ -44,6 +44,13 @@ export function runWriting<T>(work: () => T): T {
   return storage.run({ deadline: scope?.deadline ?? null, writing: true }, work);
 }
 
+/** Runs `work` as reading work of the current request (same deadline): it cannot wait for a row lock. */
+export function runReading<T>(work: () => T): T {
+  const scope = storage.getStore();
+  if (!scope?.writing) return work();
+  return storage.run({ deadline: scope.deadline, writing: false }, work);
+}
+
 /**
  * The scope for work done on behalf of several requests at once (a combined statement): the latest
  * deadline among them (null when any has none), writing when any writes.

@@ -6,6 +6,7 @@ import type { Logger } from '../logger.js';
 import type { EventBus } from '../shared/domain-event.js';
 import type { FaultHooks, ServiceContext } from '../shared/context.js';
 import { authenticate } from '../services/accounts/auth.service.js';
+import { runReading } from '../db/request-scope.js';
 import type { AuthThrottle, ClientAddress } from '../shared/auth-throttle.js';
 
 export interface AppDeps {
@@ -47,7 +48,8 @@ export async function createServiceContext(
   client?: ClientAddress,
 ): Promise<ServiceContext> {
   const em = deps.orm.em.fork();
-  const { actor, problem } = await authenticate(em, token);
+  // A token lookup never waits for a row lock: it needs no write slot, whatever the request does next.
+  const { actor, problem } = await runReading(() => authenticate(em, token));
   return {
     em,
     actor,
