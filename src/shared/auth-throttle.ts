@@ -11,7 +11,7 @@ import { postgresCountExchange } from './attempt-count-store.js';
 
 /**
  * Brute-force and flood protection of sign-in and registration, which an attacker cannot turn against
- * the owner of an account (README "Configuration", docs/api.md "Sign-in limits"):
+ * the owner of an account (README "Configuration", docs/operations.md "Sign-in limits and device tokens"):
  *
  * - A device token (src/shared/device-token.ts) for the email marks a device that signed in to this
  *   account before: its sign-ins are never refused because of anyone else's failures. Its own
