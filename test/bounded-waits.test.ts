@@ -17,8 +17,8 @@ import { toAppError } from '../src/errors.js';
  */
 let t: TestApp;
 let outside: pg.Client;
-const LOCK_TIMEOUT_MS = 800;
-const DEADLINE_MS = 2_000;
+const LOCK_TIMEOUT_MS = 1_200;
+const DEADLINE_MS = 2_500;
 
 beforeAll(async () => {
   t = await startTestApp({ dbPoolSize: 10, dbAcquireTimeoutMs: DEADLINE_MS, dbLockTimeoutMs: LOCK_TIMEOUT_MS });
