@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 
 /** Starts the compiled server as a user would (production mode, logs at warn) in its own process. */
 export async function startServer(options: { databaseUrl: string; port: number; workers: number }): Promise<{ pid: number; stop(): Promise<void> }> {
@@ -10,6 +11,8 @@ export async function startServer(options: { databaseUrl: string; port: number; 
     env: {
       ...process.env,
       NODE_ENV: 'production',
+      // Production requires one; a bench run hands out no token that must outlive it.
+      DEVICE_TOKEN_SECRET: process.env.DEVICE_TOKEN_SECRET ?? randomBytes(48).toString('base64url'),
       LOG_LEVEL: 'warn',
       DATABASE_URL: options.databaseUrl,
       PORT: String(options.port),

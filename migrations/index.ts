@@ -16,6 +16,7 @@ import { Migration20261125010000OperationsIndexes } from './Migration20261125010
 import { Migration20261125100000AuthThrottle } from './Migration20261125100000AuthThrottle.js';
 import { Migration20261125110000EntitiesExact } from './Migration20261125110000EntitiesExact.js';
 import { Migration20261125200000Search } from './Migration20261125200000Search.js';
+import { Migration20261126100000AuthAttemptCounts } from './Migration20261126100000AuthAttemptCounts.js';
 import { Migration20261126250000OrderAddressRequired } from './Migration20261126250000OrderAddressRequired.js';
 
 /**
@@ -40,5 +41,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125100000AuthThrottle', class: Migration20261125100000AuthThrottle },
   { name: 'Migration20261125110000EntitiesExact', class: Migration20261125110000EntitiesExact },
   { name: 'Migration20261125200000Search', class: Migration20261125200000Search },
+  { name: 'Migration20261126100000AuthAttemptCounts', class: Migration20261126100000AuthAttemptCounts },
   { name: 'Migration20261126250000OrderAddressRequired', class: Migration20261126250000OrderAddressRequired },
 ];

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { isIP } from 'node:net';
+import { randomBytes } from 'node:crypto';
 /**
  * Configuration comes only from environment variables, validated once at start so that a bad value
  * stops the process with a message naming the variable instead of failing later in a request.
@@ -29,12 +30,17 @@ export interface AppConfig {
    * one process, 3 each with two).
    */
   dbPoolSize: number;
-  /** A request that waits longer than this for a pool connection is answered 503 instead of hanging. */
+  /**
+   * One deadline per request for everything it waits for from the database: pool connections (all
+   * its acquisitions together) and answers to its statements. Past it the request answers 503.
+   */
   dbAcquireTimeoutMs: number;
   /** PostgreSQL `statement_timeout` of the server's sessions (0: none). */
   dbStatementTimeoutMs: number;
   /** PostgreSQL `idle_in_transaction_session_timeout` of the server's sessions (0: none). */
   dbIdleInTransactionTimeoutMs: number;
+  /** PostgreSQL `lock_timeout` of the server's sessions: a statement waiting longer for a row lock fails (409 RESOURCE_LOCKED). */
+  dbLockTimeoutMs: number;
   /**
    * Liveness (`/healthz`) fails when the pool has given no connection for this long while a fresh
    * connection to the database works: the pool is stuck and only a restart helps. A database
@@ -62,30 +68,58 @@ export interface AppConfig {
   /** A SKU whose stock falls below this after a sale raises a `stock.low` event. */
   stockLowThreshold: number;
   /**
-   * Express `trust proxy`: whether (and which) proxies' `X-Forwarded-For` names the client. Off by
-   * default, so a client cannot pick the address its sign-in attempts are counted under.
+   * Express `trust proxy`: which proxies' `X-Forwarded-For` names the client. Off by default, so a
+   * client cannot pick the address its sign-in attempts are counted under.
    */
   trustProxy: TrustProxy;
-  /** Sign-in and registration limits (shared by all processes through PostgreSQL). */
+  /** Sign-in and registration limits (counted in memory, shared by all processes through PostgreSQL). */
   authThrottle: AuthThrottleLimits;
-  /** Password hashes (scrypt) computed at once per process, and how many may wait per priority. */
+  /** The device tokens a successful sign-in hands out (src/shared/device-token.ts). */
+  deviceTokens: DeviceTokenConfig;
+  /** Password hashes (scrypt) computed at once per process, and how many may wait per lane. */
   passwordHashing: { concurrency: number; queueLimit: number };
   /** Operations one websocket may have running at once (subscriptions, mostly). */
   maxSubscriptionsPerSocket: number;
+  /** Websockets one user may hold open at once in one server process. */
+  maxSocketsPerUser: number;
+  /** Websockets not (yet) signed in that one client address may hold open at once in one server process. */
+  maxAnonymousSocketsPerAddress: number;
 }
 
-/** `false`, `true` (every hop), a number of hops, or addresses / subnets / `loopback`-style names. */
-export type TrustProxy = boolean | number | string[];
+/**
+ * `false` (no proxy), a number of proxy hops in front of the server, or the proxies' addresses,
+ * subnets and `loopback`/`linklocal`/`uniquelocal`. Never `true`: that believes any client.
+ */
+export type TrustProxy = false | number | string[];
+
+export interface DeviceTokenConfig {
+  /** HMAC key of the tokens; every process of one server must have the same. */
+  secret: string;
+  /** True when no DEVICE_TOKEN_SECRET was given and this process made one up (development, test). */
+  generated: boolean;
+  /** A device token is honoured for this long after the sign-in that issued it. */
+  ttlDays: number;
+}
 
 export interface AuthThrottleLimits {
   /** The window every count below is kept for. */
   windowSeconds: number;
-  /** Login attempts for one email since its last successful login. */
+  /**
+   * Failed logins on one account from one client address (without a device token) before that
+   * address is refused for that account; also the account's failures from all addresses together
+   * after which it counts as under attack. Failures with a device token count per device, same limit.
+   */
   loginPerAccount: number;
-  /** Login attempts from one IP address. */
+  /** Failed logins (without a device token) from one client address, whatever the account. */
   loginPerIp: number;
   registerPerIp: number;
   registerPerEmail: number;
+  /** Longest delay a login without a device token gets while its account is under attack. */
+  untrustedMaxDelayMs: number;
+  /** How often a process sends its counts to PostgreSQL and reads the other processes' counts. */
+  syncIntervalMs: number;
+  /** A sign-in refusal (429, 503) is answered after this long (at most its Retry-After): see `AuthThrottle.holdRefusal`. */
+  refusalHoldMs: number;
 }
 
 export interface GraphQLLimits {
@@ -133,15 +167,20 @@ const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 function trustProxy(env: Env): TrustProxy {
   const raw = env.TRUST_PROXY?.trim();
-  if (raw === undefined || raw === '' || raw === 'false') return false;
-  if (raw === 'true') return true;
-  if (/^\d+$/.test(raw)) return Number(raw);
+  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true') {
+    throw new ConfigError(
+      'TRUST_PROXY=true would believe the X-Forwarded-For of any client, so anyone could pick the address they are counted under. ' +
+        'Give the number of proxies in front of the server (TRUST_PROXY=1 behind one reverse proxy) or their addresses or subnets (TRUST_PROXY=10.0.0.0/8 or loopback); see docs/operations.md',
+    );
+  }
+  if (/^\d+$/.test(raw)) return integer(env, 'TRUST_PROXY', 0, 0, 32);
   const entries = raw.split(',').map((entry) => entry.trim());
   for (const entry of entries) {
     const [address, bits, ...rest] = entry.split('/');
     const validBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(address) === 6 ? 128 : 32));
     if (PROXY_NAMES.has(entry) || (isIP(address) !== 0 && validBits && rest.length === 0)) continue;
-    throw new ConfigError(`TRUST_PROXY must be true, false, a number of hops, or addresses, subnets or loopback/linklocal/uniquelocal separated by commas; got "${entry}"`);
+    throw new ConfigError(`TRUST_PROXY must be false, a number of proxy hops, or addresses, subnets or loopback/linklocal/uniquelocal separated by commas; got "${entry}"`);
   }
   return entries;
 }
@@ -165,6 +204,23 @@ function corsOrigins(env: Env): string[] {
   });
 }
 
+/** Made once per process when DEVICE_TOKEN_SECRET is not set (development and test only). */
+let generatedSecret: string | undefined;
+
+function deviceTokens(env: Env, nodeEnv: AppConfig['nodeEnv']): DeviceTokenConfig {
+  const ttlDays = integer(env, 'DEVICE_TOKEN_TTL_DAYS', 180, 1, 3650);
+  const raw = env.DEVICE_TOKEN_SECRET;
+  if (raw !== undefined && raw !== '') {
+    if (raw.length < 32) throw new ConfigError(`DEVICE_TOKEN_SECRET must be at least 32 characters (try: openssl rand -base64 48), got ${raw.length}`);
+    return { secret: raw, generated: false, ttlDays };
+  }
+  if (nodeEnv === 'production') {
+    throw new ConfigError('DEVICE_TOKEN_SECRET is required in production: the same random text of at least 32 characters for every server process (try: openssl rand -base64 48)');
+  }
+  generatedSecret ??= randomBytes(48).toString('base64url');
+  return { secret: generatedSecret, generated: true, ttlDays };
+}
+
 function databaseUrl(env: Env): string | undefined {
   const raw = env.DATABASE_URL;
   if (raw === undefined || raw === '') return undefined;
@@ -178,6 +234,19 @@ function databaseUrl(env: Env): string | undefined {
     throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql://, got "${url.protocol}"`);
   }
   return raw;
+}
+
+/**
+ * `lock_timeout` must fire before `statement_timeout`, or a statement waiting for a lock is cut as
+ * if it ran away (503) instead of being told the row is busy (409).
+ */
+function lockTimeout(env: Env): number {
+  const statement = integer(env, 'DB_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000);
+  const lock = integer(env, 'DB_LOCK_TIMEOUT_MS', 2_000, 0, 3_600_000);
+  if (statement > 0 && (lock === 0 || lock >= statement)) {
+    throw new ConfigError(`DB_LOCK_TIMEOUT_MS must be above 0 and below DB_STATEMENT_TIMEOUT_MS (${statement}), got ${lock}`);
+  }
+  return lock;
 }
 
 export function loadConfig(env: Env = process.env): AppConfig {
@@ -200,6 +269,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dbAcquireTimeoutMs: integer(env, 'DB_ACQUIRE_TIMEOUT_MS', 5_000, 50, 600_000),
     dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
     dbIdleInTransactionTimeoutMs: integer(env, 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 10_000, 0, 3_600_000),
+    dbLockTimeoutMs: lockTimeout(env),
     dbStuckAfterMs: integer(env, 'DB_STUCK_AFTER_MS', 30_000, 1_000, 3_600_000),
     embeddedPgPort: integer(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 100 * 1024, 1024, 50 * 1024 * 1024),
@@ -222,12 +292,18 @@ export function loadConfig(env: Env = process.env): AppConfig {
       loginPerIp: integer(env, 'LOGIN_MAX_ATTEMPTS_PER_IP', 100, 1, 1_000_000),
       registerPerIp: integer(env, 'REGISTER_MAX_PER_IP', 20, 1, 1_000_000),
       registerPerEmail: integer(env, 'REGISTER_MAX_PER_EMAIL', 10, 1, 1_000_000),
+      untrustedMaxDelayMs: 3_000,
+      syncIntervalMs: 500,
+      refusalHoldMs: 1_000,
     },
+    deviceTokens: deviceTokens(env, nodeEnv),
     passwordHashing: {
       // Half the cores (at least one): scrypt is pure CPU, and the other half keeps serving requests.
       concurrency: integer(env, 'PASSWORD_HASH_CONCURRENCY', Math.max(1, Math.floor(os.availableParallelism() / 2)), 1, 64),
       queueLimit: integer(env, 'PASSWORD_HASH_QUEUE', 32, 0, 10_000),
     },
     maxSubscriptionsPerSocket: integer(env, 'MAX_SUBSCRIPTIONS_PER_SOCKET', 20, 1, 1000),
+    maxSocketsPerUser: integer(env, 'MAX_SOCKETS_PER_USER', 5, 1, 1000),
+    maxAnonymousSocketsPerAddress: integer(env, 'MAX_ANONYMOUS_SOCKETS_PER_ADDRESS', 10, 1, 100_000),
   };
 }

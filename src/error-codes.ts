@@ -42,10 +42,12 @@ export const ERROR_STATUS = {
   POINTS_PRICE_CHANGED: 409,
   PRODUCT_STATE_CONFLICT: 409,
   REDEMPTION_NOT_PENDING: 409,
+  RESOURCE_LOCKED: 409,
   REFUND_WRONG_STATE: 409,
   REVIEW_ALREADY_REPLIED: 409,
   REVIEW_EXISTS: 409,
   SKU_IN_USE: 409,
+  REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_ENCODING: 415,
   CART_EMPTY: 422,
@@ -78,7 +80,9 @@ export const ERROR_STATUS = {
   SHIPMENT_EXCEEDS_ORDER: 422,
   SHIPPING_COMPANY_UNKNOWN: 422,
   RATE_LIMITED: 429,
+  HEADERS_TOO_LARGE: 431,
   TOO_MANY_SUBSCRIPTIONS: 429,
+  TOO_MANY_CONNECTIONS: 429,
   INTERNAL: 500,
   SERVICE_BUSY: 503,
   SERVICE_UNAVAILABLE: 503,
@@ -106,3 +110,9 @@ export const BODY_ERRORS: ErrorCode[] = ['MALFORMED_JSON', 'JSON_TOO_DEEP', 'MAL
 export function refusals(...codes: (ErrorCode | readonly ErrorCode[])[]): readonly ErrorCode[] {
   return [...new Set(codes.flat())].sort();
 }
+
+/**
+ * Answered by any operation that writes: a lost race on a unique key, a row another session keeps
+ * locked longer than DB_LOCK_TIMEOUT_MS.
+ */
+export const WRITE_ERRORS: ErrorCode[] = ['CONFLICT', 'RESOURCE_LOCKED'];

@@ -41,6 +41,7 @@ const UNAVAILABLE_CODES = new Set([
 
 /** What an error in the chain of a failed statement may carry (pg's errors, socket errors, the ORM's wrappers). */
 export interface ErrorFields {
+  name?: unknown;
   code?: unknown;
   message?: unknown;
   detail?: unknown;
@@ -97,12 +98,34 @@ function uniqueViolation(error: unknown): AppError | null {
   return null;
 }
 
+/** `lock_timeout` (SQLSTATE 55P03): a row the statement needed stayed locked by another session. */
+function lockTimedOut(error: unknown): boolean {
+  for (const e of causeChain(error)) if (e.code === '55P03') return true;
+  return false;
+}
+
+/** The request's database deadline went by (src/db/request-scope.ts). */
+function deadlinePassed(error: unknown): boolean {
+  for (const e of causeChain(error)) if (e.name === 'DatabaseDeadlineError') return true;
+  return false;
+}
+
 /** Turns anything thrown into an AppError; unknown errors become a masked INTERNAL. */
 export function toAppError(error: unknown): { appError: AppError; unexpected: boolean } {
   if (error instanceof AppError) return { appError: error, unexpected: false };
   const unique = uniqueViolation(error);
   // Only an unnamed key is worth a log line: a domain code is an expected race.
   if (unique) return { appError: unique, unexpected: unique.code === 'CONFLICT' };
+  // Logged: someone holds a lock for longer than any request should wait (a long maintenance transaction, say).
+  if (lockTimedOut(error)) {
+    return {
+      appError: conflict('RESOURCE_LOCKED', 'Another operation is holding data this request needs; try again shortly', { retry_after_seconds: 1 }),
+      unexpected: true,
+    };
+  }
+  if (deadlinePassed(error)) {
+    return { appError: new AppError('SERVICE_UNAVAILABLE', 503, 'The database did not answer in time; try again shortly'), unexpected: true };
+  }
   if (databaseUnavailable(error)) {
     return {
       // Retry-After over REST: a restart or a burst that filled the pool passes in seconds.

@@ -82,6 +82,12 @@ async function main() {
     return;
   }
 
+  if (config.deviceTokens.generated) {
+    log.warn(
+      { setting: 'DEVICE_TOKEN_SECRET' },
+      'DEVICE_TOKEN_SECRET is not set: device tokens are signed with a secret made up for this run, so the ones handed out before a restart are no longer honoured (required in production)',
+    );
+  }
   const database = await prepareDatabase(config, log);
   if (config.clusterWorkers === 1) {
     const stop = await serve(config, log, database.url);
@@ -94,12 +100,14 @@ async function main() {
     return;
   }
 
-  for (let i = 0; i < config.clusterWorkers; i++) cluster.fork({ MALLFRONT_DATABASE_URL: database.url });
+  // Every worker signs and checks device tokens with the same secret, the one made up here included.
+  const workerEnv = { MALLFRONT_DATABASE_URL: database.url, DEVICE_TOKEN_SECRET: config.deviceTokens.secret };
+  for (let i = 0; i < config.clusterWorkers; i++) cluster.fork(workerEnv);
   let stopping = false;
   cluster.on('exit', (worker, code) => {
     if (!stopping) {
       log.error({ pid: worker.process.pid, code }, 'server process exited; starting another');
-      cluster.fork({ MALLFRONT_DATABASE_URL: database.url });
+      cluster.fork(workerEnv);
     }
   });
   onSignals(async (signal) => {

@@ -1,21 +1,43 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { timed } from './support/timing.js';
 import { startSecondApp, startTestApp, type TestApp } from './support/harness.js';
-import { newCustomer, PASSWORD } from './support/fixtures.js';
+import { loadConfig } from '../src/config.js';
+import { newCustomer, PASSWORD, type TestUser } from './support/fixtures.js';
 import { WorkGate } from '../src/shared/work-gate.js';
+import { addressKey } from '../src/shared/auth-throttle.js';
+import { issueDeviceToken } from '../src/shared/device-token.js';
 
+/**
+ * Sign-in limits that stop guessing without letting anyone lock the owner out: a device that signed
+ * in before is never refused for others' failures; without one, an address is refused only for its
+ * own failures, and an account under attack only slows the others down, for a bounded time.
+ */
 let t: TestApp;
 beforeAll(async () => {
-  // Behind a trusted proxy, so each test can sign in from addresses of its own.
-  t = await startTestApp({ trustProxy: true });
+  // Behind a trusted proxy on this machine, so each test can sign in from addresses of its own;
+  // refusals answered at once, so that tests can hammer (the hold has a test of its own).
+  t = await startTestApp({ trustProxy: ['loopback'], authThrottle: { ...loadConfig({}).authThrottle, refusalHoldMs: 0 } });
 });
 afterAll(() => t.close());
 
 let nextAddress = 0;
 const freshIp = () => `10.9.${Math.floor(++nextAddress / 250)}.${nextAddress % 250}`;
-const login = (app: TestApp, email: string, password: string, ip: string) =>
-  app.api('POST', '/api/auth/login', { body: { email, password }, headers: { 'x-forwarded-for': ip } });
+const login = (app: TestApp, email: string, password: string, ip: string, deviceToken?: string) =>
+  app.api('POST', '/api/auth/login', { body: { email, password, ...(deviceToken ? { device_token: deviceToken } : {}) }, headers: { 'x-forwarded-for': ip } });
 
-describe('login throttling', () => {
-  it('meets 40 wrong passwords in a row with 429 RATE_LIMITED and Retry-After, and then refuses the right one too', async () => {
+/** A customer who signed in once from `ip`: the device token that sign-in handed out. */
+async function knownDevice(app: TestApp, ip = freshIp()): Promise<{ user: TestUser; deviceToken: string; ip: string }> {
+  const user = await newCustomer(app);
+  const res = await login(app, user.email, PASSWORD, ip);
+  expect(res.status).toBe(200);
+  expect(res.body.device_token).toMatch(/^d1\./);
+  return { user, deviceToken: res.body.device_token, ip };
+}
+
+
+describe('an address that keeps failing on an account', () => {
+  it('is refused (429 RATE_LIMITED with Retry-After) after 10 wrong passwords, the right one included, and nothing is issued', async () => {
     const user = await newCustomer(t);
     const ip = freshIp();
     const statuses: number[] = [];
@@ -29,17 +51,177 @@ describe('login throttling', () => {
     const retryAfter = Number(right.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(t.config.authThrottle.windowSeconds);
-    // Nothing was issued to the blocked account.
     expect((await t.sql('select count(*)::int as n from auth_token where user_id = ?', [user.id]))[0].n).toBe(1);
   });
 
-  it('counts per account whichever address the attempts come from', async () => {
+  it('is refused without a database round trip', async () => {
     const user = await newCustomer(t);
-    for (let i = 0; i < 10; i++) expect((await login(t, user.email, 'wrong', freshIp())).status).toBe(401);
-    expect((await login(t, user.email, PASSWORD, freshIp())).status).toBe(429);
+    const ip = freshIp();
+    for (let i = 0; i < 10; i++) await login(t, user.email, 'wrong', ip);
+    t.resetQueryLog();
+    for (let i = 0; i < 20; i++) expect((await login(t, user.email, 'wrong', ip)).status).toBe(429);
+    expect(t.queries).toEqual([]);
   });
 
-  it('gives the same code over GraphQL', async () => {
+  it('hears a refusal only after a hold of about a second, so that hammering gets it no faster', async () => {
+    const holding = await startTestApp({ trustProxy: ['loopback'] });
+    try {
+      const user = await newCustomer(holding);
+      const ip = freshIp();
+      for (let i = 0; i < 10; i++) await login(holding, user.email, 'wrong', ip);
+      const { result, ms } = await timed(() => login(holding, user.email, 'wrong', ip));
+      expect(result.status).toBe(429);
+      expect(ms).toBeGreaterThanOrEqual(holding.config.authThrottle.refusalHoldMs - 5);
+    } finally {
+      await holding.close();
+    }
+  });
+
+  it('forgets its failures on that account at a successful sign-in', async () => {
+    const user = await newCustomer(t);
+    const ip = freshIp();
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 9; i++) expect((await login(t, user.email, 'wrong', ip)).status).toBe(401);
+      expect((await login(t, user.email, PASSWORD, ip)).status).toBe(200);
+    }
+  });
+
+  it('cannot prolong its own lock: refused attempts are not counted, and the lock ends with the window of the first failure', async () => {
+    const short = await startTestApp({ trustProxy: ['loopback'], authThrottle: { ...t.config.authThrottle, windowSeconds: 4 } });
+    try {
+      const user = await newCustomer(short);
+      const ip = freshIp();
+      const first = Date.now();
+      for (let i = 0; i < 10; i++) expect((await login(short, user.email, 'wrong', ip)).status).toBe(401);
+      let refused = 0;
+      // The attacker keeps trying all through the lock.
+      while (Date.now() < first + 3_500) {
+        expect((await login(short, user.email, 'wrong', ip)).status).toBe(429);
+        refused++;
+      }
+      expect(refused).toBeGreaterThan(10);
+      // The window of the first failure (as the database counted it, up to an exchange later) is over.
+      await new Promise((resolve) => setTimeout(resolve, first + 4_800 - Date.now()));
+      expect((await login(short, user.email, PASSWORD, ip)).status).toBe(200);
+    } finally {
+      await short.close();
+    }
+  });
+});
+
+describe('an attack on one account from many addresses', () => {
+  /** `attempts` wrong passwords at once, each from an address of its own. */
+  const attack = (email: string, attempts: number) => Promise.all(Array.from({ length: attempts }, (_, i) => login(t, email, `guess ${i}`, freshIp())));
+
+  it('never keeps the owner out of a device that signed in before, whatever the rate, even from the owner’s own address', async () => {
+    const { user, deviceToken, ip } = await knownDevice(t);
+    await attack(user.email, 40);
+    // The attacker shares the owner's address too (the same office network, say).
+    for (let i = 0; i < 15; i++) await login(t, user.email, 'guess', ip);
+    expect((await login(t, user.email, PASSWORD, ip)).status).toBe(429);
+
+    for (let i = 0; i < 3; i++) {
+      const { result, ms } = await timed(() => login(t, user.email, PASSWORD, ip, deviceToken));
+      expect(result.status).toBe(200);
+      // No delay for a known device: the bound is the hashing, not the attack.
+      expect(ms).toBeLessThan(t.config.authThrottle.untrustedMaxDelayMs);
+    }
+  });
+
+  it('slows a sign-in from a new device, within the stated bound, and never refuses it', async () => {
+    const user = await newCustomer(t);
+    const bound = t.config.authThrottle.untrustedMaxDelayMs;
+    // Attackers at full speed from fresh addresses while the owner signs in from a new device.
+    let attacking = true;
+    let attempts = 0;
+    const attackers = Array.from({ length: 6 }, async () => {
+      while (attacking) {
+        await login(t, user.email, `guess ${attempts++}`, freshIp());
+      }
+    });
+    try {
+      while (attempts < 4 * t.config.authThrottle.loginPerAccount) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (let i = 0; i < 3; i++) {
+        const { result, ms } = await timed(() => login(t, user.email, PASSWORD, freshIp()));
+        expect(result.status).toBe(200);
+        expect(ms).toBeGreaterThanOrEqual(250);
+        // The delay, plus the hashing and the sign-in itself on a shared machine.
+        expect(ms).toBeLessThan(bound + 2_000);
+      }
+    } finally {
+      attacking = false;
+      await Promise.all(attackers);
+    }
+  });
+
+  it('refuses an address that failed twice on an account under attack, and counts failures per address across accounts', async () => {
+    const strict = await startTestApp({ trustProxy: ['loopback'], authThrottle: { ...t.config.authThrottle, loginPerIp: 5 } });
+    try {
+      const user = await newCustomer(strict);
+      for (let i = 0; i < 10; i++) await login(strict, user.email, 'guess', freshIp());
+      const ip = freshIp();
+      expect((await login(strict, user.email, 'typo', ip)).status).toBe(401);
+      expect((await login(strict, user.email, 'typo', ip)).status).toBe(401);
+      expect((await login(strict, user.email, PASSWORD, ip)).status).toBe(429);
+
+      const sprayer = freshIp();
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push((await login(strict, `nobody-${i}@example.test`, 'wrong', sprayer)).status);
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+      expect((await login(strict, 'nobody-0@example.test', 'wrong', freshIp())).status).toBe(401);
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
+describe('device tokens', () => {
+  it('are handed out by login and registration over REST and GraphQL, a new one at each sign-in', async () => {
+    const { user, deviceToken } = await knownDevice(t);
+    const again = await login(t, user.email, PASSWORD, freshIp(), deviceToken);
+    expect(again.body.device_token).toMatch(/^d1\./);
+    expect(again.body.device_token).not.toBe(deviceToken);
+
+    const registered = await t.api('POST', '/api/auth/register', {
+      body: { email: `device-${Date.now()}@example.test`, password: 'long enough pw', display_name: 'D' },
+      headers: { 'x-forwarded-for': freshIp() },
+    });
+    expect(registered.status).toBe(201);
+    expect(registered.body.device_token).toMatch(/^d1\./);
+
+    const query = `mutation($i: LoginInput!) { login(input: $i) { token deviceToken } }`;
+    const gql = await t.gql(query, { i: { email: user.email, password: PASSWORD, deviceToken } });
+    expect(gql.errors).toBeUndefined();
+    expect(gql.data.login.deviceToken).toMatch(/^d1\./);
+  });
+
+  it('lock out only their own device after 10 wrong passwords', async () => {
+    const { user, deviceToken } = await knownDevice(t);
+    const other = (await login(t, user.email, PASSWORD, freshIp())).body.device_token as string;
+    for (let i = 0; i < 10; i++) expect((await login(t, user.email, 'wrong', freshIp(), deviceToken)).status).toBe(401);
+    const refused = await login(t, user.email, PASSWORD, freshIp(), deviceToken);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('RATE_LIMITED');
+    expect((await login(t, user.email, PASSWORD, freshIp(), other)).status).toBe(200);
+  });
+
+  it('count for nothing with another email, when forged or tampered with, or when signed with another secret', async () => {
+    const victim = await newCustomer(t);
+    const { deviceToken: attackersOwn } = await knownDevice(t);
+    const forged = issueDeviceToken({ ...t.config.deviceTokens, secret: 'x'.repeat(48) }, victim.email);
+    const genuine = issueDeviceToken(t.config.deviceTokens, victim.email);
+    const tampered = genuine.replace(/\.(\w)/, (_m, c: string) => `.${c === 'A' ? 'B' : 'A'}`);
+    const ip = freshIp();
+    for (let i = 0; i < 10; i++) await login(t, victim.email, 'guess', ip);
+    for (const token of [attackersOwn, forged, tampered, 'd1.nonsense', 'x'.repeat(200)]) {
+      expect((await login(t, victim.email, PASSWORD, ip, token)).status).toBe(429);
+    }
+    expect((await login(t, victim.email, PASSWORD, ip, genuine)).status).toBe(200);
+    // Too long to be one: refused as input, like any other field.
+    expect((await login(t, victim.email, PASSWORD, ip, 'x'.repeat(201))).status).toBe(400);
+  });
+
+  it('give the same refusal over GraphQL', async () => {
     const user = await newCustomer(t);
     const query = `mutation($i: LoginInput!) { login(input: $i) { session { token } userErrors { code } } }`;
     const codes: string[] = [];
@@ -51,43 +233,43 @@ describe('login throttling', () => {
     expect(codes.slice(0, 10)).toEqual(Array(10).fill('INVALID_CREDENTIALS'));
     expect(codes[10]).toBe('RATE_LIMITED');
   });
+});
 
-  it('clears the account count on a successful login', async () => {
-    const user = await newCustomer(t);
-    const ip = freshIp();
-    for (let i = 0; i < 9; i++) expect((await login(t, user.email, 'wrong', ip)).status).toBe(401);
-    expect((await login(t, user.email, PASSWORD, ip)).status).toBe(200);
-    for (let i = 0; i < 9; i++) expect((await login(t, user.email, 'wrong', ip)).status).toBe(401);
-    expect((await login(t, user.email, PASSWORD, ip)).status).toBe(200);
-  });
-
-  it('limits one address across accounts, unknown emails included', async () => {
-    const strict = await startTestApp({ trustProxy: true, authThrottle: { ...t.config.authThrottle, loginPerIp: 5 } });
-    try {
-      const ip = freshIp();
-      const statuses: number[] = [];
-      for (let i = 0; i < 6; i++) statuses.push((await login(strict, `nobody-${i}@example.test`, 'wrong', ip)).status);
-      expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
-      expect((await login(strict, 'nobody-0@example.test', 'wrong', freshIp())).status).toBe(401);
-    } finally {
-      await strict.close();
-    }
-  });
-
-  it('shares the counts between server processes', async () => {
-    const second = await startSecondApp(t, { trustProxy: true });
+describe('several server processes', () => {
+  it('share the counts through PostgreSQL', async () => {
+    const second = await startSecondApp(t, { trustProxy: ['loopback'], authThrottle: t.config.authThrottle });
     try {
       const user = await newCustomer(t);
-      for (let i = 0; i < 5; i++) expect((await login(t, user.email, 'wrong', freshIp())).status).toBe(401);
-      for (let i = 0; i < 5; i++) expect((await login(second, user.email, 'wrong', freshIp())).status).toBe(401);
-      expect((await login(second, user.email, PASSWORD, freshIp())).status).toBe(429);
+      const ip = freshIp();
+      for (let i = 0; i < 5; i++) expect((await login(t, user.email, 'wrong', ip)).status).toBe(401);
+      await t.app.authThrottle.sync();
+      await second.app.authThrottle.sync();
+      for (let i = 0; i < 5; i++) expect((await login(second, user.email, 'wrong', ip)).status).toBe(401);
+      expect((await login(second, user.email, PASSWORD, ip)).status).toBe(429);
+      await second.app.authThrottle.sync();
+      await t.app.authThrottle.sync();
+      expect((await login(t, user.email, PASSWORD, ip)).status).toBe(429);
     } finally {
       await second.close();
     }
   });
 
-  it('does not believe X-Forwarded-For unless TRUST_PROXY says so', async () => {
-    const direct = await startTestApp({ authThrottle: { ...t.config.authThrottle, loginPerIp: 3 } });
+  it('honour each other’s device tokens', async () => {
+    const second = await startSecondApp(t, { trustProxy: ['loopback'], authThrottle: t.config.authThrottle });
+    try {
+      const { user, deviceToken, ip } = await knownDevice(t);
+      for (let i = 0; i < 12; i++) await login(second, user.email, 'wrong', ip);
+      expect((await login(second, user.email, PASSWORD, ip, deviceToken)).status).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('the client address', () => {
+  it('ignores X-Forwarded-For unless TRUST_PROXY names the peer as a proxy', async () => {
+    // The proxy it trusts is elsewhere: this client's X-Forwarded-For is a lie and is ignored.
+    const direct = await startTestApp({ trustProxy: ['10.255.0.1'], authThrottle: { ...t.config.authThrottle, loginPerIp: 3 } });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) statuses.push((await login(direct, `nobody-${i}@example.test`, 'wrong', freshIp())).status);
@@ -96,6 +278,52 @@ describe('login throttling', () => {
       await direct.close();
     }
   });
+
+  it('with a hop count, takes the address the last proxy saw, whatever the client put in front of it', async () => {
+    const oneHop = await startTestApp({ trustProxy: 1, authThrottle: { ...t.config.authThrottle, loginPerIp: 3 } });
+    try {
+      const real = freshIp();
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const res = await oneHop.api('POST', '/api/auth/login', {
+          body: { email: `nobody-${i}@example.test`, password: 'wrong' },
+          headers: { 'x-forwarded-for': `${freshIp()}, ${real}` },
+        });
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([401, 401, 401, 429]);
+    } finally {
+      await oneHop.close();
+    }
+  });
+
+  it('warns once, naming TRUST_PROXY, when many sign-ins come from one address that forwards for others', async () => {
+    const lines: { msg: string; setting?: string; address?: string }[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(...chunk.toString().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { msg: string }));
+        done();
+      },
+    });
+    const behindProxy = await startTestApp({}, { log: pino({ level: 'warn' }, sink) });
+    try {
+      for (let i = 0; i < 30; i++) await login(behindProxy, `nobody-${i}@example.test`, 'wrong', freshIp());
+      const warnings = lines.filter((line) => line.setting === 'TRUST_PROXY');
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0].msg).toContain('TRUST_PROXY');
+      expect(warnings[0].address).toMatch(/127\.0\.0\.1/);
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
+  it('counts IPv6 clients by their /64', () => {
+    expect(addressKey('2001:db8:1:2:3:4:5:6')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:db8:1:2::9')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(addressKey('::ffff:10.1.2.3')).toBe('10.1.2.3');
+    expect(addressKey('10.1.2.3')).toBe('10.1.2.3');
+  });
 });
 
 describe('registration throttling', () => {
@@ -103,7 +331,7 @@ describe('registration throttling', () => {
     app.api('POST', '/api/auth/register', { body: { email, password: 'long enough pw', display_name: 'R' }, headers: { 'x-forwarded-for': ip } });
 
   it('limits registrations per address and per email, and a refused one creates nothing', async () => {
-    const strict = await startTestApp({ trustProxy: true, authThrottle: { ...t.config.authThrottle, registerPerIp: 3, registerPerEmail: 2 } });
+    const strict = await startTestApp({ trustProxy: ['loopback'], authThrottle: { ...t.config.authThrottle, registerPerIp: 3, registerPerEmail: 2 } });
     try {
       const ip = freshIp();
       const statuses: number[] = [];
@@ -125,23 +353,53 @@ describe('registration throttling', () => {
 describe('the password hashing gate', () => {
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-  it('runs at most its concurrency at once and serves the priority lane first', async () => {
+  it('runs the last lane at most its concurrency at once, serves known devices and clean records first, in a slot of their own', async () => {
     const gate = new WorkGate(1, 10);
     const order: string[] = [];
+    let running = 0;
+    let most = 0;
     const job = (name: string) => async () => {
       order.push(name);
+      most = Math.max(most, ++running);
       await sleep(10);
+      running--;
     };
-    await Promise.all([gate.run('normal', job('n1')), gate.run('normal', job('n2')), gate.run('normal', job('n3')), gate.run('priority', job('p1'))]);
-    expect(order).toEqual(['n1', 'p1', 'n2', 'n3']);
+    await Promise.all([
+      gate.run('normal', job('n1')),
+      gate.run('normal', job('n2')),
+      gate.run('clean', job('c1')),
+      gate.run('normal', job('n3')),
+      gate.run('trusted', job('t1')),
+      gate.run('clean', job('c2')),
+    ]);
+    // c1 takes the kept slot beside n1; then t1 goes before c2; the last lane waits for both.
+    expect(order).toEqual(['n1', 'c1', 't1', 'c2', 'n2', 'n3']);
+    expect(most).toBe(2);
   });
 
-  it('refuses at once with 503 SERVICE_BUSY when a lane is full', async () => {
+  it('keeps one more slot for known devices (and clean records), so they never wait for a flood’s hash', async () => {
+    const gate = new WorkGate(1, 10);
+    const order: string[] = [];
+    const job = (name: string, ms: number) => async () => {
+      order.push(name);
+      await sleep(ms);
+    };
+    const flood = [gate.run('normal', job('n1', 50)), gate.run('normal', job('n2', 10))];
+    await gate.run('trusted', job('t1', 1));
+    await gate.run('trusted', job('t2', 1));
+    expect(order).toEqual(['n1', 't1', 't2']);
+    // Two at once: the second waits for a slot, ahead of the queued flood.
+    const both = [gate.run('trusted', job('t3', 20)), gate.run('trusted', job('t4', 1))];
+    await Promise.all([...flood, ...both]);
+    expect(order.slice(3)).toEqual(['t3', 't4', 'n2']);
+  });
+
+  it('refuses at once with 503 SERVICE_BUSY when a lane is full, and the other lanes still queue', async () => {
     const gate = new WorkGate(1, 1);
     const running = gate.run('normal', () => sleep(50));
     const waiting = gate.run('normal', () => sleep(1));
     await expect(gate.run('normal', () => sleep(1))).rejects.toMatchObject({ code: 'SERVICE_BUSY', status: 503 });
-    await expect(gate.run('priority', () => sleep(1))).resolves.toBeUndefined();
+    await expect(gate.run('trusted', () => sleep(1))).resolves.toBeUndefined();
     await Promise.all([running, waiting]);
   });
 });

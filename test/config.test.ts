@@ -23,17 +23,47 @@ describe('configuration', () => {
 
   it('trusts no proxy unless TRUST_PROXY says which, and refuses what Express could not use', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
-    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,::1' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', '::1']);
-    for (const bad of ['yes please', '10.0.0.0/33', '300.1.1.1', 'loopback,']) expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
+    for (const bad of ['yes please', '10.0.0.0/33', '300.1.1.1', 'loopback,', '33']) expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('refuses TRUST_PROXY=true at start, saying what to give instead', () => {
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY=true would believe the X-Forwarded-For of any client.*number of proxies.*TRUST_PROXY=1.*addresses or subnets/);
+  });
+
+  it('signs device tokens with DEVICE_TOKEN_SECRET, required in production and made up once per process elsewhere', () => {
+    const secret = 'a'.repeat(40);
+    expect(loadConfig({ DEVICE_TOKEN_SECRET: secret }).deviceTokens).toEqual({ secret, generated: false, ttlDays: 180 });
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/DEVICE_TOKEN_SECRET is required in production/);
+    expect(loadConfig({ NODE_ENV: 'production', DEVICE_TOKEN_SECRET: secret }).deviceTokens.generated).toBe(false);
+    expect(() => loadConfig({ DEVICE_TOKEN_SECRET: 'short' })).toThrow(/DEVICE_TOKEN_SECRET must be at least 32 characters/);
+    const made = loadConfig({}).deviceTokens;
+    expect(made.generated).toBe(true);
+    expect(made.secret.length).toBeGreaterThanOrEqual(32);
+    // One per process: every app of this process (and every worker the primary forks) signs alike.
+    expect(loadConfig({ NODE_ENV: 'test' }).deviceTokens.secret).toBe(made.secret);
+    expect(loadConfig({ DEVICE_TOKEN_TTL_DAYS: '30' }).deviceTokens.ttlDays).toBe(30);
+  });
+
+  it('keeps the lock timeout below the statement timeout', () => {
+    expect(loadConfig({}).dbLockTimeoutMs).toBe(2000);
+    expect(loadConfig({ DB_LOCK_TIMEOUT_MS: '500' }).dbLockTimeoutMs).toBe(500);
+    expect(loadConfig({ DB_STATEMENT_TIMEOUT_MS: '0', DB_LOCK_TIMEOUT_MS: '0' }).dbLockTimeoutMs).toBe(0);
+    expect(() => loadConfig({ DB_LOCK_TIMEOUT_MS: '30000' })).toThrow(/DB_LOCK_TIMEOUT_MS must be above 0 and below DB_STATEMENT_TIMEOUT_MS/);
+    expect(() => loadConfig({ DB_STATEMENT_TIMEOUT_MS: '1000', DB_LOCK_TIMEOUT_MS: '1500' })).toThrow(/DB_LOCK_TIMEOUT_MS/);
   });
 
   it('has sane sign-in limits and hashing caps by default, each settable', () => {
     const config = loadConfig({});
-    expect(config.authThrottle).toEqual({ windowSeconds: 900, loginPerAccount: 10, loginPerIp: 100, registerPerIp: 20, registerPerEmail: 10 });
+    expect(config.authThrottle).toEqual({
+      windowSeconds: 900, loginPerAccount: 10, loginPerIp: 100, registerPerIp: 20, registerPerEmail: 10, untrustedMaxDelayMs: 3000, syncIntervalMs: 500, refusalHoldMs: 1000,
+    });
     expect(config.passwordHashing).toEqual({ concurrency: Math.max(1, Math.floor(os.availableParallelism() / 2)), queueLimit: 32 });
     expect(config.maxSubscriptionsPerSocket).toBe(20);
+    expect(config.maxSocketsPerUser).toBe(5);
+    expect(config.maxAnonymousSocketsPerAddress).toBe(10);
     expect(loadConfig({ LOGIN_MAX_ATTEMPTS_PER_ACCOUNT: '5' }).authThrottle.loginPerAccount).toBe(5);
     expect(() => loadConfig({ LOGIN_MAX_ATTEMPTS_PER_IP: '0' })).toThrow(/LOGIN_MAX_ATTEMPTS_PER_IP/);
     expect(() => loadConfig({ PASSWORD_HASH_CONCURRENCY: 'lots' })).toThrow(/PASSWORD_HASH_CONCURRENCY/);
@@ -42,9 +72,10 @@ describe('configuration', () => {
 
   it('serves GraphiQL in development (NODE_ENV unset included) unless GRAPHIQL says otherwise', () => {
     expect(loadConfig({}).graphiql).toBe(true);
-    expect(loadConfig({ NODE_ENV: 'production' }).graphiql).toBe(false);
+    const secret = { DEVICE_TOKEN_SECRET: 's'.repeat(32) };
+    expect(loadConfig({ NODE_ENV: 'production', ...secret }).graphiql).toBe(false);
     expect(loadConfig({ NODE_ENV: 'test' }).graphiql).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'production', GRAPHIQL: 'true' }).graphiql).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', GRAPHIQL: 'true', ...secret }).graphiql).toBe(true);
     expect(loadConfig({ GRAPHIQL: 'false' }).graphiql).toBe(false);
     expect(() => loadConfig({ GRAPHIQL: 'maybe' })).toThrow(/GRAPHIQL/);
   });

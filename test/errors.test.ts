@@ -1,3 +1,5 @@
+import http from 'node:http';
+import net from 'node:net';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer } from './support/fixtures.js';
 import { ADDRESS } from './support/shopping.js';
@@ -110,6 +112,53 @@ describe('one error shape', () => {
     const res = await t.gql(`mutation { cancelOrder(input: { orderId: 1 }) { order { id } userErrors { code } } }`);
     expect(res.data).toBeNull();
     expect(res.errors?.[0].extensions).toEqual({ code: 'UNAUTHENTICATED', status: 401 });
+  });
+});
+
+describe('what Node’s HTTP parser refuses, in the same shape', () => {
+  /** A raw request on its own connection: the status line, headers and body of the answer. */
+  function raw(request: string): Promise<{ status: number; headers: string; body: string }> {
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(Number(new URL(t.baseUrl).port), '127.0.0.1', () => socket.end(request));
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        const [head, body = ''] = text.split('\r\n\r\n');
+        resolve({ status: Number(head.split(' ')[1]), headers: head, body });
+      });
+    });
+  }
+
+  it('headers too large: 431 HEADERS_TOO_LARGE', async () => {
+    const res = await raw(`GET /api/brands HTTP/1.1\r\nHost: x\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`);
+    expect(res.status).toBe(431);
+    expect(res.headers).toMatch(/content-type: application\/json/i);
+    expect(JSON.parse(res.body)).toEqual({ error: { code: 'HEADERS_TOO_LARGE', message: expect.any(String), details: { limit_bytes: http.maxHeaderSize } } });
+  });
+
+  it('not HTTP: 400 BAD_REQUEST', async () => {
+    const res = await raw('HELLO THERE\r\n\r\n');
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toEqual({ error: { code: 'BAD_REQUEST', message: expect.any(String) } });
+  });
+});
+
+describe('ids', () => {
+  it('are refused with the bounds the OpenAPI document gives, whatever is wrong with them', async () => {
+    const doc = (await (await fetch(`${t.baseUrl}/api/openapi.json`)).json()) as {
+      paths: Record<string, { get: { parameters: { name: string; schema: unknown }[] } }>;
+    };
+    expect(doc.paths['/api/products/{id}'].get.parameters[0].schema).toEqual({ type: 'integer', minimum: 1, maximum: 2147483647 });
+    const brand = doc.paths['/api/products'].get.parameters.find((p) => p.name === 'brand_id')?.schema;
+    expect(brand).toEqual({ type: 'integer', minimum: 1, maximum: 2147483647 });
+    for (const bad of ['0', '2147483648', '99999999999', 'abc', '1.5']) {
+      const res = await t.api('GET', `/api/products/${bad}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toBe('must be a whole number from 1 to 2147483647');
+      const listed = await t.api('GET', `/api/products?brand_id=${bad}`);
+      expect(listed.body.error.details.problems).toEqual([{ field: 'brand_id', message: 'must be a whole number from 1 to 2147483647' }]);
+    }
   });
 });
 

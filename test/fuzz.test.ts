@@ -5,6 +5,7 @@ import {
   type GraphQLField, type GraphQLInputType, type GraphQLObjectType,
 } from 'graphql';
 import { apiRouter } from '../src/rest/api.js';
+import { loadConfig } from '../src/config.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newCustomer, newOperator } from './support/fixtures.js';
 import { shopWithProduct } from './support/shopping.js';
@@ -22,7 +23,7 @@ let tokens: (string | null)[];
 beforeAll(async () => {
   // Counts high enough that fuzzed logins keep reaching validation instead of 429.
   t = await startTestApp({
-    authThrottle: { windowSeconds: 60, loginPerAccount: 1_000_000, loginPerIp: 1_000_000, registerPerIp: 1_000_000, registerPerEmail: 1_000_000 },
+    authThrottle: { ...loadConfig({}).authThrottle, windowSeconds: 60, loginPerAccount: 1_000_000, loginPerIp: 1_000_000, registerPerIp: 1_000_000, registerPerEmail: 1_000_000 },
   });
   const { shop } = await shopWithProduct(t);
   tokens = [null, (await newCustomer(t, { available: 100_000, points: 1000 })).token, (await newOperator(t, shop.id)).token, (await newAdmin(t)).token];

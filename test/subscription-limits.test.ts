@@ -7,7 +7,8 @@ import { commitEvents, marker, orderPlaced, waitFor } from './support/subscripti
 let t: TestApp;
 let admin: TestUser;
 beforeAll(async () => {
-  t = await startTestApp({ maxSubscriptionsPerSocket: 3 });
+  // Behind a trusted proxy here, so that sockets can come from addresses of their own.
+  t = await startTestApp({ maxSubscriptionsPerSocket: 3, maxSocketsPerUser: 3, maxAnonymousSocketsPerAddress: 4, trustProxy: ['loopback'] });
   admin = await newAdmin(t);
 });
 afterAll(() => t.close());
@@ -66,5 +67,74 @@ describe('one websocket', () => {
     } finally {
       await client.dispose();
     }
+  });
+});
+
+/** A raw graphql-transport-ws socket: signs in when told to, and reports how it ended. */
+function rawSocket(address: string) {
+  const socket = new WebSocket(t.wsUrl, 'graphql-transport-ws', { headers: { 'x-forwarded-for': address } });
+  const opened = new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: String(reason) })));
+  let acknowledged = false;
+  socket.on('message', (data) => {
+    if ((JSON.parse(String(data)) as { type: string }).type === 'connection_ack') acknowledged = true;
+  });
+  return {
+    socket,
+    opened,
+    closed,
+    isOpen: () => socket.readyState === WebSocket.OPEN,
+    async signIn(token: string) {
+      await opened;
+      socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } }));
+      await Promise.race([waitFor(() => acknowledged, 5000, 'connection_ack'), closed]);
+      return acknowledged;
+    },
+  };
+}
+
+describe('websockets per user and per address', () => {
+  it('lets one user hold MAX_SOCKETS_PER_USER sockets; the next is closed with 4429 TOO_MANY_CONNECTIONS and the others go on', async () => {
+    const user = await newCustomer(t);
+    const sockets = Array.from({ length: 3 }, (_, i) => rawSocket(`10.70.0.${i + 1}`));
+    for (const s of sockets) expect(await s.signIn(user.token)).toBe(true);
+    const extra = rawSocket('10.70.0.9');
+    expect(await extra.signIn(user.token)).toBe(false);
+    expect(await extra.closed).toEqual({ code: 4429, reason: 'TOO_MANY_CONNECTIONS' });
+    expect(sockets.every((s) => s.isOpen())).toBe(true);
+
+    // Another user is not affected, and a closed socket frees its place.
+    const other = await newCustomer(t);
+    const theirs = rawSocket('10.70.0.10');
+    expect(await theirs.signIn(other.token)).toBe(true);
+    sockets[0].socket.close(1000);
+    await sockets[0].closed;
+    const again = rawSocket('10.70.0.11');
+    expect(await again.signIn(user.token)).toBe(true);
+    for (const s of [...sockets, theirs, again]) s.socket.close(1000);
+  });
+
+  it('lets one address hold MAX_ANONYMOUS_SOCKETS_PER_ADDRESS sockets that have not signed in; the next is closed with 4429 at once', async () => {
+    const user = await newCustomer(t);
+    const address = '10.71.0.1';
+    const waiting = Array.from({ length: 4 }, () => rawSocket(address));
+    await Promise.all(waiting.map((s) => s.opened));
+    const extra = rawSocket(address);
+    expect(await extra.closed).toEqual({ code: 4429, reason: 'TOO_MANY_CONNECTIONS' });
+    expect(waiting.every((s) => s.isOpen())).toBe(true);
+    // Another address is counted apart.
+    const elsewhere = rawSocket('10.71.0.2');
+    expect(await elsewhere.signIn(user.token)).toBe(true);
+
+    // A socket that signs in no longer counts as waiting.
+    expect(await waiting[0].signIn(user.token)).toBe(true);
+    const next = rawSocket(address);
+    await next.opened;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(next.isOpen()).toBe(true);
+    for (const s of [...waiting, elsewhere, next]) s.socket.close(1000);
   });
 });

@@ -15,7 +15,7 @@ let sub: LiveSubscription | undefined;
 beforeAll(async () => {
   t = await startTestApp();
   // production: no demo seed into the test database.
-  server = await startServerProcess({ DATABASE_URL: t.dbUrl, NODE_ENV: 'production' });
+  server = await startServerProcess({ DATABASE_URL: t.dbUrl, NODE_ENV: 'production', DEVICE_TOKEN_SECRET: 'p'.repeat(48) });
 });
 afterAll(async () => {
   await sub?.close();

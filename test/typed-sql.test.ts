@@ -18,7 +18,7 @@ type Assert<T extends true> = T;
 export type Checks = [
   // Every entity is a table, under its class name.
   Assert<Same<keyof Database,
-    | 'AuthToken' | 'AuthThrottleCount' | 'Balance' | 'Brand' | 'Category' | 'HomeContentItem' | 'LedgerEntry' | 'Product' | 'Shop' | 'ShopProfile'
+    | 'AuthToken' | 'AuthAttemptCount' | 'Balance' | 'Brand' | 'Category' | 'HomeContentItem' | 'LedgerEntry' | 'Product' | 'Shop' | 'ShopProfile'
     | 'Sku' | 'User' | 'CartItem' | 'Order' | 'OrderItem' | 'Shipment' | 'ShipmentItem' | 'Invoice' | 'IdempotencyKey'
     | 'CouponTemplate' | 'Coupon' | 'GroupBuyActivity' | 'BuyingGroup' | 'GroupMembership' | 'FlashSale' | 'FlashSaleItem'
     | 'FlashSalePurchase' | 'Review' | 'FreightTemplate' | 'FreightTemplateRegion' | 'ShippingCompany' | 'Refund' | 'RefundItem'

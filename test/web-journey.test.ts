@@ -152,6 +152,27 @@ describe('the storefront in Chromium', () => {
     expect(store.problems).toEqual([]);
   });
 
+  it('keeps the device token of a sign-in across signing out, so strangers failing on the account from the same address cannot keep the owner out', async () => {
+    const owner = await newCustomer(t);
+    const store = await open();
+    const page = await store.page();
+    await page.goto('/login');
+    await signIn(page, owner.email);
+    await page.waitForURL(`${t.baseUrl}/`);
+    const devices = await page.evaluate(() => localStorage.getItem('mallfront.devices'));
+    expect(JSON.parse(devices ?? '{}')).toEqual({ [owner.email]: expect.stringMatching(/^d1\./) });
+
+    // Signed out, and someone on the same network (same address) fails ten times on the account.
+    await page.evaluate(() => localStorage.removeItem('mallfront.session'));
+    for (let i = 0; i < 10; i++) await t.api('POST', '/api/auth/login', { body: { email: owner.email, password: `guess ${i}` } });
+    expect((await t.api('POST', '/api/auth/login', { body: { email: owner.email, password: PASSWORD } })).status).toBe(429);
+
+    await page.goto('/login');
+    await signIn(page, owner.email);
+    await page.waitForURL(`${t.baseUrl}/`);
+    expect(store.problems).toEqual([]);
+  });
+
   it('loads the first page under 200 KB of gzipped JavaScript, and a listing with one GraphQL request', async () => {
     const store = await open();
     const page = await store.page();

@@ -2,9 +2,11 @@ import type { DatabaseConnection, Driver, TransactionSettings } from 'kysely';
 import type { PoolConfig } from 'pg';
 import { PostgreSqlConnection, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { logBuiltStatements } from './statement-log.js';
+import { WriteSlots, acquireWithin, writeCapacity } from './write-slots.js';
 
 /**
- * Gives back the pool slot of a transaction that failed to end.
+ * Gives back the pool slot of a transaction that failed to end; and keeps connections within the
+ * request's deadline and the write slots (below).
  *
  * Kysely's `ControlledTransaction` (which MikroORM's transactions use) releases its connection only
  * when BEGIN, COMMIT or ROLLBACK succeeds (upstream: kysely-org/kysely#1990). When PostgreSQL ends the
@@ -19,21 +21,34 @@ import { logBuiltStatements } from './statement-log.js';
  * whose connection is broken instead of reusing it. Drop this file when the upstream issue is fixed.
  */
 class TransactionReleasingDriver implements Driver {
-  constructor(private readonly inner: Driver) {}
+  /** The write slot each connection held by writing work took (see write-slots.ts). */
+  private readonly slotOf = new Map<DatabaseConnection, () => void>();
+
+  constructor(
+    private readonly inner: Driver,
+    private readonly slots: WriteSlots,
+  ) {}
 
   init() {
     return this.inner.init();
   }
 
-  acquireConnection(options?: Parameters<Driver['acquireConnection']>[0]) {
-    return this.inner.acquireConnection(options);
+  /** A connection within the request's deadline, and a write slot for writing work (`acquireWithin`). */
+  async acquireConnection(options?: Parameters<Driver['acquireConnection']>[0]) {
+    const { connection, releaseSlot } = await acquireWithin(
+      this.slots,
+      () => this.inner.acquireConnection(options),
+      (late) => void this.inner.releaseConnection(late),
+    );
+    if (releaseSlot) this.slotOf.set(connection, releaseSlot);
+    return connection;
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings) {
     try {
       await this.inner.beginTransaction(connection, settings);
     } catch (error) {
-      await this.inner.releaseConnection(connection);
+      await this.releaseConnection(connection);
       throw error;
     }
   }
@@ -46,7 +61,7 @@ class TransactionReleasingDriver implements Driver {
     try {
       await this.inner.rollbackTransaction(connection);
     } catch (error) {
-      await this.inner.releaseConnection(connection);
+      await this.releaseConnection(connection);
       throw error;
     }
   }
@@ -56,6 +71,8 @@ class TransactionReleasingDriver implements Driver {
   releaseSavepoint: Driver['releaseSavepoint'] = (connection, name, compile) => this.inner.releaseSavepoint!(connection, name, compile);
 
   releaseConnection(connection: DatabaseConnection) {
+    this.slotOf.get(connection)?.();
+    this.slotOf.delete(connection);
     return this.inner.releaseConnection(connection);
   }
 
@@ -64,12 +81,15 @@ class TransactionReleasingDriver implements Driver {
   }
 }
 
-class LeakProofPostgreSqlConnection extends PostgreSqlConnection {
+export class LeakProofPostgreSqlConnection extends PostgreSqlConnection {
+  /** Shared by the ORM's statements and the prepared ones that use the pool directly (prepared-statements.ts). */
+  readonly writeSlots = new WriteSlots(writeCapacity(this.config.get('pool')?.max ?? 10));
+
   override createKyselyDialect(overrides: PoolConfig) {
     const dialect = super.createKyselyDialect(overrides);
     const createDriver = dialect.createDriver.bind(dialect);
     dialect.createDriver = () =>
-      logBuiltStatements(new TransactionReleasingDriver(createDriver()), (query, execute) =>
+      logBuiltStatements(new TransactionReleasingDriver(createDriver(), this.writeSlots), (query, execute) =>
         this.executeQuery(query.sql, execute, { params: [...query.parameters] }),
       );
     return dialect;

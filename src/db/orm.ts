@@ -8,6 +8,7 @@ import { routines } from '../entities/routines.js';
 import { migrationsList } from '../../migrations/index.js';
 import type { AppConfig } from '../config.js';
 import { LeakProofPostgreSqlDriver } from './leak-proof-driver.js';
+import { DeadlineClient, KEEPALIVE } from './deadline-client.js';
 
 export type { MikroORM };
 
@@ -22,17 +23,30 @@ export interface OrmOptions {
   statementTimeoutMs?: number;
   /** PostgreSQL's `idle_in_transaction_session_timeout` for the pool's sessions; 0 is none. */
   idleInTransactionTimeoutMs?: number;
+  /** PostgreSQL's `lock_timeout` for the pool's sessions; 0 is none. */
+  lockTimeoutMs?: number;
 }
 
 /** The pool settings of a serving process, from its configuration. */
-export function servingPool(config: AppConfig): Pick<OrmOptions, 'poolSize' | 'acquireTimeoutMs' | 'statementTimeoutMs' | 'idleInTransactionTimeoutMs'> {
+export function servingPool(
+  config: AppConfig,
+): Pick<OrmOptions, 'poolSize' | 'acquireTimeoutMs' | 'statementTimeoutMs' | 'idleInTransactionTimeoutMs' | 'lockTimeoutMs'> {
   return {
     poolSize: config.dbPoolSize,
     acquireTimeoutMs: config.dbAcquireTimeoutMs,
     statementTimeoutMs: config.dbStatementTimeoutMs,
     idleInTransactionTimeoutMs: config.dbIdleInTransactionTimeoutMs,
+    lockTimeoutMs: config.dbLockTimeoutMs,
   };
 }
+
+/**
+ * How long a statement outside any request may wait for its answer before its connection is cut:
+ * a little longer than `statement_timeout`, so a slow statement is ended by the server (and its
+ * connection kept) and only a server that cannot answer at all (frozen, or the network silently
+ * gone) is cut off here. None when statements have no timeout (migrations, the seed).
+ */
+const ANSWER_MARGIN_MS = 1_000;
 
 export function ormConfig({
   clientUrl,
@@ -41,6 +55,7 @@ export function ormConfig({
   acquireTimeoutMs = 0,
   statementTimeoutMs = 0,
   idleInTransactionTimeoutMs = 0,
+  lockTimeoutMs = 0,
 }: OrmOptions): Options {
   return defineConfig({
     clientUrl,
@@ -62,17 +77,24 @@ export function ormConfig({
     // are checked in docs/performance.md. The ORM inlines its own values, but typed SQL binds them as
     // parameters, so its statements get generic plans too: a condition a partial index depends on
     // (`status = 'published'`) has to be a literal there (`sql.lit`), not a parameter.
-    // The two timeouts bound what one session can hold: a statement that runs away, or a transaction
-    // left open by a process that stopped talking (its locks and its pool slot).
+    // The timeouts bound what one session can hold or wait for: a statement that runs away, a
+    // transaction left open by a process that stopped talking (its locks and its pool slot), a row
+    // lock someone else holds (a clear 409 instead of a wait as long as theirs).
     driverOptions: {
       options: [
         '-c jit=off',
         '-c plan_cache_mode=force_generic_plan',
         `-c statement_timeout=${statementTimeoutMs}`,
         `-c idle_in_transaction_session_timeout=${idleInTransactionTimeoutMs}`,
+        `-c lock_timeout=${lockTimeoutMs}`,
       ].join(' '),
-      // pg-pool applies it to waiting for a free connection as well as to opening one.
+      // pg-pool applies it to waiting for a free connection as well as to opening one; a request's
+      // own deadline (request-scope.ts) is usually shorter.
       connectionTimeoutMillis: acquireTimeoutMs,
+      // Client side: an answer that never comes (frozen server, silent network) ends in time too.
+      Client: DeadlineClient,
+      answerTimeoutMs: statementTimeoutMs > 0 ? statementTimeoutMs + ANSWER_MARGIN_MS : 0,
+      ...KEEPALIVE,
     },
     // Timestamps are timestamptz and compared in UTC everywhere.
     forceUtcTimezone: true,

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { DeadlineClient, KEEPALIVE, type DeadlinePoolConfig } from './deadline-client.js';
 
 /** How long a probe waits for an answer before it counts as none. */
 const PROBE_TIMEOUT_MS = 2_000;
@@ -6,8 +7,10 @@ const PROBE_TIMEOUT_MS = 2_000;
 /**
  * What `/readyz` and `/healthz` report about the database pool.
  *
- * Readiness: the pool gives a connection that answers. It fails while the database is unreachable
- * and recovers by itself when it comes back (the pool opens new connections on demand).
+ * Readiness: the database answers, on a connection of the probe's own. It fails while the database
+ * is unreachable or frozen and recovers by itself when it comes back. It does not depend on the
+ * pool: a pool whose connections all wait (for a row locked from outside, say) is not a database
+ * that is away, and answering 503 then would take a server out of its load balancer for nothing.
  *
  * Liveness fails only when the pool is stuck: it has handed out no connection for `stuckAfterMs`,
  * cannot hand one out now, and yet a fresh connection to the database works. Then the process
@@ -16,6 +19,8 @@ const PROBE_TIMEOUT_MS = 2_000;
  */
 export class PoolHealth {
   private lastGivenAt = Date.now();
+  /** One connection for readiness probes; one that does not answer in time is cut and made again. */
+  private readonly probe: pg.Pool;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -24,10 +29,41 @@ export class PoolHealth {
     pool.on('acquire', () => {
       this.lastGivenAt = Date.now();
     });
+    const probeConfig: DeadlinePoolConfig = {
+      connectionString: options.clientUrl,
+      max: 1,
+      connectionTimeoutMillis: PROBE_TIMEOUT_MS,
+      Client: DeadlineClient,
+      answerTimeoutMs: PROBE_TIMEOUT_MS,
+      application_name: 'mallfront-readiness',
+      ...KEEPALIVE,
+    };
+    this.probe = new pg.Pool(probeConfig);
+    // A connection lost while idle or in use is the probe's answer, not a crash.
+    this.probe.on('error', () => undefined);
+    this.probe.on('connect', (client) => client.on('error', () => undefined));
   }
 
-  ready(): Promise<boolean> {
-    return withinProbeTime(this.pool.query('select 1').then(() => true));
+  async ready(): Promise<boolean> {
+    return withinProbeTime(this.probeAnswers());
+  }
+
+  private async probeAnswers(): Promise<boolean> {
+    const client = await this.probe.connect();
+    let failed: Error | undefined;
+    try {
+      await client.query('select 1');
+      return true;
+    } catch (error) {
+      failed = error as Error;
+      throw error;
+    } finally {
+      client.release(failed);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.probe.end();
   }
 
   async live(): Promise<boolean> {

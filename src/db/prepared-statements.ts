@@ -1,5 +1,7 @@
 import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type pg from 'pg';
+import { LeakProofPostgreSqlConnection } from './leak-proof-driver.js';
+import { acquireWithin } from './write-slots.js';
 
 /**
  * Hot statements (storefront reads: listing, detail, catalog loaders, token lookup; checkout's reads
@@ -28,9 +30,30 @@ export async function queryRows<Row extends object>(
   if (em.isInTransaction()) return em.execute<Row[]>(sql, [...params]);
   const pool = await poolOf(em);
   const statement = prepared(sql);
-  const result = await pool.query({ name: options.replan ? undefined : statement.name, text: statement.text, values: params as unknown[] });
+  const result = await pooledQuery<Row>(em, pool, { name: options.replan ? undefined : statement.name, text: statement.text, values: params as unknown[] });
   em.config.getLogger().logQuery({ query: statement.text, level: 'info' });
-  return result.rows as Row[];
+  return result.rows;
+}
+
+/**
+ * `pool.query` within the request's deadline and, for writing work, a write slot of the ORM's
+ * connection: the same bounds as the ORM's own statements (leak-proof-driver.ts). A connection whose
+ * statement failed is dropped, as `pool.query` does.
+ */
+async function pooledQuery<Row extends object>(em: EntityManager, pool: pg.Pool, config: pg.QueryConfig): Promise<pg.QueryResult<Row & pg.QueryResultRow>> {
+  const orm = em.getConnection();
+  const slots = orm instanceof LeakProofPostgreSqlConnection ? orm.writeSlots : null;
+  const { connection: client, releaseSlot } = await acquireWithin(slots, () => pool.connect(), (late) => late.release());
+  let failed: Error | undefined;
+  try {
+    return await client.query<Row & pg.QueryResultRow>(config);
+  } catch (error) {
+    failed = error as Error;
+    throw error;
+  } finally {
+    client.release(failed);
+    releaseSlot?.();
+  }
 }
 
 const pools = new WeakMap<PostgreSqlConnection, Promise<pg.Pool>>();

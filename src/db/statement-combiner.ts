@@ -1,3 +1,5 @@
+import { currentScope, mergedScope, runInScope, type RequestScope } from './request-scope.js';
+
 /**
  * Combines concurrent statements of one kind into one statement: the token lookups of many requests,
  * the checkout writes of many customers (group commit, done by the application).
@@ -42,7 +44,7 @@ export class StatementCombiner<I, O> {
 
   submit(input: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
-      this.queue.push({ input, key: this.options.keyOf ? this.options.keyOf(input) : NO_KEY, resolve, reject });
+      this.queue.push({ input, key: this.options.keyOf ? this.options.keyOf(input) : NO_KEY, scope: currentScope(), resolve, reject });
       this.startBatches();
     });
   }
@@ -80,7 +82,9 @@ export class StatementCombiner<I, O> {
 
   private async runBatch(batch: Pending<I, O>[]): Promise<void> {
     try {
-      const outputs = await this.run(batch.map((p) => p.input));
+      // The statement works for every request of the batch: it waits as long as the last of them
+      // would (a batch started when an earlier one ended would otherwise carry that one's deadline).
+      const outputs = await runInScope(mergedScope(batch.map((p) => p.scope)), () => this.run(batch.map((p) => p.input)));
       batch.forEach((p, i) => p.resolve(outputs[i]));
     } catch (error) {
       if (batch.length === 1) return batch[0].reject(error);
@@ -113,6 +117,8 @@ const NO_KEY = Symbol('no key');
 interface Pending<I, O> {
   input: I;
   key: unknown;
+  /** The submitting request's scope (deadline, writing). */
+  scope: RequestScope | undefined;
   resolve: (output: O) => void;
   reject: (error: unknown) => void;
 }

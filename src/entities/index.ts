@@ -1,5 +1,5 @@
 import { AuthToken } from './auth-token.entity.js';
-import { AuthThrottleCount } from './auth-throttle.entity.js';
+import { AuthAttemptCount } from './auth-attempt.entity.js';
 import { Balance } from './balance.entity.js';
 import { Brand } from './brand.entity.js';
 import { Category } from './category.entity.js';
@@ -33,7 +33,7 @@ import { SearchSuggestion } from './search-suggestion.entity.js';
 
 /** Every entity, listed explicitly so the ORM needs no folder scanning (works the same in tests and dist). */
 export const entities = [
-  AuthToken, AuthThrottleCount, Balance, Brand, Category, HomeContentItem, LedgerEntry, Product, Shop, ShopProfile, Sku, User,
+  AuthToken, AuthAttemptCount, Balance, Brand, Category, HomeContentItem, LedgerEntry, Product, Shop, ShopProfile, Sku, User,
   CartItem, Order, OrderItem, Shipment, ShipmentItem, Invoice, IdempotencyKey,
   CouponTemplate, Coupon,
   GroupBuyActivity, BuyingGroup, GroupMembership,

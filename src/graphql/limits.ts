@@ -1,6 +1,5 @@
 import {
   GraphQLError,
-  NoSchemaIntrospectionCustomRule,
   parse,
   specifiedRules,
   validate,
@@ -37,6 +36,45 @@ function reportAs(code: LimitCode) {
   return (context: ValidationContext | null, error: GraphQLError) => {
     context?.reportError(new QueryLimitError(code, error.message.replace(/^Syntax Error: /, '')));
   };
+}
+
+/**
+ * The rules every operation is validated with beyond graphql-js's own, over HTTP and the websocket
+ * alike: no introspection when it is off (graphql-js's rule, whose refusal names no vendor), and the
+ * limits.
+ */
+export function operationRules(config: Pick<AppConfig, 'graphqlLimits' | 'graphqlIntrospection'>): ValidationRule[] {
+  return [...(config.graphqlIntrospection ? [] : [noIntrospection]), ...limitRules(config.graphqlLimits)];
+}
+
+/**
+ * Introspection off: one refusal per operation, at its first `__schema` or `__type` (graphql-js's
+ * own rule complains about every field below it too; Apollo's names Apollo and how to turn it on).
+ * `__typename` stays allowed: clients need it.
+ */
+const noIntrospection: ValidationRule = (context) => {
+  let refused = false;
+  return {
+    Field(node) {
+      if (refused || (node.name.value !== '__schema' && node.name.value !== '__type')) return;
+      refused = true;
+      context.reportError(new GraphQLError('Introspection is turned off on this server', { nodes: node }));
+    },
+  };
+};
+
+const LIMIT_CODES = new Set<unknown>(Object.values(LimitCodes));
+
+/**
+ * An operation over a limit is answered with the limit alone, once per limit: the other complaints
+ * about it are its size seen again (sixty `@include` on one field is also fifty-nine "can only be
+ * used once here").
+ */
+export function onlyLimitErrors<E extends { extensions?: { code?: unknown } }>(errors: readonly E[]): E[] {
+  const limits = errors.filter((e) => LIMIT_CODES.has(e.extensions?.code));
+  if (limits.length === 0) return [...errors];
+  const seen = new Set<unknown>();
+  return limits.filter((e) => !seen.has(e.extensions?.code) && seen.add(e.extensions?.code));
 }
 
 /** Validation rules for the depth, cost, alias and directive limits (HTTP and websocket alike). */
@@ -83,16 +121,11 @@ export function checkOperation(
     const message = error instanceof Error ? error.message : String(error);
     return { document: null, errors: [new GraphQLError(message, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })] };
   }
-  const rules = [
-    ...specifiedRules,
-    ...(config.graphqlIntrospection ? [] : [NoSchemaIntrospectionCustomRule]),
-    ...limitRules(config.graphqlLimits),
-  ];
-  const errors = validate(schema, document, rules);
+  const errors = validate(schema, document, [...specifiedRules, ...operationRules(config)]);
   if (errors.length === 0) return { document, errors: null };
   return {
     document: null,
-    errors: errors.map((e) =>
+    errors: onlyLimitErrors(errors).map((e) =>
       e instanceof QueryLimitError || e.originalError instanceof QueryLimitError
         ? e
         : new GraphQLError(e.message.replace(SUGGESTION, ''), { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),

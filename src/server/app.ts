@@ -11,7 +11,7 @@ import { apiRouter } from '../rest/api.js';
 import { errorHandler, routeNotFound } from '../rest/errors.js';
 import { graphqlSchema } from '../graphql/schema.js';
 import { asGraphQLError, formatError } from '../graphql/errors.js';
-import { limitRules } from '../graphql/limits.js';
+import { onlyLimitErrors, operationRules } from '../graphql/limits.js';
 import { refuseUnsafeText } from '../graphql/operation-text.js';
 import type { GraphQLContext } from '../resolvers/graphql-context.js';
 import { createLoaders } from '../graphql/loaders.js';
@@ -19,10 +19,13 @@ import { bearerToken, createServiceContext, requestId, requestLocals, type AppDe
 import { startSubscriptionServer } from './subscriptions.js';
 import { startSweeps } from './jobs.js';
 import { PoolHealth } from '../db/pool-health.js';
+import { markWriting, requestScope, runInScope } from '../db/request-scope.js';
 import { poolOf } from '../db/prepared-statements.js';
 import { webApp } from './web-app.js';
 import { apiDocs } from './api-docs.js';
-import { postgresAuthThrottle } from '../shared/auth-throttle.js';
+import { postgresAuthThrottle, type AuthThrottle } from '../shared/auth-throttle.js';
+import { clientOf, type TrustProxyFn } from './client-address.js';
+import { answerClientErrors } from './client-errors.js';
 import { securityHeaders } from './security-headers.js';
 import { graphiqlPage } from './graphiql.js';
 import { corsPolicy } from './cors.js';
@@ -66,12 +69,42 @@ export interface RunningApp {
   server: http.Server;
   /** The port actually bound (useful with port 0 in tests). */
   port: number;
+  /** The sign-in throttle of this server process. */
+  authThrottle: AuthThrottle;
   /**
    * Close the websockets (ending their subscriptions), stop taking requests, let those in flight
    * finish, then stop GraphQL. The ORM and the event bus are the caller's.
    */
   stop(): Promise<void>;
 }
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** An operation over a limit is answered with that limit alone (`onlyLimitErrors`). */
+const limitErrorsAlone: ApolloServerPlugin<GraphQLContext> = {
+  requestDidStart() {
+    return Promise.resolve({
+      willSendResponse({ response }) {
+        if (response.body.kind === 'single' && response.body.singleResult.errors) {
+          response.body.singleResult.errors = onlyLimitErrors(response.body.singleResult.errors);
+        }
+        return Promise.resolve();
+      },
+    });
+  },
+};
+
+/** A mutation is writing work for the database layer (write slots, request-scope.ts); a query is not. */
+const mutationsWrite: ApolloServerPlugin<GraphQLContext> = {
+  requestDidStart() {
+    return Promise.resolve({
+      didResolveOperation({ operation }) {
+        markWriting(operation?.operation === OperationTypeNode.MUTATION);
+        return Promise.resolve();
+      },
+    });
+  },
+};
 
 /** A subscription sent over HTTP would run its resolver without an event: point to the websocket instead. */
 const subscriptionsOnlyOverWebsocket: ApolloServerPlugin<GraphQLContext> = {
@@ -90,12 +123,21 @@ const subscriptionsOnlyOverWebsocket: ApolloServerPlugin<GraphQLContext> = {
 };
 
 /**
- * The sign-in counts' own small pool on the ORM's database: two connections are plenty for one
- * short statement per attempt, and a stuck count never waits for a connection the use cases hold.
+ * The sign-in counts' own connection on the ORM's database: one exchange every half second, which
+ * never waits for a connection the use cases hold, and never holds one of theirs.
  */
 function authThrottlePool(deps: AppDeps): pg.Pool {
-  const pool = new pg.Pool({ connectionString: deps.orm.config.get('clientUrl'), max: 2, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({
+    connectionString: deps.orm.config.get('clientUrl'),
+    max: 1,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    query_timeout: 5000,
+  });
   pool.on('error', (error) => deps.log.warn({ err: error }, 'sign-in throttle connection failed'));
+  // pg-pool leaves a connection's errors to whoever holds it; the exchange sees them as its query failing.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 
@@ -109,9 +151,12 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   app.set('etag', false);
   // `req.ip`, under which sign-in attempts are counted, reads X-Forwarded-For only as far as this allows.
   app.set('trust proxy', baseDeps.config.trustProxy);
+  const trust = app.get('trust proxy fn') as TrustProxyFn;
   const throttleStore = authThrottlePool(baseDeps);
-  const deps: AppDeps = { ...baseDeps, authThrottle: postgresAuthThrottle(throttleStore, baseDeps.config) };
+  const authThrottle = postgresAuthThrottle(throttleStore, baseDeps.config, baseDeps.log.child({ component: 'auth-throttle' }));
+  const deps: AppDeps = { ...baseDeps, authThrottle };
   const server = http.createServer(app);
+  answerClientErrors(server);
   const bodyParser = express.json({
     limit: deps.config.bodyLimitBytes,
     type: ['application/json', 'application/*+json'],
@@ -144,7 +189,9 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
         deps.log.info({ requestId: id, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, durationMs }, 'request');
       });
     }
-    next();
+    // From here on, everything this request waits for from the database shares one deadline. REST
+    // calls other than reads are writing work; GraphQL says once its operation is known.
+    runInScope(requestScope(deps.config.dbAcquireTimeoutMs, !READS.has(req.method) && !req.path.startsWith('/graphql')), next);
   });
   app.use(securityHeaders);
   if (deps.config.corsOrigins.length > 0) app.use(['/api', '/graphql'], corsPolicy(deps.config.corsOrigins));
@@ -165,10 +212,12 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   const schema = await graphqlSchema();
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
-    introspection: deps.config.graphqlIntrospection,
+    // Introspection is refused by our own rule (operationRules) when GRAPHQL_INTROSPECTION is off:
+    // Apollo's refusal names Apollo and tells how to turn it on.
+    introspection: true,
     // Limits (docs/api.md "GraphQL limits"): tokens while parsing, the rest as validation rules.
     parseOptions: { maxTokens: deps.config.graphqlLimits.maxTokens },
-    validationRules: limitRules(deps.config.graphqlLimits),
+    validationRules: operationRules(deps.config),
     // No "Did you mean ...?" in validation errors: they would reveal the schema with introspection off.
     hideSchemaDetailsFromClientErrors: true,
     // main.ts owns shutdown: drain HTTP, then close the pool, then stop the embedded database.
@@ -180,6 +229,8 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       subscriptionsOnlyOverWebsocket,
+      mutationsWrite,
+      limitErrorsAlone,
       refuseUnsafeText,
       // No cache hints are used, and the default cache-control plugin wraps every field resolver to collect them.
       ApolloServerPluginCacheControlDisabled(),
@@ -188,7 +239,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     ],
   });
   await apollo.start();
-  const subscriptions = startSubscriptionServer(deps, server, schema);
+  const subscriptions = startSubscriptionServer(deps, server, schema, trust);
 
   const graphiql = deps.config.graphiql ? graphiqlPage(deps.log) : null;
   if (graphiql) app.get('/graphql', graphiql);
@@ -198,7 +249,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     expressMiddleware(apollo, {
       context: async ({ req, res }) => {
         try {
-          const ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, req.ip);
+          const ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, clientOf(req, req.ip));
           return { ctx, loaders: createLoaders(ctx) };
         } catch (error) {
           throw asGraphQLError(error);
@@ -214,7 +265,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     bodyParser,
     async (req: Request, res: Response, next: NextFunction) => {
       try {
-        requestLocals(res).ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, req.ip);
+        requestLocals(res).ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, clientOf(req, req.ip));
         next();
       } catch (error) {
         next(error);
@@ -238,6 +289,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   return {
     server,
     port: typeof address === 'object' && address ? address.port : port,
+    authThrottle,
     stop() {
       // Idempotent: a second caller waits for the same stop.
       stopping ??= (async () => {
@@ -250,7 +302,9 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
         // Then wait for responses still being produced on connections that are already closing.
         await inFlight.drained(STOP_GRACE_MS);
         server.closeAllConnections();
+        await authThrottle.stop();
         await throttleStore.end();
+        await health.close();
       })();
       return stopping;
     },

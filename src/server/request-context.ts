@@ -6,7 +6,8 @@ import type { Logger } from '../logger.js';
 import type { EventBus } from '../shared/domain-event.js';
 import type { FaultHooks, ServiceContext } from '../shared/context.js';
 import { authenticate } from '../services/accounts/auth.service.js';
-import type { AuthThrottle } from '../shared/auth-throttle.js';
+import { runReading } from '../db/request-scope.js';
+import type { AuthThrottle, ClientAddress } from '../shared/auth-throttle.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -47,10 +48,11 @@ export async function createServiceContext(
   deps: AppDeps,
   token: string | undefined,
   id: string,
-  clientIp?: string,
+  client?: ClientAddress,
 ): Promise<ServiceContext> {
   const em = deps.orm.em.fork();
-  const { actor, problem } = await authenticate(em, token);
+  // A token lookup never waits for a row lock: it needs no write slot, whatever the request does next.
+  const { actor, problem } = await runReading(() => authenticate(em, token));
   return {
     em,
     actor,
@@ -60,7 +62,7 @@ export async function createServiceContext(
     requestId: id,
     events: deps.events,
     faults: deps.faults,
-    clientIp,
+    client,
     authThrottle: deps.authThrottle,
   };
 }

@@ -2,7 +2,7 @@ import type http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { GraphQLError, Kind, OperationTypeNode, execute, type GraphQLSchema } from 'graphql';
 import { AppError, toAppError } from '../errors.js';
 import { authenticate, invalidTokens } from '../services/accounts/auth.service.js';
 import type WebSocket from 'ws';
@@ -12,6 +12,10 @@ import { unsafeOperationText } from '../graphql/operation-text.js';
 import { createLoaders } from '../graphql/loaders.js';
 import type { GraphQLContext } from '../resolvers/graphql-context.js';
 import { bearerToken, createServiceContext, type AppDeps } from './request-context.js';
+import { clientAddressOf, clientOf, type TrustProxyFn } from './client-address.js';
+import { markWriting, requestScope, runInScope } from '../db/request-scope.js';
+import { addressKey } from '../shared/auth-throttle.js';
+import { SocketLimits, WS_TOO_MANY_CONNECTIONS } from './socket-limits.js';
 
 /** Close codes of a refused connection (graphql-ws's own 4401), the reason being our error code. */
 export const WS_UNAUTHORIZED = 4401;
@@ -35,7 +39,7 @@ export interface SubscriptionServer {
  * operation gets its own service context with the token checked again, and the same limits,
  * error codes and introspection setting as over HTTP.
  */
-export function startSubscriptionServer(deps: AppDeps, server: http.Server, schema: GraphQLSchema): SubscriptionServer {
+export function startSubscriptionServer(deps: AppDeps, server: http.Server, schema: GraphQLSchema, trust: TrustProxyFn): SubscriptionServer {
   const wss = new WebSocketServer({ server, path: '/graphql', maxPayload: deps.config.bodyLimitBytes });
   const format = formatError(deps.log);
   // A failure of the event stream itself arrives wrapped without a path: format the AppError inside.
@@ -56,15 +60,30 @@ export function startSubscriptionServer(deps: AppDeps, server: http.Server, sche
   const recheck = setInterval(() => void closeRevoked(deps, open), deps.config.subscriptionRecheckSeconds * 1000);
   recheck.unref();
 
+  // A query or mutation over the socket, and each check of its token, gets a request's database
+  // deadline, as over HTTP. A subscription gets none: its events are resolved long after it began.
+  const withDeadline = <T>(work: () => T): T => runInScope(requestScope(deps.config.dbAcquireTimeoutMs), work);
+
+  // Registered before graphql-ws's own listener: a socket over its address's limit is refused first.
+  const limits = new SocketLimits({ perUser: deps.config.maxSocketsPerUser, anonymousPerAddress: deps.config.maxAnonymousSocketsPerAddress });
+  wss.on('connection', (socket, request) => {
+    if (!limits.opened(socket, addressKey(clientAddressOf(request, trust)))) socket.close(WS_TOO_MANY_CONNECTIONS, 'TOO_MANY_CONNECTIONS');
+  });
+
   const disposable = useServer<Record<string, unknown>, { token: string }>(
     {
       schema,
       isProd: deps.config.nodeEnv === 'production',
+      execute: (args) =>
+        withDeadline(() => {
+          markWriting(args.document.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && d.operation === OperationTypeNode.MUTATION));
+          return execute(args);
+        }),
       onConnect: async (ctx) => {
         const token = connectionToken(ctx.connectionParams, ctx.extra.request.headers.authorization);
         let authentication;
         try {
-          authentication = await authenticate(deps.orm.em.fork(), token);
+          authentication = await withDeadline(() => authenticate(deps.orm.em.fork(), token));
         } catch (error) {
           // Database down: 1013 "try again later" (graphql-ws clients retry it); anything else 1011.
           const { appError } = toAppError(error);
@@ -77,8 +96,12 @@ export function startSubscriptionServer(deps: AppDeps, server: http.Server, sche
           ctx.extra.socket.close(WS_UNAUTHORIZED, problem ?? 'UNAUTHENTICATED');
           return false;
         }
-        ctx.extra.token = token;
         const socket = ctx.extra.socket;
+        if (!limits.signedIn(socket, actor.userId)) {
+          socket.close(WS_TOO_MANY_CONNECTIONS, 'TOO_MANY_CONNECTIONS');
+          return false;
+        }
+        ctx.extra.token = token;
         open.set(socket, actor.tokenHash);
         socket.once('close', () => open.delete(socket));
         return true;
@@ -95,8 +118,10 @@ export function startSubscriptionServer(deps: AppDeps, server: http.Server, sche
         if (unsafe) return [unsafe];
         let contextValue: GraphQLContext;
         try {
-          // The socket's own address: X-Forwarded-For is read for HTTP requests only (Express `trust proxy`).
-          const serviceContext = await createServiceContext(deps, ctx.extra.token, `ws-${randomUUID()}`, ctx.extra.request.socket.remoteAddress);
+          const { request } = ctx.extra;
+          const serviceContext = await withDeadline(() =>
+            createServiceContext(deps, ctx.extra.token, `ws-${randomUUID()}`, clientOf(request, clientAddressOf(request, trust))),
+          );
           contextValue = { ctx: serviceContext, loaders: createLoaders(serviceContext) };
         } catch (error) {
           return [asGraphQLError(error)];

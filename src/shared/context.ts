@@ -3,7 +3,7 @@ import type { Logger } from '../logger.js';
 import type { AppConfig } from '../config.js';
 import type { DomainEvent, EventBus } from './domain-event.js';
 import type { Role } from '../entities/user.entity.js';
-import type { AuthThrottle } from './auth-throttle.js';
+import type { AuthThrottle, ClientAddress } from './auth-throttle.js';
 
 /** Who is calling. Resolved once per request from the bearer token. */
 export interface Actor {
@@ -34,7 +34,7 @@ export interface ServiceContext {
   /** Test hooks where a database fault hurts most; never set in production. */
   faults?: FaultHooks;
   /** The caller's address (Express `req.ip`: behind a proxy only as TRUST_PROXY allows). */
-  clientIp?: string;
+  client?: ClientAddress;
   /** Sign-in throttling of the server; absent where no client is calling (service tests, sweeps). */
   authThrottle?: AuthThrottle;
 }

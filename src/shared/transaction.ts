@@ -3,6 +3,7 @@ import { encodeEvent, type DomainEvent, type EventEnvelope, type EventName } fro
 import { AppError, causeChain } from '../errors.js';
 import type { ErrorCode } from '../error-codes.js';
 import type { ServiceContext } from './context.js';
+import { runWriting } from '../db/request-scope.js';
 
 /** Serialization failures and deadlocks are safe to retry: the transaction had no effect. */
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -46,7 +47,15 @@ export function inAutocommit<T>(ctx: ServiceContext, work: (tx: ServiceContext) 
   return runUseCase(ctx, work, false);
 }
 
-async function runUseCase<T>(ctx: ServiceContext, work: (tx: ServiceContext) => Promise<T>, transactional: boolean): Promise<T> {
+/**
+ * A use case's connections are writing work (request-scope.ts): they may wait for row locks, so
+ * they take write slots and leave the rest of the pool to reads.
+ */
+function runUseCase<T>(ctx: ServiceContext, work: (tx: ServiceContext) => Promise<T>, transactional: boolean): Promise<T> {
+  return runWriting(() => runAttempts(ctx, work, transactional));
+}
+
+async function runAttempts<T>(ctx: ServiceContext, work: (tx: ServiceContext) => Promise<T>, transactional: boolean): Promise<T> {
   if (ctx.pendingEvents) {
     // Joining is only sound when there is a transaction to join.
     if (transactional && !ctx.em.isInTransaction()) throw new Error('inTransaction() called inside inAutocommit()');

@@ -68,8 +68,11 @@ export const queryFlag = z.union([z.boolean(), z.enum(['true', 'false']).transfo
 export const atLeastOneField = <S extends z.ZodObject>(schema: S) =>
   schema.refine((v) => Object.values(v).some((x) => x !== undefined), 'send at least one field to change').meta({ minProperties: 1 });
 
+/** The largest id: ids are PostgreSQL `integer`s (GraphQL's `Int` has the same bound). */
+export const MAX_ID = 2147483647;
+const ID_RANGE = `must be a whole number from 1 to ${MAX_ID}`;
+
 /** Common field shapes. Money and quantities are whole numbers: no floats anywhere. */
-export const id = z.coerce.number().int().positive().max(2147483647);
 export const money = z.number().int().min(0).max(2_000_000_000);
 export const quantity = z.number().int().min(0).max(1_000_000);
 
@@ -78,15 +81,21 @@ export const quantity = z.number().int().min(0).max(1_000_000);
  * ("1e3", " 7", "", "0x10") is refused instead of being coerced.
  */
 export const wholeNumber = <S extends z.ZodType>(schema: S) =>
-  z.preprocess((value) => (typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value), schema);
+  z.preprocess((value) => (typeof value === 'string' && /^\d{1,30}$/.test(value) ? Number(value) : value), schema);
 
 /** An id written out as text (a map key): 1 to 2147483647 in decimal, no leading zero. */
 export const idText = z
   .string()
   .regex(
     /^(?:[1-9][0-9]{0,8}|1[0-9]{9}|20[0-9]{8}|21[0-3][0-9]{7}|214[0-6][0-9]{6}|2147[0-3][0-9]{5}|21474[0-7][0-9]{4}|214748[0-2][0-9]{3}|2147483[0-5][0-9]{2}|21474836[0-3][0-9]|214748364[0-7])$/,
-    'must be an id (1 to 2147483647)',
+    ID_RANGE,
   );
 
-/** An id from a path or query parameter, or from JSON. */
-export const idParam = wholeNumber(z.number().int().positive().max(2147483647));
+/**
+ * An id from a path or query parameter, or from JSON: the same bounds, and the same words for them,
+ * in every refusal and in the OpenAPI document (`minimum: 1`, `maximum: 2147483647`).
+ */
+export const idParam = wholeNumber(z.number({ error: ID_RANGE }).int({ error: ID_RANGE }).min(1, { error: ID_RANGE }).max(MAX_ID, { error: ID_RANGE }));
+
+/** An id in a JSON body (or a path parameter handed on inside one): same bounds, same words. */
+export const id = z.coerce.number({ error: ID_RANGE }).int({ error: ID_RANGE }).min(1, { error: ID_RANGE }).max(MAX_ID, { error: ID_RANGE });

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig, type AppConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger, type Logger } from '../../src/logger.js';
 import { openOrm, servingPool, type MikroORM } from '../../src/db/orm.js';
 import { PostgresEventBus } from '../../src/services/events/postgres-event-bus.js';
 import { startApp, type RunningApp } from '../../src/server/app.js';
@@ -48,6 +48,8 @@ export interface TestAppOptions {
   database?: string;
   /** Hooks where the fault tests break the database (see FaultHooks). */
   faults?: FaultHooks;
+  /** The server's logger (to read what it logs); by default one at TEST_LOG_LEVEL. */
+  log?: Logger;
 }
 
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -88,7 +90,7 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, options: 
   const env = { NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', SWEEP_INTERVAL_SECONDS: '0', DB_ACQUIRE_TIMEOUT_MS: '30000', CHECKOUT_WRITER: process.env.CHECKOUT_WRITER };
   const config = { ...loadConfig(env), databaseUrl: dbUrl, ...overrides };
   const orm = await openOrm({ clientUrl, ...servingPool(config), poolSize: overrides.dbPoolSize ?? 10, onQuery: (line) => queries.push(line) });
-  const log = createLogger(config);
+  const log = options.log ?? createLogger(config);
   const events = new PostgresEventBus({ connectionString: clientUrl, log });
   await events.start();
   const deps = { config, orm, log, events, faults: options.faults };

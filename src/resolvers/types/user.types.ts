@@ -18,6 +18,11 @@ export class UserType {
 export class SessionType {
   @Field({ description: 'Opaque bearer token: send it as `Authorization: Bearer <token>`' }) token!: string;
   @Field() expiresAt!: Date;
+  @Field({
+    description:
+      'Marks this client as a device that signed in to this account: send it as `deviceToken` with the next `login` of the same email, so that no one else\'s failed attempts can hold that login back',
+  })
+  deviceToken!: string;
   @Field(() => UserType) user!: UserType;
 }
 
@@ -32,6 +37,8 @@ export class RegisterInput {
 export class LoginInput {
   @Field() email!: string;
   @Field() password!: string;
+  @Field(() => String, { nullable: true, description: 'The `deviceToken` of an earlier sign-in of this email on this client' })
+  deviceToken?: string | null;
 }
 
 export const RegisterPayload = PayloadType('Register', 'session', () => SessionType, 'The new account, signed in');

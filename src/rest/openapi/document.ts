@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { apiRouter } from '../api.js';
 import { responseSchemas } from '../responses/common.js';
-import { BODY_ERRORS, ERROR_STATUS, SHARED_ERRORS, type ErrorCode } from '../../error-codes.js';
+import { BODY_ERRORS, ERROR_STATUS, SHARED_ERRORS, WRITE_ERRORS, type ErrorCode } from '../../error-codes.js';
+import { MAX_ID } from '../../shared/validate.js';
 import { IdempotencyKeyText } from '../../shared/idempotency.js';
 import { REQUEST_ID_PATTERN } from '../../server/request-context.js';
 import { IDEMPOTENCY_KEY_HEADER } from '../request-rules.js';
@@ -45,7 +46,7 @@ const ROUTER_ERRORS: ErrorCode[] = ['ROUTE_NOT_FOUND', 'METHOD_NOT_ALLOWED'];
  */
 export function operationErrorCodes(method: string, doc: OperationDoc): ErrorCode[] {
   const writes = method !== 'get';
-  const codes = new Set<ErrorCode>([...SHARED_ERRORS, ...(writes ? [...BODY_ERRORS, 'CONFLICT' as const] : []), ...ACCESS[doc.access].errors, ...(doc.errors ?? [])]);
+  const codes = new Set<ErrorCode>([...SHARED_ERRORS, ...(writes ? [...BODY_ERRORS, ...WRITE_ERRORS] : []), ...ACCESS[doc.access].errors, ...(doc.errors ?? [])]);
   return [...codes].sort();
 }
 
@@ -136,7 +137,7 @@ function linksOf(doc: OperationDoc, known: Set<string>): Record<string, unknown>
   );
 }
 
-const positiveId: JsonSchema = { type: 'integer', minimum: 1, maximum: 2147483647 };
+const positiveId: JsonSchema = { type: 'integer', minimum: 1, maximum: MAX_ID };
 
 function operationObject(op: RegisteredOperation, responseIds: Map<z.ZodType, string>, errors: ErrorResponses, known: Set<string>): Record<string, unknown> {
   const { doc } = op;

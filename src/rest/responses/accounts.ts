@@ -7,7 +7,7 @@ export const User = named(
   'User',
   z.strictObject({ id, email: z.string(), displayName: z.string(), role: z.enum(Role), shopId: id.nullable(), createdAt: timestamp }),
 );
-export const Session = named('Session', z.strictObject({ token: z.string(), expiresAt: timestamp, user: User }));
+export const Session = named('Session', z.strictObject({ token: z.string(), expiresAt: timestamp, deviceToken: z.string(), user: User }));
 
 export const AccountStats = named(
   'AccountStats',

@@ -3,13 +3,13 @@ import { sql } from 'kysely';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../errors.js';
 import { User, Role } from '../../entities/user.entity.js';
-import { AuthToken } from '../../entities/auth-token.entity.js';
 import type { Actor, ServiceContext } from '../../shared/context.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { requireUser } from '../../shared/guards.js';
 import { emailAddress, parseInput, z } from '../../shared/validate.js';
-import { hashPassword, verifyPassword, DUMMY_HASH } from './password.js';
-import { unthrottled } from '../../shared/auth-throttle.js';
+import { hashPassword, verifyPassword, verifyNoAccount } from './password.js';
+import { unthrottled, type AuthThrottle } from '../../shared/auth-throttle.js';
+import { issueDeviceToken, verifiedDevice } from '../../shared/device-token.js';
 import { createZeroBalances } from './ledger.service.js';
 import { queryRows } from '../../db/prepared-statements.js';
 import { textArray } from '../../db/sql.js';
@@ -31,6 +31,11 @@ export interface UserView {
 export interface Session {
   token: string;
   expiresAt: Date;
+  /**
+   * Marks this client as a device that signed in to the account: sent back with the next login of
+   * the same email, it keeps that login clear of the limits strangers can set off.
+   */
+  deviceToken: string;
   user: UserView;
 }
 
@@ -40,10 +45,17 @@ export const RegisterInput = z.strictObject({
   password: z.string().min(8, 'must be at least 8 characters').max(200),
   displayName: z.string().trim().min(1).max(120),
 });
-export const LoginInput = z.strictObject({ email, password: z.string().min(1).max(200) });
+export const LoginInput = z.strictObject({
+  email,
+  password: z.string().min(1).max(200),
+  /** The device token of an earlier sign-in of this email on this client; one that does not check out is ignored. */
+  deviceToken: z.string().max(200).nullish(),
+});
 
 /** Attempts are counted per address; a call with none (not over HTTP) shares one bucket. */
-const clientKey = (ctx: ServiceContext) => ctx.clientIp ?? 'unknown';
+const clientOf = (ctx: ServiceContext) => ctx.client ?? { ip: 'unknown' };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -58,22 +70,42 @@ export function toUserView(user: User): UserView {
   };
 }
 
+/**
+ * A new bearer token for `user`, in one INSERT: inside the caller's transaction (registration), or
+ * committing on its own (login), which is one round trip instead of three while logins are flooded.
+ */
 async function issueToken(ctx: ServiceContext, em: EntityManager, user: User): Promise<Session> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + ctx.config.tokenTtlHours * 3600_000);
-  em.create(AuthToken, { tokenHash: hashToken(token), user, expiresAt });
-  await em.flush();
-  return { token, expiresAt, user: toUserView(user) };
+  await queryRows(em, 'insert into auth_token (token_hash, user_id, expires_at, created_at) values (?, ?, ?, now())', [hashToken(token), user.id, expiresAt]);
+  return { token, expiresAt, deviceToken: issueDeviceToken(ctx.config.deviceTokens, user.email), user: toUserView(user) };
+}
+
+/** Runs a sign-in or registration; a refusal is answered after the throttle's hold. */
+async function throttled<T>(ctx: ServiceContext, work: (throttle: AuthThrottle) => Promise<T>): Promise<T> {
+  const throttle = ctx.authThrottle ?? unthrottled;
+  try {
+    return await work(throttle);
+  } catch (error) {
+    await throttle.holdRefusal(error);
+    throw error;
+  }
 }
 
 export const registerRefusals = refusals('EMAIL_TAKEN', 'RATE_LIMITED', 'SERVICE_BUSY');
 
 /** Creates a customer account with its zero balance rows and signs it in, in one transaction. */
-export async function register(ctx: ServiceContext, input: unknown): Promise<Session> {
+export function register(ctx: ServiceContext, input: unknown): Promise<Session> {
   const data = parseInput(RegisterInput, input);
-  const throttle = ctx.authThrottle ?? unthrottled;
-  const lane = await throttle.registrationAttempt(clientKey(ctx), data.email);
-  const passwordHash = await throttle.hashing.run(lane, () => hashPassword(data.password));
+  return throttled(ctx, (throttle) => registerThrottled(ctx, throttle, data));
+}
+
+async function registerThrottled(ctx: ServiceContext, throttle: AuthThrottle, data: z.output<typeof RegisterInput>): Promise<Session> {
+  const admission = throttle.admitRegistration(clientOf(ctx), data.email);
+  const passwordHash = await throttle.hashing.run(admission.lane, () => hashPassword(data.password)).catch((error: unknown) => {
+    admission.abandoned();
+    throw error;
+  });
   // A taken email fails at the unique key (`app_user_email_unique`), which answers EMAIL_TAKEN
   // (src/errors.ts), concurrent registrations of one email included.
   return inTransaction(ctx, async (tx) => {
@@ -91,17 +123,39 @@ export async function register(ctx: ServiceContext, input: unknown): Promise<Ses
 
 export const loginRefusals = refusals('INVALID_CREDENTIALS', 'RATE_LIMITED', 'SERVICE_BUSY');
 
-/** Signs in. Unknown email and wrong password give the same answer and take the same time. */
-export async function login(ctx: ServiceContext, input: unknown): Promise<Session> {
+/**
+ * Signs in. Unknown email and wrong password give the same answer and take the same time (on an
+ * idle server; under a flood an unknown email waits in the last lane, see `AuthThrottle`); an
+ * unknown email's check is only a wait (`verifyNoAccount`).
+ */
+export function login(ctx: ServiceContext, input: unknown): Promise<Session> {
   const data = parseInput(LoginInput, input);
-  const throttle = ctx.authThrottle ?? unthrottled;
-  // Counted before any work, so an attempt over the limit costs one statement and no hash.
-  const lane = await throttle.loginAttempt(clientKey(ctx), data.email);
-  const user = await ctx.em.findOne(User, { email: data.email }, { populate: ['passwordHash'] });
-  const ok = await throttle.hashing.run(lane, () => verifyPassword(data.password, user?.passwordHash ?? DUMMY_HASH));
-  if (!user || !ok) throw new AppError('INVALID_CREDENTIALS', 401, 'Email or password is not correct');
-  await throttle.loginSucceeded(data.email);
-  return inTransaction(ctx, (tx) => issueToken(tx, tx.em, user));
+  return throttled(ctx, (throttle) => loginThrottled(ctx, throttle, data));
+}
+
+async function loginThrottled(ctx: ServiceContext, throttle: AuthThrottle, data: z.output<typeof LoginInput>): Promise<Session> {
+  const device = verifiedDevice(ctx.config.deviceTokens, data.email, data.deviceToken);
+  // Counted in memory before any work: an attempt over a limit costs no statement and no hash.
+  const admission = throttle.admitLogin({ ...clientOf(ctx), email: data.email, device });
+  let user: User | null;
+  let ok: boolean;
+  try {
+    if (admission.delayMs > 0) await sleep(admission.delayMs);
+    user = await ctx.em.findOne(User, { email: data.email }, { populate: ['passwordHash'] });
+    // A clean record earns its lane only for an account that exists: made-up emails wait last.
+    const lane = admission.lane === 'clean' && !user ? 'normal' : admission.lane;
+    const account = user;
+    ok = await throttle.hashing.run(lane, () => (account ? verifyPassword(data.password, account.passwordHash) : verifyNoAccount(data.password)));
+  } catch (error) {
+    admission.abandoned();
+    throw error;
+  }
+  if (!user || !ok) {
+    admission.failed();
+    throw new AppError('INVALID_CREDENTIALS', 401, 'Email or password is not correct');
+  }
+  admission.succeeded();
+  return issueToken(ctx, ctx.em, user);
 }
 
 /** Revokes the token this request was made with. */

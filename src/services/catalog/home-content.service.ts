@@ -6,7 +6,7 @@ import { ProductStatus } from '../../entities/product.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireAdmin } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { httpUrl, parseInput, z } from '../../shared/validate.js';
+import { httpUrl, MAX_ID, parseInput, z } from '../../shared/validate.js';
 import { typedSql, type Database } from '../../db/typed-sql.js';
 import { queryRows } from '../../db/prepared-statements.js';
 import { lockOrderedList } from './ordered-list-lock.js';
@@ -60,7 +60,7 @@ function parseDestination(destination: string): Reference | null | undefined {
   if (!match) return undefined;
   if (match[3]) return { table: 'shops', slug: match[3] };
   const id = Number(match[2]);
-  return id <= 2147483647 ? { table: match[1] as 'products' | 'categories' | 'brands', id } : undefined;
+  return id <= MAX_ID ? { table: match[1] as 'products' | 'categories' | 'brands', id } : undefined;
 }
 
 /**

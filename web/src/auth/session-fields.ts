@@ -6,6 +6,7 @@ export const SessionFields = graphql(`
   fragment SessionFields on Session {
     token
     expiresAt
+    deviceToken
     user {
       id
       email

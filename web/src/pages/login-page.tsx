@@ -5,8 +5,8 @@ import { refusalOf, type ApiRefusal } from '../api/errors';
 import { graphql } from '../gql';
 import { ErrorNotice } from '../ui/query-state';
 import { usePageTitle } from '../ui/page-title';
-import { toSession } from '../auth/session-fields';
 import { useFinishSignIn } from '../auth/use-finish-sign-in';
+import { deviceTokenFor } from '../auth/device-tokens';
 
 const Login = graphql(`
   mutation Login($input: LoginInput!) {
@@ -30,9 +30,10 @@ export default function LoginPage() {
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const result = await login({ input: { email: String(form.get('email')), password: String(form.get('password')) } });
+    const email = String(form.get('email'));
+    const result = await login({ input: { email, password: String(form.get('password')), deviceToken: deviceTokenFor(email) } });
     const session = result.data?.login.session;
-    if (session) setAfterError(await finish(toSession(session)));
+    if (session) setAfterError(await finish(session));
   };
   const refused = refusalOf(state.error, state.data?.login);
   const redirect = params.get('redirect');

@@ -5,7 +5,6 @@ import { refusalOf, type ApiRefusal } from '../api/errors';
 import { graphql } from '../gql';
 import { ErrorNotice } from '../ui/query-state';
 import { usePageTitle } from '../ui/page-title';
-import { toSession } from '../auth/session-fields';
 import { useFinishSignIn } from '../auth/use-finish-sign-in';
 
 const Register = graphql(`
@@ -33,7 +32,7 @@ export default function RegisterPage() {
     const input = { email: String(form.get('email')), password: String(form.get('password')), displayName: String(form.get('displayName')) };
     const result = await register({ input });
     const session = result.data?.register.session;
-    if (session) setAfterError(await finish(toSession(session)));
+    if (session) setAfterError(await finish(session));
   };
   const refused = refusalOf(state.error, state.data?.register);
   const redirect = params.get('redirect');

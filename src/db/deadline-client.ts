@@ -1,0 +1,100 @@
+import net from 'node:net';
+import pg from 'pg';
+import { DatabaseDeadlineError, timeLeft } from './request-scope.js';
+
+export interface DeadlineClientConfig extends pg.ClientConfig {
+  /**
+   * Longest wait for the answer to a statement (0: none); inside a request, what is left of its
+   * deadline when that is shorter.
+   */
+  answerTimeoutMs?: number;
+}
+
+/** Options of a pool of DeadlineClients: pg-pool hands its options to every client it makes. */
+export type DeadlinePoolConfig = pg.PoolConfig & Pick<DeadlineClientConfig, 'answerTimeoutMs'>;
+
+/** TCP keepalive on every connection: an idle pooled connection to a vanished server is found and dropped. */
+export const KEEPALIVE = { keepAlive: true, keepAliveInitialDelayMillis: 10_000 } as const;
+
+/**
+ * The pool's connection class (`Client` option of pg-pool): a statement whose answer does not come
+ * in time, because the server is frozen, the network silently gone or the request's deadline
+ * reached, fails with DatabaseDeadlineError and its connection is cut. `pg`'s own `query_timeout`
+ * is not enough: it fails the statement but keeps the connection, which goes back to the pool still
+ * waiting for that answer, and the next request to take it inherits the wait. Cut, the connection is
+ * dropped by the pool, and the server ends the session (and its locks) when it notices.
+ */
+export class DeadlineClient extends pg.Client {
+  readonly answerTimeoutMs: number;
+
+  constructor(config: DeadlineClientConfig = {}) {
+    super(config);
+    this.answerTimeoutMs = config.answerTimeoutMs ?? 0;
+  }
+
+  /**
+   * Cuts the connection: the statement in flight fails, and the pool drops this client on release.
+   * The server is also asked to cancel the statement: a backend waiting for a row lock does not
+   * notice that its client is gone, and would otherwise write (and commit) after we answered 503.
+   */
+  cut(): void {
+    this.connection.stream.destroy();
+    const { processID, secretKey } = this as unknown as { processID?: number; secretKey?: number };
+    if (processID !== undefined && secretKey !== undefined) sendCancelRequest(this.host, this.port, processID, secretKey);
+  }
+}
+
+/** PostgreSQL's CancelRequest: its own connection, 16 bytes, no answer; given up after a while (a frozen server). */
+function sendCancelRequest(host: string, port: number, processID: number, secretKey: number): void {
+  const message = Buffer.alloc(16);
+  message.writeInt32BE(16, 0);
+  message.writeInt32BE(80877102, 4);
+  message.writeInt32BE(processID, 8);
+  message.writeInt32BE(secretKey, 12);
+  const socket = host.startsWith('/') ? net.connect(`${host}/.s.PGSQL.${port}`) : net.connect(port, host);
+  // Best effort: it never keeps the process alive, nor waits on a frozen server for long.
+  socket.unref();
+  socket.setTimeout(CANCEL_TIMEOUT_MS, () => socket.destroy());
+  socket.on('error', () => socket.destroy());
+  socket.on('connect', () => socket.end(message));
+}
+
+const CANCEL_TIMEOUT_MS = 5_000;
+
+/** `pg`'s own `query`, which the bounded one wraps. */
+const query = (Object.getOwnPropertyDescriptor(pg.Client.prototype, 'query') as { value: (this: pg.Client, ...args: unknown[]) => unknown }).value;
+
+/** Only promise-style calls are bounded (ours, Kysely's); callbacks and cursors keep `pg`'s behaviour. */
+function isPromise(value: unknown): value is Promise<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+Object.defineProperty(DeadlineClient.prototype, 'query', {
+  value: function boundedQuery(this: DeadlineClient, ...args: unknown[]): unknown {
+    const result = query.apply(this, args);
+    const left = timeLeft();
+    const bounds = [left, this.answerTimeoutMs || null].filter((ms) => ms !== null);
+    if (!isPromise(result) || bounds.length === 0) return result;
+    const wait = Math.min(...bounds);
+    return new Promise((resolve, reject) => {
+      let cutOff = false;
+      const timer = setTimeout(
+        () => {
+          cutOff = true;
+          this.cut();
+        },
+        Math.max(0, wait),
+      );
+      result.then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: Error) => {
+          clearTimeout(timer);
+          reject(cutOff ? new DatabaseDeadlineError('answer') : error);
+        },
+      );
+    });
+  },
+});
