@@ -124,7 +124,7 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: bo
     };
   }
   if (deadlinePassed(error)) {
-    return { appError: new AppError('SERVICE_UNAVAILABLE', 503, 'The database did not answer in time; try again shortly'), unexpected: true };
+    return { appError: new AppError('SERVICE_UNAVAILABLE', 503, 'The database did not answer in time; try again shortly', { retry_after_seconds: 1 }), unexpected: true };
   }
   if (databaseUnavailable(error)) {
     return {

@@ -189,10 +189,11 @@ describe('device tokens', () => {
     expect(registered.status).toBe(201);
     expect(registered.body.device_token).toMatch(/^d1\./);
 
-    const query = `mutation($i: LoginInput!) { login(input: $i) { token deviceToken } }`;
+    const query = `mutation($i: LoginInput!) { login(input: $i) { session { token deviceToken } userErrors { code } } }`;
     const gql = await t.gql(query, { i: { email: user.email, password: PASSWORD, deviceToken } });
     expect(gql.errors).toBeUndefined();
-    expect(gql.data.login.deviceToken).toMatch(/^d1\./);
+    expect(gql.data.login.userErrors).toEqual([]);
+    expect(gql.data.login.session.deviceToken).toMatch(/^d1\./);
   });
 
   it('lock out only their own device after 10 wrong passwords', async () => {

@@ -39,7 +39,7 @@ it('generates types without unknown', () => {
   const typed = types.replace(/^\s*\[name: string\]: unknown;\n/gm, '');
   expect(typed.match(/.*\bunknown\b.*/g) ?? []).toEqual([]);
   // Per-operation error codes survive as unions of literals: checkout's 409s, for one.
-  expect(types).toContain('code: "CART_CHANGED" | "CONFLICT" | "FLASH_SALE_LIMIT_CHANGED" | "FLASH_SALE_STOCK_CHANGED" | "GROUP_ALREADY_JOINED";');
+  expect(types).toContain('code: "CART_CHANGED" | "CONFLICT" | "FLASH_SALE_LIMIT_CHANGED" | "FLASH_SALE_STOCK_CHANGED" | "GROUP_ALREADY_JOINED" | "RESOURCE_LOCKED";');
 });
 
 it('compiles the purchase strictly against them, with no cast, any or unknown in it', () => {

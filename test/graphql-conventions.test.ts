@@ -53,7 +53,7 @@ describe('mutations', () => {
     const statuses = new Set(USER_ERROR_CODES.map((code) => ERROR_STATUS[code]));
     expect([...statuses].sort()).toEqual([400, 401, 404, 409, 422]);
     // The caller's token and role, throttling, the request itself and faults stay top-level errors.
-    const topLevel: ErrorCode[] = ['UNAUTHENTICATED', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'FORBIDDEN', 'RATE_LIMITED', 'INTERNAL', 'SERVICE_UNAVAILABLE', 'MALFORMED_JSON', 'METHOD_NOT_ALLOWED'];
+    const topLevel: ErrorCode[] = ['UNAUTHENTICATED', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'FORBIDDEN', 'RATE_LIMITED', 'INTERNAL', 'SERVICE_UNAVAILABLE', 'MALFORMED_JSON', 'METHOD_NOT_ALLOWED', 'REQUEST_TIMEOUT', 'HEADERS_TOO_LARGE', 'RESOURCE_LOCKED'];
     for (const code of topLevel) expect(USER_ERROR_CODES).not.toContain(code);
     for (const code of ['VALIDATION_FAILED', 'NOT_FOUND', 'INVALID_CREDENTIALS', 'CART_CHANGED', 'INSUFFICIENT_STOCK', 'EMAIL_TAKEN'] as const) {
       expect(USER_ERROR_CODES).toContain(code);

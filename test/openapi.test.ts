@@ -85,7 +85,7 @@ describe('OpenAPI document', () => {
     const conflict = checkout.responses['409'];
     expect(conflict.$ref).toBeUndefined();
     expect(conflict.content['application/json'].schema.properties.error.properties.code.enum).toEqual(
-      ['CART_CHANGED', 'CONFLICT', 'FLASH_SALE_LIMIT_CHANGED', 'FLASH_SALE_STOCK_CHANGED', 'GROUP_ALREADY_JOINED'],
+      ['CART_CHANGED', 'CONFLICT', 'FLASH_SALE_LIMIT_CHANGED', 'FLASH_SALE_STOCK_CHANGED', 'GROUP_ALREADY_JOINED', 'RESOURCE_LOCKED'],
     );
   });
 });

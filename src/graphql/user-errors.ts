@@ -6,12 +6,14 @@ import { enumValueName, fieldName } from './spelling.js';
 
 /**
  * Codes that say something about the caller or the request, never about a mutation's input: the
- * bearer token and the role (401, 403), the HTTP request itself, throttling (429). With 5xx faults
- * they stay top-level `errors` over GraphQL.
+ * bearer token and the role (401, 403), the HTTP request itself, throttling (429), and a row another
+ * session keeps locked (`RESOURCE_LOCKED`: the same request succeeds later, as after a 503). With 5xx
+ * faults they stay top-level `errors` over GraphQL.
  */
 const ABOUT_THE_CALLER_OR_REQUEST = new Set<ErrorCode>([
   'UNAUTHENTICATED', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'FORBIDDEN',
-  'BAD_REQUEST', 'ROUTE_NOT_FOUND', 'METHOD_NOT_ALLOWED', ...BODY_ERRORS,
+  'BAD_REQUEST', 'ROUTE_NOT_FOUND', 'METHOD_NOT_ALLOWED', 'REQUEST_TIMEOUT', 'HEADERS_TOO_LARGE', ...BODY_ERRORS,
+  'RESOURCE_LOCKED',
 ]);
 
 /**

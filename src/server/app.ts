@@ -206,7 +206,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   });
   app.get('/readyz', async (_req, res) => {
     if (await health.ready()) res.json({ status: 'ok', database: 'reachable' });
-    else res.status(503).json(errorBody(new AppError('SERVICE_UNAVAILABLE', 503, 'The database is not reachable')));
+    else res.status(503).json(errorBody(new AppError('SERVICE_UNAVAILABLE', 503, 'The database is not reachable', { retry_after_seconds: 1 })));
   });
 
   const schema = await graphqlSchema();
