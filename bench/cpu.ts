@@ -26,7 +26,7 @@ function cpuMicros(pid: number): number | undefined {
 }
 
 /** The process and its children (cluster workers). */
-function processTree(pid: number): number[] {
+export function processTree(pid: number): number[] {
   const pids = [pid];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;

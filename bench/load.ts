@@ -15,11 +15,22 @@ export interface Figures {
 
 export type LoadOptions = Omit<autocannon.Options, 'url'> & { url: string };
 
+/** Called for every answer of a run, with its status and latency. */
+export type ResponseListener = (status: number, latencyMs: number) => void;
+
 /** One autocannon run. */
-export function once(options: LoadOptions): Promise<autocannon.Result> {
+export function once(options: LoadOptions, onResponse?: ResponseListener): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+    const instance = autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+    if (onResponse) instance.on('response', (_client, status, _bytes, latencyMs) => onResponse(status, latencyMs));
   });
+}
+
+/** The value below which `fraction` of the values lie (nearest rank), 0 for none. */
+export function percentile(values: number[], fraction: number): number {
+  if (values.length === 0) return 0;
+  const sorted = Float64Array.from(values).sort();
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
 }
 
 /** A warm-up run (discarded), then the measured run (with the CPU it cost, when a meter is given). */

@@ -21,6 +21,22 @@ export async function startServer(options: { databaseUrl: string; port: number; 
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+  // A bench stopped (Ctrl-C, kill) stops its server too, instead of leaving it serving the port.
+  const orphaned = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  };
+  const interrupted = () => {
+    orphaned();
+    process.exit(130);
+  };
+  process.once('exit', orphaned);
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  child.once('exit', () => {
+    process.off('exit', orphaned);
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+  });
   const until = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);

@@ -1,0 +1,127 @@
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { DEFAULT_SIZE, sizeFor, type DataSize } from './load-data.js';
+
+/** Customers of a flash-sale burst, each with the hot SKU in the cart, against 100 units. */
+export const BURST_BUYERS = 500;
+export const BURST_STOCK = 100;
+/** Mixed traffic: read connections, and customers checking out and paying beside them. */
+export const MIXED_READERS = 40;
+export const MIXED_WRITERS = 10;
+
+/** Scenario names: `--only` matches them (a regular expression, case-insensitive). */
+export const CHECKOUT = 'Checkout, customers buying distinct SKUs';
+export const BURST = `Flash-sale burst: ${BURST_BUYERS} customers, activity stock ${BURST_STOCK}, one SKU (median)`;
+export const MIXED = 'Mixed traffic';
+export const SOAK = 'Soak';
+
+export interface BenchOptions {
+  /** One data set per entry: `--sizes` gives several, the size options one. */
+  sizes: DataSize[];
+  /** Database name; with `--sizes`, each size's database is `<db>_<products>`. */
+  db: string;
+  perSizeDatabases: boolean;
+  seconds: number;
+  warmup: number;
+  connections: number;
+  port: number;
+  bursts: number;
+  workers: number;
+  reuse: boolean;
+  only: RegExp | undefined;
+  soakSeconds: number | undefined;
+  /** Said of the machine in the JSON and on the chart (`--note "shared machine"`). */
+  note: string | undefined;
+}
+
+/** A bench run that cannot give figures at the size asked; the message says what to change. */
+export class BenchRefused extends Error {}
+
+const positiveInteger = (name: string, value: string | undefined, fallback: number, min = 1): number => {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min) throw new BenchRefused(`--${name} must be an integer of at least ${min}, not ${JSON.stringify(value)}`);
+  return Number(value);
+};
+
+export function parseOptions(argv: string[]): BenchOptions {
+  const { values: args } = parseArgs({
+    args: argv,
+    options: {
+      products: { type: 'string' }, shops: { type: 'string' }, customers: { type: 'string' }, 'order-lines': { type: 'string' },
+      // Cost curves: one data set per product count, order lines and the rest in proportion (sizeFor).
+      sizes: { type: 'string' },
+      seconds: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' },
+      port: { type: 'string' }, bursts: { type: 'string' }, workers: { type: 'string' },
+      // For profiling runs: keep an already loaded bench database, and run only the scenarios whose name matches.
+      reuse: { type: 'boolean', default: false }, only: { type: 'string' },
+      // The database the bench creates (and drops first): one per person on a shared server.
+      db: { type: 'string', default: process.env.BENCH_DB ?? 'mallfront_bench' },
+      soak: { type: 'boolean', default: false }, 'soak-seconds': { type: 'string' },
+      note: { type: 'string' },
+    },
+  });
+  const db = args.db;
+  if (!/^[a-z_][a-z0-9_]*$/.test(db)) throw new BenchRefused(`--db (or BENCH_DB) must be a plain lower-case database name, not ${db}`);
+
+  const single = ['products', 'shops', 'customers', 'order-lines'] as const;
+  let sizes: DataSize[];
+  if (args.sizes !== undefined) {
+    const given = single.filter((name) => args[name] !== undefined);
+    if (given.length > 0) throw new BenchRefused(`--sizes sets every size of each data set itself; leave out --${given.join(', --')}`);
+    sizes = args.sizes.split(',').map((n) => sizeFor(positiveInteger('sizes', n.trim().replace(/_/g, ''), 0, 100)));
+  } else {
+    sizes = [{
+      products: positiveInteger('products', args.products, DEFAULT_SIZE.products),
+      shops: positiveInteger('shops', args.shops, DEFAULT_SIZE.shops),
+      customers: positiveInteger('customers', args.customers, DEFAULT_SIZE.customers),
+      orderLines: positiveInteger('order-lines', args['order-lines'], DEFAULT_SIZE.orderLines, 0),
+    }];
+  }
+
+  const options: BenchOptions = {
+    sizes,
+    db,
+    perSizeDatabases: args.sizes !== undefined,
+    seconds: positiveInteger('seconds', args.seconds, 10),
+    warmup: positiveInteger('warmup', args.warmup, 3, 0),
+    connections: positiveInteger('connections', args.connections, 50),
+    port: positiveInteger('port', args.port, 4900),
+    bursts: positiveInteger('bursts', args.bursts, 5),
+    workers: positiveInteger('workers', args.workers, os.availableParallelism()),
+    reuse: args.reuse,
+    only: args.only === undefined ? undefined : new RegExp(args.only, 'i'),
+    soakSeconds: args.soak ? positiveInteger('soak-seconds', args['soak-seconds'], 300) : undefined,
+    note: args.note,
+  };
+  for (const size of options.sizes) refuseUnworkable(size, options);
+  return options;
+}
+
+export const selected = (options: Pick<BenchOptions, 'only'>, name: string) => options.only === undefined || options.only.test(name);
+export const databaseOf = (options: BenchOptions, size: DataSize) => (options.perSizeDatabases ? `${options.db}_${size.products}` : options.db);
+
+/**
+ * Refuses, before anything is dropped or loaded, a size at which a selected scenario cannot work.
+ * The write scenarios need customers of their own: a burst's buyers, then one customer per checkout
+ * connection (two connections sharing a customer would empty each other's carts); with too few, the
+ * checkout connections got no customer at all and every request was refused (401), which the bench
+ * once reported as 0 checkouts/s.
+ */
+export function refuseUnworkable(size: DataSize, options: Pick<BenchOptions, 'only' | 'connections'>): void {
+  const writes = [CHECKOUT, BURST, MIXED].filter((name) => selected(options, name));
+  if (writes.length > 0) {
+    const writers = Math.max(options.connections, MIXED_WRITERS);
+    const customers = BURST_BUYERS + writers;
+    if (size.customers < customers) {
+      throw new BenchRefused(
+        `--customers ${size.customers} is too few for the write scenarios (${writes.join('; ')}): they need ${customers} bench customers ` +
+          `(${BURST_BUYERS} flash-sale buyers, then one per checkout connection: ${writers}). ` +
+          `Give --customers ${customers} or more, or leave the write scenarios out (--only 'REST|GraphQL').`,
+      );
+    }
+    // One distinct SKU per checkout connection; every product has at least two.
+    if (size.products * 2 < writers) {
+      throw new BenchRefused(`--products ${size.products} is too few for the write scenarios: ${writers} checkout connections need ${writers} distinct SKUs (at least ${Math.ceil(writers / 2)} products).`);
+    }
+  }
+}
