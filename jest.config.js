@@ -9,7 +9,7 @@ const shared = {
 };
 
 /** The suites of checkout's rules, run a second time against the other order writer (CHECKOUT_WRITER). */
-const CHECKOUT_SUITES = ['checkout', 'flash-sale-checkout', 'coupons', 'group-buy-lifecycle', 'faults'];
+const CHECKOUT_SUITES = ['checkout', 'flash-sale-checkout', 'coupons', 'group-buy-lifecycle', 'faults', 'inventory'];
 
 export default {
   projects: [

@@ -18,6 +18,8 @@ import { Migration20261125110000EntitiesExact } from './Migration20261125110000E
 import { Migration20261125200000Search } from './Migration20261125200000Search.js';
 import { Migration20261126100000AuthAttemptCounts } from './Migration20261126100000AuthAttemptCounts.js';
 import { Migration20261126250000OrderAddressRequired } from './Migration20261126250000OrderAddressRequired.js';
+import { Migration20261126300000StockMovements } from './Migration20261126300000StockMovements.js';
+import { Migration20261126300100StructuredRefusals } from './Migration20261126300100StructuredRefusals.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -43,4 +45,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125200000Search', class: Migration20261125200000Search },
   { name: 'Migration20261126100000AuthAttemptCounts', class: Migration20261126100000AuthAttemptCounts },
   { name: 'Migration20261126250000OrderAddressRequired', class: Migration20261126250000OrderAddressRequired },
+  { name: 'Migration20261126300000StockMovements', class: Migration20261126300000StockMovements },
+  { name: 'Migration20261126300100StructuredRefusals', class: Migration20261126300100StructuredRefusals },
 ];

@@ -43,6 +43,8 @@ export const ERROR_DETAIL_KINDS = {
   company_code: 'string',
   parameter: 'string',
   slug: 'string',
+  /** ORDER_STATE_CONFLICT: the order move refused (`pay`, `ship`, `closeRefunded`...). */
+  transition: 'string',
   value: 'string',
   kind: 'enum',
   pricing: 'enum',

@@ -7,6 +7,7 @@ import { openOrm, migrate, servingPool } from './db/orm.js';
 import { seedDemoData } from './seed/demo-seed.js';
 import { PostgresEventBus } from './services/events/postgres-event-bus.js';
 import { startApp } from './server/app.js';
+import { serviceWiring } from './services/wiring.js';
 
 /**
  * `npm start`: migrate, seed the demo data once (outside production), serve, and stop cleanly.
@@ -61,7 +62,7 @@ async function serve(config: AppConfig, log: Logger, databaseUrl: string) {
   const orm = await openOrm({ clientUrl: databaseUrl, ...servingPool(config) });
   const events = new PostgresEventBus({ connectionString: databaseUrl, log: log.child({ component: 'events' }) });
   await events.start();
-  const app = await startApp({ config, orm, log, events }, config.port);
+  const app = await startApp({ config, orm, log, events, wiring: serviceWiring(config) }, config.port);
   log.info({ port: app.port, pid: process.pid }, `Mallfront listening: http://localhost:${app.port}/graphql and http://localhost:${app.port}/api`);
   return async () => {
     await app.stop();

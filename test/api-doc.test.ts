@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { GraphQLObjectType } from 'graphql';
-import { graphqlSchema } from '../src/graphql/schema.js';
+import { graphqlSchema } from '../src/resolvers/schema.js';
 import { ALL_EVENT_TYPES, EventTypes } from '../src/services/events/event-types.js';
 import { ERROR_STATUS } from '../src/error-codes.js';
 import { EVENT_PAYLOADS, type EventName } from '../src/shared/domain-event.js';

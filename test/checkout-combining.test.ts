@@ -132,7 +132,7 @@ describe('combined checkouts', () => {
       { em, customerId: a.id, region: 'CN-SH' },
     ]);
     expect(carts.map((c) => c.lines.map((l) => l.skuId))).toEqual([[product.skuIds[0]], [product.skuIds[0]], [product.skuIds[0]]]);
-    expect(carts.map((c) => c.freightTerms[0].first_unit_fee)).toEqual([2_000, 800, 800]);
+    expect(carts.map((c) => c.freightTerms[0].firstUnitFee)).toEqual([2_000, 800, 800]);
   });
 
   it('lets the rest of a batch through when one customer changed their cart, and sends that one back to rerun', async () => {

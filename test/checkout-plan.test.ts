@@ -1,8 +1,9 @@
 import pg from 'pg';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { shopWithProduct } from './support/shopping.js';
+import { newCustomer } from './support/fixtures.js';
 import { numberedPlaceholders } from '../src/db/prepared-statements.js';
-import { PLACE_ORDERS } from '../src/services/checkout/place-orders-statement.js';
+import { placeOrders } from '../src/services/checkout/place-orders.repository.js';
 
 /**
  * The checkout write runs as a prepared statement with a generic plan (the server's sessions force
@@ -13,9 +14,17 @@ import { PLACE_ORDERS } from '../src/services/checkout/place-orders-statement.js
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp();
-  const { product } = await shopWithProduct(t, [{ price: 100, stock: 10 }]);
+  const { shop, product } = await shopWithProduct(t, [{ price: 100, stock: 10 }]);
   await t.sql(`insert into sku (product_id, name, price, stock) select ?, 'Bulk ' || g, 100, 10 from generate_series(1, 30000) g`, [product.id]);
+  // Enough coupons that reading them all would show: the statement reaches the checkout's by id.
+  const customer = await newCustomer(t);
+  await t.sql(
+    `insert into coupon (customer_id, shop_id, name, discount_kind, amount_off, min_order_amount, valid_from, valid_until, claimed_at)
+     select ?, ?, 'Bulk ' || g, 'fixed', 100, 0, now(), now() + interval '1 day', now() from generate_series(1, 30000) g`,
+    [customer.id, shop.id],
+  );
   await t.sql('analyze sku');
+  await t.sql('analyze coupon');
 });
 afterAll(() => t.close());
 
@@ -24,12 +33,12 @@ it('reaches SKUs, activity items and cart lines by index in the generic plan', a
   await client.connect();
   try {
     await client.query('set plan_cache_mode = force_generic_plan');
-    await client.query(`prepare place_orders as ${numberedPlaceholders(PLACE_ORDERS)}`);
-    const args = ['[]', '[]', '[]', '[]', '[]', '[]', '{1}', '{}', '{1}'];
+    await client.query(`prepare place_orders as ${numberedPlaceholders(placeOrders.text)}`);
+    const args = ['[]', '[]', '[]', '[]', '[]', '[]', '[]', '{1}', '{1}', '{}', '{1}'];
     const { rows } = await client.query(`explain execute place_orders(${args.map((a) => (typeof a === 'number' ? a : `'${a}'`)).join(', ')})`);
     const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
     expect(plan).toMatch(/Update on sku/);
-    expect(plan).not.toMatch(/Seq Scan on (sku|cart_item|shop_order|order_item)\b/);
+    expect(plan).not.toMatch(/Seq Scan on (sku|cart_item|shop_order|order_item|coupon|flash_sale_item)\b/);
   } finally {
     await client.end();
   }

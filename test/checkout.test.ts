@@ -3,12 +3,14 @@ import { newCategory, newCustomer, newProduct, newShop } from './support/fixture
 import { addToCart, checkoutBody, checkoutOk, shopWithProduct, stockOf } from './support/shopping.js';
 import type { DomainEvent } from '../src/shared/domain-event.js';
 import { waitFor } from './support/subscriptions.js';
+import { auditStockAndClose, expectStockAudited } from './support/inventory-audit.js';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp();
 });
-afterAll(() => t.close());
+// Every stock change of the suite came with its movement (test/support/inventory-audit.ts).
+afterAll(() => auditStockAndClose(t));
 
 describe('cart', () => {
   it('is for signed-in customers only: anonymous 401', async () => {
@@ -126,6 +128,10 @@ describe('checkout', () => {
     expect(sold.n).toBe(10);
     const [negative] = await t.sql('select count(*)::int as n from sku where stock < 0');
     expect(negative.n).toBe(0);
+    // Each winner's units are one sale movement naming its order; the refused took nothing.
+    const moves = await t.sql(`select m.delta, m.kind from stock_movement m join shop_order o on o.id = m.order_id where m.sku_id = ?`, [sku]);
+    expect(moves).toEqual(Array.from({ length: 10 }, () => ({ delta: -1, kind: 'sale' })));
+    await expectStockAudited(t);
   });
 
   it('checks out two multi-shop carts over the same SKUs in parallel without deadlock', async () => {

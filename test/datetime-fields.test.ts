@@ -5,7 +5,7 @@ import {
 } from './support/fixtures.js';
 import { newFlashSale } from './support/flash-sales.js';
 import { ADDRESS, addToCart, checkoutOk, deliveredOrder, groupCheckoutOk, payOk, placeOrder, shipOk, shopWithProduct } from './support/shopping.js';
-import { graphqlSchema } from '../src/graphql/schema.js';
+import { graphqlSchema } from '../src/resolvers/schema.js';
 
 /**
  * Every DateTime field of the GraphQL schema is served on real data, for every query that reaches

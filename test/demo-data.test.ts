@@ -2,6 +2,7 @@ import { startTestApp, type TestApp } from './support/harness.js';
 import { seedDemoData } from '../src/seed/demo-seed.js';
 import { DEMO_PASSWORD, POINTS_PRODUCTS, SEED_FUNDS, SEED_POINTS, startingStock } from '../src/seed/demo-data.js';
 import { FREIGHT_TEMPLATE, REDEMPTION } from '../src/seed/showcase-data.js';
+import { auditStockAndClose } from './support/inventory-audit.js';
 
 /**
  * The demo data shows every feature to a client that has just started the server: each check here
@@ -19,7 +20,8 @@ beforeAll(async () => {
   t = await startTestApp();
   expect(await seedDemoData(t.orm, 'development')).toBe('seeded');
 });
-afterAll(() => t.close());
+// Every stock change of the suite came with its movement (test/support/inventory-audit.ts).
+afterAll(() => auditStockAndClose(t));
 
 describe('demo data', () => {
   it('has claimable coupon templates: a fixed amount and a capped percent', async () => {

@@ -1,12 +1,14 @@
 import pg from 'pg';
 import { startTestApp, type TestApp } from './support/harness.js';
-import { newCouponTemplate, newCustomer } from './support/fixtures.js';
+import { newCustomer, newGroupBuy } from './support/fixtures.js';
 import { addToCart, checkoutBody, shopWithProduct } from './support/shopping.js';
 import { expectNothingLost, poolSettles, shopThroughFaults } from './support/faulty-shoppers.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 import { SERVER_URL } from './support/databases.js';
 import { poolOf } from '../src/db/prepared-statements.js';
-import type { FaultHooks, ServiceContext } from '../src/shared/context.js';
+import type { ServiceContext } from '../src/shared/context.js';
+import { withSubscriber } from '../src/services/wiring.js';
+import { expectStockAudited } from './support/inventory-audit.js';
 
 /**
  * Faults are part of the contract: a killed session or a database that goes away mid-request loses
@@ -15,16 +17,19 @@ import type { FaultHooks, ServiceContext } from '../src/shared/context.js';
 let t: TestApp;
 let proxy: TcpProxy;
 let admin: pg.Client;
-/** What the next use case reaching `afterWrite` suffers; each fault strikes once. */
+/**
+ * What the next use case reaching its fault point suffers; each fault strikes once. The points are
+ * this app's own wiring, not the production path: checkout's writer right after it wrote the orders
+ * (inside the checkout's transaction before COMMIT, or just after its one statement committed), and
+ * a subscriber of `order.paid` (inside the payment's transaction).
+ */
 let nextFault: ((tx: ServiceContext, useCase: string) => Promise<void>) | undefined;
 
-const faults: FaultHooks = {
-  async afterWrite(tx, useCase) {
-    const fault = nextFault;
-    nextFault = undefined;
-    await fault?.(tx, useCase);
-  },
-};
+async function strike(tx: ServiceContext, useCase: string) {
+  const fault = nextFault;
+  nextFault = undefined;
+  await fault?.(tx, useCase);
+}
 
 beforeAll(async () => {
   const server = new URL(SERVER_URL);
@@ -33,7 +38,17 @@ beforeAll(async () => {
   t = await startTestApp(
     { dbPoolSize: 4, dbAcquireTimeoutMs: 1_000, dbStuckAfterMs: 1_000 },
     {
-      faults,
+      wiring: (base) => ({
+        orderWriter: {
+          ...base.orderWriter,
+          async placeOrders(tx, placement) {
+            const placed = await base.orderWriter.placeOrders(tx, placement);
+            await strike(tx, 'checkout');
+            return placed;
+          },
+        },
+        orderTransitions: withSubscriber(base.orderTransitions, 'order.paid', (tx) => strike(tx, 'order.pay')),
+      }),
       // The app reaches its database through the proxy, so a test can take the database away.
       connectVia: (dbUrl) => {
         const url = new URL(dbUrl);
@@ -47,9 +62,14 @@ beforeAll(async () => {
   await admin.connect();
 });
 afterAll(async () => {
-  await admin.end();
-  await t.close();
-  await proxy.stop();
+  try {
+    // Every stock change of the suite, faults and all, came with its movement.
+    await expectStockAudited(t);
+  } finally {
+    await admin.end();
+    await t.close();
+    await proxy.stop();
+  }
 });
 
 /** Kills the session of the transaction the use case runs in, so its COMMIT fails. */
@@ -84,31 +104,31 @@ describe('an Idempotency-Key across a killed connection', () => {
     expect(again.body).toEqual(retried.body);
   });
 
-  it('checkout in a transaction (with a coupon) killed before COMMIT: no order, the coupon unused, and the retry orders once', async () => {
+  it('checkout in a transaction (group buying) killed before COMMIT: no order, no group opened, and the retry orders once', async () => {
     const { shop, product } = await shopWithProduct(t, [{ price: 2_000, stock: 5 }]);
-    const template = await newCouponTemplate(t, shop.id, { amountOff: 300 });
+    const activity = await newGroupBuy(t, { shopId: shop.id, productId: product.id, skuId: product.skuIds[0], groupPrice: 1_500 });
     const customer = await newCustomer(t);
-    const claimed = await t.api('POST', `/api/coupon-templates/${template.id}/claim`, { token: customer.token });
-    await addToCart(t, customer.token, product.skuIds[0], 2);
-    const body = checkoutBody({ coupons: { [shop.id]: claimed.body.id } });
-    const headers = { 'idempotency-key': 'coupon-checkout-killed' };
+    const body = checkoutBody({ group_buy: { activity_id: activity.id } });
+    const headers = { 'idempotency-key': 'group-checkout-killed' };
+    const groups = () => count('select count(*)::int as n from group_buy_group where activity_id = ?', [activity.id]);
 
     nextFault = (tx, useCase) => (useCase === 'checkout' ? killOwnSession(tx) : Promise.resolve());
     const failed = await t.api('POST', '/api/checkout', { token: customer.token, body, headers });
     expect(failed.status).toBe(503);
     expect(await count('select count(*)::int as n from shop_order where customer_id = ?', [customer.id])).toBe(0);
-    expect(await count(`select count(*)::int as n from coupon where id = ? and status = 'available'`, [claimed.body.id])).toBe(1);
+    expect(await groups()).toBe(0);
 
     const retried = await t.api('POST', '/api/checkout', { token: customer.token, body, headers });
     expect(retried.status).toBe(201);
-    expect(retried.body.orders[0].discount).toBe(300);
+    expect(retried.body.orders[0].total).toBe(1_500);
     const replay = await t.api('POST', '/api/checkout', { token: customer.token, body, headers });
     expect(replay.body).toEqual(retried.body);
     expect(await count('select count(*)::int as n from shop_order where customer_id = ?', [customer.id])).toBe(1);
+    expect(await groups()).toBe(1);
   });
 
-  // The combined writer's statement commits on its own before `afterWrite`; the transactional writer
-  // has not committed there (its kill-before-COMMIT case is the coupon checkout above).
+  // The combined writer's statement commits on its own before its writer returns; the transactional
+  // writer has not committed there (its kill-before-COMMIT case is the group checkout above).
   const combinedWriter = (process.env.CHECKOUT_WRITER ?? 'combined') === 'combined';
   (combinedWriter ? it : it.skip)('one-statement checkout committed but the database went away before the answer: 503, then the same key answers that order', async () => {
     const { product } = await shopWithProduct(t, [{ price: 1_000, stock: 5 }]);

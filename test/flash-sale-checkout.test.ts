@@ -6,12 +6,14 @@ import { cancelUnpaidOrders } from '../src/services/orders/order.service.js';
 import { activeFlashSaleSkuIds } from '../src/services/promotions/flash-sale-pricing.js';
 import { systemContext } from '../src/server/jobs.js';
 import { createLogger } from '../src/logger.js';
+import { auditStockAndClose, expectStockAudited } from './support/inventory-audit.js';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp();
 });
-afterAll(() => t.close());
+// Every stock change of the suite came with its movement (test/support/inventory-audit.ts).
+afterAll(() => auditStockAndClose(t));
 
 const itemsOf = (order: any) => order.items.map((i: any) => ({ pricing: i.pricing, unit_price: i.unit_price, quantity: i.quantity, amount: i.amount }));
 
@@ -52,6 +54,7 @@ describe('flash-sale pricing at checkout', () => {
       { pricing: 'STANDARD', unitPrice: 1000, quantity: 2, flashSaleItemId: null },
     ]);
     await expectFlashSaleBooksBalance(t);
+    await expectStockAudited(t);
   });
 
   it('gives activity pricing for no more than the activity stock left', async () => {
@@ -156,6 +159,7 @@ describe('per-customer limit', () => {
     const other = await newCustomer(t);
     expect(itemsOf(await placeOrder(t, other.token, sku, 3))[0]).toMatchObject({ pricing: 'flash_sale', quantity: 3 });
     await expectFlashSaleBooksBalance(t);
+    await expectStockAudited(t);
   });
 
   it('holds when the same customer checks out 10 times concurrently', async () => {
@@ -181,6 +185,7 @@ describe('per-customer limit', () => {
     expect(await stockOf(t, sku)).toBe(500 - allUnits);
     expect(await t.sql('select quantity from flash_sale_purchase where customer_id = ?', [customer.id])).toEqual([{ quantity: 2 }]);
     await expectFlashSaleBooksBalance(t);
+    await expectStockAudited(t);
   });
 });
 
@@ -204,6 +209,7 @@ describe('activity stock under load', () => {
     expect(sold.n).toBe(200);
     expect(await stockOf(t, sku)).toBe(1000 - sold.n);
     await expectFlashSaleBooksBalance(t);
+    await expectStockAudited(t);
   });
 
   it('sells no more activity units than reserved when the SKU stock runs out first', async () => {
@@ -222,6 +228,7 @@ describe('activity stock under load', () => {
     expect(await activityStockOf(t, sale.itemIds[0])).toBe(0);
     expect(await stockOf(t, sku)).toBe(0);
     await expectFlashSaleBooksBalance(t);
+    await expectStockAudited(t);
   });
 });
 
@@ -245,6 +252,7 @@ describe('cancellation', () => {
     expect(await activityStockOf(t, sale.itemIds[0])).toBe(5);
     expect(itemsOf(await placeOrder(t, customer.token, sku, 2))[0]).toMatchObject({ pricing: 'flash_sale', quantity: 2 });
     await expectFlashSaleBooksBalance(t);
+    await expectStockAudited(t);
   });
 
   it('restores activity stock when the payment-window sweep cancels an unpaid order', async () => {
@@ -254,11 +262,11 @@ describe('cancellation', () => {
     const customer = await newCustomer(t);
     const order = await placeOrder(t, customer.token, sku, 3);
     await t.sql(`update shop_order set created_at = now() - interval '2 hours' where id = ?`, [order.id]);
-    const deps = { config: t.config, orm: t.orm, log: createLogger(t.config), events: t.events };
-    expect(await cancelUnpaidOrders(systemContext(deps, 'test'))).toBeGreaterThanOrEqual(1);
+    expect(await cancelUnpaidOrders(systemContext(t.deps, 'test'))).toBeGreaterThanOrEqual(1);
     expect(await activityStockOf(t, sale.itemIds[0])).toBe(5);
     expect(await stockOf(t, sku)).toBe(20);
     await expectFlashSaleBooksBalance(t);
+    await expectStockAudited(t);
   });
 
   it('keeps activity stock and allowance taken by a paid order', async () => {
@@ -269,7 +277,7 @@ describe('cancellation', () => {
     const order = await placeOrder(t, customer.token, sku, 2);
     await payOk(t, customer.token, order.id);
     const refusedCancel = await t.api('POST', `/api/orders/${order.id}/cancel`, { token: customer.token });
-    expect(refusedCancel.body.error.code).toBe('ORDER_NOT_CANCELLABLE');
+    expect(refusedCancel.body.error.code).toBe('ORDER_STATE_CONFLICT');
     expect(await activityStockOf(t, sale.itemIds[0])).toBe(3);
     expect(await t.sql('select quantity from flash_sale_purchase where customer_id = ?', [customer.id])).toEqual([{ quantity: 2 }]);
   });
@@ -298,9 +306,11 @@ describe('refunds', () => {
     expect(await stockOf(t, sku)).toBe(19);
     expect(await t.sql('select quantity from flash_sale_purchase where customer_id = ?', [customer.id])).toEqual([{ quantity: 1 }]);
     await expectFlashSaleBooksBalance(t);
+    await expectStockAudited(t);
     // The allowance given back can be used again, at the activity price.
     expect(itemsOf(await placeOrder(t, customer.token, sku, 2))[0]).toMatchObject({ pricing: 'flash_sale', quantity: 2 });
     await expectFlashSaleBooksBalance(t);
+    await expectStockAudited(t);
 
     // The last unit ships, then comes back as a return: the goods return, the sale's stock does not.
     await shipOk(t, operator.token, order.id);
@@ -317,6 +327,7 @@ describe('refunds', () => {
     expect(await activityStockOf(t, sale.itemIds[0])).toBe(2);
     expect(await t.sql('select quantity from flash_sale_purchase where customer_id = ?', [customer.id])).toEqual([{ quantity: 3 }]);
     await expectFlashSaleBooksBalance(t);
+    await expectStockAudited(t);
   });
 });
 

@@ -2,7 +2,7 @@ import { mutate } from './support/graphql.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCategory, newCustomer, newFreightTemplate, newOperator, newProduct, newShop } from './support/fixtures.js';
 import { ADDRESS, addToCart, checkoutBody, checkoutOk, payOk, placeOrder, shopWithProduct } from './support/shopping.js';
-import { freightFees, freightTermsOf, groupFee } from '../src/services/shipping/freight-fees.js';
+import { freightFees, freightTermsOfDrafts, groupFee } from '../src/services/shipping/freight-fees.js';
 import { ItemPricing } from '../src/entities/order-item.entity.js';
 
 let t: TestApp;
@@ -82,8 +82,8 @@ describe('freight at checkout', () => {
       discount,
       items: [{ skuId: product.skuIds[0], skuName: 'v', productId: product.id, productName: 'p', unitPrice: 1000, quantity: 10, pricing: ItemPricing.Standard }],
     });
-    expect(freightFees([draft(0)], await freightTermsOf(t.em(), [draft(0)], 'CN-SH')).get(shop.id)).toBe(0);
-    expect(freightFees([draft(1)], await freightTermsOf(t.em(), [draft(1)], 'CN-SH')).get(shop.id)).toBe(500);
+    expect(freightFees([draft(0)], await freightTermsOfDrafts(t.em(), [draft(0)], 'CN-SH')).get(shop.id)).toBe(0);
+    expect(freightFees([draft(1)], await freightTermsOfDrafts(t.em(), [draft(1)], 'CN-SH')).get(shop.id)).toBe(500);
     expect(groupFee({ firstUnitFee: 500, additionalUnitFee: 50, freeThreshold: null }, 3, 1e9)).toBe(600);
     expect(groupFee({ firstUnitFee: 500, additionalUnitFee: 50, freeThreshold: 0 }, 3, 0)).toBe(0);
   });

@@ -97,7 +97,7 @@ describe('a mutation refused', () => {
     expect((await mutate(t, 'cancelOrder', { orderId: order.id }, 'order { status }', customer.token)).payload).toEqual({ order: { status: 'CANCELLED' }, userErrors: [] });
     const again = await mutate(t, 'payOrder', { orderId: order.id }, 'order { status }', customer.token);
     expect(again.payload.order).toBeNull();
-    expect(again.userErrors).toEqual([{ code: 'ORDER_NOT_PAYABLE', message: expect.any(String), field: null, details: expect.objectContaining({ status: 'CANCELLED' }) }]);
+    expect(again.userErrors).toEqual([{ code: 'ORDER_STATE_CONFLICT', message: expect.any(String), field: null, details: expect.objectContaining({ status: 'CANCELLED' }) }]);
   });
 });
 

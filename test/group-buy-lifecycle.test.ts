@@ -11,14 +11,16 @@ import { cancelUnpaidOrders } from '../src/services/orders/order.service.js';
 import { systemContext } from '../src/server/jobs.js';
 import { createLogger } from '../src/logger.js';
 import type { DomainEvent } from '../src/shared/domain-event.js';
+import { auditStockAndClose, expectStockAudited } from './support/inventory-audit.js';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp();
 });
-afterAll(() => t.close());
+// Every stock change of the suite came with its movement (test/support/inventory-audit.ts).
+afterAll(() => auditStockAndClose(t));
 
-const deps = () => ({ config: t.config, orm: t.orm, log: createLogger(t.config), events: t.events });
+const deps = () => t.deps;
 
 /** A shop selling one SKU (standard price 1000) with a running activity: seats at 600, 3 per group. */
 async function activitySetup(options: { capacity?: number; stock?: number; lifetimeMinutes?: number } = {}) {
@@ -97,7 +99,7 @@ describe('group-buying checkout', () => {
     expect(await balanceOf(t, joiner.id, 'frozen')).toBe(600);
     const cancel = await t.api('POST', `/api/orders/${joined.id}/cancel`, { token: joiner.token });
     expect(cancel.status).toBe(409);
-    expect(cancel.body.error.code).toBe('ORDER_NOT_CANCELLABLE');
+    expect(cancel.body.error.code).toBe('ORDER_STATE_CONFLICT');
     // Not shippable and not invoiced until the group succeeds; not counted as sold either.
     const operator = await newOperator(t, paid.shop.id);
     const ship = await t.api('POST', `/api/merchant/orders/${joined.id}/shipments`, { token: operator.token, body: { company_code: 'sf', tracking_number: 'G1' } });
@@ -274,6 +276,7 @@ describe('seats, success and settlement', () => {
     const loser = customers.findIndex((_, i) => !ok.some((w) => w.i === i));
     expect((await t.api('POST', `/api/orders/${orders[loser].id}/cancel`, { token: customers[loser].token })).body.status).toBe('cancelled');
     expect(await stockOf(t, skuId)).toBe(11);
+    await expectStockAudited(t);
   });
 
   it('refuses a seat payment the customer cannot afford, freezing nothing and keeping the seat free', async () => {
@@ -469,7 +472,8 @@ describe('group lifecycle', () => {
     expect(await countRows('shop_order', 'customer_id = ?', [newcomer.id])).toBe(0);
   });
 
-  it('ledger entries replay to every balance after all of the above', async () => {
+  it('ledger entries replay to every balance after all of the above, and stock to its movements', async () => {
     expect(await expectLedgerReplays(t)).toBeGreaterThan(0);
+    expect(await expectStockAudited(t)).toBeGreaterThan(0);
   });
 });

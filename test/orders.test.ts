@@ -11,14 +11,16 @@ import { createServiceContext } from '../src/server/request-context.js';
 import { createLogger } from '../src/logger.js';
 import type { DomainEvent } from '../src/shared/domain-event.js';
 import { waitFor } from './support/subscriptions.js';
+import { auditStockAndClose } from './support/inventory-audit.js';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp();
 });
-afterAll(() => t.close());
+// Every stock change of the suite came with its movement (test/support/inventory-audit.ts).
+afterAll(() => auditStockAndClose(t));
 
-const deps = () => ({ config: t.config, orm: t.orm, log: createLogger(t.config), events: t.events });
+const deps = () => t.deps;
 
 describe('orders', () => {
   it('lists own orders newest first with items, paginated; another customer sees none of them', async () => {
@@ -120,7 +122,7 @@ describe('orders', () => {
         expect(await stockOf(t, product.skuIds[0])).toBe(4);
       } else {
         expect([pay.status, cancel.status]).toEqual([409, 200]);
-        expect(pay.body.error.code).toBe('ORDER_NOT_PAYABLE');
+        expect(pay.body.error.code).toBe('ORDER_STATE_CONFLICT');
         expect(debited).toBe(0);
         expect(await stockOf(t, product.skuIds[0])).toBe(5);
       }
@@ -145,7 +147,7 @@ describe('orders', () => {
     await payOk(t, customer.token, paid.id);
     const refusedCancel = await t.api('POST', `/api/orders/${paid.id}/cancel`, { token: customer.token });
     expect(refusedCancel.status).toBe(409);
-    expect(refusedCancel.body.error.code).toBe('ORDER_NOT_CANCELLABLE');
+    expect(refusedCancel.body.error.code).toBe('ORDER_STATE_CONFLICT');
   });
 
   it('cancels unpaid orders past the payment window in the sweep, restoring stock', async () => {
@@ -190,7 +192,7 @@ describe('shipment, delivery and invoice', () => {
     expect(part.status).toBe(201);
     expect(part.body).toMatchObject({ status: 'paid', shipments: [{ company_code: 'sf', carrier: 'SF Express', tracking_number: 'X1', items: [{ order_item_id: itemId, quantity: 1 }] }] });
     const early2 = await t.api('POST', `/api/orders/${order.id}/confirm-delivery`, { token: customer.token });
-    expect(early2.body.error.code).toBe('ORDER_NOT_SHIPPED');
+    expect(early2.body.error.code).toBe('ORDER_STATE_CONFLICT');
 
     const rest = await t.api('POST', `/api/merchant/orders/${order.id}/shipments`, { token: operator.token, body: { company_code: 'sf', tracking_number: 'X2' } });
     expect(rest.body.status).toBe('shipped');
@@ -328,6 +330,6 @@ describe('GraphQL door', () => {
     expect(list.data.myStats).toEqual({ available: 100, orders: { paid: 1 } });
     const broke = await mutate(t, 'cancelOrder', { orderId }, 'order { status }', customer.token);
     expect(broke.payload.order).toBeNull();
-    expect(broke.userErrors).toEqual([{ code: 'ORDER_NOT_CANCELLABLE', message: expect.any(String), field: null, details: expect.objectContaining({ status: 'PAID' }) }]);
+    expect(broke.userErrors).toEqual([{ code: 'ORDER_STATE_CONFLICT', message: expect.any(String), field: null, details: expect.objectContaining({ status: 'PAID' }) }]);
   });
 });

@@ -1,5 +1,5 @@
 import type { GraphQLObjectType } from 'graphql';
-import { graphqlSchema } from '../src/graphql/schema.js';
+import { graphqlSchema } from '../src/resolvers/schema.js';
 import { normalizeRoute as normalize, servedRoutes } from './support/served-routes.js';
 
 /**

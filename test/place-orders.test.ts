@@ -66,7 +66,7 @@ const WRITERS: [string, OrderWriter][] = [['combined', combinedOrderWriter], ['t
 
 /** Places as a checkout would: in the writer's unit of work (its conflicts rerun and fail the same way again). */
 async function place(writer: OrderWriter, placement: Placement) {
-  return writer.run(await t.context(), { writesFirst: false }, (tx) => writer.placeOrders(tx, placement));
+  return writer.run(await t.context(), (tx) => writer.placeOrders(tx, placement));
 }
 
 describe.each(WRITERS)('%s order writer', (_name, writer) => {

@@ -6,12 +6,14 @@ import { newCategory, newCustomer, newFreightTemplate, newOperator, newProduct, 
 import { addToCart, balanceOf, checkoutOk, deliveredOrder, expectLedgerReplays, payOk, placeOrder, shipOk, shopWithProduct, stockOf } from './support/shopping.js';
 import { discountShares, itemRefundAmount } from '../src/services/after-sale/refund-amount.js';
 import type { DomainEvent } from '../src/shared/domain-event.js';
+import { auditStockAndClose } from './support/inventory-audit.js';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp();
 });
-afterAll(() => t.close());
+// Every stock change of the suite came with its movement (test/support/inventory-audit.ts).
+afterAll(() => auditStockAndClose(t));
 
 const FUNDS = { available: 1_000_000, points: 0 };
 

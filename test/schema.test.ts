@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { buildSchema } from 'graphql';
-import { graphqlSchema, schemaSDL } from '../src/graphql/schema.js';
+import { graphqlSchema, schemaSDL } from '../src/resolvers/schema.js';
 import { breakingChanges } from '../src/cli/schema-compat.js';
 
 const committedSchema = () => readFile(new URL('../schema.graphql', import.meta.url), 'utf8');

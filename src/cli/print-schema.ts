@@ -1,5 +1,5 @@
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
-import { graphqlSchema, schemaSDL } from '../graphql/schema.js';
+import { graphqlSchema, schemaSDL } from '../resolvers/schema.js';
 import { breakingChanges, CHANGES_FILE, changesEntry, SCHEMA_FILE } from './schema-compat.js';
 
 /**

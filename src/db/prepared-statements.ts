@@ -13,7 +13,8 @@ import { acquireWithin } from './write-slots.js';
  * through `em.execute` on the transaction's connection instead, so reads there still see the
  * transaction's own writes.
  *
- * Placeholders are `?` as for `em.execute`; arrays are bound as literals (`intArray`) cast in SQL.
+ * Placeholders are `?` as for `em.execute` (or `$n` with `numbered`, as Kysely compiles them); arrays
+ * are bound as literals (`intArray`) cast in SQL.
  * `Row` has no default: the caller names the exact shape of its rows (nothing checks it at run time).
  *
  * With `replan`, the statement is sent unnamed: PostgreSQL plans it with its values on every call.
@@ -25,11 +26,11 @@ export async function queryRows<Row extends object>(
   em: EntityManager,
   sql: string,
   params: readonly unknown[] = [],
-  options: { replan?: boolean } = {},
+  options: { replan?: boolean; numbered?: boolean } = {},
 ): Promise<Row[]> {
   if (em.isInTransaction()) return em.execute<Row[]>(sql, [...params]);
   const pool = await poolOf(em);
-  const statement = prepared(sql);
+  const statement = prepared(sql, options.numbered ?? false);
   const result = await pooledQuery<Row>(em, pool, { name: options.replan ? undefined : statement.name, text: statement.text, values: params as unknown[] });
   em.config.getLogger().logQuery({ query: statement.text, level: 'info' });
   return result.rows;
@@ -77,10 +78,11 @@ interface Prepared {
 /** One name per distinct SQL text (a bounded set: the texts are built from fixed fragments). */
 const statements = new Map<string, Prepared>();
 
-function prepared(sql: string): Prepared {
+/** `numbered`: the text has `$1, $2, ...` already (compiled by Kysely). */
+function prepared(sql: string, numbered: boolean): Prepared {
   let statement = statements.get(sql);
   if (!statement) {
-    statement = { name: `mf_read_${statements.size + 1}`, text: numberedPlaceholders(sql) };
+    statement = { name: `mf_read_${statements.size + 1}`, text: numbered ? sql : numberedPlaceholders(sql) };
     statements.set(sql, statement);
   }
   return statement;

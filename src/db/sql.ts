@@ -6,8 +6,3 @@ export function intArray(values: readonly number[]): string {
   for (const v of values) if (!Number.isSafeInteger(v)) throw new Error(`not an integer: ${v}`);
   return `{${values.join(',')}}`;
 }
-
-/** Like `intArray`, for `= any(?::text[])`: every element is quoted, so no value can read as NULL or break out. */
-export function textArray(values: readonly string[]): string {
-  return `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
-}

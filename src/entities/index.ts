@@ -30,6 +30,7 @@ import { ShippingCompany } from './shipping-company.entity.js';
 import { Refund, RefundItem } from './refund.entity.js';
 import { CatalogVersion, SalesVersion } from './listing-version.entity.js';
 import { SearchSuggestion } from './search-suggestion.entity.js';
+import { StockMovement } from './stock-movement.entity.js';
 
 /** Every entity, listed explicitly so the ORM needs no folder scanning (works the same in tests and dist). */
 export const entities = [
@@ -40,5 +41,5 @@ export const entities = [
   FlashSale, FlashSaleItem, FlashSalePurchase,
   Review, FreightTemplate, FreightTemplateRegion, ShippingCompany, Refund, RefundItem,
   FavoriteProduct, FavoriteShop, PointsProduct, Redemption,
-  CatalogVersion, SalesVersion, SearchSuggestion,
+  CatalogVersion, SalesVersion, SearchSuggestion, StockMovement,
 ];

@@ -1,11 +1,11 @@
 import { Routine } from '@mikro-orm/core';
 
 /**
- * `mf_refuse(code, details)`: raises SQLSTATE `MF001` with the refusal code as message and its
- * details (JSON) as detail. Checkout writes its orders, items, counters and stock decrements in one
+ * `mf_refuse(code, details)`: raises SQLSTATE `MF001` with the refusal as its detail, one JSON object
+ * of the details and the code (`{"code": ..., ...}`), read as data (never from the message). Checkout writes its orders, items, counters and stock decrements in one
  * statement (`src/services/checkout/place-orders-statement.ts`); when one of its guarded writes finds fewer rows than it
  * needs, the statement calls this so that the whole statement, and so every write in it, fails.
- * Created by the CheckoutRefusal migration; declared here so the schema comparator knows it.
+ * Created by the CheckoutRefusal migration, changed by StructuredRefusals; declared here so the schema comparator knows it.
  */
 export const MfRefuse = new Routine({
   name: 'mf_refuse',
@@ -16,7 +16,7 @@ export const MfRefuse = new Routine({
     details: { type: 'json' },
   },
   returns: { runtimeType: 'number', columnType: 'int' },
-  body: "raise exception using errcode = 'MF001', message = code, detail = coalesce(details::text, '{}');",
+  body: "raise exception using errcode = 'MF001', message = 'refused: ' || code,\n          detail = (coalesce(details::jsonb, '{}'::jsonb) || jsonb_build_object('code', code))::text;",
 });
 
 /**

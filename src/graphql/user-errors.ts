@@ -28,6 +28,16 @@ export const USER_ERROR_CODES = (Object.keys(ERROR_STATUS) as ErrorCode[]).filte
 );
 const userErrorCodes = new Set(USER_ERROR_CODES);
 
+/**
+ * Codes no mutation answers any more, kept in the schema's enum as deprecated so that clients that
+ * switch over them still validate (removed in a later change: docs/schema-changes.md).
+ */
+export const RETIRED_USER_ERROR_CODES: Readonly<Record<string, string>> = {
+  ORDER_NOT_CANCELLABLE: 'Never answered since 2026-11-26: a move the order state forbids is ORDER_STATE_CONFLICT',
+  ORDER_NOT_PAYABLE: 'Never answered since 2026-11-26: a move the order state forbids is ORDER_STATE_CONFLICT',
+  ORDER_NOT_SHIPPED: 'Never answered since 2026-11-26: a move the order state forbids is ORDER_STATE_CONFLICT',
+};
+
 /** A user error as the schema's `UserError` resolves it. */
 export interface UserErrorValue {
   code: ErrorCode;

@@ -5,6 +5,7 @@ import { Shop } from '../entities/shop.entity.js';
 import { ShopProfile } from '../entities/shop-profile.entity.js';
 import { Product, ProductStatus } from '../entities/product.entity.js';
 import { Sku } from '../entities/sku.entity.js';
+import { adjustSkuStock } from '../services/inventory/inventory.service.js';
 import { HomeContentItem, ContentKind } from '../entities/home-content-item.entity.js';
 import { PointsProduct } from '../entities/points-product.entity.js';
 import { User, Role } from '../entities/user.entity.js';
@@ -67,6 +68,7 @@ export async function seedDemoData(orm: MikroORM, nodeEnv: string): Promise<'see
 
     // Two products per leaf category, sold by the shop that covers that top-level category.
     let n = 0;
+    const opening: { sku: Sku; stock: number }[] = [];
     for (const [topIndex, topLeaves] of leaves.entries()) {
       const shop = shops[SHOPS.findIndex((s) => s.sells.includes(topIndex))];
       for (const leaf of topLeaves) {
@@ -85,11 +87,13 @@ export async function seedDemoData(orm: MikroORM, nodeEnv: string): Promise<'see
             status: n % 17 === 0 ? ProductStatus.Draft : n % 19 === 0 ? ProductStatus.Unpublished : ProductStatus.Published,
             priceFrom: basePrice,
           });
-          variants.forEach((name, i) => em.create(Sku, { product, name, price: basePrice + i * 500, stock: startingStock(n, i) }));
+          variants.forEach((name, i) => opening.push({ sku: em.create(Sku, { product, name, price: basePrice + i * 500, stock: 0 }), stock: startingStock(n, i) }));
         }
       }
     }
     await em.flush();
+    // Every SKU's starting stock is an inventory adjustment, as a shop's own first stock is.
+    await adjustSkuStock(em, opening.map(({ sku, stock }) => ({ skuId: sku.id, set: stock })));
 
     const someProduct = await em.findOneOrFail(Product, { status: ProductStatus.Published }, { orderBy: { id: 'asc' } });
     const content: Record<ContentKind, { title: string; destination: string; active: boolean }[]> = {

@@ -5,6 +5,7 @@ import { InProcessEventBus } from '../services/events/in-process-bus.js';
 import type { DomainEvent } from '../shared/domain-event.js';
 import type { ServiceContext } from '../shared/context.js';
 import type { Role } from '../entities/user.entity.js';
+import { serviceWiring } from '../services/wiring.js';
 
 /** Who the seed acts as when it calls a service: a demo account. */
 export interface SeedActor {
@@ -33,6 +34,7 @@ export function seedContexts(em: EntityManager, nodeEnv: string) {
     requestId: 'demo-seed',
     events: new InProcessEventBus(),
     pendingEvents: [] as DomainEvent[],
+    wiring: serviceWiring(config),
   };
   return (actor: SeedActor): ServiceContext => ({
     ...base,

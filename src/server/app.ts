@@ -9,13 +9,15 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import { AppError, errorBody } from '../errors.js';
 import { apiRouter } from '../rest/api.js';
 import { errorHandler, routeNotFound } from '../rest/errors.js';
-import { graphqlSchema } from '../graphql/schema.js';
+import { graphqlSchema } from '../resolvers/schema.js';
 import { asGraphQLError, formatError } from '../graphql/errors.js';
 import { onlyLimitErrors, operationRules } from '../graphql/limits.js';
 import { refuseUnsafeText } from '../graphql/operation-text.js';
 import type { GraphQLContext } from '../resolvers/graphql-context.js';
 import { createLoaders } from '../graphql/loaders.js';
-import { bearerToken, createServiceContext, requestId, requestLocals, type AppDeps } from './request-context.js';
+import { bearerToken, createServiceContext, type AppDeps } from './request-context.js';
+import { requestId } from '../shared/request-id.js';
+import { requestLocals } from '../rest/request-locals.js';
 import { startSubscriptionServer } from './subscriptions.js';
 import { startSweeps } from './jobs.js';
 import { PoolHealth } from '../db/pool-health.js';

@@ -15,6 +15,7 @@ export function systemContext(deps: AppDeps, label: string): ServiceContext {
     log: deps.log.child({ job: label }),
     requestId: `job:${label}`,
     events: deps.events,
+    wiring: deps.wiring,
   };
 }
 

@@ -31,8 +31,8 @@ export interface ServiceContext {
   events: EventBus;
   /** Set inside a transaction: events wait here until commit. */
   pendingEvents?: DomainEvent[];
-  /** Test hooks where a database fault hurts most; never set in production. */
-  faults?: FaultHooks;
+  /** The parts of the service layer chosen at start-up (see ServiceWiring). */
+  wiring: ServiceWiring;
   /** The caller's address (Express `req.ip`: behind a proxy only as TRUST_PROXY allows). */
   client?: ClientAddress;
   /** Sign-in throttling of the server; absent where no client is calling (service tests, sweeps). */
@@ -40,13 +40,11 @@ export interface ServiceContext {
 }
 
 /**
- * Where the fault tests break the database (kill the session, drop the answer). Use cases call them
- * at the named points; they are absent outside tests.
+ * Parts of the service layer chosen once at start-up and shared by every context of the process:
+ * checkout's order writer (CHECKOUT_WRITER), the hooks of order transitions. Each part is declared
+ * by the service that owns it, from its own module, by interface merging (`declare module
+ * '.../shared/context.js'`, as Vendure declares its order states), so this layer names no service;
+ * `src/services/wiring.ts` builds the whole, and a test may build it with a part of its own.
  */
-export interface FaultHooks {
-  /**
-   * The use case's writes are done and its Idempotency-Key recorded: inside its transaction before
-   * COMMIT, or just after its one write statement committed on its own.
-   */
-  afterWrite?(tx: ServiceContext, useCase: string): Promise<void>;
-}
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by interface merging, see above
+export interface ServiceWiring {}

@@ -1,6 +1,7 @@
 import type { TestApp, ApiResponse } from './harness.js';
 import { newCustomer, type TestUser } from './fixtures.js';
 import { checkoutBody, expectLedgerReplays } from './shopping.js';
+import { expectStockAudited } from './inventory-audit.js';
 
 /**
  * Shoppers that keep buying while the database is being broken, the way a careful client does:
@@ -102,6 +103,7 @@ export async function expectNothingLost(t: TestApp, record: ShoppingRecord, stoc
   );
   expect(stock.initial - units.stock).toBe(units.ordered);
   await expectLedgerReplays(t);
+  await expectStockAudited(t);
 }
 
 /** Connections the app's pool has handed out and not had back, once in-flight work has settled. */

@@ -98,6 +98,8 @@ export async function newProduct(t: TestApp, spec: ProductSpec): Promise<{ id: n
   const skuIds: number[] = [];
   for (const [i, sku] of skus.entries()) {
     const [s] = await t.sql<{ id: number }>(`insert into sku (product_id, name, price, stock) values (?, ?, ?, ?) returning id`, [row.id, sku.name ?? `Variant ${i + 1}`, sku.price, sku.stock]);
+    // The first stock as the shop's own upsert records it, so the inventory audit starts from it.
+    if (sku.stock !== 0) await t.sql(`insert into stock_movement (sku_id, delta, kind, created_at) values (?, ?, 'adjustment', now())`, [s.id, sku.stock]);
     skuIds.push(s.id);
   }
   return { id: row.id, skuIds };

@@ -32,6 +32,9 @@ export async function newFlashSale(
        values (?, ?, ?, ?, ?, ?, ?, tstzrange(?, ?, '[)')) returning id`,
       [session.id, item.skuId, item.activityPrice, item.reservedStock, item.reservedStock, item.perCustomerLimit ?? 1000, enabled, startsAt, endsAt],
     );
+    if (item.reservedStock !== 0) {
+      await t.sql(`insert into stock_movement (flash_sale_item_id, delta, kind, created_at) values (?, ?, 'adjustment', now())`, [row.id, item.reservedStock]);
+    }
     itemIds.push(row.id);
   }
   return { id: session.id, itemIds };

@@ -6,8 +6,9 @@ import { createLogger, type Logger } from '../../src/logger.js';
 import { openOrm, servingPool, type MikroORM } from '../../src/db/orm.js';
 import { PostgresEventBus } from '../../src/services/events/postgres-event-bus.js';
 import { startApp, type RunningApp } from '../../src/server/app.js';
-import { createServiceContext } from '../../src/server/request-context.js';
-import type { FaultHooks, ServiceContext } from '../../src/shared/context.js';
+import { createServiceContext, type AppDeps } from '../../src/server/request-context.js';
+import type { ServiceContext, ServiceWiring } from '../../src/shared/context.js';
+import { serviceWiring } from '../../src/services/wiring.js';
 import { adminQuery, databaseUrl, PREFIX, TEMPLATE_DB } from './databases.js';
 import { ensureTemplate } from './template.js';
 import { expectDocumentedAnswer } from './contract.js';
@@ -32,6 +33,8 @@ export interface TestApp {
   /** Every SQL statement the server ran since the last `resetQueryLog()`. */
   queries: string[];
   resetQueryLog(): void;
+  /** What the app's requests are served with (config, ORM, log, events, service wiring). */
+  deps: AppDeps;
   em(): EntityManager;
   /** A service context as a request of this app would get it (with the token's actor, if given). */
   context(token?: string): Promise<ServiceContext>;
@@ -46,8 +49,11 @@ export interface TestAppOptions {
   connectVia?: (dbUrl: string) => string;
   /** Serve an existing database (another app's) instead of a fresh clone; it is not dropped on close. */
   database?: string;
-  /** Hooks where the fault tests break the database (see FaultHooks). */
-  faults?: FaultHooks;
+  /**
+   * The service wiring from this app's config, with some parts replaced (a fault test's writer or
+   * transition subscriber that breaks the database at the point it hurts most).
+   */
+  wiring?: (wiring: ServiceWiring) => Partial<ServiceWiring>;
   /** The server's logger (to read what it logs); by default one at TEST_LOG_LEVEL. */
   log?: Logger;
 }
@@ -93,12 +99,13 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, options: 
   const log = options.log ?? createLogger(config);
   const events = new PostgresEventBus({ connectionString: clientUrl, log });
   await events.start();
-  const deps = { config, orm, log, events, faults: options.faults };
+  const base = serviceWiring(config);
+  const deps: AppDeps = { config, orm, log, events, wiring: serviceWiring(config, options.wiring?.(base)) };
   const app = await startApp(deps, 0);
   const baseUrl = `http://127.0.0.1:${app.port}`;
 
   return {
-    baseUrl, orm, config, events, app, dbName, dbUrl, queries,
+    baseUrl, orm, config, events, app, dbName, dbUrl, queries, deps,
     wsUrl: `ws://127.0.0.1:${app.port}/graphql`,
     resetQueryLog: () => void queries.splice(0),
     em: () => orm.em.fork(),

@@ -1,13 +1,16 @@
 import ts from 'typescript';
 import { fileURLToPath } from 'node:url';
 import { ERROR_STATUS, type ErrorCode } from '../../src/error-codes.js';
+import { ORDER_TRANSITIONS, type OrderTransitionHooks, type TransitionName } from '../../src/services/orders/order-lifecycle.js';
+import { ORDER_TRANSITION_HOOKS } from '../../src/services/wiring.js';
 
 /**
  * The error codes each piece of the server's code can answer with, read from the source by the
  * TypeScript compiler: every code written in code reachable from it (a `refused('COUPON_NOT_FOUND',
  * ...)`, a `case 'CART_CHANGED':`, a code in the SQL text of a statement), following every function,
  * method and constant it names, and for a call through an interface (`writer.placeOrders(...)`) every
- * implementation of that method. An over-approximation by design: a code is listed when some path
+ * implementation of that method; and for an order move (`transitionOrders(tx, ['cancel'], ...)`) the
+ * preparers and subscribers the service wiring attaches to the moves named. An over-approximation by design: a code is listed when some path
  * may reach it. `src/errors.ts` is read as what its helpers mean (`notFound()` is NOT_FOUND), and the
  * refusal lists themselves (`...Refusals`) are not followed, so a list never vouches for itself.
  */
@@ -73,6 +76,39 @@ export function codeReader(): CodeReader {
     return followed ? [declaration] : [];
   }
 
+  // Functions of ours by name: the wiring's hooks are known at run time by their functions' names.
+  const functionsByName = new Map<string, ts.Node>();
+  for (const file of sourceFiles()) {
+    for (const statement of file.statements) {
+      if (ts.isFunctionDeclaration(statement) && statement.name) functionsByName.set(statement.name.text, statement);
+      if (ts.isVariableStatement(statement)) for (const d of statement.declarationList.declarations) if (ts.isIdentifier(d.name) && d.initializer) functionsByName.set(d.name.text, d);
+    }
+  }
+  const MOVERS = new Set(['transitionOrders', 'transitionOrder', 'prepareTransition']);
+  const hooks: OrderTransitionHooks = ORDER_TRANSITION_HOOKS;
+
+  /** The moves a call of a mover names, when they are written as a literal list (or a constant holding one). */
+  function movesNamed(argument: ts.Expression | undefined): TransitionName[] {
+    let list = argument;
+    if (list && ts.isIdentifier(list)) {
+      const declaration = checker.getSymbolAtLocation(list)?.declarations?.[0];
+      list = declaration && ts.isVariableDeclaration(declaration) ? declaration.initializer : undefined;
+    }
+    while (list && (ts.isAsExpression(list) || ts.isSatisfiesExpression(list))) list = list.expression;
+    if (!list || !ts.isArrayLiteralExpression(list)) return [];
+    return list.elements.filter(ts.isStringLiteral).map((e) => e.text).filter((name): name is TransitionName => name in ORDER_TRANSITIONS);
+  }
+
+  /** The wiring's preparers and subscribers of these moves (a subscriber acts on the state a move reaches). */
+  function hooksOf(names: TransitionName[]): ts.Node[] {
+    const fns = names.flatMap((name) => [...(hooks.prepare?.[name] ?? []), ...(hooks.on?.[`order.${ORDER_TRANSITIONS[name].to}`] ?? [])]);
+    return fns.map((fn) => {
+      const declaration = functionsByName.get(fn.name);
+      if (!declaration) throw new Error(`the wiring attaches ${fn.name}, which is no function of src/`);
+      return declaration;
+    });
+  }
+
   const memo = new Map<ts.Node, Map<ErrorCode, string[]>>();
 
   function codesOf(root: ts.Node): Map<ErrorCode, string[]> {
@@ -86,6 +122,11 @@ export function codeReader(): CodeReader {
     const visit = (node: ts.Node): void => {
       if (ts.isStringLiteralLike(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
         for (const [word] of node.text.matchAll(/\b[A-Z][A-Z_]{2,}\b/g)) if (CODES.has(word)) add(word as ErrorCode, [where(node)]);
+      }
+      if (ts.isCallExpression(node) && MOVERS.has(node.expression.getText())) {
+        for (const hook of hooksOf(movesNamed(node.arguments[1]))) {
+          for (const [code, path] of codesOf(hook)) add(code, [`${(hook as ts.FunctionDeclaration | ts.VariableDeclaration).name!.getText()} on ${node.expression.getText()} (${where(node)})`, ...path]);
+        }
       }
       if (ts.isIdentifier(node) && !node.text.endsWith('Refusals')) {
         let symbol = ts.isShorthandPropertyAssignment(node.parent) ? checker.getShorthandAssignmentValueSymbol(node.parent) : checker.getSymbolAtLocation(node);

@@ -1,13 +1,14 @@
 import { Field, Int, ObjectType, registerEnumType, type ClassType } from 'type-graphql';
 import { ERROR_DETAIL_KINDS, type ErrorDetailKind } from '../../error-details.js';
-import { USER_ERROR_CODES, type UserErrorValue } from '../../graphql/user-errors.js';
+import { RETIRED_USER_ERROR_CODES, USER_ERROR_CODES, type UserErrorValue } from '../../graphql/user-errors.js';
 import { fieldName } from '../../graphql/spelling.js';
 
 /** The codes a mutation can refuse with, derived from the one list of codes (src/error-codes.ts) by the user-error rule. */
-const UserErrorCodeEnum = Object.fromEntries(USER_ERROR_CODES.map((code) => [code, code]));
+const UserErrorCodeEnum = Object.fromEntries([...USER_ERROR_CODES, ...Object.keys(RETIRED_USER_ERROR_CODES)].map((code) => [code, code]));
 registerEnumType(UserErrorCodeEnum, {
   name: 'UserErrorCode',
   description: 'Why a mutation refused its input; the same code as the REST twin answers (docs/api.md lists each)',
+  valuesConfig: Object.fromEntries(Object.entries(RETIRED_USER_ERROR_CODES).map(([code, deprecationReason]) => [code, { deprecationReason }])),
 });
 
 const DETAIL_TYPES: Partial<Record<ErrorDetailKind, object>> = {

@@ -4,7 +4,7 @@ import { responseSchemas } from '../responses/common.js';
 import { BODY_ERRORS, ERROR_STATUS, SHARED_ERRORS, WRITE_ERRORS, type ErrorCode } from '../../error-codes.js';
 import { MAX_ID } from '../../shared/validate.js';
 import { IdempotencyKeyText } from '../../shared/idempotency.js';
-import { REQUEST_ID_PATTERN } from '../../server/request-context.js';
+import { REQUEST_ID_PATTERN } from '../../shared/request-id.js';
 import { IDEMPOTENCY_KEY_HEADER } from '../request-rules.js';
 import { errorBody, errorSchemas } from './error-schemas.js';
 import { inputSchema, outputSchemas, type JsonSchema } from './json-schema.js';

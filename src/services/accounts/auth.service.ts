@@ -11,13 +11,12 @@ import { hashPassword, verifyPassword, verifyNoAccount } from './password.js';
 import { unthrottled, type AuthThrottle } from '../../shared/auth-throttle.js';
 import { issueDeviceToken, verifiedDevice } from '../../shared/device-token.js';
 import { createZeroBalances } from './ledger.service.js';
-import { queryRows } from '../../db/prepared-statements.js';
-import { textArray } from '../../db/sql.js';
 import { perConnection } from '../../db/per-connection.js';
-import { typedSql, type Database } from '../../db/typed-sql.js';
+import { typedSql } from '../../db/typed-sql.js';
 import { toDate } from '../../shared/values.js';
 import { StatementCombiner } from '../../db/statement-combiner.js';
 import { refusals } from '../../error-codes.js';
+import { insertAuthToken, tokensByHash } from './auth.repository.js';
 
 export interface UserView {
   id: number;
@@ -77,7 +76,7 @@ export function toUserView(user: User): UserView {
 async function issueToken(ctx: ServiceContext, em: EntityManager, user: User): Promise<Session> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + ctx.config.tokenTtlHours * 3600_000);
-  await queryRows(em, 'insert into auth_token (token_hash, user_id, expires_at, created_at) values (?, ?, ?, now())', [hashToken(token), user.id, expiresAt]);
+  await insertAuthToken.run(em, {}, { tokenHash: hashToken(token), userId: user.id, expiresAt });
   return { token, expiresAt, deviceToken: issueDeviceToken(ctx.config.deviceTokens, user.email), user: toUserView(user) };
 }
 
@@ -215,29 +214,14 @@ export async function authenticate(em: EntityManager, token: string | undefined)
   return { actor: { userId: row.userId, role: row.role, shopId: row.shopId, tokenHash }, problem: null };
 }
 
-/** A row of the token lookup; its timestamps arrive as PostgreSQL text (`queryRows` does not convert). */
-interface TokenRow {
-  tokenHash: Database['AuthToken']['tokenHash'];
-  userId: Database['User']['id'];
-  role: Database['User']['role'];
-  shopId: Database['User']['shop'];
-  expiresAt: string;
-  revokedAt: string | null;
-}
+type TokenRow = Awaited<ReturnType<typeof tokensByHash.run>>[number];
 
-/** Hand SQL on a prepared statement: every request runs it (docs/performance.md). */
+/** Concurrent lookups share one statement (every request runs one: docs/performance.md). */
 const tokenLookups = perConnection(
   () =>
     new StatementCombiner<{ em: EntityManager; tokenHash: string }, TokenRow | undefined>(
       async (lookups) => {
-        const rows = await queryRows<TokenRow>(
-          lookups[0].em,
-          `select t.token_hash as "tokenHash", u.id as "userId", u.role, u.shop_id as "shopId",
-                  t.expires_at as "expiresAt", t.revoked_at as "revokedAt"
-             from auth_token t join app_user u on u.id = t.user_id
-            where t.token_hash = any(?::text[])`,
-          [textArray(lookups.map((l) => l.tokenHash))],
-        );
+        const rows = await tokensByHash.run(lookups[0].em, {}, { hashes: lookups.map((l) => l.tokenHash) });
         const byHash = new Map(rows.map((r) => [r.tokenHash, r]));
         return lookups.map((l) => byHash.get(l.tokenHash));
       },

@@ -12,8 +12,8 @@ import { id, parseInput, z } from '../../shared/validate.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
 import { credit } from '../accounts/ledger.service.js';
 import { takeBackPointsForRefund } from '../points/points-earning.service.js';
-import { returnStock, type Demand } from '../catalog/stock.js';
-import { restoreFlashSaleStock } from '../promotions/flash-sale-pricing.js';
+import { giveBackRefundStock } from '../inventory/inventory.service.js';
+import { giveBackFlashSaleCounters } from '../promotions/flash-sale-pricing.js';
 import { itemQuantities, mergeParts } from '../orders/item-quantities.js';
 import { closeShippingIfDone } from '../orders/fulfilment.js';
 import { activeCompanyName, companyCode } from '../shipping/shipping-company.service.js';
@@ -214,18 +214,10 @@ async function releaseUnits(tx: ServiceContext, refundId: number): Promise<void>
 async function complete(tx: ServiceContext, refund: LockedRefund): Promise<void> {
   const db = typedSql(tx.em);
   if (refund.kind === RefundKind.Refund) {
-    const skus = await db
-      .selectFrom('RefundItem as ri')
-      .innerJoin('OrderItem as oi', 'oi.id', 'ri.orderItem')
-      .select((eb) => ['oi.sku', eb.cast<number>(eb.fn.sum('ri.quantity'), 'integer').as('units')])
-      .where('ri.refund', '=', refund.id)
-      .groupBy('oi.sku')
-      .execute();
     // Activity-priced units go back to their flash sale too (and off the customer's counter), as on cancellation.
-    await restoreFlashSaleStock(tx.em, { refundId: refund.id });
-    const demand: Demand = new Map(skus.map((s) => [s.sku, s.units]));
-    await returnStock(tx.em, demand);
-    if ((await closeShippingIfDone(tx.em, refund.orderId)) === OrderStatus.Cancelled) {
+    await giveBackFlashSaleCounters(tx.em, { refundId: refund.id });
+    await giveBackRefundStock(tx.em, refund.id);
+    if ((await closeShippingIfDone(tx, refund.orderId)) === OrderStatus.Cancelled) {
       await db
         .updateTable('Refund')
         .from('Order as o')

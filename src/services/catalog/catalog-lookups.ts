@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Database } from '../../db/typed-sql.js';
-import { intArray } from '../../db/sql.js';
-import { queryRows } from '../../db/prepared-statements.js';
-import { soldCountOf } from './sold-count.js';
 import {
-  BRAND_COLUMNS, CATEGORY_COLUMNS, PRODUCT_COLUMNS, PROFILE_COLUMNS, toBrandView, toCategoryView, toProductView, toProfileView, toSkuView,
-  type BrandView, type CategoryView, type ProductColumns, type ProductView, type ProfileColumns, type ShopProfileView, type SkuView,
+  brandsByIds as brandRows, categoriesByIds as categoryRows, categoriesByParentIds as childRows, productsByIds as productRows,
+  profilesByShopIds as profileRows, skusByProductIds as skuRows,
+} from './catalog.repository.js';
+import {
+  toBrandView, toCategoryView, toProductView, toProfileView, toSkuView,
+  type BrandView, type CategoryView, type ProductView, type ShopProfileView, type SkuView,
 } from './catalog-views.js';
 
 /**
@@ -19,14 +19,9 @@ const unique = (ids: readonly number[]) => [...new Set(ids)];
 export async function profilesByShopIds(em: EntityManager, shopIds: readonly number[]): Promise<Map<number, ShopProfileView>> {
   const out = new Map<number, ShopProfileView>();
   if (shopIds.length === 0) return out;
-  const rows = await queryRows<{ shop_id: Database['ShopProfile']['shop'] } & ProfileColumns>(
-    em,
-    `select pr.shop_id, ${PROFILE_COLUMNS} from shop_profile pr where pr.shop_id = any(?::int[])`,
-    [intArray(unique(shopIds))],
-  );
-  for (const row of rows) {
-    const profile = toProfileView(row, row.shop_id);
-    if (profile) out.set(row.shop_id, profile);
+  for (const row of await profileRows.run(em, {}, { ids: unique(shopIds) })) {
+    const profile = toProfileView(row, row.shopId);
+    if (profile) out.set(row.shopId, profile);
   }
   return out;
 }
@@ -34,16 +29,14 @@ export async function profilesByShopIds(em: EntityManager, shopIds: readonly num
 export async function brandsByIds(em: EntityManager, ids: readonly number[]): Promise<Map<number, BrandView>> {
   const out = new Map<number, BrandView>();
   if (ids.length === 0) return out;
-  const rows = await queryRows<Database['Brand']>(em, `select ${BRAND_COLUMNS} from brand where id = any(?::int[])`, [intArray(unique(ids))]);
-  for (const row of rows) out.set(row.id, toBrandView(row));
+  for (const row of await brandRows.run(em, {}, { ids: unique(ids) })) out.set(row.id, toBrandView(row));
   return out;
 }
 
 export async function categoriesByIds(em: EntityManager, ids: readonly number[]): Promise<Map<number, CategoryView>> {
   const out = new Map<number, CategoryView>();
   if (ids.length === 0) return out;
-  const rows = await queryRows<Database['Category']>(em, `select ${CATEGORY_COLUMNS} from category c where c.id = any(?::int[])`, [intArray(unique(ids))]);
-  for (const row of rows) out.set(row.id, toCategoryView(row));
+  for (const row of await categoryRows.run(em, {}, { ids: unique(ids) })) out.set(row.id, toCategoryView(row));
   return out;
 }
 
@@ -51,35 +44,21 @@ export async function categoriesByIds(em: EntityManager, ids: readonly number[])
 export async function categoriesByParentIds(em: EntityManager, parentIds: readonly number[]): Promise<Map<number, CategoryView[]>> {
   const out = new Map<number, CategoryView[]>(parentIds.map((id) => [id, []]));
   if (parentIds.length === 0) return out;
-  const rows = await queryRows<Database['Category']>(
-    em,
-    `select ${CATEGORY_COLUMNS} from category c where c.parent_id = any(?::int[]) order by c.parent_id, c.position, c.id`,
-    [intArray(unique(parentIds))],
-  );
-  for (const row of rows) if (row.parent !== null) out.get(row.parent)?.push(toCategoryView(row));
+  for (const row of await childRows.run(em, {}, { ids: unique(parentIds) })) if (row.parent !== null) out.get(row.parent)?.push(toCategoryView(row));
   return out;
 }
 
 /** Products by id in any lifecycle state (an order line's product may have been withdrawn since), with sold_count. */
 export async function productsByIds(em: EntityManager, ids: readonly number[]): Promise<Map<number, ProductView>> {
   if (ids.length === 0) return new Map();
-  const rows = await queryRows<ProductColumns & { sold_count: number }>(
-    em,
-    `select ${PRODUCT_COLUMNS}, ${soldCountOf('p.id')} as sold_count from product p join shop s on s.id = p.shop_id where p.id = any(?::int[])`,
-    [intArray(unique(ids))],
-  );
-  return new Map(rows.map((row) => [row.id, { ...toProductView(row), soldCount: row.sold_count }]));
+  const rows = await productRows.run(em, {}, { ids: unique(ids) });
+  return new Map(rows.map((row) => [row.id, { ...toProductView(row), soldCount: row.soldCount }]));
 }
 
 /** SKUs of each product, in creation order. */
 export async function skusByProductIds(em: EntityManager, productIds: readonly number[]): Promise<Map<number, SkuView[]>> {
   const out = new Map<number, SkuView[]>(productIds.map((id) => [id, []]));
   if (productIds.length === 0) return out;
-  const rows = await queryRows<Database['Sku']>(
-    em,
-    `select id, product_id as product, name, price, stock from sku where product_id = any(?::int[]) order by product_id, id`,
-    [intArray(unique(productIds))],
-  );
-  for (const row of rows) out.get(row.product)?.push(toSkuView(row));
+  for (const row of await skuRows.run(em, {}, { ids: unique(productIds) })) out.get(row.product)?.push(toSkuView(row));
   return out;
 }

@@ -7,10 +7,10 @@ import { opt, toDate } from '../../shared/values.js';
 import type { RatingSummary } from './rating-summary.js';
 
 /**
- * The plain shapes the catalog services return, and the one mapper of each. The storefront's hot
- * statements (docs/performance.md) are hand SQL: their column lists are here with their row types,
- * typed from the entities; the other use cases map entities. Optional fields a row does not have stay
- * undefined (REST omits them).
+ * The plain shapes the catalog services return, and the one mapper of each, from the rows of the
+ * catalog's statements (catalog.repository.ts, product.repository.ts: their row types are inferred
+ * from the builders, and the compiler checks them against what these mappers read) or from entities.
+ * Optional fields a row does not have stay undefined (REST omits them).
  */
 
 export interface ShopRef {
@@ -106,32 +106,29 @@ export interface MerchantProductView extends ProductView {
 /** The ids along a materialized path, root first: `/1/7/19/` gives [1, 7, 19]. */
 export const pathIds = (path: string) => path.split('/').filter(Boolean).map(Number);
 
-/** A timestamp as hand SQL returns it: PostgreSQL's text (the ORM's parsers leave it to hydration), read by `toDate`. */
-type AsText<T> = T extends Date ? string : T;
-
 // Products.
 
 type ProductTable = Database['Product'];
 type ShopTable = Database['Shop'];
 
-/** Columns for `from product p join shop s on s.id = p.shop_id`, read by `toProductView`. */
-export const PRODUCT_COLUMNS = `p.id, p.name, p.description, p.image_url, p.status, p.price_from, p.category_id, p.brand_id,
-  p.created_at, p.updated_at, s.id as shop_id, s.slug as shop_slug, s.name as shop_name`;
-
+/**
+ * A product row of the catalog's statements (`PRODUCT_COLUMNS` of catalog.repository.ts), as
+ * `toProductView` reads it; timestamps as the pool returns them, text.
+ */
 export interface ProductColumns {
   id: ProductTable['id'];
   name: ProductTable['name'];
   description: ProductTable['description'];
-  image_url: ProductTable['imageUrl'];
+  imageUrl: ProductTable['imageUrl'];
   status: ProductTable['status'];
-  price_from: ProductTable['priceFrom'];
-  category_id: ProductTable['category'];
-  brand_id: ProductTable['brand'];
-  created_at: AsText<ProductTable['createdAt']>;
-  updated_at: AsText<ProductTable['updatedAt']>;
-  shop_id: ShopTable['id'];
-  shop_slug: ShopTable['slug'];
-  shop_name: ShopTable['name'];
+  priceFrom: ProductTable['priceFrom'];
+  categoryId: ProductTable['category'];
+  brandId: ProductTable['brand'];
+  createdAt: string;
+  updatedAt: string;
+  shopId: ShopTable['id'];
+  shopSlug: ShopTable['slug'];
+  shopName: ShopTable['name'];
 }
 
 export function toProductView(row: ProductColumns): ProductRow {
@@ -139,14 +136,14 @@ export function toProductView(row: ProductColumns): ProductRow {
     id: row.id,
     name: row.name,
     description: opt(row.description),
-    imageUrl: opt(row.image_url),
+    imageUrl: opt(row.imageUrl),
     status: row.status,
-    priceFrom: row.price_from,
-    shop: { id: row.shop_id, slug: row.shop_slug, name: row.shop_name },
-    categoryId: row.category_id,
-    brandId: row.brand_id,
-    createdAt: toDate(row.created_at),
-    updatedAt: toDate(row.updated_at),
+    priceFrom: row.priceFrom,
+    shop: { id: row.shopId, slug: row.shopSlug, name: row.shopName },
+    categoryId: row.categoryId,
+    brandId: row.brandId,
+    createdAt: toDate(row.createdAt),
+    updatedAt: toDate(row.updatedAt),
   };
 }
 
@@ -171,10 +168,6 @@ export function productViewOf(product: Product): ProductRow {
 
 export type SkuColumns = Pick<Database['Sku'], 'id' | 'name' | 'price' | 'stock'>;
 
-/** A product's SKUs in creation order as a JSON list of `SkuColumns`, for statements that read them with the product. */
-export const skusJsonOf = (productId: string) =>
-  `(select coalesce(json_agg(k order by k.id), '[]') from (select id, name, price, stock from sku where product_id = ${productId}) k)`;
-
 export function toSkuView(sku: Pick<Sku, 'id' | 'name' | 'price' | 'stock'>): SkuView {
   return { id: sku.id, name: sku.name, price: sku.price, stock: sku.stock };
 }
@@ -183,33 +176,30 @@ export function toSkuView(sku: Pick<Sku, 'id' | 'name' | 'price' | 'stock'>): Sk
 
 type ProfileTable = Database['ShopProfile'];
 
-/** Profile columns for statements that read it with the product (hence the prefixed names), read by `toProfileView`. */
-export const PROFILE_COLUMNS = `pr.logo_url, pr.description as profile_description, pr.banner_url, pr.contact_phone,
-  pr.address, pr.updated_at as profile_updated_at`;
-
+/** A left-joined profile's columns (`PROFILE_COLUMNS` of catalog.repository.ts), read by `toProfileView`. */
 interface ProfileColumnValues {
-  logo_url: ProfileTable['logoUrl'];
-  profile_description: ProfileTable['description'];
-  banner_url: ProfileTable['bannerUrl'];
-  contact_phone: ProfileTable['contactPhone'];
+  logoUrl: ProfileTable['logoUrl'];
+  profileDescription: ProfileTable['description'];
+  bannerUrl: ProfileTable['bannerUrl'];
+  contactPhone: ProfileTable['contactPhone'];
   address: ProfileTable['address'];
-  profile_updated_at: AsText<ProfileTable['updatedAt']>;
+  profileUpdatedAt: string;
 }
 
-/** PROFILE_COLUMNS of a left-joined profile: all null when the shop has none, absent when the statement left them out. */
-export type ProfileColumns = ProfileColumnValues | { [C in keyof ProfileColumnValues]?: null };
+/** A left-joined profile: every column null when the shop has none, absent when the statement left them out. */
+export type ProfileColumns = ProfileColumnValues | { [C in keyof ProfileColumnValues]?: ProfileColumnValues[C] | null };
 
 /** Undefined when the shop has no profile (or the statement did not read it). */
 export function toProfileView(row: ProfileColumns, shopId: number): ShopProfileView | undefined {
-  if (row.logo_url == null) return undefined;
+  if (row.logoUrl == null || row.profileUpdatedAt == null) return undefined;
   return {
     shopId,
-    logoUrl: row.logo_url,
-    description: opt(row.profile_description),
-    bannerUrl: opt(row.banner_url),
-    contactPhone: opt(row.contact_phone),
-    address: opt(row.address),
-    updatedAt: toDate(row.profile_updated_at),
+    logoUrl: row.logoUrl,
+    description: opt(row.profileDescription ?? null),
+    bannerUrl: opt(row.bannerUrl ?? null),
+    contactPhone: opt(row.contactPhone ?? null),
+    address: opt(row.address ?? null),
+    updatedAt: toDate(row.profileUpdatedAt),
   };
 }
 
@@ -226,19 +216,15 @@ export function profileViewOf(profile: ShopProfile): ShopProfileView {
   };
 }
 
-// Brands and categories: hand SQL names its columns after the entity's properties, so rows and
-// entities share one mapper.
+// Brands and categories: the statements name their columns after the entity's properties, so a row
+// and an entity share one mapper.
 
-export const BRAND_COLUMNS = 'id, name, logo_url as "logoUrl", position';
-
-/** A brand entity or a row of BRAND_COLUMNS. */
+/** A brand entity or row. */
 export function toBrandView(brand: Pick<Brand, 'id' | 'name' | 'logoUrl' | 'position'>): BrandView {
   return { id: brand.id, name: brand.name, logoUrl: brand.logoUrl ?? undefined, position: brand.position };
 }
 
-export const CATEGORY_COLUMNS = 'c.id, c.parent_id as parent, c.name, c.slug, c.depth, c.path, c.position';
-
-/** A row of CATEGORY_COLUMNS, hand SQL or typed SQL. */
+/** A category row (its properties' names). */
 export function toCategoryView(row: Database['Category']): CategoryView {
   return {
     id: row.id,

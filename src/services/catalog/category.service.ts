@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Expression } from 'kysely';
 import { notFound } from '../../errors.js';
 import { BASE_CURRENCY } from '../../currency.js';
 import type { ServiceContext } from '../../shared/context.js';
@@ -18,8 +18,8 @@ export interface CategoryNode extends CategoryView {
  * is served by the text_pattern_ops index on `path` even though the root is only known at run time
  * (where `like root.path || '%'` could not use it).
  */
-export const inSubtree = (c: string, root: string) =>
-  `${c}.path ~>=~ ${root}.path and ${c}.path ~<~ (left(${root}.path, -1) || '0')`;
+export const inSubtree = (path: Expression<string>, rootPath: Expression<string>) =>
+  sql<boolean>`${path} ~>=~ ${rootPath} and ${path} ~<~ (left(${rootPath}, -1) || '0')`;
 
 /** Builds the nested tree from rows ordered by depth: each node under its parent, in display order. */
 function nest(rows: CategoryView[]): CategoryNode[] {
@@ -49,7 +49,7 @@ export async function categorySubtree(ctx: ServiceContext, categoryId: unknown):
   const id = parseInput(idParam, categoryId);
   const rows = await typedSql(ctx.em)
     .selectFrom('Category as root')
-    .innerJoin('Category as c', (join) => join.on(sql.raw<boolean>(inSubtree('c', 'root'))))
+    .innerJoin('Category as c', (join) => join.on((eb) => inSubtree(eb.ref('c.path'), eb.ref('root.path'))))
     .select(CATEGORY.map((column) => `c.${column}` as const))
     .where('root.id', '=', id)
     .orderBy('c.depth')

@@ -7,8 +7,8 @@ import type { ServiceContext } from '../../shared/context.js';
 import { requireAdmin } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { httpUrl, MAX_ID, parseInput, z } from '../../shared/validate.js';
-import { typedSql, type Database } from '../../db/typed-sql.js';
-import { queryRows } from '../../db/prepared-statements.js';
+import { typedSql } from '../../db/typed-sql.js';
+import { homeContentItems } from './catalog.repository.js';
 import { lockOrderedList } from './ordered-list-lock.js';
 import { refusals } from '../../error-codes.js';
 
@@ -121,15 +121,9 @@ function toItemView(item: Pick<HomeContentItem, 'id' | 'position' | 'active' | '
   };
 }
 
-/** Every column, named after the entity's properties. */
-const ITEM_COLUMNS = 'id, kind, position, active, title, subtitle, image_url as "imageUrl", destination';
-
 /** The storefront's home is read on every visit (docs/performance.md): one prepared statement. */
 async function readContent(ctx: ServiceContext, activeOnly: boolean): Promise<HomeContentView> {
-  const rows = await queryRows<Database['HomeContentItem']>(
-    ctx.em,
-    `select ${ITEM_COLUMNS} from home_content_item ${activeOnly ? 'where active' : ''} order by kind, position`,
-  );
+  const rows = await homeContentItems.run(ctx.em, { activeOnly }, {});
   const out: HomeContentView = { banners: [], promos: [], quickLinks: [], floorAdverts: [] };
   for (const row of rows) out[listKey(row.kind)].push(toItemView(row));
   return out;

@@ -1,8 +1,12 @@
 import { AppError } from '../../errors.js';
+import { expressionBuilder, sql, type AliasableExpression, type Expression, type SqlBool } from 'kysely';
+import type { StandIns } from '../../db/prepared-queries.js';
+import type { Database } from '../../db/typed-sql.js';
+import { ProductStatus } from '../../entities/product.entity.js';
 import { z, idParam, wholeNumber } from '../../shared/validate.js';
 import { inSubtree } from './category.service.js';
 import { keywordOf, keywordParam } from './search/keyword.js';
-import { postgresProductSearch, type KeywordMatch, type SqlPart } from './search/product-search.js';
+import { postgresProductSearch, type KeywordMatch, type MatchKind } from './search/product-search.js';
 
 /** A price bound of the listing: the lowest SKU price, in minor units (`priceMin` and `priceMax` both inclusive). */
 const priceParam = wholeNumber(z.number().int().min(0).max(2_000_000_000));
@@ -56,44 +60,92 @@ export function checkPriceRange(input: { priceMin?: number; priceMax?: number },
 /** The filters a facet can ignore: each facet counts as if its own filter were not set. */
 export type FacetName = 'category' | 'brand' | 'shop' | 'price';
 
-/** The filters as SQL on `product p`, by name. */
-export type FilterParts = Partial<Record<FacetName | 'keyword', SqlPart>>;
-
 /**
- * Every filter of the listing, in one place: the page, its count, the sales ranking and the facets all
- * read the result. `category` covers its whole subtree (materialized path), `brandId` and `shopId`
- * filter, the price bounds apply to the lowest SKU price, the keyword as `match` says.
+ * Which filters a listing applies: the shape of its statement (which conditions it has), not their
+ * values. With `ListingValues`, every filter of the listing, in one place: the page, its count, the
+ * sales ranking and the facets all read them.
  */
-export function filterParts(f: ListingFilterInput, match?: KeywordMatch): FilterParts {
-  const parts: FilterParts = {};
-  if (match) parts.keyword = match.where;
-  if (f.category !== undefined) {
-    parts.category = { sql: `p.category_id in (select c.id from category root join category c on ${inSubtree('c', 'root')} where root.id = ?)`, params: [f.category] };
-  }
-  if (f.brandId !== undefined) parts.brand = { sql: 'p.brand_id = ?', params: [f.brandId] };
-  if (f.shopId !== undefined) parts.shop = { sql: 'p.shop_id = ?', params: [f.shopId] };
-  if (f.priceMin !== undefined && f.priceMax !== undefined) parts.price = { sql: 'p.price_from between ? and ?', params: [f.priceMin, f.priceMax] };
-  else if (f.priceMin !== undefined) parts.price = { sql: 'p.price_from >= ?', params: [f.priceMin] };
-  else if (f.priceMax !== undefined) parts.price = { sql: 'p.price_from <= ?', params: [f.priceMax] };
-  return parts;
+export interface ListingShape {
+  keyword: MatchKind | null;
+  category: boolean;
+  brand: boolean;
+  shop: boolean;
+  price: 'min' | 'max' | 'range' | null;
 }
 
-/** Which published products a listing shows: SQL on `p` (product) with `?` placeholders for `params`. */
-export interface ListingFilter extends SqlPart {
-  /** Keys the remembered totals and rankings: the condition and its values, whatever filters there are. */
+/** The values of a listing's filters (bound to the statement, never part of its text). */
+export interface ListingValues {
+  keyword: string;
+  category: number;
+  brandId: number;
+  shopId: number;
+  priceMin: number;
+  priceMax: number;
+}
+
+/** A listing: its shape and values, and the key its remembered totals and rankings are kept under. */
+export interface Listing {
+  shape: ListingShape;
+  values: ListingValues;
   key: string;
 }
 
-/** Published products meeting every part. */
-export function listingFilter(parts: FilterParts): ListingFilter {
-  const used = Object.values(parts).filter((part) => part !== undefined);
-  const sql = [`p.status = 'published'`, ...used.map((part) => part.sql)].join(' and ');
-  const params = used.flatMap((part) => part.params);
-  return { sql, params, key: `${sql} ${JSON.stringify(params)}` };
+/** The listing of these filters (and keyword match, if any). */
+export function listingOf(f: ListingFilterInput, match?: KeywordMatch): Listing {
+  const price = f.priceMin !== undefined && f.priceMax !== undefined ? 'range' : f.priceMin !== undefined ? 'min' : f.priceMax !== undefined ? 'max' : null;
+  const shape: ListingShape = { keyword: match?.by ?? null, category: f.category !== undefined, brand: f.brandId !== undefined, shop: f.shopId !== undefined, price };
+  // Absent filters take a value that no statement reads (their condition is not in its text).
+  const values: ListingValues = {
+    keyword: match?.text ?? '',
+    category: f.category ?? 0,
+    brandId: f.brandId ?? 0,
+    shopId: f.shopId ?? 0,
+    priceMin: f.priceMin ?? 0,
+    priceMax: f.priceMax ?? 0,
+  };
+  return { shape, values, key: JSON.stringify([shape, values]) };
+}
+
+/** The published products of a product row `p` (name, search document, category, brand, shop, lowest price) meeting the listing's filters. */
+export interface ListedProduct {
+  name: Expression<string>;
+  searchDocument: Expression<string | null>;
+  category: Expression<number>;
+  brand: Expression<number | null>;
+  shop: Expression<number>;
+  priceFrom: Expression<number>;
+  status: Expression<ProductStatus>;
+}
+
+/** Each filter of the shape as SQL on the product `p`, by name (`keyword` too); the values are the statement's. */
+export function filterConditions(p: ListedProduct, shape: ListingShape, v: StandIns<ListingValues>): Partial<Record<FacetName | 'keyword', AliasableExpression<SqlBool>>> {
+  const eb = expressionBuilder<Database, never>();
+  const parts: Partial<Record<FacetName | 'keyword', AliasableExpression<SqlBool>>> = {};
+  if (shape.keyword) parts.keyword = productSearch.sqlOf(shape.keyword, p, eb.val(v.keyword)).where;
+  if (shape.category) {
+    const subtree = eb
+      .selectFrom('Category as root')
+      .innerJoin('Category as c', (join) => join.on((j) => inSubtree(j.ref('c.path'), j.ref('root.path'))))
+      .select('c.id as id')
+      .where('root.id', '=', v.category);
+    parts.category = eb(p.category, 'in', subtree);
+  }
+  if (shape.brand) parts.brand = eb(p.brand, '=', v.brandId);
+  if (shape.shop) parts.shop = eb(p.shop, '=', v.shopId);
+  if (shape.price === 'range') parts.price = eb.between(p.priceFrom, v.priceMin, v.priceMax);
+  else if (shape.price === 'min') parts.price = eb(p.priceFrom, '>=', v.priceMin);
+  else if (shape.price === 'max') parts.price = eb(p.priceFrom, '<=', v.priceMax);
+  return parts;
+}
+
+/** Published products meeting every filter of the listing. */
+export function listingWhere(p: ListedProduct, shape: ListingShape, v: StandIns<ListingValues>): Expression<SqlBool> {
+  const eb = expressionBuilder<Database, never>();
+  return eb.and([eb(p.status, '=', sql.lit(ProductStatus.Published)), ...Object.values(filterConditions(p, shape, v))]);
 }
 
 /** How a keyword selects and ranks products (see product-search.ts). */
-const productSearch = postgresProductSearch;
+export const productSearch = postgresProductSearch;
 
 /**
  * Reads with each way the keyword `q` matches, in order, until one finds something (similar names

@@ -16,6 +16,7 @@ import { pageFields, pageOf, pageWindow, type Page } from '../../shared/paginati
 import { productViewOf, toSkuView, type MerchantProductView } from './catalog-views.js';
 import { soldCounts } from './sold-count.js';
 import { refusals } from '../../error-codes.js';
+import { adjustSkuStock, type StockChange } from '../inventory/inventory.service.js';
 
 /**
  * Product management for a shop operator, limited to their own shop: another shop's product is
@@ -143,7 +144,7 @@ export async function upsertProduct(ctx: ServiceContext, input: unknown): Promis
     let product: Product;
     if (existing) {
       await deleteLeftOutSkus(em, existing.id, data.skus);
-      await changeStock(em, existing.id, data.skus);
+      await changeStock(em, data.skus);
       // Loaded after the stock changes, so the answer shows the stock they left.
       await em.populate(existing, ['skus']);
       // An edit always counts as one, even when no field changed.
@@ -152,12 +153,17 @@ export async function upsertProduct(ctx: ServiceContext, input: unknown): Promis
       product = em.create(Product, { ...fields, shop: em.getReference(Shop, shopId), status: ProductStatus.Draft });
     }
     const kept = new Map(product.skus.getItems().map((sku) => [sku.id, sku]));
+    const created: { sku: Sku; stock: number }[] = [];
     for (const sku of data.skus) {
       const own = sku.id == null ? undefined : kept.get(sku.id);
       if (own) em.assign(own, { name: sku.name, price: sku.price });
-      else em.create(Sku, { product, name: sku.name, price: sku.price, stock: sku.stock ?? 0 }); // UpsertInput requires a new SKU's stock
+      // A new SKU starts empty; its first stock is inventory's adjustment (UpsertInput requires it).
+      else created.push({ sku: em.create(Sku, { product, name: sku.name, price: sku.price, stock: 0 }), stock: sku.stock ?? 0 });
     }
     await em.flush();
+    await adjustSkuStock(em, created.map(({ sku, stock }) => ({ skuId: sku.id, set: stock })));
+    // The new SKUs' stock as inventory left it (the entities still hold the 0 they were created with).
+    for (const { sku } of created) await em.refresh(sku);
     return ownProductView(em, product);
   });
 }
@@ -176,26 +182,15 @@ async function deleteLeftOutSkus(em: EntityManager, productId: number, skus: Ups
 }
 
 /**
- * The stock of kept SKUs, never read and written back: `stock` replaces the figure (a stock-take),
- * `stockDelta` adds to it in one conditional update, refused for every SKU when it would take one
- * below zero. Ascending ids, the lock order of checkout.
+ * The stock of kept SKUs, through inventory (each change an `adjustment` movement): `stock` replaces
+ * the figure (a stock-take), `stockDelta` adds to it in one conditional update, refused for every SKU
+ * when it would take one below zero (the transaction rolls back).
  */
-async function changeStock(em: EntityManager, productId: number, skus: Upsert['skus']): Promise<void> {
-  const changes = skus
-    .flatMap((s) => (s.id != null && (s.stock != null || s.stockDelta) ? [{ id: s.id, stock: s.stock ?? null, delta: s.stockDelta ?? 0 }] : []))
-    .sort((a, b) => a.id - b.id);
-  const short = new Set<number>();
-  for (const { id, stock, delta } of changes) {
-    const sku = typedSql(em).updateTable('Sku').where('id', '=', id).where('product', '=', productId);
-    const { numUpdatedRows } =
-      stock !== null
-        ? await sku.set({ stock }).executeTakeFirstOrThrow()
-        : await sku
-            .set((eb) => ({ stock: eb('stock', '+', delta) }))
-            .where((eb) => eb(eb('stock', '+', delta), '>=', 0))
-            .executeTakeFirstOrThrow();
-    if (numUpdatedRows === 0n) short.add(id);
-  }
+async function changeStock(em: EntityManager, skus: Upsert['skus']): Promise<void> {
+  const changes = skus.flatMap((s): StockChange[] =>
+    s.id == null ? [] : s.stock != null ? [{ skuId: s.id, set: s.stock }] : s.stockDelta ? [{ skuId: s.id, delta: s.stockDelta }] : [],
+  );
+  const short = await adjustSkuStock(em, changes);
   // The first short SKU in the merchant's list is the one named.
   const first = skus.find((s) => s.id != null && short.has(s.id));
   if (first) {

@@ -1,7 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { intArray } from '../../db/sql.js';
-import { queryRows } from '../../db/prepared-statements.js';
-import type { Database } from '../../db/typed-sql.js';
+import { ratingCountsByProductIds } from './catalog.repository.js';
 
 export interface RatingSummary {
   productId: number;
@@ -12,16 +10,6 @@ export interface RatingSummary {
   /** Counts for ratings 1 to 5, in that order. */
   perStar: { rating: number; count: number }[];
 }
-
-/**
- * A product's visible reviews counted per star, as a JSON array of five counts (ratings 1 to 5),
- * for statements that read the summary with the product (one index-only scan of its reviews).
- */
-export const ratingCountsOf = (productId: string) =>
-  `(select array_to_json(array[
-      count(*) filter (where rating = 1), count(*) filter (where rating = 2), count(*) filter (where rating = 3),
-      count(*) filter (where rating = 4), count(*) filter (where rating = 5)]::int[])
-     from review where product_id = ${productId} and not hidden)`;
 
 /** The summary of one product from its five per-star counts (ratings 1 to 5). */
 export function ratingSummaryOf(productId: number, perStar: readonly number[]): RatingSummary {
@@ -41,17 +29,12 @@ export function ratingSummaryOf(productId: number, perStar: readonly number[]): 
  * per-request DataLoader: `new DataLoader((ids) => ratingSummaries(em, [...ids]))`.
  */
 export async function ratingSummaries(em: EntityManager, productIds: readonly number[]): Promise<RatingSummary[]> {
-  const rows = productIds.length === 0 ? [] : await queryRows<{ product_id: Database['Review']['product']; rating: Database['Review']['rating']; n: number }>(
-    em,
-    `select product_id, rating, count(*)::int as n from review
-      where product_id = any(?::int[]) and not hidden group by product_id, rating`,
-    [intArray([...productIds])],
-  );
+  const rows = productIds.length === 0 ? [] : await ratingCountsByProductIds.run(em, {}, { ids: [...productIds] });
   const counts = new Map<number, number[]>();
   for (const r of rows) {
-    const perStar = counts.get(r.product_id) ?? [0, 0, 0, 0, 0];
+    const perStar = counts.get(r.productId) ?? [0, 0, 0, 0, 0];
     perStar[r.rating - 1] = r.n;
-    counts.set(r.product_id, perStar);
+    counts.set(r.productId, perStar);
   }
   return productIds.map((productId) => ratingSummaryOf(productId, counts.get(productId) ?? [0, 0, 0, 0, 0]));
 }

@@ -1,8 +1,8 @@
 import { refused, notFound } from '../../errors.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireCustomer } from '../../shared/guards.js';
-import { queryRows } from '../../db/prepared-statements.js';
-import { typedSql, type Database } from '../../db/typed-sql.js';
+import { typedSql } from '../../db/typed-sql.js';
+import { cartLines, putCartLine } from './cart.repository.js';
 import { ProductStatus } from '../../entities/product.entity.js';
 import { id, parseInput, z } from '../../shared/validate.js';
 import { refusals } from '../../error-codes.js';
@@ -31,52 +31,25 @@ export interface CartView {
 
 export const SetQuantity = z.strictObject({ skuId: id, quantity: z.number().int().min(0).max(999) });
 
-/** A cart line as the read below returns it, typed from the entities of its columns. */
-interface CartRow {
-  sku_id: Database['Sku']['id'];
-  sku_name: Database['Sku']['name'];
-  price: Database['Sku']['price'];
-  stock: Database['Sku']['stock'];
-  quantity: Database['CartItem']['quantity'];
-  product_id: Database['Product']['id'];
-  product_name: Database['Product']['name'];
-  image_url: Database['Product']['imageUrl'];
-  status: Database['Product']['status'];
-  shop_id: Database['Shop']['id'];
-  shop_slug: Database['Shop']['slug'];
-  shop_name: Database['Shop']['name'];
-}
-
 /**
  * The customer's cart with shop and current stock per line, in one prepared statement: every cart
  * change answers with it, so it is on the checkout's hot path (docs/performance.md).
  */
 export async function getCart(ctx: ServiceContext): Promise<CartView> {
   const customer = requireCustomer(ctx);
-  const rows = await queryRows<CartRow>(
-    ctx.em,
-    `select c.sku_id, s.name as sku_name, s.price, s.stock, c.quantity, p.id as product_id, p.name as product_name,
-            p.image_url, p.status, sh.id as shop_id, sh.slug as shop_slug, sh.name as shop_name
-       from cart_item c
-       join sku s on s.id = c.sku_id
-       join product p on p.id = s.product_id
-       join shop sh on sh.id = p.shop_id
-      where c.customer_id = ?
-      order by sh.id, c.added_at, c.id`,
-    [customer.userId],
-  );
+  const rows = await cartLines.run(ctx.em, {}, { customerId: customer.userId });
   const lines = rows.map(
     (r): CartLineView => ({
-      skuId: r.sku_id,
-      skuName: r.sku_name,
-      productId: r.product_id,
-      productName: r.product_name,
-      imageUrl: r.image_url ?? undefined,
+      skuId: r.skuId,
+      skuName: r.skuName,
+      productId: r.productId,
+      productName: r.productName,
+      imageUrl: r.imageUrl ?? undefined,
       unitPrice: r.price,
       quantity: r.quantity,
       lineTotal: r.price * r.quantity,
       stock: r.stock,
-      shop: { id: r.shop_id, slug: r.shop_slug, name: r.shop_name },
+      shop: { id: r.shopId, slug: r.shopSlug, name: r.shopName },
       available: r.status === ProductStatus.Published,
     }),
   );
@@ -100,14 +73,7 @@ export async function setCartItem(ctx: ServiceContext, input: unknown): Promise<
     await typedSql(ctx.em).deleteFrom('CartItem').where('customer', '=', customer.userId).where('sku', '=', skuId).execute();
     return getCart(ctx);
   }
-  const put = await queryRows<{ sku_id: number }>(
-    ctx.em,
-    `insert into cart_item (customer_id, sku_id, quantity, added_at)
-     select ?, s.id, ?, now() from sku s join product p on p.id = s.product_id where s.id = ? and p.status = 'published'
-     on conflict (customer_id, sku_id) do update set quantity = excluded.quantity
-     returning sku_id`,
-    [customer.userId, quantity, skuId],
-  );
+  const put = await putCartLine.run(ctx.em, {}, { customerId: customer.userId, skuId, quantity });
   if (put.length === 0) {
     const sku = await typedSql(ctx.em).selectFrom('Sku as s').innerJoin('Product as p', 'p.id', 's.product').select('p.status').where('s.id', '=', skuId).executeTakeFirst();
     if (!sku) throw notFound('SKU', { sku_id: skuId });

@@ -1,6 +1,5 @@
 import { refused } from '../../errors.js';
 import { refusals } from '../../error-codes.js';
-import type { AppConfig } from '../../config.js';
 import { ItemPricing } from '../../entities/order-item.entity.js';
 import { orderTotals, type CheckoutLine, type DraftItem, type DraftOrder } from '../../shared/checkout-draft.js';
 import { typedSql } from '../../db/typed-sql.js';
@@ -8,18 +7,20 @@ import { BASE_CURRENCY } from '../../currency.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireCustomer } from '../../shared/guards.js';
 import { EventTypes } from '../events/event-types.js';
-import { emit } from '../../shared/transaction.js';
+import { emit, inTransaction } from '../../shared/transaction.js';
 import { parseInput, z } from '../../shared/validate.js';
 import { emitStockLow } from '../catalog/stock-events.js';
-import { orderViewsFromRows, type OrderRow, type OrderView } from '../orders/order-view.js';
-import { withIdempotency } from '../../shared/idempotency.js';
-import { applyCoupons, CouponsInput, priceCoupons } from '../promotions/coupon-redemption.js';
+import { orderViewsFromRows, type OrderView } from '../orders/order-view.js';
+import { OrderRow } from '../orders/order.repository.js';
+import { withIdempotency, type IdempotencyRecord } from '../../shared/idempotency.js';
+import { CouponsInput, priceCoupons } from '../promotions/coupon-redemption.js';
 import { draftGroupBuyOrder, GroupBuyIntent, prepareGroupBuyCheckout } from '../promotions/group-buy-checkout.js';
 import { applyFlashSalePricing, type FlashSaleTake } from '../promotions/flash-sale-pricing.js';
-import { freightFees, freightTermsOf, regionCode, ShippingAddressInput } from '../shipping/freight-fees.js';
-import type { CheckoutCart, OrderWriter } from './order-writer.js';
-import { combinedOrderWriter } from './combined-order-writer.js';
-import { transactionalOrderWriter } from './transactional-order-writer.js';
+import { freightFees, freightTermsOfDrafts, regionCode, ShippingAddressInput, type FreightTermsRow } from '../shipping/freight-fees.js';
+import type { CheckoutCart } from './order-writer.js';
+
+/** A checkout's answer as its Idempotency-Key keeps it (written by the order writer with the orders). */
+const StoredAnswer = z.object({ orders: z.array(OrderRow) });
 
 export const CheckoutInput = z
   .object({
@@ -57,15 +58,15 @@ export interface CheckoutPreview {
   total: number;
 }
 
-/** The order writer `CHECKOUT_WRITER` names (see `order-writer.ts`). */
-export function orderWriterFor(config: Pick<AppConfig, 'checkoutWriter'>): OrderWriter {
-  return config.checkoutWriter === 'transactional' ? transactionalOrderWriter : combinedOrderWriter;
-}
-
-/** What pricing a cart (or a group-buying intent) can refuse, at preview and at checkout. */
-const pricing = refusals(
-  'CART_EMPTY', 'NOT_FOUND', 'PRODUCT_UNAVAILABLE',
+/** What pricing a cart can refuse, at preview and at checkout. */
+const cartPricing = refusals(
+  'CART_EMPTY', 'PRODUCT_UNAVAILABLE',
   'COUPON_ALREADY_USED', 'COUPON_BELOW_THRESHOLD', 'COUPON_NOT_ALLOWED', 'COUPON_NOT_FOR_THIS_SHOP', 'COUPON_NOT_FOUND', 'COUPON_NOT_IN_WINDOW', 'COUPON_SHOP_NOT_IN_CART',
+);
+
+/** What pricing a cart or a group-buying intent (checkout only) can refuse. */
+const pricing = refusals(
+  cartPricing, 'NOT_FOUND',
   'GROUP_ALREADY_JOINED', 'GROUP_BUY_FLASH_SALE_CONFLICT', 'GROUP_BUY_NOT_ACTIVE', 'GROUP_BUY_NO_COUPONS', 'GROUP_BUY_SINGLE_ITEM', 'GROUP_FULL', 'GROUP_NOT_JOINABLE',
 );
 
@@ -74,60 +75,83 @@ export const checkoutRefusals = refusals(pricing, 'INSUFFICIENT_STOCK', 'IDEMPOT
 
 /**
  * Turns the customer's cart into one order per shop: price snapshots and totals, every figure from
- * the server (flash-sale pricing, coupons, group buying, freight), then the order writer takes the
- * cart lines, the flash-sale units and the stock under guards and inserts the orders. Any short line
- * refuses the whole checkout: no order, no stock change, the cart stays.
+ * the server (flash-sale pricing, coupons, group buying, freight), then the order writer (the
+ * service wiring's, see `order-writer.ts`) takes the cart lines, the coupons, the flash-sale units
+ * and the stock under guards and inserts the orders. Any short line refuses the whole checkout: no
+ * order, no stock change, the cart stays. A group-buying checkout buys the intent's single unit in
+ * one transaction, which holds its group (opened, or joined under a share lock) until the order is
+ * written; the cart plays no part in it.
  */
 export async function checkout(ctx: ServiceContext, input: unknown, idempotencyKey?: string): Promise<OrderView[]> {
   const customer = requireCustomer(ctx);
   const request = parseInput(CheckoutInput, input ?? {});
   await prepareGroupBuyCheckout(ctx, request.groupBuy);
-  const coupons = request.coupons ?? [];
-  const writer = orderWriterFor(ctx.config);
-  const replay = (stored: unknown) => orderViewsFromRows((stored as { orders: OrderRow[] }).orders);
+  const writer = ctx.wiring.orderWriter;
+  const replay = (stored: unknown) => orderViewsFromRows(StoredAnswer.parse(stored).orders);
+  const { groupBuy } = request;
   return withIdempotency(ctx, { scope: 'checkout', key: idempotencyKey, request, replay }, (idempotency) =>
-    writer.run(ctx, { writesFirst: request.groupBuy !== undefined || coupons.length > 0 }, async (tx) => {
-      const { lines, drafts, flashSale, freightTerms } = await draftCheckout(tx, writer, customer.userId, request.shippingAddress.region, request);
-      // Coupons last among the pricing steps: they look at the final items and their pricing.
-      await applyCoupons(tx, customer.userId, drafts, coupons);
-      // Freight after every pricing step: its free-shipping threshold looks at the amount after discount.
-      const freight = freightFees(drafts, freightTerms);
-
-      const { views, remaining } = await writer.placeOrders(tx, {
-        customerId: customer.userId,
-        shippingAddress: request.shippingAddress,
-        drafts,
-        freight,
-        cartLines: lines,
-        flashSale,
-        idempotency,
-      });
-      await tx.faults?.afterWrite?.(tx, 'checkout');
-
-      for (const view of views) {
-        emit(tx, {
-          type: EventTypes.ORDER_PLACED,
-          shopIds: [view.shop.id],
-          customerId: customer.userId,
-          payload: { orderId: view.id, total: view.total, status: view.status },
-        });
-      }
-      const sold = new Map<number, { productId: number; shopId: number; quantity: number }>();
-      for (const draft of drafts) {
-        for (const item of draft.items) {
-          const line = sold.get(item.skuId) ?? { productId: item.productId, shopId: draft.shopId, quantity: 0 };
-          line.quantity += item.quantity;
-          sold.set(item.skuId, line);
-        }
-      }
-      emitStockLow(tx, [...sold].map(([skuId, line]) => ({ skuId, ...line, stock: remaining.get(skuId)! })));
-      return views;
-    }),
+    groupBuy
+      ? inTransaction(ctx, async (tx) => {
+          const drafts = [await draftGroupBuyOrder(tx, customer.userId, { groupBuy, coupons: request.coupons })];
+          const freightTerms = await freightTermsOfDrafts(tx.em, drafts, request.shippingAddress.region);
+          return place(tx, { customerId: customer.userId, request, drafts, freightTerms, cartLines: [], flashSale: new Map(), idempotency });
+        })
+      : writer.run(ctx, async (tx) => {
+          const { lines, drafts, flashSale, freightTerms } = await draftCartCheckout(tx, customer.userId, request.shippingAddress.region);
+          // Coupons last among the pricing steps: they look at the final items and their pricing.
+          await priceCoupons(tx, customer.userId, drafts, request.coupons ?? []);
+          return place(tx, { customerId: customer.userId, request, drafts, freightTerms, cartLines: lines, flashSale, idempotency });
+        }),
   );
 }
 
-/** Pricing's refusals only: stock is taken, and so checked, by the checkout itself. */
-export const previewCheckoutRefusals = pricing;
+/** A priced checkout on its way to the writer. */
+interface Priced {
+  customerId: number;
+  request: CheckoutRequest;
+  drafts: DraftOrder[];
+  freightTerms: FreightTermsRow[];
+  cartLines: CheckoutLine[];
+  flashSale: FlashSaleTake;
+  idempotency?: IdempotencyRecord;
+}
+
+/** Prices the freight, has the writer place the orders, and announces them (and any SKU now low on stock). */
+async function place(tx: ServiceContext, priced: Priced): Promise<OrderView[]> {
+  const { customerId, drafts } = priced;
+  // Freight after every pricing step: its free-shipping threshold looks at the amount after discount.
+  const freight = freightFees(drafts, priced.freightTerms);
+  const { views, remaining } = await tx.wiring.orderWriter.placeOrders(tx, {
+    customerId,
+    shippingAddress: priced.request.shippingAddress,
+    drafts,
+    freight,
+    cartLines: priced.cartLines,
+    flashSale: priced.flashSale,
+    idempotency: priced.idempotency,
+  });
+  for (const view of views) {
+    emit(tx, {
+      type: EventTypes.ORDER_PLACED,
+      shopIds: [view.shop.id],
+      customerId,
+      payload: { orderId: view.id, total: view.total, status: view.status },
+    });
+  }
+  const sold = new Map<number, { productId: number; shopId: number; quantity: number }>();
+  for (const draft of drafts) {
+    for (const item of draft.items) {
+      const line = sold.get(item.skuId) ?? { productId: item.productId, shopId: draft.shopId, quantity: 0 };
+      line.quantity += item.quantity;
+      sold.set(item.skuId, line);
+    }
+  }
+  emitStockLow(tx, [...sold].map(([skuId, line]) => ({ skuId, ...line, stock: remaining.get(skuId)! })));
+  return views;
+}
+
+/** A cart's pricing refusals only: stock is taken, and so checked, by the checkout itself. */
+export const previewCheckoutRefusals = cartPricing;
 
 /**
  * What checking the cart out now would place, priced exactly as `checkout` prices it (flash-sale
@@ -140,7 +164,7 @@ export const previewCheckoutRefusals = pricing;
 export async function previewCheckout(ctx: ServiceContext, input: unknown): Promise<CheckoutPreview> {
   const customer = requireCustomer(ctx);
   const request = parseInput(PreviewInput, input ?? {});
-  const { drafts, freightTerms } = await draftCheckout(ctx, orderWriterFor(ctx.config), customer.userId, request.region, request);
+  const { drafts, freightTerms } = await draftCartCheckout(ctx, customer.userId, request.region);
   await priceCoupons(ctx, customer.userId, drafts, request.coupons ?? []);
   const freight = freightFees(drafts, freightTerms);
   const shops = await typedSql(ctx.em).selectFrom('Shop').select(['id', 'slug', 'name']).where('id', 'in', drafts.map((d) => d.shopId)).execute();
@@ -155,23 +179,9 @@ export async function previewCheckout(ctx: ServiceContext, input: unknown): Prom
 
 type CheckoutRequest = z.infer<typeof CheckoutInput>;
 
-/**
- * A checkout's drafts before coupons, with what the write statement and freight need. A
- * group-buying checkout buys the intent's single unit alone: the cart is neither read nor emptied.
- * Otherwise the cart, with flash-sale pricing applied.
- */
-async function draftCheckout(
-  tx: ServiceContext,
-  writer: OrderWriter,
-  customerId: number,
-  region: string,
-  { groupBuy, coupons }: Pick<CheckoutRequest, 'groupBuy' | 'coupons'>,
-) {
-  if (groupBuy) {
-    const drafts = [await draftGroupBuyOrder(tx, customerId, { groupBuy, coupons })];
-    return { lines: [] as CheckoutLine[], drafts, flashSale: new Map() as FlashSaleTake, freightTerms: await freightTermsOf(tx.em, drafts, region) };
-  }
-  const cart = availableCart(await writer.readCart(tx, customerId, region));
+/** A cart checkout's drafts before coupons (flash-sale pricing applied), with what the writer and freight need. */
+async function draftCartCheckout(tx: ServiceContext, customerId: number, region: string) {
+  const cart = availableCart(await tx.wiring.orderWriter.readCart(tx, customerId, region));
   const drafts = draftOrders(cart.lines);
   return { lines: cart.lines, drafts, flashSale: applyFlashSalePricing(drafts, cart.flashSaleOffers), freightTerms: cart.freightTerms };
 }

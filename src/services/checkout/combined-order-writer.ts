@@ -1,16 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { perConnection } from '../../db/per-connection.js';
 import { StatementCombiner } from '../../db/statement-combiner.js';
-import { inAutocommit, inTransaction } from '../../shared/transaction.js';
+import { inAutocommit } from '../../shared/transaction.js';
 import { readCarts, type CartRequest } from './cart-reads.js';
-import { settleRefusal, writeOrders } from './place-orders-statement.js';
+import { PlacementRefused, refusalErrors, settleRefusal, writeOrders } from './place-orders-statement.js';
 import type { CheckoutCart, OrderWriter, Placed, Placement } from './order-writer.js';
 
 /**
- * The fast order writer (the default): a checkout's reads run without a transaction and its orders
- * are written by one statement that commits on its own (`place-orders-statement.ts`), so the hot
- * stock rows are never held across a round trip to this process. A checkout that writes before its
- * orders (a coupon redeemed, a group opened) runs in one transaction instead, and writes alone.
+ * The fast order writer (the default): a cart checkout's reads run without a transaction and its
+ * orders are written by one statement that commits on its own (`place-orders-statement.ts`), so the
+ * hot stock rows are never held across a round trip to this process. Inside a transaction (a
+ * group-buying checkout, which holds its group's lock) the same statement joins it.
  *
  * Under load, concurrent checkouts share statements (`StatementCombiner`, one per database
  * connection): their cart reads, and their writes. One write statement then takes the checkouts of
@@ -22,8 +22,8 @@ import type { CheckoutCart, OrderWriter, Placed, Placement } from './order-write
  * refused, `settleRefusal` decides from the refusal who fails; the others are written again together.
  */
 export const combinedOrderWriter: OrderWriter = {
-  run(ctx, { writesFirst }, work) {
-    return writesFirst ? inTransaction(ctx, work) : inAutocommit(ctx, work);
+  run(ctx, work) {
+    return inAutocommit(ctx, work);
   },
 
   async readCart(tx, customerId, region) {
@@ -33,8 +33,14 @@ export const combinedOrderWriter: OrderWriter = {
   },
 
   async placeOrders(tx, placement) {
-    if (tx.em.isInTransaction()) return (await writeOrders(tx.em, [placement]))[0];
-    return orderWritesOf(tx.em).submit({ em: tx.em, placement });
+    try {
+      if (tx.em.isInTransaction()) return (await writeOrders(tx.em, [placement]))[0];
+      return await orderWritesOf(tx.em).submit({ em: tx.em, placement });
+    } catch (error) {
+      // A statement of this checkout alone (a batch of one) was refused: its own answer.
+      if (error instanceof PlacementRefused) throw refusalErrors(error.refusal, [placement])[0] ?? error;
+      throw error;
+    }
   },
 };
 

@@ -17,7 +17,7 @@ export interface CheckoutCart {
 export interface Placement {
   customerId: number;
   shippingAddress: ShippingAddress;
-  /** Fully priced drafts (flash sale, coupons), one per shop. */
+  /** Fully priced drafts (flash sale, coupons), one per shop; a draft's coupon is redeemed with its order. */
   drafts: DraftOrder[];
   /** Freight fee per shop. */
   freight: Map<number, number>;
@@ -36,24 +36,34 @@ export interface Placed {
 
 /**
  * How a checkout reads the cart and writes its orders. The checkout use case reads the same whichever
- * writer runs; `CHECKOUT_WRITER` picks one:
+ * writer runs: the writer is part of the service wiring, chosen at start-up by `CHECKOUT_WRITER`:
  * - `combined` (the default, measured faster: docs/performance.md): reads outside a transaction,
  *   one write statement that commits on its own, and concurrent checkouts sharing their reads and
  *   their write statement (`combined-order-writer.ts`);
- * - `transactional`: one transaction, one plain guarded write per step (`transactional-order-writer.ts`).
+ * - `transactional`: one transaction, one plain guarded write per step, each stock change through
+ *   inventory (`transactional-order-writer.ts`). It is the reference the combined writer is held to
+ *   (test/checkout-writers.test.ts runs both on the same generated checkouts).
  *
  * Either way a checkout is all or nothing: when a guard finds that something moved since the cart was
  * read (the cart, a flash-sale counter or its stock) the writer throws `StaleReadConflict` and the
- * checkout runs again; short SKU stock refuses it with `INSUFFICIENT_STOCK`.
+ * checkout runs again; a coupon used meanwhile refuses it with `COUPON_ALREADY_USED`, short SKU stock
+ * with `INSUFFICIENT_STOCK`.
  */
 export interface OrderWriter {
-  /**
-   * Runs a checkout as one unit of work (retried on conflicts, events published after commit).
-   * `writesFirst`: the checkout writes before its orders (a coupon redeemed, a group opened).
-   */
-  run<T>(ctx: ServiceContext, options: { writesFirst: boolean }, work: (tx: ServiceContext) => Promise<T>): Promise<T>;
+  /** Runs a cart checkout (its reads, pricing and `placeOrders`) as one unit of work: retried on conflicts, events published after commit. */
+  run<T>(ctx: ServiceContext, work: (tx: ServiceContext) => Promise<T>): Promise<T>;
   /** The customer's cart for shipping to `region`. */
   readCart(tx: ServiceContext, customerId: number, region: string): Promise<CheckoutCart>;
-  /** Takes the cart lines, the flash-sale units and the stock, inserts the orders and records the key. */
+  /**
+   * Takes the cart lines, redeems the coupons, takes the flash-sale units and the stock, inserts the
+   * orders and records the key; inside `tx`'s transaction when it has one.
+   */
   placeOrders(tx: ServiceContext, placement: Placement): Promise<Placed>;
+}
+
+declare module '../../shared/context.js' {
+  interface ServiceWiring {
+    /** Checkout's order writer (CHECKOUT_WRITER). */
+    orderWriter: OrderWriter;
+  }
 }

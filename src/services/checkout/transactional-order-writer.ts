@@ -9,17 +9,20 @@ import { orderRows, orderViewsFromRows } from '../orders/order-view.js';
 import { readCarts } from './cart-reads.js';
 import type { OrderWriter, Placement } from './order-writer.js';
 import { orderTotals } from '../../shared/checkout-draft.js';
+import { takeActivityStock, takeSkuStock } from '../inventory/inventory.service.js';
+import { redeemCoupons } from '../promotions/coupon-redemption.js';
 
 /**
- * The plain order writer (`CHECKOUT_WRITER=transactional`): the whole checkout in one transaction,
- * one guarded write per step, readable top to bottom. The same guards as the combined statement,
- * each a conditional write whose affected rows decide; rows are locked in the order every writer of
- * them uses (cart lines, purchase counters, activity items by id, SKUs by id), so two checkouts
- * cannot deadlock. It holds the hot stock rows until COMMIT, one round trip longer than the combined
- * writer: slower under a flash sale (docs/performance.md), which is why it is not the default.
+ * The plain order writer (`CHECKOUT_WRITER=transactional`), and the reference the combined one is
+ * held to: the whole checkout in one transaction, one guarded write per step, readable top to bottom,
+ * stock taken through inventory. The same guards as the combined statement, each a conditional write
+ * whose affected rows decide; rows are locked in the order every writer of them uses (cart lines,
+ * coupons, purchase counters, activity items by id, SKUs by id), so two checkouts cannot deadlock. It
+ * holds the hot stock rows until COMMIT, one round trip longer than the combined writer: slower under
+ * a flash sale (docs/performance.md), which is why it is not the default.
  */
 export const transactionalOrderWriter: OrderWriter = {
-  run(ctx, _options, work) {
+  run(ctx, work) {
     return inTransaction(ctx, work);
   },
 
@@ -30,10 +33,11 @@ export const transactionalOrderWriter: OrderWriter = {
   async placeOrders(tx, placement) {
     const { em } = tx;
     await takeCartLines(em, placement);
+    const coupons = placement.drafts.flatMap((d) => (d.couponId === undefined ? [] : [{ shopId: d.shopId, couponId: d.couponId }]));
+    await redeemCoupons(em, placement.customerId, coupons);
     const orderIds = await insertOrders(em, placement);
     await countFlashSaleUnits(em, placement);
-    await takeActivityStock(em, placement);
-    const remaining = await takeSkuStock(em, placement);
+    const remaining = await takeStock(em, placement, orderIds);
     const rows = await orderRows(em, orderIds);
     await recordStoredAnswer(tx, placement.idempotency, { orders: rows });
     return { views: orderViewsFromRows(rows), remaining };
@@ -107,40 +111,24 @@ async function countFlashSaleUnits(em: EntityManager, { customerId, flashSale }:
   }
 }
 
-/** The activity stock of each flash-sale item, ascending ids; short means another checkout took it since pricing. */
-async function takeActivityStock(em: EntityManager, { flashSale }: Placement): Promise<void> {
-  for (const [itemId, take] of [...flashSale].sort(([a], [b]) => a - b)) {
-    const taken = await typedSql(em)
-      .updateTable('FlashSaleItem')
-      .set((eb) => ({ remainingStock: eb('remainingStock', '-', take.quantity) }))
-      .where('id', '=', itemId)
-      .where('remainingStock', '>=', take.quantity)
-      .returning('id')
-      .executeTakeFirst();
-    if (!taken) {
-      throw new StaleReadConflict('FLASH_SALE_STOCK_CHANGED', 'The flash-sale stock changed while checking out; try again', { flash_sale_item_id: itemId });
-    }
+/**
+ * The orders' activity units, then their SKU units (summed per counter, ascending ids: inventory's
+ * lock order), with their `sale` movements. An activity item short of units means another checkout
+ * took them since pricing (rerun); a short SKU refuses the checkout. Returns the stock left per SKU.
+ */
+async function takeStock(em: EntityManager, { drafts }: Placement, orderIds: number[]): Promise<Map<number, number>> {
+  const lines = drafts.flatMap((draft, n) => draft.items.map((item) => ({ orderId: orderIds[n], item })));
+  const activity = lines.flatMap(({ orderId, item }) =>
+    item.flashSaleItemId === undefined ? [] : [{ flashSaleItemId: item.flashSaleItemId, orderId, units: item.quantity }],
+  );
+  const short = await takeActivityStock(em, activity);
+  if (short) {
+    throw new StaleReadConflict('FLASH_SALE_STOCK_CHANGED', 'The flash-sale stock changed while checking out; try again', { flash_sale_item_id: short.flashSaleItemId });
   }
-}
-
-/** The SKU stock of every line, summed per SKU, ascending ids; short stock refuses the checkout. Returns what is left. */
-async function takeSkuStock(em: EntityManager, { drafts }: Placement): Promise<Map<number, number>> {
-  const demand = new Map<number, number>();
-  for (const item of drafts.flatMap((d) => d.items)) demand.set(item.skuId, (demand.get(item.skuId) ?? 0) + item.quantity);
-  const remaining = new Map<number, number>();
-  for (const [skuId, quantity] of [...demand].sort(([a], [b]) => a - b)) {
-    const taken = await typedSql(em)
-      .updateTable('Sku')
-      .set((eb) => ({ stock: eb('stock', '-', quantity) }))
-      .where('id', '=', skuId)
-      .where('stock', '>=', quantity)
-      .returning('stock')
-      .executeTakeFirst();
-    if (!taken) {
-      const sku = await typedSql(em).selectFrom('Sku').select('stock').where('id', '=', skuId).executeTakeFirstOrThrow();
-      throw refused('INSUFFICIENT_STOCK', `Not enough stock for SKU ${skuId}`, { sku_id: skuId, requested: quantity, available: sku.stock });
-    }
-    remaining.set(skuId, taken.stock);
+  const taken = await takeSkuStock(em, lines.map(({ orderId, item }) => ({ skuId: item.skuId, orderId, units: item.quantity })));
+  if ('short' in taken) {
+    const { skuId, requested, available } = taken.short;
+    throw refused('INSUFFICIENT_STOCK', `Not enough stock for SKU ${skuId}`, { sku_id: skuId, requested, available });
   }
-  return remaining;
+  return taken.remaining;
 }

@@ -8,7 +8,7 @@ import { PAID_STATES } from '../../entities/order.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireCustomer, requireOperator } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { netPaid } from '../after-sale/refund-amount.js';
+import { netPaid } from './net-paid.js';
 import { id, parseInput, z } from '../../shared/validate.js';
 import { refusals } from '../../error-codes.js';
 

@@ -4,7 +4,9 @@ import { BASE_CURRENCY } from '../../currency.js';
 import { intArray } from '../../db/sql.js';
 import type { ItemPricing } from '../../entities/order-item.entity.js';
 import type { OrderStatus, ShippingAddress } from '../../entities/order.entity.js';
-import type { Database } from '../../db/typed-sql.js';
+import { orderRowsById, type OrderItemRow, type OrderRow, type ShipmentRow } from './order.repository.js';
+
+export type { OrderRow };
 
 export interface OrderItemView {
   id: number;
@@ -60,71 +62,6 @@ export interface OrderView {
   shipments: ShipmentView[];
 }
 
-/** Timestamps arrive as text: PostgreSQL's text in raw results, ISO text in the stored JSON answers. */
-type Stamp = string | Date;
-type O = Database['Order'];
-type I = Database['OrderItem'];
-type S = Database['Shipment'];
-
-/** An `order_item` row under its column names, as `json_agg` of the whole row gives it. */
-export interface OrderItemRow {
-  id: I['id'];
-  order_id: I['order'];
-  product_id: I['product'];
-  sku_id: I['sku'];
-  product_name: I['productName'];
-  sku_name: I['skuName'];
-  unit_price: I['unitPrice'];
-  quantity: I['quantity'];
-  amount: I['amount'];
-  pricing: I['pricing'];
-  shipped_quantity: I['shippedQuantity'];
-  sold: I['sold'];
-  flash_sale_item_id: I['flashSaleItem'];
-  refund_quantity: I['refundQuantity'];
-}
-
-/** A `shipment` row under its column names, with what the parcel holds (empty: the whole order). */
-export interface ShipmentRow {
-  id: S['id'];
-  order_id: S['order'];
-  company_code: S['company'];
-  carrier: S['carrier'];
-  tracking_number: S['trackingNumber'];
-  created_at: Stamp;
-  items: { order_item_id: Database['ShipmentItem']['orderItem']; quantity: Database['ShipmentItem']['quantity'] }[];
-}
-
-/**
- * A `shop_order` row under its column names (`o.*`) with its shop, items and shipments: what
- * `orderRows` selects and what checkout's write statement returns and keeps as a replayable answer.
- * Column names, not property names, because that statement builds the same rows in SQL.
- */
-export interface OrderRow {
-  id: O['id'];
-  customer_id: O['customer'];
-  shop_id: O['shop'];
-  status: O['status'];
-  items_total: O['itemsTotal'];
-  discount: O['discount'];
-  coupon_id: O['coupon'];
-  freight_fee: O['freightFee'];
-  shipping_address: O['shippingAddress'];
-  total: O['total'];
-  created_at: Stamp;
-  paid_at: Stamp | null;
-  shipped_at: Stamp | null;
-  delivered_at: Stamp | null;
-  cancelled_at: Stamp | null;
-  cancel_reason: O['cancelReason'];
-  group_id: O['group'];
-  group_price: O['groupPrice'];
-  shop_slug: Database['Shop']['slug'];
-  shop_name: Database['Shop']['name'];
-  item_rows: OrderItemRow[];
-  shipment_rows: ShipmentRow[];
-}
-
 /**
  * Full views of several orders in one statement whatever their number (orders with shops; their
  * items and their shipments with parcel contents as JSON lists, whose keys are the column names),
@@ -137,23 +74,12 @@ export async function orderViews(em: EntityManager, ids: number[]): Promise<Orde
 
 /**
  * The rows `orderViews` is made from (in no particular order): what a checkout's Idempotency-Key
- * keeps. Hand SQL, not typed SQL: its rows must be the ones checkout's write statement (a measured
- * hot path) builds in SQL, whole rows under their column names.
+ * keeps. SQL text (order.repository.ts), not a builder: its rows must be the ones checkout's write
+ * statement builds in SQL, whole rows under their column names.
  */
 export async function orderRows(em: EntityManager, ids: number[]): Promise<OrderRow[]> {
   if (ids.length === 0) return [];
-  return em.execute<OrderRow[]>(
-    `select o.*, s.slug as shop_slug, s.name as shop_name,
-            (select coalesce(json_agg(i order by i.id), '[]') from order_item i where i.order_id = o.id) as item_rows,
-            (select coalesce(json_agg(parcel order by parcel.id), '[]') from (
-               select sh.*, coalesce(json_agg(json_build_object('order_item_id', si.order_item_id, 'quantity', si.quantity) order by si.id)
-                        filter (where si.id is not null), '[]') as items
-                 from shipment sh left join shipment_item si on si.shipment_id = sh.id
-                where sh.order_id = o.id group by sh.id) parcel
-            ) as shipment_rows
-       from shop_order o join shop s on s.id = o.shop_id where o.id = any(?::int[])`,
-    [intArray(ids)],
-  );
+  return orderRowsById.run(em, [intArray(ids)]);
 }
 
 /** Views from rows shaped as `OrderRow`, in row order. */

@@ -82,7 +82,7 @@ export async function createShipment(ctx: ServiceContext, input: unknown): Promi
       .set((eb) => ({ shippedQuantity: eb('OrderItem.shippedQuantity', '+', eb.ref('p.quantity')) }))
       .whereRef('OrderItem.id', '=', 'p.item')
       .execute();
-    await closeShippingIfDone(tx.em, data.orderId);
+    await closeShippingIfDone(tx, data.orderId);
     emit(tx, {
       type: EventTypes.SHIPMENT_CREATED,
       shopIds: [operator.shopId],

@@ -3,7 +3,10 @@ import { sql } from 'kysely';
 import { typedSql } from '../../db/typed-sql.js';
 import { BASE_CURRENCY } from '../../currency.js';
 import { BalanceKind } from '../../entities/balance.entity.js';
+import type { ServiceContext } from '../../shared/context.js';
 import { credit, debitHeld } from '../accounts/ledger.service.js';
+import { netPaid } from '../orders/net-paid.js';
+import type { OrderTransition } from '../orders/order-lifecycle.js';
 
 /**
  * How customers earn points: 1 point per whole unit of the base currency (yuan) paid for an order,
@@ -69,6 +72,23 @@ export async function creditPointsForDeliveredOrder(em: EntityManager, order: De
     reference: { type: 'order', id: order.orderId },
   });
   return points;
+}
+
+/**
+ * Subscriber of `order.delivered`: each delivered order earns its points on what the customer finally
+ * paid (refunds completed before delivery do not earn), in the delivery's transaction.
+ */
+export async function earnPointsForDeliveredOrders(tx: ServiceContext, delivered: readonly OrderTransition[]): Promise<void> {
+  if (delivered.length === 0) return;
+  const paid = await typedSql(tx.em)
+    .selectFrom('Order')
+    .select((eb) => ['id', netPaid({ id: eb.ref('Order.id'), total: eb.ref('Order.total') }).as('netPaid')])
+    .where('id', 'in', delivered.map((order) => order.orderId))
+    .execute();
+  for (const order of delivered) {
+    const amountPaid = Math.max(0, paid.find((p) => p.id === order.orderId)?.netPaid ?? 0);
+    await creditPointsForDeliveredOrder(tx.em, { userId: order.customerId, orderId: order.orderId, amountPaid });
+  }
 }
 
 export const POINTS_REVERSED_REASON = 'points_reversed';

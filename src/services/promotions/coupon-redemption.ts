@@ -1,10 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql } from 'kysely';
+import { sql, type NotNull } from 'kysely';
 import { refused } from '../../errors.js';
 import { typedSql, type Database } from '../../db/typed-sql.js';
 import { DiscountKind } from '../../entities/coupon-template.entity.js';
 import { CouponStatus } from '../../entities/coupon.entity.js';
 import { ItemPricing } from '../../entities/order-item.entity.js';
+import { OrderStatus } from '../../entities/order.entity.js';
+import type { OrderTransition } from '../orders/order-lifecycle.js';
 import type { ServiceContext } from '../../shared/context.js';
 import type { DraftOrder } from '../../shared/checkout-draft.js';
 import { id, idText, z } from '../../shared/validate.js';
@@ -104,19 +106,11 @@ export function couponRefusal(coupon: CouponRow | undefined, draft: DraftOrder, 
 }
 
 /**
- * The coupon step of checkout, run after every step that prices the items: prices the coupons into
- * the drafts (`priceCoupons`), then redeems them with one guarded update (`status = 'available'`),
- * so one coupon in two concurrent checkouts is redeemed once. Any refusal throws, and the checkout's
- * transaction rolls back everything.
- */
-export async function applyCoupons(tx: ServiceContext, customerId: number, drafts: DraftOrder[], choices: CouponChoice[]): Promise<void> {
-  await priceCoupons(tx, customerId, drafts, choices);
-  await redeemCoupons(tx, customerId, choices);
-}
-
-/**
- * Resolves each chosen coupon on the server (owner, shop, status, window, order kind, threshold) and
- * sets the draft's discount and coupon; writes nothing (a checkout preview stops here).
+ * The coupon step of checkout, run after every step that prices the items (it looks at the final
+ * items and their pricing): resolves each chosen coupon on the server (owner, shop, status, window,
+ * order kind, threshold) and sets the draft's discount and coupon. Writes nothing: the order writer
+ * redeems the coupons with the orders (`redeemCoupons`), each only if still available, and a preview
+ * stops here.
  */
 export async function priceCoupons(tx: ServiceContext, customerId: number, drafts: DraftOrder[], choices: CouponChoice[]): Promise<void> {
   if (choices.length === 0) return;
@@ -144,11 +138,15 @@ export async function priceCoupons(tx: ServiceContext, customerId: number, draft
   }
 }
 
-/** Marks the chosen coupons used, each only if still available; one already used refuses the checkout. */
-async function redeemCoupons(tx: ServiceContext, customerId: number, choices: CouponChoice[]): Promise<void> {
+/**
+ * Marks the chosen coupons used, each only if still available, with one guarded update: of two
+ * concurrent checkouts with one coupon, one redeems it; the other is refused (COUPON_ALREADY_USED)
+ * and its transaction rolls back.
+ */
+export async function redeemCoupons(em: EntityManager, customerId: number, choices: readonly CouponChoice[]): Promise<void> {
   if (choices.length === 0) return;
   const ids = choices.map((c) => c.couponId);
-  const redeemed = await typedSql(tx.em)
+  const redeemed = await typedSql(em)
     .updateTable('Coupon')
     .set({ status: CouponStatus.Used, usedAt: sql<Date>`now()` })
     .where('customer', '=', customerId)
@@ -160,12 +158,14 @@ async function redeemCoupons(tx: ServiceContext, customerId: number, choices: Co
   if (lost) throw refused('COUPON_ALREADY_USED', `Coupon ${lost.couponId} was already used`, { shop_id: lost.shopId, coupon_id: lost.couponId });
 }
 
-/** Pending-order cancellation gives the order's coupon back (in the cancellation's transaction). */
-export async function restoreOrderCoupon(em: EntityManager, orderId: number): Promise<void> {
-  await typedSql(em)
+/** Subscriber of `order.cancelled`: a cancelled pending order gives its coupon back (in the cancellation's transaction). */
+export async function restoreCouponsOfCancelledOrders(tx: ServiceContext, cancelled: readonly OrderTransition[]): Promise<void> {
+  const orderIds = cancelled.filter((order) => order.from === OrderStatus.PendingPayment).map((order) => order.orderId);
+  if (orderIds.length === 0) return;
+  await typedSql(tx.em)
     .updateTable('Coupon')
     .set({ status: CouponStatus.Available, usedAt: null })
     .where('status', '=', CouponStatus.Used)
-    .where('id', '=', (eb) => eb.selectFrom('Order').select('coupon').where('id', '=', orderId))
+    .where('id', 'in', (eb) => eb.selectFrom('Order').select('coupon').where('id', 'in', orderIds).where('coupon', 'is not', null).$narrowType<{ coupon: NotNull }>())
     .execute();
 }

@@ -1,13 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql, type NotNull } from 'kysely';
+import { expressionBuilder, sql, type AliasedExpression, type InferResult, type NotNull, type SqlBool } from 'kysely';
 import { typedSql, type Database } from '../../db/typed-sql.js';
 import { ItemPricing } from '../../entities/order-item.entity.js';
+import { OrderStatus } from '../../entities/order.entity.js';
+import type { ServiceContext } from '../../shared/context.js';
 import type { DraftItem, DraftOrder } from '../../shared/checkout-draft.js';
+import type { OrderTransition } from '../orders/order-lifecycle.js';
 
 /**
  * Flash-sale pricing at checkout, resolved on the server only.
  *
- * 1. Checkout reads, in the same statement as the cart, the offers for its lines (`flashSaleOffersSql`):
+ * 1. Checkout reads, in the same statement as the cart, the offers for its lines (`flashSaleOffersOf`):
  *    enabled activity items whose window contains now, with activity stock left and a price below
  *    the standard one, and what the customer already bought of each. Nothing is locked.
  * 2. `applyFlashSalePricing` splits each eligible line into an activity-priced item, for up to
@@ -16,8 +19,8 @@ import type { DraftItem, DraftOrder } from '../../shared/checkout-draft.js';
  *    counter (guarded by the limit) and takes the activity stock (guarded by `remaining_stock`). If
  *    either moved since the read, the statement fails and the checkout is rerun
  *    (`StaleReadConflict`), so the line is priced again from fresh figures.
- * 4. `restoreFlashSaleStock` (cancellation of a pending order, refund completed before shipment):
- *    gives both back.
+ * 4. A cancelled pending order, or a refund completed before shipment, takes its units off the
+ *    counters (`giveBackFlashSaleCounters`); inventory gives the activity stock back.
  *
  * Lock order everywhere: purchase counter, then activity item, then SKU.
  */
@@ -25,26 +28,39 @@ import type { DraftItem, DraftOrder } from '../../shared/checkout-draft.js';
 /** Activity units a checkout takes: activity item id -> quantity, and the per-customer limit it was priced under. */
 export type FlashSaleTake = Map<number, { quantity: number; limit: number }>;
 
-/** A row of `flashSaleOffersSql`, inside the cart read's JSON (`json_agg` keeps column names and JSON types). */
-export interface FlashSaleOffer {
-  id: Database['FlashSaleItem']['id'];
-  sku_id: Database['FlashSaleItem']['sku'];
-  activity_price: Database['FlashSaleItem']['activityPrice'];
-  remaining_stock: Database['FlashSaleItem']['remainingStock'];
-  per_customer_limit: Database['FlashSaleItem']['perCustomerLimit'];
-  /** Units the customer already holds at the activity price (0 without a counter row). */
-  purchased: Database['FlashSalePurchase']['quantity'];
+/** A cart line as the offers read it: whose, which SKU, at what standard price. */
+export interface OfferedLine {
+  customerId: number;
+  skuId: number;
+  price: number;
 }
 
 /**
- * The offers for the lines of `lines` (a relation with `customer_id`, `sku_id` and the standard
- * `price`), as `FlashSaleOffer` rows.
+ * The offers for the lines `c` (a derived table of `OfferedLine`): enabled activity items whose
+ * window contains now, with activity stock left and a price below the standard one, and what the
+ * customer already bought of each. Checkout reads them in its cart statement, as JSON.
  */
-export const flashSaleOffersSql = (lines: string) => `
-  select i.id, i.sku_id, i.activity_price, i.remaining_stock, i.per_customer_limit, coalesce(p.quantity, 0) as purchased
-    from flash_sale_item i join ${lines} c on c.sku_id = i.sku_id
-    left join flash_sale_purchase p on p.flash_sale_item_id = i.id and p.customer_id = c.customer_id
-   where i.enabled and i.sale_window @> now() and i.remaining_stock > 0 and i.activity_price < c.price`;
+export function flashSaleOffersOf(lines: AliasedExpression<OfferedLine, 'c'>) {
+  return expressionBuilder<Database, never>()
+    .selectFrom('FlashSaleItem as i')
+    .innerJoin(lines, (join) => join.onRef('c.skuId', '=', 'i.sku'))
+    .leftJoin('FlashSalePurchase as fp', (join) => join.onRef('fp.flashSaleItem', '=', 'i.id').onRef('fp.customer', '=', 'c.customerId'))
+    .select((eb) => [
+      'i.id as id',
+      'i.sku as skuId',
+      'i.activityPrice as activityPrice',
+      'i.remainingStock as remainingStock',
+      'i.perCustomerLimit as perCustomerLimit',
+      eb.fn.coalesce('fp.quantity', sql.lit(0)).as('purchased'),
+    ])
+    .where((eb) => eb.ref('i.enabled'))
+    .where((eb) => sql<SqlBool>`${eb.ref('i.saleWindow')} @> now()`)
+    .where('i.remainingStock', '>', sql.lit(0))
+    .where((eb) => eb('i.activityPrice', '<', eb.ref('c.price')));
+}
+
+/** An offer as the cart read returns it (its JSON keeps the builder's names and JSON types). */
+export type FlashSaleOffer = InferResult<ReturnType<typeof flashSaleOffersOf>>[number];
 
 /**
  * Splits the drafts' standard-priced lines that have an offer (in place) and returns what the write
@@ -53,14 +69,14 @@ export const flashSaleOffersSql = (lines: string) => `
 export function applyFlashSalePricing(drafts: DraftOrder[], offers: FlashSaleOffer[]): FlashSaleTake {
   const take: FlashSaleTake = new Map();
   if (offers.length === 0) return take;
-  const bySku = new Map(offers.map((a) => [a.sku_id, a]));
+  const bySku = new Map(offers.map((a) => [a.skuId, a]));
   for (const draft of drafts) {
     draft.items = draft.items.flatMap((item) => {
       const activity = item.pricing === ItemPricing.Standard ? bySku.get(item.skuId) : undefined;
       if (!activity) return [item];
-      const quantity = Math.min(item.quantity, activity.per_customer_limit - activity.purchased, activity.remaining_stock);
+      const quantity = Math.min(item.quantity, activity.perCustomerLimit - activity.purchased, activity.remainingStock);
       if (quantity <= 0) return [item];
-      take.set(activity.id, { quantity, limit: activity.per_customer_limit });
+      take.set(activity.id, { quantity, limit: activity.perCustomerLimit });
       return splitItem(item, quantity, activity);
     });
   }
@@ -69,25 +85,27 @@ export function applyFlashSalePricing(drafts: DraftOrder[], offers: FlashSaleOff
 
 /** One cart line as an activity-priced item and, when the line asks for more, a standard remainder. */
 function splitItem(item: DraftItem, quantity: number, activity: FlashSaleOffer): DraftItem[] {
-  const priced: DraftItem = { ...item, quantity, unitPrice: activity.activity_price, pricing: ItemPricing.FlashSale, flashSaleItemId: activity.id };
+  const priced: DraftItem = { ...item, quantity, unitPrice: activity.activityPrice, pricing: ItemPricing.FlashSale, flashSaleItemId: activity.id };
   return item.quantity > quantity ? [priced, { ...item, quantity: item.quantity - quantity }] : [priced];
 }
 
-/** Whose activity units go back: a pending order being cancelled, or a refund completed before shipment. */
-export type FlashSaleGiveBack = { orderId: number } | { refundId: number };
+/** Whose activity-priced units leave the customer's counters: cancelled pending orders, or a refund completed before shipment. */
+export type CounterGiveBack = { orderIds: readonly number[] } | { refundId: number };
 
 /**
- * Gives back the activity stock and the customer's counted units of a cancelled pending order or of
- * the units of a refund completed before shipment, in the caller's transaction (before its SKU
- * stock, keeping the lock order: counters, activity items by id, SKUs).
+ * Takes the activity-priced units of cancelled pending orders, or of a refund completed before
+ * shipment, off their customers' per-item counters, in the caller's transaction, ascending item ids
+ * (counters are locked first: counters, activity items, SKUs). The activity stock itself goes back
+ * through inventory.
  */
-export async function restoreFlashSaleStock(em: EntityManager, from: FlashSaleGiveBack): Promise<void> {
+export async function giveBackFlashSaleCounters(em: EntityManager, from: CounterGiveBack): Promise<void> {
   const db = typedSql(em);
-  const took = await ('orderId' in from
+  if ('orderIds' in from && from.orderIds.length === 0) return;
+  const took = await ('orderIds' in from
     ? db
         .selectFrom('OrderItem as oi')
         .innerJoin('Order as o', 'o.id', 'oi.order')
-        .where('oi.order', '=', from.orderId)
+        .where('oi.order', 'in', [...from.orderIds])
         .select((eb) => ['oi.flashSaleItem', 'o.customer', eb.cast<number>(eb.fn.sum('oi.quantity'), 'integer').as('units')])
     : db
         .selectFrom('RefundItem as ri')
@@ -101,24 +119,20 @@ export async function restoreFlashSaleStock(em: EntityManager, from: FlashSaleGi
     .groupBy(['oi.flashSaleItem', 'o.customer'])
     .orderBy('oi.flashSaleItem')
     .execute();
-  const returned: { itemId: number; units: number }[] = [];
   for (const { flashSaleItem: itemId, customer, units } of took) {
-    const counted = await db
+    await db
       .updateTable('FlashSalePurchase')
       .set((eb) => ({ quantity: eb('quantity', '-', units) }))
       .where('flashSaleItem', '=', itemId)
       .where('customer', '=', customer)
-      .returning('quantity')
-      .executeTakeFirst();
-    if (counted) returned.push({ itemId, units });
-  }
-  for (const { itemId, units } of returned) {
-    await db
-      .updateTable('FlashSaleItem')
-      .set((eb) => ({ remainingStock: eb('remainingStock', '+', units) }))
-      .where('id', '=', itemId)
       .execute();
   }
+}
+
+/** Subscriber of `order.cancelled`: a cancelled pending order's flash-sale units leave the counters. */
+export async function giveBackCountersOfCancelledOrders(tx: ServiceContext, cancelled: readonly OrderTransition[]): Promise<void> {
+  const orderIds = cancelled.filter((order) => order.from === OrderStatus.PendingPayment).map((order) => order.orderId);
+  await giveBackFlashSaleCounters(tx.em, { orderIds });
 }
 
 /**

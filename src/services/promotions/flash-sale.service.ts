@@ -1,8 +1,8 @@
 import { LockMode, QueryOrder, type Loaded } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ExpressionBuilder } from 'kysely';
 import { causeChain, conflict, notFound, refused, type AppError } from '../../errors.js';
-import { typedSql, type Database } from '../../db/typed-sql.js';
+import { setActivityReserve } from '../inventory/inventory.service.js';
+import { typedSql } from '../../db/typed-sql.js';
 import { FlashSale, FlashSaleItem } from '../../entities/flash-sale.entity.js';
 import { ProductStatus } from '../../entities/product.entity.js';
 import { Sku } from '../../entities/sku.entity.js';
@@ -146,8 +146,9 @@ export async function createFlashSale(ctx: ServiceContext, input: unknown): Prom
   return inTransaction(ctx, async (tx) => {
     await checkItems(tx.em, operator.shopId, data);
     const session = tx.em.create(FlashSale, { shop: operator.shopId, name: data.name, startsAt: data.startsAt, endsAt: data.endsAt });
-    for (const item of data.items) createItem(tx.em, session, item);
+    const created = data.items.map((item) => createItem(tx.em, session, item));
     await tx.em.flush();
+    await openActivityStock(tx.em, created);
     return ownView(tx.em, operator.shopId, session.id);
   });
 }
@@ -177,8 +178,9 @@ export async function updateFlashSale(ctx: ServiceContext, input: unknown): Prom
       await updateItem(tx.em, session, id, wanted.get(sku)!);
       wanted.delete(sku);
     }
-    for (const item of wanted.values()) createItem(tx.em, session, item);
+    const created = [...wanted.values()].map((item) => createItem(tx.em, session, item));
     await refuseIfOverlapping(tx.em.flush());
+    await openActivityStock(tx.em, created);
     return ownView(tx.em, operator.shopId, flashSaleId);
   });
 }
@@ -247,54 +249,55 @@ async function checkItems(em: EntityManager, shopId: number, data: Session): Pro
 /** The session's window as its items copy it: a half-open `tstzrange`. */
 const saleWindow = (session: FlashSale) => `[${session.startsAt.toISOString()},${session.endsAt.toISOString()})`;
 
-/** A new item of the session (written by the next flush), its whole reserve still to sell. */
-function createItem(em: EntityManager, session: FlashSale, item: ItemInput): void {
-  em.create(FlashSaleItem, {
+/**
+ * A new item of the session (written by the next flush), with no activity stock yet: its reserve is
+ * inventory's to set (`openActivityStock`, after the flush), as an adjustment movement.
+ */
+function createItem(em: EntityManager, session: FlashSale, item: ItemInput): { item: FlashSaleItem; reserved: number } {
+  const created = em.create(FlashSaleItem, {
     flashSale: session,
     sku: item.skuId,
     activityPrice: item.activityPrice,
-    reservedStock: item.reservedStock,
-    remainingStock: item.reservedStock,
+    reservedStock: 0,
+    remainingStock: 0,
     perCustomerLimit: item.perCustomerLimit,
     enabled: session.enabled,
     saleWindow: saleWindow(session),
   });
+  return { item: created, reserved: item.reservedStock };
+}
+
+/** New items' whole reserve, still to sell. */
+async function openActivityStock(em: EntityManager, created: { item: FlashSaleItem; reserved: number }[]): Promise<void> {
+  for (const { item, reserved } of created) await setActivityReserve(em, item.id, reserved);
 }
 
 /**
- * An existing item's new terms, with the session's window and state copied in. The activity stock
- * left moves by the change of the reserved stock in the same guarded statement (checkouts take it
- * meanwhile); an item whose new reserve is below what it has sold refuses the edit.
+ * An existing item's new terms, with the session's window and state copied in. Its reserve goes
+ * through inventory first: the activity stock left moves by the change of the reserved stock (a
+ * guarded statement; checkouts take it meanwhile), and an item whose new reserve is below what it has
+ * sold refuses the edit.
  */
 async function updateItem(em: EntityManager, session: FlashSale, itemId: number, item: ItemInput): Promise<void> {
-  const stockLeft = (eb: ExpressionBuilder<Database, 'FlashSaleItem'>) => eb(eb('remainingStock', '+', item.reservedStock), '-', eb.ref('reservedStock'));
-  const updated = await refuseIfOverlapping(
+  if (!(await setActivityReserve(em, itemId, item.reservedStock))) {
+    const { sold } = await typedSql(em)
+      .selectFrom('FlashSaleItem')
+      .select((eb) => eb('reservedStock', '-', eb.ref('remainingStock')).as('sold'))
+      .where('id', '=', itemId)
+      .executeTakeFirstOrThrow();
+    throw refused('FLASH_SALE_RESERVE_BELOW_SOLD', `SKU ${item.skuId} has sold ${sold} activity units; the reserve cannot be smaller`, {
+      sku_id: item.skuId,
+      sold,
+      reserved_stock: item.reservedStock,
+    });
+  }
+  await refuseIfOverlapping(
     typedSql(em)
       .updateTable('FlashSaleItem')
-      .set((eb) => ({
-        activityPrice: item.activityPrice,
-        remainingStock: stockLeft(eb),
-        reservedStock: item.reservedStock,
-        perCustomerLimit: item.perCustomerLimit,
-        enabled: session.enabled,
-        saleWindow: saleWindow(session),
-      }))
+      .set({ activityPrice: item.activityPrice, perCustomerLimit: item.perCustomerLimit, enabled: session.enabled, saleWindow: saleWindow(session) })
       .where('id', '=', itemId)
-      .where((eb) => eb(stockLeft(eb), '>=', 0))
-      .returning('id')
-      .executeTakeFirst(),
+      .execute(),
   );
-  if (updated) return;
-  const { sold } = await typedSql(em)
-    .selectFrom('FlashSaleItem')
-    .select((eb) => eb('reservedStock', '-', eb.ref('remainingStock')).as('sold'))
-    .where('id', '=', itemId)
-    .executeTakeFirstOrThrow();
-  throw refused('FLASH_SALE_RESERVE_BELOW_SOLD', `SKU ${item.skuId} has sold ${sold} activity units; the reserve cannot be smaller`, {
-    sku_id: item.skuId,
-    sold,
-    reserved_stock: item.reservedStock,
-  });
 }
 
 /** A statement whose failure may be a refusal the database made, turned into its answer when it is. */

@@ -5,13 +5,13 @@ import { conflict, refused } from '../../errors.js';
 import { typedSql, type Database } from '../../db/typed-sql.js';
 import { BalanceKind } from '../../entities/balance.entity.js';
 import { GroupMembership, GroupState } from '../../entities/group-buy.entity.js';
-import { OrderItem } from '../../entities/order-item.entity.js';
 import { OrderStatus } from '../../entities/order.entity.js';
+import { MovementKind } from '../../entities/stock-movement.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
 import { debitHeld, freeze, lockBalances, release } from '../accounts/ledger.service.js';
-import { returnStock, type Demand } from '../catalog/stock.js';
-import { orderViews, type OrderView } from '../orders/order-view.js';
+import { giveBackOrderStock } from '../inventory/inventory.service.js';
+import { transitionOrders, type OrderTransition, type OrderTransitionPreparer } from '../orders/order-lifecycle.js';
 
 /**
  * The life of a buying group: seats paid (money frozen), success (frozen money settled), expiry
@@ -61,15 +61,16 @@ export function refuseClosedGroup(group: SeatProbe): void {
 }
 
 /**
- * Pays a seat of a group order whose status payOrder has just set to `awaiting_group`: locks the
- * group, refuses a closed or full group (the caller's transaction then rolls back: nothing is
+ * Subscriber of `order.awaiting_group` (payment of a group order's seat, in the payment's
+ * transaction): locks the group, refuses a closed or full group (the payment rolls back: nothing is
  * frozen and the order stays pending), freezes the amount, writes the membership and takes the seat.
  * The seat that fills the group settles every member.
  */
-export async function payGroupSeat(
-  tx: ServiceContext,
-  paid: { orderId: number; customerId: number; total: number; groupId: number },
-): Promise<OrderView> {
+export async function takePaidSeats(tx: ServiceContext, seats: readonly OrderTransition[]): Promise<void> {
+  for (const seat of seats) await takePaidSeat(tx, { orderId: seat.orderId, customerId: seat.customerId, total: seat.total, groupId: seat.groupId! });
+}
+
+async function takePaidSeat(tx: ServiceContext, paid: { orderId: number; customerId: number; total: number; groupId: number }): Promise<void> {
   const db = typedSql(tx.em);
   // `for no key update`: what the UPDATE below takes; a plain `for update` would also wait for
   // checkouts whose new orders hold key-share locks on the group through the foreign key.
@@ -115,42 +116,24 @@ export async function payGroupSeat(
     .executeTakeFirst();
   // The lock and the check above make this unreachable; the guard keeps the capacity exact regardless.
   if (!seat) throw refused('GROUP_FULL', 'Every seat of this group is taken', { group_id: paid.groupId, capacity: group.capacity });
-
-  const successful = seat.state === GroupState.Successful;
-  emit(tx, {
-    type: EventTypes.ORDER_PAID,
-    shopIds: [group.shop],
-    customerId: paid.customerId,
-    payload: { orderId: paid.orderId, total: paid.total, status: successful ? OrderStatus.Paid : OrderStatus.AwaitingGroup, groupId: paid.groupId },
-  });
-  if (successful) await settleGroup(tx, { ...group, paidSeats: seat.paidSeats });
-  return (await orderViews(tx.em, [paid.orderId]))[0];
+  if (seat.state === GroupState.Successful) await settleGroup(tx, { ...group, paidSeats: seat.paidSeats });
 }
 
-/** Moves the group's seat orders still awaiting it to `status`; returns them with their customer and seat amount. */
-function closeSeatOrders(tx: ServiceContext, groupId: number, change: { status: OrderStatus.Paid } | { status: OrderStatus.Cancelled; cancelReason: string }) {
-  return typedSql(tx.em)
-    .updateTable('Order')
-    .from('GroupMembership as m')
-    .set(change.status === OrderStatus.Paid ? change : { ...change, cancelledAt: sql<Date>`now()` })
-    .whereRef('m.order', '=', 'Order.id')
-    .where('m.group', '=', groupId)
-    .where('Order.status', '=', OrderStatus.AwaitingGroup)
-    .returning(['Order.id', 'Order.customer', 'm.amount'])
-    .execute();
-}
+/** The group's seats (paid memberships): order, customer and seat amount. */
+const seatsOf = (tx: ServiceContext, groupId: number) =>
+  typedSql(tx.em).selectFrom('GroupMembership').select(['order', 'customer', 'amount']).where('group', '=', groupId).orderBy('order').execute();
 
 /** Capacity reached: every member's order becomes `paid` (and sold) and their frozen amounts are debited. */
 async function settleGroup(tx: ServiceContext, group: ClosedGroup): Promise<void> {
-  const members = await closeSeatOrders(tx, group.id, { status: OrderStatus.Paid });
+  const seats = await seatsOf(tx, group.id);
+  const settled = await transitionOrders(tx, ['settleSeat'], seats.map((s) => s.order));
+  const members = seats.filter((s) => settled.some((m) => m.orderId === s.order));
   // Ascending customer order, so two settlements touching the same customers lock balances alike.
   members.sort((a, b) => a.customer - b.customer);
   for (const m of members) {
-    await debitHeld(tx.em, { userId: m.customer, kind: BalanceKind.Frozen, amount: m.amount, reason: 'group_settlement', reference: { type: 'order', id: m.id } });
+    await debitHeld(tx.em, { userId: m.customer, kind: BalanceKind.Frozen, amount: m.amount, reason: 'group_settlement', reference: { type: 'order', id: m.order } });
   }
-  const orderIds = members.map((m) => m.id);
-  await tx.em.nativeUpdate(OrderItem, { order: { $in: orderIds } }, { sold: true });
-  emitStateChanged(tx, group, GroupState.Successful, orderIds);
+  emitStateChanged(tx, group, GroupState.Successful, members.map((m) => m.order).sort((a, b) => a - b));
 }
 
 /** open -> `state` as one guarded UPDATE of the group (it waits for a payment holding the lock, then sees the outcome). */
@@ -174,57 +157,42 @@ function closeGroup(tx: ServiceContext, groupId: number, state: GroupState.Expir
 
 /**
  * open -> expired when the lifetime has ended. Each paid seat's order is cancelled
- * (`group_expired`), its stock returned and its frozen amount released. Returns false when the
+ * (`group_expired`), its frozen amount released and its stock given back. Returns false when the
  * group was not due.
  */
 export async function expireGroup(tx: ServiceContext, groupId: number): Promise<boolean> {
   const group = await closeGroup(tx, groupId, GroupState.Expired);
   if (!group) return false;
-  const seats = await closeSeatOrders(tx, groupId, { status: OrderStatus.Cancelled, cancelReason: 'group_expired' });
-  seats.sort((a, b) => a.customer - b.customer);
-  for (const s of seats) {
-    await release(tx.em, { userId: s.customer, amount: s.amount, reason: 'group_expired', reference: { type: 'order', id: s.id } });
+  const seats = await seatsOf(tx, groupId);
+  const expired = await transitionOrders(tx, ['expireSeat'], seats.map((s) => s.order), { reason: 'group_expired' });
+  const released = seats.filter((s) => expired.some((m) => m.orderId === s.order)).sort((a, b) => a.customer - b.customer);
+  for (const s of released) {
+    await release(tx.em, { userId: s.customer, amount: s.amount, reason: 'group_expired', reference: { type: 'order', id: s.order } });
   }
-  const orderIds = seats.map((s) => s.id);
-  if (orderIds.length > 0) {
-    const items = await typedSql(tx.em)
-      .selectFrom('OrderItem')
-      .select((eb) => ['sku', eb.cast<number>(eb.fn.sum('quantity'), 'integer').as('units')])
-      .where('order', 'in', orderIds)
-      .groupBy('sku')
-      .execute();
-    const demand: Demand = new Map(items.map((i) => [i.sku, i.units]));
-    await returnStock(tx.em, demand);
-  }
-  for (const s of seats) {
-    emit(tx, {
-      type: EventTypes.ORDER_CANCELLED,
-      shopIds: [group.shop],
-      customerId: s.customer,
-      payload: { orderId: s.id, reason: 'group_expired', status: OrderStatus.Cancelled },
-    });
-  }
+  const orderIds = expired.map((m) => m.orderId);
+  await giveBackOrderStock(tx.em, orderIds, MovementKind.GroupExpiry);
   emitStateChanged(tx, group, GroupState.Expired, orderIds);
   return true;
 }
 
 /**
- * Hook of `cancelPendingOrder` (inside its transaction) for every cancelled order. For an order of
- * a group: the expiry runs first (a lifetime already ended gives `expired`); then, when the order
- * was the opener's and no seat is paid, the group becomes `cancelled`. Paid seats are never touched.
+ * Subscriber of `order.cancelled`: for a cancelled pending order of a group, the expiry runs first (a
+ * lifetime already ended gives `expired`); then, when the order was the opener's and no seat is paid,
+ * the group becomes `cancelled`. Paid seats are never touched.
  */
-export async function onPendingOrderCancelled(tx: ServiceContext, orderId: number): Promise<void> {
-  const seat = await typedSql(tx.em)
-    .selectFrom('Order as o')
-    .innerJoin('BuyingGroup as g', 'g.id', 'o.group')
-    .select((eb) => ['g.id as groupId', eb('o.customer', '=', eb.ref('g.opener')).$castTo<boolean>().as('byOpener')])
-    .where('o.id', '=', orderId)
-    .executeTakeFirst();
-  if (!seat) return;
-  if (await expireGroup(tx, seat.groupId)) return;
-  if (!seat.byOpener) return;
-  const group = await closeGroup(tx, seat.groupId, GroupState.Cancelled);
-  if (group) emitStateChanged(tx, group, GroupState.Cancelled, [orderId]);
+export async function closeGroupsOfCancelledOrders(tx: ServiceContext, cancelled: readonly OrderTransition[]): Promise<void> {
+  for (const order of cancelled) {
+    if (order.from !== OrderStatus.PendingPayment || order.groupId === null) continue;
+    const seat = await typedSql(tx.em)
+      .selectFrom('BuyingGroup')
+      .select('opener')
+      .where('id', '=', order.groupId)
+      .executeTakeFirstOrThrow();
+    if (await expireGroup(tx, order.groupId)) continue;
+    if (seat.opener !== order.customerId) continue;
+    const group = await closeGroup(tx, order.groupId, GroupState.Cancelled);
+    if (group) emitStateChanged(tx, group, GroupState.Cancelled, [order.orderId]);
+  }
 }
 
 /** Expires the groups found due, in a transaction of their own. */
@@ -252,9 +220,9 @@ const dueGroups = (ctx: ServiceContext) =>
 export const expireGroupIfDue = async (ctx: ServiceContext, groupId: number) =>
   expireFound(ctx, await dueGroups(ctx).where('BuyingGroup.id', '=', groupId).execute());
 
-/** The same for the group of an order (before its payment); nothing for other orders. */
-export const expireGroupOfOrder = async (ctx: ServiceContext, orderId: number) =>
-  expireFound(ctx, await dueGroups(ctx).innerJoin('Order as o', 'o.group', 'BuyingGroup.id').where('o.id', '=', orderId).execute());
+/** Preparer of a payment: the lapsed group of an order is expired before it is paid; nothing for other orders. */
+export const expireGroupsOfOrders: OrderTransitionPreparer = async (ctx, orderIds) =>
+  void (await expireFound(ctx, await dueGroups(ctx).innerJoin('Order as o', 'o.group', 'BuyingGroup.id').where('o.id', 'in', [...orderIds]).execute()));
 
 /** The same for every lapsed group of an activity (before showing its open groups). */
 export const expireGroupsOfActivity = async (ctx: ServiceContext, activityId: number) =>

@@ -1,7 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { intArray } from '../../db/sql.js';
-import type { Database } from '../../db/typed-sql.js';
-import { queryRows } from '../../db/prepared-statements.js';
+import { freightTermsOfProducts, type FreightTermsRow } from './freight.repository.js';
 import { z } from '../../shared/validate.js';
 import type { DraftOrder } from '../../shared/checkout-draft.js';
 
@@ -39,39 +37,13 @@ export function groupFee(terms: FreightTerms, units: number, orderAmount: number
   return terms.firstUnitFee + (units - 1) * terms.additionalUnitFee;
 }
 
-/**
- * A product's freight terms for one region (the region's override, else the template's defaults),
- * under the names `freightTermsSql` gives its columns: checkout reads these rows inside its cart
- * statement, as JSON.
- */
-export interface FreightTermsRow {
-  product_id: Database['Product']['id'];
-  template_id: Database['FreightTemplate']['id'];
-  first_unit_fee: Database['FreightTemplate']['firstUnitFee'];
-  additional_unit_fee: Database['FreightTemplate']['additionalUnitFee'];
-  free_threshold: Database['FreightTemplate']['freeThreshold'];
-}
-
-/**
- * The freight terms of the products whose id satisfies `productIds` (SQL on `p.id`), for the region
- * `region` (SQL; by default one bound `?`). Checkout reads them in the same statement as the cart
- * (`checkout.service.ts`).
- */
-export const freightTermsSql = (productIds: string, region = '?') => `
-  select p.id as product_id, t.id as template_id,
-         case when r.template_id is null then t.first_unit_fee else r.first_unit_fee end as first_unit_fee,
-         case when r.template_id is null then t.additional_unit_fee else r.additional_unit_fee end as additional_unit_fee,
-         case when r.template_id is null then t.free_threshold else r.free_threshold end as free_threshold
-    from product p
-    join freight_template t on t.id = p.freight_template_id
-    left join freight_template_region r on r.template_id = t.id and r.region = ${region}
-   where ${productIds}`;
+export type { FreightTermsRow };
 
 /** The freight terms of the drafts' products for a region, in one query. */
-export async function freightTermsOf(em: EntityManager, drafts: DraftOrder[], region: string): Promise<FreightTermsRow[]> {
+export async function freightTermsOfDrafts(em: EntityManager, drafts: DraftOrder[], region: string): Promise<FreightTermsRow[]> {
   const productIds = [...new Set(drafts.flatMap((d) => d.items.map((i) => i.productId)))];
   if (productIds.length === 0) return [];
-  return queryRows<FreightTermsRow>(em, freightTermsSql('p.id = any(?::int[])'), [region, intArray(productIds)]);
+  return freightTermsOfProducts.run(em, {}, { productIds, region });
 }
 
 /**
@@ -80,7 +52,7 @@ export async function freightTermsOf(em: EntityManager, drafts: DraftOrder[], re
  * by their product's template; a product without one ships free.
  */
 export function freightFees(drafts: DraftOrder[], terms: FreightTermsRow[]): Map<number, number> {
-  const byProduct = new Map(terms.map((r) => [r.product_id, r]));
+  const byProduct = new Map(terms.map((r) => [r.productId, r]));
   const fees = new Map<number, number>();
   for (const draft of drafts) {
     const amount = draft.items.reduce((sum, i) => sum + i.unitPrice * i.quantity, 0) - draft.discount;
@@ -88,12 +60,12 @@ export function freightFees(drafts: DraftOrder[], terms: FreightTermsRow[]): Map
     for (const item of draft.items) {
       const t = byProduct.get(item.productId);
       if (!t) continue;
-      const group = groups.get(t.template_id) ?? {
-        terms: { firstUnitFee: t.first_unit_fee, additionalUnitFee: t.additional_unit_fee, freeThreshold: t.free_threshold },
+      const group = groups.get(t.templateId) ?? {
+        terms: { firstUnitFee: t.firstUnitFee, additionalUnitFee: t.additionalUnitFee, freeThreshold: t.freeThreshold },
         units: 0,
       };
       group.units += item.quantity;
-      groups.set(t.template_id, group);
+      groups.set(t.templateId, group);
     }
     fees.set(draft.shopId, [...groups.values()].reduce((sum, g) => sum + groupFee(g.terms, g.units, amount), 0));
   }

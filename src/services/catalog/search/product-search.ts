@@ -1,31 +1,35 @@
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Keyword } from './keyword.js';
 
-/** A piece of SQL with `?` placeholders and their values, in order. Values are always bound, never spliced. */
-export interface SqlPart {
-  sql: string;
-  params: unknown[];
+/** How a keyword matches: its words (full text), or names similar to it (trigrams). */
+export type MatchKind = 'words' | 'similar';
+
+/** One way a keyword selects products: how, and the text bound as the statement's value. */
+export interface KeywordMatch {
+  by: MatchKind;
+  /** The `to_tsquery` text (words) or the keyword's words (similar names). */
+  text: string;
 }
 
-/** One way a keyword selects and ranks products: SQL on `product p`. */
-export interface KeywordMatch {
-  /** What matched: the words (full text), or names similar to the keyword (trigrams). */
-  by: 'words' | 'similar';
-  where: SqlPart;
-  /** Relevance of `p` (a `real`), higher is better. */
-  rank: SqlPart;
+/** A keyword match as SQL on a product's name and search document: whether it matches, and how well (`real`, higher is better). */
+export interface MatchSql {
+  where: RawBuilder<SqlBool>;
+  rank: RawBuilder<number>;
 }
 
 /**
  * The service boundary of keyword search. The listing and the facets ask it how a keyword selects
  * and ranks products and apply every other filter, order, page and count themselves; suggestions are
- * their own table (suggestions.ts). Today's implementation is PostgreSQL full text and pg_trgm on the
- * product table (docs/decisions.md, "Search inside PostgreSQL"). A dedicated engine would implement
- * it by returning candidate ids and scores instead of SQL, read as `unnest(?::int[], ?::real[])` the
- * way `sort=sales` already reads a remembered ranking.
+ * their own table (suggestions.service.ts). Today's implementation is PostgreSQL full text and pg_trgm
+ * on the product table (docs/decisions.md, "Search inside PostgreSQL"). A dedicated engine would
+ * implement it by returning candidate ids and scores instead, read as `unnest(ids, scores)` the way
+ * `sort=sales` already reads a remembered ranking.
  */
 export interface ProductSearch {
   /** The matches to try, in order: the next one only when the previous one finds nothing under the same filters. */
   matchesOf(keyword: Keyword): KeywordMatch[];
+  /** The match as SQL on `p`: its text is the statement's value `text` (a stand-in while it compiles). */
+  sqlOf(by: MatchKind, product: { name: Expression<string>; searchDocument: Expression<string | null> }, text: Expression<string>): MatchSql;
 }
 
 /**
@@ -36,17 +40,16 @@ export interface ProductSearch {
  */
 export const postgresProductSearch: ProductSearch = {
   matchesOf(keyword) {
-    const words: KeywordMatch = {
-      by: 'words',
-      where: { sql: `p.search_document @@ to_tsquery('simple', ?)`, params: [keyword.tsquery] },
-      rank: { sql: `ts_rank_cd(p.search_document, to_tsquery('simple', ?))`, params: [keyword.tsquery] },
-    };
-    if (keyword.similarText === null) return [words];
-    const similar: KeywordMatch = {
-      by: 'similar',
-      where: { sql: '? <% p.name', params: [keyword.similarText] },
-      rank: { sql: 'word_similarity(?, p.name)', params: [keyword.similarText] },
-    };
-    return [words, similar];
+    const words: KeywordMatch = { by: 'words', text: keyword.tsquery };
+    return keyword.similarText === null ? [words] : [words, { by: 'similar', text: keyword.similarText }];
+  },
+  sqlOf(by, product, text) {
+    if (by === 'words') {
+      return {
+        where: sql<SqlBool>`${product.searchDocument} @@ to_tsquery('simple', ${text})`,
+        rank: sql<number>`ts_rank_cd(${product.searchDocument}, to_tsquery('simple', ${text}))`,
+      };
+    }
+    return { where: sql<SqlBool>`${text} <% ${product.name}`, rank: sql<number>`word_similarity(${text}, ${product.name})` };
   },
 };

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { buildSchema, getMetadataStorage } from 'type-graphql';
 import { printSchema, type GraphQLSchema } from 'graphql';
-import { resolvers } from '../resolvers/index.js';
+import { resolvers } from './index.js';
 
 let built: Promise<GraphQLSchema> | undefined;
 

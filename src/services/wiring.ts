@@ -1,0 +1,44 @@
+import type { AppConfig } from '../config.js';
+import type { ServiceWiring } from '../shared/context.js';
+import { combinedOrderWriter } from './checkout/combined-order-writer.js';
+import { transactionalOrderWriter } from './checkout/transactional-order-writer.js';
+import type { OrderTransitionEvent, OrderTransitionHooks, OrderTransitionSubscriber } from './orders/order-lifecycle.js';
+import { closeGroupsOfCancelledOrders, expireGroupsOfOrders, takePaidSeats } from './promotions/group-buy-lifecycle.js';
+import { giveBackCountersOfCancelledOrders } from './promotions/flash-sale-pricing.js';
+import { restoreCouponsOfCancelledOrders } from './promotions/coupon-redemption.js';
+import { earnPointsForDeliveredOrders } from './points/points-earning.service.js';
+
+/**
+ * What the service layer is made of in this process, chosen once at start-up: the one place that
+ * names which module attaches to which order transition (so orders imports none of them), and which
+ * order writer checkout uses. Above every domain; only the doors and the tests import it.
+ */
+
+/**
+ * Order transitions and who acts on them, in the order they act. Payment runs the group expiry first
+ * (its own transaction); a seat paid takes the seat; a cancelled pending order closes its group (the
+ * expiry first), then takes its flash-sale units off the counters and gives its coupon back (its stock
+ * comes back through inventory, called by the canceller); a delivered order earns points.
+ */
+export const ORDER_TRANSITION_HOOKS: OrderTransitionHooks = {
+  prepare: { paySeat: [expireGroupsOfOrders] },
+  on: {
+    'order.awaiting_group': [takePaidSeats],
+    'order.cancelled': [closeGroupsOfCancelledOrders, giveBackCountersOfCancelledOrders, restoreCouponsOfCancelledOrders],
+    'order.delivered': [earnPointsForDeliveredOrders],
+  },
+};
+
+/** The wiring CHECKOUT_WRITER and the hooks above describe; `parts` replaces some (a test's own writer or hooks). */
+export function serviceWiring(config: Pick<AppConfig, 'checkoutWriter'>, parts: Partial<ServiceWiring> = {}): ServiceWiring {
+  return {
+    orderWriter: config.checkoutWriter === 'transactional' ? transactionalOrderWriter : combinedOrderWriter,
+    orderTransitions: ORDER_TRANSITION_HOOKS,
+    ...parts,
+  };
+}
+
+/** The hooks with one more subscriber of `event`, acting after the others. */
+export function withSubscriber(hooks: OrderTransitionHooks, event: OrderTransitionEvent, subscriber: OrderTransitionSubscriber): OrderTransitionHooks {
+  return { ...hooks, on: { ...hooks.on, [event]: [...(hooks.on?.[event] ?? []), subscriber] } };
+}
