@@ -65,6 +65,10 @@ export interface AppConfig {
    * `transactional` (one transaction, one plain guarded write per step).
    */
   checkoutWriter: 'combined' | 'transactional';
+  /** How HTTP GraphQL operations execute (src/graphql/operation-executor.ts). */
+  graphqlExecutor: 'compiled' | 'standard';
+  /** `compiled`: how many times a document runs before it is compiled (1: at once). */
+  graphqlCompileAfter: number;
   /** A SKU whose stock falls below this after a sale raises a `stock.low` event. */
   stockLowThreshold: number;
   /**
@@ -284,6 +288,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxDirectives: 50,
     },
     checkoutWriter: oneOf(env, 'CHECKOUT_WRITER', ['combined', 'transactional'] as const, 'combined'),
+    graphqlExecutor: oneOf(env, 'GRAPHQL_EXECUTOR', ['compiled', 'standard'] as const, 'compiled'),
+    graphqlCompileAfter: integer(env, 'GRAPHQL_COMPILE_AFTER', 2, 1, 1000),
     stockLowThreshold: integer(env, 'STOCK_LOW_THRESHOLD', 5, 0, 1_000_000),
     trustProxy: trustProxy(env),
     authThrottle: {

@@ -32,6 +32,7 @@ import { securityHeaders } from './security-headers.js';
 import { graphiqlPage } from './graphiql.js';
 import { corsPolicy } from './cors.js';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../shared/json-depth.js';
+import { operationExecution } from '../graphql/operation-executor.js';
 
 /** How long stopping waits for requests in flight before closing what is left. */
 const STOP_GRACE_MS = 10_000;
@@ -213,7 +214,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
 
   const schema = await graphqlSchema();
   const apollo = new ApolloServer<GraphQLContext>({
-    schema,
+    ...operationExecution(schema, deps.config.graphqlExecutor, deps.config.graphqlCompileAfter),
     // Introspection is refused by our own rule (operationRules) when GRAPHQL_INTROSPECTION is off:
     // Apollo's refusal names Apollo and tells how to turn it on.
     introspection: true,

@@ -93,7 +93,11 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, options: 
   // DB_ACQUIRE_TIMEOUT_MS is 30 s here, not 5: jest runs several files at once on two cores, and a race
   // test's 200 checkouts queue for a pool of 5. A queued checkout waits; the tests of the timeout
   // itself (faults, database restart, resilience) set theirs.
-  const env = { NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', SWEEP_INTERVAL_SECONDS: '0', DB_ACQUIRE_TIMEOUT_MS: '30000', CHECKOUT_WRITER: process.env.CHECKOUT_WRITER };
+  // GRAPHQL_COMPILE_AFTER 1: every GraphQL test runs the compiled executor, not only repeated documents.
+  const env = {
+    NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', SWEEP_INTERVAL_SECONDS: '0', DB_ACQUIRE_TIMEOUT_MS: '30000',
+    CHECKOUT_WRITER: process.env.CHECKOUT_WRITER, GRAPHQL_COMPILE_AFTER: '1',
+  };
   const config = { ...loadConfig(env), databaseUrl: dbUrl, ...overrides };
   const orm = await openOrm({ clientUrl, ...servingPool(config), poolSize: overrides.dbPoolSize ?? 10, onQuery: (line) => queries.push(line) });
   const log = options.log ?? createLogger(config);
