@@ -6,6 +6,7 @@ import { resolveDatabase, type ServedDatabase } from './db/database.js';
 import { openOrm, migrate, servingPool, checkSessionSettings, sessionSettings } from './db/orm.js';
 import { seedDemoData } from './seed/demo-seed.js';
 import { PostgresEventBus } from './services/events/postgres-event-bus.js';
+import { ReplicaRouter } from './db/read-routing.js';
 import { startApp } from './server/app.js';
 import { serviceWiring } from './services/wiring.js';
 
@@ -69,11 +70,16 @@ async function serve(config: AppConfig, log: Logger, database: Pick<ServedDataba
   }
   const events = new PostgresEventBus({ connectionString: database.directUrl, log: log.child({ component: 'events' }) });
   await events.start();
-  const app = await startApp({ config, orm, log, events, wiring: serviceWiring(config) }, config.port);
+  const reads = config.databaseReadUrls.length > 0
+    ? new ReplicaRouter({ primary: orm, urls: config.databaseReadUrls, pool: servingPool(config), maxLagMs: config.readReplicaMaxLagMs, log: log.child({ component: 'read-replicas' }) })
+    : undefined;
+  await reads?.start();
+  const app = await startApp({ config, orm, log, events, wiring: serviceWiring(config), reads }, config.port);
   log.info({ port: app.port, pid: process.pid }, `Mallfront listening: http://localhost:${app.port}/graphql and http://localhost:${app.port}/api`);
   return async () => {
     await app.stop();
     await events.stop();
+    await reads?.close();
     await orm.close();
   };
 }
