@@ -258,7 +258,7 @@ function postgresUrl(name: string, raw: string): string {
   return raw;
 }
 
-function databaseUrl(env: Env, name = 'DATABASE_URL'): string | undefined {
+function databaseUrl(env: Env, name: string): string | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
   return postgresUrl(name, raw);
@@ -272,7 +272,7 @@ function databaseReadUrls(env: Env): string[] {
 
 /** The database settings that depend on each other (pooling, the direct session, replicas). */
 function databaseSettings(env: Env) {
-  const url = databaseUrl(env);
+  const url = databaseUrl(env, 'DATABASE_URL');
   const listenUrl = databaseUrl(env, 'DATABASE_LISTEN_URL');
   const poolMode = oneOf(env, 'DATABASE_POOL_MODE', ['session', 'transaction'] as const, 'session');
   if (poolMode === 'transaction' && (!url || !listenUrl)) {
