@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 
 /** Starts the compiled server as a user would (production mode, logs at warn) in its own process. */
-export async function startServer(options: { databaseUrl: string; port: number; workers: number }): Promise<{ pid: number; stop(): Promise<void> }> {
+export async function startServer(options: { databaseUrl: string; port: number; workers: number; env?: Record<string, string> }): Promise<{ pid: number; stop(): Promise<void> }> {
   // Something already answering on the port would be measured instead of this server.
   const taken = await fetch(`http://127.0.0.1:${options.port}/readyz`).then(() => true, () => false);
   if (taken) throw new Error(`port ${options.port} is already in use: stop what runs there or pass --port`);
@@ -18,6 +18,7 @@ export async function startServer(options: { databaseUrl: string; port: number; 
       PORT: String(options.port),
       CLUSTER_WORKERS: String(options.workers),
       SWEEP_INTERVAL_SECONDS: '0',
+      ...options.env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -264,6 +264,11 @@ with "page" as (select "p"."id" as "id", "p"."name" as "name", "p"."description"
   left join "page" on true
   order by "page"."sortKey" desc, "page"."id" desc;
 
+-- note_user_write {}
+-- values: $1 userId
+update "app_user" set "last_write_at" = clock_timestamp()
+  where "id" = $1;
+
 -- product_detail {}
 -- values: $1 id
 select "p"."id" as "id", "p"."name" as "name", "p"."description" as "description", "p"."image_url" as "imageUrl", "p"."status" as "status", "p"."price_from" as "priceFrom", "p"."category_id" as "categoryId", "p"."brand_id" as "brandId", "s"."id" as "shopId", "s"."slug" as "shopSlug", "s"."name" as "shopName", "pr"."logo_url" as "logoUrl", "pr"."description" as "profileDescription", "pr"."banner_url" as "bannerUrl", "pr"."contact_phone" as "contactPhone", "pr"."address" as "address", "b"."name" as "brandName", "b"."logo_url" as "brandLogoUrl", "b"."position" as "brandPosition", "p"."created_at" as "createdAt", "p"."updated_at" as "updatedAt", "pr"."updated_at" as "profileUpdatedAt", (select coalesce(sum("oi"."quantity"), 0)::int as "sold"
@@ -447,7 +452,7 @@ select "brands".*
 
 -- tokens_by_hash {}
 -- values: $1 hashes
-select "t"."token_hash" as "tokenHash", "u"."id" as "userId", "u"."role" as "role", "u"."shop_id" as "shopId", "t"."expires_at" as "expiresAt", "t"."revoked_at" as "revokedAt"
+select "t"."token_hash" as "tokenHash", "u"."id" as "userId", "u"."role" as "role", "u"."shop_id" as "shopId", "t"."expires_at" as "expiresAt", "t"."revoked_at" as "revokedAt", "u"."last_write_at" as "lastWriteAt"
   from "auth_token" as "t"
   inner join "app_user" as "u" on "u"."id" = "t"."user_id"
   where "t"."token_hash" = any($1);

@@ -8,6 +8,30 @@ import { randomBytes } from 'node:crypto';
 export interface AppConfig {
   /** Connection string of an external PostgreSQL; absent means the embedded server is started. */
   databaseUrl: string | undefined;
+  /**
+   * A direct session to the primary (not through a transaction-pooling PgBouncer) for what needs a
+   * session of its own: LISTEN (the events connection) and the migration lock. Default: DATABASE_URL.
+   */
+  databaseListenUrl: string | undefined;
+  /**
+   * `session`: DATABASE_URL reaches PostgreSQL directly (or through a session-pooling PgBouncer).
+   * `transaction`: through PgBouncer in transaction pooling, where one server session serves many
+   * clients between transactions: nothing may rely on session state (README, "Deployment").
+   */
+  databasePoolMode: 'session' | 'transaction';
+  /**
+   * Hot reads as named prepared statements, planned once per session (src/db/prepared-statements.ts).
+   * Default on in session mode and off in transaction mode: a named statement lives in one server
+   * session, which PgBouncer before 1.21 (Debian 12 ships 1.18) does not follow. Turn it on behind
+   * PgBouncer >= 1.21 with `max_prepared_statements` set.
+   */
+  dbPreparedStatements: boolean;
+  /** Streaming replicas serving anonymous storefront reads (src/db/read-routing.ts); empty: none. */
+  databaseReadUrls: string[];
+  /** A replica replaying WAL further behind than this is skipped until it catches up. */
+  readReplicaMaxLagMs: number;
+  /** A signed-in user's storefront reads stay on the primary this long after any write of theirs. */
+  readYourWritesMs: number;
   port: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   nodeEnv: 'development' | 'production' | 'test';
@@ -225,19 +249,59 @@ function deviceTokens(env: Env, nodeEnv: AppConfig['nodeEnv']): DeviceTokenConfi
   return { secret: generatedSecret, generated: true, ttlDays };
 }
 
-function databaseUrl(env: Env): string | undefined {
-  const raw = env.DATABASE_URL;
-  if (raw === undefined || raw === '') return undefined;
+function postgresUrl(name: string, raw: string): string {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError('DATABASE_URL must be a URL such as postgres://user:password@host:5432/mallfront');
+    throw new ConfigError(`${name} must be a URL such as postgres://user:password@host:5432/mallfront`);
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql://, got "${url.protocol}"`);
+    throw new ConfigError(`${name} must start with postgres:// or postgresql://, got "${url.protocol}"`);
   }
   return raw;
+}
+
+function databaseUrl(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  return postgresUrl(name, raw);
+}
+
+function databaseReadUrls(env: Env): string[] {
+  const raw = env.DATABASE_READ_URLS?.trim();
+  if (raw === undefined || raw === '') return [];
+  return raw.split(',').map((entry) => postgresUrl('DATABASE_READ_URLS', entry.trim()));
+}
+
+/** The database settings that depend on each other (pooling, the direct session, replicas). */
+function databaseSettings(env: Env) {
+  const url = databaseUrl(env, 'DATABASE_URL');
+  const listenUrl = databaseUrl(env, 'DATABASE_LISTEN_URL');
+  const poolMode = oneOf(env, 'DATABASE_POOL_MODE', ['session', 'transaction'] as const, 'session');
+  if (poolMode === 'transaction' && (!url || !listenUrl)) {
+    throw new ConfigError(
+      'DATABASE_POOL_MODE=transaction needs DATABASE_URL (the PgBouncer) and DATABASE_LISTEN_URL (a direct session to the primary, for LISTEN and migrations): LISTEN through a transaction pooler would silently receive nothing',
+    );
+  }
+  const readUrls = databaseReadUrls(env);
+  if (readUrls.length > 0 && !url) throw new ConfigError('DATABASE_READ_URLS needs DATABASE_URL: the replicas follow an external primary, not the embedded PostgreSQL');
+  const maxLag = integer(env, 'READ_REPLICA_MAX_LAG_MS', 1_000, 0, 3_600_000);
+  const readYourWrites = integer(env, 'READ_YOUR_WRITES_MS', 5_000, 0, 3_600_000);
+  // A replica may be up to maxLag behind (and the lag is measured every so often): a window shorter
+  // than that would send a customer's read to a replica that has not replayed their write yet.
+  if (readUrls.length > 0 && readYourWrites <= maxLag) {
+    throw new ConfigError(`READ_YOUR_WRITES_MS must be above READ_REPLICA_MAX_LAG_MS (${maxLag}), got ${readYourWrites}`);
+  }
+  return {
+    databaseUrl: url,
+    databaseListenUrl: listenUrl,
+    databasePoolMode: poolMode,
+    dbPreparedStatements: bool(env, 'DATABASE_PREPARED_STATEMENTS', poolMode === 'session'),
+    databaseReadUrls: readUrls,
+    readReplicaMaxLagMs: maxLag,
+    readYourWritesMs: readYourWrites,
+  };
 }
 
 /**
@@ -259,7 +323,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   // About 2 x cores + 1 connections for the whole server, shared by its processes.
   const defaultPoolSize = Math.max(2, Math.ceil((2 * os.availableParallelism() + 1) / clusterWorkers));
   return {
-    databaseUrl: databaseUrl(env),
+    ...databaseSettings(env),
     port: integer(env, 'PORT', 4000, 0, 65535),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     nodeEnv,

@@ -2,10 +2,11 @@ import 'reflect-metadata';
 import cluster from 'node:cluster';
 import { loadConfig, ConfigError, type AppConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { resolveDatabase } from './db/database.js';
-import { openOrm, migrate, servingPool } from './db/orm.js';
+import { resolveDatabase, type ServedDatabase } from './db/database.js';
+import { openOrm, migrate, servingPool, checkSessionSettings, sessionSettings } from './db/orm.js';
 import { seedDemoData } from './seed/demo-seed.js';
 import { PostgresEventBus } from './services/events/postgres-event-bus.js';
+import { ReplicaRouter } from './db/read-routing.js';
 import { startApp } from './server/app.js';
 import { serviceWiring } from './services/wiring.js';
 
@@ -43,7 +44,8 @@ function onSignals(handler: (signal: string) => Promise<void>) {
 /** Migrates and seeds; returns the database URL and how to stop the database. */
 async function prepareDatabase(config: AppConfig, log: Logger) {
   const database = await resolveDatabase(config, log);
-  const orm = await openOrm({ clientUrl: database.url, poolSize: 2 });
+  // A direct session: the migration lock is a session's advisory lock, which a transaction pooler would leave held.
+  const orm = await openOrm({ clientUrl: database.directUrl, poolSize: 2 });
   try {
     const applied = await migrate(orm);
     log.info({ applied }, applied.length ? 'migrations applied' : 'schema up to date');
@@ -58,15 +60,26 @@ async function prepareDatabase(config: AppConfig, log: Logger) {
  * One server process: its own pool, its own HTTP server, and its own events connection (LISTEN/NOTIFY),
  * so a subscriber of any process receives the events caused through any other.
  */
-async function serve(config: AppConfig, log: Logger, databaseUrl: string) {
-  const orm = await openOrm({ clientUrl: databaseUrl, ...servingPool(config) });
-  const events = new PostgresEventBus({ connectionString: databaseUrl, log: log.child({ component: 'events' }) });
+async function serve(config: AppConfig, log: Logger, database: Pick<ServedDatabase, 'url' | 'directUrl'>) {
+  const orm = await openOrm({ clientUrl: database.url, ...servingPool(config) });
+  if (config.databasePoolMode === 'transaction') {
+    await checkSessionSettings(orm, sessionSettings(servingPool(config))).catch(async (error: unknown) => {
+      await orm.close();
+      throw error;
+    });
+  }
+  const events = new PostgresEventBus({ connectionString: database.directUrl, log: log.child({ component: 'events' }) });
   await events.start();
-  const app = await startApp({ config, orm, log, events, wiring: serviceWiring(config) }, config.port);
+  const reads = config.databaseReadUrls.length > 0
+    ? new ReplicaRouter({ primary: orm, urls: config.databaseReadUrls, pool: servingPool(config), maxLagMs: config.readReplicaMaxLagMs, log: log.child({ component: 'read-replicas' }) })
+    : undefined;
+  await reads?.start();
+  const app = await startApp({ config, orm, log, events, wiring: serviceWiring(config), reads }, config.port);
   log.info({ port: app.port, pid: process.pid }, `Mallfront listening: http://localhost:${app.port}/graphql and http://localhost:${app.port}/api`);
   return async () => {
     await app.stop();
     await events.stop();
+    await reads?.close();
     await orm.close();
   };
 }
@@ -76,7 +89,7 @@ async function main() {
   const log = createLogger(config);
 
   if (cluster.isWorker) {
-    const stop = await serve(config, log, process.env.MALLFRONT_DATABASE_URL!);
+    const stop = await serve(config, log, { url: process.env.MALLFRONT_DATABASE_URL!, directUrl: process.env.MALLFRONT_DIRECT_URL! });
     onSignals(async () => {
       await stop();
     });
@@ -91,7 +104,7 @@ async function main() {
   }
   const database = await prepareDatabase(config, log);
   if (config.clusterWorkers === 1) {
-    const stop = await serve(config, log, database.url);
+    const stop = await serve(config, log, database);
     onSignals(async (signal) => {
       log.info({ signal }, 'shutting down: finishing requests in flight');
       await stop();
@@ -102,7 +115,7 @@ async function main() {
   }
 
   // Every worker signs and checks device tokens with the same secret, the one made up here included.
-  const workerEnv = { MALLFRONT_DATABASE_URL: database.url, DEVICE_TOKEN_SECRET: config.deviceTokens.secret };
+  const workerEnv = { MALLFRONT_DATABASE_URL: database.url, MALLFRONT_DIRECT_URL: database.directUrl, DEVICE_TOKEN_SECRET: config.deviceTokens.secret };
   for (let i = 0; i < config.clusterWorkers; i++) cluster.fork(workerEnv);
   let stopping = false;
   cluster.on('exit', (worker, code) => {

@@ -47,6 +47,21 @@ describe('configuration', () => {
     expect(loadConfig({ DEVICE_TOKEN_TTL_DAYS: '30' }).deviceTokens.ttlDays).toBe(30);
   });
 
+  it('needs a direct session for LISTEN behind a transaction pooler, and turns named prepared statements off there unless told', () => {
+    const url = 'postgres://app@pgbouncer:6432/mallfront';
+    const direct = 'postgres://app@primary:5432/mallfront';
+    expect(() => loadConfig({ DATABASE_URL: url, DATABASE_POOL_MODE: 'transaction' })).toThrow(/DATABASE_POOL_MODE=transaction needs DATABASE_URL .* and DATABASE_LISTEN_URL/);
+    expect(() => loadConfig({ DATABASE_POOL_MODE: 'statement' })).toThrow(/DATABASE_POOL_MODE must be one of session, transaction/);
+    expect(() => loadConfig({ DATABASE_URL: url, DATABASE_LISTEN_URL: 'mysql://x' })).toThrow(/DATABASE_LISTEN_URL must start with postgres:\/\//);
+    expect(loadConfig({ DATABASE_URL: url })).toMatchObject({ databasePoolMode: 'session', dbPreparedStatements: true, databaseListenUrl: undefined });
+    expect(loadConfig({ DATABASE_URL: url, DATABASE_LISTEN_URL: direct, DATABASE_POOL_MODE: 'transaction' })).toMatchObject({
+      databasePoolMode: 'transaction',
+      dbPreparedStatements: false,
+      databaseListenUrl: direct,
+    });
+    expect(loadConfig({ DATABASE_URL: url, DATABASE_LISTEN_URL: direct, DATABASE_POOL_MODE: 'transaction', DATABASE_PREPARED_STATEMENTS: 'true' }).dbPreparedStatements).toBe(true);
+  });
+
   it('keeps the lock timeout below the statement timeout', () => {
     expect(loadConfig({}).dbLockTimeoutMs).toBe(2000);
     expect(loadConfig({ DB_LOCK_TIMEOUT_MS: '500' }).dbLockTimeoutMs).toBe(500);

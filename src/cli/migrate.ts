@@ -8,7 +8,7 @@ import { openOrm, migrate } from '../db/orm.js';
 const config = loadConfig();
 const log = createLogger(config);
 const database = await resolveDatabase(config, log);
-const orm = await openOrm({ clientUrl: database.url });
+const orm = await openOrm({ clientUrl: database.directUrl });
 try {
   const applied = await migrate(orm);
   log.info({ applied }, applied.length ? 'migrations applied' : 'schema up to date');

@@ -9,7 +9,7 @@ import { seedDemoData } from '../seed/demo-seed.js';
 const config = loadConfig();
 const log = createLogger(config);
 const database = await resolveDatabase(config, log);
-const orm = await openOrm({ clientUrl: database.url });
+const orm = await openOrm({ clientUrl: database.directUrl });
 try {
   await migrate(orm);
   log.info({ seed: await seedDemoData(orm, config.nodeEnv) }, 'demo data');

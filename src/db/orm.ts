@@ -25,13 +25,24 @@ export interface OrmOptions {
   idleInTransactionTimeoutMs?: number;
   /** PostgreSQL's `lock_timeout` for the pool's sessions; 0 is none. */
   lockTimeoutMs?: number;
+  /**
+   * `transaction`: `clientUrl` is a transaction-pooling PgBouncer. The session settings below cannot
+   * travel as a startup `options` parameter then (PgBouncer refuses it, and a server session serves
+   * many clients anyway): the pooler sets them on its server sessions (`connect_query`, or
+   * `ALTER ROLE ... SET`), and `checkSessionSettings` verifies them at start.
+   */
+  poolMode?: 'session' | 'transaction';
+  /** Hot reads as named prepared statements (prepared-statements.ts); off behind a pooler that does not keep them. */
+  preparedStatements?: boolean;
 }
 
 /** The pool settings of a serving process, from its configuration. */
 export function servingPool(
   config: AppConfig,
-): Pick<OrmOptions, 'poolSize' | 'acquireTimeoutMs' | 'statementTimeoutMs' | 'idleInTransactionTimeoutMs' | 'lockTimeoutMs'> {
+): Pick<OrmOptions, 'poolSize' | 'acquireTimeoutMs' | 'statementTimeoutMs' | 'idleInTransactionTimeoutMs' | 'lockTimeoutMs' | 'poolMode' | 'preparedStatements'> {
   return {
+    poolMode: config.databasePoolMode,
+    preparedStatements: config.dbPreparedStatements,
     poolSize: config.dbPoolSize,
     acquireTimeoutMs: config.dbAcquireTimeoutMs,
     statementTimeoutMs: config.dbStatementTimeoutMs,
@@ -56,7 +67,10 @@ export function ormConfig({
   statementTimeoutMs = 0,
   idleInTransactionTimeoutMs = 0,
   lockTimeoutMs = 0,
+  poolMode = 'session',
+  preparedStatements = true,
 }: OrmOptions): Options {
+  const settings = sessionSettings({ statementTimeoutMs, idleInTransactionTimeoutMs, lockTimeoutMs });
   return defineConfig({
     clientUrl,
     // Releases the connection of a transaction that failed to end (see leak-proof-driver.ts).
@@ -81,13 +95,9 @@ export function ormConfig({
     // transaction left open by a process that stopped talking (its locks and its pool slot), a row
     // lock someone else holds (a clear 409 instead of a wait as long as theirs).
     driverOptions: {
-      options: [
-        '-c jit=off',
-        '-c plan_cache_mode=force_generic_plan',
-        `-c statement_timeout=${statementTimeoutMs}`,
-        `-c idle_in_transaction_session_timeout=${idleInTransactionTimeoutMs}`,
-        `-c lock_timeout=${lockTimeoutMs}`,
-      ].join(' '),
+      ...(poolMode === 'session' ? { options: Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`).join(' ') } : {}),
+      // Read by prepared-statements.ts (pg ignores it).
+      namedStatements: preparedStatements,
       // pg-pool applies it to waiting for a free connection as well as to opening one; a request's
       // own deadline (request-scope.ts) is usually shorter.
       connectionTimeoutMillis: acquireTimeoutMs,
@@ -116,6 +126,48 @@ export function ormConfig({
 
 export async function openOrm(options: OrmOptions): Promise<MikroORM> {
   return MikroORM.init(ormConfig(options));
+}
+
+/** The PostgreSQL settings every session of a serving pool runs with (see `ormConfig`). */
+export function sessionSettings(timeouts: { statementTimeoutMs?: number; idleInTransactionTimeoutMs?: number; lockTimeoutMs?: number }): Record<string, string> {
+  return {
+    jit: 'off',
+    plan_cache_mode: 'force_generic_plan',
+    // Milliseconds (the unit these settings take by default).
+    statement_timeout: String(timeouts.statementTimeoutMs ?? 0),
+    idle_in_transaction_session_timeout: String(timeouts.idleInTransactionTimeoutMs ?? 0),
+    lock_timeout: String(timeouts.lockTimeoutMs ?? 0),
+  };
+}
+
+/**
+ * Behind a transaction pooler the pool's sessions get their settings from the pooler, not from us:
+ * checks a few of them (each statement may land on another server session, all made alike) and
+ * refuses to serve with the wrong ones, naming the `connect_query` that sets them. Without it a lock
+ * wait would run to `statement_timeout` (503) instead of `lock_timeout` (409), or forever.
+ */
+export async function checkSessionSettings(orm: MikroORM, expected: Record<string, string>, samples = 3): Promise<void> {
+  const names = Object.keys(expected);
+  const wanted = Object.fromEntries(names.map((name) => [name, normalizedSetting(expected[name])]));
+  for (let i = 0; i < samples; i++) {
+    const [row] = await orm.em.fork().execute<Record<string, string>[]>(`select ${names.map((name) => `current_setting('${name}') as ${name}`).join(', ')}`);
+    const wrong = names.filter((name) => normalizedSetting(row[name]) !== wanted[name]);
+    if (wrong.length > 0) {
+      const connectQuery = names.map((name) => `SET ${name}=${expected[name]}`).join('; ');
+      throw new Error(
+        `The database sessions behind the pooler run with ${wrong.map((name) => `${name}=${row[name]}`).join(', ')} instead of ${wrong.map((name) => `${name}=${expected[name]}`).join(', ')}. ` +
+          `Set them on PgBouncer's server sessions: connect_query='${connectQuery}' on the database's line in pgbouncer.ini (README, "Deployment")`,
+      );
+    }
+  }
+}
+
+/** `2s`, `2000ms` and `2000` are the same timeout; PostgreSQL shows whichever unit is whole. */
+function normalizedSetting(value: string): string {
+  const match = /^(\d+)\s*(ms|s|min|h)?$/.exec(value.trim());
+  if (!match) return value.trim();
+  const factor = { ms: 1, s: 1_000, min: 60_000, h: 3_600_000 }[match[2] ?? 'ms'] ?? 1;
+  return String(Number(match[1]) * factor);
 }
 
 /** Advisory lock key held while migrating ("mallfront migrate"). */

@@ -17,6 +17,9 @@ import { acquireWithin } from './write-slots.js';
  * are bound as literals (`intArray`) cast in SQL.
  * `Row` has no default: the caller names the exact shape of its rows (nothing checks it at run time).
  *
+ * Behind a transaction pooler without prepared-statement support every statement is sent unnamed
+ * (`namedStatements` below).
+ *
  * With `replan`, the statement is sent unnamed: PostgreSQL plans it with its values on every call.
  * For statements whose best plan depends on the values (a keyword search: a rare word is best read
  * from its text index, a common one along the price index), a generic plan would fit one and ruin
@@ -31,7 +34,8 @@ export async function queryRows<Row extends object>(
   if (em.isInTransaction()) return em.execute<Row[]>(sql, [...params]);
   const pool = await poolOf(em);
   const statement = prepared(sql, options.numbered ?? false);
-  const result = await pooledQuery<Row>(em, pool, { name: options.replan ? undefined : statement.name, text: statement.text, values: params as unknown[] });
+  const named = !options.replan && namedStatements(em);
+  const result = await pooledQuery<Row>(em, pool, { name: named ? statement.name : undefined, text: statement.text, values: params as unknown[] });
   em.config.getLogger().logQuery({ query: statement.text, level: 'info' });
   return result.rows;
 }
@@ -58,6 +62,15 @@ async function pooledQuery<Row extends object>(em: EntityManager, pool: pg.Pool,
 }
 
 const pools = new WeakMap<PostgreSqlConnection, Promise<pg.Pool>>();
+
+/**
+ * False when the ORM was opened with `preparedStatements: false` (orm.ts): behind a transaction
+ * pooler that does not track them, a statement prepared on one server session is missing (or
+ * already there) on the next, so every statement goes unnamed, planned at each call.
+ */
+function namedStatements(em: EntityManager): boolean {
+  return (em.config.get('driverOptions') as { namedStatements?: boolean } | undefined)?.namedStatements ?? true;
+}
 
 /** The ORM's own `pg` pool (one per ORM instance). */
 export function poolOf(em: EntityManager): Promise<pg.Pool> {

@@ -35,4 +35,8 @@ export class User {
 
   @Property({ columnType: 'timestamptz' })
   createdAt: Date & Opt = new Date();
+
+  /** When a use case of theirs last wrote; kept only with read replicas (src/db/read-routing.ts). */
+  @Property({ columnType: 'timestamptz', nullable: true })
+  lastWriteAt?: Date | null;
 }

@@ -49,15 +49,16 @@ function favoritedLoader(ctx: ServiceContext, lookup: typeof favoritedProductIds
 }
 
 export function createLoaders(ctx: ServiceContext): Loaders {
-  const { em } = ctx;
+  // `ctx.em` at each load, not now: a mutation is known as one only once parsed, and its reads go to
+  // the primary while a query's may go to a replica (src/db/read-routing.ts).
   return {
-    shopProfiles: loader<ShopProfileView | null>((ids) => profilesByShopIds(em, ids), null),
-    brands: loader<BrandView | null>((ids) => brandsByIds(em, ids), null),
-    categories: loader<CategoryView | null>((ids) => categoriesByIds(em, ids), null),
-    categoryChildren: loader((ids) => categoriesByParentIds(em, ids), []),
-    skus: loader((ids) => skusByProductIds(em, ids), []),
-    products: loader<ProductView | null>((ids) => productsByIds(em, ids), null),
-    ratings: new DataLoader((ids) => ratingSummaries(em, ids)),
+    shopProfiles: loader<ShopProfileView | null>((ids) => profilesByShopIds(ctx.em, ids), null),
+    brands: loader<BrandView | null>((ids) => brandsByIds(ctx.em, ids), null),
+    categories: loader<CategoryView | null>((ids) => categoriesByIds(ctx.em, ids), null),
+    categoryChildren: loader((ids) => categoriesByParentIds(ctx.em, ids), []),
+    skus: loader((ids) => skusByProductIds(ctx.em, ids), []),
+    products: loader<ProductView | null>((ids) => productsByIds(ctx.em, ids), null),
+    ratings: new DataLoader((ids) => ratingSummaries(ctx.em, ids)),
     favoritedProducts: favoritedLoader(ctx, favoritedProductIds),
     favoritedShops: favoritedLoader(ctx, favoritedShopIds),
     myCoupons: loader((ids) => myUsableCouponsByShop(ctx, ids), []),

@@ -4,7 +4,11 @@ import type { Logger } from '../logger.js';
 import type { EventBus } from '../shared/domain-event.js';
 import type { ServiceContext, ServiceWiring } from '../shared/context.js';
 import { authenticate } from '../services/accounts/auth.service.js';
-import { runReading } from '../db/request-scope.js';
+import { currentScope, runReading } from '../db/request-scope.js';
+import type { ReadRouting } from '../db/read-routing.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Actor } from '../shared/context.js';
+import { Role } from '../entities/user.entity.js';
 import type { AuthThrottle, ClientAddress } from '../shared/auth-throttle.js';
 
 export interface AppDeps {
@@ -16,6 +20,8 @@ export interface AppDeps {
   wiring: ServiceWiring;
   /** Set by `startApp` for the requests it serves. */
   authThrottle?: AuthThrottle;
+  /** Read replicas for the storefront's reads (src/db/read-routing.ts); absent: the primary only. */
+  reads?: ReadRouting;
 }
 
 export function bearerToken(header: string | undefined | null): string | undefined {
@@ -29,12 +35,13 @@ export async function createServiceContext(
   token: string | undefined,
   id: string,
   client?: ClientAddress,
+  door: 'http' | 'websocket' = 'http',
 ): Promise<ServiceContext> {
   const em = deps.orm.em.fork();
   // A token lookup never waits for a row lock: it needs no write slot, whatever the request does next.
-  const { actor, problem } = await runReading(() => authenticate(em, token));
-  return {
-    em,
+  const { actor, problem, lastWriteAt } = await runReading(() => authenticate(em, token));
+  const reads = deps.reads;
+  const ctx: Omit<ServiceContext, 'em'> = {
     actor,
     authProblem: problem,
     config: deps.config,
@@ -45,4 +52,34 @@ export async function createServiceContext(
     client,
     authThrottle: deps.authThrottle,
   };
+  if (!reads || door === 'websocket' || !mayReadFromReplica(actor, lastWriteAt ?? null, deps.config.readYourWritesMs)) return { ...ctx, em };
+  return withRoutedReads(ctx, em, reads);
+}
+
+/**
+ * Anonymous callers, and customers whose last write is older than READ_YOUR_WRITES_MS (longer than
+ * any lag a replica is used with, so their write is on it). Shop operators and platform admins act
+ * on what they just saw: always the primary.
+ */
+function mayReadFromReplica(actor: Actor | null, lastWriteAt: Date | null, windowMs: number): boolean {
+  if (!actor) return true;
+  if (actor.role !== Role.Customer) return false;
+  return lastWriteAt === null || Date.now() - lastWriteAt.getTime() >= windowMs;
+}
+
+/**
+ * The context's `em` reads from a replica while the request is not writing: chosen on the first read
+ * and kept for the request (one replica's view throughout), the primary when none is usable. Writing
+ * work (a mutation, a use case: request-scope.ts) always gets the primary's `em`.
+ */
+function withRoutedReads(ctx: Omit<ServiceContext, 'em'>, primary: EntityManager, reads: ReadRouting): ServiceContext {
+  let replica: EntityManager | null | undefined;
+  return Object.defineProperty(ctx, 'em', {
+    enumerable: true,
+    get(): EntityManager {
+      if (currentScope()?.writing) return primary;
+      if (replica === undefined) replica = reads.replicaFork();
+      return replica ?? primary;
+    },
+  }) as ServiceContext;
 }

@@ -120,7 +120,7 @@ export function startSubscriptionServer(deps: AppDeps, server: http.Server, sche
         try {
           const { request } = ctx.extra;
           const serviceContext = await withDeadline(() =>
-            createServiceContext(deps, ctx.extra.token, `ws-${randomUUID()}`, clientOf(request, clientAddressOf(request, trust))),
+            createServiceContext(deps, ctx.extra.token, `ws-${randomUUID()}`, clientOf(request, clientAddressOf(request, trust)), 'websocket'),
           );
           contextValue = { ctx: serviceContext, loaders: createLoaders(serviceContext) };
         } catch (error) {

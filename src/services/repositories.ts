@@ -2,6 +2,7 @@
  * Every repository of hot statements, for the SQL snapshot (`npm run sql:print`, test/sql-snapshot.test.ts)
  * and the row test: importing them registers their statements.
  */
+import '../db/read-routing.repository.js';
 import './accounts/auth.repository.js';
 import './catalog/catalog.repository.js';
 import './catalog/product.repository.js';

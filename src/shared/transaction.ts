@@ -4,6 +4,8 @@ import { AppError, causeChain } from '../errors.js';
 import type { ErrorCode } from '../error-codes.js';
 import type { ServiceContext } from './context.js';
 import { runWriting } from '../db/request-scope.js';
+import { noteUserWrite } from '../db/read-routing.repository.js';
+import { Role } from '../entities/user.entity.js';
 
 /** Serialization failures and deadlocks are safe to retry: the transaction had no effect. */
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -60,6 +62,11 @@ async function runAttempts<T>(ctx: ServiceContext, work: (tx: ServiceContext) =>
     // Joining is only sound when there is a transaction to join.
     if (transactional && !ctx.em.isInTransaction()) throw new Error('inTransaction() called inside inAutocommit()');
     return work(ctx);
+  }
+  // With read replicas, the customer's reads stay on the primary for a while from here (read-routing.ts).
+  // Before the work: once the work is answered, every process already knows.
+  if (ctx.actor?.role === Role.Customer && ctx.config.databaseReadUrls.length > 0) {
+    await noteUserWrite.run(ctx.em, {}, { userId: ctx.actor.userId });
   }
   for (let attempt = 1; ; attempt++) {
     const pendingEvents: DomainEvent[] = [];

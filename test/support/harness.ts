@@ -5,6 +5,7 @@ import { loadConfig, type AppConfig } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { openOrm, servingPool, type MikroORM } from '../../src/db/orm.js';
 import { PostgresEventBus } from '../../src/services/events/postgres-event-bus.js';
+import type { ReadRouting } from '../../src/db/read-routing.js';
 import { startApp, type RunningApp } from '../../src/server/app.js';
 import { createServiceContext, type AppDeps } from '../../src/server/request-context.js';
 import type { ServiceContext, ServiceWiring } from '../../src/shared/context.js';
@@ -56,6 +57,8 @@ export interface TestAppOptions {
   wiring?: (wiring: ServiceWiring) => Partial<ServiceWiring>;
   /** The server's logger (to read what it logs); by default one at TEST_LOG_LEVEL. */
   log?: Logger;
+  /** Read replicas for the app (src/db/read-routing.ts), made on its primary ORM; closed with the app. */
+  reads?: (orm: MikroORM, config: AppConfig, log: Logger) => Promise<ReadRouting>;
 }
 
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -104,7 +107,8 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, options: 
   const events = new PostgresEventBus({ connectionString: clientUrl, log });
   await events.start();
   const base = serviceWiring(config);
-  const deps: AppDeps = { config, orm, log, events, wiring: serviceWiring(config, options.wiring?.(base)) };
+  const reads = await options.reads?.(orm, config, log);
+  const deps: AppDeps = { config, orm, log, events, wiring: serviceWiring(config, options.wiring?.(base)), reads };
   const app = await startApp(deps, 0);
   const baseUrl = `http://127.0.0.1:${app.port}`;
 
@@ -142,6 +146,7 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, options: 
     async close() {
       await app.stop();
       await events.stop();
+      await reads?.close();
       await orm.close();
       if (ownsDatabase) await adminQuery(`drop database if exists ${dbName} with (force)`);
     },

@@ -22,6 +22,7 @@ function pgTool(tool: string, args: string[]) {
 export interface ThrowawayCluster {
   /** URL of the migrated database `name` on this cluster. */
   url: string;
+  port: number;
   start(): void;
   stop(): void;
   /** SIGSTOP to the server and every backend: connections stay open, nothing answers. */
@@ -49,6 +50,28 @@ export async function startThrowawayCluster(database: string): Promise<Throwaway
   await migrate(orm);
   await orm.close();
 
+  return controlled(dataDir, port, url, pgCtl);
+}
+
+/**
+ * A streaming replica of `primary` (a throwaway cluster started with `startThrowawayCluster`):
+ * `pg_basebackup -R` into a folder of its own, started on another free port. Same controls.
+ */
+export async function startStreamingReplica(primary: ThrowawayCluster): Promise<ThrowawayCluster> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mallfront-replica-'));
+  if (asRoot) chownSync(dataDir, Number(execFileSync('id', ['-u', 'postgres'])), Number(execFileSync('id', ['-g', 'postgres'])));
+  const port = await freePort();
+  pgTool('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', dataDir, '-R', '-X', 'stream', '--no-sync', '-c', 'fast']);
+  // A standby reports to the primary often, so the primary's view of it is fresh too.
+  const pgCtl = (action: 'start' | 'stop') =>
+    pgTool('pg_ctl', ['-D', dataDir, '-l', path.join(dataDir, 'server.log'), '-w', '-m', 'fast', '-o', `-p ${port} -k ${dataDir} -c listen_addresses=127.0.0.1 -c wal_receiver_status_interval=1s`, action]);
+  pgCtl('start');
+  const url = new URL(primary.url);
+  url.port = String(port);
+  return controlled(dataDir, port, url.toString(), pgCtl);
+}
+
+function controlled(dataDir: string, port: number, url: string, pgCtl: (action: 'start' | 'stop') => void): ThrowawayCluster {
   let frozen: number[] = [];
   /** The postmaster (first line of postmaster.pid) and its children, by process id. */
   const serverProcesses = () => {
@@ -68,6 +91,7 @@ export async function startThrowawayCluster(database: string): Promise<Throwaway
   };
   return {
     url,
+    port,
     start: () => pgCtl('start'),
     stop: () => pgCtl('stop'),
     freeze() {

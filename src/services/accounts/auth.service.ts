@@ -176,8 +176,9 @@ export async function me(ctx: ServiceContext): Promise<UserView> {
 }
 
 export type Authentication =
-  | { actor: Actor; problem: null }
-  | { actor: null; problem: 'TOKEN_INVALID' | 'TOKEN_EXPIRED' | null };
+  /** `lastWriteAt`: when a use case of the user's last wrote (kept only with read replicas: src/db/read-routing.ts). */
+  | { actor: Actor; problem: null; lastWriteAt?: Date | null }
+  | { actor: null; problem: 'TOKEN_INVALID' | 'TOKEN_EXPIRED' | null; lastWriteAt?: undefined };
 
 /**
  * Of `tokenHashes`, those no longer valid and why (revoked or unknown: TOKEN_INVALID; past their
@@ -211,7 +212,7 @@ export async function authenticate(em: EntityManager, token: string | undefined)
   const row = await tokenLookups(em).submit({ em, tokenHash });
   if (!row || row.revokedAt !== null) return { actor: null, problem: 'TOKEN_INVALID' };
   if (toDate(row.expiresAt).getTime() <= Date.now()) return { actor: null, problem: 'TOKEN_EXPIRED' };
-  return { actor: { userId: row.userId, role: row.role, shopId: row.shopId, tokenHash }, problem: null };
+  return { actor: { userId: row.userId, role: row.role, shopId: row.shopId, tokenHash }, problem: null, lastWriteAt: row.lastWriteAt === null ? null : toDate(row.lastWriteAt) };
 }
 
 type TokenRow = Awaited<ReturnType<typeof tokensByHash.run>>[number];
