@@ -191,6 +191,9 @@ export class ProductListArgs extends PageArgs {
 @ArgsType()
 export class MerchantProductListArgs extends PageArgs {
   @Field(() => ProductStatusEnum, { nullable: true }) status?: ProductStatus | null;
+  @Field(() => Int, { nullable: true, description: 'One product of the shop by id, in any state' }) id?: number | null;
+  @Field(() => String, { nullable: true, description: "Words the product's name contains, case-insensitive; at most 200 characters" }) q?: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'true: only products with a SKU whose stock is below STOCK_LOW_THRESHOLD' }) lowStock?: boolean | null;
 }
 
 export const ReplaceBrandsPayload = PayloadType('ReplaceBrands', 'brands', () => [BrandType], 'The stored list, in order');
