@@ -29,6 +29,8 @@ const CouponTemplates_ = graphql(`
         validDays
         claimStock
         status
+        claimedCount
+        usedCount
       }
     }
   }
@@ -182,6 +184,8 @@ export function CouponTemplates() {
                   <th scope="col">Minimum</th>
                   <th scope="col">Valid</th>
                   <th scope="col">Left to claim</th>
+                  <th scope="col">Claimed</th>
+                  <th scope="col">Used</th>
                   <th scope="col">Status</th>
                   <th scope="col">Actions</th>
                 </tr>
@@ -204,6 +208,8 @@ export function CouponTemplates() {
                     </td>
                     <td>{c.validDays ? `${c.validDays} days after claiming` : `${when(c.validFrom)} – ${when(c.validUntil)}`}</td>
                     <td>{c.claimStock}</td>
+                    <td>{c.claimedCount ?? 0}</td>
+                    <td>{c.usedCount ?? 0}</td>
                     <td>{label(c.status)}</td>
                     <td>{c.status === 'ACTIVE' ? <DisableTemplate id={c.id} /> : null}</td>
                   </tr>
