@@ -116,6 +116,8 @@ describe('the shop console', () => {
     const [stored] = await t.sql('select status, freight_template_id, brand_id from product where id = ?', [data.productId]);
     expect(stored).toMatchObject({ status: 'published', brand_id: data.brand.id });
     expect(stored.freight_template_id).not.toBeNull();
+    // The editor shows the template the product has.
+    expect(await page.getByLabel('Freight template').locator('option:checked').textContent()).toBe('Standard parcel');
     const skus = await t.sql<{ id: number; name: string; price: number; stock: number }>('select id, name, price, stock from sku where product_id = ? order by price', [data.productId]);
     expect(skus.map((s) => [s.name, s.price, s.stock])).toEqual([['Small', 5900, 20], ['Large', 7950, 10]]);
 

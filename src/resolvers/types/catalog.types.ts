@@ -81,6 +81,8 @@ export class ProductType {
   @Field(() => [CategoryType], { description: 'From the top-level category down to the product\'s own' })
   categoryPath?: CategoryType[];
   @Field(() => [SkuType]) skus?: SkuType[];
+  @Field(() => Int, { nullable: true, description: "The shop's own reads (merchantProducts and the product mutations): its freight template, null when it ships free. Null on storefront reads" })
+  freightTemplateId?: number | null;
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
 }

@@ -89,7 +89,12 @@ async function lockOwnProduct(em: EntityManager, shopId: number, id: number): Pr
 /** Merchant views of products whose shop and SKUs are loaded: one sold_count query for all of them. */
 async function merchantViews(em: EntityManager, products: Product[]): Promise<MerchantProductView[]> {
   const sold = await soldCounts(em, products.map((p) => p.id));
-  return products.map((p) => ({ ...productViewOf(p), soldCount: sold.get(p.id) ?? 0, skus: p.skus.getItems().map(toSkuView) }));
+  return products.map((p) => ({
+    ...productViewOf(p),
+    soldCount: sold.get(p.id) ?? 0,
+    skus: p.skus.getItems().map(toSkuView),
+    freightTemplateId: p.freightTemplate?.id ?? null,
+  }));
 }
 
 async function ownProductView(em: EntityManager, product: Product): Promise<MerchantProductView> {

@@ -23,6 +23,7 @@ export const MerchantProductFields = graphql(`
     soldCount
     categoryId
     brandId
+    freightTemplateId
     updatedAt
     skus {
       id
@@ -280,7 +281,7 @@ function ProductForm({ data, product }: { data: ProductEditorQuery; product: Edi
     const stored = result.data?.upsertProduct.product;
     if (!stored) return;
     const freight = text(form.get('freightTemplateId'));
-    if (freight !== 'keep') {
+    if (freight !== String(product?.freightTemplateId ?? '')) {
       const a = await assign({ input: { productId: stored.id, freightTemplateId: freight ? int(freight) : null } });
       if (!a.data?.assignFreightTemplate.assignment) return;
     }
@@ -325,8 +326,7 @@ function ProductForm({ data, product }: { data: ProductEditorQuery; product: Edi
         </Field>
         <Field label="Freight template" name="freightTemplateId">
           {(p) => (
-            <select {...p} defaultValue={product ? 'keep' : ''}>
-              {product ? <option value="keep">Keep as it is</option> : null}
+            <select {...p} defaultValue={product?.freightTemplateId ?? ''}>
               <option value="">Ships free</option>
               {data.freightTemplates.items.map((f) => (
                 <option key={f.id} value={f.id}>
