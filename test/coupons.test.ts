@@ -387,6 +387,29 @@ describe('redeeming coupons at checkout', () => {
     expect(await balanceOf(t, customer.id, 'available')).toBe(1_000_000 - 2300);
   });
 
+  it("counts claimed and used coupons per template in the shop's own list, over both doors", async () => {
+    const { shop, sku, customer, template, coupon } = await setup({ amountOff: 100, minOrderAmount: 0 });
+    const idle = await newCouponTemplate(t, shop.id, { name: 'Nobody claimed me' });
+    const other = await newCustomer(t);
+    await claimOk(other.token, template.id);
+    await addToCart(t, customer.token, sku, 1);
+    expect((await checkoutWith(customer, { [shop.id]: coupon.id })).status).toBe(201);
+    const operator = await newOperator(t, shop.id);
+
+    const rest = await t.api('GET', '/api/merchant/coupon-templates', { token: operator.token });
+    const counts = Object.fromEntries(rest.body.items.map((i: any) => [i.id, [i.claimed_count, i.used_count]]));
+    expect(counts).toEqual({ [template.id]: [2, 1], [idle.id]: [0, 0] });
+    const gql = await t.gql('{ merchantCouponTemplates { items { id claimedCount usedCount } } }', {}, operator.token);
+    expect(gql.data.merchantCouponTemplates.items).toEqual([
+      { id: idle.id, claimedCount: 0, usedCount: 0 },
+      { id: template.id, claimedCount: 2, usedCount: 1 },
+    ]);
+    // The public list does not tell other shops' customers how a template is doing.
+    const slug = (await t.sql('select slug from shop where id = ?', [shop.id]))[0].slug;
+    const open = await t.api('GET', `/api/shops/${slug}/coupon-templates`);
+    expect(open.body.items[0]).not.toHaveProperty('claimed_count');
+  });
+
   it('rounds a percentage down, applies the cap, and never discounts more than the order', async () => {
     const pct = await setup({ discountKind: 'percent', percentOff: 15 }, { price: 999, stock: 10 });
     await addToCart(t, pct.customer.token, pct.sku, 1);

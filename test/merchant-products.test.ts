@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from './support/harness.js';
-import { newAdmin, newBrand, newCategory, newCustomer, newOperator, newProduct, newShop, type TestUser } from './support/fixtures.js';
+import { newAdmin, newBrand, newCategory, newCustomer, newFreightTemplate, newOperator, newProduct, newShop, type TestUser } from './support/fixtures.js';
 
 let t: TestApp;
 let shop: { id: number; slug: string };
@@ -220,6 +220,51 @@ describe('merchant listing', () => {
     const drafts = await t.api('GET', '/api/merchant/products?status=draft', { token: me.token });
     expect(drafts.body.items.map((p: any) => p.id)).toEqual([draft.id]);
     expect((await t.api('GET', '/api/merchant/products?status=gone', { token: me.token })).status).toBe(400);
+  });
+
+  it('finds products by id, by words of the name and by low stock, over both doors, and refuses bad filters', async () => {
+    const myShop = await newShop(t);
+    const me = await newOperator(t, myShop.id);
+    const threshold = t.config.stockLowThreshold;
+    // Two SKUs below the threshold: the product is listed (and counted) once.
+    const kettle = await newProduct(t, { shopId: myShop.id, categoryId: category.id, name: 'Harbor 100% Kettle', status: 'draft', skus: [{ price: 10, stock: 0 }, { price: 20, stock: threshold - 1 }] });
+    const mug = await newProduct(t, { shopId: myShop.id, categoryId: category.id, name: 'Harbor Mug', skus: [{ price: 10, stock: threshold }] });
+    const lamp = await newProduct(t, { shopId: myShop.id, categoryId: category.id, name: 'Desk lamp', skus: [{ price: 10, stock: 1 }, { price: 10, stock: 100 }] });
+    const freight = await newFreightTemplate(t, myShop.id, { firstUnitFee: 500, additionalUnitFee: 100 }, [lamp.id]);
+    // Another shop's product matches every filter and never shows.
+    const foreign = await newProduct(t, { shopId: shop.id, categoryId: category.id, name: 'Harbor Kettle', skus: [{ price: 10, stock: 0 }] });
+    const ids = (res: { body: { items: { id: number }[] } }) => res.body.items.map((p) => p.id);
+    const rest = (query: string) => t.api('GET', `/api/merchant/products?${query}`, { token: me.token });
+
+    expect(ids(await rest('q=harbor'))).toEqual([mug.id, kettle.id]);
+    // `%` and `_` are literal characters, not wildcards.
+    expect(ids(await rest(`q=${encodeURIComponent('100%')}`))).toEqual([kettle.id]);
+    expect(ids(await rest(`q=${encodeURIComponent('r_M')}`))).toEqual([]);
+    const low = await rest('low_stock=true');
+    expect(low.body).toMatchObject({ total: 2 });
+    expect(ids(low)).toEqual([lamp.id, kettle.id]);
+    expect(low.body.items[1].skus).toHaveLength(2);
+    // Merchant reads say which freight template a product has (null: it ships free).
+    expect(low.body.items.map((p: { freight_template_id: number | null }) => p.freight_template_id)).toEqual([freight.id, null]);
+    expect(ids(await rest('low_stock=true&q=harbor&status=draft'))).toEqual([kettle.id]);
+    expect(ids(await rest(`id=${kettle.id}`))).toEqual([kettle.id]);
+    expect((await rest(`id=${foreign.id}`)).body).toMatchObject({ total: 0, items: [] });
+
+    const gql = await t.gql(
+      'query($q: String, $lowStock: Boolean, $id: Int) { merchantProducts(q: $q, lowStock: $lowStock, id: $id) { total items { id } } }',
+      { q: 'HARBOR', lowStock: true },
+      me.token,
+    );
+    expect(gql.data.merchantProducts).toEqual({ total: 1, items: [{ id: kettle.id }] });
+    const one = await t.gql('query($id: Int) { merchantProducts(id: $id) { total items { id status freightTemplateId } } }', { id: lamp.id }, me.token);
+    expect(one.data.merchantProducts).toEqual({ total: 1, items: [{ id: lamp.id, status: 'PUBLISHED', freightTemplateId: freight.id }] });
+
+    for (const bad of ['low_stock=maybe', `q=${'x'.repeat(201)}`, 'id=0', 'id=abc']) {
+      const res = await rest(bad);
+      expect([bad, res.status, res.body.error?.code]).toEqual([bad, 400, 'VALIDATION_FAILED']);
+    }
+    const badGql = await t.gql('query($q: String) { merchantProducts(q: $q) { total } }', { q: 'x'.repeat(201) }, me.token);
+    expect(badGql.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
   });
 });
 

@@ -17,6 +17,8 @@ import type { Logger } from '../logger.js';
 const APP_ROUTES = new Set([
   'products', 'shops', 'categories', 'brands', 'search', 'flash-sales', 'group-buys', 'points', 'coupons',
   'login', 'register', 'cart', 'checkout', 'orders', 'account', 'favorites', 'ops',
+  // The shop and platform consoles.
+  'merchant', 'admin',
 ]);
 const RESERVED = /^\/(api|graphql|healthz|readyz)(\/|$)/;
 

@@ -81,6 +81,8 @@ export class ProductType {
   @Field(() => [CategoryType], { description: 'From the top-level category down to the product\'s own' })
   categoryPath?: CategoryType[];
   @Field(() => [SkuType]) skus?: SkuType[];
+  @Field(() => Int, { nullable: true, description: "The shop's own reads (merchantProducts and the product mutations): its freight template, null when it ships free. Null on storefront reads" })
+  freightTemplateId?: number | null;
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
 }
@@ -191,6 +193,9 @@ export class ProductListArgs extends PageArgs {
 @ArgsType()
 export class MerchantProductListArgs extends PageArgs {
   @Field(() => ProductStatusEnum, { nullable: true }) status?: ProductStatus | null;
+  @Field(() => Int, { nullable: true, description: 'One product of the shop by id, in any state' }) id?: number | null;
+  @Field(() => String, { nullable: true, description: "Words the product's name contains, case-insensitive; at most 200 characters" }) q?: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'true: only products with a SKU whose stock is below STOCK_LOW_THRESHOLD' }) lowStock?: boolean | null;
 }
 
 export const ReplaceBrandsPayload = PayloadType('ReplaceBrands', 'brands', () => [BrandType], 'The stored list, in order');

@@ -24,6 +24,8 @@ export class CouponTemplate {
   @Field(() => CouponTemplateStatusEnum) status!: CouponTemplateStatus;
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
+  @Field(() => Int, { nullable: true, description: "Coupons claimed from it: in the shop's own list (merchantCouponTemplates) only" }) claimedCount?: number;
+  @Field(() => Int, { nullable: true, description: "Claimed coupons used at checkout: in the shop's own list (merchantCouponTemplates) only" }) usedCount?: number;
 }
 
 @ObjectType()

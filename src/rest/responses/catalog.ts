@@ -94,7 +94,7 @@ export const ProductDetail = named(
   }),
 );
 
-export const MerchantProduct = named('MerchantProduct', z.strictObject({ ...productFields, skus: z.array(Sku) }));
+export const MerchantProduct = named('MerchantProduct', z.strictObject({ ...productFields, skus: z.array(Sku), freightTemplateId: id.nullable().describe('Null: the product ships free') }));
 export const MerchantProductPage = named('MerchantProductPage', page(MerchantProduct));
 
 export const ContentItem = named(

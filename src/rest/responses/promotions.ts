@@ -27,6 +27,8 @@ export const CouponTemplate = named(
     status: z.enum(CouponTemplateStatus),
     createdAt: timestamp,
     updatedAt: timestamp,
+    claimedCount: count.optional().describe("Coupons claimed from it: in the shop's own list only"),
+    usedCount: count.optional().describe("Claimed coupons used at checkout: in the shop's own list only"),
   }),
 );
 export const CouponTemplatePage = named('CouponTemplatePage', page(CouponTemplate));

@@ -101,6 +101,8 @@ export interface ProductDetailView extends ProductView {
 /** What a merchant sees of their own product, in whatever lifecycle state, with its SKUs. */
 export interface MerchantProductView extends ProductView {
   skus: SkuView[];
+  /** The product's freight template; null: it ships free. */
+  freightTemplateId: number | null;
 }
 
 /** The ids along a materialized path, root first: `/1/7/19/` gives [1, 7, 19]. */

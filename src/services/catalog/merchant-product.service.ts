@@ -11,7 +11,7 @@ import { typedSql, type Database } from '../../db/typed-sql.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireOperator } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { httpUrl, parseInput, idParam, money, quantity, z } from '../../shared/validate.js';
+import { httpUrl, parseInput, idParam, money, quantity, queryFlag, z } from '../../shared/validate.js';
 import { pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { productViewOf, toSkuView, type MerchantProductView } from './catalog-views.js';
 import { soldCounts } from './sold-count.js';
@@ -24,7 +24,19 @@ import { adjustSkuStock, type StockChange } from '../inventory/inventory.service
  * draft or unpublished); `unpublish` withdraws a published product. Edits keep the state.
  */
 
-export const ListInput = z.strictObject({ status: z.enum(ProductStatus).optional(), ...pageFields });
+export const ListInput = z.strictObject({
+  status: z.enum(ProductStatus).optional(),
+  /** One product of the shop, in any state (the console's editor opens it by id). */
+  id: idParam.optional(),
+  /** Words the product's name contains, case-insensitive (the shop console's search box). */
+  q: z.string().trim().max(200).optional(),
+  /** true: only products with a SKU whose stock is below STOCK_LOW_THRESHOLD (the console's low-stock list). */
+  lowStock: queryFlag.optional(),
+  ...pageFields,
+});
+
+/** `%` and `_` typed in a search box are literal characters, not wildcards. */
+const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const SkuInput = z.strictObject({
   /** An existing SKU of this product; without id a SKU is created. */
@@ -77,7 +89,12 @@ async function lockOwnProduct(em: EntityManager, shopId: number, id: number): Pr
 /** Merchant views of products whose shop and SKUs are loaded: one sold_count query for all of them. */
 async function merchantViews(em: EntityManager, products: Product[]): Promise<MerchantProductView[]> {
   const sold = await soldCounts(em, products.map((p) => p.id));
-  return products.map((p) => ({ ...productViewOf(p), soldCount: sold.get(p.id) ?? 0, skus: p.skus.getItems().map(toSkuView) }));
+  return products.map((p) => ({
+    ...productViewOf(p),
+    soldCount: sold.get(p.id) ?? 0,
+    skus: p.skus.getItems().map(toSkuView),
+    freightTemplateId: p.freightTemplate?.id ?? null,
+  }));
 }
 
 async function ownProductView(em: EntityManager, product: Product): Promise<MerchantProductView> {
@@ -86,13 +103,20 @@ async function ownProductView(em: EntityManager, product: Product): Promise<Merc
   return view;
 }
 
-/** The operator's products in every state, newest first, with their SKUs. */
+/** The operator's products in every state, newest first, with their SKUs; optionally by status, name words, low stock. */
 export async function listMerchantProducts(ctx: ServiceContext, input: unknown = {}): Promise<Page<MerchantProductView>> {
   const { shopId } = requireOperator(ctx);
   const q = parseInput(ListInput, input);
+  // The shop's rows come by product_shop_id_index; name and stock filter within one shop's products.
   const [products, total] = await ctx.em.findAndCount(
     Product,
-    { shop: shopId, ...(q.status && { status: q.status }) },
+    {
+      shop: shopId,
+      ...(q.status && { status: q.status }),
+      ...(q.id && { id: q.id }),
+      ...(q.q && { name: { $ilike: containsPattern(q.q) } }),
+      ...(q.lowStock && { skus: { stock: { $lt: ctx.config.stockLowThreshold } } }),
+    },
     { populate: ['shop', 'skus'], orderBy: { id: 'desc' }, ...pageWindow(q) },
   );
   return pageOf(await merchantViews(ctx.em, products), q, total);

@@ -45,6 +45,9 @@ export interface CouponTemplateView extends DiscountTerms {
   status: CouponTemplateStatus;
   createdAt: Date;
   updatedAt: Date;
+  /** The merchant's list only: coupons claimed from the template, and how many of them were used. */
+  claimedCount?: number;
+  usedCount?: number;
 }
 
 export interface CouponView extends DiscountTerms {
@@ -202,7 +205,28 @@ export async function listMerchantTemplates(ctx: ServiceContext, input: unknown)
     { shop: operator.shopId, ...(request.status ? { status: request.status } : {}) },
     { orderBy: { id: QueryOrder.DESC }, ...pageWindow(request) },
   );
-  return pageOf(templates.map(templateView), request, total);
+  const counts = await claimCounts(ctx.em, templates.map((t) => t.id));
+  return pageOf(
+    templates.map((t) => ({ ...templateView(t), claimedCount: counts.get(t.id)?.claimed ?? 0, usedCount: counts.get(t.id)?.used ?? 0 })),
+    request,
+    total,
+  );
+}
+
+/** Claimed and used coupons of a page of templates, in one statement over `coupon_template_id_index`. */
+async function claimCounts(em: EntityManager, templateIds: number[]): Promise<Map<number, { claimed: number; used: number }>> {
+  if (templateIds.length === 0) return new Map();
+  const rows = await typedSql(em)
+    .selectFrom('Coupon')
+    .select((eb) => [
+      'template as templateId',
+      sql<number>`count(*)::int`.as('claimed'),
+      sql<number>`(count(*) filter (where ${eb.ref('status')} = ${CouponStatus.Used}))::int`.as('used'),
+    ])
+    .where('template', 'in', templateIds)
+    .groupBy('template')
+    .execute();
+  return new Map(rows.filter((r) => r.templateId !== null).map((r) => [Number(r.templateId), { claimed: r.claimed, used: r.used }]));
 }
 
 export async function createTemplate(ctx: ServiceContext, input: unknown): Promise<CouponTemplateView> {

@@ -54,9 +54,14 @@ function AccountNav() {
           </li>
         </>
       ) : (
-        <li>
-          <NavLink to="/ops">Operations</NavLink>
-        </li>
+        <>
+          <li>
+            <NavLink to={role === 'PLATFORM_ADMIN' ? '/admin' : '/merchant'}>{role === 'PLATFORM_ADMIN' ? 'Platform console' : 'Shop console'}</NavLink>
+          </li>
+          <li>
+            <NavLink to="/ops">Operations</NavLink>
+          </li>
+        </>
       )}
       <li>
         <button type="button" className="link-button" onClick={out}>

@@ -38,6 +38,9 @@ export const routes: RouteObject[] = [
       { path: '*', ...page(() => import('../pages/not-found-page')) },
     ],
   },
+  // The consoles have their own frame and their own chunks: the storefront's first page never loads them.
+  { path: '/merchant/*', ErrorBoundary: RouteError, HydrateFallback: () => null, ...page(() => import('../console/merchant/merchant-console')) },
+  { path: '/admin/*', ErrorBoundary: RouteError, HydrateFallback: () => null, ...page(() => import('../console/admin/admin-console')) },
 ];
 
 export const router = createBrowserRouter(routes);

@@ -1,0 +1,289 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { startTestApp, type TestApp } from './support/harness.js';
+import { newAdmin, newBrand, newCategory, newCustomer, newOperator, newShop, PASSWORD, type TestUser } from './support/fixtures.js';
+import { addToCart, checkoutOk, placeOrder, shopWithProduct } from './support/shopping.js';
+import { DESKTOP, launchBrowser, sessionFor, StoreContext } from './support/browser.js';
+import { webAppDir } from '../src/server/web-app.js';
+
+/**
+ * The shop console (/merchant) and the platform console (/admin) in Chromium, over the public
+ * GraphQL API only: a product made and published from the browser, its order live on the dashboard,
+ * shipped in part, a refund approved, a flash sale the storefront shows, home content replaced; an
+ * operator kept out of another shop's order and of /admin (by the page and by the API); the
+ * consoles' code never on the storefront's first page; screenshots of every main screen.
+ */
+let t: TestApp;
+let browser: Browser;
+const contexts: StoreContext[] = [];
+const data = {} as {
+  shop: { id: number; slug: string };
+  category: { id: number };
+  brand: { id: number };
+  operator: TestUser;
+  admin: TestUser;
+  customer: TestUser;
+  foreignOrderId: number;
+  productId: number;
+};
+
+beforeAll(async () => {
+  [t, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+  data.shop = await newShop(t, { name: 'Harbor Home', withProfile: true });
+  data.category = await newCategory(t);
+  data.brand = await newBrand(t);
+  data.operator = await newOperator(t, data.shop.id);
+  data.admin = await newAdmin(t);
+  data.customer = await newCustomer(t, { available: 1_000_000, points: 0 });
+  // Another shop's order, which the operator must not open.
+  const other = await shopWithProduct(t, [{ price: 999, stock: 5 }]);
+  data.foreignOrderId = (await placeOrder(t, data.customer.token, other.product.skuIds[0])).id;
+}, 60_000);
+
+afterAll(async () => {
+  for (const c of contexts) await c.close();
+  await browser?.close();
+  await t?.close();
+});
+
+/** A 1×1 PNG for the made-up image host the test's products and banners use. */
+const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+async function context(user?: TestUser): Promise<StoreContext> {
+  const ctx = await StoreContext.open(browser, t, DESKTOP, user ? await sessionFor(t, user.email, PASSWORD) : undefined);
+  await ctx.context.route('https://img.test/**', (route) => route.fulfill({ contentType: 'image/png', body: PIXEL }));
+  contexts.push(ctx);
+  return ctx;
+}
+
+async function open(user: TestUser): Promise<{ ctx: StoreContext; page: Page }> {
+  const ctx = await context(user);
+  const page = await ctx.page();
+  return { ctx, page };
+}
+
+/** Navigates inside the single-page app (a link click, as a user would), so nothing reloads. */
+async function go(page: Page, navLabel: string) {
+  await page.getByRole('navigation', { name: /console/ }).getByRole('link', { name: navLabel, exact: true }).click();
+}
+
+describe('the shop console', () => {
+  it('runs a shop from the browser: freight, a product with two SKUs, a live order, shipping, a refund and a flash sale', async () => {
+    const { ctx: op, page } = await open(data.operator);
+
+    // A freight template, edited as a table of regions.
+    await page.goto('/merchant/freight');
+    await page.getByRole('button', { name: 'New template' }).click();
+    await page.getByLabel('Template name').fill('Standard parcel');
+    await page.getByLabel('First unit fee').fill('8');
+    await page.getByLabel('Each additional unit').fill('2');
+    await page.getByRole('button', { name: 'Add region' }).click();
+    await page.getByLabel('Region 1 Region code').fill('CN-BJ');
+    await page.getByLabel('Region 1 First unit').fill('12');
+    await page.getByLabel('Region 1 Each additional unit').fill('3');
+    await page.getByRole('button', { name: 'Create template' }).click();
+    await page.getByRole('heading', { name: 'Standard parcel' }).waitFor();
+    await op.screenshot(page, 'console-freight');
+
+    // A product with two SKUs; a bad image URL first: the server's error shows on its field and nothing is stored.
+    await go(page, 'Products');
+    await page.getByRole('link', { name: 'New product' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Harbor Kettle');
+    await page.getByLabel('Category').selectOption(String(data.category.id));
+    await page.getByLabel('Brand').selectOption(String(data.brand.id));
+    await page.getByLabel('Freight template').selectOption({ label: 'Standard parcel' });
+    await page.getByLabel('Image URL').fill('not a url');
+    await page.getByLabel('SKU 1 name').fill('Small');
+    await page.getByLabel('SKU 1 price').fill('59.00');
+    await page.getByLabel('SKU 1 stock').fill('20');
+    await page.getByRole('button', { name: 'Add SKU' }).click();
+    await page.getByLabel('SKU 2 name').fill('Large');
+    await page.getByLabel('SKU 2 price').fill('79.50');
+    await page.getByLabel('SKU 2 stock').fill('10');
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await page.locator('#f-imageUrl-error').waitFor();
+    expect(await page.getByLabel('Image URL').getAttribute('aria-invalid')).toBe('true');
+    expect(await t.sql('select id from product where name = ?', ['Harbor Kettle'])).toHaveLength(0);
+    await page.getByLabel('Image URL').fill('https://img.test/kettle.png');
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await page.waitForURL(/\/merchant\/products\/\d+$/);
+    data.productId = Number(page.url().split('/').pop());
+    await page.getByTestId('product-status').getByText('Draft').waitFor();
+    await op.screenshot(page, 'console-product-editor');
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.getByTestId('product-status').getByText('Published').waitFor();
+    const [stored] = await t.sql('select status, freight_template_id, brand_id from product where id = ?', [data.productId]);
+    expect(stored).toMatchObject({ status: 'published', brand_id: data.brand.id });
+    expect(stored.freight_template_id).not.toBeNull();
+    // The editor shows the template the product has.
+    expect(await page.getByLabel('Freight template').locator('option:checked').textContent()).toBe('Standard parcel');
+    const skus = await t.sql<{ id: number; name: string; price: number; stock: number }>('select id, name, price, stock from sku where product_id = ? order by price', [data.productId]);
+    expect(skus.map((s) => [s.name, s.price, s.stock])).toEqual([['Small', 5900, 20], ['Large', 7950, 10]]);
+
+    // The list finds it by name.
+    await go(page, 'Products');
+    await page.getByLabel('Search by name').fill('kettle');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByTestId('product-table').getByRole('link', { name: 'Harbor Kettle' }).waitFor();
+    await op.screenshot(page, 'console-products');
+
+    // The storefront shows it.
+    const { ctx: shopper, page: store } = await open(data.customer);
+    await store.goto(`/products/${data.productId}`);
+    await store.getByRole('heading', { name: 'Harbor Kettle' }).waitFor();
+
+    // The dashboard, live: the customer's order and payment appear with no reload.
+    await go(page, 'Dashboard');
+    await page.getByTestId('live-status').getByText('Live').waitFor();
+    await page.getByTestId('orders-today').getByText('0', { exact: true }).waitFor();
+    await page.evaluate(() => Object.assign(globalThis, { stayedOnPage: true }));
+    await addToCart(t, data.customer.token, skus[0].id, 1);
+    await addToCart(t, data.customer.token, skus[1].id, 1);
+    const [order] = await checkoutOk(t, data.customer.token);
+    await page.getByTestId('orders-today').getByText('1', { exact: true }).waitFor();
+    await store.goto(`/orders/${order.id}`);
+    await store.getByRole('button', { name: 'Pay from balance' }).click();
+    await page.getByTestId('paid-today').getByText('1', { exact: true }).waitFor();
+    await page.getByTestId('awaiting').getByText('1', { exact: true }).waitFor();
+    await page.getByTestId('sales-today').getByText(`¥${(order.total / 100).toFixed(2)}`).waitFor();
+    expect(await page.evaluate(() => (globalThis as { stayedOnPage?: boolean }).stayedOnPage)).toBe(true);
+    await op.screenshot(page, 'console-dashboard');
+
+    // Ship the small kettle only: a partial shipment with a company and a tracking number.
+    await page.getByTestId('latest-orders').getByRole('link', { name: `#${order.id}` }).click();
+    await page.getByRole('heading', { name: `Order #${order.id}` }).waitFor();
+    await page.getByLabel('Shipping company').selectOption({ index: 0 });
+    await page.getByLabel('Tracking number').fill('SF100200300');
+    await page.getByLabel(/Large\), 1 to ship/).fill('0');
+    await op.screenshot(page, 'console-order');
+    await page.getByRole('button', { name: 'Ship', exact: true }).click();
+    await page.getByTestId('shipments').getByText(/SF100200300/).waitFor();
+    const shipped = await t.sql('select sum(quantity)::int as n from shipment_item si join shipment s on s.id = si.shipment_id where s.order_id = ?', [order.id]);
+    expect(shipped[0].n).toBe(1);
+    await page.getByRole('button', { name: 'Issue invoice' }).click();
+    await page.getByTestId('invoice').waitFor();
+
+    // The customer asks a refund of the unshipped large kettle; the operator approves it.
+    const largeItem = (await t.sql('select id from order_item where order_id = ? and sku_id = ?', [order.id, skus[1].id]))[0].id;
+    const asked = await t.gql(
+      'mutation($input: RequestRefundInput!) { requestRefund(input: $input) { refund { id } userErrors { code message } } }',
+      { input: { orderId: order.id, kind: 'REFUND', reason: 'Changed my mind', items: [{ orderItemId: largeItem, quantity: 1 }] } },
+      data.customer.token,
+    );
+    const refundId = asked.data.requestRefund.refund.id;
+    await go(page, 'Refunds');
+    const row = page.locator(`[data-refund-id="${refundId}"]`);
+    await row.getByText('Changed my mind').waitFor();
+    await op.screenshot(page, 'console-refunds');
+    await row.getByRole('button', { name: 'Approve' }).click();
+    await row.getByRole('button', { name: 'Yes, approve' }).click();
+    await row.getByTestId('refund-status').getByText(/Completed|Approved/).waitFor();
+    expect((await t.sql('select status from refund where id = ?', [refundId]))[0].status).toMatch(/completed|approved/);
+
+    // A flash sale on the small kettle, which the storefront then shows.
+    await go(page, 'Flash sales');
+    await page.getByLabel('Session name').fill('Kettle hour');
+    await page.getByLabel('Item 1 SKU: find product').fill('Harbor');
+    await page.getByLabel('Item 1 SKU', { exact: true }).locator('option', { hasText: 'Small' }).waitFor({ state: 'attached' });
+    await page.getByLabel('Item 1 SKU', { exact: true }).selectOption(String(skus[0].id));
+    await page.getByLabel('Item 1 activity price').fill('39');
+    await page.getByLabel('Item 1 activity stock').fill('5');
+    await page.getByLabel('Item 1 limit per customer').fill('1');
+    await page.getByRole('button', { name: 'Create session' }).click();
+    // A new session starts disabled: enabling it is when the server checks for overlaps.
+    const session = page.getByTestId('flash-sale-table').getByRole('row', { name: /Kettle hour/ });
+    await session.getByRole('button', { name: 'Enable' }).click();
+    await session.getByRole('button', { name: 'Disable' }).waitFor();
+    await op.screenshot(page, 'console-flash-sales');
+    await store.goto('/flash-sales');
+    await store.getByText('Harbor Kettle').first().waitFor();
+
+    // The other screens render (screenshots for the README).
+    for (const [nav, name] of [['Orders', 'orders'], ['Reviews', 'reviews'], ['Coupon templates', 'coupons'], ['Group buys', 'group-buys']] as const) {
+      await go(page, nav);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await page.waitForLoadState('networkidle');
+      await op.screenshot(page, `console-${name}`);
+    }
+    expect(op.problems).toEqual([]);
+    expect(shopper.problems).toEqual([]);
+  });
+
+  it("keeps an operator out of another shop's order and of every /admin page: the page says so and the API refuses", async () => {
+    const { ctx, page } = await open(data.operator);
+    await page.goto(`/merchant/orders/${data.foreignOrderId}`);
+    await page.getByRole('alert').getByText(/No such order/).waitFor();
+    const api = await t.gql('query($id: Int!) { merchantOrder(id: $id) { id } }', { id: data.foreignOrderId }, data.operator.token);
+    expect(api.data?.merchantOrder ?? null).toBeNull();
+    expect(api.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+
+    for (const path of ['/admin', '/admin/home-content', '/admin/brands']) {
+      await page.goto(path);
+      await page.getByRole('alert').getByText('This page is for a platform admin account').waitFor();
+    }
+    const content = await t.gql('query { adminContent { banners { id } } }', {}, data.operator.token);
+    expect(content.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const replaced = await t.gql(
+      'mutation($input: ReplaceHomeContentInput!) { replaceHomeContent(input: $input) { items { id } userErrors { code } } }',
+      { input: { kind: 'BANNERS', items: [] } },
+      data.operator.token,
+    );
+    expect(replaced.errors?.[0]?.extensions?.code ?? replaced.data?.replaceHomeContent?.userErrors?.[0]?.code).toBe('FORBIDDEN');
+    expect(ctx.problems).toEqual([]);
+  });
+});
+
+describe('the platform console', () => {
+  it('replaces the home banners, which the storefront then shows, and renders every admin screen', async () => {
+    const { ctx, page } = await open(data.admin);
+    await page.goto('/admin');
+    await page.getByTestId('live-status').getByText('Live').waitFor();
+    await ctx.screenshot(page, 'admin-operations');
+
+    await go(page, 'Home content');
+    const banners = page.getByRole('region', { name: 'Banners' });
+    await banners.getByRole('button', { name: 'Add item' }).click();
+    await banners.getByLabel('Banners 1 Title').fill('Winter kettles');
+    await banners.getByLabel('Banners 1 Destination').fill(`/products/${data.productId}`);
+    await banners.getByLabel('Banners preview').getByText('Winter kettles').waitFor();
+    await banners.getByRole('button', { name: 'Replace banners' }).click();
+    await banners.getByRole('button', { name: 'Yes, replace banners' }).click();
+    await banners.getByText('Replaced: the storefront shows it now.').waitFor();
+    await ctx.screenshot(page, 'admin-home-content');
+
+    const { ctx: visitorCtx, page: visitor } = await open(data.customer);
+    await visitor.goto('/');
+    await visitor.getByRole('link', { name: /Winter kettles/ }).click();
+    await visitor.getByRole('heading', { name: 'Harbor Kettle' }).waitFor();
+
+    for (const [nav, name] of [['Brands', 'brands'], ['Shop profiles', 'shops'], ['Points mall', 'points'], ['Review moderation', 'reviews']] as const) {
+      await go(page, nav);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await page.waitForLoadState('networkidle');
+      await ctx.screenshot(page, `admin-${name}`);
+    }
+    expect(ctx.problems).toEqual([]);
+    expect(visitorCtx.problems).toEqual([]);
+  });
+
+  it("keeps the consoles' code off the storefront's first page", async () => {
+    const ctx = await context();
+    const page = await ctx.page();
+    const scripts = new Set<string>();
+    page.on('response', (res) => {
+      const url = new URL(res.url());
+      if (url.pathname.startsWith('/assets/') && url.pathname.endsWith('.js')) scripts.add(url.pathname);
+    });
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Best sellers' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(scripts.size).toBeGreaterThan(0);
+    // Every console document is compiled into the consoles' chunks, none into what the first page loads.
+    for (const path of scripts) {
+      const code = readFileSync(join(webAppDir(), path), 'utf8');
+      for (const marker of ['ConsoleShell', 'MerchantDashboard', 'AdminContent', 'ProductEditor']) expect(`${path}: ${code.includes(marker)}`).toBe(`${path}: false`);
+    }
+    expect(ctx.problems).toEqual([]);
+  });
+});

@@ -1,0 +1,36 @@
+import { Route, Routes } from 'react-router';
+import { ConsoleShell, type ConsoleLink } from '../console-shell';
+import { usePageTitle } from '../../ui/page-title';
+import OpsPage from '../../pages/ops-page';
+import { Brands } from './brands';
+import { HomeContentEditor } from './home-content';
+import { ShopProfiles } from './shops';
+import { PointsMall } from './points-mall';
+import { ReviewModeration } from './reviews';
+
+const LINKS: ConsoleLink[] = [
+  { to: '/admin', label: 'Live operations', end: true },
+  { to: '/admin/brands', label: 'Brands' },
+  { to: '/admin/home-content', label: 'Home content' },
+  { to: '/admin/shops', label: 'Shop profiles' },
+  { to: '/admin/points', label: 'Points mall' },
+  { to: '/admin/reviews', label: 'Review moderation' },
+];
+
+/** The platform console (`/admin/*`): its own chunk; the live operations feed is its dashboard. */
+export default function AdminConsole() {
+  usePageTitle('Platform console');
+  return (
+    <ConsoleShell title="Platform console" role="PLATFORM_ADMIN" links={LINKS}>
+      <Routes>
+        <Route index element={<OpsPage />} />
+        <Route path="brands" element={<Brands />} />
+        <Route path="home-content" element={<HomeContentEditor />} />
+        <Route path="shops" element={<ShopProfiles />} />
+        <Route path="points" element={<PointsMall />} />
+        <Route path="reviews" element={<ReviewModeration />} />
+        <Route path="*" element={<p role="alert">No such screen in the platform console.</p>} />
+      </Routes>
+    </ConsoleShell>
+  );
+}

@@ -1,0 +1,270 @@
+import { type FormEvent } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { graphql } from '../gql';
+import type { AdminPointsProductsQuery } from '../gql/graphql';
+import { QueryResult } from '../../ui/query-result';
+import { ErrorNotice } from '../../ui/query-state';
+import { ConfirmButton, Field, FormErrors, Pager, Refusal, int, optionalText, text, usePageParam, when, useListContext } from '../kit';
+
+const PAGE_SIZE = 20;
+
+const AdminPointsProducts = graphql(`
+  query AdminPointsProducts($page: Int, $pageSize: Int) {
+    adminPointsProducts(page: $page, pageSize: $pageSize) {
+      page
+      pageSize
+      total
+      items {
+        id
+        name
+        description
+        imageUrl
+        pointsPrice
+        stock
+        published
+      }
+    }
+  }
+`);
+
+const AdminRedemptions = graphql(`
+  query AdminRedemptions($page: Int, $pageSize: Int) {
+    adminRedemptions(page: $page, pageSize: $pageSize, status: PENDING_FULFILLMENT) {
+      page
+      pageSize
+      total
+      items {
+        id
+        customerId
+        productName
+        quantity
+        pointsTotal
+        createdAt
+        shippingAddress {
+          recipient
+          phone
+          region
+          address
+        }
+      }
+    }
+  }
+`);
+
+const CreatePointsProduct = graphql(`
+  mutation ConsoleCreatePointsProduct($input: CreatePointsProductInput!) {
+    createPointsProduct(input: $input) {
+      pointsProduct {
+        id
+      }
+      userErrors {
+        ...UserErrorFields
+      }
+    }
+  }
+`);
+const UpdatePointsProduct = graphql(`
+  mutation ConsoleUpdatePointsProduct($input: UpdatePointsProductInput!) {
+    updatePointsProduct(input: $input) {
+      pointsProduct {
+        id
+        stock
+        published
+      }
+      userErrors {
+        ...UserErrorFields
+      }
+    }
+  }
+`);
+const FulfilRedemption = graphql(`
+  mutation ConsoleFulfilRedemption($input: FulfilRedemptionInput!) {
+    fulfilRedemption(input: $input) {
+      redemption {
+        id
+        status
+      }
+      userErrors {
+        ...UserErrorFields
+      }
+    }
+  }
+`);
+
+type PointsProduct = AdminPointsProductsQuery['adminPointsProducts']['items'][number];
+
+function ProductActions({ product }: { product: PointsProduct }) {
+  const [state, update] = useMutation(UpdatePointsProduct);
+  const restock = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const formEl = event.currentTarget;
+    const result = await update({ input: { pointsProductId: product.id, stockDelta: int(new FormData(formEl).get('delta')) } });
+    if (result.data?.updatePointsProduct.pointsProduct) formEl.reset();
+  };
+  return (
+    <div className="row-actions">
+      {product.published ? (
+        <ConfirmButton label="Unpublish" question="Take it out of the points mall?" onConfirm={() => void update({ input: { pointsProductId: product.id, published: false } })} disabled={state.fetching} />
+      ) : (
+        <button type="button" onClick={() => void update({ input: { pointsProductId: product.id, published: true } })} disabled={state.fetching}>
+          Publish
+        </button>
+      )}
+      <form onSubmit={restock} className="toolbar" aria-label={`Stock of ${product.name}`}>
+        <label>
+          Add or remove stock
+          <input name="delta" type="number" required size={6} />
+        </label>
+        <button type="submit" disabled={state.fetching}>
+          Apply
+        </button>
+      </form>
+      <Refusal error={state.error} payload={state.data?.updatePointsProduct} title="Not changed" />
+    </div>
+  );
+}
+
+function NewPointsProduct() {
+  const [state, create] = useMutation(CreatePointsProduct);
+  const errors = new FormErrors(state.data?.createPointsProduct.userErrors ?? []);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const formEl = event.currentTarget;
+    const form = new FormData(formEl);
+    const result = await create({
+      input: {
+        name: text(form.get('name')),
+        description: optionalText(form.get('description')),
+        imageUrl: optionalText(form.get('imageUrl')),
+        pointsPrice: int(form.get('pointsPrice')),
+        stock: int(form.get('stock')),
+        published: form.get('published') === 'on',
+      },
+    });
+    if (result.data?.createPointsProduct.pointsProduct) formEl.reset();
+  };
+  const rest = errors.rest((k) => ['name', 'description', 'imageUrl', 'pointsPrice', 'stock'].includes(k));
+  return (
+    <form onSubmit={submit} className="panel" aria-labelledby="new-points" noValidate>
+      <h2 id="new-points">New points product</h2>
+      <div className="form-grid">
+        <Field label="Name" name="name" error={errors.of('name')}>
+          {(p) => <input {...p} required />}
+        </Field>
+        <Field label="Points price" name="pointsPrice" error={errors.of('pointsPrice')}>
+          {(p) => <input {...p} type="number" min={1} required />}
+        </Field>
+        <Field label="Stock" name="stock" error={errors.of('stock')}>
+          {(p) => <input {...p} type="number" min={0} required />}
+        </Field>
+        <Field label="Image URL" name="imageUrl" error={errors.of('imageUrl')}>
+          {(p) => <input {...p} type="url" />}
+        </Field>
+        <Field label="Description" name="description" error={errors.of('description')}>
+          {(p) => <input {...p} />}
+        </Field>
+        <label className="inline">
+          <input type="checkbox" name="published" defaultChecked /> Published
+        </label>
+      </div>
+      {rest.length ? <ErrorNotice error={rest} title="Not created" /> : null}
+      {state.error ? <ErrorNotice error={state.error} title="Not created" /> : null}
+      <button type="submit" className="primary" disabled={state.fetching}>
+        Create
+      </button>
+    </form>
+  );
+}
+
+function Fulfil({ id }: { id: number }) {
+  const [state, fulfil] = useMutation(FulfilRedemption);
+  return (
+    <>
+      <ConfirmButton label="Mark sent" question="Mark this redemption as sent?" onConfirm={() => void fulfil({ input: { redemptionId: id } })} disabled={state.fetching} />
+      <Refusal error={state.error} payload={state.data?.fulfilRedemption} title="Not fulfilled" />
+    </>
+  );
+}
+
+export function PointsMall() {
+  const [page, setPage] = usePageParam();
+  const [rpage, setRpage] = usePageParam('rpage');
+  const [products] = useQuery({ query: AdminPointsProducts, context: useListContext('PointsProduct'), variables: { page, pageSize: PAGE_SIZE } });
+  const [redemptions] = useQuery({ query: AdminRedemptions, context: useListContext('Redemption'), variables: { page: rpage, pageSize: PAGE_SIZE } });
+  return (
+    <>
+      <h1>Points mall</h1>
+      <QueryResult result={products} what="Loading points products">
+        {({ adminPointsProducts: list }) => (
+          <>
+            <table className="grid">
+              <thead>
+                <tr>
+                  <th scope="col">Product</th>
+                  <th scope="col">Points</th>
+                  <th scope="col">Stock</th>
+                  <th scope="col">Published</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.items.map((p) => (
+                  <tr key={p.id}>
+                    <td>{p.name}</td>
+                    <td>{p.pointsPrice}</td>
+                    <td>{p.stock}</td>
+                    <td>{p.published ? 'Yes' : 'No'}</td>
+                    <td>
+                      <ProductActions product={p} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pager page={list.page} pageSize={list.pageSize} total={list.total} onPage={setPage} />
+          </>
+        )}
+      </QueryResult>
+      <NewPointsProduct />
+      <h2>Redemptions to send</h2>
+      <QueryResult result={redemptions} what="Loading redemptions">
+        {({ adminRedemptions: list }) => (
+          <>
+            <table className="grid">
+              <thead>
+                <tr>
+                  <th scope="col">Redemption</th>
+                  <th scope="col">Product</th>
+                  <th scope="col">Points</th>
+                  <th scope="col">Send to</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.items.map((r) => (
+                  <tr key={r.id}>
+                    <td>
+                      #{r.id} · customer #{r.customerId} · {when(r.createdAt)}
+                    </td>
+                    <td>
+                      {r.productName} × {r.quantity}
+                    </td>
+                    <td>{r.pointsTotal}</td>
+                    <td>
+                      {r.shippingAddress.recipient}, {r.shippingAddress.phone}, {r.shippingAddress.address} ({r.shippingAddress.region})
+                    </td>
+                    <td>
+                      <Fulfil id={r.id} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {list.items.length === 0 ? <p className="empty">Nothing to send.</p> : null}
+            <Pager page={list.page} pageSize={list.pageSize} total={list.total} onPage={setRpage} />
+          </>
+        )}
+      </QueryResult>
+    </>
+  );
+}

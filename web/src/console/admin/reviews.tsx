@@ -1,0 +1,125 @@
+import { useMutation, useQuery } from 'urql';
+import { graphql } from '../gql';
+import { QueryResult } from '../../ui/query-result';
+import { Stars } from '../../ui/stars';
+import { ConfirmButton, Pager, Refusal, useFilterParam, usePageParam, when, useListContext } from '../kit';
+
+const PAGE_SIZE = 20;
+
+const AdminReviews = graphql(`
+  query AdminReviews($page: Int, $pageSize: Int, $hidden: Boolean) {
+    adminReviews(page: $page, pageSize: $pageSize, hidden: $hidden) {
+      page
+      pageSize
+      total
+      items {
+        id
+        productId
+        shopId
+        skuName
+        author
+        rating
+        text
+        hidden
+        createdAt
+      }
+    }
+  }
+`);
+const HideReview = graphql(`
+  mutation ConsoleHideReview($input: HideReviewInput!) {
+    hideReview(input: $input) {
+      review {
+        id
+        hidden
+      }
+      userErrors {
+        ...UserErrorFields
+      }
+    }
+  }
+`);
+const ShowReview = graphql(`
+  mutation ConsoleShowReview($input: ShowReviewInput!) {
+    showReview(input: $input) {
+      review {
+        id
+        hidden
+      }
+      userErrors {
+        ...UserErrorFields
+      }
+    }
+  }
+`);
+
+function Moderate({ id, hidden }: { id: number; hidden: boolean }) {
+  const [hid, hide] = useMutation(HideReview);
+  const [shown, show] = useMutation(ShowReview);
+  return (
+    <span className="row-actions">
+      {hidden ? (
+        <button type="button" onClick={() => void show({ input: { reviewId: id } })} disabled={shown.fetching}>
+          Show
+        </button>
+      ) : (
+        <ConfirmButton label="Hide" question="Hide this review from the storefront?" onConfirm={() => void hide({ input: { reviewId: id } })} disabled={hid.fetching} />
+      )}
+      <Refusal error={hid.error} payload={hid.data?.hideReview} title="Not hidden" />
+      <Refusal error={shown.error} payload={shown.data?.showReview} title="Not shown" />
+    </span>
+  );
+}
+
+export function ReviewModeration() {
+  const [page, setPage] = usePageParam();
+  const [hidden, setHidden] = useFilterParam('hidden');
+  const [result] = useQuery({ query: AdminReviews, context: useListContext('Review'), variables: { page, pageSize: PAGE_SIZE, hidden: hidden === '' ? null : hidden === 'yes' } });
+  return (
+    <>
+      <h1>Review moderation</h1>
+      <div className="toolbar">
+        <label>
+          Show
+          <select value={hidden} onChange={(e) => setHidden(e.target.value)}>
+            <option value="">All reviews</option>
+            <option value="no">Visible</option>
+            <option value="yes">Hidden</option>
+          </select>
+        </label>
+      </div>
+      <QueryResult result={result} what="Loading reviews">
+        {({ adminReviews: list }) => (
+          <>
+            <table className="grid">
+              <thead>
+                <tr>
+                  <th scope="col">Review</th>
+                  <th scope="col">Text</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.items.map((r) => (
+                  <tr key={r.id}>
+                    <td>
+                      <Stars average={r.rating} /> {r.author}, product #{r.productId} ({r.skuName}), shop #{r.shopId} · {when(r.createdAt)}
+                    </td>
+                    <td>{r.text}</td>
+                    <td>{r.hidden ? 'Hidden' : 'Visible'}</td>
+                    <td>
+                      <Moderate id={r.id} hidden={r.hidden} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {list.items.length === 0 ? <p className="empty">No review here.</p> : null}
+            <Pager page={list.page} pageSize={list.pageSize} total={list.total} onPage={setPage} />
+          </>
+        )}
+      </QueryResult>
+    </>
+  );
+}

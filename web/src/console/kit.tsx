@@ -1,0 +1,150 @@
+import { useMemo, useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+import type { CombinedError } from 'urql';
+import { refusalOf, type UserErrorFields } from '../api/errors';
+import { ErrorNotice } from '../ui/query-state';
+
+/** The page the console's tables show, from `?page=` (server pagination: the API pages, the table shows one page). */
+export function usePageParam(name = 'page'): [number, (next: number) => void] {
+  const [params, setParams] = useSearchParams();
+  const page = Math.max(1, Number(params.get(name)) || 1);
+  const set = (next: number) => {
+    const copy = new URLSearchParams(params);
+    if (next <= 1) copy.delete(name);
+    else copy.set(name, String(next));
+    setParams(copy);
+  };
+  return [page, set];
+}
+
+/** A filter kept in the query string, so a filtered table survives a reload and a shared link; changing it goes back to page 1. */
+export function useFilterParam(name: string): [string, (value: string) => void] {
+  const [params, setParams] = useSearchParams();
+  const set = (value: string) => {
+    const copy = new URLSearchParams(params);
+    if (value) copy.set(name, value);
+    else copy.delete(name);
+    copy.delete('page');
+    setParams(copy);
+  };
+  return [params.get(name) ?? '', set];
+}
+
+/**
+ * The query context of a list: urql's document cache refetches a query after a mutation returning a
+ * type the query's last result held, so an empty list would not notice the first item created.
+ * Naming the list's item types here makes it refetch anyway.
+ */
+export function useListContext(...typenames: string[]) {
+  const key = typenames.join(',');
+  return useMemo(() => ({ additionalTypenames: key.split(',') }), [key]);
+}
+
+/** Previous / next over a server page, with the total the API counted. */
+export function Pager({ page, pageSize, total, onPage }: { page: number; pageSize: number; total: number; onPage: (n: number) => void }) {
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  return (
+    <nav className="pagination" aria-label="Pages">
+      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous
+      </button>
+      <span aria-current="page">
+        Page {page} of {pages} · {total} in all
+      </span>
+      <button type="button" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
+/**
+ * A destructive or irreversible action: the first press asks, the second (on "Yes, …") does it.
+ * Inline rather than `window.confirm`, so it stays keyboard reachable and styled.
+ */
+export function ConfirmButton({ label, question, onConfirm, disabled }: { label: string; question: string; onConfirm: () => void; disabled?: boolean }) {
+  const [asking, setAsking] = useState(false);
+  if (!asking) {
+    return (
+      <button type="button" onClick={() => setAsking(true)} disabled={disabled}>
+        {label}
+      </button>
+    );
+  }
+  return (
+    <span className="confirm" role="group" aria-label={question}>
+      <span>{question}</span>{' '}
+      <button
+        type="button"
+        className="danger"
+        autoFocus
+        onClick={() => {
+          setAsking(false);
+          onConfirm();
+        }}
+      >
+        Yes, {label.toLowerCase()}
+      </button>{' '}
+      <button type="button" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+    </span>
+  );
+}
+
+/** A user error's field path without the argument name: `["input","skus","0","price"]` → `skus.0.price`. */
+const fieldKey = (field: readonly string[] | null | undefined) => (field && field.length > 1 ? field.slice(1).join('.') : '');
+
+/** The user errors of one form, looked up by field so each input shows its own. */
+export class FormErrors {
+  constructor(readonly errors: readonly UserErrorFields[]) {}
+  static none = new FormErrors([]);
+  of(key: string): string | undefined {
+    const hit = this.errors.filter((e) => fieldKey(e.field) === key);
+    return hit.length ? hit.map((e) => e.message).join(' ') : undefined;
+  }
+  /** Errors no field shows: the input as a whole, or a field the form does not have. */
+  rest(shown: (key: string) => boolean): UserErrorFields[] {
+    return this.errors.filter((e) => !fieldKey(e.field) || !shown(fieldKey(e.field)));
+  }
+}
+
+/** A labelled input with its server error under it (`aria-invalid`, `aria-describedby`). */
+export function Field({ label, name, error, children }: { label: string; name: string; error?: string; children: (props: { id: string; name: string; 'aria-invalid': boolean; 'aria-describedby'?: string }) => ReactNode }) {
+  const id = `f-${name.replace(/\W/g, '-')}`;
+  return (
+    <div className={`field${error ? ' field-error' : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      {children({ id, name, 'aria-invalid': Boolean(error), 'aria-describedby': error ? `${id}-error` : undefined })}
+      {error ? (
+        <p id={`${id}-error`} className="field-message" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The outcome of a mutation: its refusal (top-level error or user errors) or nothing. */
+export function Refusal({ error, payload, title }: { error: CombinedError | undefined; payload: { userErrors: readonly UserErrorFields[] } | null | undefined; title: string }) {
+  const refused = refusalOf(error, payload);
+  return refused ? <ErrorNotice error={refused} title={title} /> : null;
+}
+
+/** Minor units from a form's decimal amount ("12.50" → 1250); NaN stays NaN so the server refuses it on its field. */
+export const toMinor = (value: FormDataEntryValue | null): number => Math.round(Number(String(value ?? '').trim()) * 100);
+export const fromMinor = (value: number | null | undefined): string => (value == null ? '' : (value / 100).toFixed(2));
+export const optionalMinor = (value: FormDataEntryValue | null): number | null => (String(value ?? '').trim() === '' ? null : toMinor(value));
+export const text = (value: FormDataEntryValue | null): string => String(value ?? '').trim();
+export const optionalText = (value: FormDataEntryValue | null): string | null => text(value) || null;
+export const int = (value: FormDataEntryValue | null): number => Number.parseInt(String(value ?? ''), 10);
+
+/** `datetime-local` values are local wall time; the API takes instants. */
+export const toInstant = (local: FormDataEntryValue | null): string => new Date(String(local ?? '')).toISOString();
+export const toLocalInput = (iso: string | Date): string => {
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+};
+export const when = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString() : '—');
+export const label = (value: string): string => value.charAt(0) + value.slice(1).toLowerCase().replace(/_/g, ' ');

@@ -1,0 +1,327 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { useMutation, useQuery } from 'urql';
+import { graphql } from '../gql';
+import type { MerchantRefundsQuery, MerchantReviewsQuery, RefundKind, RefundStatus } from '../gql/graphql';
+import { Money } from '../../money/currency-context';
+import { QueryResult } from '../../ui/query-result';
+import { Stars } from '../../ui/stars';
+import { ConfirmButton, Pager, Refusal, label, text, useFilterParam, usePageParam, when, useListContext } from '../kit';
+
+const PAGE_SIZE = 20;
+const REFUND_STATUSES: RefundStatus[] = ['REQUESTED', 'APPROVED', 'SHIPPED_BACK', 'COMPLETED', 'REJECTED', 'CANCELLED'];
+
+const MerchantRefunds = graphql(`
+  query MerchantRefunds($page: Int, $pageSize: Int, $status: RefundStatus, $kind: RefundKind) {
+    merchantRefunds(page: $page, pageSize: $pageSize, status: $status, kind: $kind) {
+      page
+      pageSize
+      total
+      items {
+        id
+        orderId
+        kind
+        status
+        reason
+        amount
+        freightAmount
+        rejectReason
+        createdAt
+        items {
+          orderItemId
+          productName
+          skuName
+          quantity
+          amount
+        }
+        returnShipment {
+          carrier
+          trackingNumber
+        }
+      }
+    }
+  }
+`);
+
+
+const ApproveRefund = graphql(`
+  mutation ConsoleApproveRefund($input: ApproveRefundInput!) {
+    approveRefund(input: $input) {
+      refund {
+        id
+        status
+      }
+      userErrors {
+        ...UserErrorFields
+      }
+    }
+  }
+`);
+const RejectRefund = graphql(`
+  mutation ConsoleRejectRefund($input: RejectRefundInput!) {
+    rejectRefund(input: $input) {
+      refund {
+        id
+        status
+        rejectReason
+      }
+      userErrors {
+        ...UserErrorFields
+      }
+    }
+  }
+`);
+const ReceiveRefund = graphql(`
+  mutation ConsoleReceiveRefund($input: ReceiveRefundInput!) {
+    receiveRefund(input: $input) {
+      refund {
+        id
+        status
+      }
+      userErrors {
+        ...UserErrorFields
+      }
+    }
+  }
+`);
+
+type Refund = MerchantRefundsQuery['merchantRefunds']['items'][number];
+
+/** Approve (a refund pays back; a return waits for the parcel), reject with a reason, or receive a returned parcel. */
+function RefundActions({ refund }: { refund: Refund }) {
+  const [approved, approve] = useMutation(ApproveRefund);
+  const [rejected, reject] = useMutation(RejectRefund);
+  const [received, receive] = useMutation(ReceiveRefund);
+  const [rejecting, setRejecting] = useState(false);
+  const submitReject = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const result = await reject({ input: { refundId: refund.id, reason: text(new FormData(event.currentTarget).get('reason')) } });
+    if (result.data?.rejectRefund.refund) setRejecting(false);
+  };
+  return (
+    <div className="row-actions">
+      {refund.status === 'REQUESTED' ? (
+        <>
+          <ConfirmButton label="Approve" question={refund.kind === 'RETURN' ? 'Approve the return?' : 'Pay the refund back?'} onConfirm={() => void approve({ input: { refundId: refund.id } })} disabled={approved.fetching} />
+          {rejecting ? (
+            <form onSubmit={submitReject} className="toolbar" aria-label={`Reject refund #${refund.id}`}>
+              <label>
+                Reason for rejecting
+                <input name="reason" required maxLength={500} autoFocus />
+              </label>
+              <button type="submit" className="danger" disabled={rejected.fetching}>
+                Reject
+              </button>
+              <button type="button" onClick={() => setRejecting(false)}>
+                Cancel
+              </button>
+            </form>
+          ) : (
+            <button type="button" onClick={() => setRejecting(true)}>
+              Reject…
+            </button>
+          )}
+        </>
+      ) : null}
+      {refund.status === 'SHIPPED_BACK' ? (
+        <ConfirmButton label="Receive" question="The parcel arrived; pay the refund back?" onConfirm={() => void receive({ input: { refundId: refund.id } })} disabled={received.fetching} />
+      ) : null}
+      <Refusal error={approved.error} payload={approved.data?.approveRefund} title="Not approved" />
+      <Refusal error={rejected.error} payload={rejected.data?.rejectRefund} title="Not rejected" />
+      <Refusal error={received.error} payload={received.data?.receiveRefund} title="Not received" />
+    </div>
+  );
+}
+
+export function Refunds() {
+  const [page, setPage] = usePageParam();
+  const [status, setStatus] = useFilterParam('status');
+  const [kind, setKind] = useFilterParam('kind');
+  const [result] = useQuery({
+    query: MerchantRefunds,
+    context: useListContext('Refund'),
+    variables: { page, pageSize: PAGE_SIZE, status: (status || null) as RefundStatus | null, kind: (kind || null) as RefundKind | null },
+  });
+  return (
+    <>
+      <h1>Refunds and returns</h1>
+      <div className="toolbar">
+        <label>
+          Status
+          <select value={status} onChange={(e) => setStatus(e.target.value)}>
+            <option value="">Any</option>
+            {REFUND_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {label(s)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Kind
+          <select value={kind} onChange={(e) => setKind(e.target.value)}>
+            <option value="">Any</option>
+            <option value="REFUND">Refund only</option>
+            <option value="RETURN">Return and refund</option>
+          </select>
+        </label>
+      </div>
+      <QueryResult result={result} what="Loading refunds">
+        {({ merchantRefunds: list }) => (
+          <>
+            <table className="grid" data-testid="refund-table">
+              <thead>
+                <tr>
+                  <th scope="col">Request</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Reason</th>
+                  <th scope="col">Items</th>
+                  <th scope="col">Amount</th>
+                  <th scope="col">Decision</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.items.map((r) => (
+                  <tr key={r.id} data-refund-id={r.id}>
+                    <td>
+                      {label(r.kind)} #{r.id} · <Link to={`/merchant/orders/${r.orderId}`}>order #{r.orderId}</Link>
+                      <br />
+                      <small>{when(r.createdAt)}</small>
+                    </td>
+                    <td data-testid="refund-status">{label(r.status)}</td>
+                    <td>
+                      {r.reason}
+                      {r.rejectReason ? <p className="meta">Rejected: {r.rejectReason}</p> : null}
+                      {r.returnShipment ? (
+                        <p className="meta">
+                          Sent back: {r.returnShipment.carrier} {r.returnShipment.trackingNumber}
+                        </p>
+                      ) : null}
+                    </td>
+                    <td>{r.items.map((i) => `${i.productName} (${i.skuName}) × ${i.quantity}`).join(', ')}</td>
+                    <td>
+                      <Money amount={r.amount} />
+                      {r.freightAmount > 0 ? (
+                        <>
+                          {' '}
+                          + freight <Money amount={r.freightAmount} />
+                        </>
+                      ) : null}
+                    </td>
+                    <td>
+                      <RefundActions refund={r} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {list.items.length === 0 ? <p className="empty">No refund matches.</p> : null}
+            <Pager page={list.page} pageSize={list.pageSize} total={list.total} onPage={setPage} />
+          </>
+        )}
+      </QueryResult>
+    </>
+  );
+}
+
+const MerchantReviews = graphql(`
+  query MerchantReviews($page: Int, $pageSize: Int, $replied: Boolean) {
+    merchantReviews(page: $page, pageSize: $pageSize, replied: $replied) {
+      page
+      pageSize
+      total
+      items {
+        id
+        productId
+        skuName
+        author
+        rating
+        text
+        hidden
+        createdAt
+        reply {
+          text
+          repliedAt
+        }
+      }
+    }
+  }
+`);
+
+const ReplyToReview = graphql(`
+  mutation ConsoleReplyToReview($input: ReplyToReviewInput!) {
+    replyToReview(input: $input) {
+      review {
+        id
+        reply {
+          text
+          repliedAt
+        }
+      }
+      userErrors {
+        ...UserErrorFields
+      }
+    }
+  }
+`);
+
+function ReplyForm({ review }: { review: MerchantReviewsQuery['merchantReviews']['items'][number] }) {
+  const [state, reply] = useMutation(ReplyToReview);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    await reply({ input: { reviewId: review.id, text: text(new FormData(event.currentTarget).get('reply')) } });
+  };
+  return (
+    <form onSubmit={submit} className="toolbar" aria-label={`Reply to review #${review.id}`}>
+      <label>
+        Reply
+        <textarea name="reply" rows={2} cols={40} required maxLength={2000} />
+      </label>
+      <button type="submit" disabled={state.fetching}>
+        Send reply
+      </button>
+      <Refusal error={state.error} payload={state.data?.replyToReview} title="Reply not sent" />
+    </form>
+  );
+}
+
+export function Reviews() {
+  const [page, setPage] = usePageParam();
+  const [replied, setReplied] = useFilterParam('replied');
+  const [result] = useQuery({ query: MerchantReviews, context: useListContext('Review'), variables: { page, pageSize: PAGE_SIZE, replied: replied === '' ? null : replied === 'yes' } });
+  return (
+    <>
+      <h1>Reviews</h1>
+      <div className="toolbar">
+        <label>
+          Show
+          <select value={replied} onChange={(e) => setReplied(e.target.value)}>
+            <option value="">All</option>
+            <option value="no">Awaiting a reply</option>
+            <option value="yes">Replied</option>
+          </select>
+        </label>
+      </div>
+      <QueryResult result={result} what="Loading reviews">
+        {({ merchantReviews: list }) => (
+          <>
+            <ul className="review-list">
+              {list.items.map((r) => (
+                <li key={r.id} data-review-id={r.id}>
+                  <p>
+                    <Stars average={r.rating} /> {r.author} on <Link to={`/products/${r.productId}`}>product #{r.productId}</Link> ({r.skuName}) · {when(r.createdAt)}
+                    {r.hidden ? <strong> · hidden by the platform</strong> : null}
+                  </p>
+                  <p>{r.text}</p>
+                  {r.reply ? <p className="reply">Your reply: {r.reply.text}</p> : <ReplyForm review={r} />}
+                </li>
+              ))}
+            </ul>
+            {list.items.length === 0 ? <p className="empty">No review here.</p> : null}
+            <Pager page={list.page} pageSize={list.pageSize} total={list.total} onPage={setPage} />
+          </>
+        )}
+      </QueryResult>
+    </>
+  );
+}

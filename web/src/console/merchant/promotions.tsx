@@ -1,0 +1,648 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { graphql } from '../gql';
+import type { CouponTemplateStatus, DiscountKind } from '../gql/graphql';
+import { Money } from '../../money/currency-context';
+import { QueryResult } from '../../ui/query-result';
+import { ErrorNotice } from '../../ui/query-state';
+import { ConfirmButton, Field, FormErrors, Pager, Refusal, int, label, optionalMinor, text, toInstant, toLocalInput, toMinor, useFilterParam, usePageParam, when, useListContext } from '../kit';
+import { SkuPicker } from './sku-picker';
+
+const PAGE_SIZE = 20;
+
+const CouponTemplates_ = graphql(`
+  query MerchantCouponTemplates($page: Int, $pageSize: Int, $status: CouponTemplateStatus) {
+    merchantCouponTemplates(page: $page, pageSize: $pageSize, status: $status) {
+      page
+      pageSize
+      total
+      items {
+        id
+        name
+        discountKind
+        amountOff
+        percentOff
+        maxDiscount
+        minOrderAmount
+        validFrom
+        validUntil
+        validDays
+        claimStock
+        status
+        claimedCount
+        usedCount
+      }
+    }
+  }
+`);
+
+const CreateCouponTemplate = graphql(`
+  mutation ConsoleCreateCouponTemplate($input: CreateCouponTemplateInput!) {
+    createCouponTemplate(input: $input) {
+      template {
+        id
+        name
+        status
+      }
+      userErrors {
+        ...UserErrorFields
+      }
+    }
+  }
+`);
+
+const DisableCouponTemplate = graphql(`
+  mutation ConsoleDisableCouponTemplate($input: DisableCouponTemplateInput!) {
+    disableCouponTemplate(input: $input) {
+      template {
+        id
+        status
+      }
+      userErrors {
+        ...UserErrorFields
+      }
+    }
+  }
+`);
+
+function CouponTemplateForm() {
+  const [state, create] = useMutation(CreateCouponTemplate);
+  const [kind, setKind] = useState<DiscountKind>('FIXED');
+  const errors = new FormErrors(state.data?.createCouponTemplate.userErrors ?? []);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const formEl = event.currentTarget;
+    const form = new FormData(formEl);
+    const days = text(form.get('validDays'));
+    const result = await create({
+      input: {
+        name: text(form.get('name')),
+        discountKind: kind,
+        amountOff: kind === 'FIXED' ? toMinor(form.get('amountOff')) : null,
+        percentOff: kind === 'PERCENT' ? int(form.get('percentOff')) : null,
+        maxDiscount: kind === 'PERCENT' ? optionalMinor(form.get('maxDiscount')) : null,
+        minOrderAmount: optionalMinor(form.get('minOrderAmount')),
+        validFrom: text(form.get('validFrom')) ? toInstant(form.get('validFrom')) : null,
+        validUntil: text(form.get('validUntil')) ? toInstant(form.get('validUntil')) : null,
+        validDays: days ? int(days) : null,
+        claimStock: int(form.get('claimStock')),
+      },
+    });
+    if (result.data?.createCouponTemplate.template) formEl.reset();
+  };
+  const keys = ['name', 'discountKind', 'amountOff', 'percentOff', 'maxDiscount', 'minOrderAmount', 'validFrom', 'validUntil', 'validDays', 'claimStock'];
+  const rest = errors.rest((k) => keys.includes(k));
+  return (
+    <form onSubmit={submit} className="panel" aria-labelledby="new-coupon" noValidate>
+      <h2 id="new-coupon">New coupon template</h2>
+      <div className="form-grid">
+        <Field label="Name" name="name" error={errors.of('name')}>
+          {(p) => <input {...p} required maxLength={120} />}
+        </Field>
+        <Field label="Discount" name="discountKind" error={errors.of('discountKind')}>
+          {(p) => (
+            <select {...p} value={kind} onChange={(e) => setKind(e.target.value as DiscountKind)}>
+              <option value="FIXED">Amount off</option>
+              <option value="PERCENT">Percent off</option>
+            </select>
+          )}
+        </Field>
+        {kind === 'FIXED' ? (
+          <Field label="Amount off" name="amountOff" error={errors.of('amountOff')}>
+            {(p) => <input {...p} inputMode="decimal" required />}
+          </Field>
+        ) : (
+          <>
+            <Field label="Percent off" name="percentOff" error={errors.of('percentOff')}>
+              {(p) => <input {...p} type="number" min={1} max={99} required />}
+            </Field>
+            <Field label="Largest discount" name="maxDiscount" error={errors.of('maxDiscount')}>
+              {(p) => <input {...p} inputMode="decimal" />}
+            </Field>
+          </>
+        )}
+        <Field label="Minimum order amount" name="minOrderAmount" error={errors.of('minOrderAmount')}>
+          {(p) => <input {...p} inputMode="decimal" />}
+        </Field>
+        <Field label="Valid from" name="validFrom" error={errors.of('validFrom')}>
+          {(p) => <input {...p} type="datetime-local" />}
+        </Field>
+        <Field label="Valid until" name="validUntil" error={errors.of('validUntil')}>
+          {(p) => <input {...p} type="datetime-local" />}
+        </Field>
+        <Field label="Or valid for days after claiming" name="validDays" error={errors.of('validDays')}>
+          {(p) => <input {...p} type="number" min={1} />}
+        </Field>
+        <Field label="Coupons to give out" name="claimStock" error={errors.of('claimStock')}>
+          {(p) => <input {...p} type="number" min={1} required />}
+        </Field>
+      </div>
+      {rest.length ? <ErrorNotice error={rest} title="Not created" /> : null}
+      {state.error ? <ErrorNotice error={state.error} title="Not created" /> : null}
+      <button type="submit" className="primary" disabled={state.fetching}>
+        Create template
+      </button>
+    </form>
+  );
+}
+
+function DisableTemplate({ id }: { id: number }) {
+  const [state, disable] = useMutation(DisableCouponTemplate);
+  return (
+    <>
+      <ConfirmButton label="Disable" question="Stop giving out this coupon?" onConfirm={() => void disable({ input: { templateId: id } })} disabled={state.fetching} />
+      <Refusal error={state.error} payload={state.data?.disableCouponTemplate} title="Not disabled" />
+    </>
+  );
+}
+
+export function CouponTemplates() {
+  const [page, setPage] = usePageParam();
+  const [status, setStatus] = useFilterParam('status');
+  const [result] = useQuery({ query: CouponTemplates_, context: useListContext('CouponTemplate'), variables: { page, pageSize: PAGE_SIZE, status: (status || null) as CouponTemplateStatus | null } });
+  return (
+    <>
+      <h1>Coupon templates</h1>
+      <div className="toolbar">
+        <label>
+          Status
+          <select value={status} onChange={(e) => setStatus(e.target.value)}>
+            <option value="">Any</option>
+            <option value="ACTIVE">Active</option>
+            <option value="DISABLED">Disabled</option>
+          </select>
+        </label>
+      </div>
+      <QueryResult result={result} what="Loading coupon templates">
+        {({ merchantCouponTemplates: list }) => (
+          <>
+            <table className="grid">
+              <thead>
+                <tr>
+                  <th scope="col">Template</th>
+                  <th scope="col">Discount</th>
+                  <th scope="col">Minimum</th>
+                  <th scope="col">Valid</th>
+                  <th scope="col">Left to claim</th>
+                  <th scope="col">Claimed</th>
+                  <th scope="col">Used</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.items.map((c) => (
+                  <tr key={c.id}>
+                    <td>{c.name}</td>
+                    <td>
+                      {c.discountKind === 'FIXED' ? <Money amount={c.amountOff ?? 0} /> : `${c.percentOff}%`}
+                      {c.maxDiscount ? (
+                        <>
+                          {' '}
+                          (at most <Money amount={c.maxDiscount} />)
+                        </>
+                      ) : null}
+                    </td>
+                    <td>
+                      <Money amount={c.minOrderAmount} />
+                    </td>
+                    <td>{c.validDays ? `${c.validDays} days after claiming` : `${when(c.validFrom)} – ${when(c.validUntil)}`}</td>
+                    <td>{c.claimStock}</td>
+                    <td>{c.claimedCount ?? 0}</td>
+                    <td>{c.usedCount ?? 0}</td>
+                    <td>{label(c.status)}</td>
+                    <td>{c.status === 'ACTIVE' ? <DisableTemplate id={c.id} /> : null}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {list.items.length === 0 ? <p className="empty">No coupon template yet.</p> : null}
+            <Pager page={list.page} pageSize={list.pageSize} total={list.total} onPage={setPage} />
+          </>
+        )}
+      </QueryResult>
+      <CouponTemplateForm />
+    </>
+  );
+}
+
+const MerchantFlashSales = graphql(`
+  query MerchantFlashSales($page: Int, $pageSize: Int) {
+    merchantFlashSales(page: $page, pageSize: $pageSize) {
+      page
+      pageSize
+      total
+      items {
+        id
+        name
+        startsAt
+        endsAt
+        enabled
+        state
+        items {
+          id
+          productName
+          skuName
+          standardPrice
+          activityPrice
+          reservedStock
+          remainingStock
+          perCustomerLimit
+        }
+      }
+    }
+  }
+`);
+
+const CreateFlashSale = graphql(`
+  mutation ConsoleCreateFlashSale($input: CreateFlashSaleInput!) {
+    createFlashSale(input: $input) {
+      flashSale {
+        id
+        name
+        enabled
+      }
+      userErrors {
+        ...UserErrorFields
+      }
+    }
+  }
+`);
+const EnableFlashSale = graphql(`
+  mutation ConsoleEnableFlashSale($input: EnableFlashSaleInput!) {
+    enableFlashSale(input: $input) {
+      flashSale {
+        id
+        enabled
+      }
+      userErrors {
+        ...UserErrorFields
+      }
+    }
+  }
+`);
+const DisableFlashSale = graphql(`
+  mutation ConsoleDisableFlashSale($input: DisableFlashSaleInput!) {
+    disableFlashSale(input: $input) {
+      flashSale {
+        id
+        enabled
+      }
+      userErrors {
+        ...UserErrorFields
+      }
+    }
+  }
+`);
+
+function FlashSaleForm() {
+  const [state, create] = useMutation(CreateFlashSale);
+  const [rows, setRows] = useState([1]);
+  const [created, setCreated] = useState<string | null>(null);
+  const errors = new FormErrors(state.data?.createFlashSale.userErrors ?? []);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const formEl = event.currentTarget;
+    const form = new FormData(formEl);
+    const result = await create({
+      input: {
+        name: text(form.get('name')),
+        startsAt: toInstant(form.get('startsAt')),
+        endsAt: toInstant(form.get('endsAt')),
+        items: rows.map((r) => ({
+          skuId: int(form.get(`sku-${r}`)),
+          activityPrice: toMinor(form.get(`price-${r}`)),
+          reservedStock: int(form.get(`reserved-${r}`)),
+          perCustomerLimit: int(form.get(`limit-${r}`)),
+        })),
+      },
+    });
+    const sale = result.data?.createFlashSale.flashSale;
+    if (sale) {
+      setCreated(sale.name);
+      formEl.reset();
+    }
+  };
+  const rowKeys = (i: number) => ['skuId', 'activityPrice', 'reservedStock', 'perCustomerLimit'].map((k) => `items.${i}.${k}`);
+  const rest = errors.rest((k) => ['name', 'startsAt', 'endsAt'].includes(k) || rows.some((_, i) => rowKeys(i).includes(k)));
+  const now = new Date();
+  return (
+    <form onSubmit={submit} className="panel" aria-labelledby="new-flash" noValidate>
+      <h2 id="new-flash">New flash sale session</h2>
+      <p className="meta">A new session starts disabled: enable it in the table to put its prices on the storefront (the server refuses one that overlaps another enabled session of the same SKU).</p>
+      <div className="form-grid">
+        <Field label="Session name" name="name" error={errors.of('name')}>
+          {(p) => <input {...p} required maxLength={120} />}
+        </Field>
+        <Field label="Starts" name="startsAt" error={errors.of('startsAt')}>
+          {(p) => <input {...p} type="datetime-local" required defaultValue={toLocalInput(now)} />}
+        </Field>
+        <Field label="Ends" name="endsAt" error={errors.of('endsAt')}>
+          {(p) => <input {...p} type="datetime-local" required defaultValue={toLocalInput(new Date(now.getTime() + 2 * 3600_000))} />}
+        </Field>
+      </div>
+      <table className="grid">
+        <thead>
+          <tr>
+            <th scope="col">SKU</th>
+            <th scope="col">Activity price</th>
+            <th scope="col">Activity stock</th>
+            <th scope="col">Limit per customer</th>
+            <th scope="col">
+              <span className="visually-hidden">Remove</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r, i) => (
+            <tr key={r}>
+              <td>
+                <SkuPicker id={`sku-${r}`} name={`sku-${r}`} label={`Item ${i + 1} SKU`} invalid={Boolean(errors.of(`items.${i}.skuId`))} />
+                <ItemError message={errors.of(`items.${i}.skuId`)} />
+              </td>
+              <td>
+                <input name={`price-${r}`} aria-label={`Item ${i + 1} activity price`} inputMode="decimal" required aria-invalid={Boolean(errors.of(`items.${i}.activityPrice`))} />
+                <ItemError message={errors.of(`items.${i}.activityPrice`)} />
+              </td>
+              <td>
+                <input name={`reserved-${r}`} aria-label={`Item ${i + 1} activity stock`} type="number" min={1} required aria-invalid={Boolean(errors.of(`items.${i}.reservedStock`))} />
+                <ItemError message={errors.of(`items.${i}.reservedStock`)} />
+              </td>
+              <td>
+                <input name={`limit-${r}`} aria-label={`Item ${i + 1} limit per customer`} type="number" min={1} required defaultValue={1} aria-invalid={Boolean(errors.of(`items.${i}.perCustomerLimit`))} />
+                <ItemError message={errors.of(`items.${i}.perCustomerLimit`)} />
+              </td>
+              <td>
+                <button type="button" aria-label={`Remove item ${i + 1}`} disabled={rows.length === 1} onClick={() => setRows((all) => all.filter((x) => x !== r))}>
+                  Remove
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <button type="button" onClick={() => setRows((all) => [...all, Math.max(...all) + 1])}>
+        Add item
+      </button>
+      {rest.length ? <ErrorNotice error={rest} title="Not created" /> : null}
+      {state.error ? <ErrorNotice error={state.error} title="Not created" /> : null}
+      <p className="row-actions">
+        <button type="submit" className="primary" disabled={state.fetching}>
+          Create session
+        </button>
+        {created ? <span role="status">Created “{created}”.</span> : null}
+      </p>
+    </form>
+  );
+}
+
+const ItemError = ({ message }: { message: string | undefined }) =>
+  message ? (
+    <p className="field-message" role="alert">
+      {message}
+    </p>
+  ) : null;
+
+function FlashSaleToggle({ id, enabled }: { id: number; enabled: boolean }) {
+  const [on, enable] = useMutation(EnableFlashSale);
+  const [off, disable] = useMutation(DisableFlashSale);
+  return (
+    <span className="row-actions">
+      {enabled ? (
+        <ConfirmButton label="Disable" question="Stop this session's prices?" onConfirm={() => void disable({ input: { flashSaleId: id } })} disabled={off.fetching} />
+      ) : (
+        <button type="button" onClick={() => void enable({ input: { flashSaleId: id } })} disabled={on.fetching}>
+          Enable
+        </button>
+      )}
+      <Refusal error={on.error} payload={on.data?.enableFlashSale} title="Not enabled" />
+      <Refusal error={off.error} payload={off.data?.disableFlashSale} title="Not disabled" />
+    </span>
+  );
+}
+
+export function FlashSales() {
+  const [page, setPage] = usePageParam();
+  const [result] = useQuery({ query: MerchantFlashSales, context: useListContext('FlashSale'), variables: { page, pageSize: PAGE_SIZE } });
+  return (
+    <>
+      <h1>Flash sales</h1>
+      <QueryResult result={result} what="Loading flash sales">
+        {({ merchantFlashSales: list }) => (
+          <>
+            <table className="grid" data-testid="flash-sale-table">
+              <thead>
+                <tr>
+                  <th scope="col">Session</th>
+                  <th scope="col">Window</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Items</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.items.map((s) => (
+                  <tr key={s.id}>
+                    <td>{s.name}</td>
+                    <td>
+                      {when(s.startsAt)} – {when(s.endsAt)}
+                    </td>
+                    <td>
+                      {label(s.state)}
+                      {s.enabled ? '' : ' (disabled)'}
+                    </td>
+                    <td>
+                      <ul>
+                        {s.items.map((i) => (
+                          <li key={i.id}>
+                            {i.productName} ({i.skuName}): <Money amount={i.activityPrice} /> instead of <Money amount={i.standardPrice} />, {i.remainingStock}/{i.reservedStock} left,
+                            at most {i.perCustomerLimit} each
+                          </li>
+                        ))}
+                      </ul>
+                    </td>
+                    <td>{s.state !== 'ENDED' ? <FlashSaleToggle id={s.id} enabled={s.enabled} /> : null}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {list.items.length === 0 ? <p className="empty">No flash sale yet.</p> : null}
+            <Pager page={list.page} pageSize={list.pageSize} total={list.total} onPage={setPage} />
+          </>
+        )}
+      </QueryResult>
+      <FlashSaleForm />
+    </>
+  );
+}
+
+const MerchantGroupBuys = graphql(`
+  query MerchantGroupBuys($page: Int, $pageSize: Int) {
+    merchantGroupBuys(page: $page, pageSize: $pageSize) {
+      page
+      pageSize
+      total
+      items {
+        id
+        productName
+        skuName
+        standardPrice
+        groupPrice
+        capacity
+        lifetimeMinutes
+        startsAt
+        endsAt
+        active
+        groupCounts {
+          open
+          successful
+          expired
+          cancelled
+        }
+      }
+    }
+  }
+`);
+
+const CreateGroupBuy = graphql(`
+  mutation ConsoleCreateGroupBuy($input: CreateGroupBuyInput!) {
+    createGroupBuy(input: $input) {
+      activity {
+        id
+      }
+      userErrors {
+        ...UserErrorFields
+      }
+    }
+  }
+`);
+
+const DeleteGroupBuy = graphql(`
+  mutation ConsoleDeleteGroupBuy($input: DeleteGroupBuyInput!) {
+    deleteGroupBuy(input: $input) {
+      deletedActivityId
+      userErrors {
+        ...UserErrorFields
+      }
+    }
+  }
+`);
+
+function GroupBuyForm() {
+  const [state, create] = useMutation(CreateGroupBuy);
+  const errors = new FormErrors(state.data?.createGroupBuy.userErrors ?? []);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const formEl = event.currentTarget;
+    const form = new FormData(formEl);
+    const result = await create({
+      input: {
+        skuId: int(form.get('skuId')),
+        groupPrice: toMinor(form.get('groupPrice')),
+        capacity: int(form.get('capacity')),
+        lifetimeMinutes: int(form.get('lifetimeMinutes')),
+        startsAt: toInstant(form.get('startsAt')),
+        endsAt: toInstant(form.get('endsAt')),
+      },
+    });
+    if (result.data?.createGroupBuy.activity) formEl.reset();
+  };
+  const keys = ['skuId', 'groupPrice', 'capacity', 'lifetimeMinutes', 'startsAt', 'endsAt'];
+  const rest = errors.rest((k) => keys.includes(k));
+  const now = new Date();
+  return (
+    <form onSubmit={submit} className="panel" aria-labelledby="new-group" noValidate>
+      <h2 id="new-group">New group-buy activity</h2>
+      <div className="form-grid">
+        <Field label="SKU" name="skuId" error={errors.of('skuId')}>
+          {(p) => <SkuPicker id={p.id} name={p.name} label="SKU" invalid={p['aria-invalid']} />}
+        </Field>
+        <Field label="Group price" name="groupPrice" error={errors.of('groupPrice')}>
+          {(p) => <input {...p} inputMode="decimal" required />}
+        </Field>
+        <Field label="People per group" name="capacity" error={errors.of('capacity')}>
+          {(p) => <input {...p} type="number" min={2} required />}
+        </Field>
+        <Field label="Minutes a group stays open" name="lifetimeMinutes" error={errors.of('lifetimeMinutes')}>
+          {(p) => <input {...p} type="number" min={1} required defaultValue={60} />}
+        </Field>
+        <Field label="Starts" name="startsAt" error={errors.of('startsAt')}>
+          {(p) => <input {...p} type="datetime-local" required defaultValue={toLocalInput(now)} />}
+        </Field>
+        <Field label="Ends" name="endsAt" error={errors.of('endsAt')}>
+          {(p) => <input {...p} type="datetime-local" required defaultValue={toLocalInput(new Date(now.getTime() + 7 * 86400_000))} />}
+        </Field>
+      </div>
+      {rest.length ? <ErrorNotice error={rest} title="Not created" /> : null}
+      {state.error ? <ErrorNotice error={state.error} title="Not created" /> : null}
+      <button type="submit" className="primary" disabled={state.fetching}>
+        Create activity
+      </button>
+    </form>
+  );
+}
+
+function DeleteActivity({ id }: { id: number }) {
+  const [state, remove] = useMutation(DeleteGroupBuy);
+  return (
+    <>
+      <ConfirmButton label="Delete" question="Delete this activity?" onConfirm={() => void remove({ input: { activityId: id } })} disabled={state.fetching} />
+      <Refusal error={state.error} payload={state.data?.deleteGroupBuy} title="Not deleted" />
+    </>
+  );
+}
+
+export function GroupBuys() {
+  const [page, setPage] = usePageParam();
+  const [result] = useQuery({ query: MerchantGroupBuys, context: useListContext('MerchantGroupBuy'), variables: { page, pageSize: PAGE_SIZE } });
+  return (
+    <>
+      <h1>Group buys</h1>
+      <QueryResult result={result} what="Loading group buys">
+        {({ merchantGroupBuys: list }) => (
+          <>
+            <table className="grid">
+              <thead>
+                <tr>
+                  <th scope="col">SKU</th>
+                  <th scope="col">Price</th>
+                  <th scope="col">Group</th>
+                  <th scope="col">Window</th>
+                  <th scope="col">Groups (open / done / expired / cancelled)</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.items.map((g) => (
+                  <tr key={g.id}>
+                    <td>
+                      {g.productName} ({g.skuName})
+                    </td>
+                    <td>
+                      <Money amount={g.groupPrice} /> instead of <Money amount={g.standardPrice} />
+                    </td>
+                    <td>
+                      {g.capacity} people, {g.lifetimeMinutes} min
+                    </td>
+                    <td>
+                      {when(g.startsAt)} – {when(g.endsAt)} {g.active ? '(running)' : ''}
+                    </td>
+                    <td>
+                      {g.groupCounts.open} / {g.groupCounts.successful} / {g.groupCounts.expired} / {g.groupCounts.cancelled}
+                    </td>
+                    <td>
+                      <DeleteActivity id={g.id} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {list.items.length === 0 ? <p className="empty">No group-buy activity yet.</p> : null}
+            <Pager page={list.page} pageSize={list.pageSize} total={list.total} onPage={setPage} />
+          </>
+        )}
+      </QueryResult>
+      <GroupBuyForm />
+    </>
+  );
+}
