@@ -62,6 +62,22 @@ describe('configuration', () => {
     expect(loadConfig({ DATABASE_URL: url, DATABASE_LISTEN_URL: direct, DATABASE_POOL_MODE: 'transaction', DATABASE_PREPARED_STATEMENTS: 'true' }).dbPreparedStatements).toBe(true);
   });
 
+  it('reads replicas from DATABASE_READ_URLS, and keeps a customer on the primary longer than any lag a replica is used with', () => {
+    const url = 'postgres://app@primary:5432/mallfront';
+    const replicas = 'postgres://app@replica-1:5432/mallfront, postgres://app@replica-2:5432/mallfront';
+    expect(loadConfig({ DATABASE_URL: url, DATABASE_READ_URLS: replicas })).toMatchObject({
+      databaseReadUrls: ['postgres://app@replica-1:5432/mallfront', 'postgres://app@replica-2:5432/mallfront'],
+      readReplicaMaxLagMs: 1_000,
+      readYourWritesMs: 5_000,
+    });
+    expect(loadConfig({ DATABASE_URL: url }).databaseReadUrls).toEqual([]);
+    expect(() => loadConfig({ DATABASE_URL: url, DATABASE_READ_URLS: 'replica-1:5432' })).toThrow(/DATABASE_READ_URLS must/);
+    expect(() => loadConfig({ DATABASE_READ_URLS: 'postgres://app@replica-1:5432/mallfront' })).toThrow(/DATABASE_READ_URLS needs DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_URL: url, DATABASE_READ_URLS: replicas, READ_REPLICA_MAX_LAG_MS: '5000', READ_YOUR_WRITES_MS: '5000' })).toThrow(
+      /READ_YOUR_WRITES_MS must be above READ_REPLICA_MAX_LAG_MS \(5000\), got 5000/,
+    );
+  });
+
   it('keeps the lock timeout below the statement timeout', () => {
     expect(loadConfig({}).dbLockTimeoutMs).toBe(2000);
     expect(loadConfig({ DB_LOCK_TIMEOUT_MS: '500' }).dbLockTimeoutMs).toBe(500);
