@@ -50,6 +50,7 @@ export class OrderItem {
   @Field(() => Int) shippedQuantity!: number;
   @Field(() => Int, { nullable: true, description: 'The flash-sale activity item that priced a flash_sale item' }) flashSaleItemId?: number;
   @Field(() => Int, { description: 'Units in open or completed refunds and returns' }) refundQuantity!: number;
+  @Field({ description: 'The customer reviewed it (one review per item)' }) reviewed!: boolean;
 }
 
 @ObjectType()

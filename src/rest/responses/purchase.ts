@@ -36,6 +36,7 @@ export const OrderItem = named(
     shippedQuantity: count,
     flashSaleItemId: id.optional(),
     refundQuantity: count,
+    reviewed: z.boolean(),
   }),
 );
 
