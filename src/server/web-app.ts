@@ -18,7 +18,7 @@ const APP_ROUTES = new Set([
   'products', 'shops', 'categories', 'brands', 'search', 'flash-sales', 'group-buys', 'points', 'coupons',
   'login', 'register', 'cart', 'checkout', 'orders', 'account', 'favorites', 'ops',
 ]);
-const RESERVED = /^\/(api|graphql|healthz|readyz)(\/|$)/;
+const RESERVED = /^\/(api|graphql|healthz|readyz|demo-images)(\/|$)/;
 
 /** The page's Content-Security-Policy: scripts and styles of our own origin only; API calls to it (HTTP and websocket). */
 const CSP = [

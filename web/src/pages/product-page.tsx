@@ -204,7 +204,7 @@ function ProductView({ data, refresh }: { data: ProductData; refresh: () => void
         </ol>
       </nav>
       <div className="product-main">
-        <Image src={product.imageUrl} alt={product.name} className="product-image" lazy={false} />
+        <Image src={product.imageUrl} alt={product.name} className="product-image" width={800} height={600} lazy={false} />
         <div className="product-buy">
           <h1>{product.name}</h1>
           <p className="meta">
