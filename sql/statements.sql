@@ -457,9 +457,29 @@ select "t"."token_hash" as "tokenHash", "u"."id" as "userId", "u"."role" as "rol
   inner join "app_user" as "u" on "u"."id" = "t"."user_id"
   where "t"."token_hash" = any($1);
 
+-- merge_cart_lines (SQL text)
+with guest as (
+  select g.sku_id, g.quantity from unnest(?::int[], ?::int[]) as g(sku_id, quantity)
+), target as (
+  select g.sku_id, g.quantity, s.stock, coalesce(c.quantity, 0) as before
+    from guest g
+    join sku s on s.id = g.sku_id
+    join product p on p.id = s.product_id and p.status = 'published'
+    left join cart_item c on c.customer_id = ? and c.sku_id = g.sku_id
+), merged as (
+  insert into cart_item (customer_id, sku_id, quantity, added_at)
+  select ?, t.sku_id, least(t.quantity, greatest(t.stock, 1), 999), now() from target t order by t.sku_id
+  on conflict (customer_id, sku_id) do update
+     set quantity = (select least(cart_item.quantity + t.quantity, greatest(t.stock, cart_item.quantity, 1), 999) from target t where t.sku_id = excluded.sku_id)
+  returning sku_id, quantity
+)
+select m.sku_id as "skuId", m.quantity, t.before from merged m join target t on t.sku_id = m.sku_id order by m.sku_id;
+
 -- order_rows (SQL text)
 select o.*, s.slug as shop_slug, s.name as shop_name,
-       (select coalesce(json_agg(i order by i.id), '[]') from order_item i where i.order_id = o.id) as item_rows,
+       (select coalesce(json_agg(i order by i.id), '[]') from (
+          select oi.*, exists (select 1 from review r where r.order_item_id = oi.id) as reviewed from order_item oi where oi.order_id = o.id) i
+       ) as item_rows,
        (select coalesce(json_agg(parcel order by parcel.id), '[]') from (
           select sh.*, coalesce(json_agg(json_build_object('order_item_id', si.order_item_id, 'quantity', si.quantity) order by si.id)
                    filter (where si.id is not null), '[]') as items

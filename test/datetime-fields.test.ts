@@ -40,6 +40,7 @@ beforeAll(async () => {
   await t.api('PUT', `/api/me/favorites/products/${product.id}`, { token: customer.token });
   const profiled = await newShop(t, { withProfile: true });
   await t.api('PUT', `/api/me/favorites/shops/${profiled.id}`, { token: customer.token });
+  await t.api('POST', '/api/me/addresses', { token: customer.token, body: { recipient: 'Li Lei', phone: '13900000000', region: 'CN-HB', address: '1 Luoyu Road, Wuhan' } });
 
   // An order through its whole life, reviewed and replied to, its invoice issued.
   const delivered = await deliveredOrder(t, customer.token, operator.token, sku);

@@ -24,6 +24,22 @@ beforeAll(async () => {
 afterAll(() => auditStockAndClose(t));
 
 describe('demo data', () => {
+  it('names a quarter of the catalog in Chinese, finds it by a Chinese word, and draws every picture on this server', async () => {
+    const [counts] = await t.sql(`select count(*)::int as products, count(*) filter (where name ~ '[\u4e00-\u9fff]')::int as chinese from product`);
+    expect(counts.chinese * 4).toBeGreaterThanOrEqual(counts.products);
+    const found = await t.api('GET', `/api/products?q=${encodeURIComponent('咖啡')}`);
+    expect(found.status).toBe(200);
+    expect(found.body.items.length).toBeGreaterThan(0);
+    const urls = await t.sql(`
+      select image_url as url from product union all select logo_url from brand union all select image_url from home_content_item
+      union all select logo_url from shop_profile union all select banner_url from shop_profile where banner_url is not null
+      union all select image_url from points_product`);
+    expect(urls.length).toBeGreaterThan(50);
+    expect(urls.filter((r: { url: string | null }) => !r.url?.startsWith('/demo-images/'))).toEqual([]);
+    const picture = await fetch(`${t.baseUrl}${urls[0].url}`);
+    expect([picture.status, picture.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+  });
+
   it('has claimable coupon templates: a fixed amount and a capped percent', async () => {
     const fixed = await t.api('GET', '/api/shops/tech-harbor/coupon-templates');
     expect(fixed.body.items).toEqual([expect.objectContaining({ discount_kind: 'fixed', amount_off: 2_000, min_order_amount: 20_000 })]);

@@ -29,6 +29,19 @@ async function reviewedShop(price = 1000) {
 }
 
 describe('writing a review', () => {
+  it("marks an order's items reviewed once reviewed, over both doors (the storefront offers the form only for the others)", async () => {
+    const { shop, product } = await shopWithProduct(t, [{ price: 1000, stock: 10 }]);
+    const operator = await newOperator(t, shop.id);
+    const customer = await newCustomer(t, FUNDS);
+    const order = await deliveredOrder(t, customer.token, operator.token, product.skuIds[0]);
+    expect(order.items.map((i: { reviewed: boolean }) => i.reviewed)).toEqual([false]);
+    await t.api('POST', `/api/orders/${order.id}/items/${order.items[0].id}/review`, { token: customer.token, body: { rating: 4, text: 'ok' } });
+    const rest = await t.api('GET', `/api/orders/${order.id}`, { token: customer.token });
+    expect(rest.body.items.map((i: { reviewed: boolean }) => i.reviewed)).toEqual([true]);
+    const gql = await t.gql('query($id: Int!) { order(id: $id) { items { reviewed } } }', { id: order.id }, customer.token);
+    expect(gql.data.order.items).toEqual([{ reviewed: true }]);
+  });
+
   it('is for the buyer of a delivered line, once', async () => {
     const { shop, product } = await shopWithProduct(t, [{ price: 1000, stock: 10 }]);
     const operator = await newOperator(t, shop.id);

@@ -11,6 +11,7 @@ import { ItemPricing } from '../src/entities/order-item.entity.js';
 import { placementValues } from '../src/services/checkout/place-orders-statement.js';
 import { PlacedRow, placeOrders } from '../src/services/checkout/place-orders.repository.js';
 import { OrderRow, orderRowsById } from '../src/services/orders/order.repository.js';
+import { MergedCartRow, mergeCartLines } from '../src/services/checkout/cart.repository.js';
 import '../src/services/repositories.js';
 
 /**
@@ -81,7 +82,18 @@ async function expectRowsMatch(text: string, values: unknown[], schema: z.ZodObj
 }
 
 it('every fixed statement is checked here', () => {
-  expect([...FIXED_STATEMENTS.keys()].sort()).toEqual(['order_rows', 'place_orders']);
+  expect([...FIXED_STATEMENTS.keys()].sort()).toEqual(['merge_cart_lines', 'order_rows', 'place_orders']);
+});
+
+it('the guest cart merge returns what its schema declares', async () => {
+  const { product } = await shopWithProduct(t, [{ price: 1000, stock: 5 }]);
+  const customer = await newCustomer(t);
+  await client.query('begin');
+  try {
+    await expectRowsMatch(mergeCartLines.text, [intArray(product.skuIds), intArray([2]), customer.id, customer.id], MergedCartRow);
+  } finally {
+    await client.query('rollback');
+  }
 });
 
 it("checkout's write statement and the order rows return what their schema declares", async () => {

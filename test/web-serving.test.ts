@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { webAppDir } from '../src/server/web-app.js';
@@ -33,6 +35,41 @@ describe('the web app served by the API process', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toContain('max-age=31536000');
     expect(res.headers.get('cache-control')).toContain('immutable');
+  });
+
+  it('sends the build\'s brotli or gzip twin with Content-Encoding and Vary, and the plain file to a client that accepts neither', async () => {
+    const html = await (await get('/')).text();
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)![1];
+    const plain = readFileSync(join(webAppDir(), script));
+    const raw = (path: string, acceptEncoding: string) =>
+      new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+        const req = request(`${t.baseUrl}${path}`, { headers: { 'accept-encoding': acceptEncoding, accept: '*/*' } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const br = await raw(script, 'gzip, deflate, br');
+    expect([br.status, br.headers['content-encoding'], br.headers['content-type']]).toEqual([200, 'br', 'text/javascript; charset=utf-8']);
+    expect(br.headers.vary).toContain('Accept-Encoding');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(br.body).equals(plain)).toBe(true);
+    expect(br.body.length).toBeLessThan(plain.length / 2);
+    const gz = await raw(script, 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).equals(plain)).toBe(true);
+    const identity = await raw(script, 'identity');
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(identity.headers.vary).toContain('Accept-Encoding');
+    expect(identity.body.equals(plain)).toBe(true);
+    // The page too, when it is large enough for the build to have compressed it.
+    const page = await raw('/', 'br');
+    const index = readFileSync(join(webAppDir(), 'index.html'), 'utf8');
+    if (existsSync(join(webAppDir(), 'index.html.br'))) expect([page.headers['content-encoding'], brotliDecompressSync(page.body).toString()]).toEqual(['br', index]);
+    else expect([page.headers['content-encoding'], page.body.toString()]).toEqual([undefined, index]);
+    expect(page.headers.vary).toContain('Accept-Encoding');
   });
 
   it('leaves the API doors their own answers, 404s in the common error shape included', async () => {

@@ -4,6 +4,7 @@ import { HomeContentResolver } from './home-content.resolver.js';
 import { ProductResolver } from './product.resolver.js';
 import { OrderItemResolver, PurchaseResolver } from './purchase.resolver.js';
 import { FavoritesResolver } from './favorites.resolver.js';
+import { AddressBookResolver } from './address-book.resolver.js';
 import { PointsResolver } from './points.resolver.js';
 import { CouponResolver } from './coupon.resolver.js';
 import { EventsResolver } from './events.resolver.js';
@@ -34,6 +35,7 @@ export const resolvers = [
   RefundResolver,
   PointsResolver,
   FavoritesResolver,
+  AddressBookResolver,
   OperationsResolver,
   SearchResolver,
   PageResolver,

@@ -13,7 +13,7 @@ import { CouponChoiceInput } from './types/coupon.types.js';
 import { CheckoutInput, CheckoutPayload } from './types/checkout.types.js';
 import {
   AccountStats, CancelOrderInput, CancelOrderPayload, Cart, CheckoutPreview, ConfirmDeliveryInput, ConfirmDeliveryPayload, CreateShipmentInput,
-  CreateShipmentPayload, Invoice, IssueInvoiceInput, IssueInvoicePayload, Order, OrderItem, OrderListArgs, OrderPage, PayOrderInput, PayOrderPayload,
+  CreateShipmentPayload, Invoice, IssueInvoiceInput, IssueInvoicePayload, Order, OrderItem, OrderListArgs, OrderPage, MergeCartInput, MergeCartPayload, PayCheckoutInput, PayCheckoutPayload, PayOrderInput, PayOrderPayload,
   RemoveCartItemInput, RemoveCartItemPayload, SetCartItemInput, SetCartItemPayload,
 } from './types/order.types.js';
 import { ProductType } from './types/catalog.types.js';
@@ -29,6 +29,11 @@ export class PurchaseResolver {
   @Mutation(() => SetCartItemPayload, { description: 'Set the quantity of a SKU in the cart (0 removes it)' })
   setCartItem(@Arg('input', () => SetCartItemInput) input: SetCartItemInput, @Ctx() { ctx }: GraphQLContext) {
     return answer(ctx, SetCartItemPayload, () => cart.setCartItem(ctx, { ...input }));
+  }
+
+  @Mutation(() => MergeCartPayload, { description: 'Merge the guest cart kept while signed out: quantities add up to the stock; each line answered' })
+  mergeCart(@Arg('input', () => MergeCartInput) input: MergeCartInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, MergeCartPayload, () => cart.mergeCart(ctx, { items: input.items.map((i) => ({ ...i })) }, input.idempotencyKey ?? undefined));
   }
 
   @Mutation(() => RemoveCartItemPayload)
@@ -70,6 +75,11 @@ export class PurchaseResolver {
   @Mutation(() => PayOrderPayload, { description: 'Pay from the available balance; paying a paid order charges nothing' })
   payOrder(@Arg('input', () => PayOrderInput) input: PayOrderInput, @Ctx() { ctx }: GraphQLContext) {
     return answer(ctx, PayOrderPayload, () => orders.payOrder(ctx, { orderId: input.orderId }, input.idempotencyKey ?? undefined));
+  }
+
+  @Mutation(() => PayCheckoutPayload, { description: 'Pay every order of a checkout at once from the balance: all or none' })
+  payCheckout(@Arg('input', () => PayCheckoutInput) input: PayCheckoutInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, PayCheckoutPayload, () => orders.payCheckout(ctx, { orderIds: input.orderIds }, input.idempotencyKey ?? undefined));
   }
 
   @Mutation(() => CancelOrderPayload, { description: 'Cancel an order waiting for payment' })

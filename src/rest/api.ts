@@ -10,6 +10,7 @@ import { reviewRoutes } from './review.routes.js';
 import { freightRoutes } from './freight.routes.js';
 import { refundRoutes } from './refund.routes.js';
 import { favoritesRoutes } from './favorites.routes.js';
+import { addressBookRoutes } from './address-book.routes.js';
 import { pointsRoutes } from './points.routes.js';
 import { operationsRoutes } from './operations.routes.js';
 
@@ -28,6 +29,7 @@ export function apiRouter(): Router {
   refundRoutes(router);
   pointsRoutes(router);
   favoritesRoutes(router);
+  addressBookRoutes(router);
   operationsRoutes(router);
   return router;
 }

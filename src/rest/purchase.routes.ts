@@ -6,7 +6,7 @@ import { createShipment, createShipmentRefusals, ShipmentInput } from '../servic
 import { getMyInvoice, getMyInvoiceRefusals, issueInvoice, issueInvoiceRefusals, IssueInput } from '../services/orders/invoice.service.js';
 import { myStats } from '../services/accounts/account.service.js';
 import { route, Reply } from './route.js';
-import { Cart, CheckoutPreview, CheckoutResult, Invoice, Order, OrderPage } from './responses/purchase.js';
+import { Cart, CheckoutPreview, CheckoutResult, Invoice, MergedCart, Order, OrderPage, PaidCheckout } from './responses/purchase.js';
 import { AccountStats } from './responses/accounts.js';
 
 const tag = 'Cart, checkout and orders';
@@ -34,6 +34,16 @@ export function purchaseRoutes(router: Router) {
   route(router, '/cart', {
     get: { doc: { tag, summary: "The customer's cart", access: 'customer', response: Cart }, handle: ({ ctx }) => cart.getCart(ctx) },
   });
+  route(router, '/cart/merge', {
+    post: {
+      doc: {
+        tag, summary: 'Merge the guest cart kept while signed out (at sign-in)', access: 'customer', body: cart.MergeCartInput, response: MergedCart, idempotent: true,
+        errors: cart.mergeCartRefusals,
+        description: 'Quantities add up, to the stock at most (never below what the cart held; a line out of stock keeps one unit). Each guest line is answered with its outcome: nothing is dropped silently.',
+      },
+      handle: ({ ctx, body, header }) => cart.mergeCart(ctx, body, header('idempotency-key')),
+    },
+  });
   route(router, '/cart/items/:skuId', {
     put: {
       doc: { tag, summary: "Set a SKU's quantity in the cart (0 removes it)", access: 'customer', body: cart.SetQuantity, response: Cart, errors: cart.setCartItemRefusals },
@@ -53,6 +63,16 @@ export function purchaseRoutes(router: Router) {
         description: '`shipping_address` is required: its `region` prices the freight.',
       },
       handle: async ({ ctx, body, header }) => new Reply(201, { orders: await checkout(ctx, body, header('idempotency-key')) }),
+    },
+  });
+  route(router, '/checkout/pay', {
+    post: {
+      doc: {
+        tag, summary: 'Pay every order of a checkout at once from the available balance: all or none', access: 'customer', body: orders.PayCheckoutInput,
+        response: PaidCheckout, idempotent: true, errors: orders.payCheckoutRefusals,
+        description: 'Each order moves by itself (`paid`, or `awaiting_group` for a group seat) with its own ledger entry; any refusal pays none. Orders already paid are answered and charged nothing.',
+      },
+      handle: async ({ ctx, body, header }) => ({ orders: await orders.payCheckout(ctx, body, header('idempotency-key')) }),
     },
   });
   route(router, '/checkout/preview', {

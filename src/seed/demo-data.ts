@@ -11,6 +11,19 @@ export const CATEGORY_TREE: [string, [string, [string, string]][]][] = [
   ['Food & Grocery', [['Snacks', ['Nuts', 'Chocolate']], ['Drinks', ['Tea', 'Coffee']]]],
 ];
 
+/**
+ * Chinese names of the leaf categories: every fourth demo product is named and described in Chinese
+ * (a quarter of the catalog), so the CJK search has something to find.
+ */
+export const LEAF_NAMES_ZH: Record<string, string> = {
+  Smartphones: '智能手机', 'Phone Cases': '手机壳', Laptops: '笔记本电脑', Keyboards: '键盘',
+  Dresses: '连衣裙', Handbags: '手提包', Shirts: '衬衫', Sneakers: '运动鞋',
+  Cookware: '炊具', Tableware: '餐具', Bedding: '床上用品', Lamps: '台灯',
+  Cleansers: '洁面乳', Moisturizers: '保湿霜', Lipstick: '口红', Foundation: '粉底液',
+  'Yoga Mats': '瑜伽垫', Dumbbells: '哑铃', Tents: '帐篷', Backpacks: '双肩包',
+  Nuts: '坚果', Chocolate: '巧克力', Tea: '茶叶', Coffee: '咖啡',
+};
+
 export const BRANDS = [
   'Aurora', 'Bamboo & Co', 'Cobalt', 'Driftwood', 'Ember', 'Fjord', 'Granite', 'Harbor', 'Ivy Lane', 'Juniper',
 ];
@@ -26,19 +39,19 @@ export interface DemoShop {
 export const SHOPS: DemoShop[] = [
   {
     slug: 'tech-harbor', name: 'Tech Harbor', sells: [0],
-    profile: { logoUrl: 'https://img.mallfront.test/shops/tech-harbor/logo.png', description: 'Phones, laptops and the gear around them.', contactPhone: '400-800-1001', address: 'Shenzhen, Nanshan District' },
+    profile: { logoUrl: '/demo-images/shops/tech-harbor.svg', description: 'Phones, laptops and the gear around them.', contactPhone: '400-800-1001', address: 'Shenzhen, Nanshan District' },
   },
   {
     slug: 'style-avenue', name: 'Style Avenue', sells: [1, 3],
-    profile: { logoUrl: 'https://img.mallfront.test/shops/style-avenue/logo.png', description: 'Clothing, bags and beauty picks.', bannerUrl: 'https://img.mallfront.test/shops/style-avenue/banner.jpg' },
+    profile: { logoUrl: '/demo-images/shops/style-avenue.svg', description: 'Clothing, bags and beauty picks.', bannerUrl: '/demo-images/banners/style-avenue.svg' },
   },
   {
     slug: 'home-nest', name: 'Home Nest', sells: [2],
-    profile: { logoUrl: 'https://img.mallfront.test/shops/home-nest/logo.png', description: 'Everything for a cosy home.' },
+    profile: { logoUrl: '/demo-images/shops/home-nest.svg', description: 'Everything for a cosy home.' },
   },
   {
     slug: 'fresh-pantry', name: 'Fresh Pantry', sells: [5],
-    profile: { logoUrl: 'https://img.mallfront.test/shops/fresh-pantry/logo.png', description: 'Snacks, tea and coffee, shipped fresh.', address: 'Hangzhou, Xihu District' },
+    profile: { logoUrl: '/demo-images/shops/fresh-pantry.svg', description: 'Snacks, tea and coffee, shipped fresh.', address: 'Hangzhou, Xihu District' },
   },
   // A shop without a profile: listed all the same, with its profile fields absent.
   { slug: 'outdoor-lab', name: 'Outdoor Lab', sells: [4] },

@@ -14,7 +14,7 @@ import { hashPassword } from '../services/accounts/password.js';
 import { createZeroBalances, credit } from '../services/accounts/ledger.service.js';
 import { seedShowcase } from './showcase.js';
 import {
-  ADMIN_EMAIL, BRANDS, CATEGORY_TREE, CUSTOMERS, DEMO_PASSWORD, POINTS_PRODUCTS, SEED_FUNDS, SEED_POINTS, SHOPS, VARIANTS, operatorEmail, startingStock,
+  ADMIN_EMAIL, BRANDS, CATEGORY_TREE, LEAF_NAMES_ZH, CUSTOMERS, DEMO_PASSWORD, POINTS_PRODUCTS, SEED_FUNDS, SEED_POINTS, SHOPS, VARIANTS, operatorEmail, startingStock,
 } from './demo-data.js';
 
 export class SeedRefused extends Error {}
@@ -57,7 +57,7 @@ export async function seedDemoData(orm: MikroORM, nodeEnv: string): Promise<'see
     }
 
     const brands = BRANDS.map((name, position) =>
-      em.create(Brand, { name, position, logoUrl: `https://img.mallfront.test/brands/${position + 1}.png` }),
+      em.create(Brand, { name, position, logoUrl: `/demo-images/brands/${position + 1}.svg` }),
     );
 
     const shops = SHOPS.map((s) => {
@@ -80,9 +80,17 @@ export async function seedDemoData(orm: MikroORM, nodeEnv: string): Promise<'see
             shop,
             category: leaf,
             brand: n % 5 === 0 ? null : brands[n % brands.length],
-            name: `${brands[n % brands.length].name} ${leaf.name} ${edition}`,
-            description: `A ${edition.toLowerCase()} pick from our ${leaf.name.toLowerCase()} range.`,
-            imageUrl: `https://img.mallfront.test/products/${n}.jpg`,
+            ...(n % 4 === 0 && LEAF_NAMES_ZH[leaf.name]
+              ? {
+                  name: `${brands[n % brands.length].name} ${LEAF_NAMES_ZH[leaf.name]}${edition === 'Classic' ? '经典款' : '专业款'}`,
+                  description: `${edition === 'Classic' ? '经典' : '专业'}之选，来自我们的${LEAF_NAMES_ZH[leaf.name]}系列。`,
+                }
+              : {
+                  name: `${brands[n % brands.length].name} ${leaf.name} ${edition}`,
+                  description: `A ${edition.toLowerCase()} pick from our ${leaf.name.toLowerCase()} range.`,
+                }),
+            // Drawn by the server itself (src/server/demo-images.ts): the demo asks no other host.
+            imageUrl: `/demo-images/products/${n}.svg`,
             // A few stay in draft or are withdrawn, so the lifecycle is visible in the demo.
             status: n % 17 === 0 ? ProductStatus.Draft : n % 19 === 0 ? ProductStatus.Unpublished : ProductStatus.Published,
             priceFrom: basePrice,
@@ -122,12 +130,12 @@ export async function seedDemoData(orm: MikroORM, nodeEnv: string): Promise<'see
     };
     for (const [kind, items] of Object.entries(content) as [ContentKind, (typeof content)[ContentKind]][]) {
       items.forEach((item, position) =>
-        em.create(HomeContentItem, { kind, position, ...item, imageUrl: `https://img.mallfront.test/content/${kind}/${position}.jpg` }),
+        em.create(HomeContentItem, { kind, position, ...item, imageUrl: `/demo-images/content/${kind.replace('_', '-')}-${position}.svg` }),
       );
     }
 
     POINTS_PRODUCTS.forEach((item, i) =>
-      em.create(PointsProduct, { ...item, imageUrl: `https://img.mallfront.test/points/${i + 1}.jpg` }),
+      em.create(PointsProduct, { ...item, imageUrl: `/demo-images/points/${i + 1}.svg` }),
     );
 
     em.create(User, { email: ADMIN_EMAIL, passwordHash: passwordHash(), displayName: 'Platform Admin', role: Role.PlatformAdmin });

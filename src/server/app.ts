@@ -23,6 +23,7 @@ import { startSweeps } from './jobs.js';
 import { PoolHealth } from '../db/pool-health.js';
 import { markWriting, requestScope, runInScope } from '../db/request-scope.js';
 import { poolOf } from '../db/prepared-statements.js';
+import { demoImages } from './demo-images.js';
 import { webApp } from './web-app.js';
 import { apiDocs } from './api-docs.js';
 import { postgresAuthThrottle, type AuthThrottle } from '../shared/auth-throttle.js';
@@ -277,6 +278,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     apiRouter(),
   );
   // The storefront web app at `/` (after the API doors, which keep their own answers).
+  app.use(demoImages());
   const web = webApp(deps.log);
   if (web) app.use(web);
   app.use(routeNotFound);

@@ -1,12 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Request, type Response, type NextFunction, type RequestHandler } from 'express';
 import type { Logger } from '../logger.js';
+import { pageBody, precompressedTwin, readEncodedPage } from './precompressed.js';
 
 /**
  * Serves the storefront web app (`web/`, built by `npm run build` into `dist/web`) at `/`.
- * - `/assets/...`: the hashed bundles, cached for a year.
+ * - `/assets/...`: the hashed bundles, cached for a year; their brotli or gzip twin (written by the
+ *   build) when the client accepts it, with `Content-Encoding` and `Vary: Accept-Encoding`.
  * - a storefront route (`/`, `/products/12`, `/cart`...): `index.html` with 200 (history fallback).
  * - any other path asked for as HTML: `index.html` with 404 (the app shows its not-found page).
  * `/api`, `/graphql`, `/healthz` and `/readyz` are never answered here: they keep their own answers,
@@ -20,7 +22,8 @@ const APP_ROUTES = new Set([
   // The shop and platform consoles.
   'merchant', 'admin',
 ]);
-const RESERVED = /^\/(api|graphql|healthz|readyz)(\/|$)/;
+const ASSET_NAME = /^\/assets\/[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.[a-z0-9]+$/;
+const RESERVED = /^\/(api|graphql|healthz|readyz|demo-images)(\/|$)/;
 
 /** The page's Content-Security-Policy: scripts and styles of our own origin only; API calls to it (HTTP and websocket). */
 const CSP = [
@@ -76,12 +79,22 @@ export function webApp(log: Logger, dir = webAppDir()): RequestHandler | null {
     log.warn({ dir }, 'web app not built (run `npm run build`): / is not served');
     return null;
   }
-  const index = readFileSync(indexFile);
+  const index = readEncodedPage(indexFile);
   const assets = express.static(join(dir, 'assets'), { index: false, immutable: true, maxAge: '365d', fallthrough: true });
-  const sendIndex = (res: Response, status: number) => sendPage(res, status, index, CSP);
+  const sendIndex = (req: Request, res: Response, status: number) => sendPage(res, status, pageBody(req, res, index), CSP);
   return (req: Request, res: Response, next: NextFunction) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || RESERVED.test(req.path)) return next();
     if (req.path.startsWith('/assets/')) {
+      res.vary('Accept-Encoding');
+      // Built names are flat and plain (`index-1a2b3c.js`): anything else is left to the static handler's own checks.
+      const twin = ASSET_NAME.test(req.path) ? precompressedTwin(req, join(dir, req.path)) : null;
+      if (twin) {
+        res.type(extname(req.path)).set({ 'Content-Encoding': twin.encoding, 'Cache-Control': 'public, max-age=31536000, immutable' });
+        res.sendFile(twin.path, { acceptRanges: false, cacheControl: false }, (error) => {
+          if (error) next(error);
+        });
+        return;
+      }
       req.url = req.url.slice('/assets'.length);
       assets(req, res, () => {
         req.url = `/assets${req.url}`;
@@ -89,8 +102,8 @@ export function webApp(log: Logger, dir = webAppDir()): RequestHandler | null {
       });
       return;
     }
-    if (isAppRoute(req.path)) return sendIndex(res, 200);
-    if (req.accepts(['json', 'html']) === 'html') return sendIndex(res, 404);
+    if (isAppRoute(req.path)) return sendIndex(req, res, 200);
+    if (req.accepts(['json', 'html']) === 'html') return sendIndex(req, res, 404);
     next();
   };
 }

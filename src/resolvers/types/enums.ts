@@ -11,6 +11,7 @@ import { CouponTemplateStatus, DiscountKind } from '../../entities/coupon-templa
 import { RedemptionStatus } from '../../entities/redemption.entity.js';
 import { CouponState } from '../../services/promotions/coupon.service.js';
 import { FlashSaleState } from '../../services/promotions/flash-sale.service.js';
+import { MergeOutcome } from '../../services/checkout/cart.service.js';
 import type { InvoiceView } from '../../services/orders/invoice.service.js';
 import { EventTypes } from '../../services/events/event-types.js';
 import { enumValueName } from '../../graphql/spelling.js';
@@ -87,3 +88,9 @@ export const RefundStatusEnum = schemaEnum(
 );
 export const SuggestionKindEnum = schemaEnum(SuggestionKind, 'SuggestionKind', 'What a search suggestion leads to');
 export const EventTypeEnum = schemaEnum(EventTypes, 'EventType', 'Kinds of domain event; the value `ORDER_PLACED` is the event `order.placed`, and so on');
+export const MergeOutcomeEnum = schemaEnum(MergeOutcome, 'MergeOutcome', 'What became of a guest cart line at sign-in', {
+  merged: 'Added up in full',
+  capped: 'Added up to the stock (one unit kept when none is left)',
+  unavailable: 'The product is not on sale any more: not added',
+  not_found: 'No such SKU: not added',
+});

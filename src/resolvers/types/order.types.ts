@@ -3,7 +3,8 @@ import { OrderStatus } from '../../entities/order.entity.js';
 import { ItemPricing } from '../../entities/order-item.entity.js';
 import { PageArgs, PageType } from './page.types.js';
 import { PayloadType } from './payload.types.js';
-import { InvoiceStatusEnum, ItemPricingEnum, OrderStatusEnum, type InvoiceStatus } from './enums.js';
+import { InvoiceStatusEnum, ItemPricingEnum, MergeOutcomeEnum, OrderStatusEnum, type InvoiceStatus } from './enums.js';
+import type { MergeOutcome } from '../../services/checkout/cart.service.js';
 
 
 @ObjectType()
@@ -49,6 +50,7 @@ export class OrderItem {
   @Field(() => Int) shippedQuantity!: number;
   @Field(() => Int, { nullable: true, description: 'The flash-sale activity item that priced a flash_sale item' }) flashSaleItemId?: number;
   @Field(() => Int, { description: 'Units in open or completed refunds and returns' }) refundQuantity!: number;
+  @Field({ description: 'The customer reviewed it (one review per item)' }) reviewed!: boolean;
 }
 
 @ObjectType()
@@ -202,6 +204,38 @@ export class PayOrderInput {
 }
 
 @InputType()
+export class GuestCartLineInput {
+  @Field(() => Int) skuId!: number;
+  @Field(() => Int) quantity!: number;
+}
+
+@InputType()
+export class MergeCartInput {
+  @Field(() => [GuestCartLineInput], { description: 'The guest cart, each SKU once' }) items!: GuestCartLineInput[];
+  @Field(() => String, { nullable: true, description: 'The same key replays the first committed answer (retry safely)' }) idempotencyKey?: string | null;
+}
+
+@ObjectType('MergedCartLine', { description: 'What became of one line of the guest cart' })
+export class MergedCartLine {
+  @Field(() => Int) skuId!: number;
+  @Field(() => Int, { description: 'What the guest cart held' }) requested!: number;
+  @Field(() => Int, { description: 'The quantity in the cart now (0: not added)' }) inCart!: number;
+  @Field(() => MergeOutcomeEnum) outcome!: MergeOutcome;
+}
+
+@ObjectType('MergedCart')
+export class MergedCart {
+  @Field(() => Cart) cart!: Cart;
+  @Field(() => [MergedCartLine]) lines!: MergedCartLine[];
+}
+
+@InputType()
+export class PayCheckoutInput {
+  @Field(() => [Int], { description: 'The orders of one checkout (each once)' }) orderIds!: number[];
+  @Field(() => String, { nullable: true, description: 'The same key replays the first committed answer (retry safely)' }) idempotencyKey?: string | null;
+}
+
+@InputType()
 export class CancelOrderInput {
   @Field(() => Int) orderId!: number;
 }
@@ -227,6 +261,8 @@ export class OrderListArgs extends PageArgs {
 export const SetCartItemPayload = PayloadType('SetCartItem', 'cart', () => Cart, 'The cart after the change');
 export const RemoveCartItemPayload = PayloadType('RemoveCartItem', 'cart', () => Cart, 'The cart after the change');
 export const PayOrderPayload = PayloadType('PayOrder', 'order', () => Order, 'The order, paid (or its seat paid: AWAITING_GROUP)');
+export const MergeCartPayload = PayloadType('MergeCart', 'merged', () => MergedCart, 'The cart after the merge, and each guest line\'s outcome');
+export const PayCheckoutPayload = PayloadType('PayCheckout', 'orders', () => [Order], 'Every order, paid (group seats AWAITING_GROUP); null when any was refused and none was paid');
 export const CancelOrderPayload = PayloadType('CancelOrder', 'order', () => Order, 'The order, cancelled');
 export const ConfirmDeliveryPayload = PayloadType('ConfirmDelivery', 'order', () => Order, 'The order, delivered');
 export const CreateShipmentPayload = PayloadType('CreateShipment', 'order', () => Order, 'The order with its new shipment');

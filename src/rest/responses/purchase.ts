@@ -36,6 +36,7 @@ export const OrderItem = named(
     shippedQuantity: count,
     flashSaleItemId: id.optional(),
     refundQuantity: count,
+    reviewed: z.boolean(),
   }),
 );
 
@@ -79,6 +80,14 @@ export const Order = named(
 );
 export const OrderPage = named('OrderPage', page(Order));
 export const CheckoutResult = named('CheckoutResult', z.strictObject({ orders: z.array(Order) }));
+export const MergedCart = named(
+  'MergedCart',
+  z.strictObject({
+    cart: Cart,
+    lines: z.array(z.strictObject({ skuId: id, requested: count, inCart: count, outcome: z.enum(['merged', 'capped', 'unavailable', 'not_found']) })),
+  }),
+);
+export const PaidCheckout = named('PaidCheckout', z.strictObject({ orders: z.array(Order) }));
 
 export const CheckoutPreview = named(
   'CheckoutPreview',

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import { preparedQuery } from '../../db/prepared-queries.js';
+import { fixedStatement, preparedQuery } from '../../db/prepared-queries.js';
+import { z } from '../../shared/validate.js';
 import { ProductStatus } from '../../entities/product.entity.js';
 import { flashSaleOffersOf } from '../promotions/flash-sale-pricing.js';
 import { freightTermsWhere } from '../shipping/freight.repository.js';
@@ -92,4 +93,34 @@ export const checkoutCarts = preparedQuery({
           ).as('freightTerms'),
         ];
       }),
+});
+
+/**
+ * A guest cart merged into a customer's: per SKU of a published product the quantities add up, to the
+ * stock at most, never below what the cart held, and at least one unit (a line out of stock stays
+ * visible instead of vanishing); at most 999 as a line allows. The update reads the line as it is
+ * when locked, so two merges at once both count. `before` is the line as the statement first saw it.
+ */
+export const MergedCartRow = z.object({ skuId: z.number().int(), quantity: z.number().int(), before: z.number().int() });
+
+export const mergeCartLines = fixedStatement({
+  name: 'merge_cart_lines',
+  row: MergedCartRow,
+  text: `
+with guest as (
+  select g.sku_id, g.quantity from unnest(?::int[], ?::int[]) as g(sku_id, quantity)
+), target as (
+  select g.sku_id, g.quantity, s.stock, coalesce(c.quantity, 0) as before
+    from guest g
+    join sku s on s.id = g.sku_id
+    join product p on p.id = s.product_id and p.status = 'published'
+    left join cart_item c on c.customer_id = ? and c.sku_id = g.sku_id
+), merged as (
+  insert into cart_item (customer_id, sku_id, quantity, added_at)
+  select ?, t.sku_id, least(t.quantity, greatest(t.stock, 1), 999), now() from target t order by t.sku_id
+  on conflict (customer_id, sku_id) do update
+     set quantity = (select least(cart_item.quantity + t.quantity, greatest(t.stock, cart_item.quantity, 1), 999) from target t where t.sku_id = excluded.sku_id)
+  returning sku_id, quantity
+)
+select m.sku_id as "skuId", m.quantity, t.before from merged m join target t on t.sku_id = m.sku_id order by m.sku_id`,
 });

@@ -2,7 +2,10 @@ import { refused, notFound } from '../../errors.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireCustomer } from '../../shared/guards.js';
 import { typedSql } from '../../db/typed-sql.js';
-import { cartLines, putCartLine } from './cart.repository.js';
+import { intArray } from '../../db/sql.js';
+import { cartLines, mergeCartLines, putCartLine } from './cart.repository.js';
+import { inTransaction } from '../../shared/transaction.js';
+import { recordAnswer, withIdempotency } from '../../shared/idempotency.js';
 import { ProductStatus } from '../../entities/product.entity.js';
 import { id, parseInput, z } from '../../shared/validate.js';
 import { refusals } from '../../error-codes.js';
@@ -88,4 +91,67 @@ export const removeCartItemRefusals = refusals('NOT_FOUND', 'PRODUCT_UNAVAILABLE
 
 export async function removeCartItem(ctx: ServiceContext, input: unknown): Promise<CartView> {
   return setCartItem(ctx, { ...parseInput(CartLine, input), quantity: 0 });
+}
+
+/** A guest cart as the browser kept it: each SKU once. */
+export const MergeCartInput = z.strictObject({
+  items: z
+    .array(z.strictObject({ skuId: id, quantity: z.number().int().min(1).max(999) }))
+    .min(1)
+    .max(100)
+    .refine((items) => new Set(items.map((i) => i.skuId)).size === items.length, 'Each SKU may appear once'),
+});
+
+/** What became of one guest line. */
+export enum MergeOutcome {
+  Merged = 'merged',
+  /** The sum went past the stock: the line holds the stock (or one unit when none is left). */
+  Capped = 'capped',
+  /** The product is not on sale any more. */
+  Unavailable = 'unavailable',
+  /** No such SKU (deleted since it was added). */
+  NotFound = 'not_found',
+}
+
+export interface MergedLineView {
+  skuId: number;
+  /** What the guest cart held. */
+  requested: number;
+  /** The line's quantity in the cart now (0: not in the cart). */
+  inCart: number;
+  outcome: MergeOutcome;
+}
+
+export interface MergeCartView {
+  cart: CartView;
+  lines: MergedLineView[];
+}
+
+export const mergeCartRefusals = refusals('IDEMPOTENCY_KEY_REUSED');
+
+/**
+ * Merges a guest cart (kept in the browser while signed out) into the customer's cart at sign-in: the
+ * quantities add up, to the SKU's stock at most (never below what the cart already held, and a line
+ * out of stock keeps one unit so it is not lost: checkout refuses it, the cart shows why). One
+ * statement, lines taken in SKU order (two merges at once queue on the same rows instead of
+ * deadlocking). Each guest line is answered with what became of it, so nothing is dropped silently.
+ */
+export async function mergeCart(ctx: ServiceContext, input: unknown, idempotencyKey?: string): Promise<MergeCartView> {
+  const customer = requireCustomer(ctx);
+  const items = [...parseInput(MergeCartInput, input).items].sort((a, b) => a.skuId - b.skuId);
+  return withIdempotency(ctx, { scope: 'cart.merge', key: idempotencyKey, request: { items } }, (idempotency) =>
+    inTransaction(ctx, async (tx) => {
+      const merged = await mergeCartLines.run(tx.em, [intArray(items.map((i) => i.skuId)), intArray(items.map((i) => i.quantity)), customer.userId, customer.userId]);
+      const unmerged = items.filter((i) => !merged.some((m) => m.skuId === i.skuId)).map((i) => i.skuId);
+      const known = unmerged.length === 0 ? [] : await typedSql(tx.em).selectFrom('Sku').select('id').where('id', 'in', unmerged).execute();
+      const lines = items.map((item): MergedLineView => {
+        const row = merged.find((m) => m.skuId === item.skuId);
+        if (!row) return { skuId: item.skuId, requested: item.quantity, inCart: 0, outcome: known.some((k) => k.id === item.skuId) ? MergeOutcome.Unavailable : MergeOutcome.NotFound };
+        return { skuId: item.skuId, requested: item.quantity, inCart: row.quantity, outcome: row.quantity < row.before + item.quantity ? MergeOutcome.Capped : MergeOutcome.Merged };
+      });
+      const view = { cart: await getCart(tx), lines };
+      await recordAnswer(tx, idempotency, view);
+      return view;
+    }),
+  );
 }

@@ -23,6 +23,8 @@ export interface OrderItemView {
   flashSaleItemId?: number;
   /** Units in open or completed refunds and returns. */
   refundQuantity: number;
+  /** The customer reviewed it (one review per item). */
+  reviewed: boolean;
 }
 
 export interface ShipmentView {
@@ -114,7 +116,7 @@ export function orderViewsFromRows(orders: OrderRow[]): OrderView[] {
 function toItemView(i: OrderItemRow): OrderItemView {
   return {
     id: i.id, productId: i.product_id, skuId: i.sku_id, productName: i.product_name, skuName: i.sku_name,
-    unitPrice: i.unit_price, quantity: i.quantity, amount: i.amount, pricing: i.pricing, shippedQuantity: i.shipped_quantity, refundQuantity: i.refund_quantity,
+    unitPrice: i.unit_price, quantity: i.quantity, amount: i.amount, pricing: i.pricing, shippedQuantity: i.shipped_quantity, refundQuantity: i.refund_quantity, reviewed: i.reviewed ?? false,
     flashSaleItemId: opt(i.flash_sale_item_id),
   };
 }

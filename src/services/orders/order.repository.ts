@@ -29,6 +29,8 @@ export const OrderItemRow = z.strictObject({
   sold: z.boolean(),
   flash_sale_item_id: id.nullable(),
   refund_quantity: count,
+  /** Whether the customer reviewed it (a placed order's new lines are not). */
+  reviewed: z.boolean().optional(),
 });
 export type OrderItemRow = z.infer<typeof OrderItemRow>;
 
@@ -77,7 +79,9 @@ export const orderRowsById = fixedStatement({
   row: OrderRow,
   text: `
 select o.*, s.slug as shop_slug, s.name as shop_name,
-       (select coalesce(json_agg(i order by i.id), '[]') from order_item i where i.order_id = o.id) as item_rows,
+       (select coalesce(json_agg(i order by i.id), '[]') from (
+          select oi.*, exists (select 1 from review r where r.order_item_id = oi.id) as reviewed from order_item oi where oi.order_id = o.id) i
+       ) as item_rows,
        (select coalesce(json_agg(parcel order by parcel.id), '[]') from (
           select sh.*, coalesce(json_agg(json_build_object('order_item_id', si.order_item_id, 'quantity', si.quantity) order by si.id)
                    filter (where si.id is not null), '[]') as items

@@ -14,7 +14,7 @@ import { debit } from '../accounts/ledger.service.js';
 import { recordAnswer, withIdempotency } from '../../shared/idempotency.js';
 import { giveBackOrderStock } from '../inventory/inventory.service.js';
 import { MovementKind } from '../../entities/stock-movement.entity.js';
-import { prepareTransition, transitionOrder, transitionRefused } from './order-lifecycle.js';
+import { prepareTransition, transitionOrder, transitionOrders, transitionRefused } from './order-lifecycle.js';
 import { refusals } from '../../error-codes.js';
 
 export const ListInput = z.object({ ...pageFields, status: z.enum(OrderStatus).optional() });
@@ -90,6 +90,55 @@ export async function payOrder(ctx: ServiceContext, input: unknown, idempotencyK
 }
 
 const PAYMENT = ['pay', 'paySeat'] as const;
+
+/** The orders of one checkout: each once, at most as many as a checkout can place (one per shop). */
+export const PayCheckoutInput = z.strictObject({
+  orderIds: z
+    .array(id)
+    .min(1)
+    .max(100)
+    .refine((ids) => new Set(ids).size === ids.length, 'Each order may appear once'),
+});
+
+export const payCheckoutRefusals = refusals('GROUP_ALREADY_JOINED', 'GROUP_FULL', 'GROUP_NOT_JOINABLE', 'IDEMPOTENCY_KEY_REUSED', 'INSUFFICIENT_FUNDS', 'NOT_FOUND', 'ORDER_STATE_CONFLICT');
+
+/**
+ * One payment for one checkout: pays every listed order of the customer from the available balance
+ * in one transaction, all or none. Each order still moves by itself through the lifecycle (`pay`, or
+ * `paySeat` for a group order) and keeps its own ledger entry; the first refusal (short funds, an
+ * order cancelled meanwhile, another customer's order) rolls every move back. Orders already paid
+ * are answered as they are and charged nothing, so a retry after a lost answer is harmless even
+ * without a key. The orders' rows are locked in id order first, so two payments of overlapping
+ * checkouts queue instead of deadlocking.
+ */
+export async function payCheckout(ctx: ServiceContext, input: unknown, idempotencyKey?: string): Promise<OrderView[]> {
+  const customer = requireCustomer(ctx);
+  const orderIds = [...parseInput(PayCheckoutInput, input).orderIds].sort((a, b) => a - b);
+  await prepareTransition(ctx, PAYMENT, orderIds);
+  return withIdempotency(ctx, { scope: 'checkout.pay', key: idempotencyKey, request: { orderIds } }, (idempotency) =>
+    inTransaction(ctx, async (tx) => {
+      const db = typedSql(tx.em);
+      const owned = await db.selectFrom('Order').select('id').where('id', 'in', orderIds).where('customer', '=', customer.userId).orderBy('id').forUpdate().execute();
+      const missing = orderIds.find((orderId) => !owned.some((row) => row.id === orderId));
+      if (missing !== undefined) throw notFound('Order', { order_id: missing });
+      const moved = await transitionOrders(tx, PAYMENT, orderIds, { customerId: customer.userId });
+      const unmoved = orderIds.filter((orderId) => !moved.some((m) => m.orderId === orderId));
+      if (unmoved.length > 0) {
+        const rows = await db.selectFrom('Order').select(['id', 'status']).where('id', 'in', unmoved).orderBy('id').execute();
+        // Paid before (or its seat): nothing to do. Cancelled, or still pending (no payment move applies): refused.
+        const stuck = rows.find((row) => row.status === OrderStatus.Cancelled || row.status === OrderStatus.PendingPayment);
+        if (stuck) throw transitionRefused('pay', stuck.status);
+      }
+      for (const paid of moved) {
+        if (paid.to !== OrderStatus.Paid || paid.total === 0) continue;
+        await debit(tx.em, { userId: customer.userId, kind: BalanceKind.Available, amount: paid.total, reason: 'order_payment', reference: { type: 'order', id: paid.orderId } });
+      }
+      const views = await orderViews(tx.em, orderIds);
+      await recordAnswer(tx, idempotency, views);
+      return views;
+    }),
+  );
+}
 
 /** The payment itself, inside `payOrder`'s transaction. */
 async function payPendingOrder(tx: ServiceContext, orderId: number, customerId: number): Promise<OrderView> {

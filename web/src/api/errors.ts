@@ -1,4 +1,5 @@
 import type { CombinedError } from 'urql';
+import { sentenceOf } from './error-sentences';
 
 /** A mutation's typed refusal of its input (its payload's `userErrors`): the same codes as the REST door. */
 export interface UserErrorFields {
@@ -28,8 +29,14 @@ export function errorCode(refusal: ApiRefusal): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** What to tell the visitor: the API's own message (it is written for people), or a network problem. */
+/**
+ * What to tell the visitor: the storefront's sentence for the code (error-sentences.ts), the fields at
+ * fault for a validation problem (their messages name what to fix), or a network problem.
+ */
 export function errorText(refusal: ApiRefusal): string {
+  const code = errorCode(refusal);
+  const sentence = code === 'VALIDATION_FAILED' ? undefined : sentenceOf(code);
+  if (sentence) return sentence;
   if (isUserErrors(refusal)) {
     // A problem of one field names it, without the argument (`shippingAddress.region: Required`).
     return refusal.map((e) => (e.field && e.field.length > 1 ? `${e.field.slice(1).join('.')}: ${e.message}` : e.message)).join(' ');

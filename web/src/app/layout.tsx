@@ -1,10 +1,11 @@
 import { Suspense } from 'react';
 import { Link, NavLink, Outlet, useNavigate, useNavigation } from 'react-router';
-import { useMutation } from 'urql';
+import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { useSession } from '../auth/session';
 import { Loading } from '../ui/query-state';
 import { SearchBox } from '../search/search-box';
+import { useGuestCartCount } from '../cart/guest-cart';
 
 const Logout = graphql(`
   mutation Logout {
@@ -14,6 +15,32 @@ const Logout = graphql(`
   }
 `);
 
+const HeaderCartCount = graphql(`
+  query HeaderCartCount {
+    cart {
+      itemCount
+    }
+  }
+`);
+
+/** The cart link with its item count: the guest cart's while signed out, the account's after. */
+function CartLink({ count }: { count: number }) {
+  return (
+    <NavLink to="/cart" aria-label={`Cart, ${count} ${count === 1 ? 'item' : 'items'}`}>
+      Cart{count > 0 ? <span className="cart-count">{count}</span> : null}
+    </NavLink>
+  );
+}
+
+function CustomerCartLink() {
+  const [result] = useQuery({ query: HeaderCartCount, requestPolicy: 'cache-and-network' });
+  return <CartLink count={result.data?.cart.itemCount ?? 0} />;
+}
+
+function GuestCartLink() {
+  return <CartLink count={useGuestCartCount()} />;
+}
+
 function AccountNav() {
   const { session, signOut } = useSession();
   const [, logout] = useMutation(Logout);
@@ -21,6 +48,9 @@ function AccountNav() {
   if (!session) {
     return (
       <ul className="account-nav">
+        <li>
+          <GuestCartLink />
+        </li>
         <li>
           <NavLink to="/login">Sign in</NavLink>
         </li>
@@ -41,7 +71,7 @@ function AccountNav() {
       {role === 'CUSTOMER' ? (
         <>
           <li>
-            <NavLink to="/cart">Cart</NavLink>
+            <CustomerCartLink />
           </li>
           <li>
             <NavLink to="/orders">Orders</NavLink>

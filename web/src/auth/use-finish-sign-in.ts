@@ -6,12 +6,11 @@ import { toSession } from './session-fields';
 import { rememberDevice } from './device-tokens';
 import type { SessionFieldsFragment } from '../gql/graphql';
 import { safeRedirect } from './safe-redirect';
-import { takeCartAdd } from './pending-cart-add';
-import { addToCart } from '../cart/add-to-cart';
+import { mergeGuestCart } from '../cart/merge-guest-cart';
 
 /**
- * After sign-in or registration: remember this browser as a device of the account, add the item an
- * anonymous "Add to cart" remembered, store the session, and go back to `redirect` when it is a
+ * After sign-in or registration: remember this browser as a device of the account, merge the guest
+ * cart kept while signed out into the account's, store the session, and go back to `redirect` when it is a
  * same-origin path (else `/`).
  */
 export function useFinishSignIn(): (signedIn: SessionFieldsFragment) => Promise<ApiRefusal | null> {
@@ -22,8 +21,7 @@ export function useFinishSignIn(): (signedIn: SessionFieldsFragment) => Promise<
   return async (signedIn) => {
     const session = toSession(signedIn);
     rememberDevice(session.user.email, signedIn.deviceToken);
-    const pending = takeCartAdd();
-    const error = pending && session.user.role === 'CUSTOMER' ? await addToCart(client, pending, session.token) : null;
+    const { error } = session.user.role === 'CUSTOMER' ? await mergeGuestCart(client, session.token) : { error: null };
     signIn(session);
     if (error) return error;
     navigate(safeRedirect(params.get('redirect')), { replace: true });

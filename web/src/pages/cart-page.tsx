@@ -7,7 +7,9 @@ import { QueryResult } from '../ui/query-result';
 import { ErrorNotice } from '../ui/query-state';
 import { refusalOf } from '../api/errors';
 import { usePageTitle } from '../ui/page-title';
-import { RequireSignIn } from '../auth/require-sign-in';
+import { loginPathFor, RequireSignIn } from '../auth/require-sign-in';
+import { useSession } from '../auth/session';
+import { useGuestCartCount } from '../cart/guest-cart';
 
 export const CartFields = graphql(`
   fragment CartFields on Cart {
@@ -107,10 +109,10 @@ function CartView({ cart }: { cart: CartData['cart'] }) {
                     <Link to={`/products/${line.productId}`}>{line.productName}</Link> <span className="meta">{line.skuName}</span>
                     {!line.available ? <p className="warning">No longer on sale</p> : line.quantity > line.stock ? <p className="warning">Only {line.stock} in stock</p> : null}
                   </td>
-                  <td>
+                  <td data-label="Price">
                     <Money amount={line.unitPrice} />
                   </td>
-                  <td>
+                  <td data-label="Quantity">
                     <label className="visually-hidden" htmlFor={`qty-${line.skuId}`}>
                       Quantity of {line.productName} {line.skuName}
                     </label>
@@ -120,13 +122,17 @@ function CartView({ cart }: { cart: CartData['cart'] }) {
                       min={0}
                       max={Math.max(line.stock, line.quantity)}
                       defaultValue={line.quantity}
+                      onKeyDown={(e) => {
+                        // Enter saves, as a form field would (the change is sent on blur).
+                        if (e.key === 'Enter') e.currentTarget.blur();
+                      }}
                       onBlur={(e) => {
                         const quantity = Math.max(0, Math.trunc(Number(e.target.value)) || 0);
                         if (quantity !== line.quantity) void setQuantity({ input: { skuId: line.skuId, quantity } });
                       }}
                     />
                   </td>
-                  <td>
+                  <td data-label="Total">
                     <Money amount={line.lineTotal} />
                   </td>
                   <td>
@@ -155,8 +161,32 @@ function CartView({ cart }: { cart: CartData['cart'] }) {
   );
 }
 
+/** Signed out: the guest cart waits in this browser until sign-in merges it. */
+function GuestCart() {
+  const count = useGuestCartCount();
+  return (
+    <>
+      <h1>Your cart</h1>
+      {count === 0 ? (
+        <p className="empty">
+          Your cart is empty. <Link to="/">Start shopping</Link>
+        </p>
+      ) : (
+        <p className="notice">
+          {count} {count === 1 ? 'item is' : 'items are'} waiting in this browser.{' '}
+          <Link to={loginPathFor({ pathname: '/cart', search: '' })} className="button primary">
+            Sign in to check out
+          </Link>
+        </p>
+      )}
+    </>
+  );
+}
+
 export default function CartPage() {
   usePageTitle('Cart');
+  const { session } = useSession();
+  if (!session) return <GuestCart />;
   return (
     <RequireSignIn roles={['CUSTOMER']}>
       <h1>Your cart</h1>

@@ -8,7 +8,7 @@ import { QueryResult } from '../ui/query-result';
 import { ErrorNotice } from '../ui/query-state';
 import { refusalOf } from '../api/errors';
 import { usePageTitle } from '../ui/page-title';
-import { AddressFields, readAddress } from '../ui/address-fields';
+import { AddressFields, DEFAULT_REGION, readAddress } from '../ui/address-fields';
 import { RequireSignIn } from '../auth/require-sign-in';
 import { useIdempotencyKey } from '../api/idempotency-key';
 import { linesByShop } from './cart-page';
@@ -21,6 +21,14 @@ const CheckoutPageQuery = graphql(`
     }
     cart @skip(if: $withGroupBuy) {
       ...CartFields
+    }
+    myAddresses {
+      id
+      recipient
+      phone
+      region
+      address
+      isDefault
     }
     myCoupons(status: AVAILABLE, pageSize: 100) @skip(if: $withGroupBuy) {
       items {
@@ -52,6 +60,14 @@ const CheckoutPreviewQuery = graphql(`
           id
           name
         }
+        items {
+          skuId
+          productName
+          skuName
+          unitPrice
+          quantity
+          pricing
+        }
         itemsTotal
         discount
         freightFee
@@ -75,7 +91,7 @@ function couponsOf(form: FormData): Choice['coupons'] {
 
 function choiceOf(form: HTMLFormElement): Choice {
   const data = new FormData(form);
-  return { region: String(data.get('region') ?? 'CN-SH'), coupons: couponsOf(data) };
+  return { region: String(data.get('region') ?? DEFAULT_REGION), coupons: couponsOf(data) };
 }
 
 /** The server's figures for the current choice: discounts, freight and totals, before anything is placed. */
@@ -85,34 +101,98 @@ function ServerTotals({ choice }: { choice: Choice }) {
   const preview = result.data?.checkoutPreview;
   if (!preview) return <p className="meta">Computing totals…</p>;
   return (
-    <table className="checkout-totals" aria-label="Totals">
-      <thead>
-        <tr>
-          <th scope="col">Shop</th>
-          <th scope="col">Items</th>
-          <th scope="col">Discount</th>
-          <th scope="col">Freight</th>
-          <th scope="col">Total</th>
-        </tr>
-      </thead>
-      <tbody>
+    <>
+      <section aria-label="Priced lines" className="priced-lines">
         {preview.orders.map((order) => (
-          <tr key={order.shop.id}>
-            <th scope="row">{order.shop.name}</th>
-            <td><Money amount={order.itemsTotal} /></td>
-            <td><Money amount={-order.discount} /></td>
-            <td><Money amount={order.freightFee} /></td>
-            <td><Money amount={order.total} /></td>
-          </tr>
+          <ul key={order.shop.id} aria-label={`Lines from ${order.shop.name}`}>
+            {order.items.map((i) => (
+              <li key={`${i.skuId}-${i.pricing}`}>
+                {i.productName} ({i.skuName}) × {i.quantity} at <Money amount={i.unitPrice} />: <Money amount={i.unitPrice * i.quantity} />
+                {i.pricing === 'FLASH_SALE' ? <span className="badge">Flash sale price</span> : null}
+              </li>
+            ))}
+            {order.discount > 0 ? (
+              <li>
+                Coupon: <Money amount={-order.discount} />
+              </li>
+            ) : null}
+          </ul>
         ))}
-      </tbody>
-      <tfoot>
-        <tr>
-          <th scope="row" colSpan={4}>To pay</th>
-          <td><strong><Money amount={preview.total} /></strong></td>
-        </tr>
-      </tfoot>
-    </table>
+      </section>
+      <table className="checkout-totals" aria-label="Totals">
+        <thead>
+          <tr>
+            <th scope="col">Shop</th>
+            <th scope="col">Items</th>
+            <th scope="col">Discount</th>
+            <th scope="col">Freight</th>
+            <th scope="col">Total</th>
+          </tr>
+        </thead>
+        <tbody>
+          {preview.orders.map((order) => (
+            <tr key={order.shop.id}>
+              <th scope="row">{order.shop.name}</th>
+              <td><Money amount={order.itemsTotal} /></td>
+              <td><Money amount={-order.discount} /></td>
+              <td><Money amount={order.freightFee} /></td>
+              <td><Money amount={order.total} /></td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row" colSpan={4}>To pay</th>
+            <td><strong><Money amount={preview.total} /></strong></td>
+          </tr>
+        </tfoot>
+      </table>
+    </>
+  );
+}
+
+const SaveAddress = graphql(`
+  mutation SaveAddress($input: AddAddressInput!) {
+    addAddress(input: $input) {
+      address {
+        id
+      }
+      userErrors {
+        ...UserErrorFields
+      }
+    }
+  }
+`);
+
+type SavedAddress = CheckoutData['myAddresses'][number];
+
+/** Saved addresses to pick from (the default first), or a new one, which may be saved for next time. */
+function AddressChoice({ saved, picked, onPick }: { saved: SavedAddress[]; picked: SavedAddress | null; onPick: (address: SavedAddress | null) => void }) {
+  return (
+    <>
+      {saved.length > 0 ? (
+        <fieldset className="saved-addresses">
+          <legend>Ship to</legend>
+          {saved.map((a) => (
+            <label key={a.id} className="saved-address">
+              <input type="radio" name="saved-address" value={a.id} checked={picked?.id === a.id} onChange={() => onPick(a)} />
+              <span>
+                <strong>{a.recipient}</strong> {a.phone} · {a.address} ({a.region}){a.isDefault ? <span className="badge">Default</span> : null}
+              </span>
+            </label>
+          ))}
+          <label className="saved-address">
+            <input type="radio" name="saved-address" value="" checked={picked === null} onChange={() => onPick(null)} /> A new address
+          </label>
+        </fieldset>
+      ) : null}
+      <AddressFields key={picked?.id ?? 'new'} initial={picked ?? undefined} />
+      {picked === null ? (
+        <label className="inline-check">
+          <input type="checkbox" name="save-address" defaultChecked={saved.length === 0} /> Save to my address book
+        </label>
+      ) : null}
+    </>
   );
 }
 
@@ -136,7 +216,6 @@ function CartSummary({ data }: { data: CheckoutData }) {
   return (
     <>
       {linesByShop(cart.lines).map(({ shop, lines }) => {
-        const subtotal = lines.reduce((sum, l) => sum + l.lineTotal, 0);
         const usable = coupons.filter((c) => c.shop.id === shop.id);
         return (
           <fieldset key={shop.id} className="checkout-shop">
@@ -144,13 +223,10 @@ function CartSummary({ data }: { data: CheckoutData }) {
             <ul>
               {lines.map((l) => (
                 <li key={l.skuId}>
-                  {l.productName} ({l.skuName}) × {l.quantity}: <Money amount={l.lineTotal} />
+                  {l.productName} ({l.skuName}) × {l.quantity}
                 </li>
               ))}
             </ul>
-            <p>
-              Items: <Money amount={subtotal} />
-            </p>
             <label>
               Coupon{' '}
               <select name={`coupon-${shop.id}`} defaultValue="">
@@ -172,8 +248,11 @@ function CartSummary({ data }: { data: CheckoutData }) {
 function CheckoutForm({ data, groupBuy }: { data: CheckoutData; groupBuy: { activityId: number; groupId: number | null } | null }) {
   const [state, checkout] = useMutation(Checkout);
   const idempotency = useIdempotencyKey();
+  const [saving, saveAddress] = useMutation(SaveAddress);
   const [orders, setOrders] = useState<PlacedOrderFieldsFragment[] | null>(null);
-  const [choice, setChoice] = useState<Choice>({ region: 'CN-SH', coupons: [] });
+  const initial = data.myAddresses.find((a) => a.isDefault) ?? null;
+  const [picked, setPicked] = useState<SavedAddress | null>(initial);
+  const [choice, setChoice] = useState<Choice>({ region: initial?.region ?? DEFAULT_REGION, coupons: [] });
   if (orders) return <PlacedOrders orders={orders} />;
   if (!groupBuy && data.cart?.lines.length === 0) {
     return (
@@ -186,6 +265,11 @@ function CheckoutForm({ data, groupBuy }: { data: CheckoutData; groupBuy: { acti
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const coupons = couponsOf(form);
+    if (picked === null && form.get('save-address') === 'on') {
+      const result = await saveAddress({ input: readAddress(form) });
+      // A refused save is shown; the order itself does not depend on it.
+      if (refusalOf(result.error, result.data?.addAddress)) return;
+    }
     const result = await checkout({
       input: {
         shippingAddress: readAddress(form),
@@ -198,7 +282,11 @@ function CheckoutForm({ data, groupBuy }: { data: CheckoutData; groupBuy: { acti
     const placed = result.data?.checkout.orders;
     if (placed) setOrders(placed);
   };
-  const refused = refusalOf(state.error, state.data?.checkout);
+  const refused = refusalOf(state.error, state.data?.checkout) ?? refusalOf(saving.error, saving.data?.addAddress);
+  const pick = (address: SavedAddress | null) => {
+    setPicked(address);
+    if (address) setChoice((c) => ({ ...c, region: address.region }));
+  };
   return (
     <form onSubmit={submit} onChange={(event) => setChoice(choiceOf(event.currentTarget))} className="checkout-form">
       {data.groupBuy ? (
@@ -208,7 +296,7 @@ function CheckoutForm({ data, groupBuy }: { data: CheckoutData; groupBuy: { acti
       ) : (
         <CartSummary data={data} />
       )}
-      <AddressFields />
+      <AddressChoice saved={data.myAddresses} picked={picked} onPick={pick} />
       {groupBuy ? null : <ServerTotals choice={choice} />}
       {refused ? <ErrorNotice error={refused} title="Order not placed" /> : null}
       <button type="submit" className="primary" disabled={state.fetching}>

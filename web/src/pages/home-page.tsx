@@ -54,7 +54,7 @@ const HomePageQuery = graphql(`
 function ContentCard({ item, className }: { item: ContentFieldsFragment; className: string }) {
   return (
     <Link to={item.destination} className={className}>
-      {item.imageUrl ? <Image src={item.imageUrl} alt="" /> : null}
+      {item.imageUrl ? <Image src={item.imageUrl} alt="" width={800} height={400} /> : null}
       <strong>{item.title}</strong>
       {item.subtitle ? <span>{item.subtitle}</span> : null}
     </Link>

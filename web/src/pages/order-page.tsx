@@ -57,6 +57,7 @@ const OrderPageQuery = graphql(`
         pricing
         shippedQuantity
         refundQuantity
+        reviewed
       }
       shipments {
         id
@@ -203,12 +204,14 @@ function OrderView({ order, refresh }: { order: Order; refresh: () => void }) {
           </ul>
         </section>
       ) : null}
-      {order.status === 'DELIVERED' ? (
+      {order.status === 'DELIVERED' && order.items.some((i) => !i.reviewed) ? (
         <section aria-labelledby="review-heading">
           <h2 id="review-heading">Review your items</h2>
-          {order.items.map((i) => (
-            <ReviewForm key={i.id} orderId={order.id} item={i} />
-          ))}
+          {order.items
+            .filter((i) => !i.reviewed)
+            .map((i) => (
+              <ReviewForm key={i.id} orderId={order.id} item={i} />
+            ))}
         </section>
       ) : null}
       {order.status === 'PAID' || order.status === 'DELIVERED' ? <RefundForm order={order} onDone={refresh} /> : null}

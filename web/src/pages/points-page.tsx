@@ -99,7 +99,7 @@ export default function PointsPage() {
             <ul className="points-grid">
               {pointsProducts.items.map((p) => (
                 <li key={p.id} className="product-card">
-                  <Image src={p.imageUrl} alt="" />
+                  <Image src={p.imageUrl} alt="" width={800} height={600} />
                   <h2>{p.name}</h2>
                   {p.description ? <p>{p.description}</p> : null}
                   <p className="price">{p.pointsPrice.toLocaleString()} points</p>

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { useClient, useMutation, useQuery } from 'urql';
 import { refusalOf, type ApiRefusal } from '../api/errors';
 import { graphql } from '../gql';
@@ -12,7 +12,7 @@ import { Stars } from '../ui/stars';
 import { usePageTitle } from '../ui/page-title';
 import { useSession } from '../auth/session';
 import { loginPathFor } from '../auth/require-sign-in';
-import { rememberCartAdd } from '../auth/pending-cart-add';
+import { addToGuestCart } from '../cart/guest-cart';
 import { addToCart } from '../cart/add-to-cart';
 import { GroupBuyPanel } from './product/group-buy-panel';
 import { ReviewList } from './product/review-list';
@@ -155,8 +155,6 @@ function ProductView({ data, refresh }: { data: ProductData; refresh: () => void
   const { product } = data;
   const { session } = useSession();
   const client = useClient();
-  const location = useLocation();
-  const navigate = useNavigate();
   const firstInStock = product.skus.find((s) => s.stock > 0) ?? product.skus[0];
   const [skuId, setSkuId] = useState(firstInStock?.id ?? 0);
   const [quantity, setQuantity] = useState(1);
@@ -172,9 +170,10 @@ function ProductView({ data, refresh }: { data: ProductData; refresh: () => void
   const add = async () => {
     if (!sku) return;
     if (!session) {
-      // Spec "Client sign-in behaviour": sign in, come back here, and find the item in the cart.
-      rememberCartAdd({ skuId: sku.id, quantity });
-      navigate(loginPathFor(location));
+      // Kept in this browser; sign-in merges it into the account's cart (nothing is lost).
+      addToGuestCart({ skuId: sku.id, quantity });
+      setAddError(null);
+      setAdded(true);
       return;
     }
     setAdding(true);
@@ -205,7 +204,7 @@ function ProductView({ data, refresh }: { data: ProductData; refresh: () => void
         </ol>
       </nav>
       <div className="product-main">
-        <Image src={product.imageUrl} alt={product.name} className="product-image" lazy={false} />
+        <Image src={product.imageUrl} alt={product.name} className="product-image" width={800} height={600} lazy={false} />
         <div className="product-buy">
           <h1>{product.name}</h1>
           <p className="meta">
@@ -259,7 +258,15 @@ function ProductView({ data, refresh }: { data: ProductData; refresh: () => void
           </div>
           {added ? (
             <p className="notice notice-ok" role="status">
-              Added to your cart. <Link to="/cart">View cart</Link>
+              {session ? (
+                <>
+                  Added to your cart. <Link to="/cart">View cart</Link>
+                </>
+              ) : (
+                <>
+                  Added to your cart. <Link to={loginPathFor({ pathname: '/cart', search: '' })}>Sign in to check out</Link>: your cart comes with you.
+                </>
+              )}
             </p>
           ) : null}
           {addError ? <ErrorNotice error={addError} title="Not added" /> : null}

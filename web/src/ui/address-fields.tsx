@@ -1,14 +1,16 @@
-/** A few region codes of the freight templates (ISO 3166-2 style); the server prices freight from them. */
-const REGIONS = [
-  ['CN-BJ', 'Beijing'],
-  ['CN-SH', 'Shanghai'],
-  ['CN-GD', 'Guangdong'],
-  ['CN-ZJ', 'Zhejiang'],
-  ['CN-JS', 'Jiangsu'],
-  ['CN-SC', 'Sichuan'],
-  ['CN-XJ', 'Xinjiang'],
-  ['CN-XZ', 'Tibet'],
-] as const;
+import { useQuery } from 'urql';
+import { graphql } from '../gql';
+
+/** Every region the mall ships to (the server's list: 31 mainland provinces, Hong Kong, Macau, Taiwan). */
+const ShippingRegions = graphql(`
+  query ShippingRegions {
+    regions {
+      code
+      name
+      localName
+    }
+  }
+`);
 
 export interface Address {
   recipient: string;
@@ -17,29 +19,38 @@ export interface Address {
   address: string;
 }
 
-/** The shipping address inputs, read back with `readAddress` from the form's data. */
-export function AddressFields({ legend = 'Shipping address' }: { legend?: string }) {
+export const DEFAULT_REGION = 'CN-SH';
+
+/**
+ * The shipping address inputs, read back with `readAddress` from the form's data. `initial` fills
+ * them (a saved address); give the element a `key` per address so a new choice refills them.
+ */
+export function AddressFields({ legend = 'Shipping address', initial }: { legend?: string; initial?: Address }) {
+  const [regions] = useQuery({ query: ShippingRegions });
+  const region = initial?.region ?? DEFAULT_REGION;
+  const options = regions.data?.regions ?? [];
   return (
     <fieldset className="address">
       <legend>{legend}</legend>
       <label>
-        Recipient <input name="recipient" required maxLength={80} autoComplete="name" />
+        Recipient <input name="recipient" required maxLength={60} autoComplete="name" defaultValue={initial?.recipient} />
       </label>
       <label>
-        Phone <input name="phone" required maxLength={40} type="tel" autoComplete="tel" />
+        Phone <input name="phone" required maxLength={40} type="tel" autoComplete="tel" defaultValue={initial?.phone} />
       </label>
       <label>
         Region{' '}
-        <select name="region" required defaultValue="CN-SH">
-          {REGIONS.map(([code, name]) => (
-            <option key={code} value={code}>
-              {name}
+        <select name="region" required defaultValue={region} key={options.length}>
+          {options.length === 0 ? <option value={region}>{region}</option> : null}
+          {options.map((r) => (
+            <option key={r.code} value={r.code}>
+              {r.name} {r.localName}
             </option>
           ))}
         </select>
       </label>
       <label>
-        Address <input name="address" required maxLength={300} autoComplete="street-address" />
+        Address <input name="address" required maxLength={300} autoComplete="street-address" defaultValue={initial?.address} />
       </label>
     </fieldset>
   );

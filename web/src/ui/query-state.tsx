@@ -8,13 +8,12 @@ export function Loading({ what = 'Loading' }: { what?: string }) {
   );
 }
 
-/** An API error (top-level, or a mutation's user errors) as the visitor sees it: the API's message, with its code for support. */
+/** An API error (top-level, or a mutation's user errors) as the visitor sees it: a sentence; the code stays in `data-code` for support. */
 export function ErrorNotice({ error, title = 'Something went wrong' }: { error: ApiRefusal; title?: string }) {
   const code = errorCode(error);
   return (
-    <div className="notice notice-error" role="alert">
+    <div className="notice notice-error" role="alert" data-code={code}>
       <strong>{title}.</strong> {errorText(error)}
-      {code ? <small className="error-code"> ({code})</small> : null}
     </div>
   );
 }

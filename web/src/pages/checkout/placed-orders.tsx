@@ -34,10 +34,10 @@ export const PlacedOrderFields = graphql(`
   }
 `);
 
-const PayOrder = graphql(`
-  mutation PayOrder($input: PayOrderInput!) {
-    payOrder(input: $input) {
-      order {
+const PayCheckout = graphql(`
+  mutation PayCheckout($input: PayCheckoutInput!) {
+    payCheckout(input: $input) {
+      orders {
         ...PlacedOrderFields
       }
       userErrors {
@@ -48,46 +48,46 @@ const PayOrder = graphql(`
 `);
 
 function PlacedOrder({ order }: { order: PlacedOrderFieldsFragment }) {
-  const [state, pay] = useMutation(PayOrder);
-  const idempotency = useIdempotencyKey();
-  const [current, setCurrent] = useState(order);
-  const submit = async () => {
-    const result = await pay({ input: { orderId: current.id, idempotencyKey: idempotency.key() } });
-    if (!result.error?.networkError) idempotency.answered();
-    const paid = result.data?.payOrder.order;
-    if (paid) setCurrent(paid);
-  };
-  const refused = refusalOf(state.error, state.data?.payOrder);
   return (
     <li className="placed-order">
       <h3>
-        Order #{current.id} from {current.shop.name} <OrderStatusBadge status={current.status} />
+        Order #{order.id} from {order.shop.name} <OrderStatusBadge status={order.status} />
       </h3>
       <ul>
-        {current.items.map((i) => (
+        {order.items.map((i) => (
           <li key={i.id}>
             {i.productName} ({i.skuName}) × {i.quantity}: <Money amount={i.amount} />
             {i.pricing === 'FLASH_SALE' ? <span className="badge">Flash sale</span> : i.pricing === 'GROUP_BUY' ? <span className="badge">Group price</span> : null}
           </li>
         ))}
       </ul>
-      <OrderTotals order={current} />
-      {refused ? <ErrorNotice error={refused} title="Not paid" /> : null}
-      {current.status === 'PENDING_PAYMENT' ? (
-        <button type="button" className="primary" onClick={submit} disabled={state.fetching}>
-          {state.fetching ? 'Paying…' : `Pay order #${current.id} from balance`}
-        </button>
-      ) : (
+      <OrderTotals order={order} />
+      {order.status !== 'PENDING_PAYMENT' ? (
         <p role="status">
-          {current.status === 'AWAITING_GROUP' ? 'Seat paid: the amount is held until the group fills.' : 'Paid. Thank you!'} <Link to={`/orders/${current.id}`}>View the order</Link>
+          {order.status === 'AWAITING_GROUP' ? 'Seat paid: the amount is held until the group fills.' : 'Paid. Thank you!'} <Link to={`/orders/${order.id}`}>View the order</Link>
         </p>
-      )}
+      ) : null}
     </li>
   );
 }
 
-/** The orders checkout created, with the server's freight and totals, each paid on its own. */
-export function PlacedOrders({ orders }: { orders: PlacedOrderFieldsFragment[] }) {
+/**
+ * The orders checkout created, with the server's freight and totals, paid together in one payment
+ * (all or none: each shop still gets its own order).
+ */
+export function PlacedOrders({ orders: placed }: { orders: PlacedOrderFieldsFragment[] }) {
+  const [state, pay] = useMutation(PayCheckout);
+  const idempotency = useIdempotencyKey();
+  const [orders, setOrders] = useState(placed);
+  const pending = orders.filter((o) => o.status === 'PENDING_PAYMENT');
+  const due = pending.reduce((sum, o) => sum + o.total, 0);
+  const submit = async () => {
+    const result = await pay({ input: { orderIds: pending.map((o) => o.id), idempotencyKey: idempotency.key() } });
+    if (!result.error?.networkError) idempotency.answered();
+    const paid = result.data?.payCheckout.orders;
+    if (paid) setOrders(orders.map((o) => paid.find((p) => p.id === o.id) ?? o));
+  };
+  const refused = refusalOf(state.error, state.data?.payCheckout);
   return (
     <section aria-labelledby="placed-heading">
       <h2 id="placed-heading">{orders.length === 1 ? 'Your order' : `Your ${orders.length} orders (one per shop)`}</h2>
@@ -96,6 +96,17 @@ export function PlacedOrders({ orders }: { orders: PlacedOrderFieldsFragment[] }
           <PlacedOrder key={o.id} order={o} />
         ))}
       </ul>
+      {refused ? <ErrorNotice error={refused} title="Not paid" /> : null}
+      {pending.length > 0 ? (
+        <div className="pay-bar">
+          <p>
+            To pay: <Money amount={due} className="money price-now" />
+          </p>
+          <button type="button" className="primary" onClick={submit} disabled={state.fetching}>
+            {state.fetching ? 'Paying…' : pending.length === 1 ? `Pay order #${pending[0].id} from balance` : `Pay all ${pending.length} orders from balance`}
+          </button>
+        </div>
+      ) : null}
     </section>
   );
 }

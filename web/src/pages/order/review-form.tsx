@@ -18,19 +18,22 @@ const ReviewOrderItem = graphql(`
   }
 `);
 
-/** One review per delivered item (the API answers REVIEW_EXISTS for a second one). */
+/** One review per delivered item: shown only for items not yet reviewed; REVIEW_EXISTS (another tab reviewed it) says so. */
 export function ReviewForm({ orderId, item }: { orderId: number; item: { id: number; productName: string; skuName: string } }) {
   const [state, review] = useMutation(ReviewOrderItem);
-  const [done, setDone] = useState(false);
+  const [done, setDone] = useState<'saved' | 'exists' | null>(null);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const result = await review({ input: { orderId, orderItemId: item.id, rating: Number(form.get('rating')), text: String(form.get('text') ?? '').trim() } });
     const refusal = refusalOf(result.error, result.data?.reviewOrderItem);
-    if (!refusal || errorCode(refusal) === 'REVIEW_EXISTS') setDone(true);
+    // A second review is refused: say so, and do not pretend this one was saved.
+    if (!refusal) setDone('saved');
+    else if (errorCode(refusal) === 'REVIEW_EXISTS') setDone('exists');
   };
   const refused = refusalOf(state.error, state.data?.reviewOrderItem);
-  if (done) return <p role="status">Thanks: your review of {item.productName} is saved.</p>;
+  if (done === 'saved') return <p role="status">Thanks: your review of {item.productName} is saved.</p>;
+  if (done === 'exists') return <p role="status">You have already reviewed {item.productName}: each item takes one review.</p>;
   return (
     <form onSubmit={submit} className="review-form" aria-label={`Review ${item.productName}`}>
       <h3>

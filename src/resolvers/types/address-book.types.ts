@@ -1,0 +1,54 @@
+import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { PayloadType } from './payload.types.js';
+
+@ObjectType('Region', { description: 'A region the mall ships to, by its ISO 3166-2:CN code' })
+export class RegionType {
+  @Field() code!: string;
+  @Field() name!: string;
+  @Field({ description: 'The name in Chinese' }) localName!: string;
+}
+
+@ObjectType('SavedAddress', { description: "An address of the customer's address book" })
+export class SavedAddressType {
+  @Field(() => Int) id!: number;
+  @Field() recipient!: string;
+  @Field() phone!: string;
+  @Field({ description: 'ISO 3166-2:CN code, one of `regions`' }) region!: string;
+  @Field() address!: string;
+  @Field() isDefault!: boolean;
+  @Field() createdAt!: Date;
+}
+
+@InputType()
+export class AddAddressInput {
+  @Field() recipient!: string;
+  @Field() phone!: string;
+  @Field({ description: 'One of `regions`' }) region!: string;
+  @Field() address!: string;
+  @Field(() => Boolean, { nullable: true, description: 'Make it the default (the first address always is)' }) isDefault?: boolean | null;
+}
+
+@InputType()
+export class UpdateAddressInput {
+  @Field(() => Int) addressId!: number;
+  @Field(() => String, { nullable: true }) recipient?: string | null;
+  @Field(() => String, { nullable: true }) phone?: string | null;
+  @Field(() => String, { nullable: true }) region?: string | null;
+  @Field(() => String, { nullable: true }) address?: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'true makes it the default' }) isDefault?: boolean | null;
+}
+
+@InputType()
+export class SetDefaultAddressInput {
+  @Field(() => Int) addressId!: number;
+}
+
+@InputType()
+export class DeleteAddressInput {
+  @Field(() => Int) addressId!: number;
+}
+
+export const AddAddressPayload = PayloadType('AddAddress', 'address', () => SavedAddressType, 'The saved address');
+export const UpdateAddressPayload = PayloadType('UpdateAddress', 'address', () => SavedAddressType, 'The changed address');
+export const SetDefaultAddressPayload = PayloadType('SetDefaultAddress', 'address', () => SavedAddressType, 'The new default address');
+export const DeleteAddressPayload = PayloadType('DeleteAddress', 'addressId', () => Int, 'The id of the deleted address');

@@ -1,0 +1,10 @@
+import { z } from 'zod';
+import { id, named, timestamp } from './common.js';
+
+export const Region = named('Region', z.strictObject({ code: z.string(), name: z.string(), localName: z.string() }));
+export const RegionList = named('RegionList', z.strictObject({ items: z.array(Region) }));
+export const SavedAddress = named(
+  'SavedAddress',
+  z.strictObject({ id, recipient: z.string(), phone: z.string(), region: z.string(), address: z.string(), isDefault: z.boolean(), createdAt: timestamp }),
+);
+export const SavedAddressList = named('SavedAddressList', z.strictObject({ items: z.array(SavedAddress) }));

@@ -1,0 +1,62 @@
+import { regionCode } from './freight-fees.js';
+
+export interface RegionView {
+  /** ISO 3166-2:CN code, as freight templates and orders spell it. */
+  code: string;
+  name: string;
+  /** The name in Chinese, as addresses are written. */
+  localName: string;
+}
+
+/**
+ * Every region the mall ships to: the 31 mainland provinces, autonomous regions and municipalities,
+ * and Hong Kong, Macau and Taiwan, under their ISO 3166-2:CN codes (freight templates price them by
+ * these codes; a region a template does not name takes the template's own terms). The address book
+ * and the storefront's region choice offer exactly this list.
+ */
+export const SHIPPING_REGIONS: readonly RegionView[] = [
+  { code: 'CN-AH', name: 'Anhui', localName: '安徽' },
+  { code: 'CN-BJ', name: 'Beijing', localName: '北京' },
+  { code: 'CN-CQ', name: 'Chongqing', localName: '重庆' },
+  { code: 'CN-FJ', name: 'Fujian', localName: '福建' },
+  { code: 'CN-GD', name: 'Guangdong', localName: '广东' },
+  { code: 'CN-GS', name: 'Gansu', localName: '甘肃' },
+  { code: 'CN-GX', name: 'Guangxi', localName: '广西' },
+  { code: 'CN-GZ', name: 'Guizhou', localName: '贵州' },
+  { code: 'CN-HA', name: 'Henan', localName: '河南' },
+  { code: 'CN-HB', name: 'Hubei', localName: '湖北' },
+  { code: 'CN-HE', name: 'Hebei', localName: '河北' },
+  { code: 'CN-HI', name: 'Hainan', localName: '海南' },
+  { code: 'CN-HL', name: 'Heilongjiang', localName: '黑龙江' },
+  { code: 'CN-HN', name: 'Hunan', localName: '湖南' },
+  { code: 'CN-JL', name: 'Jilin', localName: '吉林' },
+  { code: 'CN-JS', name: 'Jiangsu', localName: '江苏' },
+  { code: 'CN-JX', name: 'Jiangxi', localName: '江西' },
+  { code: 'CN-LN', name: 'Liaoning', localName: '辽宁' },
+  { code: 'CN-NM', name: 'Inner Mongolia', localName: '内蒙古' },
+  { code: 'CN-NX', name: 'Ningxia', localName: '宁夏' },
+  { code: 'CN-QH', name: 'Qinghai', localName: '青海' },
+  { code: 'CN-SC', name: 'Sichuan', localName: '四川' },
+  { code: 'CN-SD', name: 'Shandong', localName: '山东' },
+  { code: 'CN-SH', name: 'Shanghai', localName: '上海' },
+  { code: 'CN-SN', name: 'Shaanxi', localName: '陕西' },
+  { code: 'CN-SX', name: 'Shanxi', localName: '山西' },
+  { code: 'CN-TJ', name: 'Tianjin', localName: '天津' },
+  { code: 'CN-XJ', name: 'Xinjiang', localName: '新疆' },
+  { code: 'CN-XZ', name: 'Tibet', localName: '西藏' },
+  { code: 'CN-YN', name: 'Yunnan', localName: '云南' },
+  { code: 'CN-ZJ', name: 'Zhejiang', localName: '浙江' },
+  { code: 'CN-HK', name: 'Hong Kong', localName: '香港' },
+  { code: 'CN-MO', name: 'Macau', localName: '澳门' },
+  { code: 'CN-TW', name: 'Taiwan', localName: '台湾' },
+];
+
+const KNOWN = new Set(SHIPPING_REGIONS.map((r) => r.code));
+
+/** A region of the list above (upper-cased first, as freight reads codes). */
+export const shippingRegion = regionCode.refine((code) => KNOWN.has(code), 'Choose one of the regions GET /api/regions lists');
+
+/** The regions, in the list's order (mainland by code, then Hong Kong, Macau, Taiwan). */
+export function listShippingRegions(): RegionView[] {
+  return SHIPPING_REGIONS.map((r) => ({ ...r }));
+}
