@@ -23,6 +23,8 @@ export const EVENT_PAYLOADS = {
   'order.cancelled': z.object({ orderId: id, reason: z.enum(['customer', 'payment_timeout', 'group_expired']), status: z.enum(OrderStatus) }),
   /** The customer confirmed delivery. */
   'order.delivered': z.object({ orderId: id, status: z.enum(OrderStatus) }),
+  /** The after-sale window passed with no refund open: the shop's earnings of the order are released. */
+  'order.completed': z.object({ orderId: id, status: z.enum(OrderStatus) }),
   'shipment.created': z.object({ orderId: id, shipmentId: id, companyCode: z.string(), carrier: z.string(), trackingNumber: z.string() }),
   /** `orderIds`: the seat orders now paid (successful) or cancelled (expired). */
   'group.state_changed': z.object({ groupId: id, activityId: id, state: z.enum(GroupState), paidSeats: amount, capacity: amount, orderIds: z.array(id) }),

@@ -65,7 +65,7 @@ export const SortOrderEnum = schemaEnum(SortOrder, 'SortOrder');
 export const OrderStatusEnum = schemaEnum(
   OrderStatus,
   'OrderStatus',
-  'PENDING_PAYMENT -> PAID -> SHIPPED -> DELIVERED, or PENDING_PAYMENT -> CANCELLED; a group order: PENDING_PAYMENT -> AWAITING_GROUP -> PAID (group successful) or CANCELLED (group expired)',
+  'PENDING_PAYMENT -> PAID -> SHIPPED -> DELIVERED -> COMPLETED (after-sale window over), or PENDING_PAYMENT -> CANCELLED; a group order: PENDING_PAYMENT -> AWAITING_GROUP -> PAID (group successful) or CANCELLED (group expired)',
 );
 export const ItemPricingEnum = schemaEnum(ItemPricing, 'ItemPricing', 'How an order item was priced');
 export const InvoiceStatusEnum = schemaEnum<InvoiceStatus>({ NotIssued: 'not_issued', Issued: 'issued' }, 'InvoiceStatus', 'NOT_ISSUED until the shop issues the invoice');

@@ -40,6 +40,12 @@ class OrderDeliveredEventPayload implements PayloadOf<'order.delivered'> {
   @Field(() => OrderStatusEnum) status!: OrderStatus;
 }
 
+@ObjectType({ description: 'ORDER_COMPLETED: the after-sale window passed with no refund open; the sale is final' })
+class OrderCompletedEventPayload implements PayloadOf<'order.completed'> {
+  @Field(() => Int) orderId!: number;
+  @Field(() => OrderStatusEnum) status!: OrderStatus;
+}
+
 @ObjectType({ description: 'SHIPMENT_CREATED' })
 class ShipmentCreatedEventPayload implements PayloadOf<'shipment.created'> {
   @Field(() => Int) orderId!: number;
@@ -115,6 +121,7 @@ const PAYLOAD_TYPES = {
   [EventTypes.ORDER_PAID]: OrderPaidEventPayload,
   [EventTypes.ORDER_CANCELLED]: OrderCancelledEventPayload,
   [EventTypes.ORDER_DELIVERED]: OrderDeliveredEventPayload,
+  [EventTypes.ORDER_COMPLETED]: OrderCompletedEventPayload,
   [EventTypes.SHIPMENT_CREATED]: ShipmentCreatedEventPayload,
   [EventTypes.GROUP_STATE_CHANGED]: GroupStateChangedEventPayload,
   [EventTypes.REDEMPTION_CREATED]: RedemptionCreatedEventPayload,

@@ -4,6 +4,7 @@ import { sql, type UpdateObject } from 'kysely';
 import { typedSql, type Database } from '../../db/typed-sql.js';
 import { OrderStatus } from '../../entities/order.entity.js';
 import { BalanceKind } from '../../entities/balance.entity.js';
+import { afterSaleWindowOver } from '../orders/order-lifecycle.js';
 import { Refund, RefundItem, RefundKind, RefundStatus } from '../../entities/refund.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireCustomer, requireOperator } from '../../shared/guards.js';
@@ -128,7 +129,7 @@ export async function requestRefund(ctx: ServiceContext, input: unknown): Promis
     const db = typedSql(tx.em);
     const order = await db
       .selectFrom('Order')
-      .select(['status', 'shop', 'discount'])
+      .select((eb) => ['status', 'shop', 'discount', afterSaleWindowOver(eb, tx.config).as('windowOver')])
       .where('id', '=', data.orderId)
       .where('customer', '=', customer.userId)
       .forUpdate()
@@ -139,6 +140,11 @@ export async function requestRefund(ctx: ServiceContext, input: unknown): Promis
     }
     if (!isRefund && order.status !== OrderStatus.Delivered) {
       throw conflict('ORDER_NOT_RETURNABLE', 'A return is for a delivered order', { status: order.status });
+    }
+    // Past the window the sale is final even before the completion sweep has moved the order: the
+    // shop's earnings are released on the window, not on the sweep's timing.
+    if (!isRefund && order.windowOver) {
+      throw conflict('ORDER_NOT_RETURNABLE', `The after-sale window of ${tx.config.afterSaleWindowDays} day(s) after delivery is over`, { status: order.status });
     }
     const items = await db
       .selectFrom('OrderItem')

@@ -14,7 +14,7 @@ import { debit } from '../accounts/ledger.service.js';
 import { recordAnswer, withIdempotency } from '../../shared/idempotency.js';
 import { giveBackOrderStock } from '../inventory/inventory.service.js';
 import { MovementKind } from '../../entities/stock-movement.entity.js';
-import { prepareTransition, transitionOrder, transitionRefused } from './order-lifecycle.js';
+import { OPEN_REFUND_STATES, prepareTransition, transitionOrder, transitionOrders, transitionRefused } from './order-lifecycle.js';
 import { refusals } from '../../error-codes.js';
 
 export const ListInput = z.object({ ...pageFields, status: z.enum(OrderStatus).optional() });
@@ -151,6 +151,37 @@ export async function confirmDelivery(ctx: ServiceContext, input: unknown): Prom
     }
     return (await orderViews(tx.em, [orderId]))[0];
   });
+}
+
+/**
+ * The completion sweep: delivered orders whose after-sale window (AFTER_SALE_WINDOW_DAYS) is over
+ * and that have no refund open become `completed`, a batch per transaction. The move's own guard
+ * (window and open refunds, in SQL) decides, so a return requested meanwhile keeps its order
+ * delivered, and two processes sweeping at once complete each order once (`for update skip locked`
+ * lets them split a batch rather than queue). Returns how many it completed.
+ */
+export async function completeDeliveredOrders(ctx: ServiceContext, batchSize = 200): Promise<number> {
+  let completed = 0;
+  for (;;) {
+    const moved = await inTransaction(ctx, async (tx) => {
+      const due = await typedSql(tx.em)
+        .selectFrom('Order')
+        .select('id')
+        .where('status', '=', OrderStatus.Delivered)
+        .where('deliveredAt', '<=', sql<Date>`now() - make_interval(days => ${ctx.config.afterSaleWindowDays})`)
+        // Left out here too, so a batch of orders held by open refunds cannot keep the sweep looping.
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('Refund as r').select('r.id').whereRef('r.order', '=', 'Order.id').where('r.status', 'in', [...OPEN_REFUND_STATES]))))
+        .orderBy('deliveredAt')
+        .limit(batchSize)
+        .forUpdate()
+        .skipLocked()
+        .execute();
+      const ids = due.map((row) => row.id);
+      return { due: ids.length, moved: (await transitionOrders(tx, ['complete'], ids)).length };
+    });
+    completed += moved.moved;
+    if (moved.due < batchSize) return completed;
+  }
 }
 
 /**
