@@ -21,6 +21,7 @@ import { Migration20261126250000OrderAddressRequired } from './Migration20261126
 import { Migration20261126300000StockMovements } from './Migration20261126300000StockMovements.js';
 import { Migration20261126300100StructuredRefusals } from './Migration20261126300100StructuredRefusals.js';
 import { Migration20261126500000OrderCompleted } from './Migration20261126500000OrderCompleted.js';
+import { Migration20261126510000SettlementLedger } from './Migration20261126510000SettlementLedger.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -49,4 +50,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126300000StockMovements', class: Migration20261126300000StockMovements },
   { name: 'Migration20261126300100StructuredRefusals', class: Migration20261126300100StructuredRefusals },
   { name: 'Migration20261126500000OrderCompleted', class: Migration20261126500000OrderCompleted },
+  { name: 'Migration20261126510000SettlementLedger', class: Migration20261126510000SettlementLedger },
 ];

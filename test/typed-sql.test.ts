@@ -23,11 +23,11 @@ export type Checks = [
     | 'CouponTemplate' | 'Coupon' | 'GroupBuyActivity' | 'BuyingGroup' | 'GroupMembership' | 'FlashSale' | 'FlashSaleItem'
     | 'FlashSalePurchase' | 'Review' | 'FreightTemplate' | 'FreightTemplateRegion' | 'ShippingCompany' | 'Refund' | 'RefundItem'
     | 'FavoriteProduct' | 'FavoriteShop' | 'PointsProduct' | 'Redemption' | 'CatalogVersion' | 'SalesVersion' | 'SearchSuggestion'
-    | 'StockMovement'>>,
+    | 'StockMovement' | 'CommissionRate' | 'PayoutBatch' | 'Payout'>>,
   // No column holds an entity: each relation is its foreign key's value (the target's key is known).
   Assert<Same<{ [T in keyof Database]: { [C in keyof Database[T]]: typeof EntityName extends keyof NonNullable<Database[T][C]> ? C : never }[keyof Database[T]] }[keyof Database], never>>,
   // A bigint kept as a number (BigIntType('number')), an enum, a nullable column, a foreign key.
-  Assert<Same<Database['Balance'], { id: number; user: number; kind: BalanceKind; currency: string | null; amount: number }>>,
+  Assert<Same<Database['Balance'], { id: number; user: number | null; shop: number | null; kind: BalanceKind; currency: string | null; amount: number }>>,
   // Timestamps, nullable ones, a JSON column typed as its shape.
   Assert<Same<Database['Order']['createdAt'], Date>>,
   Assert<Same<Database['Order']['paidAt'], Date | null>>,

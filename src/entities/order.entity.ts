@@ -51,6 +51,7 @@ export const PAID_STATES = [OrderStatus.Paid, OrderStatus.Shipped, OrderStatus.D
 @Index({ name: 'shop_order_awaiting_shipment_index', properties: ['shop', 'id'], where: "status = 'paid'" })
 // A coupon is on at most one live order (a cancelled order gives it back); backs the guarded redemption.
 @Unique({ name: 'shop_order_coupon_live_unique', properties: ['coupon'], where: "coupon_id is not null and status <> 'cancelled'" })
+@Check({ name: 'shop_order_commission_valid', expression: 'commission >= 0 and commission <= total' })
 @Check({ name: 'shop_order_group_snapshot', expression: '(group_id is null) = (group_price is null)' })
 @Check({ name: 'shop_order_amounts_valid', expression: 'items_total >= 0 and discount >= 0 and discount <= items_total and freight_fee >= 0 and total = items_total - discount + freight_fee' })
 export class Order {
@@ -108,6 +109,14 @@ export class Order {
 
   @Property({ columnType: 'timestamptz', nullable: true })
   completedAt?: Date | null;
+
+  /** The platform's commission on `total`, fixed at payment from the rates then valid (commission.ts). */
+  @Property()
+  commission: number & Opt = 0;
+
+  /** When the shop's share moved from pending to available (the order completed). */
+  @Property({ columnType: 'timestamptz', nullable: true })
+  earningsReleasedAt?: Date | null;
 
   @Property({ columnType: 'timestamptz', nullable: true })
   cancelledAt?: Date | null;

@@ -9,6 +9,7 @@ import { SuggestionKind } from '../../entities/search-suggestion.entity.js';
 import { RefundKind, RefundStatus } from '../../entities/refund.entity.js';
 import { CouponTemplateStatus, DiscountKind } from '../../entities/coupon-template.entity.js';
 import { RedemptionStatus } from '../../entities/redemption.entity.js';
+import { PayoutStatus } from '../../entities/settlement.entity.js';
 import { CouponState } from '../../services/promotions/coupon.service.js';
 import { FlashSaleState } from '../../services/promotions/flash-sale.service.js';
 import type { InvoiceView } from '../../services/orders/invoice.service.js';
@@ -84,6 +85,11 @@ export const RefundStatusEnum = schemaEnum(
   RefundStatus,
   'RefundStatus',
   'refund: REQUESTED -> COMPLETED | REJECTED | CANCELLED; return: REQUESTED -> APPROVED -> SHIPPED_BACK -> COMPLETED, REQUESTED -> REJECTED, REQUESTED | APPROVED -> CANCELLED',
+);
+export const PayoutStatusEnum = schemaEnum(
+  PayoutStatus,
+  'PayoutStatus',
+  'PENDING (in transit to the bank) -> PAID | FAILED; PAID -> FAILED when the bank returns it after reporting it paid',
 );
 export const SuggestionKindEnum = schemaEnum(SuggestionKind, 'SuggestionKind', 'What a search suggestion leads to');
 export const EventTypeEnum = schemaEnum(EventTypes, 'EventType', 'Kinds of domain event; the value `ORDER_PLACED` is the event `order.placed`, and so on');

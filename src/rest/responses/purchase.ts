@@ -69,6 +69,7 @@ export const Order = named(
     paidAt: timestamp.optional(),
     shippedAt: timestamp.optional(),
     deliveredAt: timestamp.optional(),
+    completedAt: timestamp.optional(),
     cancelledAt: timestamp.optional(),
     cancelReason: z.string().optional(),
     groupId: id.optional(),

@@ -32,6 +32,10 @@ export const EventTypes = {
   REFUND_COMPLETED: 'refund.completed',
   REFUND_REJECTED: 'refund.rejected',
   REFUND_CANCELLED: 'refund.cancelled',
+  /** Settlement: a completed order's earnings released to its shop, payouts created and settled. */
+  EARNINGS_RELEASED: 'earnings.released',
+  PAYOUT_CREATED: 'payout.created',
+  PAYOUT_SETTLED: 'payout.settled',
 } as const satisfies Record<string, EventName>;
 
 export type EventType = (typeof EventTypes)[keyof typeof EventTypes];

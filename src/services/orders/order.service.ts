@@ -3,14 +3,12 @@ import { sql } from 'kysely';
 import { typedSql } from '../../db/typed-sql.js';
 import { notFound } from '../../errors.js';
 import { OrderStatus } from '../../entities/order.entity.js';
-import { BalanceKind } from '../../entities/balance.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireCustomer, requireOperator } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { id, parseInput, z } from '../../shared/validate.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
 import { orderViews, type OrderView } from './order-view.js';
-import { debit } from '../accounts/ledger.service.js';
 import { recordAnswer, withIdempotency } from '../../shared/idempotency.js';
 import { giveBackOrderStock } from '../inventory/inventory.service.js';
 import { MovementKind } from '../../entities/stock-movement.entity.js';
@@ -97,15 +95,9 @@ async function payPendingOrder(tx: ServiceContext, orderId: number, customerId: 
   if (!paid) {
     const status = await currentStatus(tx.em, orderId, customerId);
     if (status === OrderStatus.Cancelled) throw transitionRefused('pay', status);
-  } else if (paid.to === OrderStatus.Paid && paid.total > 0) {
-    await debit(tx.em, {
-      userId: customerId,
-      kind: BalanceKind.Available,
-      amount: paid.total,
-      reason: 'order_payment',
-      reference: { type: 'order', id: orderId },
-    });
   }
+  // The money moves in the move's subscribers: the seat's is frozen (group buying), a paid order's
+  // goes to its shop and the platform's commission (settlement), refused when the balance is short.
   return (await orderViews(tx.em, [orderId]))[0];
 }
 
