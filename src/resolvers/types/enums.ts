@@ -10,6 +10,7 @@ import { RefundKind, RefundStatus } from '../../entities/refund.entity.js';
 import { CouponTemplateStatus, DiscountKind } from '../../entities/coupon-template.entity.js';
 import { RedemptionStatus } from '../../entities/redemption.entity.js';
 import { PayoutStatus } from '../../entities/settlement.entity.js';
+import { BalanceKind } from '../../entities/balance.entity.js';
 import { CouponState } from '../../services/promotions/coupon.service.js';
 import { FlashSaleState } from '../../services/promotions/flash-sale.service.js';
 import type { InvoiceView } from '../../services/orders/invoice.service.js';
@@ -90,6 +91,12 @@ export const PayoutStatusEnum = schemaEnum(
   PayoutStatus,
   'PayoutStatus',
   'PENDING (in transit to the bank) -> PAID | FAILED; PAID -> FAILED when the bank returns it after reporting it paid',
+);
+export const BalanceKindEnum = schemaEnum(BalanceKind, 'BalanceKind', 'An account of the ledger: a customer, a shop or the platform');
+export const ShopAccountEnum = schemaEnum(
+  { ShopPending: BalanceKind.ShopPending, ShopAvailable: BalanceKind.ShopAvailable, ShopInTransit: BalanceKind.ShopInTransit, ShopDebt: BalanceKind.ShopDebt },
+  'ShopAccount',
+  "A shop's own accounts",
 );
 export const SuggestionKindEnum = schemaEnum(SuggestionKind, 'SuggestionKind', 'What a search suggestion leads to');
 export const EventTypeEnum = schemaEnum(EventTypes, 'EventType', 'Kinds of domain event; the value `ORDER_PLACED` is the event `order.placed`, and so on');
