@@ -6,6 +6,7 @@ import { SERVER_URL } from './support/databases.js';
 import { completeDeliveredOrders } from '../src/services/orders/order.service.js';
 import { systemContext } from '../src/server/jobs.js';
 import type { DomainEvent } from '../src/shared/domain-event.js';
+import { mutate } from './support/graphql.js';
 
 /**
  * Issue 30: the double-entry ledger, commissions, earnings driven by the order's moves, refunds
@@ -348,7 +349,17 @@ describe('races', () => {
       ...requested.flatMap((r) => [1, 2].map(() => t.api('POST', `/api/merchant/refunds/${r.id}/approve`, { token: r.operator }))),
     ];
     const results = await Promise.all(work);
-    expect(results.every((r) => r.status === 200 || r.status === 201 || (r.status === 409 && r.body.error.code === 'REFUND_WRONG_STATE'))).toBe(true);
+    // A request that waited past DB_LOCK_TIMEOUT_MS for a row another holds is told 409
+    // RESOURCE_LOCKED and changed nothing (a loaded machine makes it likelier): it is tried again.
+    const unexpected = results.filter((r) => !(r.status === 200 || r.status === 201 || (r.status === 409 && ['REFUND_WRONG_STATE', 'RESOURCE_LOCKED'].includes(r.body.error.code))));
+    expect(unexpected.map((r) => [r.status, r.body])).toEqual([]);
+    for (const r of requested) {
+      let answer = await t.api('POST', `/api/merchant/refunds/${r.id}/approve`, { token: r.operator });
+      for (let i = 0; i < 5 && answer.status === 409 && answer.body.error.code === 'RESOURCE_LOCKED'; i++) answer = await t.api('POST', `/api/merchant/refunds/${r.id}/approve`, { token: r.operator });
+      expect(answer.body.status).toBe('completed');
+    }
+    // Whatever a locked-out batch left is paid by one more.
+    expect((await t.api('POST', '/api/admin/payout-batches', { token: admin.token, body: { threshold: 1 } })).status).toBe(201);
     expect(await balanceOf(t, customer.id, 'available')).toBe(before + refundable.length * 1_000);
     for (const s of shops) {
       expect(await shopBalances(s.operator.token)).toMatchObject({ available: 0, pending: 0, in_transit: 8_000 });
@@ -388,6 +399,42 @@ describe('the shop statement and the reconciliation report', () => {
     const bad = await t.api('GET', `/api/admin/reconciliation?from=${today}&to=2020-01-01`, { token: admin.token });
     expect(bad.status).toBe(400);
     expect((await t.api('GET', `/api/admin/reconciliation?from=${today}&to=${today}`, { token: operator.token })).status).toBe(403);
+  });
+});
+
+describe('the GraphQL door', () => {
+  it('answers the same balances, statement, payouts, batches and report through the same services', async () => {
+    const { shop, skuId, operator } = await scene(3_000);
+    const customer = await newCustomer(t, { available: 10_000, points: 0 });
+    const o = await delivered(customer, operator.token, skuId);
+    await windowPassed(o.id);
+    await sweep();
+    const rate = await mutate(t, 'addCommissionRate', { shopId: shop.id, rateBp: 250 }, 'rate { shopId rateBp categoryId }', admin.token);
+    expect(rate.payload.rate).toEqual({ shopId: shop.id, rateBp: 250, categoryId: null });
+    const bad = await mutate(t, 'createPayoutBatch', { threshold: 0 }, 'batch { id }', admin.token);
+    expect(bad.userErrors.map((e) => e.code)).toEqual(['VALIDATION_FAILED']);
+    const batch = await mutate(t, 'createPayoutBatch', { threshold: 3_000 }, 'batch { id total payouts { id shopId amount status } }', admin.token);
+    const payout = batch.payload.batch.payouts.find((p: { shopId: number }) => p.shopId === shop.id);
+    expect(payout).toMatchObject({ amount: 3_000, status: 'PENDING' });
+    const settled = await mutate(t, 'settlePayout', { payoutId: payout.id, status: 'PAID' }, 'payout { status failedAfterPaid }', admin.token);
+    expect(settled.payload.payout).toEqual({ status: 'PAID', failedAfterPaid: false });
+    const wrong = await mutate(t, 'settlePayout', { payoutId: payout.id, status: 'FAILED' }, 'payout { status }', operator.token);
+    expect(wrong.errors?.[0]?.extensions?.code ?? wrong.userErrors[0]?.code).toBe('FORBIDDEN');
+
+    const read = await t.gql(
+      `{ merchantBalances { pending available inTransit debt } merchantStatement(pageSize: 100) { total items { account delta orderId payoutId } } merchantPayouts { items { id status } } }`,
+      {},
+      operator.token,
+    );
+    expect(read.errors).toBeUndefined();
+    expect(read.data.merchantBalances).toEqual({ pending: 0, available: 0, inTransit: 0, debt: 0 });
+    expect(read.data.merchantStatement.items.reduce((a: number, e: { delta: number }) => a + e.delta, 0)).toBe(0);
+    expect(read.data.merchantPayouts.items).toEqual([{ id: payout.id, status: 'PAID' }]);
+    const today = new Date().toISOString().slice(0, 10);
+    const report = await t.gql(`query($d: String!) { reconciliation(from: $d, to: $d) { booksSum booksBalance days { day ordersPaid } } payoutBatchCsv(id: ${batch.payload.batch.id}) }`, { d: today }, admin.token);
+    expect(report.errors).toBeUndefined();
+    expect(report.data.reconciliation).toMatchObject({ booksSum: 0, booksBalance: true, days: [{ day: today }] });
+    expect(report.data.payoutBatchCsv).toContain(`${payout.id},${shop.id},`);
   });
 });
 

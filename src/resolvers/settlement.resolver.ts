@@ -39,12 +39,12 @@ export class SettlementResolver {
     return payouts.getPayoutBatch(ctx, { batchId });
   }
 
-  @Query(() => String, { description: "Platform admin: a batch's file for the bank (CSV)" })
+  @Query(() => String, { nullable: true, description: "Platform admin: a batch's file for the bank (CSV)" })
   payoutBatchCsv(@Arg('id', () => Int) batchId: number, @Ctx() { ctx }: GraphQLContext) {
     return payouts.exportPayoutBatchCsv(ctx, { batchId });
   }
 
-  @Query(() => [CommissionRate], { description: "Platform admin: a shop's commission rates" })
+  @Query(() => [CommissionRate], { nullable: true, description: "Platform admin: a shop's commission rates (null: no such shop)" })
   commissionRates(@Arg('shopId', () => Int) shopId: number, @Ctx() { ctx }: GraphQLContext) {
     return commissions.listCommissionRates(ctx, { shopId });
   }

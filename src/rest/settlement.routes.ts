@@ -55,7 +55,7 @@ export function settlementRoutes(router: Router) {
   });
   route(router, '/admin/payout-batches/:batchId/export', {
     get: {
-      doc: { tag, summary: "The batch's file for the bank (CSV)", access: 'platform_admin', response: PayoutBatchCsv, contentType: 'text/csv', errors: payouts.exportPayoutBatchRefusals },
+      doc: { tag, summary: "The batch's file for the bank (CSV)", access: 'platform_admin', response: PayoutBatchCsv, contentType: 'text/csv', errors: payouts.exportPayoutBatchCsvRefusals },
       handle: async ({ ctx, params }) =>
         new TextReply('text/csv; charset=utf-8', await payouts.exportPayoutBatchCsv(ctx, params), { 'Content-Disposition': `attachment; filename="payout-batch-${params.batchId}.csv"` }),
     },
@@ -75,7 +75,7 @@ export function settlementRoutes(router: Router) {
   });
   route(router, '/admin/reconciliation', {
     get: {
-      doc: { tag, summary: 'Daily totals beside the check that the books balance', access: 'platform_admin', query: ReportQuery, response: Reconciliation, errors: statements.reconciliationRefusals },
+      doc: { tag, summary: 'Daily totals beside the check that the books balance', access: 'platform_admin', query: ReportQuery, response: Reconciliation, errors: statements.reconciliationReportRefusals },
       handle: ({ ctx, query }) => statements.reconciliationReport(ctx, query),
     },
   });

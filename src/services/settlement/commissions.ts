@@ -57,10 +57,11 @@ export async function addCommissionRate(ctx: ServiceContext, input: unknown): Pr
   return typedSql(ctx.em).selectFrom('CommissionRate').select(columns).where('id', '=', rateId).executeTakeFirstOrThrow();
 }
 
-export const listCommissionRatesRefusals = refusals('FORBIDDEN');
+export const listCommissionRatesRefusals = refusals('FORBIDDEN', 'NOT_FOUND');
 
 export async function listCommissionRates(ctx: ServiceContext, input: unknown): Promise<CommissionRateView[]> {
   requireAdmin(ctx);
   const { shopId } = parseInput(z.object({ shopId: id }), input);
+  if (!(await typedSql(ctx.em).selectFrom('Shop').select('id').where('id', '=', shopId).executeTakeFirst())) throw notFound('Shop', { shop_id: shopId });
   return typedSql(ctx.em).selectFrom('CommissionRate').select(columns).where('shop', '=', shopId).orderBy('validFrom', 'desc').orderBy('id', 'desc').limit(200).execute();
 }

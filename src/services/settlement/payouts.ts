@@ -40,9 +40,15 @@ export interface PayoutBatchView {
 const payoutColumns = ['id', 'batch as batchId', 'shop as shopId', 'amount', 'status', 'failureReason', 'failedAfterPaid', 'createdAt', 'settledAt'] as const;
 
 async function batchView(ctx: ServiceContext, batchId: number): Promise<PayoutBatchView> {
+  const view = await findBatch(ctx, batchId);
+  if (!view) throw notFound('Payout batch', { batch_id: batchId });
+  return view;
+}
+
+async function findBatch(ctx: ServiceContext, batchId: number): Promise<PayoutBatchView | undefined> {
   const db = typedSql(ctx.em);
   const batch = await db.selectFrom('PayoutBatch').select(['id', 'threshold', 'createdAt']).where('id', '=', batchId).executeTakeFirst();
-  if (!batch) throw notFound('Payout batch', { batch_id: batchId });
+  if (!batch) return undefined;
   const payouts = await db.selectFrom('Payout').select(payoutColumns).where('batch', '=', batchId).orderBy('id').execute();
   return { ...batch, payouts, total: payouts.reduce((sum, p) => sum + p.amount, 0) };
 }
@@ -88,7 +94,8 @@ export async function createPayoutBatch(ctx: ServiceContext, input: unknown): Pr
     }
     return batch.id;
   });
-  return batchView(ctx, batchId);
+  // Committed just now: it is there.
+  return (await findBatch(ctx, batchId))!;
 }
 
 const BatchRef = z.object({ batchId: id });
@@ -118,7 +125,7 @@ export async function listPayoutBatches(ctx: ServiceContext): Promise<{ id: numb
 
 const csvField = (value: string | number) => (/[",\n\r]/.test(String(value)) ? `"${String(value).replace(/"/g, '""')}"` : String(value));
 
-export const exportPayoutBatchRefusals = refusals('FORBIDDEN', 'NOT_FOUND');
+export const exportPayoutBatchCsvRefusals = refusals('FORBIDDEN', 'NOT_FOUND');
 
 /** The bank's file of a batch: one line per payout (RFC 4180 quoting), amounts in minor units. */
 export async function exportPayoutBatchCsv(ctx: ServiceContext, input: unknown): Promise<string> {

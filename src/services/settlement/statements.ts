@@ -129,7 +129,7 @@ export interface ReconciliationView {
 
 const ReconciliationInput = z.object({ from: z.iso.date(), to: z.iso.date() }).refine((r) => r.from <= r.to, { message: 'from must not be after to', path: ['from'] });
 
-export const reconciliationRefusals = refusals('FORBIDDEN', 'VALIDATION_FAILED');
+export const reconciliationReportRefusals = refusals('FORBIDDEN', 'VALIDATION_FAILED');
 
 /**
  * The platform's daily report (UTC days, `from`..`to` inclusive, at most 92 of them) beside the
