@@ -185,6 +185,13 @@ export async function loadBenchData(orm: MikroORM, databaseUrl: string, size: Da
       await db.query(`insert into ledger_entry (balance_id, delta, balance_after, reason, created_at)
                       select b.id, b.amount, b.amount, 'seed', now() from balance b join app_user u on u.id = b.user_id
                        where u.email like 'bench-%' and b.kind = 'available'`);
+      // The other side of those deposits (double-entry ledger): the platform's clearing account.
+      await db.query(`with deposited as (select coalesce(sum(b.amount), 0) as total from balance b join app_user u on u.id = b.user_id
+                                          where u.email like 'bench-%' and b.kind = 'available'),
+                           cleared as (update balance set amount = amount - (select total from deposited)
+                                        where kind = 'platform_clearing' and user_id is null and shop_id is null returning id, amount)
+                      insert into ledger_entry (balance_id, delta, balance_after, reason, created_at)
+                      select c.id, -(select total from deposited), c.amount, 'seed', now() from cleared c`);
     });
 
     // Each order takes two products of its shop, each line the product's first SKU. Products are

@@ -39,6 +39,8 @@ export interface AppConfig {
   tokenTtlHours: number;
   /** Unpaid orders older than this are cancelled by the payment-window sweep. */
   paymentWindowMinutes: number;
+  /** A delivered order completes (its shop's earnings are released) this many days after delivery with no open refund; returns are refused past it. */
+  afterSaleWindowDays: number;
   /** An Idempotency-Key answers its first result for this long, then it is forgotten. */
   idempotencyKeyTtlHours: number;
   /** How often background sweeps (payment window, ...) run; 0 turns them off. */
@@ -329,6 +331,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     nodeEnv,
     tokenTtlHours: integer(env, 'TOKEN_TTL_HOURS', 24 * 7, 1, 24 * 365),
     paymentWindowMinutes: integer(env, 'PAYMENT_WINDOW_MINUTES', 30, 1, 60 * 24 * 30),
+    afterSaleWindowDays: integer(env, 'AFTER_SALE_WINDOW_DAYS', 7, 0, 365),
     idempotencyKeyTtlHours: integer(env, 'IDEMPOTENCY_KEY_TTL_HOURS', 24, 1, 24 * 365),
     sweepIntervalSeconds: integer(env, 'SWEEP_INTERVAL_SECONDS', 30, 0, 3600),
     subscriptionRecheckSeconds: integer(env, 'SUBSCRIPTION_RECHECK_SECONDS', 5, 1, 3600),

@@ -27,7 +27,7 @@ describe('balance rows', () => {
 
   it('refuses a negative balance and a points row with a currency', async () => {
     const user = await newCustomer(t);
-    await expect(t.sql(`update balance set amount = -1 where user_id = ? and kind = 'available'`, [user.id])).rejects.toThrow(/balance_amount_non_negative/);
+    await expect(t.sql(`update balance set amount = -1 where user_id = ? and kind = 'available'`, [user.id])).rejects.toThrow(/balance_amount_sign/);
     await expect(t.sql(`update balance set currency = 'CNY' where user_id = ? and kind = 'points'`, [user.id])).rejects.toThrow(/balance_currency_matches_kind/);
   });
 

@@ -1,4 +1,6 @@
 import { type GraphQLField, type GraphQLNamedType, type GraphQLObjectType, type GraphQLOutputType, type GraphQLInputType } from 'graphql';
+import { completeDeliveredOrders } from '../src/services/orders/order.service.js';
+import { systemContext } from '../src/server/jobs.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import {
   newAdmin, newCouponTemplate, newCustomer, newFreightTemplate, newGroupBuy, newOperator, newPointsProduct, newShop, setContent, type TestUser,
@@ -70,6 +72,12 @@ beforeAll(async () => {
   const redemption = await t.api('POST', `/api/points/products/${pointsProduct.id}/redeem`, { token: customer.token, body: { quantity: 1, shipping_address: ADDRESS } });
   await t.api('POST', `/api/admin/redemptions/${redemption.body.id}/fulfil`, { token: admin.token });
   const flashSales = await t.api('GET', '/api/merchant/flash-sales', { token: operator.token });
+  // Settlement: a rate, and a batch paying the delivered order's shop once its earnings are released.
+  await t.api('POST', `/api/admin/shops/${shop.id}/commission-rates`, { token: admin.token, body: { rate_bp: 100, valid_until: new Date(Date.now() + 86_400_000).toISOString() } });
+  await t.sql(`update shop_order set delivered_at = now() - make_interval(days => ?) where id = ?`, [t.config.afterSaleWindowDays + 1, delivered.id]);
+  await completeDeliveredOrders(systemContext(t.deps, 'test'));
+  const batch = await t.api('POST', '/api/admin/payout-batches', { token: admin.token, body: { threshold: 1 } });
+  for (const p of batch.body.payouts) await t.api('POST', `/api/admin/payouts/${p.id}/settle`, { token: admin.token, body: { status: 'paid' } });
 
   // Values for the required arguments of queries, by `query.argument`.
   ids = {
@@ -85,6 +93,9 @@ beforeAll(async () => {
     'productReviews.productId': product.id,
     'refund.id': refund.body.id,
     'merchantRefund.id': refund.body.id,
+    'payoutBatch.id': batch.body.id,
+    'commissionRates.shopId': shop.id,
+    'payoutBatchCsv.id': batch.body.id,
   };
 }, 120_000);
 afterAll(() => t.close());

@@ -267,7 +267,9 @@ describe('seats, success and settlement', () => {
     }
     // The winners' lines now count as sold; settlement debited each frozen amount once.
     expect(await countRows('order_item', 'order_id = any(?::int[]) and sold', [`{${winners.join(',')}}`])).toBe(3);
-    expect(await countRows('ledger_entry', `reason = 'group_settlement' and reference_id = any(?::int[])`, [`{${winners.join(',')}}`])).toBe(3);
+    // One transfer each: the frozen money to the shop's pending balance.
+    expect(await countRows('ledger_entry', `reason = 'group_settlement' and delta < 0 and reference_id = any(?::int[])`, [`{${winners.join(',')}}`])).toBe(3);
+    expect(await countRows('ledger_entry', `reason = 'group_settlement' and delta > 0 and reference_id = any(?::int[])`, [`{${winners.join(',')}}`])).toBe(3);
     const transitions = seen.filter((e) => e.type === 'group.state_changed' && e.payload.groupId === groupId && e.payload.state !== 'open');
     expect(transitions).toEqual([expect.objectContaining({ shopIds: [first.shop.id], payload: expect.objectContaining({ state: 'successful', paidSeats: 3, orderIds: expect.arrayContaining(winners) }) })]);
     await expectLedgerReplays(t);

@@ -37,6 +37,8 @@ interface Shape {
   shipped?: number;
   refunded?: number;
   openRefund?: boolean;
+  /** Delivered this many days ago (the after-sale window is AFTER_SALE_WINDOW_DAYS, 7 by default). */
+  deliveredDaysAgo?: number;
 }
 
 /** The shape under which each move's guard holds. */
@@ -49,6 +51,7 @@ const GUARDED: Record<TransitionName, Shape> = {
   ship: { shipped: 2 },
   closeRefunded: { refunded: 2 },
   deliver: {},
+  complete: { deliveredDaysAgo: 8 },
 };
 
 const REASONS: Partial<Record<TransitionName, TransitionOptions>> = {
@@ -70,9 +73,9 @@ async function orderIn(status: OrderStatus, shape: Shape = {}): Promise<number> 
     groupId = g.id;
   }
   const [o] = await t.sql<{ id: number }>(
-    `insert into shop_order (customer_id, shop_id, status, items_total, total, created_at, group_id, group_price, shipping_address)
-     values (?, ?, ?, 2000, 2000, now(), ?, ?, ?::jsonb) returning id`,
-    [fixture.customerId, fixture.shopId, status, groupId, groupId === null ? null : 500, JSON.stringify(ADDRESS)],
+    `insert into shop_order (customer_id, shop_id, status, items_total, total, created_at, group_id, group_price, shipping_address, delivered_at)
+     values (?, ?, ?, 2000, 2000, now(), ?, ?, ?::jsonb, now() - make_interval(days => ?)) returning id`,
+    [fixture.customerId, fixture.shopId, status, groupId, groupId === null ? null : 500, JSON.stringify(ADDRESS), shape.deliveredDaysAgo ?? 0],
   );
   await t.sql(
     `insert into order_item (order_id, product_id, sku_id, product_name, sku_name, unit_price, quantity, amount, pricing, shipped_quantity, refund_quantity)
@@ -111,13 +114,15 @@ describe('the transition table', () => {
       'ship: paid -> shipped',
       'closeRefunded: paid -> cancelled',
       'deliver: shipped -> delivered',
+      'complete: delivered -> completed',
     ]);
     expect(Object.fromEntries(ALL_STATES.map((s) => [s, nextStates(s)]))).toEqual({
       pending_payment: ['paid', 'awaiting_group', 'cancelled'],
       awaiting_group: ['paid', 'cancelled'],
       paid: ['shipped', 'cancelled'],
       shipped: ['delivered'],
-      delivered: [],
+      delivered: ['completed'],
+      completed: [],
       cancelled: [],
     });
   });
@@ -150,6 +155,8 @@ describe('guards', () => {
     ['ship', { refunded: 2 }, 'nothing shipped (it closes as refunded instead)'],
     ['closeRefunded', { shipped: 1, refunded: 1 }, 'something shipped'],
     ['closeRefunded', { refunded: 1 }, 'a unit is left to ship'],
+    ['complete', { deliveredDaysAgo: 6 }, 'the after-sale window is not over'],
+    ['complete', { deliveredDaysAgo: 8, openRefund: true }, 'a refund is still open'],
   ])('%s is refused when %j (%s)', async (name, shape) => {
     const orderId = await orderIn(ORDER_TRANSITIONS[name].from, shape);
     expect(await move(name, orderId)).toEqual([]);

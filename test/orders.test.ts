@@ -53,9 +53,14 @@ describe('orders', () => {
     const paid = await payOk(t, customer.token, order.id);
     expect(paid).toMatchObject({ id: order.id, status: 'paid', paid_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/), created_at: expect.stringMatching(/T.*Z$/) });
     expect(await balanceOf(t, customer.id, 'available')).toBe(5_000);
-    const entries = await t.sql(`select reason, delta::int, balance_after::int, reference_type, reference_id from ledger_entry
-      where reference_type = 'order' and reference_id = ?`, [order.id]);
+    const entries = await t.sql(`select l.reason, l.delta::int, l.balance_after::int, l.reference_type, l.reference_id from ledger_entry l
+      join balance b on b.id = l.balance_id where b.user_id = ? and l.reference_type = 'order' and l.reference_id = ?`, [customer.id, order.id]);
     expect(entries).toEqual([{ reason: 'order_payment', delta: -5000, balance_after: 5000, reference_type: 'order', reference_id: order.id }]);
+    // The other side of the transfer: the shop's pending balance (no commission rate: all of it).
+    const [shopSide] = await t.sql(`select b.kind, l.delta::int from ledger_entry l join balance b on b.id = l.balance_id
+      where b.shop_id is not null and l.reference_type = 'order' and l.reference_id = ?`, [order.id]);
+    expect(shopSide).toEqual({ kind: 'shop_pending', delta: 5000 });
+    await expectLedgerReplays(t);
   });
 
   it('refuses payment with insufficient funds (422) and changes nothing', async () => {
@@ -76,8 +81,9 @@ describe('orders', () => {
     const results = await Promise.all(Array.from({ length: 10 }, () => t.api('POST', `/api/orders/${order.id}/pay`, { token: customer.token })));
     expect(results.every((r) => r.status === 200 && r.body.status === 'paid')).toBe(true);
     expect(await balanceOf(t, customer.id, 'available')).toBe(49_000);
-    const [debits] = await t.sql(`select count(*)::int as n from ledger_entry where reference_type = 'order' and reference_id = ?`, [order.id]);
+    const [debits] = await t.sql(`select count(*)::int as n from ledger_entry l join balance b on b.id = l.balance_id where b.user_id = ? and reference_type = 'order' and reference_id = ?`, [customer.id, order.id]);
     expect(debits.n).toBe(1);
+    await expectLedgerReplays(t);
   });
 
   it('ends in exactly one of paid or cancelled when payment races cancellation', async () => {
@@ -286,7 +292,7 @@ describe('sold_count and account summary', () => {
     const stats = await t.api('GET', '/api/me/stats', { token: customer.token });
     expect(stats.body).toEqual({
       currency: 'CNY', available: 900, frozen: 0, points: 70,
-      orders: { pending_payment: 1, awaiting_group: 0, paid: 1, shipped: 0, delivered: 0, cancelled: 0 },
+      orders: { pending_payment: 1, awaiting_group: 0, paid: 1, shipped: 0, delivered: 0, completed: 0, cancelled: 0 },
     });
     expect((await t.api('GET', '/api/me/stats')).status).toBe(401);
   });
@@ -318,7 +324,8 @@ describe('GraphQL door', () => {
     expect(placed.payload.orders[0].shippingAddress).toEqual({ region: ADDRESS.region });
     const orderId = placed.payload.orders[0].id;
     // The same key replays the first answer; the same key for another request is a user error.
-    expect((await mutate(t, 'checkout', { shippingAddress: ADDRESS, idempotencyKey: 'g1' }, order, customer.token)).payload).toEqual(placed.payload);
+    const replayed = await mutate(t, 'checkout', { shippingAddress: ADDRESS, idempotencyKey: 'g1' }, order, customer.token);
+    expect(replayed.payload).toEqual(placed.payload);
     const reused = await mutate(t, 'checkout', { shippingAddress: { ...ADDRESS, recipient: 'Someone Else' }, idempotencyKey: 'g1' }, order, customer.token);
     expect(reused.userErrors.map((e) => e.code)).toEqual(['IDEMPOTENCY_KEY_REUSED']);
     const paid = await mutate(t, 'payOrder', { orderId }, 'order { status }', customer.token);

@@ -137,8 +137,8 @@ describe('points and refunds', () => {
     await ret(1);
     expect(await pointsOf(customer.id)).toBe(100);
     // The customer spends points meanwhile: the second return takes back only what is left.
-    await t.em().transactional((em) => import('../src/services/accounts/ledger.service.js').then(({ debit }) =>
-      debit(em, { userId: customer.id, kind: 'points' as never, amount: 60, reason: 'test_spend' })));
+    await t.em().transactional((em) => import('../src/services/accounts/ledger.service.js').then(({ debitPoints }) =>
+      debitPoints(em, { userId: customer.id, amount: 60, reason: 'test_spend' })));
     await ret(1);
     expect(await pointsOf(customer.id)).toBe(0);
     await expectLedgerReplays(t);

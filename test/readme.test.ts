@@ -9,11 +9,18 @@ const read = (path: string) => readFile(new URL(path, import.meta.url), 'utf8');
 
 describe('README', () => {
   // The configuration table is a lookup that must list every setting (next test), so it grows with
-  // them; what a newcomer reads through is the rest.
-  it('reads in five minutes: under 200 lines besides the configuration table', async () => {
+  // them; commands and diagrams (fenced blocks) are copied or looked at, not read through: what a
+  // newcomer reads is the prose, and the whole file stays bounded too.
+  it('reads in five minutes: under 160 lines of prose, and under 300 lines besides the configuration table', async () => {
     const lines = (await read('../README.md')).split('\n');
     const settingRows = lines.filter((line) => /^\| `[A-Z][A-Z0-9_]+` \|/.test(line));
-    expect(lines.length - settingRows.length).toBeLessThan(200);
+    let fenced = false;
+    const prose = lines.filter((line) => {
+      if (line.startsWith('```')) fenced = !fenced;
+      return !fenced && !line.startsWith('```') && !settingRows.includes(line);
+    });
+    expect(prose.length).toBeLessThan(160);
+    expect(lines.length - settingRows.length).toBeLessThan(300);
   });
 
   it('lists exactly the environment variables src/config.ts reads', async () => {

@@ -23,11 +23,11 @@ export type Checks = [
     | 'CouponTemplate' | 'Coupon' | 'GroupBuyActivity' | 'BuyingGroup' | 'GroupMembership' | 'FlashSale' | 'FlashSaleItem'
     | 'FlashSalePurchase' | 'Review' | 'FreightTemplate' | 'FreightTemplateRegion' | 'ShippingCompany' | 'Refund' | 'RefundItem'
     | 'FavoriteProduct' | 'FavoriteShop' | 'PointsProduct' | 'Redemption' | 'CatalogVersion' | 'SalesVersion' | 'SearchSuggestion'
-    | 'StockMovement' | 'SavedAddress'>>,
+    | 'StockMovement' | 'SavedAddress' | 'CommissionRate' | 'PayoutBatch' | 'Payout'>>,
   // No column holds an entity: each relation is its foreign key's value (the target's key is known).
   Assert<Same<{ [T in keyof Database]: { [C in keyof Database[T]]: typeof EntityName extends keyof NonNullable<Database[T][C]> ? C : never }[keyof Database[T]] }[keyof Database], never>>,
   // A bigint kept as a number (BigIntType('number')), an enum, a nullable column, a foreign key.
-  Assert<Same<Database['Balance'], { id: number; user: number; kind: BalanceKind; currency: string | null; amount: number }>>,
+  Assert<Same<Database['Balance'], { id: number; user: number | null; shop: number | null; kind: BalanceKind; currency: string | null; amount: number }>>,
   // Timestamps, nullable ones, a JSON column typed as its shape.
   Assert<Same<Database['Order']['createdAt'], Date>>,
   Assert<Same<Database['Order']['paidAt'], Date | null>>,
@@ -76,7 +76,7 @@ describe('typed SQL on the entities', () => {
 
   it('reads a bigint balance as the number its type says, with its enum and nullable columns', async () => {
     const row = await typedSql(orm.em.fork()).selectFrom('Balance').selectAll().where('id', '=', ids.balance).executeTakeFirstOrThrow();
-    expect(row).toEqual({ id: ids.balance, user: ids.user, kind: BalanceKind.Available, currency: 'CNY', amount: bigAmount });
+    expect(row).toEqual({ id: ids.balance, user: ids.user, shop: null, kind: BalanceKind.Available, currency: 'CNY', amount: bigAmount });
   });
 
   it('reads timestamps as Dates, a null timestamp as null and a JSON column as its object', async () => {

@@ -1,34 +1,67 @@
-import { Entity, PrimaryKey, Property, ManyToOne, Enum, Check, Unique } from '@mikro-orm/decorators/legacy';
+import { Entity, PrimaryKey, Property, ManyToOne, Enum, Check, Index, Unique } from '@mikro-orm/decorators/legacy';
 import { BigIntType, EntityName, type Rel } from '@mikro-orm/core';
 import { User } from './user.entity.js';
+import { Shop } from './shop.entity.js';
 
+/**
+ * The accounts of the ledger. A customer's: `available` (spendable), `frozen` (held for a group seat)
+ * and `points` (not money). A shop's: `shop_pending` (earned on orders not yet completed),
+ * `shop_available` (payable), `shop_in_transit` (in a payout sent to the bank), `shop_debt` (what
+ * refunds took beyond the available balance, at most zero, netted from the next earnings), and the
+ * platform's commission on the shop's sales (`platform_commission`, one per shop so that payments of
+ * different shops never queue on one row). The platform's `platform_clearing` is the other side of
+ * money entering or leaving the mall (deposits, paid payouts): at most zero while the mall holds money.
+ */
 export enum BalanceKind {
   Available = 'available',
   Frozen = 'frozen',
   Points = 'points',
+  ShopPending = 'shop_pending',
+  ShopAvailable = 'shop_available',
+  ShopInTransit = 'shop_in_transit',
+  ShopDebt = 'shop_debt',
+  PlatformCommission = 'platform_commission',
+  PlatformClearing = 'platform_clearing',
 }
 
+export const CUSTOMER_KINDS = [BalanceKind.Available, BalanceKind.Frozen, BalanceKind.Points] as const;
+export const SHOP_KINDS = [BalanceKind.ShopPending, BalanceKind.ShopAvailable, BalanceKind.ShopInTransit, BalanceKind.ShopDebt, BalanceKind.PlatformCommission] as const;
+
 /**
- * One row per (user, kind, currency); the unique index is NULLS NOT DISTINCT so a second `points`
- * row, whose currency is null, is refused too. Changed only by the ledger service.
+ * One row per (owner, kind, currency): a customer's, a shop's or the platform's (neither). The
+ * unique index is NULLS NOT DISTINCT so a second `points` row (currency null) or a second platform
+ * row is refused too. Changed only by the ledger service: every money change is a transfer between
+ * two of them, so their sum is zero.
  */
 @Entity()
 // MikroORM has no option for NULLS NOT DISTINCT: the raw definition creates it, and the schema
 // comparator then matches the index by name only.
 @Unique({
-  name: 'balance_user_kind_currency_unique',
-  expression: 'create unique index "balance_user_kind_currency_unique" on "balance" ("user_id", "kind", "currency") nulls not distinct',
+  name: 'balance_owner_kind_currency_unique',
+  expression: 'create unique index "balance_owner_kind_currency_unique" on "balance" ("user_id", "shop_id", "kind", "currency") nulls not distinct',
 })
-@Check({ name: 'balance_amount_non_negative', expression: 'amount >= 0' })
+@Index({ name: 'balance_shop_id_index', properties: ['shop'], where: 'shop_id is not null' })
+@Check({
+  name: 'balance_amount_sign',
+  expression: "kind = 'platform_clearing' or (kind = 'shop_debt' and amount <= 0) or (kind <> 'shop_debt' and amount >= 0)",
+})
 @Check({ name: 'balance_currency_matches_kind', expression: "(kind = 'points') = (currency is null)" })
+@Check({
+  name: 'balance_owner_matches_kind',
+  expression:
+    "case when kind in ('available', 'frozen', 'points') then user_id is not null and shop_id is null when kind = 'platform_clearing' then user_id is null and shop_id is null else user_id is null and shop_id is not null end",
+})
 export class Balance {
   declare [EntityName]?: 'Balance';
 
   @PrimaryKey()
   id!: number;
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
-  user!: Rel<User>;
+  @ManyToOne(() => User, { deleteRule: 'cascade', nullable: true })
+  user?: Rel<User> | null;
+
+  @ManyToOne(() => Shop, { nullable: true, deleteRule: 'no action' })
+  shop?: Rel<Shop> | null;
 
   @Enum({ items: () => BalanceKind })
   kind!: BalanceKind;

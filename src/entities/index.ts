@@ -32,6 +32,7 @@ import { CatalogVersion, SalesVersion } from './listing-version.entity.js';
 import { SearchSuggestion } from './search-suggestion.entity.js';
 import { StockMovement } from './stock-movement.entity.js';
 import { SavedAddress } from './saved-address.entity.js';
+import { CommissionRate, Payout, PayoutBatch } from './settlement.entity.js';
 
 /** Every entity, listed explicitly so the ORM needs no folder scanning (works the same in tests and dist). */
 export const entities = [
@@ -43,4 +44,5 @@ export const entities = [
   Review, FreightTemplate, FreightTemplateRegion, ShippingCompany, Refund, RefundItem,
   FavoriteProduct, FavoriteShop, PointsProduct, Redemption,
   CatalogVersion, SalesVersion, SearchSuggestion, StockMovement, SavedAddress,
+  CommissionRate, PayoutBatch, Payout,
 ];

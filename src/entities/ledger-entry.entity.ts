@@ -10,6 +10,9 @@ import { sqlTrigger } from './sql-trigger.js';
  */
 @Entity()
 @Index({ properties: ['referenceType', 'referenceId'] })
+// A transfer's two entries; the reconciliation report reads a day's entries.
+@Index({ name: 'ledger_entry_transfer_id_index', properties: ['transferId'], where: 'transfer_id is not null' })
+@Index({ name: 'ledger_entry_created_at_index', properties: ['createdAt'] })
 // Backstops: one points debit per redemption, one points credit per delivered order.
 @Unique({ name: 'ledger_entry_one_debit_per_redemption', properties: ['referenceId'], where: "reason = 'redemption' and reference_type = 'redemption'" })
 @Unique({ name: 'ledger_entry_one_points_credit_per_order', properties: ['referenceId'], where: "reason = 'points_earned' and reference_type = 'order'" })
@@ -22,6 +25,14 @@ export class LedgerEntry {
 
   @ManyToOne(() => Balance, { index: true })
   balance!: Rel<Balance>;
+
+  /**
+   * The transfer this entry is one side of (its other entry has the same id and the opposite delta).
+   * Null for points, which are not money, and for money entries written before the ledger was
+   * double-entry (their other side is the opening entry of `platform_clearing`).
+   */
+  @Property({ type: new BigIntType('number'), nullable: true })
+  transferId?: number | null;
 
   /** Signed change: positive for credits, negative for debits. */
   @Property({ type: new BigIntType('number') })

@@ -82,4 +82,8 @@ export class OrderItem {
   /** Units in open or completed after-sale requests (refund or return); guarded by the refund service. */
   @Property()
   refundQuantity: number & Opt = 0;
+
+  /** The commission rate of this line in basis points, recorded at payment (null before payment). */
+  @Property({ type: 'integer', nullable: true })
+  commissionRateBp?: number | null;
 }

@@ -7,7 +7,7 @@ import { Coupon } from './coupon.entity.js';
 import { BuyingGroup } from './group-buy.entity.js';
 
 /**
- * pending_payment -> paid -> shipped -> delivered; pending_payment -> cancelled (by the customer or
+ * pending_payment -> paid -> shipped -> delivered -> completed (after-sale window over); pending_payment -> cancelled (by the customer or
  * the payment-window sweep). Paid orders are never cancelled. A group-buying order goes
  * pending_payment -> awaiting_group (seat paid, money frozen) -> paid when its group succeeds, or
  * -> cancelled when its group expires (money released).
@@ -18,6 +18,7 @@ export enum OrderStatus {
   Paid = 'paid',
   Shipped = 'shipped',
   Delivered = 'delivered',
+  Completed = 'completed',
   Cancelled = 'cancelled',
 }
 
@@ -29,7 +30,7 @@ export interface ShippingAddress {
 }
 
 /** States that count as "reached payment" (sold_count, stats). */
-export const PAID_STATES = [OrderStatus.Paid, OrderStatus.Shipped, OrderStatus.Delivered];
+export const PAID_STATES = [OrderStatus.Paid, OrderStatus.Shipped, OrderStatus.Delivered, OrderStatus.Completed];
 
 /** One shop's part of a checkout. Amounts are minor units of the base currency. */
 @Entity({ tableName: 'shop_order' })
@@ -45,9 +46,12 @@ export const PAID_STATES = [OrderStatus.Paid, OrderStatus.Shipped, OrderStatus.D
 @Index({ name: 'shop_order_created_at_index', properties: ['createdAt'] })
 @Index({ name: 'shop_order_paid_at_index', properties: ['paidAt'], where: 'paid_at is not null' })
 @Index({ name: 'shop_order_cancelled_at_index', properties: ['cancelledAt'], where: 'cancelled_at is not null' })
+// Delivered orders wait for the completion sweep (after-sale window).
+@Index({ name: 'shop_order_delivered_at_index', properties: ['deliveredAt'], where: "status = 'delivered'" })
 @Index({ name: 'shop_order_awaiting_shipment_index', properties: ['shop', 'id'], where: "status = 'paid'" })
 // A coupon is on at most one live order (a cancelled order gives it back); backs the guarded redemption.
 @Unique({ name: 'shop_order_coupon_live_unique', properties: ['coupon'], where: "coupon_id is not null and status <> 'cancelled'" })
+@Check({ name: 'shop_order_commission_valid', expression: 'commission >= 0 and commission <= total' })
 @Check({ name: 'shop_order_group_snapshot', expression: '(group_id is null) = (group_price is null)' })
 @Check({ name: 'shop_order_amounts_valid', expression: 'items_total >= 0 and discount >= 0 and discount <= items_total and freight_fee >= 0 and total = items_total - discount + freight_fee' })
 export class Order {
@@ -102,6 +106,17 @@ export class Order {
 
   @Property({ columnType: 'timestamptz', nullable: true })
   deliveredAt?: Date | null;
+
+  @Property({ columnType: 'timestamptz', nullable: true })
+  completedAt?: Date | null;
+
+  /** The platform's commission on `total`, fixed at payment from the rates then valid (commission.ts). */
+  @Property()
+  commission: number & Opt = 0;
+
+  /** When the shop's share moved from pending to available (the order completed). */
+  @Property({ columnType: 'timestamptz', nullable: true })
+  earningsReleasedAt?: Date | null;
 
   @Property({ columnType: 'timestamptz', nullable: true })
   cancelledAt?: Date | null;

@@ -34,6 +34,7 @@ export enum RefundStatus {
 @Index({ name: 'refund_created_at_index', properties: ['createdAt'] })
 @Index({ name: 'refund_open_index', properties: ['shop'], where: "status = 'requested'" })
 @Check({ name: 'refund_amounts_valid', expression: 'amount >= 0 and freight_amount >= 0 and freight_amount <= amount' })
+@Check({ name: 'refund_commission_valid', expression: 'commission_amount >= 0 and commission_amount <= amount' })
 @Check({ name: 'refund_status_fits_kind', expression: "kind = 'return' or status not in ('approved', 'shipped_back')" })
 @Check({
   name: 'refund_shipped_back_has_tracking',
@@ -69,6 +70,10 @@ export class Refund {
 
   @Property()
   freightAmount: number & Opt = 0;
+
+  /** The part of `amount` taken back from the platform's commission (the rest from the shop), set on completion. */
+  @Property()
+  commissionAmount: number & Opt = 0;
 
   @Property({ length: 500, nullable: true })
   rejectReason?: string | null;

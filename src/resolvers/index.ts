@@ -16,6 +16,7 @@ import { RefundResolver } from './refund.resolver.js';
 import { OperationsResolver } from './operations.resolver.js';
 import { SearchResolver } from './search.resolver.js';
 import { PageResolver } from './page.resolver.js';
+import { SettlementResolver } from './settlement.resolver.js';
 
 export const resolvers = [
   AuthResolver,
@@ -39,4 +40,5 @@ export const resolvers = [
   OperationsResolver,
   SearchResolver,
   PageResolver,
+  SettlementResolver,
 ] as const;

@@ -13,6 +13,7 @@ import { favoritesRoutes } from './favorites.routes.js';
 import { addressBookRoutes } from './address-book.routes.js';
 import { pointsRoutes } from './points.routes.js';
 import { operationsRoutes } from './operations.routes.js';
+import { settlementRoutes } from './settlement.routes.js';
 
 /** The REST facade: every route calls one service method, like its GraphQL twin. */
 export function apiRouter(): Router {
@@ -31,5 +32,6 @@ export function apiRouter(): Router {
   favoritesRoutes(router);
   addressBookRoutes(router);
   operationsRoutes(router);
+  settlementRoutes(router);
   return router;
 }

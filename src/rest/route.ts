@@ -36,6 +36,11 @@ export class Reply {
   constructor(readonly status: number, readonly body: unknown, readonly headers: Record<string, string> = {}) {}
 }
 
+/** A success body that is not JSON (a CSV export), sent as it is with its media type. */
+export class TextReply {
+  constructor(readonly contentType: string, readonly body: string, readonly headers: Record<string, string> = {}) {}
+}
+
 /** The methods a path answers, as its `Allow` header lists them: Express answers HEAD wherever GET is. */
 export function allowedMethods(methods: string[]): string[] {
   const allowed = methods.map((m) => m.toUpperCase());
@@ -65,7 +70,9 @@ export function route(router: Router, path: string, operations: Partial<Record<M
           header: (name) => req.header(name),
         };
         const result = await handler(call);
-        if (result instanceof Reply) {
+        if (result instanceof TextReply) {
+          res.set(result.headers).type(result.contentType).status(200).send(result.body);
+        } else if (result instanceof Reply) {
           res.set(result.headers).status(result.status);
           if (result.body === undefined) res.end();
           else res.json(snakeKeys(result.body));

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../shared/context.js';
-import { cancelUnpaidOrders } from '../services/orders/order.service.js';
+import { cancelUnpaidOrders, completeDeliveredOrders } from '../services/orders/order.service.js';
 import { expireLapsedGroups } from '../services/promotions/group-buy-lifecycle.js';
 import { expireIdempotencyKeys } from '../shared/idempotency.js';
 import { pruneAuthThrottle } from '../shared/auth-throttle.js';
@@ -22,6 +22,7 @@ export function systemContext(deps: AppDeps, label: string): ServiceContext {
 /** The periodic sweeps. Each is safe to run in several processes at once. Returns a stop function. */
 export const SWEEPS: Record<string, (ctx: ServiceContext) => Promise<number>> = {
   'payment-window': cancelUnpaidOrders,
+  'order-completion': completeDeliveredOrders,
   'group-expiry': expireLapsedGroups,
   'idempotency-keys': expireIdempotencyKeys,
   'auth-throttle': pruneAuthThrottle,

@@ -7,6 +7,7 @@ import { closeGroupsOfCancelledOrders, expireGroupsOfOrders, takePaidSeats } fro
 import { giveBackCountersOfCancelledOrders } from './promotions/flash-sale-pricing.js';
 import { restoreCouponsOfCancelledOrders } from './promotions/coupon-redemption.js';
 import { earnPointsForDeliveredOrders } from './points/points-earning.service.js';
+import { payShopsForPaidOrders, releaseEarningsOfCompletedOrders } from './settlement/earnings.js';
 
 /**
  * What the service layer is made of in this process, chosen once at start-up: the one place that
@@ -18,14 +19,18 @@ import { earnPointsForDeliveredOrders } from './points/points-earning.service.js
  * Order transitions and who acts on them, in the order they act. Payment runs the group expiry first
  * (its own transaction); a seat paid takes the seat; a cancelled pending order closes its group (the
  * expiry first), then takes its flash-sale units off the counters and gives its coupon back (its stock
- * comes back through inventory, called by the canceller); a delivered order earns points.
+ * comes back through inventory, called by the canceller); a delivered order earns points. Money
+ * follows the moves (settlement): a paid order (or a group seat settled) pays its shop's pending
+ * balance and the platform's commission; a completed order releases the shop's share.
  */
 export const ORDER_TRANSITION_HOOKS: OrderTransitionHooks = {
   prepare: { paySeat: [expireGroupsOfOrders] },
   on: {
     'order.awaiting_group': [takePaidSeats],
     'order.cancelled': [closeGroupsOfCancelledOrders, giveBackCountersOfCancelledOrders, restoreCouponsOfCancelledOrders],
+    'order.paid': [payShopsForPaidOrders],
     'order.delivered': [earnPointsForDeliveredOrders],
+    'order.completed': [releaseEarningsOfCompletedOrders],
   },
 };
 

@@ -2,6 +2,7 @@ import { z } from './validate.js';
 import { OrderStatus } from '../entities/order.entity.js';
 import { GroupState } from '../entities/group-buy.entity.js';
 import { RefundKind, RefundStatus } from '../entities/refund.entity.js';
+import { PayoutStatus } from '../entities/settlement.entity.js';
 
 const id = z.number().int();
 const amount = z.number().int();
@@ -23,6 +24,8 @@ export const EVENT_PAYLOADS = {
   'order.cancelled': z.object({ orderId: id, reason: z.enum(['customer', 'payment_timeout', 'group_expired']), status: z.enum(OrderStatus) }),
   /** The customer confirmed delivery. */
   'order.delivered': z.object({ orderId: id, status: z.enum(OrderStatus) }),
+  /** The after-sale window passed with no refund open: the shop's earnings of the order are released. */
+  'order.completed': z.object({ orderId: id, status: z.enum(OrderStatus) }),
   'shipment.created': z.object({ orderId: id, shipmentId: id, companyCode: z.string(), carrier: z.string(), trackingNumber: z.string() }),
   /** `orderIds`: the seat orders now paid (successful) or cancelled (expired). */
   'group.state_changed': z.object({ groupId: id, activityId: id, state: z.enum(GroupState), paidSeats: amount, capacity: amount, orderIds: z.array(id) }),
@@ -38,6 +41,12 @@ export const EVENT_PAYLOADS = {
   'refund.completed': z.object({ ...refundChange, amount }),
   'refund.rejected': z.object(refundChange),
   'refund.cancelled': z.object(refundChange),
+  /** An order completed: its shop's share left pending; `netted` of it paid the shop's debt, `available` became payable. */
+  'earnings.released': z.object({ orderId: id, shopId: id, amount, netted: amount, available: amount }),
+  /** A payout batch paid out the shop's available balance: now in transit to its bank. */
+  'payout.created': z.object({ payoutId: id, batchId: id, shopId: id, amount }),
+  /** The bank's answer: `paid`, or `failed` (the money back in the shop's available balance; `failedAfterPaid` when it was reported paid first). */
+  'payout.settled': z.object({ payoutId: id, shopId: id, amount, status: z.enum(PayoutStatus), failedAfterPaid: z.boolean() }),
 };
 
 export type EventName = keyof typeof EVENT_PAYLOADS;

@@ -80,7 +80,7 @@ export async function expectNothingLost(t: TestApp, record: ShoppingRecord, stoc
     `select o.id, o.status,
             (select count(*)::int from order_item i where i.order_id = o.id) as items,
             (select count(*)::int from order_item i where i.order_id = o.id and i.sold) as sold_items,
-            (select count(*)::int from ledger_entry l where l.reference_type = 'order' and l.reference_id = o.id and l.reason = 'order_payment') as payments
+            (select count(*)::int from ledger_entry l join balance b on b.id = l.balance_id where b.user_id is not null and l.reference_type = 'order' and l.reference_id = o.id and l.reason = 'order_payment') as payments
        from shop_order o where o.customer_id = any(?::int[]) order by o.id`,
     [`{${ids.join(',')}}`],
   );

@@ -60,7 +60,19 @@ export async function expectLedgerReplays(t: TestApp) {
     if (String(r.amount) !== String(r.replayed)) throw new Error(`balance ${r.id}: amount ${r.amount} but ledger sums to ${r.replayed}`);
     if (r.last_after !== null && String(r.last_after) !== String(r.amount)) throw new Error(`balance ${r.id}: last entry says ${r.last_after}, row says ${r.amount}`);
   }
+  await expectBooksBalance(t);
   return rows.length;
+}
+
+/**
+ * The double-entry invariants (issue 30): the money accounts sum to zero, and every transfer is
+ * exactly two entries that cancel out.
+ */
+export async function expectBooksBalance(t: TestApp) {
+  const [sum] = await t.sql<{ total: string }>(`select coalesce(sum(amount), 0)::text as total from balance where currency is not null`);
+  if (sum.total !== '0') throw new Error(`the money accounts sum to ${sum.total}, not zero`);
+  const broken = await t.sql(`select transfer_id, count(*)::int as entries, sum(delta)::text as total from ledger_entry where transfer_id is not null group by transfer_id having count(*) <> 2 or sum(delta) <> 0 limit 5`);
+  if (broken.length > 0) throw new Error(`unbalanced transfers: ${JSON.stringify(broken)}`);
 }
 
 /** A group-buying checkout (opens a group without `group_id`); returns the single order. */

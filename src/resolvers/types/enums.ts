@@ -9,6 +9,8 @@ import { SuggestionKind } from '../../entities/search-suggestion.entity.js';
 import { RefundKind, RefundStatus } from '../../entities/refund.entity.js';
 import { CouponTemplateStatus, DiscountKind } from '../../entities/coupon-template.entity.js';
 import { RedemptionStatus } from '../../entities/redemption.entity.js';
+import { PayoutStatus } from '../../entities/settlement.entity.js';
+import { BalanceKind } from '../../entities/balance.entity.js';
 import { CouponState } from '../../services/promotions/coupon.service.js';
 import { FlashSaleState } from '../../services/promotions/flash-sale.service.js';
 import { MergeOutcome } from '../../services/checkout/cart.service.js';
@@ -66,7 +68,7 @@ export const SortOrderEnum = schemaEnum(SortOrder, 'SortOrder');
 export const OrderStatusEnum = schemaEnum(
   OrderStatus,
   'OrderStatus',
-  'PENDING_PAYMENT -> PAID -> SHIPPED -> DELIVERED, or PENDING_PAYMENT -> CANCELLED; a group order: PENDING_PAYMENT -> AWAITING_GROUP -> PAID (group successful) or CANCELLED (group expired)',
+  'PENDING_PAYMENT -> PAID -> SHIPPED -> DELIVERED -> COMPLETED (after-sale window over), or PENDING_PAYMENT -> CANCELLED; a group order: PENDING_PAYMENT -> AWAITING_GROUP -> PAID (group successful) or CANCELLED (group expired)',
 );
 export const ItemPricingEnum = schemaEnum(ItemPricing, 'ItemPricing', 'How an order item was priced');
 export const InvoiceStatusEnum = schemaEnum<InvoiceStatus>({ NotIssued: 'not_issued', Issued: 'issued' }, 'InvoiceStatus', 'NOT_ISSUED until the shop issues the invoice');
@@ -85,6 +87,17 @@ export const RefundStatusEnum = schemaEnum(
   RefundStatus,
   'RefundStatus',
   'refund: REQUESTED -> COMPLETED | REJECTED | CANCELLED; return: REQUESTED -> APPROVED -> SHIPPED_BACK -> COMPLETED, REQUESTED -> REJECTED, REQUESTED | APPROVED -> CANCELLED',
+);
+export const PayoutStatusEnum = schemaEnum(
+  PayoutStatus,
+  'PayoutStatus',
+  'PENDING (in transit to the bank) -> PAID | FAILED; PAID -> FAILED when the bank returns it after reporting it paid',
+);
+export const BalanceKindEnum = schemaEnum(BalanceKind, 'BalanceKind', 'An account of the ledger: a customer, a shop or the platform');
+export const ShopAccountEnum = schemaEnum(
+  { ShopPending: BalanceKind.ShopPending, ShopAvailable: BalanceKind.ShopAvailable, ShopInTransit: BalanceKind.ShopInTransit, ShopDebt: BalanceKind.ShopDebt },
+  'ShopAccount',
+  "A shop's own accounts",
 );
 export const SuggestionKindEnum = schemaEnum(SuggestionKind, 'SuggestionKind', 'What a search suggestion leads to');
 export const EventTypeEnum = schemaEnum(EventTypes, 'EventType', 'Kinds of domain event; the value `ORDER_PLACED` is the event `order.placed`, and so on');

@@ -4,7 +4,8 @@ import { GroupState } from '../../entities/group-buy.entity.js';
 import { RefundKind, RefundStatus } from '../../entities/refund.entity.js';
 import type { EventName, EventPayloads } from '../../shared/domain-event.js';
 import { EventTypes, type EventType } from '../../services/events/event-types.js';
-import { EventTypeEnum, GroupStateEnum, OrderStatusEnum, RefundKindEnum, RefundStatusEnum } from './enums.js';
+import { PayoutStatus } from '../../entities/settlement.entity.js';
+import { EventTypeEnum, GroupStateEnum, OrderStatusEnum, PayoutStatusEnum, RefundKindEnum, RefundStatusEnum } from './enums.js';
 
 /** The payload of one event type, in a form a class may implement. */
 type PayloadOf<T extends EventName> = EventPayloads[T];
@@ -36,6 +37,12 @@ class OrderCancelledEventPayload implements PayloadOf<'order.cancelled'> {
 
 @ObjectType({ description: 'ORDER_DELIVERED: the customer confirmed delivery' })
 class OrderDeliveredEventPayload implements PayloadOf<'order.delivered'> {
+  @Field(() => Int) orderId!: number;
+  @Field(() => OrderStatusEnum) status!: OrderStatus;
+}
+
+@ObjectType({ description: 'ORDER_COMPLETED: the after-sale window passed with no refund open; the sale is final' })
+class OrderCompletedEventPayload implements PayloadOf<'order.completed'> {
   @Field(() => Int) orderId!: number;
   @Field(() => OrderStatusEnum) status!: OrderStatus;
 }
@@ -109,12 +116,39 @@ const RefundCompleted = RefundEventPayload('refund.completed', 'RefundCompletedE
 const RefundRejected = RefundEventPayload('refund.rejected', 'RefundRejectedEventPayload', 'REFUND_REJECTED', false);
 const RefundCancelled = RefundEventPayload('refund.cancelled', 'RefundCancelledEventPayload', 'REFUND_CANCELLED', false);
 
+@ObjectType({ description: 'EARNINGS_RELEASED: a completed order released its shop share; netted paid the shop debt, available became payable' })
+class EarningsReleasedEventPayload implements PayloadOf<'earnings.released'> {
+  @Field(() => Int) orderId!: number;
+  @Field(() => Int) shopId!: number;
+  @Field(() => Int) amount!: number;
+  @Field(() => Int) netted!: number;
+  @Field(() => Int) available!: number;
+}
+
+@ObjectType({ description: 'PAYOUT_CREATED: a payout batch moved the shop available balance in transit to its bank' })
+class PayoutCreatedEventPayload implements PayloadOf<'payout.created'> {
+  @Field(() => Int) payoutId!: number;
+  @Field(() => Int) batchId!: number;
+  @Field(() => Int) shopId!: number;
+  @Field(() => Int) amount!: number;
+}
+
+@ObjectType({ description: 'PAYOUT_SETTLED: the bank paid the payout, or it failed (the money back in the shop available balance)' })
+class PayoutSettledEventPayload implements PayloadOf<'payout.settled'> {
+  @Field(() => Int) payoutId!: number;
+  @Field(() => Int) shopId!: number;
+  @Field(() => Int) amount!: number;
+  @Field(() => PayoutStatusEnum) status!: PayoutStatus;
+  @Field() failedAfterPaid!: boolean;
+}
+
 /** Each event type's payload type (one each, so `__typename` tells the event type too). */
 const PAYLOAD_TYPES = {
   [EventTypes.ORDER_PLACED]: OrderPlacedEventPayload,
   [EventTypes.ORDER_PAID]: OrderPaidEventPayload,
   [EventTypes.ORDER_CANCELLED]: OrderCancelledEventPayload,
   [EventTypes.ORDER_DELIVERED]: OrderDeliveredEventPayload,
+  [EventTypes.ORDER_COMPLETED]: OrderCompletedEventPayload,
   [EventTypes.SHIPMENT_CREATED]: ShipmentCreatedEventPayload,
   [EventTypes.GROUP_STATE_CHANGED]: GroupStateChangedEventPayload,
   [EventTypes.REDEMPTION_CREATED]: RedemptionCreatedEventPayload,
@@ -127,6 +161,9 @@ const PAYLOAD_TYPES = {
   [EventTypes.REFUND_COMPLETED]: RefundCompleted,
   [EventTypes.REFUND_REJECTED]: RefundRejected,
   [EventTypes.REFUND_CANCELLED]: RefundCancelled,
+  [EventTypes.EARNINGS_RELEASED]: EarningsReleasedEventPayload,
+  [EventTypes.PAYOUT_CREATED]: PayoutCreatedEventPayload,
+  [EventTypes.PAYOUT_SETTLED]: PayoutSettledEventPayload,
 } satisfies { [T in EventName]: new () => EventPayloads[T] };
 
 /** Which event a payload value came from: set by `DomainEvent.payload`, read by the union's type resolver. */

@@ -94,6 +94,7 @@ export class Order {
   @Field({ nullable: true }) paidAt?: Date;
   @Field({ nullable: true }) shippedAt?: Date;
   @Field({ nullable: true }) deliveredAt?: Date;
+  @Field({ nullable: true, description: 'When the after-sale window closed the order' }) completedAt?: Date;
   @Field({ nullable: true }) cancelledAt?: Date;
   @Field({ nullable: true }) cancelReason?: string;
   @Field(() => Int, { nullable: true, description: 'Group-buying order: the group it takes a seat in' }) groupId?: number;
@@ -153,6 +154,7 @@ export class OrderCounts {
   @Field(() => Int) paid!: number;
   @Field(() => Int) shipped!: number;
   @Field(() => Int) delivered!: number;
+  @Field(() => Int, { description: 'Delivered orders whose after-sale window is over' }) completed!: number;
   @Field(() => Int) cancelled!: number;
 }
 

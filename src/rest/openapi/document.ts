@@ -169,7 +169,7 @@ function operationObject(op: RegisteredOperation, responseIds: Map<z.ZodType, st
     responses[String(status)] = {
       description: doc.response ? 'Success' : 'Done; no body',
       headers: answerHeaders(status),
-      ...(doc.response ? { content: { 'application/json': { schema: ref('schemas', responseIds.get(doc.response)!) } } } : {}),
+      ...(doc.response ? { content: { [doc.contentType ?? 'application/json']: { schema: ref('schemas', responseIds.get(doc.response)!) } } } : {}),
       ...(links ? { links } : {}),
     };
   }

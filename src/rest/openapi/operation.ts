@@ -27,6 +27,8 @@ export interface OperationDoc {
   body?: z.ZodType;
   /** The success body; null for 204 No Content. */
   response: z.ZodType | null;
+  /** The success body's media type when it is not JSON (a CSV export: the handler answers a `TextReply`). */
+  contentType?: string;
   /** Success status (default 200, or 204 without a response); a list when it depends on the request. */
   status?: number | number[];
   /**

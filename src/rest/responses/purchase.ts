@@ -70,6 +70,7 @@ export const Order = named(
     paidAt: timestamp.optional(),
     shippedAt: timestamp.optional(),
     deliveredAt: timestamp.optional(),
+    completedAt: timestamp.optional(),
     cancelledAt: timestamp.optional(),
     cancelReason: z.string().optional(),
     groupId: id.optional(),

@@ -3,14 +3,14 @@ import { conflict, notFound, refused } from '../../errors.js';
 import { sql, type UpdateObject } from 'kysely';
 import { typedSql, type Database } from '../../db/typed-sql.js';
 import { OrderStatus } from '../../entities/order.entity.js';
-import { BalanceKind } from '../../entities/balance.entity.js';
+import { afterSaleWindowOver } from '../orders/order-lifecycle.js';
 import { Refund, RefundItem, RefundKind, RefundStatus } from '../../entities/refund.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireCustomer, requireOperator } from '../../shared/guards.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
 import { id, parseInput, z } from '../../shared/validate.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
-import { credit } from '../accounts/ledger.service.js';
+import { takeBackForRefund } from '../settlement/earnings.js';
 import { takeBackPointsForRefund } from '../points/points-earning.service.js';
 import { giveBackRefundStock } from '../inventory/inventory.service.js';
 import { giveBackFlashSaleCounters } from '../promotions/flash-sale-pricing.js';
@@ -128,7 +128,7 @@ export async function requestRefund(ctx: ServiceContext, input: unknown): Promis
     const db = typedSql(tx.em);
     const order = await db
       .selectFrom('Order')
-      .select(['status', 'shop', 'discount'])
+      .select((eb) => ['status', 'shop', 'discount', afterSaleWindowOver(eb, tx.config).as('windowOver')])
       .where('id', '=', data.orderId)
       .where('customer', '=', customer.userId)
       .forUpdate()
@@ -139,6 +139,11 @@ export async function requestRefund(ctx: ServiceContext, input: unknown): Promis
     }
     if (!isRefund && order.status !== OrderStatus.Delivered) {
       throw conflict('ORDER_NOT_RETURNABLE', 'A return is for a delivered order', { status: order.status });
+    }
+    // Past the window the sale is final even before the completion sweep has moved the order: the
+    // shop's earnings are released on the window, not on the sweep's timing.
+    if (!isRefund && order.windowOver) {
+      throw conflict('ORDER_NOT_RETURNABLE', `The after-sale window of ${tx.config.afterSaleWindowDays} day(s) after delivery is over`, { status: order.status });
     }
     const items = await db
       .selectFrom('OrderItem')
@@ -209,7 +214,7 @@ async function releaseUnits(tx: ServiceContext, refundId: number): Promise<void>
  * puts the SKU stock back (and activity-priced units back into their flash sale) and closes the
  * order's shipping when nothing is left to ship; when that closes an order of which nothing shipped,
  * this refund also returns the order's freight fee. Then the customer's available balance is
- * credited (ledger reason `refund`, reference the refund).
+ * credited from the shop's and the platform's accounts (settlement/earnings.ts; reference the refund).
  */
 async function complete(tx: ServiceContext, refund: LockedRefund): Promise<void> {
   const db = typedSql(tx.em);
@@ -229,7 +234,7 @@ async function complete(tx: ServiceContext, refund: LockedRefund): Promise<void>
   }
   const { amount } = await db.selectFrom('Refund').select('amount').where('id', '=', refund.id).executeTakeFirstOrThrow();
   if (amount > 0) {
-    await credit(tx.em, { userId: refund.customerId, kind: BalanceKind.Available, amount, reason: 'refund', reference: { type: 'refund', id: refund.id } });
+    await takeBackForRefund(tx, { id: refund.id, orderId: refund.orderId, customerId: refund.customerId, amount });
     await takeBackPointsForRefund(tx.em, { userId: refund.customerId, orderId: refund.orderId, refundId: refund.id, amountRefunded: amount });
   }
   emitRefund(tx, refund, RefundStatus.Completed, { amount });

@@ -103,7 +103,8 @@ export async function reviewOrderItem(ctx: ServiceContext, input: unknown): Prom
     if (!item) throw notFound('Order item', { order_id: data.orderId, order_item_id: data.orderItemId });
     const { order } = item;
     const status: OrderStatus = order.status;
-    if (status !== OrderStatus.Delivered) {
+    // A completed order was delivered: its after-sale window is over, not its reviews.
+    if (status !== OrderStatus.Delivered && status !== OrderStatus.Completed) {
       throw conflict('ORDER_NOT_DELIVERED', 'Only items of a delivered order can be reviewed', { status });
     }
     const review = tx.em.create(Review, {

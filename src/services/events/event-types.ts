@@ -16,6 +16,8 @@ export const EventTypes = {
   ORDER_PAID: 'order.paid',
   ORDER_CANCELLED: 'order.cancelled',
   ORDER_DELIVERED: 'order.delivered',
+  /** The after-sale window of a delivered order passed with no refund open: the sale is final. */
+  ORDER_COMPLETED: 'order.completed',
   SHIPMENT_CREATED: 'shipment.created',
   GROUP_STATE_CHANGED: 'group.state_changed',
   REDEMPTION_CREATED: 'redemption.created',
@@ -30,6 +32,10 @@ export const EventTypes = {
   REFUND_COMPLETED: 'refund.completed',
   REFUND_REJECTED: 'refund.rejected',
   REFUND_CANCELLED: 'refund.cancelled',
+  /** Settlement: a completed order's earnings released to its shop, payouts created and settled. */
+  EARNINGS_RELEASED: 'earnings.released',
+  PAYOUT_CREATED: 'payout.created',
+  PAYOUT_SETTLED: 'payout.settled',
 } as const satisfies Record<string, EventName>;
 
 export type EventType = (typeof EventTypes)[keyof typeof EventTypes];
@@ -45,5 +51,6 @@ export const ORDER_EVENT_TYPES: readonly EventType[] = [
   EventTypes.ORDER_PAID,
   EventTypes.ORDER_CANCELLED,
   EventTypes.ORDER_DELIVERED,
+  EventTypes.ORDER_COMPLETED,
   EventTypes.SHIPMENT_CREATED,
 ];

@@ -4,6 +4,7 @@ import { typedSql, type Database } from '../../db/typed-sql.js';
 import { GroupState } from '../../entities/group-buy.entity.js';
 import { OrderStatus } from '../../entities/order.entity.js';
 import { RefundKind, RefundStatus } from '../../entities/refund.entity.js';
+import type { AppConfig } from '../../config.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { emit } from '../../shared/transaction.js';
 import { EventTypes, type EventType } from '../events/event-types.js';
@@ -20,9 +21,11 @@ import { EventTypes, type EventType } from '../events/event-types.js';
  *        │                        └──expireSeat──> cancelled (group_expired)
  *        └──cancel──> cancelled (customer, payment_timeout)
  *   paid ──closeRefunded──> cancelled (refunded: every unit refunded before anything shipped)
+ *   delivered ──complete──> completed (after-sale window over, no refund open; the sweep moves it)
  *
- * `delivered` and `cancelled` are final: a return after delivery is a refund's own life
- * (after-sale), and leaves the order delivered.
+ * `completed` and `cancelled` are final. A return after delivery is a refund's own life
+ * (after-sale), and leaves the order delivered; once the window is over (completed or not yet swept)
+ * returns are refused, so the shop's earnings released at completion are final too.
  *
  * A move is one conditional UPDATE (`status = from` and the guard, both SQL on the order's row), so
  * of two concurrent moves of one order exactly one wins; the loser sees no row and its caller decides
@@ -45,9 +48,9 @@ interface TransitionRule {
   from: OrderStatus;
   to: Reached;
   /** Beyond `status = from`: what must hold of the order's row, in SQL (checked by the UPDATE itself). */
-  guard?: (eb: OrderRow) => Expression<SqlBool>;
+  guard?: (eb: OrderRow, config: GuardConfig) => Expression<SqlBool>;
   /** The moment column the move sets to now(). */
-  stamp?: 'paidAt' | 'shippedAt' | 'deliveredAt' | 'cancelledAt';
+  stamp?: 'paidAt' | 'shippedAt' | 'deliveredAt' | 'completedAt' | 'cancelledAt';
   /** A cancellation's reasons: the caller names one. */
   reasons?: readonly CancelReason[];
   /** The domain event published (after commit) for each order moved. */
@@ -55,6 +58,27 @@ interface TransitionRule {
   /** How a refusal names the move: "cannot be paid". */
   verb: string;
 }
+
+/** What a guard may read of the configuration. */
+type GuardConfig = Pick<AppConfig, 'afterSaleWindowDays'>;
+
+/** Refunds and returns still open: their money may yet go back to the customer. */
+export const OPEN_REFUND_STATES = [RefundStatus.Requested, RefundStatus.Approved, RefundStatus.ShippedBack] as const;
+
+/** The after-sale window of a delivered order has ended (`delivered_at` is past it). */
+export const afterSaleWindowOver = (eb: OrderRow, config: GuardConfig) =>
+  eb('Order.deliveredAt', '<=', sql<Date>`now() - make_interval(days => ${config.afterSaleWindowDays})`);
+
+/** The after-sale window is over and no refund or return of the order is open. */
+const completable = (eb: OrderRow, config: GuardConfig) =>
+  eb.and([
+    afterSaleWindowOver(eb, config),
+    eb.not(
+      eb.exists(
+        eb.selectFrom('Refund as r').select('r.id').whereRef('r.order', '=', 'Order.id').where('r.status', 'in', [...OPEN_REFUND_STATES]),
+      ),
+    ),
+  ]);
 
 /** The group of a group order is in `state` (the caller holds the group's row lock). */
 const groupIs = (state: GroupState) => (eb: OrderRow) =>
@@ -111,6 +135,8 @@ export const ORDER_TRANSITIONS = {
   closeRefunded: { from: OrderStatus.Paid, to: OrderStatus.Cancelled, guard: (eb) => eb.and([shippingDone(eb), eb.not(someShipped(eb))]), stamp: 'cancelledAt', reasons: ['refunded'], verb: 'closed as refunded' },
   /** The customer confirms the parcel arrived. */
   deliver: { from: OrderStatus.Shipped, to: OrderStatus.Delivered, stamp: 'deliveredAt', publishes: EventTypes.ORDER_DELIVERED, verb: 'confirmed as delivered' },
+  /** The after-sale window (AFTER_SALE_WINDOW_DAYS) passed with no refund open: the sale is final (the completion sweep). */
+  complete: { from: OrderStatus.Delivered, to: OrderStatus.Completed, guard: completable, stamp: 'completedAt', publishes: EventTypes.ORDER_COMPLETED, verb: 'completed' },
 } as const satisfies Record<string, TransitionRule>;
 
 export type TransitionName = keyof typeof ORDER_TRANSITIONS;
@@ -200,7 +226,7 @@ export async function transitionOrders(
     }
   }
   const db = typedSql(tx.em);
-  const holds = (eb: OrderRow, rule: TransitionRule): Expression<SqlBool> => (rule.guard ? rule.guard(eb) : eb.lit(true));
+  const holds = (eb: OrderRow, rule: TransitionRule): Expression<SqlBool> => (rule.guard ? rule.guard(eb, tx.config) : eb.lit(true));
   // One rule: its value; several: each column takes the value of the first rule whose guard holds.
   const pick = <V>(eb: OrderRow, value: (rule: TransitionRule) => Expression<V>, otherwise: Expression<V>): Expression<V> => {
     if (rules.length === 1) return value(rules[0]);

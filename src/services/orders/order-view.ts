@@ -55,6 +55,8 @@ export interface OrderView {
   paidAt?: Date;
   shippedAt?: Date;
   deliveredAt?: Date;
+  /** When the after-sale window closed the order (its shop's earnings released). */
+  completedAt?: Date;
   cancelledAt?: Date;
   cancelReason?: string;
   /** Group-buying order: the group it takes a seat in and the seat price, snapshotted at checkout. */
@@ -103,6 +105,7 @@ export function orderViewsFromRows(orders: OrderRow[]): OrderView[] {
       paidAt: toDate(o.paid_at),
       shippedAt: toDate(o.shipped_at),
       deliveredAt: toDate(o.delivered_at),
+      completedAt: toDate(o.completed_at),
       cancelledAt: toDate(o.cancelled_at),
       cancelReason: opt(o.cancel_reason),
       groupId: opt(o.group_id),

@@ -31,6 +31,7 @@ export const OrderItemRow = z.strictObject({
   refund_quantity: count,
   /** Whether the customer reviewed it (a placed order's new lines are not). */
   reviewed: z.boolean().optional(),
+  commission_rate_bp: count.nullable(),
 });
 export type OrderItemRow = z.infer<typeof OrderItemRow>;
 
@@ -59,12 +60,15 @@ export const OrderRow = z.strictObject({
   paid_at: stamp.nullable(),
   shipped_at: stamp.nullable(),
   delivered_at: stamp.nullable(),
+  completed_at: stamp.nullable(),
   cancelled_at: stamp.nullable(),
   cancel_reason: z.string().nullable(),
   coupon_id: id.nullable(),
   group_id: id.nullable(),
   group_price: count.nullable(),
   freight_fee: count,
+  commission: count,
+  earnings_released_at: stamp.nullable(),
   shipping_address: z.strictObject({ recipient: z.string(), phone: z.string(), region: z.string(), address: z.string() }),
   shop_slug: z.string(),
   shop_name: z.string(),

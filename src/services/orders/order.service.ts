@@ -3,18 +3,16 @@ import { sql } from 'kysely';
 import { typedSql } from '../../db/typed-sql.js';
 import { notFound } from '../../errors.js';
 import { OrderStatus } from '../../entities/order.entity.js';
-import { BalanceKind } from '../../entities/balance.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireCustomer, requireOperator } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { id, parseInput, z } from '../../shared/validate.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
 import { orderViews, type OrderView } from './order-view.js';
-import { debit } from '../accounts/ledger.service.js';
 import { recordAnswer, withIdempotency } from '../../shared/idempotency.js';
 import { giveBackOrderStock } from '../inventory/inventory.service.js';
 import { MovementKind } from '../../entities/stock-movement.entity.js';
-import { prepareTransition, transitionOrder, transitionOrders, transitionRefused } from './order-lifecycle.js';
+import { OPEN_REFUND_STATES, prepareTransition, transitionOrder, transitionOrders, transitionRefused } from './order-lifecycle.js';
 import { refusals } from '../../error-codes.js';
 
 export const ListInput = z.object({ ...pageFields, status: z.enum(OrderStatus).optional() });
@@ -105,7 +103,7 @@ export const payCheckoutRefusals = refusals('GROUP_ALREADY_JOINED', 'GROUP_FULL'
 /**
  * One payment for one checkout: pays every listed order of the customer from the available balance
  * in one transaction, all or none. Each order still moves by itself through the lifecycle (`pay`, or
- * `paySeat` for a group order) and keeps its own ledger entry; the first refusal (short funds, an
+ * `paySeat` for a group order) and keeps its own ledger transfer (made by the move's subscribers); the first refusal (short funds, an
  * order cancelled meanwhile, another customer's order) rolls every move back. Orders already paid
  * are answered as they are and charged nothing, so a retry after a lost answer is harmless even
  * without a key. The orders' rows are locked in id order first, so two payments of overlapping
@@ -129,10 +127,8 @@ export async function payCheckout(ctx: ServiceContext, input: unknown, idempoten
         const stuck = rows.find((row) => row.status === OrderStatus.Cancelled || row.status === OrderStatus.PendingPayment);
         if (stuck) throw transitionRefused('pay', stuck.status);
       }
-      for (const paid of moved) {
-        if (paid.to !== OrderStatus.Paid || paid.total === 0) continue;
-        await debit(tx.em, { userId: customer.userId, kind: BalanceKind.Available, amount: paid.total, reason: 'order_payment', reference: { type: 'order', id: paid.orderId } });
-      }
+      // Each moved order's money went with its move (the `order.paid` subscribers: settlement), so
+      // short funds for any of them refused the moves above and nothing is paid.
       const views = await orderViews(tx.em, orderIds);
       await recordAnswer(tx, idempotency, views);
       return views;
@@ -146,15 +142,9 @@ async function payPendingOrder(tx: ServiceContext, orderId: number, customerId: 
   if (!paid) {
     const status = await currentStatus(tx.em, orderId, customerId);
     if (status === OrderStatus.Cancelled) throw transitionRefused('pay', status);
-  } else if (paid.to === OrderStatus.Paid && paid.total > 0) {
-    await debit(tx.em, {
-      userId: customerId,
-      kind: BalanceKind.Available,
-      amount: paid.total,
-      reason: 'order_payment',
-      reference: { type: 'order', id: orderId },
-    });
   }
+  // The money moves in the move's subscribers: the seat's is frozen (group buying), a paid order's
+  // goes to its shop and the platform's commission (settlement), refused when the balance is short.
   return (await orderViews(tx.em, [orderId]))[0];
 }
 
@@ -200,6 +190,37 @@ export async function confirmDelivery(ctx: ServiceContext, input: unknown): Prom
     }
     return (await orderViews(tx.em, [orderId]))[0];
   });
+}
+
+/**
+ * The completion sweep: delivered orders whose after-sale window (AFTER_SALE_WINDOW_DAYS) is over
+ * and that have no refund open become `completed`, a batch per transaction. The move's own guard
+ * (window and open refunds, in SQL) decides, so a return requested meanwhile keeps its order
+ * delivered, and two processes sweeping at once complete each order once (`for update skip locked`
+ * lets them split a batch rather than queue). Returns how many it completed.
+ */
+export async function completeDeliveredOrders(ctx: ServiceContext, batchSize = 200): Promise<number> {
+  let completed = 0;
+  for (;;) {
+    const moved = await inTransaction(ctx, async (tx) => {
+      const due = await typedSql(tx.em)
+        .selectFrom('Order')
+        .select('id')
+        .where('status', '=', OrderStatus.Delivered)
+        .where('deliveredAt', '<=', sql<Date>`now() - make_interval(days => ${ctx.config.afterSaleWindowDays})`)
+        // Left out here too, so a batch of orders held by open refunds cannot keep the sweep looping.
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('Refund as r').select('r.id').whereRef('r.order', '=', 'Order.id').where('r.status', 'in', [...OPEN_REFUND_STATES]))))
+        .orderBy('deliveredAt')
+        .limit(batchSize)
+        .forUpdate()
+        .skipLocked()
+        .execute();
+      const ids = due.map((row) => row.id);
+      return { due: ids.length, moved: (await transitionOrders(tx, ['complete'], ids)).length };
+    });
+    completed += moved.moved;
+    if (moved.due < batchSize) return completed;
+  }
 }
 
 /**

@@ -3,13 +3,12 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import { EventTypes } from '../events/event-types.js';
 import { conflict, refused } from '../../errors.js';
 import { typedSql, type Database } from '../../db/typed-sql.js';
-import { BalanceKind } from '../../entities/balance.entity.js';
 import { GroupMembership, GroupState } from '../../entities/group-buy.entity.js';
 import { OrderStatus } from '../../entities/order.entity.js';
 import { MovementKind } from '../../entities/stock-movement.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
-import { debitHeld, freeze, lockBalances, release } from '../accounts/ledger.service.js';
+import { freeze, lockBalances, release } from '../accounts/ledger.service.js';
 import { giveBackOrderStock } from '../inventory/inventory.service.js';
 import { transitionOrders, type OrderTransition, type OrderTransitionPreparer } from '../orders/order-lifecycle.js';
 
@@ -123,16 +122,14 @@ async function takePaidSeat(tx: ServiceContext, paid: { orderId: number; custome
 const seatsOf = (tx: ServiceContext, groupId: number) =>
   typedSql(tx.em).selectFrom('GroupMembership').select(['order', 'customer', 'amount']).where('group', '=', groupId).orderBy('order').execute();
 
-/** Capacity reached: every member's order becomes `paid` (and sold) and their frozen amounts are debited. */
+/**
+ * Capacity reached: every member's order becomes `paid` (and sold); the move's settlement subscriber
+ * pays each seat's shop from the member's frozen money (their balances are locked above).
+ */
 async function settleGroup(tx: ServiceContext, group: ClosedGroup): Promise<void> {
   const seats = await seatsOf(tx, group.id);
   const settled = await transitionOrders(tx, ['settleSeat'], seats.map((s) => s.order));
   const members = seats.filter((s) => settled.some((m) => m.orderId === s.order));
-  // Ascending customer order, so two settlements touching the same customers lock balances alike.
-  members.sort((a, b) => a.customer - b.customer);
-  for (const m of members) {
-    await debitHeld(tx.em, { userId: m.customer, kind: BalanceKind.Frozen, amount: m.amount, reason: 'group_settlement', reference: { type: 'order', id: m.order } });
-  }
   emitStateChanged(tx, group, GroupState.Successful, members.map((m) => m.order).sort((a, b) => a - b));
 }
 

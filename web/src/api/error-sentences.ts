@@ -75,6 +75,7 @@ export const ERROR_SENTENCES: Record<UserErrorCode | TopLevelCode, string> = {
   ORDER_NOT_SHIPPABLE: 'This order cannot be shipped now.',
   ORDER_STATE_CONFLICT: 'This order has moved on (paid, cancelled or shipped) in the meantime. Reload it to see where it is.',
   PAYLOAD_TOO_LARGE: 'That was too much to send at once.',
+  PAYOUT_WRONG_STATE: 'This payout has already been settled: a failed payout stays failed. Reload it to see its state.',
   POINTS_PRICE_CHANGED: 'The points price changed. Look at the new price and try again.',
   PRODUCT_STATE_CONFLICT: 'This product changed in the meantime. Reload and try again.',
   PRODUCT_UNAVAILABLE: 'This product is no longer on sale.',

@@ -140,7 +140,7 @@ function OrderActions({ order, refresh }: { order: Order; refresh: () => void })
 }
 
 function OrderView({ order, refresh }: { order: Order; refresh: () => void }) {
-  const paidOrLater = order.status === 'PAID' || order.status === 'SHIPPED' || order.status === 'DELIVERED';
+  const paidOrLater = order.status === 'PAID' || order.status === 'SHIPPED' || order.status === 'DELIVERED' || order.status === 'COMPLETED';
   return (
     <>
       <h1>
@@ -204,7 +204,7 @@ function OrderView({ order, refresh }: { order: Order; refresh: () => void }) {
           </ul>
         </section>
       ) : null}
-      {order.status === 'DELIVERED' && order.items.some((i) => !i.reviewed) ? (
+      {(order.status === 'DELIVERED' || order.status === 'COMPLETED') && order.items.some((i) => !i.reviewed) ? (
         <section aria-labelledby="review-heading">
           <h2 id="review-heading">Review your items</h2>
           {order.items

@@ -10,7 +10,7 @@ import { usePageTitle } from '../ui/page-title';
 import { RequireSignIn } from '../auth/require-sign-in';
 
 const PAGE_SIZE = 10;
-const STATUSES: OrderStatus[] = ['PENDING_PAYMENT', 'AWAITING_GROUP', 'PAID', 'SHIPPED', 'DELIVERED', 'CANCELLED'];
+const STATUSES: OrderStatus[] = ['PENDING_PAYMENT', 'AWAITING_GROUP', 'PAID', 'SHIPPED', 'DELIVERED', 'COMPLETED', 'CANCELLED'];
 
 const OrdersPageQuery = graphql(`
   query OrdersPage($status: OrderStatus, $page: Int, $pageSize: Int) {

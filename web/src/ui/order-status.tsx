@@ -6,6 +6,7 @@ const LABELS: Record<OrderStatus, string> = {
   PAID: 'Paid',
   SHIPPED: 'Shipped',
   DELIVERED: 'Delivered',
+  COMPLETED: 'Completed',
   CANCELLED: 'Cancelled',
 };
 

@@ -1,0 +1,71 @@
+import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import * as payouts from '../services/settlement/payouts.js';
+import * as statements from '../services/settlement/statements.js';
+import * as commissions from '../services/settlement/commissions.js';
+import type { GraphQLContext } from './graphql-context.js';
+import { withoutNulls } from './without-nulls.js';
+import { answer } from './answer.js';
+import {
+  AddCommissionRateInput, AddCommissionRatePayload, CommissionRate, CreatePayoutBatchInput, CreatePayoutBatchPayload, PayoutBatch, PayoutBatchSummary,
+  PayoutPage, Reconciliation, SettlePayoutInput, SettlePayoutPayload, ShopBalances, StatementArgs, StatementPage,
+} from './types/settlement.types.js';
+import { PageArgs } from './types/page.types.js';
+
+/** The GraphQL door of settlement (the REST door: rest/settlement.routes.ts); one service call each. */
+@Resolver()
+export class SettlementResolver {
+  @Query(() => ShopBalances, { description: "The operator's shop's balances" })
+  merchantBalances(@Ctx() { ctx }: GraphQLContext) {
+    return statements.shopBalances(ctx);
+  }
+
+  @Query(() => StatementPage, { description: "The operator's shop's statement: every entry of its accounts, newest first" })
+  merchantStatement(@Args(() => StatementArgs) args: StatementArgs, @Ctx() { ctx }: GraphQLContext) {
+    return statements.shopStatement(ctx, withoutNulls(args));
+  }
+
+  @Query(() => PayoutPage, { description: "The operator's shop's payouts, newest first" })
+  merchantPayouts(@Args(() => PageArgs) args: PageArgs, @Ctx() { ctx }: GraphQLContext) {
+    return statements.shopPayouts(ctx, withoutNulls(args));
+  }
+
+  @Query(() => [PayoutBatchSummary], { description: 'Platform admin: the latest payout batches' })
+  payoutBatches(@Ctx() { ctx }: GraphQLContext) {
+    return payouts.listPayoutBatches(ctx);
+  }
+
+  @Query(() => PayoutBatch, { nullable: true, description: 'Platform admin: one payout batch with its payouts' })
+  payoutBatch(@Arg('id', () => Int) batchId: number, @Ctx() { ctx }: GraphQLContext) {
+    return payouts.getPayoutBatch(ctx, { batchId });
+  }
+
+  @Query(() => String, { nullable: true, description: "Platform admin: a batch's file for the bank (CSV)" })
+  payoutBatchCsv(@Arg('id', () => Int) batchId: number, @Ctx() { ctx }: GraphQLContext) {
+    return payouts.exportPayoutBatchCsv(ctx, { batchId });
+  }
+
+  @Query(() => [CommissionRate], { nullable: true, description: "Platform admin: a shop's commission rates (null: no such shop)" })
+  commissionRates(@Arg('shopId', () => Int) shopId: number, @Ctx() { ctx }: GraphQLContext) {
+    return commissions.listCommissionRates(ctx, { shopId });
+  }
+
+  @Query(() => Reconciliation, { description: 'Platform admin: daily totals (UTC days from..to) beside the check that the books balance' })
+  reconciliation(@Arg('from', () => String, { description: 'YYYY-MM-DD' }) from: string, @Arg('to', () => String, { description: 'YYYY-MM-DD' }) to: string, @Ctx() { ctx }: GraphQLContext) {
+    return statements.reconciliationReport(ctx, { from, to });
+  }
+
+  @Mutation(() => CreatePayoutBatchPayload, { description: 'Platform admin: pay out every shop whose available balance reached the threshold' })
+  createPayoutBatch(@Arg('input', () => CreatePayoutBatchInput) input: CreatePayoutBatchInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, CreatePayoutBatchPayload, () => payouts.createPayoutBatch(ctx, { ...input }));
+  }
+
+  @Mutation(() => SettlePayoutPayload, { description: "Platform admin: the bank's answer for a payout" })
+  settlePayout(@Arg('input', () => SettlePayoutInput) input: SettlePayoutInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, SettlePayoutPayload, () => payouts.settlePayout(ctx, withoutNulls({ ...input })));
+  }
+
+  @Mutation(() => AddCommissionRatePayload, { description: 'Platform admin: add a commission rate for a shop' })
+  addCommissionRate(@Arg('input', () => AddCommissionRateInput) input: AddCommissionRateInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, AddCommissionRatePayload, () => commissions.addCommissionRate(ctx, withoutNulls({ ...input })));
+  }
+}

@@ -1,0 +1,67 @@
+import { notFound } from '../../errors.js';
+import { refusals } from '../../error-codes.js';
+import { typedSql } from '../../db/typed-sql.js';
+import { CommissionRate } from '../../entities/settlement.entity.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { requireAdmin } from '../../shared/guards.js';
+import { inTransaction } from '../../shared/transaction.js';
+import { id, parseInput, z } from '../../shared/validate.js';
+
+export interface CommissionRateView {
+  id: number;
+  shopId: number;
+  categoryId: number | null;
+  rateBp: number;
+  validFrom: Date;
+  validUntil: Date | null;
+}
+
+const RateInput = z
+  .object({
+    shopId: id,
+    categoryId: id.nullable().optional(),
+    rateBp: z.number().int().min(0).max(10_000),
+    validFrom: z.coerce.date().optional(),
+    validUntil: z.coerce.date().nullable().optional(),
+  })
+  .refine((r) => !r.validUntil || !r.validFrom || r.validUntil > r.validFrom, { message: 'validUntil must be after validFrom', path: ['validUntil'] });
+
+const columns = ['id', 'shop as shopId', 'category as categoryId', 'rateBp', 'validFrom', 'validUntil'] as const;
+
+export const addCommissionRateRefusals = refusals('FORBIDDEN', 'NOT_FOUND', 'VALIDATION_FAILED');
+
+/**
+ * A platform admin adds a rate (basis points) for a shop, for one category (and its subcategories)
+ * or for the rest, from `validFrom` (now by default) until `validUntil` (open-ended). Rates are never
+ * edited: a new one with a later `validFrom` takes over, and orders keep the commission of their payment.
+ */
+export async function addCommissionRate(ctx: ServiceContext, input: unknown): Promise<CommissionRateView> {
+  requireAdmin(ctx);
+  const data = parseInput(RateInput, input);
+  const rateId = await inTransaction(ctx, async (tx) => {
+    const db = typedSql(tx.em);
+    if (!(await db.selectFrom('Shop').select('id').where('id', '=', data.shopId).executeTakeFirst())) throw notFound('Shop', { shop_id: data.shopId });
+    if (data.categoryId && !(await db.selectFrom('Category').select('id').where('id', '=', data.categoryId).executeTakeFirst())) {
+      throw notFound('Category', { id: data.categoryId });
+    }
+    const rate = tx.em.create(CommissionRate, {
+      shop: data.shopId,
+      category: data.categoryId ?? null,
+      rateBp: data.rateBp,
+      validFrom: data.validFrom ?? new Date(),
+      validUntil: data.validUntil ?? null,
+    });
+    await tx.em.flush();
+    return rate.id;
+  });
+  return typedSql(ctx.em).selectFrom('CommissionRate').select(columns).where('id', '=', rateId).executeTakeFirstOrThrow();
+}
+
+export const listCommissionRatesRefusals = refusals('FORBIDDEN', 'NOT_FOUND');
+
+export async function listCommissionRates(ctx: ServiceContext, input: unknown): Promise<CommissionRateView[]> {
+  requireAdmin(ctx);
+  const { shopId } = parseInput(z.object({ shopId: id }), input);
+  if (!(await typedSql(ctx.em).selectFrom('Shop').select('id').where('id', '=', shopId).executeTakeFirst())) throw notFound('Shop', { shop_id: shopId });
+  return typedSql(ctx.em).selectFrom('CommissionRate').select(columns).where('shop', '=', shopId).orderBy('validFrom', 'desc').orderBy('id', 'desc').limit(200).execute();
+}

@@ -1,0 +1,214 @@
+import { sql } from 'kysely';
+import { refusals } from '../../error-codes.js';
+import { typedSql } from '../../db/typed-sql.js';
+import { BASE_CURRENCY } from '../../currency.js';
+import { BalanceKind } from '../../entities/balance.entity.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { requireAdmin, requireOperator } from '../../shared/guards.js';
+import { parseInput, z } from '../../shared/validate.js';
+import { validationError } from '../../errors.js';
+import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
+import { payoutColumns, type PayoutView } from './payouts.js';
+
+/** A shop's own accounts (the platform's commission on its sales is the platform's, not shown to it). */
+const SHOP_OWN_KINDS = [BalanceKind.ShopPending, BalanceKind.ShopAvailable, BalanceKind.ShopInTransit, BalanceKind.ShopDebt] as const;
+type ShopOwnKind = (typeof SHOP_OWN_KINDS)[number];
+
+export interface ShopBalancesView {
+  currency: string;
+  /** Earned on orders not completed yet. */
+  pending: number;
+  /** Payable in the next payout batch. */
+  available: number;
+  /** In payouts sent to the bank and not yet answered. */
+  inTransit: number;
+  /** What refunds took beyond the available balance (zero or negative), netted from the next earnings. */
+  debt: number;
+}
+
+export const shopBalancesRefusals = refusals('FORBIDDEN');
+
+export async function shopBalances(ctx: ServiceContext): Promise<ShopBalancesView> {
+  const { shopId } = requireOperator(ctx);
+  const rows = await typedSql(ctx.em).selectFrom('Balance').select(['kind', 'amount']).where('shop', '=', shopId).where('kind', 'in', [...SHOP_OWN_KINDS]).execute();
+  const of = (kind: ShopOwnKind) => Number(rows.find((r) => r.kind === kind)?.amount ?? 0);
+  return {
+    currency: BASE_CURRENCY.code,
+    pending: of(BalanceKind.ShopPending),
+    available: of(BalanceKind.ShopAvailable),
+    inTransit: of(BalanceKind.ShopInTransit),
+    debt: of(BalanceKind.ShopDebt),
+  };
+}
+
+export interface StatementEntryView {
+  id: number;
+  account: ShopOwnKind;
+  delta: number;
+  balanceAfter: number;
+  reason: string;
+  /** What the entry is about: an order, a refund or a payout (null for the ledger's opening). */
+  orderId: number | null;
+  refundId: number | null;
+  payoutId: number | null;
+  createdAt: Date;
+}
+
+const StatementInput = z.object({ ...pageFields, account: z.enum(SHOP_OWN_KINDS).optional() });
+
+export const shopStatementRefusals = refusals('FORBIDDEN');
+
+/**
+ * Every entry of the shop's accounts, newest first: per account the entries add up to its balance
+ * (the last entry's `balanceAfter` is the balance).
+ */
+export async function shopStatement(ctx: ServiceContext, input: unknown): Promise<Page<StatementEntryView>> {
+  const { shopId } = requireOperator(ctx);
+  const { account, ...paging } = parseInput(StatementInput, input ?? {});
+  const db = typedSql(ctx.em);
+  const entries = db
+    .selectFrom('LedgerEntry')
+    .innerJoin('Balance as b', 'b.id', 'LedgerEntry.balance')
+    .where('b.shop', '=', shopId)
+    .where('b.kind', 'in', account ? [account] : [...SHOP_OWN_KINDS]);
+  const [{ total }] = await entries.select((eb) => eb.fn.countAll<string>().as('total')).execute();
+  const rows = await entries
+    .select(['LedgerEntry.id', 'b.kind', 'LedgerEntry.delta', 'LedgerEntry.balanceAfter', 'LedgerEntry.reason', 'LedgerEntry.referenceType', 'LedgerEntry.referenceId', 'LedgerEntry.createdAt'])
+    .orderBy('LedgerEntry.id', 'desc')
+    .limit(paging.pageSize)
+    .offset((paging.page - 1) * paging.pageSize)
+    .execute();
+  const ref = (type: string, row: { referenceType: string | null; referenceId: number | null }) => (row.referenceType === type ? row.referenceId : null);
+  const items = rows.map((r) => ({
+    id: r.id,
+    account: r.kind as ShopOwnKind,
+    delta: Number(r.delta),
+    balanceAfter: Number(r.balanceAfter),
+    reason: r.reason,
+    orderId: ref('order', r),
+    refundId: ref('refund', r),
+    payoutId: ref('payout', r),
+    createdAt: r.createdAt,
+  }));
+  return pageOf(items, paging, Number(total));
+}
+
+export const shopPayoutsRefusals = refusals('FORBIDDEN');
+
+export async function shopPayouts(ctx: ServiceContext, input: unknown): Promise<Page<PayoutView>> {
+  const { shopId } = requireOperator(ctx);
+  const paging = parseInput(z.object(pageFields), input ?? {});
+  const { ids, total } = await idPage(typedSql(ctx.em).selectFrom('Payout').where('shop', '=', shopId), paging, 'desc');
+  const rows = ids.length === 0 ? [] : await typedSql(ctx.em).selectFrom('Payout').select(payoutColumns).where('id', 'in', ids).orderBy('id', 'desc').execute();
+  return pageOf(rows, paging, total);
+}
+
+export interface ReconciliationDay {
+  day: string;
+  /** Sum of the day's entries per account kind (money kinds only). */
+  movements: { kind: BalanceKind; total: number }[];
+  ordersPaid: number;
+  amountPaid: number;
+  refundsCompleted: number;
+  amountRefunded: number;
+  commissionEarned: number;
+  payoutsCreated: number;
+  amountPaidOut: number;
+}
+
+export interface ReconciliationView {
+  /** The sum over every money account: zero when the books balance. */
+  booksSum: number;
+  booksBalance: boolean;
+  /** Transfers whose two entries do not cancel out (none when the books are whole). */
+  unbalancedTransfers: number;
+  /** Balances now, per account kind. */
+  balances: { kind: BalanceKind; total: number }[];
+  days: ReconciliationDay[];
+}
+
+const ReconciliationInput = z.object({ from: z.iso.date(), to: z.iso.date() }).refine((r) => r.from <= r.to, { message: 'from must not be after to', path: ['from'] });
+
+export const reconciliationReportRefusals = refusals('FORBIDDEN', 'VALIDATION_FAILED');
+
+/**
+ * The platform's daily report (UTC days, `from`..`to` inclusive, at most 92 of them) beside the
+ * check that the books balance. Every figure is a sum over the ledger or the orders of the day.
+ */
+export async function reconciliationReport(ctx: ServiceContext, input: unknown): Promise<ReconciliationView> {
+  requireAdmin(ctx);
+  const { from, to } = parseInput(ReconciliationInput, input);
+  const start = new Date(`${from}T00:00:00Z`);
+  const end = new Date(new Date(`${to}T00:00:00Z`).getTime() + 86_400_000);
+  if (end.getTime() - start.getTime() > 92 * 86_400_000) throw validationError('The report covers at most 92 days', { parameter: 'to', value: to });
+  const db = typedSql(ctx.em);
+  const day = (column: string) => sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD')`;
+
+  const [books] = await db.selectFrom('Balance').select((eb) => eb.fn.coalesce(eb.fn.sum<string>('amount'), eb.lit(0)).as('sum')).where('currency', 'is not', null).execute();
+  const unbalanced = await sql<{ n: string }>`select count(*) as n from (select transfer_id from ledger_entry where transfer_id is not null and created_at >= ${start} and created_at < ${end} group by transfer_id having sum(delta) <> 0 or count(*) <> 2) t`.execute(db);
+  const balances = await db
+    .selectFrom('Balance')
+    .select((eb) => ['kind', eb.fn.sum<string>('amount').as('total')])
+    .where('currency', 'is not', null)
+    .groupBy('kind')
+    .orderBy('kind')
+    .execute();
+  const movements = await db
+    .selectFrom('LedgerEntry as l')
+    .innerJoin('Balance as b', 'b.id', 'l.balance')
+    .select((eb) => [day('l.createdAt').as('day'), 'b.kind', eb.fn.sum<string>('l.delta').as('total')])
+    .where('b.currency', 'is not', null)
+    .where('l.createdAt', '>=', start)
+    .where('l.createdAt', '<', end)
+    .groupBy([day('l.createdAt'), 'b.kind'])
+    .execute();
+  const paid = await db
+    .selectFrom('Order')
+    .select((eb) => [day('paidAt').as('day'), eb.fn.countAll<string>().as('n'), eb.fn.sum<string>('total').as('amount'), eb.fn.sum<string>('commission').as('commission')])
+    .where('paidAt', '>=', start)
+    .where('paidAt', '<', end)
+    .groupBy(day('paidAt'))
+    .execute();
+  const refunded = await db
+    .selectFrom('Refund')
+    .select((eb) => [day('completedAt').as('day'), eb.fn.countAll<string>().as('n'), eb.fn.sum<string>('amount').as('amount'), eb.fn.sum<string>('commissionAmount').as('commission')])
+    .where('completedAt', '>=', start)
+    .where('completedAt', '<', end)
+    .groupBy(day('completedAt'))
+    .execute();
+  const payouts = await db
+    .selectFrom('Payout')
+    .select((eb) => [day('createdAt').as('day'), eb.fn.countAll<string>().as('n'), eb.fn.sum<string>('amount').as('amount')])
+    .where('createdAt', '>=', start)
+    .where('createdAt', '<', end)
+    .groupBy(day('createdAt'))
+    .execute();
+
+  const days: ReconciliationDay[] = [];
+  for (let t = start.getTime(); t < end.getTime(); t += 86_400_000) {
+    const d = new Date(t).toISOString().slice(0, 10);
+    const p = paid.find((r) => r.day === d);
+    const r = refunded.find((x) => x.day === d);
+    const o = payouts.find((x) => x.day === d);
+    days.push({
+      day: d,
+      movements: movements.filter((m) => m.day === d).map((m) => ({ kind: m.kind, total: Number(m.total) })).sort((a, b) => a.kind.localeCompare(b.kind)),
+      ordersPaid: Number(p?.n ?? 0),
+      amountPaid: Number(p?.amount ?? 0),
+      refundsCompleted: Number(r?.n ?? 0),
+      amountRefunded: Number(r?.amount ?? 0),
+      commissionEarned: Number(p?.commission ?? 0) - Number(r?.commission ?? 0),
+      payoutsCreated: Number(o?.n ?? 0),
+      amountPaidOut: Number(o?.amount ?? 0),
+    });
+  }
+  const booksSum = Number(books.sum);
+  return {
+    booksSum,
+    booksBalance: booksSum === 0 && Number(unbalanced.rows[0].n) === 0,
+    unbalancedTransfers: Number(unbalanced.rows[0].n),
+    balances: balances.map((b) => ({ kind: b.kind, total: Number(b.total) })),
+    days,
+  };
+}
+
