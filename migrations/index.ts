@@ -20,6 +20,7 @@ import { Migration20261126100000AuthAttemptCounts } from './Migration20261126100
 import { Migration20261126250000OrderAddressRequired } from './Migration20261126250000OrderAddressRequired.js';
 import { Migration20261126300000StockMovements } from './Migration20261126300000StockMovements.js';
 import { Migration20261126300100StructuredRefusals } from './Migration20261126300100StructuredRefusals.js';
+import { Migration20261126400000Outbox } from './Migration20261126400000Outbox.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -47,4 +48,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126250000OrderAddressRequired', class: Migration20261126250000OrderAddressRequired },
   { name: 'Migration20261126300000StockMovements', class: Migration20261126300000StockMovements },
   { name: 'Migration20261126300100StructuredRefusals', class: Migration20261126300100StructuredRefusals },
+  { name: 'Migration20261126400000Outbox', class: Migration20261126400000Outbox },
 ];

@@ -60,7 +60,7 @@ async function prepareDatabase(config: AppConfig, log: Logger) {
  */
 async function serve(config: AppConfig, log: Logger, databaseUrl: string) {
   const orm = await openOrm({ clientUrl: databaseUrl, ...servingPool(config) });
-  const events = new PostgresEventBus({ connectionString: databaseUrl, log: log.child({ component: 'events' }) });
+  const events = new PostgresEventBus({ connectionString: databaseUrl, log: log.child({ component: 'events' }), pollMs: config.outbox.pollMs });
   await events.start();
   const app = await startApp({ config, orm, log, events, wiring: serviceWiring(config) }, config.port);
   log.info({ port: app.port, pid: process.pid }, `Mallfront listening: http://localhost:${app.port}/graphql and http://localhost:${app.port}/api`);

@@ -8,7 +8,7 @@ import { OrderStatus } from '../src/entities/order.entity.js';
 import { GroupState } from '../src/entities/group-buy.entity.js';
 import { EventTypes } from '../src/services/events/event-types.js';
 import { emit, inTransaction } from '../src/shared/transaction.js';
-import { emitStockLow } from '../src/services/catalog/stock-events.js';
+import { emitStockLow } from '../src/services/inventory/stock-events.js';
 
 /**
  * Two servers on one database, as two processes behind a load balancer: `a` and `b` have their own

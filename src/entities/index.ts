@@ -31,6 +31,7 @@ import { Refund, RefundItem } from './refund.entity.js';
 import { CatalogVersion, SalesVersion } from './listing-version.entity.js';
 import { SearchSuggestion } from './search-suggestion.entity.js';
 import { StockMovement } from './stock-movement.entity.js';
+import { Event, EventSequence, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './event.entity.js';
 
 /** Every entity, listed explicitly so the ORM needs no folder scanning (works the same in tests and dist). */
 export const entities = [
@@ -42,4 +43,5 @@ export const entities = [
   Review, FreightTemplate, FreightTemplateRegion, ShippingCompany, Refund, RefundItem,
   FavoriteProduct, FavoriteShop, PointsProduct, Redemption,
   CatalogVersion, SalesVersion, SearchSuggestion, StockMovement,
+  Event, EventSequence, WebhookEndpoint, WebhookDelivery, WebhookAttempt,
 ];

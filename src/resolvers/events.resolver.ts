@@ -41,8 +41,8 @@ export function perEventContext(context: GraphQLContext, stream: AsyncIterableIt
 @Resolver(() => DomainEventType)
 export class EventsResolver {
   @Subscription(() => DomainEventType, {
-    description: 'Live domain events: all of them for a platform admin, those of their own shop for a shop operator',
-    subscribe: ({ args, context }: Data) => perEventContext(context, feed.dashboardEvents(context.ctx, args)),
+    description: 'Domain events: all of them for a platform admin, those of their own shop for a shop operator. With `after`, the stored events after that id first, then live (no gap, no duplicate); an id older than the retention is refused with EVENTS_EXPIRED',
+    subscribe: async ({ args, context }: Data) => perEventContext(context, await feed.dashboardEvents(context.ctx, args)),
   })
   // The parameter declares the subscription's arguments in the schema; `subscribe` is what reads them.
   events(@Root() event: DomainEvent, @Args(() => EventFeedArgs) _args: EventFeedArgs): DomainEvent {
@@ -50,8 +50,8 @@ export class EventsResolver {
   }
 
   @Subscription(() => DomainEventType, {
-    description: "The signed-in customer's own orders as they are placed, paid, cancelled and shipped",
-    subscribe: ({ args, context }: Data) => perEventContext(context, feed.myOrderEvents(context.ctx, args)),
+    description: "The signed-in customer's own orders as they are placed, paid, cancelled and shipped; with `after`, the stored events after that id first, then live",
+    subscribe: async ({ args, context }: Data) => perEventContext(context, await feed.myOrderEvents(context.ctx, args)),
   })
   // The parameter declares the subscription's arguments in the schema; `subscribe` is what reads them.
   myOrderEvents(@Root() event: DomainEvent, @Args(() => EventFeedArgs) _args: EventFeedArgs): DomainEvent {

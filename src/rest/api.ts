@@ -12,6 +12,7 @@ import { refundRoutes } from './refund.routes.js';
 import { favoritesRoutes } from './favorites.routes.js';
 import { pointsRoutes } from './points.routes.js';
 import { operationsRoutes } from './operations.routes.js';
+import { eventRoutes } from './events.routes.js';
 
 /** The REST facade: every route calls one service method, like its GraphQL twin. */
 export function apiRouter(): Router {
@@ -29,5 +30,6 @@ export function apiRouter(): Router {
   pointsRoutes(router);
   favoritesRoutes(router);
   operationsRoutes(router);
+  eventRoutes(router);
   return router;
 }

@@ -3,6 +3,7 @@ import { cancelUnpaidOrders } from '../services/orders/order.service.js';
 import { expireLapsedGroups } from '../services/promotions/group-buy-lifecycle.js';
 import { expireIdempotencyKeys } from '../shared/idempotency.js';
 import { pruneAuthThrottle } from '../shared/auth-throttle.js';
+import { pruneExpiredEvents } from '../services/events/event-feed.service.js';
 import type { AppDeps } from './request-context.js';
 
 /** A context for work no user asked for (sweeps): no actor, its own entity manager. */
@@ -25,6 +26,7 @@ export const SWEEPS: Record<string, (ctx: ServiceContext) => Promise<number>> = 
   'group-expiry': expireLapsedGroups,
   'idempotency-keys': expireIdempotencyKeys,
   'auth-throttle': pruneAuthThrottle,
+  'event-retention': pruneExpiredEvents,
 };
 
 export function startSweeps(deps: AppDeps): () => void {

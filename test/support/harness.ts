@@ -97,7 +97,7 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, options: 
   const config = { ...loadConfig(env), databaseUrl: dbUrl, ...overrides };
   const orm = await openOrm({ clientUrl, ...servingPool(config), poolSize: overrides.dbPoolSize ?? 10, onQuery: (line) => queries.push(line) });
   const log = options.log ?? createLogger(config);
-  const events = new PostgresEventBus({ connectionString: clientUrl, log });
+  const events = new PostgresEventBus({ connectionString: clientUrl, log, pollMs: config.outbox.pollMs });
   await events.start();
   const base = serviceWiring(config);
   const deps: AppDeps = { config, orm, log, events, wiring: serviceWiring(config, options.wiring?.(base)) };

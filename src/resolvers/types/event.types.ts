@@ -142,7 +142,7 @@ export const EventPayloadUnion = createUnionType({
 
 @ObjectType('DomainEvent', { description: 'Something that happened in a committed transaction' })
 export class DomainEventType {
-  @Field(() => ID, { description: 'Unique per event: drop a duplicate delivery by it' }) id!: string;
+  @Field(() => ID, { description: "The event's place in the outbox, growing in commit order: resume a feed with `after` set to the last one received" }) id!: string;
   @Field(() => EventTypeEnum) type!: EventType;
   @Field(() => Date) occurredAt!: string;
   @Field(() => [Int], { description: 'Shops the event concerns' }) shopIds!: number[];
@@ -154,4 +154,7 @@ export class DomainEventType {
 export class EventFeedArgs {
   @Field(() => [EventTypeEnum], { nullable: true, description: 'Only these kinds (all when absent)' })
   types?: EventType[] | null;
+
+  @Field(() => ID, { nullable: true, description: 'Replay the stored events after this id first, then go live' })
+  after?: string | null;
 }
