@@ -98,6 +98,8 @@ export interface OutboxConfig {
 }
 
 export interface WebhookConfig {
+  /** This process sends deliveries (off: it only serves; other processes deliver). */
+  dispatch: boolean;
   /** Private, loopback and link-local addresses may be webhook targets (tests and development only). */
   allowPrivate: boolean;
   /** Plain `http://` URLs are accepted (development only: outside it an endpoint must be https). */
@@ -354,6 +356,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       retentionSeconds: integer(env, 'EVENT_RETENTION_SECONDS', 7 * 86_400, 1, 365 * 86_400),
     },
     webhooks: {
+      dispatch: bool(env, 'WEBHOOK_DISPATCH', true),
       allowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
       allowHttp: nodeEnv === 'development',
       maxConcurrencyPerEndpoint: integer(env, 'WEBHOOK_MAX_CONCURRENCY', 4, 1, 100),

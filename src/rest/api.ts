@@ -13,6 +13,7 @@ import { favoritesRoutes } from './favorites.routes.js';
 import { pointsRoutes } from './points.routes.js';
 import { operationsRoutes } from './operations.routes.js';
 import { eventRoutes } from './events.routes.js';
+import { webhookRoutes } from './webhook.routes.js';
 
 /** The REST facade: every route calls one service method, like its GraphQL twin. */
 export function apiRouter(): Router {
@@ -31,5 +32,6 @@ export function apiRouter(): Router {
   favoritesRoutes(router);
   operationsRoutes(router);
   eventRoutes(router);
+  webhookRoutes(router);
   return router;
 }

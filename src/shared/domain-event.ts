@@ -38,6 +38,8 @@ export const EVENT_PAYLOADS = {
   'refund.completed': z.object({ ...refundChange, amount }),
   'refund.rejected': z.object(refundChange),
   'refund.cancelled': z.object(refundChange),
+  /** An outbound webhook endpoint stopped receiving: it failed for WEBHOOK_DISABLE_AFTER_SECONDS, or answered 410 Gone. */
+  'webhook.endpoint_disabled': z.object({ endpointId: id, url: z.string(), reason: z.enum(['failing', 'gone']) }),
 };
 
 export type EventName = keyof typeof EVENT_PAYLOADS;
@@ -83,6 +85,8 @@ export interface EventPublisher {
 export interface EventSource {
   /** Calls `listener` with every event this process delivers, in position order; returns the unsubscribe function. */
   subscribe(listener: (event: DomainEvent) => void): () => void;
+  /** Calls `listener` after each run of the relay (the webhook dispatcher listens); absent without a relay. */
+  onWake?(listener: () => void): () => void;
 }
 
 /** Where services announce committed events and subscriptions listen: in-process for unit use, the outbox relay across processes. */

@@ -109,9 +109,17 @@ const RefundCompleted = RefundEventPayload('refund.completed', 'RefundCompletedE
 const RefundRejected = RefundEventPayload('refund.rejected', 'RefundRejectedEventPayload', 'REFUND_REJECTED', false);
 const RefundCancelled = RefundEventPayload('refund.cancelled', 'RefundCancelledEventPayload', 'REFUND_CANCELLED', false);
 
+@ObjectType({ description: 'WEBHOOK_ENDPOINT_DISABLED: reason is failing (every attempt failed for WEBHOOK_DISABLE_AFTER_SECONDS) or gone (it answered 410)' })
+class WebhookEndpointDisabledEventPayload implements PayloadOf<'webhook.endpoint_disabled'> {
+  @Field(() => Int) endpointId!: number;
+  @Field() url!: string;
+  @Field(() => String) reason!: EventPayloads['webhook.endpoint_disabled']['reason'];
+}
+
 /** Each event type's payload type (one each, so `__typename` tells the event type too). */
 const PAYLOAD_TYPES = {
   [EventTypes.ORDER_PLACED]: OrderPlacedEventPayload,
+  [EventTypes.WEBHOOK_ENDPOINT_DISABLED]: WebhookEndpointDisabledEventPayload,
   [EventTypes.ORDER_PAID]: OrderPaidEventPayload,
   [EventTypes.ORDER_CANCELLED]: OrderCancelledEventPayload,
   [EventTypes.ORDER_DELIVERED]: OrderDeliveredEventPayload,

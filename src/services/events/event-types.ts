@@ -30,6 +30,8 @@ export const EventTypes = {
   REFUND_COMPLETED: 'refund.completed',
   REFUND_REJECTED: 'refund.rejected',
   REFUND_CANCELLED: 'refund.cancelled',
+  /** A webhook endpoint was disabled (failing for a day, or 410 Gone): to its shop and the admins. */
+  WEBHOOK_ENDPOINT_DISABLED: 'webhook.endpoint_disabled',
 } as const satisfies Record<string, EventName>;
 
 export type EventType = (typeof EventTypes)[keyof typeof EventTypes];
