@@ -59,8 +59,6 @@ function accepts(audience: Audience, types: readonly string[]): (event: DomainEv
   }
 }
 
-/** What a feed resumed `after` an id can refuse: the events after it are no longer all kept. */
-export const eventFeedRefusals = refusals('EVENTS_EXPIRED');
 
 async function checkRetention(ctx: ServiceContext, after: string): Promise<void> {
   const [horizon] = await retentionHorizon.run(ctx.em, []);
@@ -127,6 +125,9 @@ async function resumableStream(ctx: ServiceContext, audience: Audience, types: r
   return resumed;
 }
 
+/** What a feed resumed `after` an id can refuse: the events after it are no longer all kept. */
+export const dashboardEventsRefusals = refusals('EVENTS_EXPIRED', 'SUBSCRIBER_TOO_SLOW');
+
 /**
  * The event feed of a dashboard: a platform admin sees every event, a shop operator only events
  * that concern their shop (`shopIds` includes it). Customers use `myOrderEvents`.
@@ -137,6 +138,8 @@ export function dashboardEvents(ctx: ServiceContext, input: unknown): Promise<As
   return resumableStream(ctx, audience, typesFor(audience, types), after);
 }
 
+export const myOrderEventsRefusals = refusals('EVENTS_EXPIRED', 'SUBSCRIBER_TOO_SLOW');
+
 /** A customer's own orders as they change: placed, paid, cancelled, shipped. */
 export function myOrderEvents(ctx: ServiceContext, input: unknown): Promise<AsyncIterableIterator<DomainEvent>> {
   const actor = requireCustomer(ctx);
@@ -145,7 +148,7 @@ export function myOrderEvents(ctx: ServiceContext, input: unknown): Promise<Asyn
   return resumableStream(ctx, audience, typesFor(audience, types), after);
 }
 
-export const listEventsRefusals = eventFeedRefusals;
+export const listEventsRefusals = refusals('EVENTS_EXPIRED');
 
 /**
  * `GET /api/events`: the same feed for clients that poll. Platform admins and shop operators see
@@ -154,7 +157,11 @@ export const listEventsRefusals = eventFeedRefusals;
  */
 export async function listEvents(ctx: ServiceContext, input: unknown): Promise<{ events: DomainEvent[]; next: string }> {
   const actor = requireUser(ctx);
-  const audience: Audience = actor.role === Role.Customer ? { kind: 'customer', customerId: actor.userId } : dashboardAudience(ctx);
+  // A shop operator without a shop sees what a customer sees: the events of their own orders (none).
+  const audience: Audience =
+    actor.role === Role.PlatformAdmin ? { kind: 'admin' }
+    : actor.role === Role.ShopOperator && actor.shopId !== null ? { kind: 'shop', shopId: actor.shopId }
+    : { kind: 'customer', customerId: actor.userId };
   const query = parseInput(EventPageQuery, input ?? {});
   const { types, after, limit } = parseInput(PageInput, { ...query, types: query.types?.split(',').filter((t) => t !== '') });
   await checkRetention(ctx, after);

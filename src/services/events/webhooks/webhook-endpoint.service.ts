@@ -50,10 +50,6 @@ export const UpdateWebhookInput = z.object({ url: Url.optional(), eventTypes: Ev
 export const WebhookAttemptsInput = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });
 export const RedeliverWebhookInput = z.object({ eventId: z.string().regex(/^[1-9][0-9]{0,17}$/, 'an event id') });
 
-export const webhookUrlRefusals = refusals('WEBHOOK_URL_REFUSED');
-export const createWebhookEndpointRefusals = webhookUrlRefusals;
-export const updateWebhookEndpointRefusals = refusals(webhookUrlRefusals, 'NOT_FOUND');
-export const webhookEndpointRefusals = refusals('NOT_FOUND');
 
 /** https outside development, and no private, loopback or link-local address behind the name (unless WEBHOOK_ALLOW_PRIVATE). */
 async function checkUrl(ctx: ServiceContext, url: string): Promise<void> {
@@ -86,6 +82,8 @@ async function ownEndpoint(ctx: ServiceContext, id: number): Promise<WebhookEndp
   return viewOf(row);
 }
 
+export const createWebhookEndpointRefusals = refusals('WEBHOOK_URL_REFUSED');
+
 export async function createWebhookEndpoint(ctx: ServiceContext, input: unknown): Promise<WebhookEndpointView> {
   const scope = scopeOf(ctx);
   const data = parseInput(CreateWebhookInput, input ?? {});
@@ -95,7 +93,8 @@ export async function createWebhookEndpoint(ctx: ServiceContext, input: unknown)
     'insert into webhook_endpoint (shop_id, url, event_types, active, secret, created_at) values (?, ?, ?::text[], ?, ?, now()) returning id',
     [scope.shopId, data.url, textArray(data.eventTypes), data.active, secret],
   );
-  return { ...(await ownEndpoint(ctx, id)), secret };
+  const row = await typedSql(ctx.em).selectFrom('WebhookEndpoint').select(COLUMNS).where('id', '=', id).executeTakeFirstOrThrow();
+  return { ...viewOf(row), secret };
 }
 
 export async function listWebhookEndpoints(ctx: ServiceContext): Promise<WebhookEndpointView[]> {
@@ -108,6 +107,8 @@ export async function listWebhookEndpoints(ctx: ServiceContext): Promise<Webhook
     .execute();
   return rows.map(viewOf);
 }
+
+export const updateWebhookEndpointRefusals = refusals('WEBHOOK_URL_REFUSED', 'NOT_FOUND');
 
 /** Changes the URL, the types or the active flag; turning an endpoint on again forgets why it was off. */
 export async function updateWebhookEndpoint(ctx: ServiceContext, id: number, input: unknown): Promise<WebhookEndpointView> {
@@ -133,11 +134,15 @@ export async function updateWebhookEndpoint(ctx: ServiceContext, id: number, inp
   });
 }
 
+export const deleteWebhookEndpointRefusals = refusals('NOT_FOUND');
+
 export async function deleteWebhookEndpoint(ctx: ServiceContext, id: number): Promise<boolean> {
   await ownEndpoint(ctx, id);
   await typedSql(ctx.em).deleteFrom('WebhookEndpoint').where('id', '=', id).execute();
   return true;
 }
+
+export const rotateWebhookSecretRefusals = refusals('NOT_FOUND');
 
 /**
  * A new secret, shown once. The previous one keeps signing, as a second signature, for
@@ -154,6 +159,8 @@ export async function rotateWebhookSecret(ctx: ServiceContext, id: number): Prom
   return { ...view, secret };
 }
 
+
+export const webhookAttemptsRefusals = refusals('NOT_FOUND');
 
 /** The delivery log of an endpoint, newest first: each attempt's time, status, latency and first bytes of the answer. */
 export async function webhookAttempts(ctx: ServiceContext, id: number, input: unknown): Promise<WebhookAttemptView[]> {
@@ -177,6 +184,8 @@ export async function webhookAttempts(ctx: ServiceContext, id: number, input: un
   }));
 }
 
+export const redeliverWebhookEventRefusals = refusals('NOT_FOUND');
+
 /**
  * Sends one stored event to the endpoint again, now, with fresh retries: the event must be one the
  * endpoint may receive (its shop's, for a shop's endpoint) and still kept.
@@ -197,6 +206,8 @@ export async function redeliverWebhookEvent(ctx: ServiceContext, id: number, inp
   ctx.events.committed();
   return true;
 }
+
+export const pingWebhookEndpointRefusals = refusals('NOT_FOUND');
 
 /** Sends a `webhook.ping` message to the endpoint now (signed like a delivery) and answers the logged attempt. */
 export async function pingWebhookEndpoint(ctx: ServiceContext, id: number): Promise<WebhookAttemptView> {
