@@ -102,7 +102,7 @@ describe('events across server processes', () => {
           payload: { orderId: 1, shipmentId: 1, companyCode: 'SF', carrier: 'x'.repeat(9000), trackingNumber: 'T1' },
         });
       }),
-    ).rejects.toThrow(/NOTIFY holds at most/);
+    ).rejects.toThrow(/an event holds at most/);
     expect((await a.sql('select name from shop where id = ?', [shop2.id]))[0].name).not.toBe('renamed by a doomed transaction');
     await commitEvents(a, [marker(3)]);
     expect((await sub.next('events')).payload.skuId).toBe(3);
