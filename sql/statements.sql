@@ -690,7 +690,7 @@ select id from webhook_endpoint where id = ? and active for update;
 
 -- webhook_log_attempt (SQL text)
 insert into webhook_attempt (endpoint_id, delivery_id, attempted_at, status_code, latency_ms, error, response_head)
-values (?, ?, now(), ?, ?, ?, ?) returning id::text as id;
+values (?, ?, now(), ?, ?, ?, ?) returning id::text as id, attempted_at;
 
 -- webhook_reclaim_lapsed (SQL text)
 update webhook_delivery set state = 'pending', lease_until = null

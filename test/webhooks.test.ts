@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { startTestApp, type TestApp } from './support/harness.js';
-import { newAdmin, newOperator, newShop, type TestUser } from './support/fixtures.js';
+import { newAdmin, newCustomer, newOperator, newShop, type TestUser } from './support/fixtures.js';
+import { mutate } from './support/graphql.js';
 import { commitEvents, marker, orderPlaced, waitFor } from './support/subscriptions.js';
 import { startReceiver } from './support/webhook-receiver.js';
 import { loadConfig } from '../src/config.js';
@@ -59,7 +60,9 @@ describe('webhooks', () => {
     try {
       const endpoint = await register(admin.token, receiver.url);
       await commitEvents(t, [marker(500_002)]);
+      // The attempt is logged before its delivery is settled (two statements): wait for both.
       await waitFor(async () => (await attempts(endpoint.id)).some((a) => a.status_code === 200), 10_000, 'accepted');
+      await waitFor(async () => (await t.sql<{ state: string }>('select state from webhook_delivery where endpoint_id = ?', [endpoint.id]))[0]?.state !== 'delivering', 10_000, 'settled');
       expect((await attempts(endpoint.id)).map((a) => a.status_code)).toEqual([500, 500, 200]);
       expect(new Set(receiver.ids()).size).toBe(1);
       const [delivery] = await t.sql('select state, attempts from webhook_delivery where endpoint_id = ?', [endpoint.id]);
@@ -172,6 +175,157 @@ describe('webhooks', () => {
   });
 });
 
+const ENDPOINT = 'id shopId url eventTypes active disabledReason createdAt secret';
+const ATTEMPT = 'id deliveryId eventId attemptedAt statusCode latencyMs error responseHead';
+
+describe('webhooks over GraphQL (the same use cases as /api/admin/webhooks and /api/merchant/webhooks)', () => {
+  it('creates an endpoint whose secret the answer shows once; lists, changes and deletes it', async () => {
+    const created = await mutate(t, 'createWebhookEndpoint', { url: 'http://127.0.0.1:9/hook', eventTypes: ['STOCK_LOW', 'ORDER_PAID'] }, `endpoint { ${ENDPOINT} }`, admin.token);
+    expect(created.userErrors).toEqual([]);
+    const endpoint = created.payload.endpoint;
+    expect(endpoint).toMatchObject({ shopId: null, url: 'http://127.0.0.1:9/hook', eventTypes: ['STOCK_LOW', 'ORDER_PAID'], active: true, disabledReason: null });
+    expect(endpoint.secret).toMatch(/^whsec_/);
+    const [row] = await t.sql<{ secret: string; event_types: string[] }>('select secret, event_types from webhook_endpoint where id = ?', [endpoint.id]);
+    expect(row).toEqual({ secret: endpoint.secret, event_types: ['stock.low', 'order.paid'] });
+    // Never again: not in the list, over either door.
+    const listed = await t.gql(`{ webhookEndpoints { ${ENDPOINT} } }`, undefined, admin.token);
+    expect(listed.errors).toBeUndefined();
+    expect(listed.data.webhookEndpoints.find((e: { id: number }) => e.id === endpoint.id)).toEqual({ ...endpoint, secret: null });
+    expect((await t.api('GET', '/api/admin/webhooks', { token: admin.token })).body.find((e: { id: number }) => e.id === endpoint.id)).toMatchObject({ id: endpoint.id, event_types: ['stock.low', 'order.paid'] });
+
+    const off = await mutate(t, 'updateWebhookEndpoint', { endpointId: endpoint.id, active: false }, `endpoint { ${ENDPOINT} }`, admin.token);
+    expect(off.payload.endpoint).toMatchObject({ active: false, disabledReason: 'OPERATOR', secret: null, eventTypes: ['STOCK_LOW', 'ORDER_PAID'] });
+    const rotated = await mutate(t, 'rotateWebhookSecret', { endpointId: endpoint.id }, `endpoint { ${ENDPOINT} }`, admin.token);
+    expect(rotated.payload.endpoint.secret).toMatch(/^whsec_/);
+    expect(rotated.payload.endpoint.secret).not.toBe(endpoint.secret);
+    expect((await t.sql('select secret, previous_secret from webhook_endpoint where id = ?', [endpoint.id]))[0]).toEqual({ secret: rotated.payload.endpoint.secret, previous_secret: endpoint.secret });
+
+    const deleted = await mutate(t, 'deleteWebhookEndpoint', { endpointId: endpoint.id }, 'deletedEndpointId', admin.token);
+    expect(deleted).toMatchObject({ payload: { deletedEndpointId: endpoint.id }, userErrors: [] });
+    expect(await t.sql('select 1 from webhook_endpoint where id = ?', [endpoint.id])).toEqual([]);
+    const again = await mutate(t, 'deleteWebhookEndpoint', { endpointId: endpoint.id }, 'deletedEndpointId', admin.token);
+    expect(again.payload.deletedEndpointId).toBeNull();
+    expect(again.userErrors.map((e) => e.code)).toEqual(['NOT_FOUND']);
+  });
+
+  it("keeps a shop's endpoint to its shop: another shop's operator neither sees nor touches it; a customer is refused", async () => {
+    const shop = await newShop(t);
+    const operator = await newOperator(t, shop.id);
+    const created = await mutate(t, 'createWebhookEndpoint', { url: 'http://127.0.0.1:9/shop-hook', eventTypes: ['ORDER_PLACED'] }, `endpoint { ${ENDPOINT} }`, operator.token);
+    const endpoint = created.payload.endpoint;
+    expect(endpoint).toMatchObject({ shopId: shop.id, eventTypes: ['ORDER_PLACED'] });
+    expect((await t.gql('{ webhookEndpoints { id } }', undefined, operator.token)).data.webhookEndpoints).toEqual([{ id: endpoint.id }]);
+
+    const other = await newOperator(t, (await newShop(t)).id);
+    expect((await t.gql('{ webhookEndpoints { id } }', undefined, other.token)).data.webhookEndpoints).toEqual([]);
+    // Nor does a platform admin's list hold it: theirs are the platform's endpoints.
+    expect((await t.gql('{ webhookEndpoints { id } }', undefined, admin.token)).data.webhookEndpoints.map((e: { id: number }) => e.id)).not.toContain(endpoint.id);
+    const log = await t.gql('query($id: Int!) { webhookAttempts(endpointId: $id) { id } }', { id: endpoint.id }, other.token);
+    expect(log.data).toEqual({ webhookAttempts: null });
+    expect(log.errors?.map((e: { extensions: { code: string }; path: string[] }) => [e.extensions.code, e.path])).toEqual([['NOT_FOUND', ['webhookAttempts']]]);
+    for (const [field, input, selection] of [
+      ['updateWebhookEndpoint', { endpointId: endpoint.id, url: 'http://127.0.0.1:9/stolen' }, 'endpoint { id }'],
+      ['rotateWebhookSecret', { endpointId: endpoint.id }, 'endpoint { id secret }'],
+      ['pingWebhookEndpoint', { endpointId: endpoint.id }, 'attempt { id }'],
+      ['redeliverWebhookEvent', { endpointId: endpoint.id, eventId: '1' }, 'redeliveredEventId'],
+      ['deleteWebhookEndpoint', { endpointId: endpoint.id }, 'deletedEndpointId'],
+    ] as const) {
+      const res = await mutate(t, field, input, selection, other.token);
+      expect([field, res.userErrors.map((e) => e.code), Object.values(res.payload).filter((v) => !Array.isArray(v))]).toEqual([field, ['NOT_FOUND'], [null]]);
+    }
+    expect((await t.sql('select url, secret from webhook_endpoint where id = ?', [endpoint.id]))[0]).toEqual({ url: 'http://127.0.0.1:9/shop-hook', secret: endpoint.secret });
+    expect(await t.sql('select 1 from webhook_attempt where endpoint_id = ?', [endpoint.id])).toEqual([]);
+
+    const customer = await newCustomer(t);
+    const refused = await t.gql('{ webhookEndpoints { id } }', undefined, customer.token);
+    expect(refused.errors?.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['FORBIDDEN']);
+    const create = await mutate(t, 'createWebhookEndpoint', { url: 'http://127.0.0.1:9/x', eventTypes: ['ORDER_PLACED'] }, 'endpoint { id }', customer.token);
+    expect(create.errors?.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['FORBIDDEN']);
+    await mutate(t, 'deleteWebhookEndpoint', { endpointId: endpoint.id }, 'deletedEndpointId', operator.token);
+  });
+
+  it('answers the delivery log newest first, a ping as a logged attempt, and redelivers an event', async () => {
+    const receiver = await startReceiver();
+    try {
+      const created = await mutate(t, 'createWebhookEndpoint', { url: receiver.url, eventTypes: ['STOCK_LOW'] }, `endpoint { ${ENDPOINT} }`, admin.token);
+      const endpoint = created.payload.endpoint;
+      await commitEvents(t, [marker(600_001)]);
+      await waitFor(() => receiver.received.length >= 1, 10_000, 'a delivery');
+      const eventId = String(receiver.received[0].headers['webhook-id']).replace('evt_', '');
+      // The attempt is logged once the answer is read; the receiver saw the request before that.
+      await waitFor(async () => (await attempts(endpoint.id)).length >= 1, 10_000, 'the attempt logged');
+
+      const ping = await mutate(t, 'pingWebhookEndpoint', { endpointId: endpoint.id }, `attempt { ${ATTEMPT} }`, admin.token);
+      expect(ping.userErrors).toEqual([]);
+      expect(ping.payload.attempt).toMatchObject({ deliveryId: null, eventId: null, statusCode: 200, error: null, responseHead: 'answered 200' });
+      expect(JSON.parse(receiver.received[1].body)).toMatchObject({ type: 'webhook.ping' });
+
+      const log = await t.gql(`query($id: Int!) { webhookAttempts(endpointId: $id) { ${ATTEMPT} } }`, { id: endpoint.id }, admin.token);
+      expect(log.errors).toBeUndefined();
+      expect(log.data.webhookAttempts).toEqual([
+        ping.payload.attempt,
+        { id: expect.any(String), deliveryId: expect.any(String), eventId, attemptedAt: expect.any(String), statusCode: 200, latencyMs: expect.any(Number), error: null, responseHead: 'answered 200' },
+      ]);
+      // The same log as REST's, and `limit` as REST's.
+      const rest = await t.api('GET', `/api/admin/webhooks/${endpoint.id}/attempts`, { token: admin.token });
+      expect(rest.body.map((a: { id: string }) => a.id)).toEqual(log.data.webhookAttempts.map((a: { id: string }) => a.id));
+      const one = await t.gql(`query($id: Int!) { webhookAttempts(endpointId: $id, limit: 1) { id } }`, { id: endpoint.id }, admin.token);
+      expect(one.data.webhookAttempts).toEqual([{ id: ping.payload.attempt.id }]);
+      const tooMany = await t.gql(`query($id: Int!) { webhookAttempts(endpointId: $id, limit: 201) { id } }`, { id: endpoint.id }, admin.token);
+      expect(tooMany.errors?.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['VALIDATION_FAILED']);
+
+      const redelivered = await mutate(t, 'redeliverWebhookEvent', { endpointId: endpoint.id, eventId }, 'redeliveredEventId', admin.token);
+      expect(redelivered).toMatchObject({ payload: { redeliveredEventId: eventId }, userErrors: [] });
+      await waitFor(() => receiver.received.length >= 3, 10_000, 'redelivered');
+      expect(receiver.received[2].headers['webhook-id']).toBe(`evt_${eventId}`);
+      const unknown = await mutate(t, 'redeliverWebhookEvent', { endpointId: endpoint.id, eventId: '999999999' }, 'redeliveredEventId', admin.token);
+      expect(unknown.userErrors.map((e) => e.code)).toEqual(['NOT_FOUND']);
+      await mutate(t, 'deleteWebhookEndpoint', { endpointId: endpoint.id }, 'deletedEndpointId', admin.token);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('pages the stored events after an id (the twin of GET /api/events)', async () => {
+    const [{ last }] = await t.sql<{ last: string }>('select coalesce(max(position), 0)::text as last from event');
+    await commitEvents(t, [marker(600_101), marker(600_102), marker(600_103)]);
+    const FEED = 'query($after: ID, $types: [EventType!], $limit: Int) { events(after: $after, types: $types, limit: $limit) { next events { id type occurredAt shopIds customerId payload { __typename ... on StockLowEventPayload { skuId productId stock threshold } } } } }';
+    type FeedEvent = { id: string; payload: { skuId?: number } };
+    const mine = (events: FeedEvent[]): FeedEvent[] => events.filter((e) => (e.payload.skuId ?? 0) > 600_100 && (e.payload.skuId ?? 0) < 600_200);
+    let all: any = null;
+    await waitFor(async () => {
+      all = (await t.gql(FEED, { after: last, types: ['STOCK_LOW'], limit: 500 }, admin.token)).data.events;
+      return mine(all.events).length === 3;
+    }, 10_000, 'the events numbered');
+    const [first, second, third] = mine(all.events);
+    expect(first).toMatchObject({ type: 'STOCK_LOW', shopIds: [], customerId: null, payload: { __typename: 'StockLowEventPayload', skuId: 600_101, productId: 0, stock: 0, threshold: 1 } });
+    expect(all.events.every((e: { type: string }) => e.type === 'STOCK_LOW')).toBe(true);
+    const ids = all.events.map((e: { id: string }) => BigInt(e.id));
+    expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    expect(all.next).toBe(all.events[all.events.length - 1].id);
+
+    // After the first: the next two, one page at a time, each `next` the one to ask after.
+    const page1 = (await t.gql(FEED, { after: first.id, types: ['STOCK_LOW'], limit: 1 }, admin.token)).data.events;
+    expect(page1.events).toHaveLength(1);
+    expect(BigInt(page1.events[0].id)).toBeGreaterThan(BigInt(first.id));
+    expect(page1.next).toBe(page1.events[0].id);
+    const rest = (await t.gql(FEED, { after: first.id, types: ['STOCK_LOW'], limit: 500 }, admin.token)).data.events;
+    expect(mine(rest.events).map((e) => e.payload.skuId)).toEqual([second.payload.skuId, third.payload.skuId]);
+    // The same entries as REST's feed, spelled GraphQL's way.
+    const restFeed = await t.api('GET', `/api/events?after=${first.id}&types=stock.low&limit=500`, { token: admin.token });
+    expect(restFeed.body.events.map((e: { id: string }) => e.id)).toEqual(rest.events.map((e: { id: string }) => e.id));
+    // Nothing after the last: `next` stays where it was asked.
+    const after = (await t.gql(FEED, { after: rest.next, types: ['STOCK_LOW'] }, admin.token)).data.events;
+    expect(mine(after.events)).toEqual([]);
+    // A kind left out is not answered; a shop operator sees only their shop's (these concern none).
+    expect(mine((await t.gql(FEED, { after: last, types: ['ORDER_PAID'] }, admin.token)).data.events.events)).toEqual([]);
+    const operator = await newOperator(t, (await newShop(t)).id);
+    expect(mine((await t.gql(FEED, { after: last, limit: 500 }, operator.token)).data.events.events)).toEqual([]);
+    const bad = await t.gql(FEED, { after: 'x' }, admin.token);
+    expect(bad.errors?.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['VALIDATION_FAILED']);
+  });
+});
+
 describe('webhook safety (SSRF)', () => {
   let strict: TestApp;
   let strictAdmin: TestUser;
@@ -201,6 +355,16 @@ describe('webhook safety (SSRF)', () => {
       const res = await strict.api('POST', '/api/admin/webhooks', { token: strictAdmin.token, body: { url, event_types: ['stock.low'] } });
       expect([url, res.status, res.body.error?.code]).toEqual([url, status, code]);
     }
+    expect(await strict.sql('select * from webhook_endpoint')).toEqual([]);
+  });
+
+  it('refuses the same URLs over GraphQL as user errors: WEBHOOK_URL_REFUSED, or VALIDATION_FAILED naming the field', async () => {
+    const refused = await mutate(strict, 'createWebhookEndpoint', { url: 'https://169.254.169.254/latest/meta-data', eventTypes: ['STOCK_LOW'] }, 'endpoint { id secret }', strictAdmin.token);
+    expect(refused.errors).toBeUndefined();
+    expect(refused.payload.endpoint).toBeNull();
+    expect(refused.userErrors).toEqual([expect.objectContaining({ code: 'WEBHOOK_URL_REFUSED', field: null, message: expect.stringMatching(/cannot receive webhooks/) })]);
+    const plain = await mutate(strict, 'createWebhookEndpoint', { url: 'http://example.com/hook', eventTypes: ['STOCK_LOW'] }, 'endpoint { id }', strictAdmin.token);
+    expect(plain.userErrors.map((e) => [e.code, e.field])).toEqual([['VALIDATION_FAILED', ['input', 'url']]]);
     expect(await strict.sql('select * from webhook_endpoint')).toEqual([]);
   });
 

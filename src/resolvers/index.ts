@@ -15,6 +15,7 @@ import { RefundResolver } from './refund.resolver.js';
 import { OperationsResolver } from './operations.resolver.js';
 import { SearchResolver } from './search.resolver.js';
 import { PageResolver } from './page.resolver.js';
+import { WebhookResolver } from './webhook.resolver.js';
 
 export const resolvers = [
   AuthResolver,
@@ -36,5 +37,6 @@ export const resolvers = [
   FavoritesResolver,
   OperationsResolver,
   SearchResolver,
+  WebhookResolver,
   PageResolver,
 ] as const;

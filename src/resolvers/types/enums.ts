@@ -13,6 +13,7 @@ import { CouponState } from '../../services/promotions/coupon.service.js';
 import { FlashSaleState } from '../../services/promotions/flash-sale.service.js';
 import type { InvoiceView } from '../../services/orders/invoice.service.js';
 import { EventTypes } from '../../services/events/event-types.js';
+import { WebhookDisabledReason } from '../../entities/event.entity.js';
 import { enumValueName } from '../../graphql/spelling.js';
 
 
@@ -87,3 +88,8 @@ export const RefundStatusEnum = schemaEnum(
 );
 export const SuggestionKindEnum = schemaEnum(SuggestionKind, 'SuggestionKind', 'What a search suggestion leads to');
 export const EventTypeEnum = schemaEnum(EventTypes, 'EventType', 'Kinds of domain event; the value `ORDER_PLACED` is the event `order.placed`, and so on');
+export const WebhookDisabledReasonEnum = schemaEnum(WebhookDisabledReason, 'WebhookDisabledReason', 'Why a webhook endpoint is off', {
+  [WebhookDisabledReason.Failing]: 'Every attempt failed for WEBHOOK_DISABLE_AFTER_SECONDS',
+  [WebhookDisabledReason.Gone]: 'It answered 410 Gone',
+  [WebhookDisabledReason.Operator]: 'Its owner turned it off',
+});

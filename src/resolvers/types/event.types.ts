@@ -166,3 +166,21 @@ export class EventFeedArgs {
   @Field(() => ID, { nullable: true, description: 'Replay the stored events after this id first, then go live' })
   after?: string | null;
 }
+
+@ArgsType()
+export class EventListArgs {
+  @Field(() => ID, { nullable: true, description: 'Events after this id (default 0: from the oldest kept)' })
+  after?: string | null;
+
+  @Field(() => [EventTypeEnum], { nullable: true, description: 'Only these kinds (all you may see when absent or empty)' })
+  types?: EventType[] | null;
+
+  @Field(() => Int, { nullable: true, description: 'At most this many (1-500, default 100)' })
+  limit?: number | null;
+}
+
+@ObjectType({ description: 'Stored events after an id, oldest first, and the id to ask after next time. Not a Page: a feed is resumed by event id, which stays valid as events are added, where a page number would not' })
+export class EventFeed {
+  @Field(() => [DomainEventType]) events!: DomainEventType[];
+  @Field(() => ID, { description: 'Ask `after` this id next time (the last event returned, else the `after` asked)' }) next!: string;
+}

@@ -162,6 +162,6 @@ export async function sendPing(ctx: ServiceContext, endpointId: number): Promise
   const secrets = [endpoint.secret, ...(endpoint.previous_secret ? [endpoint.previous_secret] : [])];
   const result: SendResult = await postWebhook(endpoint.url, webhookHeaders(secrets, id, body), body, ctx.config.webhooks);
   const [logged] = await logAttempt.run(ctx.em, [endpointId, null, result.status, result.latencyMs, result.error, result.head]);
-  return { id: logged.id, deliveryId: null, eventId: null, attemptedAt: new Date(), statusCode: result.status, latencyMs: result.latencyMs, error: result.error, responseHead: result.head };
+  return { id: logged.id, deliveryId: null, eventId: null, attemptedAt: new Date(logged.attempted_at), statusCode: result.status, latencyMs: result.latencyMs, error: result.error, responseHead: result.head };
 }
 

@@ -78,10 +78,11 @@ select d.id::text as id, w.url, w.secret, case when w.previous_secret_until > no
 /** The log line of one attempt. Parameters: endpoint, delivery (or null for a ping), status, latency, error, head. */
 export const logAttempt = fixedStatement({
   name: 'webhook_log_attempt',
-  row: z.object({ id: z.string() }),
+  // The time as stored, so a ping's answer and the log read later agree on it.
+  row: z.object({ id: z.string(), attempted_at: z.union([z.date(), z.string()]) }),
   text: `
 insert into webhook_attempt (endpoint_id, delivery_id, attempted_at, status_code, latency_ms, error, response_head)
-values (?, ?, now(), ?, ?, ?, ?) returning id::text as id`,
+values (?, ?, now(), ?, ?, ?, ?) returning id::text as id, attempted_at`,
 });
 
 /**
