@@ -69,6 +69,9 @@ beforeAll(async () => {
   const redemption = await t.api('POST', `/api/points/products/${pointsProduct.id}/redeem`, { token: customer.token, body: { quantity: 1, shipping_address: ADDRESS } });
   await t.api('POST', `/api/admin/redemptions/${redemption.body.id}/fulfil`, { token: admin.token });
   const flashSales = await t.api('GET', '/api/merchant/flash-sales', { token: operator.token });
+  // A platform webhook endpoint with a logged ping (written directly: no receiver is needed to read a log).
+  const [endpoint] = await t.sql<{ id: number }>(`insert into webhook_endpoint (url, event_types, secret, created_at) values ('https://example.com/hook', '{order.paid}', 'whsec_AAAA', now()) returning id`);
+  await t.sql('insert into webhook_attempt (endpoint_id, attempted_at, status_code, latency_ms) values (?, now(), 200, 3)', [endpoint.id]);
 
   // Values for the required arguments of queries, by `query.argument`.
   ids = {
@@ -84,6 +87,7 @@ beforeAll(async () => {
     'productReviews.productId': product.id,
     'refund.id': refund.body.id,
     'merchantRefund.id': refund.body.id,
+    'webhookAttempts.endpointId': endpoint.id,
   };
 }, 120_000);
 afterAll(() => t.close());

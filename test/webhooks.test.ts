@@ -178,6 +178,20 @@ describe('webhooks', () => {
 const ENDPOINT = 'id shopId url eventTypes active disabledReason createdAt secret';
 const ATTEMPT = 'id deliveryId eventId attemptedAt statusCode latencyMs error responseHead';
 
+describe('webhook endpoint ids in paths', () => {
+  it('refuses anything but an id as VALIDATION_FAILED (never a 500), and changes nothing', async () => {
+    const state = () => t.sql('select (select count(*)::int from webhook_endpoint) as endpoints, (select count(*)::int from webhook_attempt) as attempts');
+    const before = await state();
+    for (const bad of ['abc', '%3A', '0', '2147483648', '1e3']) {
+      for (const [method, path] of [['GET', `/api/admin/webhooks/${bad}/attempts`], ['PATCH', `/api/admin/webhooks/${bad}`], ['DELETE', `/api/merchant/webhooks/${bad}`], ['POST', `/api/admin/webhooks/${bad}/ping`]] as const) {
+        const res = await t.api(method, path, { token: admin.token, ...(method === 'PATCH' ? { body: { active: false } } : {}) });
+        expect([path, method, res.status, res.body.error?.code]).toEqual([path, method, 400, 'VALIDATION_FAILED']);
+      }
+    }
+    expect(await state()).toEqual(before);
+  });
+});
+
 describe('webhooks over GraphQL (the same use cases as /api/admin/webhooks and /api/merchant/webhooks)', () => {
   it('creates an endpoint whose secret the answer shows once; lists, changes and deletes it', async () => {
     const created = await mutate(t, 'createWebhookEndpoint', { url: 'http://127.0.0.1:9/hook', eventTypes: ['STOCK_LOW', 'ORDER_PAID'] }, `endpoint { ${ENDPOINT} }`, admin.token);

@@ -4,7 +4,7 @@ import { Role } from '../../../entities/user.entity.js';
 import { WebhookDisabledReason } from '../../../entities/event.entity.js';
 import type { ServiceContext } from '../../../shared/context.js';
 import { requireUser } from '../../../shared/guards.js';
-import { parseInput, z } from '../../../shared/validate.js';
+import { idParam, parseInput, z } from '../../../shared/validate.js';
 import { inTransaction } from '../../../shared/transaction.js';
 import { typedSql } from '../../../db/typed-sql.js';
 import { textArray } from '../../../db/sql.js';
@@ -111,7 +111,9 @@ export async function listWebhookEndpoints(ctx: ServiceContext): Promise<Webhook
 export const updateWebhookEndpointRefusals = refusals('WEBHOOK_URL_REFUSED', 'NOT_FOUND');
 
 /** Changes the URL, the types or the active flag; turning an endpoint on again forgets why it was off. */
-export async function updateWebhookEndpoint(ctx: ServiceContext, id: number, input: unknown): Promise<WebhookEndpointView> {
+export async function updateWebhookEndpoint(ctx: ServiceContext, endpointId: unknown, input: unknown): Promise<WebhookEndpointView> {
+  // A path segment over REST: anything but an id is refused, never a NaN in SQL.
+  const id = parseInput(idParam, endpointId);
   const data = parseInput(UpdateWebhookInput, input ?? {});
   await ownEndpoint(ctx, id);
   if (data.url !== undefined) await checkUrl(ctx, data.url);
@@ -136,7 +138,9 @@ export async function updateWebhookEndpoint(ctx: ServiceContext, id: number, inp
 
 export const deleteWebhookEndpointRefusals = refusals('NOT_FOUND');
 
-export async function deleteWebhookEndpoint(ctx: ServiceContext, id: number): Promise<boolean> {
+export async function deleteWebhookEndpoint(ctx: ServiceContext, endpointId: unknown): Promise<boolean> {
+  // A path segment over REST: anything but an id is refused, never a NaN in SQL.
+  const id = parseInput(idParam, endpointId);
   await ownEndpoint(ctx, id);
   await typedSql(ctx.em).deleteFrom('WebhookEndpoint').where('id', '=', id).execute();
   return true;
@@ -148,7 +152,9 @@ export const rotateWebhookSecretRefusals = refusals('NOT_FOUND');
  * A new secret, shown once. The previous one keeps signing, as a second signature, for
  * WEBHOOK_SECRET_OVERLAP_SECONDS, so the receiver can switch without losing a delivery.
  */
-export async function rotateWebhookSecret(ctx: ServiceContext, id: number): Promise<WebhookEndpointView> {
+export async function rotateWebhookSecret(ctx: ServiceContext, endpointId: unknown): Promise<WebhookEndpointView> {
+  // A path segment over REST: anything but an id is refused, never a NaN in SQL.
+  const id = parseInput(idParam, endpointId);
   const view = await ownEndpoint(ctx, id);
   const secret = newWebhookSecret();
   const until = new Date(Date.now() + ctx.config.webhooks.secretOverlapSeconds * 1000);
@@ -163,7 +169,9 @@ export async function rotateWebhookSecret(ctx: ServiceContext, id: number): Prom
 export const webhookAttemptsRefusals = refusals('NOT_FOUND');
 
 /** The delivery log of an endpoint, newest first: each attempt's time, status, latency and first bytes of the answer. */
-export async function webhookAttempts(ctx: ServiceContext, id: number, input: unknown): Promise<WebhookAttemptView[]> {
+export async function webhookAttempts(ctx: ServiceContext, endpointId: unknown, input: unknown): Promise<WebhookAttemptView[]> {
+  // A path segment over REST: anything but an id is refused, never a NaN in SQL.
+  const id = parseInput(idParam, endpointId);
   await ownEndpoint(ctx, id);
   const { limit } = parseInput(WebhookAttemptsInput, input ?? {});
   const rows = await ctx.em.execute<{ id: string; delivery_id: string | null; event_id: string | null; attempted_at: string; status_code: number | null; latency_ms: number; error: string | null; response_head: string | null }[]>(
@@ -190,7 +198,9 @@ export const redeliverWebhookEventRefusals = refusals('NOT_FOUND');
  * Sends one stored event to the endpoint again, now, with fresh retries: the event must be one the
  * endpoint may receive (its shop's, for a shop's endpoint) and still kept.
  */
-export async function redeliverWebhookEvent(ctx: ServiceContext, id: number, input: unknown): Promise<boolean> {
+export async function redeliverWebhookEvent(ctx: ServiceContext, endpointId: unknown, input: unknown): Promise<boolean> {
+  // A path segment over REST: anything but an id is refused, never a NaN in SQL.
+  const id = parseInput(idParam, endpointId);
   const endpoint = await ownEndpoint(ctx, id);
   const { eventId } = parseInput(RedeliverWebhookInput, input ?? {});
   const [row] = await ctx.em.execute<{ id: string }[]>(
@@ -210,7 +220,9 @@ export async function redeliverWebhookEvent(ctx: ServiceContext, id: number, inp
 export const pingWebhookEndpointRefusals = refusals('NOT_FOUND');
 
 /** Sends a `webhook.ping` message to the endpoint now (signed like a delivery) and answers the logged attempt. */
-export async function pingWebhookEndpoint(ctx: ServiceContext, id: number): Promise<WebhookAttemptView> {
+export async function pingWebhookEndpoint(ctx: ServiceContext, endpointId: unknown): Promise<WebhookAttemptView> {
+  // A path segment over REST: anything but an id is refused, never a NaN in SQL.
+  const id = parseInput(idParam, endpointId);
   await ownEndpoint(ctx, id);
   return sendPing(ctx, id);
 }
