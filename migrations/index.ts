@@ -20,6 +20,7 @@ import { Migration20261126100000AuthAttemptCounts } from './Migration20261126100
 import { Migration20261126250000OrderAddressRequired } from './Migration20261126250000OrderAddressRequired.js';
 import { Migration20261126300000StockMovements } from './Migration20261126300000StockMovements.js';
 import { Migration20261126300100StructuredRefusals } from './Migration20261126300100StructuredRefusals.js';
+import { Migration20261126400000Outbox } from './Migration20261126400000Outbox.js';
 import { Migration20261126500000OrderCompleted } from './Migration20261126500000OrderCompleted.js';
 import { Migration20261126510000SettlementLedger } from './Migration20261126510000SettlementLedger.js';
 import { Migration20261126600000AddressBook } from './Migration20261126600000AddressBook.js';
@@ -51,6 +52,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126250000OrderAddressRequired', class: Migration20261126250000OrderAddressRequired },
   { name: 'Migration20261126300000StockMovements', class: Migration20261126300000StockMovements },
   { name: 'Migration20261126300100StructuredRefusals', class: Migration20261126300100StructuredRefusals },
+  { name: 'Migration20261126400000Outbox', class: Migration20261126400000Outbox },
   { name: 'Migration20261126500000OrderCompleted', class: Migration20261126500000OrderCompleted },
   { name: 'Migration20261126510000SettlementLedger', class: Migration20261126510000SettlementLedger },
   { name: 'Migration20261126600000AddressBook', class: Migration20261126600000AddressBook },

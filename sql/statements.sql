@@ -457,6 +457,40 @@ select "t"."token_hash" as "tokenHash", "u"."id" as "userId", "u"."role" as "rol
   inner join "app_user" as "u" on "u"."id" = "t"."user_id"
   where "t"."token_hash" = any($1);
 
+-- event_feed_admin (SQL text)
+select position::text as id, type, to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at,
+       shop_ids, customer_id, payload
+  from event where position > ?::bigint and type = any(?::text[]) order by position limit ?;
+
+-- event_feed_customer (SQL text)
+select position::text as id, type, to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at,
+       shop_ids, customer_id, payload
+  from event
+ where position > ?::bigint and type = any(?::text[]) and customer_id = ?::int
+ order by position limit ?;
+
+-- event_feed_shop (SQL text)
+select position::text as id, type, to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at,
+       shop_ids, customer_id, payload
+  from event
+ where position > ?::bigint and type = any(?::text[]) and shop_ids @> array[?::int]
+ order by position limit ?;
+
+-- event_prune (SQL text)
+with cut as (
+  select max(position) as p from event where published_at < now() - ?::int * interval '1 second'
+),
+gone as (delete from event where position <= (select p from cut) returning position),
+moved as (
+  update event_sequence set pruned_through = greatest(pruned_through, (select max(position) from gone))
+   where id = 1 and exists (select 1 from gone)
+  returning 1
+)
+select (select count(*) from gone)::int as pruned;
+
+-- event_retention_horizon (SQL text)
+select pruned_through::text as pruned_through, last_position::text as last_position from event_sequence where id = 1;
+
 -- merge_cart_lines (SQL text)
 with guest as (
   select g.sku_id, g.quantity from unnest(?::int[], ?::int[]) as g(sku_id, quantity)
@@ -585,7 +619,22 @@ with cart_in as (select * from json_to_recordset(?::json) as l(customer_id int, 
        update sku s set stock = s.stock - d.quantity
          from stock_in d join stock_lock l on l.id = d.sku_id
         where s.id = d.sku_id and s.stock >= d.quantity
-       returning s.id, s.stock
+       returning s.id, s.stock, s.product_id, d.quantity
+     ),
+     placed_events as (
+       insert into event (type, shop_ids, customer_id, payload, occurred_at)
+       select 'order.placed', array[o.shop_id], o.customer_id, jsonb_build_object('orderId', o.id, 'total', o.total, 'status', o.status), now()
+         from new_orders o order by o.id
+       returning id
+     ),
+     low_events as (
+       insert into event (type, shop_ids, customer_id, payload, occurred_at)
+       select 'stock.low', array[p.shop_id], null,
+              jsonb_build_object('skuId', s.id, 'productId', s.product_id, 'stock', s.stock, 'threshold', ?::int), now()
+         from stock s join product p on p.id = s.product_id
+        where s.stock < ?::int and s.stock + s.quantity >= ?::int and (select count(*) from placed_events) >= 0
+        order by s.id
+       returning id
      ),
      verdict as (
        select case
@@ -609,7 +658,74 @@ with cart_in as (select * from json_to_recordset(?::json) as l(customer_id int, 
             where d.sku_id not in (select id from stock) order by d.sku_id limit 1))
          else 0 end as refused
      )
-select p.*, (select json_object_agg(s.id, s.stock) from stock s) as remaining
+select p.*, (select json_object_agg(s.id, s.stock) from stock s) as remaining,
+       (select count(*) from placed_events)::int + (select count(*) from low_events)::int as events
   from placed p cross join verdict v
  where v.refused = 0
  order by p.id;
+
+-- store_events (SQL text)
+insert into event (type, shop_ids, customer_id, payload, occurred_at)
+select e.type, e.shop_ids, e.customer_id, e.payload, e.occurred_at
+  from rows from (json_to_recordset(?::json) as (type text, shop_ids int[], customer_id int, payload jsonb, occurred_at timestamptz))
+       with ordinality as e(type, shop_ids, customer_id, payload, occurred_at, n)
+ order by e.n
+returning id::text as id;
+
+-- webhook_claim (SQL text)
+with in_flight as (select count(*)::int as n from webhook_delivery where endpoint_id = ? and state = 'delivering'),
+next as (
+  select d.id from webhook_delivery d
+   where d.endpoint_id = ? and d.state = 'pending' and d.next_attempt_at <= now()
+   order by d.position
+   limit greatest(0, ?::int - (select n from in_flight))
+)
+update webhook_delivery d set state = 'delivering', lease_until = now() + ?::int * interval '1 millisecond', attempts = d.attempts + 1
+  from next where d.id = next.id
+returning d.id::text as id, d.position::text as position, d.attempts;
+
+-- webhook_delivery_content (SQL text)
+select d.id::text as id, w.url, w.secret, case when w.previous_secret_until > now() then w.previous_secret end as previous_secret,
+       e.position::text as event_id, e.type, to_char(e.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at,
+       e.shop_ids, e.customer_id, e.payload
+  from webhook_delivery d join webhook_endpoint w on w.id = d.endpoint_id join event e on e.id = d.event_id
+ where d.id = any(?::bigint[]);
+
+-- webhook_disable (SQL text)
+with disabled as (
+  update webhook_endpoint set active = false, disabled_reason = ? where id = ? and active returning id, shop_id, url
+),
+cancelled as (
+  update webhook_delivery d set state = 'cancelled', lease_until = null
+    from disabled w where d.endpoint_id = w.id and d.state = 'pending'
+  returning d.id
+)
+select id, shop_id, url from disabled where (select count(*) from cancelled) >= 0;
+
+-- webhook_due_endpoints (SQL text)
+select w.id from webhook_endpoint w
+ where w.active and exists (
+   select 1 from webhook_delivery d where d.endpoint_id = w.id and d.state = 'pending' and d.next_attempt_at <= now())
+ order by w.id;
+
+-- webhook_endpoint_health (SQL text)
+update webhook_endpoint set failing_since = case when ?::boolean then null else coalesce(failing_since, now()) end
+ where id = ?
+returning coalesce(failing_since < now() - ?::int * interval '1 second', false) as overdue;
+
+-- webhook_lock_endpoint (SQL text)
+select id from webhook_endpoint where id = ? and active for update;
+
+-- webhook_log_attempt (SQL text)
+insert into webhook_attempt (endpoint_id, delivery_id, attempted_at, status_code, latency_ms, error, response_head)
+values (?, ?, now(), ?, ?, ?, ?) returning id::text as id, attempted_at;
+
+-- webhook_reclaim_lapsed (SQL text)
+update webhook_delivery set state = 'pending', lease_until = null
+ where state = 'delivering' and lease_until < now()
+returning id::text as id;
+
+-- webhook_settle (SQL text)
+update webhook_delivery set state = ?, next_attempt_at = now() + ?::int * interval '1 millisecond', lease_until = null, last_status = ?
+ where id = ?::bigint and state = 'delivering'
+returning endpoint_id;

@@ -114,6 +114,38 @@ export interface AppConfig {
   maxSocketsPerUser: number;
   /** Websockets not (yet) signed in that one client address may hold open at once in one server process. */
   maxAnonymousSocketsPerAddress: number;
+  /** The event outbox and its relay (src/services/events/postgres-event-bus.ts). */
+  outbox: OutboxConfig;
+  /** Outbound webhooks (src/services/events/webhooks/). */
+  webhooks: WebhookConfig;
+}
+
+export interface OutboxConfig {
+  /** How often each process's relay looks for events without being woken. */
+  pollMs: number;
+  /** Events are kept this long, then pruned by the sweep; a feed resumed from an older id is refused. */
+  retentionSeconds: number;
+}
+
+export interface WebhookConfig {
+  /** This process sends deliveries (off: it only serves; other processes deliver). */
+  dispatch: boolean;
+  /** Private, loopback and link-local addresses may be webhook targets (tests and development only). */
+  allowPrivate: boolean;
+  /** Plain `http://` URLs are accepted (development only: outside it an endpoint must be https). */
+  allowHttp: boolean;
+  /** Deliveries to one endpoint in flight at once, across all processes. */
+  maxConcurrencyPerEndpoint: number;
+  /** One attempt's deadline: connect, send and read the answer. */
+  timeoutMs: number;
+  /** At most this many bytes of an answer are read (the first KiB is logged). */
+  maxResponseBytes: number;
+  /** Waits after the first, second, ... failed attempt (jittered ±20%); after the last, the delivery fails. */
+  retryDelaysSeconds: number[];
+  /** An endpoint whose every attempt failed for this long is disabled. */
+  disableAfterSeconds: number;
+  /** After a secret rotation, the previous secret signs too for this long. */
+  secretOverlapSeconds: number;
 }
 
 /**
@@ -166,6 +198,20 @@ export interface GraphQLLimits {
 export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
+
+/**
+ * WEBHOOK_RETRY_DELAYS_SECONDS: the waits between attempts. The default follows Standard Webhooks'
+ * example schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h): eight attempts over about 27 hours.
+ */
+function retryDelays(env: Env): number[] {
+  const raw = env.WEBHOOK_RETRY_DELAYS_SECONDS;
+  if (raw === undefined || raw === '') return [5, 300, 1800, 7200, 18_000, 36_000, 36_000];
+  const delays = raw.split(',').map((part) => Number(part.trim()));
+  if (delays.length > 20 || delays.some((d) => !Number.isFinite(d) || d < 0 || d > 7 * 86_400)) {
+    throw new ConfigError(`WEBHOOK_RETRY_DELAYS_SECONDS must be up to 20 comma-separated numbers of seconds between 0 and 604800, got "${raw}"`);
+  }
+  return delays;
+}
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -378,5 +424,20 @@ export function loadConfig(env: Env = process.env): AppConfig {
     maxSubscriptionsPerSocket: integer(env, 'MAX_SUBSCRIPTIONS_PER_SOCKET', 20, 1, 1000),
     maxSocketsPerUser: integer(env, 'MAX_SOCKETS_PER_USER', 5, 1, 1000),
     maxAnonymousSocketsPerAddress: integer(env, 'MAX_ANONYMOUS_SOCKETS_PER_ADDRESS', 10, 1, 100_000),
+    outbox: {
+      pollMs: integer(env, 'OUTBOX_POLL_MS', 1000, 10, 60_000),
+      retentionSeconds: integer(env, 'EVENT_RETENTION_SECONDS', 7 * 86_400, 1, 365 * 86_400),
+    },
+    webhooks: {
+      dispatch: bool(env, 'WEBHOOK_DISPATCH', true),
+      allowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+      allowHttp: nodeEnv === 'development',
+      maxConcurrencyPerEndpoint: integer(env, 'WEBHOOK_MAX_CONCURRENCY', 4, 1, 100),
+      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+      maxResponseBytes: integer(env, 'WEBHOOK_MAX_RESPONSE_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
+      retryDelaysSeconds: retryDelays(env),
+      disableAfterSeconds: integer(env, 'WEBHOOK_DISABLE_AFTER_SECONDS', 86_400, 1, 30 * 86_400),
+      secretOverlapSeconds: integer(env, 'WEBHOOK_SECRET_OVERLAP_SECONDS', 86_400, 0, 30 * 86_400),
+    },
   };
 }

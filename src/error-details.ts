@@ -43,6 +43,8 @@ export const ERROR_DETAIL_KINDS = {
   standard_price: 'int',
   stock_delta: 'int',
   company_code: 'string',
+  /** EVENTS_EXPIRED: the earliest `after` still answered exactly (events up to it were pruned). */
+  oldest_after: 'string',
   parameter: 'string',
   slug: 'string',
   /** ORDER_STATE_CONFLICT: the order move refused (`pay`, `ship`, `closeRefunded`...). */

@@ -68,7 +68,7 @@ async function serve(config: AppConfig, log: Logger, database: Pick<ServedDataba
       throw error;
     });
   }
-  const events = new PostgresEventBus({ connectionString: database.directUrl, log: log.child({ component: 'events' }) });
+  const events = new PostgresEventBus({ connectionString: database.directUrl, log: log.child({ component: 'events' }), pollMs: config.outbox.pollMs });
   await events.start();
   const reads = config.databaseReadUrls.length > 0
     ? new ReplicaRouter({ primary: orm, urls: config.databaseReadUrls, pool: servingPool(config), maxLagMs: config.readReplicaMaxLagMs, log: log.child({ component: 'read-replicas' }) })

@@ -78,6 +78,9 @@ beforeAll(async () => {
   await completeDeliveredOrders(systemContext(t.deps, 'test'));
   const batch = await t.api('POST', '/api/admin/payout-batches', { token: admin.token, body: { threshold: 1 } });
   for (const p of batch.body.payouts) await t.api('POST', `/api/admin/payouts/${p.id}/settle`, { token: admin.token, body: { status: 'paid' } });
+  // A platform webhook endpoint with a logged ping (written directly: no receiver is needed to read a log).
+  const [endpoint] = await t.sql<{ id: number }>(`insert into webhook_endpoint (url, event_types, secret, created_at) values ('https://example.com/hook', '{order.paid}', 'whsec_AAAA', now()) returning id`);
+  await t.sql('insert into webhook_attempt (endpoint_id, attempted_at, status_code, latency_ms) values (?, now(), 200, 3)', [endpoint.id]);
 
   // Values for the required arguments of queries, by `query.argument`.
   ids = {
@@ -96,6 +99,7 @@ beforeAll(async () => {
     'payoutBatch.id': batch.body.id,
     'commissionRates.shopId': shop.id,
     'payoutBatchCsv.id': batch.body.id,
+    'webhookAttempts.endpointId': endpoint.id,
   };
 }, 120_000);
 afterAll(() => t.close());

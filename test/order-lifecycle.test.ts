@@ -233,7 +233,7 @@ describe('what a move does in its transaction', () => {
     const events = await inMove(async (tx) => {
       await transitionOrders(tx, ['paySeat'], [orderId]);
       await transitionOrders(tx, ['cancel'], [await orderIn(OrderStatus.PendingPayment)], { reason: 'payment_timeout' });
-      return tx.pendingEvents!;
+      return tx.pendingEvents!.events;
     });
     expect(events.map((e) => [e.type, e.customerId, e.shopIds, e.payload])).toEqual([
       ['order.paid', fixture.customerId, [fixture.shopId], { orderId, total: 2000, status: 'awaiting_group', groupId: expect.any(Number) }],

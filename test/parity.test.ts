@@ -126,6 +126,24 @@ const GRAPHQL_TWIN: Record<string, string> = {
   'DELETE /api/me/favorites/products/{id}': 'Mutation.unfavoriteProduct',
   'PUT /api/me/favorites/shops/{id}': 'Mutation.favoriteShop',
   'DELETE /api/me/favorites/shops/{id}': 'Mutation.unfavoriteShop',
+  'GET /api/events': 'Query.events',
+  'GET /api/admin/webhooks': 'Query.webhookEndpoints',
+  'POST /api/admin/webhooks': 'Mutation.createWebhookEndpoint',
+  'PATCH /api/admin/webhooks/{id}': 'Mutation.updateWebhookEndpoint',
+  'DELETE /api/admin/webhooks/{id}': 'Mutation.deleteWebhookEndpoint',
+  'POST /api/admin/webhooks/{id}/rotate-secret': 'Mutation.rotateWebhookSecret',
+  'GET /api/admin/webhooks/{id}/attempts': 'Query.webhookAttempts',
+  'POST /api/admin/webhooks/{id}/redeliver': 'Mutation.redeliverWebhookEvent',
+  'POST /api/admin/webhooks/{id}/ping': 'Mutation.pingWebhookEndpoint',
+  // One GraphQL field for both scopes: the service takes it from the caller.
+  'GET /api/merchant/webhooks': 'Query.webhookEndpoints',
+  'POST /api/merchant/webhooks': 'Mutation.createWebhookEndpoint',
+  'PATCH /api/merchant/webhooks/{id}': 'Mutation.updateWebhookEndpoint',
+  'DELETE /api/merchant/webhooks/{id}': 'Mutation.deleteWebhookEndpoint',
+  'POST /api/merchant/webhooks/{id}/rotate-secret': 'Mutation.rotateWebhookSecret',
+  'GET /api/merchant/webhooks/{id}/attempts': 'Query.webhookAttempts',
+  'POST /api/merchant/webhooks/{id}/redeliver': 'Mutation.redeliverWebhookEvent',
+  'POST /api/merchant/webhooks/{id}/ping': 'Mutation.pingWebhookEndpoint',
 };
 
 describe('REST and GraphQL parity', () => {

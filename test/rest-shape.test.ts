@@ -1,5 +1,5 @@
-import { isoString } from '../src/rest/iso-date.js';
-import { camelKeys, snakeKeys } from '../src/rest/case.js';
+import { isoString } from '../src/shared/iso-date.js';
+import { camelKeys, snakeKeys } from '../src/shared/case.js';
 
 describe('REST response shaping', () => {
   it('writes every Date exactly as JSON.stringify would', () => {

@@ -81,8 +81,20 @@ async function expectRowsMatch(text: string, values: unknown[], schema: z.ZodObj
   for (const row of result.rows) schema.strict().parse(row);
 }
 
+/**
+ * The outbox's and the webhooks' statements (issue 29) run in test/outbox.test.ts and
+ * test/webhooks*.test.ts, but their rows are not yet held to their schemas here: a debt named in
+ * issue 29's note, listed so that no new statement joins it unnoticed.
+ */
+const ROWS_NOT_YET_CHECKED = [
+  'event_feed_admin', 'event_feed_customer', 'event_feed_shop', 'event_prune', 'event_retention_horizon', 'store_events',
+  'webhook_claim', 'webhook_delivery_content', 'webhook_disable', 'webhook_due_endpoints', 'webhook_endpoint_health',
+  'webhook_lock_endpoint', 'webhook_log_attempt', 'webhook_reclaim_lapsed', 'webhook_settle',
+];
+
 it('every fixed statement is checked here', () => {
-  expect([...FIXED_STATEMENTS.keys()].sort()).toEqual(['merge_cart_lines', 'order_rows', 'place_orders']);
+  const unchecked = [...FIXED_STATEMENTS.keys()].filter((name) => !ROWS_NOT_YET_CHECKED.includes(name));
+  expect(unchecked.sort()).toEqual(['merge_cart_lines', 'order_rows', 'place_orders']);
 });
 
 it('the guest cart merge returns what its schema declares', async () => {
@@ -137,7 +149,8 @@ it("checkout's write statement and the order rows return what their schema decla
         ],
       },
     ]);
-    await expectRowsMatch(placeOrders.text, values, PlacedRow);
+    // Then the low-stock threshold, three times (its `stock.low` outbox rows), as writeOrders passes it.
+    await expectRowsMatch(placeOrders.text, [...values, 10, 10, 10], PlacedRow);
   } finally {
     await client.query('rollback');
   }

@@ -8,7 +8,7 @@ import { OrderStatus } from '../src/entities/order.entity.js';
 import { GroupState } from '../src/entities/group-buy.entity.js';
 import { EventTypes } from '../src/services/events/event-types.js';
 import { emit, inTransaction } from '../src/shared/transaction.js';
-import { emitStockLow } from '../src/services/catalog/stock-events.js';
+import { emitStockLow } from '../src/services/inventory/stock-events.js';
 
 /**
  * Two servers on one database, as two processes behind a load balancer: `a` and `b` have their own
@@ -102,7 +102,7 @@ describe('events across server processes', () => {
           payload: { orderId: 1, shipmentId: 1, companyCode: 'SF', carrier: 'x'.repeat(9000), trackingNumber: 'T1' },
         });
       }),
-    ).rejects.toThrow(/NOTIFY holds at most/);
+    ).rejects.toThrow(/an event holds at most/);
     expect((await a.sql('select name from shop where id = ?', [shop2.id]))[0].name).not.toBe('renamed by a doomed transaction');
     await commitEvents(a, [marker(3)]);
     expect((await sub.next('events')).payload.skuId).toBe(3);

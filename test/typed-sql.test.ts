@@ -23,6 +23,7 @@ export type Checks = [
     | 'CouponTemplate' | 'Coupon' | 'GroupBuyActivity' | 'BuyingGroup' | 'GroupMembership' | 'FlashSale' | 'FlashSaleItem'
     | 'FlashSalePurchase' | 'Review' | 'FreightTemplate' | 'FreightTemplateRegion' | 'ShippingCompany' | 'Refund' | 'RefundItem'
     | 'FavoriteProduct' | 'FavoriteShop' | 'PointsProduct' | 'Redemption' | 'CatalogVersion' | 'SalesVersion' | 'SearchSuggestion'
+    | 'Event' | 'EventSequence' | 'WebhookEndpoint' | 'WebhookDelivery' | 'WebhookAttempt'
     | 'StockMovement' | 'SavedAddress' | 'CommissionRate' | 'PayoutBatch' | 'Payout'>>,
   // No column holds an entity: each relation is its foreign key's value (the target's key is known).
   Assert<Same<{ [T in keyof Database]: { [C in keyof Database[T]]: typeof EntityName extends keyof NonNullable<Database[T][C]> ? C : never }[keyof Database[T]] }[keyof Database], never>>,

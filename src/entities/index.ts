@@ -33,6 +33,7 @@ import { SearchSuggestion } from './search-suggestion.entity.js';
 import { StockMovement } from './stock-movement.entity.js';
 import { SavedAddress } from './saved-address.entity.js';
 import { CommissionRate, Payout, PayoutBatch } from './settlement.entity.js';
+import { Event, EventSequence, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './event.entity.js';
 
 /** Every entity, listed explicitly so the ORM needs no folder scanning (works the same in tests and dist). */
 export const entities = [
@@ -45,4 +46,5 @@ export const entities = [
   FavoriteProduct, FavoriteShop, PointsProduct, Redemption,
   CatalogVersion, SalesVersion, SearchSuggestion, StockMovement, SavedAddress,
   CommissionRate, PayoutBatch, Payout,
+  Event, EventSequence, WebhookEndpoint, WebhookDelivery, WebhookAttempt,
 ];

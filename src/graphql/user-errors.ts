@@ -14,6 +14,8 @@ const ABOUT_THE_CALLER_OR_REQUEST = new Set<ErrorCode>([
   'UNAUTHENTICATED', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'FORBIDDEN',
   'BAD_REQUEST', 'ROUTE_NOT_FOUND', 'METHOD_NOT_ALLOWED', 'REQUEST_TIMEOUT', 'HEADERS_TOO_LARGE', ...BODY_ERRORS,
   'RESOURCE_LOCKED',
+  // Answered by a feed resumed from an id no longer kept (a subscription, the REST feed): never a mutation's.
+  'EVENTS_EXPIRED',
 ]);
 
 /**

@@ -17,6 +17,7 @@ import { OperationsResolver } from './operations.resolver.js';
 import { SearchResolver } from './search.resolver.js';
 import { PageResolver } from './page.resolver.js';
 import { SettlementResolver } from './settlement.resolver.js';
+import { WebhookResolver } from './webhook.resolver.js';
 
 export const resolvers = [
   AuthResolver,
@@ -39,6 +40,7 @@ export const resolvers = [
   AddressBookResolver,
   OperationsResolver,
   SearchResolver,
+  WebhookResolver,
   PageResolver,
   SettlementResolver,
 ] as const;

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { buildSchema, getMetadataStorage } from 'type-graphql';
-import { printSchema, type GraphQLSchema } from 'graphql';
+import { isUnionType, printSchema, type GraphQLSchema } from 'graphql';
+import { payloadTypeOf } from './types/event.types.js';
 import { resolvers } from './index.js';
 
 let built: Promise<GraphQLSchema> | undefined;
@@ -28,11 +29,24 @@ function plainFieldsBySimpleResolvers(): void {
   for (const type of getMetadataStorage().objectTypes) type.simpleResolvers ??= true;
 }
 
+/**
+ * type-graphql wraps a union's `resolveType` in an async function; graphql-js awaits it, graphql-jit
+ * (the compiled executor, src/graphql/operation-executor.ts) calls it synchronously and would find no
+ * type. The one union answers its type name directly.
+ */
+function synchronousTypeResolvers(schema: GraphQLSchema): GraphQLSchema {
+  const union = schema.getType('EventPayload');
+  if (!isUnionType(union)) throw new Error('EventPayload is no union');
+  const names = new Map<unknown, string>(getMetadataStorage().objectTypes.map((type) => [type.target, type.name]));
+  union.resolveType = (value) => names.get(payloadTypeOf(value));
+  return schema;
+}
+
 /** Built once per process; the committed `schema.graphql` is this schema printed. */
 export function graphqlSchema(): Promise<GraphQLSchema> {
   if (!built) {
     plainFieldsBySimpleResolvers();
-    built = buildSchema({ resolvers, validate: false, pubSub: noTopics });
+    built = buildSchema({ resolvers, validate: false, pubSub: noTopics }).then(synchronousTypeResolvers);
   }
   return built;
 }

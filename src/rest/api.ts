@@ -14,6 +14,8 @@ import { addressBookRoutes } from './address-book.routes.js';
 import { pointsRoutes } from './points.routes.js';
 import { operationsRoutes } from './operations.routes.js';
 import { settlementRoutes } from './settlement.routes.js';
+import { eventRoutes } from './events.routes.js';
+import { webhookRoutes } from './webhook.routes.js';
 
 /** The REST facade: every route calls one service method, like its GraphQL twin. */
 export function apiRouter(): Router {
@@ -33,5 +35,7 @@ export function apiRouter(): Router {
   addressBookRoutes(router);
   operationsRoutes(router);
   settlementRoutes(router);
+  eventRoutes(router);
+  webhookRoutes(router);
   return router;
 }

@@ -2,7 +2,7 @@ import type { Request, Response, NextFunction } from 'express';
 import { AppError, errorBody, toAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { requestLocals } from './request-locals.js';
-import { snakePath } from './case.js';
+import { snakePath } from '../shared/case.js';
 import type { InputProblem } from '../shared/unsafe-text.js';
 import { validationFailed } from '../shared/validate.js';
 

@@ -2,7 +2,7 @@ import type { Request, Response, NextFunction, Router } from 'express';
 import { AppError } from '../errors.js';
 import type { ServiceContext } from '../shared/context.js';
 import { requestLocals } from './request-locals.js';
-import { camelKeys, snakeKeys } from './case.js';
+import { camelKeys, snakeKeys } from '../shared/case.js';
 import { requestRefused } from './errors.js';
 import { queryParameters, registerOperation, type Method, type OperationDoc } from './openapi/operation.js';
 import { requestProblems } from './request-rules.js';

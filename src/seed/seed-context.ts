@@ -2,7 +2,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { InProcessEventBus } from '../services/events/in-process-bus.js';
-import type { DomainEvent } from '../shared/domain-event.js';
 import type { ServiceContext } from '../shared/context.js';
 import type { Role } from '../entities/user.entity.js';
 import { serviceWiring } from '../services/wiring.js';
@@ -33,7 +32,7 @@ export function seedContexts(em: EntityManager, nodeEnv: string) {
     log: createLogger(config),
     requestId: 'demo-seed',
     events: new InProcessEventBus(),
-    pendingEvents: [] as DomainEvent[],
+    pendingEvents: { events: [], storedByStatements: 0, autocommit: false },
     wiring: serviceWiring(config),
   };
   return (actor: SeedActor): ServiceContext => ({

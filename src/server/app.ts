@@ -19,7 +19,7 @@ import { bearerToken, createServiceContext, type AppDeps } from './request-conte
 import { requestId } from '../shared/request-id.js';
 import { requestLocals } from '../rest/request-locals.js';
 import { startSubscriptionServer } from './subscriptions.js';
-import { startSweeps } from './jobs.js';
+import { startSweeps, startWebhookDispatcher } from './jobs.js';
 import { PoolHealth } from '../db/pool-health.js';
 import { markWriting, requestScope, runInScope } from '../db/request-scope.js';
 import { poolOf } from '../db/prepared-statements.js';
@@ -289,6 +289,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     server.listen(port, () => resolve());
   });
   const stopSweeps = startSweeps(deps);
+  const stopWebhooks = startWebhookDispatcher(deps);
   const address = server.address();
   let stopping: Promise<void> | undefined;
   return {
@@ -299,6 +300,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
       // Idempotent: a second caller waits for the same stop.
       stopping ??= (async () => {
         stopSweeps();
+        await stopWebhooks();
         inFlight.stopping = true;
         // Upgraded sockets would keep the HTTP server from closing: end them first.
         await subscriptions.dispose();

@@ -3,7 +3,9 @@ import { cancelUnpaidOrders, completeDeliveredOrders } from '../services/orders/
 import { expireLapsedGroups } from '../services/promotions/group-buy-lifecycle.js';
 import { expireIdempotencyKeys } from '../shared/idempotency.js';
 import { pruneAuthThrottle } from '../shared/auth-throttle.js';
+import { pruneExpiredEvents } from '../services/events/event-feed.service.js';
 import type { AppDeps } from './request-context.js';
+import { WebhookDispatcher } from '../services/events/webhooks/webhook-dispatcher.js';
 
 /** A context for work no user asked for (sweeps): no actor, its own entity manager. */
 export function systemContext(deps: AppDeps, label: string): ServiceContext {
@@ -26,6 +28,7 @@ export const SWEEPS: Record<string, (ctx: ServiceContext) => Promise<number>> = 
   'group-expiry': expireLapsedGroups,
   'idempotency-keys': expireIdempotencyKeys,
   'auth-throttle': pruneAuthThrottle,
+  'event-retention': pruneExpiredEvents,
 };
 
 export function startSweeps(deps: AppDeps): () => void {
@@ -51,4 +54,19 @@ export function startSweeps(deps: AppDeps): () => void {
   const timer = setInterval(() => void runSweeps(), seconds * 1000);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/**
+ * The webhook dispatcher of this process: woken by the relay whenever it ran, and every half
+ * second for retries that came due. Returns the stop function (waits briefly for attempts in flight).
+ */
+export function startWebhookDispatcher(deps: AppDeps): () => Promise<void> {
+  if (!deps.config.webhooks.dispatch) return () => Promise.resolve();
+  const dispatcher = new WebhookDispatcher(() => systemContext(deps, 'webhooks'));
+  dispatcher.start();
+  const unsubscribe = deps.events.onWake?.(() => dispatcher.wake());
+  return async () => {
+    unsubscribe?.();
+    await dispatcher.stop();
+  };
 }

@@ -11,3 +11,6 @@ import './checkout/cart.repository.js';
 import './checkout/place-orders.repository.js';
 import './orders/order.repository.js';
 import './shipping/freight.repository.js';
+import './events/outbox.repository.js';
+import './events/webhooks/webhooks.repository.js';
+import '../shared/outbox.repository.js';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../logger.js';
 import type { AppConfig } from '../config.js';
-import type { DomainEvent, EventBus } from './domain-event.js';
+import type { EventBus, PendingEvents } from './domain-event.js';
 import type { Role } from '../entities/user.entity.js';
 import type { AuthThrottle, ClientAddress } from './auth-throttle.js';
 
@@ -29,8 +29,8 @@ export interface ServiceContext {
   requestId: string;
   /** Where committed events are published, and where subscriptions listen. */
   events: EventBus;
-  /** Set inside a transaction: events wait here until commit. */
-  pendingEvents?: DomainEvent[];
+  /** Set inside a use case: its events wait here until stored in the outbox, just before commit. */
+  pendingEvents?: PendingEvents;
   /** The parts of the service layer chosen at start-up (see ServiceWiring). */
   wiring: ServiceWiring;
   /** The caller's address (Express `req.ip`: behind a proxy only as TRUST_PROXY allows). */

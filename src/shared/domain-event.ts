@@ -47,6 +47,8 @@ export const EVENT_PAYLOADS = {
   'payout.created': z.object({ payoutId: id, batchId: id, shopId: id, amount }),
   /** The bank's answer: `paid`, or `failed` (the money back in the shop's available balance; `failedAfterPaid` when it was reported paid first). */
   'payout.settled': z.object({ payoutId: id, shopId: id, amount, status: z.enum(PayoutStatus), failedAfterPaid: z.boolean() }),
+  /** An outbound webhook endpoint stopped receiving: it failed for WEBHOOK_DISABLE_AFTER_SECONDS, or answered 410 Gone. */
+  'webhook.endpoint_disabled': z.object({ endpointId: id, url: z.string(), reason: z.enum(['failing', 'gone']) }),
 };
 
 export type EventName = keyof typeof EVENT_PAYLOADS;
@@ -60,7 +62,10 @@ export type EventPayloads = { [T in EventName]: z.output<(typeof EVENT_PAYLOADS)
 export type DomainEvent = { [T in EventName]: EventEnvelope<T> }[EventName];
 
 export interface EventEnvelope<T extends EventName> {
-  /** Unique per event, so a client can drop a duplicate (delivery is at least once after a reconnect). */
+  /**
+   * The event's position in the outbox (a decimal integer, growing): given by the relay in the order
+   * events committed, so `after: id` resumes a feed exactly there. Also the webhook-id of its deliveries.
+   */
   id: string;
   type: T;
   occurredAt: string;
@@ -69,30 +74,49 @@ export interface EventEnvelope<T extends EventName> {
   payload: EventPayloads[T];
 }
 
+/** An event emitted in a transaction, before the outbox gives it its position. */
+export type NewEvent = { [T in EventName]: Omit<EventEnvelope<T>, 'id'> }[EventName];
+
+/** The events of the current transaction, stored in the outbox when it commits. */
+export interface PendingEvents {
+  events: NewEvent[];
+  /** Events a one-statement write stored itself (checkout's), so the relay is woken after commit. */
+  storedByStatements: number;
+  /** Inside `inAutocommit`: no transaction to store emitted events in. */
+  autocommit: boolean;
+}
+
 export interface EventPublisher {
-  publish(events: DomainEvent[]): void;
+  /** Events were committed to the outbox: relay them soon (the relay also finds them by itself). */
+  committed(): void;
 }
 
 export interface EventSource {
-  /** Calls `listener` with every event this process delivers; returns the unsubscribe function. */
+  /** Calls `listener` with every event this process delivers, in position order; returns the unsubscribe function. */
   subscribe(listener: (event: DomainEvent) => void): () => void;
+  /** Calls `listener` after each run of the relay (the webhook dispatcher listens); absent without a relay. */
+  onWake?(listener: () => void): () => void;
 }
 
-/** Where services publish and subscriptions listen: in-process for unit use, PostgreSQL across processes. */
+/** Where services announce committed events and subscriptions listen: in-process for unit use, the outbox relay across processes. */
 export type EventBus = EventPublisher & EventSource;
 
-/** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more. */
+/**
+ * Payloads stay small (ids, states, amounts): what a subscriber or a webhook receiver needs to read
+ * the rest through the API. The bound predates the outbox (an event used to travel in one NOTIFY,
+ * which holds less than 8000 bytes) and is kept as the size limit of an event.
+ */
 export const MAX_EVENT_BYTES = 7999;
 
 export class EventTooLargeError extends Error {}
 
-/** The wire form of an event (one NOTIFY payload); throws when it would not fit. */
-export function encodeEvent(event: DomainEvent): string {
+/** The wire form of an event (a webhook body, a feed entry); throws when it is larger than an event may be. */
+export function encodeEvent(event: DomainEvent | NewEvent): string {
   const text = JSON.stringify(event);
   const bytes = Buffer.byteLength(text);
   if (bytes > MAX_EVENT_BYTES) {
     throw new EventTooLargeError(
-      `Event ${event.type} is ${bytes} bytes encoded; a NOTIFY holds at most ${MAX_EVENT_BYTES}. Keep payloads to ids and states.`,
+      `Event ${event.type} is ${bytes} bytes encoded; an event holds at most ${MAX_EVENT_BYTES}. Keep payloads to ids and states.`,
     );
   }
   return text;
@@ -110,7 +134,7 @@ const WireEvent = z.object({
 
 const isEventName = (type: string): type is EventName => Object.hasOwn(EVENT_PAYLOADS, type);
 
-/** Reads a wire event; null for anything that is not one (another writer on the channel, an unknown type, a payload of another shape). */
+/** Reads a wire event; null for anything that is not one (an unknown type, a payload of another shape). */
 export function decodeEvent(text: string): DomainEvent | null {
   let value: unknown;
   try {
@@ -118,6 +142,11 @@ export function decodeEvent(text: string): DomainEvent | null {
   } catch {
     return null;
   }
+  return eventOf(value);
+}
+
+/** An event from its stored or wire form; null for an unknown type or a payload of another shape. */
+export function eventOf(value: unknown): DomainEvent | null {
   const event = WireEvent.safeParse(value);
   if (!event.success || !isEventName(event.data.type)) return null;
   const payload = EVENT_PAYLOADS[event.data.type].safeParse(event.data.payload);

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { encodeEvent, type DomainEvent, type EventEnvelope, type EventName } from './domain-event.js';
+import { encodeEvent, type EventEnvelope, type EventName, type NewEvent, type PendingEvents } from './domain-event.js';
+import { storeEvents } from './outbox.repository.js';
 import { AppError, causeChain } from '../errors.js';
 import type { ErrorCode } from '../error-codes.js';
 import type { ServiceContext } from './context.js';
@@ -31,8 +31,9 @@ function isRetryable(error: unknown): boolean {
 }
 
 /**
- * Runs one use case in one transaction. Events emitted inside are published only after commit, so a
- * rolled-back use case publishes nothing. A call made inside another transaction joins it.
+ * Runs one use case in one transaction. Events emitted inside are stored in the outbox by the same
+ * transaction, just before it commits (so a rolled-back use case stores, and publishes, nothing),
+ * and the relay is woken after commit. A call made inside another transaction joins it.
  */
 export function inTransaction<T>(ctx: ServiceContext, work: (tx: ServiceContext) => Promise<T>): Promise<T> {
   return runUseCase(ctx, work, true);
@@ -43,7 +44,9 @@ export function inTransaction<T>(ctx: ServiceContext, work: (tx: ServiceContext)
  * transaction and the statement commits on its own. No BEGIN or COMMIT round trip then holds the
  * rows the statement locks (checkout's hot stock rows stay locked only while PostgreSQL runs it).
  * The statement must guard everything it relied on from the reads; when a guard fails it throws
- * `StaleReadConflict` and the use case is rerun, like `inTransaction`. Same after-commit events.
+ * `StaleReadConflict` and the use case is rerun, like `inTransaction`. There is no transaction to add
+ * the outbox insert to: the statement stores its own events (checkout's does) and says so with
+ * `eventsStoredByStatement`; `emit` is refused here.
  */
 export function inAutocommit<T>(ctx: ServiceContext, work: (tx: ServiceContext) => Promise<T>): Promise<T> {
   return runUseCase(ctx, work, false);
@@ -69,12 +72,16 @@ async function runAttempts<T>(ctx: ServiceContext, work: (tx: ServiceContext) =>
     await noteUserWrite.run(ctx.em, {}, { userId: ctx.actor.userId });
   }
   for (let attempt = 1; ; attempt++) {
-    const pendingEvents: DomainEvent[] = [];
+    const pendingEvents: PendingEvents = { events: [], storedByStatements: 0, autocommit: !transactional };
     try {
       const result = transactional
-        ? await ctx.em.transactional((em) => work({ ...ctx, em, pendingEvents }))
+        ? await ctx.em.transactional(async (em) => {
+            const answer = await work({ ...ctx, em, pendingEvents });
+            await storePending(em, pendingEvents);
+            return answer;
+          })
         : await work({ ...ctx, pendingEvents });
-      if (pendingEvents.length > 0) ctx.events.publish(pendingEvents);
+      if (pendingEvents.events.length > 0 || pendingEvents.storedByStatements > 0) ctx.events.committed();
       return result;
     } catch (error) {
       if (attempt >= MAX_ATTEMPTS || !isRetryable(error)) throw error;
@@ -83,15 +90,26 @@ async function runAttempts<T>(ctx: ServiceContext, work: (tx: ServiceContext) =>
   }
 }
 
+async function storePending(em: ServiceContext['em'], pending: PendingEvents): Promise<void> {
+  if (pending.events.length === 0) return;
+  await storeEvents.run(em, [JSON.stringify(pending.events.map((e) => ({ type: e.type, shop_ids: e.shopIds, customer_id: e.customerId, payload: e.payload, occurred_at: e.occurredAt })))]);
+}
+
+/** A one-statement write (inside `inAutocommit` or a transaction) stored `count` events itself. */
+export function eventsStoredByStatement(tx: ServiceContext, count: number): void {
+  if (tx.pendingEvents) tx.pendingEvents.storedByStatements += count;
+}
+
 /**
- * Queues an event of the current transaction; it is published when the transaction commits.
- * Use the names in `src/services/events/event-types.ts`. An event too large for one NOTIFY throws here, so the
- * mistake rolls the use case back in tests instead of losing the event after commit.
+ * Queues an event of the current transaction; it is stored in the outbox when the transaction
+ * commits. Use the names in `src/services/events/event-types.ts`. An event larger than an event may be
+ * throws here, so the mistake rolls the use case back in tests instead of failing later.
  */
 export function emit<T extends EventName>(tx: ServiceContext, event: Omit<EventEnvelope<T>, 'occurredAt' | 'id'>): void {
   if (!tx.pendingEvents) throw new Error('emit() called outside inTransaction()');
-  // The payload was checked against `EventPayloads[T]` for this very `type`: the pair is a DomainEvent.
-  const full = { id: randomUUID(), ...event, occurredAt: new Date().toISOString() } as DomainEvent;
+  if (tx.pendingEvents.autocommit) throw new Error('emit() called inside inAutocommit(): the statement must store its own events');
+  // The payload was checked against `EventPayloads[T]` for this very `type`: the pair is a NewEvent.
+  const full = { ...event, occurredAt: new Date().toISOString() } as NewEvent;
   encodeEvent(full);
-  tx.pendingEvents.push(full);
+  tx.pendingEvents.events.push(full);
 }

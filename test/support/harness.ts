@@ -97,14 +97,16 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, options: 
   // test's 200 checkouts queue for a pool of 5. A queued checkout waits; the tests of the timeout
   // itself (faults, database restart, resilience) set theirs.
   // GRAPHQL_COMPILE_AFTER 1: every GraphQL test runs the compiled executor, not only repeated documents.
+  // WEBHOOK_DISPATCH off: the dispatcher polls for due deliveries, which would show in the query log of
+  // tests that count statements; the webhook tests turn it on with their own settings.
   const env = {
     NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', SWEEP_INTERVAL_SECONDS: '0', DB_ACQUIRE_TIMEOUT_MS: '30000',
-    CHECKOUT_WRITER: process.env.CHECKOUT_WRITER, GRAPHQL_COMPILE_AFTER: '1',
+    CHECKOUT_WRITER: process.env.CHECKOUT_WRITER, GRAPHQL_COMPILE_AFTER: '1', WEBHOOK_DISPATCH: 'false',
   };
   const config = { ...loadConfig(env), databaseUrl: dbUrl, ...overrides };
   const orm = await openOrm({ clientUrl, ...servingPool(config), poolSize: overrides.dbPoolSize ?? 10, onQuery: (line) => queries.push(line) });
   const log = options.log ?? createLogger(config);
-  const events = new PostgresEventBus({ connectionString: clientUrl, log });
+  const events = new PostgresEventBus({ connectionString: clientUrl, log, pollMs: config.outbox.pollMs });
   await events.start();
   const base = serviceWiring(config);
   const reads = await options.reads?.(orm, config, log);

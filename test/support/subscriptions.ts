@@ -157,6 +157,7 @@ export const PAYLOAD_FIELDS = `payload {
   ... on RefundCompletedEventPayload { refundId orderId kind refundStatus: status amount }
   ... on RefundRejectedEventPayload { refundId orderId kind refundStatus: status }
   ... on RefundCancelledEventPayload { refundId orderId kind refundStatus: status }
+  ... on WebhookEndpointDisabledEventPayload { endpointId url reason }
 }`;
 
 /**

@@ -16,6 +16,7 @@ import { FlashSaleState } from '../../services/promotions/flash-sale.service.js'
 import { MergeOutcome } from '../../services/checkout/cart.service.js';
 import type { InvoiceView } from '../../services/orders/invoice.service.js';
 import { EventTypes } from '../../services/events/event-types.js';
+import { WebhookDisabledReason } from '../../entities/event.entity.js';
 import { enumValueName } from '../../graphql/spelling.js';
 
 
@@ -106,4 +107,9 @@ export const MergeOutcomeEnum = schemaEnum(MergeOutcome, 'MergeOutcome', 'What b
   capped: 'Added up to the stock (one unit kept when none is left)',
   unavailable: 'The product is not on sale any more: not added',
   not_found: 'No such SKU: not added',
+});
+export const WebhookDisabledReasonEnum = schemaEnum(WebhookDisabledReason, 'WebhookDisabledReason', 'Why a webhook endpoint is off', {
+  [WebhookDisabledReason.Failing]: 'Every attempt failed for WEBHOOK_DISABLE_AFTER_SECONDS',
+  [WebhookDisabledReason.Gone]: 'It answered 410 Gone',
+  [WebhookDisabledReason.Operator]: 'Its owner turned it off',
 });

@@ -142,9 +142,17 @@ class PayoutSettledEventPayload implements PayloadOf<'payout.settled'> {
   @Field() failedAfterPaid!: boolean;
 }
 
+@ObjectType({ description: 'WEBHOOK_ENDPOINT_DISABLED: reason is failing (every attempt failed for WEBHOOK_DISABLE_AFTER_SECONDS) or gone (it answered 410)' })
+class WebhookEndpointDisabledEventPayload implements PayloadOf<'webhook.endpoint_disabled'> {
+  @Field(() => Int) endpointId!: number;
+  @Field() url!: string;
+  @Field(() => String) reason!: EventPayloads['webhook.endpoint_disabled']['reason'];
+}
+
 /** Each event type's payload type (one each, so `__typename` tells the event type too). */
 const PAYLOAD_TYPES = {
   [EventTypes.ORDER_PLACED]: OrderPlacedEventPayload,
+  [EventTypes.WEBHOOK_ENDPOINT_DISABLED]: WebhookEndpointDisabledEventPayload,
   [EventTypes.ORDER_PAID]: OrderPaidEventPayload,
   [EventTypes.ORDER_CANCELLED]: OrderCancelledEventPayload,
   [EventTypes.ORDER_DELIVERED]: OrderDeliveredEventPayload,
@@ -170,16 +178,19 @@ const PAYLOAD_TYPES = {
 export const PAYLOAD_OF = Symbol('event type');
 export type TaggedPayload = EventPayloads[EventName] & { [PAYLOAD_OF]: EventName };
 
+/** The payload type of a tagged payload value. */
+export const payloadTypeOf = (value: unknown) => PAYLOAD_TYPES[(value as TaggedPayload)[PAYLOAD_OF]];
+
 export const EventPayloadUnion = createUnionType({
   name: 'EventPayload',
   description: "What happened, by event type: one type per EventType (its `__typename` says which)",
   types: () => Object.values(PAYLOAD_TYPES),
-  resolveType: (value) => PAYLOAD_TYPES[(value as TaggedPayload)[PAYLOAD_OF]],
+  resolveType: payloadTypeOf,
 });
 
 @ObjectType('DomainEvent', { description: 'Something that happened in a committed transaction' })
 export class DomainEventType {
-  @Field(() => ID, { description: 'Unique per event: drop a duplicate delivery by it' }) id!: string;
+  @Field(() => ID, { description: "The event's place in the outbox, growing in commit order: resume a feed with `after` set to the last one received" }) id!: string;
   @Field(() => EventTypeEnum) type!: EventType;
   @Field(() => Date) occurredAt!: string;
   @Field(() => [Int], { description: 'Shops the event concerns' }) shopIds!: number[];
@@ -191,4 +202,25 @@ export class DomainEventType {
 export class EventFeedArgs {
   @Field(() => [EventTypeEnum], { nullable: true, description: 'Only these kinds (all when absent)' })
   types?: EventType[] | null;
+
+  @Field(() => ID, { nullable: true, description: 'Replay the stored events after this id first, then go live' })
+  after?: string | null;
+}
+
+@ArgsType()
+export class EventListArgs {
+  @Field(() => ID, { nullable: true, description: 'Events after this id (default 0: from the oldest kept)' })
+  after?: string | null;
+
+  @Field(() => [EventTypeEnum], { nullable: true, description: 'Only these kinds (all you may see when absent or empty)' })
+  types?: EventType[] | null;
+
+  @Field(() => Int, { nullable: true, description: 'At most this many (1-500, default 100)' })
+  limit?: number | null;
+}
+
+@ObjectType({ description: 'Stored events after an id, oldest first, and the id to ask after next time. Not a Page: a feed is resumed by event id, which stays valid as events are added, where a page number would not' })
+export class EventFeed {
+  @Field(() => [DomainEventType]) events!: DomainEventType[];
+  @Field(() => ID, { description: 'Ask `after` this id next time (the last event returned, else the `after` asked)' }) next!: string;
 }

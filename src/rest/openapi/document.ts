@@ -11,7 +11,7 @@ import { inputSchema, outputSchemas, type JsonSchema } from './json-schema.js';
 import {
   openApiPath, queryParameters, registeredOperations, withoutPathKeys, type Access, type OperationDoc, type RegisteredOperation,
 } from './operation.js';
-import { toSnake } from '../case.js';
+import { toSnake } from '../../shared/case.js';
 
 const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { toSnake } from '../case.js';
+import { toSnake } from '../../shared/case.js';
 
 export type JsonSchema = Record<string, unknown>;
 

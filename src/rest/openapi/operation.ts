@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../../error-codes.js';
-import { toSnake } from '../case.js';
+import { toSnake } from '../../shared/case.js';
 import { inputSchema, type JsonSchema } from './json-schema.js';
 
 /**

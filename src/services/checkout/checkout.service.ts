@@ -6,10 +6,10 @@ import { typedSql } from '../../db/typed-sql.js';
 import { BASE_CURRENCY } from '../../currency.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireCustomer } from '../../shared/guards.js';
-import { EventTypes } from '../events/event-types.js';
-import { emit, inTransaction } from '../../shared/transaction.js';
+import { inTransaction } from '../../shared/transaction.js';
+import { announcePlaced } from '../orders/order-lifecycle.js';
 import { parseInput, z } from '../../shared/validate.js';
-import { emitStockLow } from '../catalog/stock-events.js';
+import { emitStockLow } from '../inventory/stock-events.js';
 import { orderViewsFromRows, type OrderView } from '../orders/order-view.js';
 import { OrderRow } from '../orders/order.repository.js';
 import { withIdempotency, type IdempotencyRecord } from '../../shared/idempotency.js';
@@ -121,7 +121,7 @@ async function place(tx: ServiceContext, priced: Priced): Promise<OrderView[]> {
   const { customerId, drafts } = priced;
   // Freight after every pricing step: its free-shipping threshold looks at the amount after discount.
   const freight = freightFees(drafts, priced.freightTerms);
-  const { views, remaining } = await tx.wiring.orderWriter.placeOrders(tx, {
+  const { views, remaining, eventsStored } = await tx.wiring.orderWriter.placeOrders(tx, {
     customerId,
     shippingAddress: priced.request.shippingAddress,
     drafts,
@@ -130,14 +130,9 @@ async function place(tx: ServiceContext, priced: Priced): Promise<OrderView[]> {
     flashSale: priced.flashSale,
     idempotency: priced.idempotency,
   });
-  for (const view of views) {
-    emit(tx, {
-      type: EventTypes.ORDER_PLACED,
-      shopIds: [view.shop.id],
-      customerId,
-      payload: { orderId: view.id, total: view.total, status: view.status },
-    });
-  }
+  // The combined writer's one statement stored these events itself (it has no transaction to join).
+  if (eventsStored > 0) return views;
+  for (const view of views) announcePlaced(tx, { orderId: view.id, shopId: view.shop.id, customerId, total: view.total, status: view.status });
   const sold = new Map<number, { productId: number; shopId: number; quantity: number }>();
   for (const draft of drafts) {
     for (const item of draft.items) {

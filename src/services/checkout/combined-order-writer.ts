@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { perConnection } from '../../db/per-connection.js';
 import { StatementCombiner } from '../../db/statement-combiner.js';
-import { inAutocommit } from '../../shared/transaction.js';
+import { eventsStoredByStatement, inAutocommit } from '../../shared/transaction.js';
 import { readCarts, type CartRequest } from './cart-reads.js';
 import { PlacementRefused, refusalErrors, settleRefusal, writeOrders } from './place-orders-statement.js';
 import type { CheckoutCart, OrderWriter, Placed, Placement } from './order-writer.js';
@@ -34,8 +34,11 @@ export const combinedOrderWriter: OrderWriter = {
 
   async placeOrders(tx, placement) {
     try {
-      if (tx.em.isInTransaction()) return (await writeOrders(tx.em, [placement]))[0];
-      return await orderWritesOf(tx.em).submit({ em: tx.em, placement });
+      const placed = tx.em.isInTransaction()
+        ? (await writeOrders(tx.em, [placement], tx.config.stockLowThreshold))[0]
+        : await orderWritesOf(tx.em).submit({ em: tx.em, placement, stockLowThreshold: tx.config.stockLowThreshold });
+      eventsStoredByStatement(tx, placed.eventsStored);
+      return placed;
     } catch (error) {
       // A statement of this checkout alone (a batch of one) was refused: its own answer.
       if (error instanceof PlacementRefused) throw refusalErrors(error.refusal, [placement])[0] ?? error;
@@ -48,8 +51,8 @@ const cartReadsOf = perConnection(() => new StatementCombiner<CartRequest, Check
 
 const orderWritesOf = perConnection(
   () =>
-    new StatementCombiner<{ em: EntityManager; placement: Placement }, Placed>(
-      (batch) => writeOrders(batch[0].em, batch.map((b) => b.placement)),
+    new StatementCombiner<{ em: EntityManager; placement: Placement; stockLowThreshold: number }, Placed>(
+      (batch) => writeOrders(batch[0].em, batch.map((b) => b.placement), batch[0].stockLowThreshold),
       {
         keyOf: (b) => b.placement.customerId,
         settle: (error, batch) => settleRefusal(error, batch.map((b) => b.placement)),

@@ -32,6 +32,11 @@ export interface Placed {
   views: OrderView[];
   /** Stock left per SKU after the decrement (for `stock.low`). */
   remaining: Map<number, number>;
+  /**
+   * How many events the write stored in the outbox itself (the combined writer's statement stores
+   * `order.placed` and `stock.low`, being the only statement of its work); 0: the checkout emits them.
+   */
+  eventsStored: number;
 }
 
 /**

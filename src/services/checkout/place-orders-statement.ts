@@ -41,15 +41,16 @@ import { z } from '../../shared/validate.js';
  *
  * The statement takes the checkouts of several distinct customers at once (the combined writer
  * shares it among concurrent checkouts), each with its own guards' refusals named in the error, and
- * writes each checkout's Idempotency-Key with its orders' rows as the answer to replay.
- * Returns one `Placed` per placement, in order.
+ * writes each checkout's Idempotency-Key with its orders' rows as the answer to replay, and the
+ * events of all of them into the outbox. Returns one `Placed` per placement, in order.
  */
-export async function writeOrders(em: EntityManager, placements: Placement[]): Promise<Placed[]> {
+export async function writeOrders(em: EntityManager, placements: Placement[], stockLowThreshold: number): Promise<Placed[]> {
   try {
-    const rows = await placeOrders.run(em, placementValues(placements));
+    const rows = await placeOrders.run(em, [...placementValues(placements), stockLowThreshold, stockLowThreshold, stockLowThreshold]);
+    const eventsStored = rows[0]?.events ?? 0;
     const remaining = new Map<number, number>(Object.entries(rows[0]?.remaining ?? {}).map(([id, stock]) => [Number(id), stock]));
     const views = orderViewsFromRows(rows);
-    return placements.map(({ customerId }) => ({ views: views.filter((v) => v.customerId === customerId), remaining }));
+    return placements.map(({ customerId }) => ({ views: views.filter((v) => v.customerId === customerId), remaining, eventsStored }));
   } catch (error) {
     const refusal = refusalOf(error);
     throw refusal ? new PlacementRefused(refusal) : error;

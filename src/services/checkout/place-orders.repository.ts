@@ -7,11 +7,17 @@ import { OrderRow } from '../orders/order.repository.js';
  * it says in SQL what a builder would only obscure (data-modifying CTEs in a set order, guards
  * compared in a verdict). Its parameters, in order: the cart lines, the coupons, the flash-sale
  * units, the demand per SKU, the orders, their items and the Idempotency-Keys (JSON lists), then
- * the customers', coupons', activity items' and SKUs' ids (integer arrays).
+ * the customers', coupons', activity items' and SKUs' ids (integer arrays), and STOCK_LOW_THRESHOLD.
+ *
+ * It stores its own events in the outbox (it has no transaction another statement could join): an
+ * `order.placed` per order and a `stock.low` per SKU whose stock it took below the threshold. Their
+ * payloads are the ones `orderPlacedEvent` (orders/order-lifecycle.ts) and `stockLowEvents`
+ * (inventory/stock-events.ts) build for the transactional writer; test/checkout-writers.test.ts holds
+ * the two writers' events equal.
  */
 
 /** A new order's row (as `orderRows` reads one), with the stock left per SKU id (on every row, the same). */
-export const PlacedRow = OrderRow.extend({ remaining: z.record(z.string(), z.number().int()).nullable() });
+export const PlacedRow = OrderRow.extend({ remaining: z.record(z.string(), z.number().int()).nullable(), events: z.number().int() });
 export type PlacedRow = z.infer<typeof PlacedRow>;
 
 export const placeOrders = fixedStatement({
@@ -113,7 +119,22 @@ with cart_in as (select * from json_to_recordset(?::json) as l(customer_id int, 
        update sku s set stock = s.stock - d.quantity
          from stock_in d join stock_lock l on l.id = d.sku_id
         where s.id = d.sku_id and s.stock >= d.quantity
-       returning s.id, s.stock
+       returning s.id, s.stock, s.product_id, d.quantity
+     ),
+     placed_events as (
+       insert into event (type, shop_ids, customer_id, payload, occurred_at)
+       select 'order.placed', array[o.shop_id], o.customer_id, jsonb_build_object('orderId', o.id, 'total', o.total, 'status', o.status), now()
+         from new_orders o order by o.id
+       returning id
+     ),
+     low_events as (
+       insert into event (type, shop_ids, customer_id, payload, occurred_at)
+       select 'stock.low', array[p.shop_id], null,
+              jsonb_build_object('skuId', s.id, 'productId', s.product_id, 'stock', s.stock, 'threshold', ?::int), now()
+         from stock s join product p on p.id = s.product_id
+        where s.stock < ?::int and s.stock + s.quantity >= ?::int and (select count(*) from placed_events) >= 0
+        order by s.id
+       returning id
      ),
      verdict as (
        select case
@@ -137,7 +158,8 @@ with cart_in as (select * from json_to_recordset(?::json) as l(customer_id int, 
             where d.sku_id not in (select id from stock) order by d.sku_id limit 1))
          else 0 end as refused
      )
-select p.*, (select json_object_agg(s.id, s.stock) from stock s) as remaining
+select p.*, (select json_object_agg(s.id, s.stock) from stock s) as remaining,
+       (select count(*) from placed_events)::int + (select count(*) from low_events)::int as events
   from placed p cross join verdict v
  where v.refused = 0
  order by p.id`,

@@ -40,7 +40,7 @@ export const transactionalOrderWriter: OrderWriter = {
     const remaining = await takeStock(em, placement, orderIds);
     const rows = await orderRows(em, orderIds);
     await recordStoredAnswer(tx, placement.idempotency, { orders: rows });
-    return { views: orderViewsFromRows(rows), remaining };
+    return { views: orderViewsFromRows(rows), remaining, eventsStored: 0 };
   },
 };
 

@@ -36,6 +36,8 @@ export const EventTypes = {
   EARNINGS_RELEASED: 'earnings.released',
   PAYOUT_CREATED: 'payout.created',
   PAYOUT_SETTLED: 'payout.settled',
+  /** A webhook endpoint was disabled (failing for a day, or 410 Gone): to its shop and the admins. */
+  WEBHOOK_ENDPOINT_DISABLED: 'webhook.endpoint_disabled',
 } as const satisfies Record<string, EventName>;
 
 export type EventType = (typeof EventTypes)[keyof typeof EventTypes];

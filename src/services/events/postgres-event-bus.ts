@@ -1,7 +1,8 @@
 import pg from 'pg';
 import type { Logger } from '../../logger.js';
-import { decodeEvent, encodeEvent, type DomainEvent, type EventBus } from '../../shared/domain-event.js';
+import { eventOf, type DomainEvent, type EventBus } from '../../shared/domain-event.js';
 import { InProcessEventBus } from './in-process-bus.js';
+import { EventRow, RELAY_LOCK, RELAY_SQL, SequencedRow } from './outbox.repository.js';
 
 export const EVENTS_CHANNEL = 'mallfront_events';
 
@@ -11,81 +12,79 @@ export interface PostgresEventBusOptions {
   channel?: string;
   /** Backoff between reconnection attempts, doubling from `min` to `max` milliseconds. */
   reconnectDelayMs?: { min: number; max: number };
-  /** Events waiting for the connection beyond this many are dropped, oldest first (and logged). */
-  maxQueued?: number;
+  /**
+   * How often the relay looks for events without being woken (OUTBOX_POLL_MS): events committed by
+   * a process that died before waking any relay, and notifications missed while disconnected.
+   */
+  pollMs?: number;
 }
 
-/** Events per NOTIFY statement: one round trip sends a batch. */
-const BATCH = 200;
+/** Events numbered, or read, per statement. */
+const BATCH = 500;
 
 /**
- * Cross-process delivery through PostgreSQL LISTEN/NOTIFY, on one dedicated connection per process.
+ * The outbox relay of one process, with its live delivery, on one dedicated connection (LISTEN).
  *
- * `publish` is called after commit (see `inTransaction`): it queues the encoded events and sends
- * them, in order and batched, with `pg_notify` on that connection. Every process, this one included,
- * LISTENs on the channel and hands what arrives to its in-process bus, which the GraphQL
- * subscriptions read. So an event caused through one process reaches subscribers of all of them,
- * and a process delivers its own events the same way as the others'.
+ * Use cases store their events in the `event` table in their own transaction (`inTransaction`), then
+ * call `committed()`. The relay then, in a transaction holding the relay's advisory lock (one relay
+ * at a time across all processes), gives the waiting events their positions, in the order they
+ * became visible, writes their webhook deliveries, and NOTIFYs the new last position on commit.
+ * Every process LISTENs: on that wake-up (and every `pollMs` in any case) it reads the events after
+ * the last position it handed over, in order, and hands them to its in-process bus, which the
+ * GraphQL subscriptions read. NOTIFY carries no event, only the wake-up.
  *
- * The connection reconnects by itself with backoff; events published meanwhile wait in the queue
- * (bounded) and go out once it is back. A batch cut off mid-send is sent again, so delivery is at
- * least once: every event carries an `id`. Notifications sent by other processes while this one is
- * disconnected are not seen by it (LISTEN/NOTIFY keeps no history).
+ * Nothing is lost when a process dies: an event committed by it is found by the next relay that
+ * runs (any process's poll, or its own after a restart); a relay transaction cut off gives no
+ * positions and is run again. Each process hands its subscribers every position once, in order.
  */
 export class PostgresEventBus implements EventBus {
   private readonly local = new InProcessEventBus();
   private readonly channel: string;
   private readonly delay: { min: number; max: number };
-  private readonly maxQueued: number;
-  private readonly queue: string[] = [];
+  private readonly pollMs: number;
   private client: pg.Client | null = null;
   private listening = false;
-  private flushing: Promise<void> | null = null;
-  private flushScheduled = false;
+  private pumping: Promise<void> | null = null;
+  private again = false;
+  private pumpScheduled = false;
   private reconnectTimer: NodeJS.Timeout | null = null;
+  private pollTimer: NodeJS.Timeout | null = null;
   private nextDelay: number;
   private stopped = false;
   private pid: number | null = null;
   private connectCount = 0;
+  /** The last position handed to this process's subscribers; null until the first connection. */
+  private delivered: bigint | null = null;
   private readonly connectedWaiters = new Set<() => void>();
+  private readonly wakeListeners = new Set<() => void>();
 
   constructor(private readonly options: PostgresEventBusOptions) {
     this.channel = options.channel ?? EVENTS_CHANNEL;
     if (!/^[a-z_][a-z0-9_]*$/.test(this.channel)) throw new Error(`Bad channel name: ${this.channel}`);
     this.delay = options.reconnectDelayMs ?? { min: 100, max: 5000 };
-    this.maxQueued = options.maxQueued ?? 10_000;
+    this.pollMs = options.pollMs ?? 1000;
     this.nextDelay = this.delay.min;
   }
 
   /** Connects and LISTENs. Fails if the first connection fails: the database is needed to start at all. */
   async start(): Promise<void> {
     await this.connect();
+    this.pollTimer = setInterval(() => this.pumpSoon(), this.pollMs);
+    this.pollTimer.unref();
   }
 
-  publish(events: DomainEvent[]): void {
-    for (const event of events) this.queue.push(encodeEvent(event));
-    if (this.queue.length > this.maxQueued) {
-      const dropped = this.queue.splice(0, this.queue.length - this.maxQueued).length;
-      this.options.log.error({ dropped }, 'event queue full while the events connection is down: oldest events dropped');
-    }
-    this.flushSoon();
-  }
-
-  /**
-   * Flushes once the current turn of the event loop is over, so the events of every use case that
-   * committed in this turn (a burst of checkouts answered together) go out in one NOTIFY statement.
-   */
-  private flushSoon(): void {
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
-    setImmediate(() => {
-      this.flushScheduled = false;
-      void this.flush();
-    });
+  committed(): void {
+    this.pumpSoon();
   }
 
   subscribe(listener: (event: DomainEvent) => void): () => void {
     return this.local.subscribe(listener);
+  }
+
+  /** Called after every wake-up of the relay (the webhook dispatcher of this process listens). */
+  onWake(listener: () => void): () => void {
+    this.wakeListeners.add(listener);
+    return () => this.wakeListeners.delete(listener);
   }
 
   subscriberCount(): number {
@@ -107,30 +106,110 @@ export class PostgresEventBus implements EventBus {
     return this.connectCount;
   }
 
+  /** The last position this process handed to its subscribers. */
+  get lastDelivered(): string | null {
+    return this.delivered === null ? null : String(this.delivered);
+  }
+
   /** Resolves once the connection is (again) listening; for tests and shutdown. */
   whenListening(): Promise<void> {
     if (this.listening) return Promise.resolve();
     return new Promise((resolve) => this.connectedWaiters.add(resolve));
   }
 
-  /** Sends what is queued (waiting at most `timeoutMs` for it), then closes the connection. */
+  /** Relays what is waiting (at most `timeoutMs`), then closes the connection. */
   async stop(timeoutMs = 2000): Promise<void> {
     if (this.stopped) return;
     const deadline = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref());
-    await Promise.race([this.drain(), deadline]);
+    await Promise.race([this.listening ? this.pump() : Promise.resolve(), deadline]);
     this.stopped = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
-    if (this.queue.length > 0) this.options.log.warn({ unsent: this.queue.length }, 'events not sent before shutdown');
+    if (this.pollTimer) clearInterval(this.pollTimer);
     const client = this.client;
     this.client = null;
     this.listening = false;
     await client?.end().catch(() => {});
   }
 
-  private async drain(): Promise<void> {
-    while (this.queue.length > 0 && !this.stopped) {
-      if (!this.listening) await this.whenListening();
-      await this.flush();
+  /**
+   * Runs the relay once the current turn of the event loop is over, so the use cases that committed
+   * in this turn (a burst of checkouts answered together) are numbered by one statement.
+   */
+  private pumpSoon(): void {
+    if (this.pumpScheduled || this.stopped) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      void this.pump();
+    });
+  }
+
+  /** One pump at a time; a wake-up during one runs it again after. */
+  pump(): Promise<void> {
+    if (this.pumping) {
+      this.again = true;
+      return this.pumping;
+    }
+    this.pumping = (async () => {
+      do {
+        this.again = false;
+        await this.relayAndRead();
+      } while (this.again && this.listening && !this.stopped);
+    })().finally(() => {
+      this.pumping = null;
+    });
+    return this.pumping;
+  }
+
+  private async relayAndRead(): Promise<void> {
+    const client = this.client;
+    if (!client || !this.listening) return;
+    try {
+      let full = true;
+      while (full) full = (await this.sequence(client)) === BATCH;
+      await this.readCommitted(client);
+    } catch (error) {
+      // The connection went away (it reconnects and pumps again) or a statement failed (retried next poll).
+      if (client === this.client) this.options.log.error({ err: error }, 'relaying events failed; retried at the next poll');
+      await client.query('rollback').catch(() => {});
+    }
+    for (const listener of this.wakeListeners) listener();
+  }
+
+  /** Numbers one batch of waiting events under the relay lock; returns how many. */
+  private async sequence(client: pg.Client): Promise<number> {
+    await client.query('begin');
+    await client.query(RELAY_SQL.lock, [RELAY_LOCK]);
+    const result = SequencedRow.parse((await client.query({ name: 'mf_relay_sequence', text: RELAY_SQL.sequence, values: [BATCH] })).rows[0]);
+    if (result.last !== null) await client.query(RELAY_SQL.notify, [this.channel, result.last]);
+    await client.query('commit');
+    return result.sequenced;
+  }
+
+  /** Hands the committed events after the last one delivered to this process's subscribers, in order. */
+  private async readCommitted(client: pg.Client): Promise<void> {
+    if (this.delivered === null) return;
+    for (;;) {
+      const { rows } = await client.query({ name: 'mf_relay_after', text: RELAY_SQL.after, values: [String(this.delivered), BATCH] });
+      for (const raw of rows) {
+        const row = EventRow.parse(raw);
+        this.delivered = BigInt(row.id);
+        this.deliver(row);
+      }
+      if (rows.length < BATCH) return;
+    }
+  }
+
+  private deliver(row: EventRow): void {
+    const event = eventOf({ id: row.id, type: row.type, occurredAt: row.occurred_at, shopIds: row.shop_ids, customerId: row.customer_id, payload: row.payload });
+    if (!event) {
+      this.options.log.warn({ id: row.id, type: row.type }, 'skipped a stored event of an unknown type or shape');
+      return;
+    }
+    try {
+      this.local.publish([event]);
+    } catch (error) {
+      this.options.log.error({ err: error, type: event.type }, 'an event subscriber failed');
     }
   }
 
@@ -141,7 +220,7 @@ export class PostgresEventBus implements EventBus {
       keepAlive: true,
     });
     client.on('notification', (message) => {
-      if (message.channel === this.channel && message.payload !== undefined) this.receive(message.payload);
+      if (message.channel === this.channel) this.pumpSoon();
     });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));
@@ -150,6 +229,11 @@ export class PostgresEventBus implements EventBus {
       await client.query(`LISTEN ${this.channel}`);
       const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
       this.pid = rows[0].pid;
+      // Live delivery starts at the first connection: what committed before is the feeds' replay.
+      if (this.delivered === null) {
+        const last = await client.query<{ last: string }>(RELAY_SQL.lastPosition);
+        this.delivered = BigInt(last.rows[0]?.last ?? '0');
+      }
     } catch (error) {
       client.removeAllListeners('end');
       client.on('error', () => {});
@@ -166,7 +250,8 @@ export class PostgresEventBus implements EventBus {
     this.nextDelay = this.delay.min;
     for (const resolve of this.connectedWaiters) resolve();
     this.connectedWaiters.clear();
-    void this.flush();
+    // Whatever committed while this process was not listening.
+    this.pumpSoon();
   }
 
   private lost(client: pg.Client, error?: Error): void {
@@ -196,42 +281,5 @@ export class PostgresEventBus implements EventBus {
       );
     }, wait);
     this.reconnectTimer.unref();
-  }
-
-  /** One flush at a time keeps the order of events; a flush sends everything queued, in batches. */
-  private flush(): Promise<void> {
-    this.flushing ??= this.sendQueued().finally(() => {
-      this.flushing = null;
-    });
-    return this.flushing;
-  }
-
-  private async sendQueued(): Promise<void> {
-    while (this.queue.length > 0 && this.client && this.listening) {
-      const client = this.client;
-      const batch = this.queue.slice(0, BATCH);
-      try {
-        // Named: prepared once per connection instead of parsed and planned for every batch.
-        await client.query({ name: 'mf_notify', text: 'select pg_notify($1, payload) from unnest($2::text[]) as t(payload)', values: [this.channel, batch] });
-      } catch (error) {
-        // The connection went away (it reconnects and flushes again) or the statement failed.
-        if (client === this.client) this.options.log.error({ err: error }, 'sending events failed');
-        return;
-      }
-      this.queue.splice(0, batch.length);
-    }
-  }
-
-  private receive(text: string): void {
-    const event = decodeEvent(text);
-    if (!event) {
-      this.options.log.warn({ payload: text.slice(0, 200) }, 'ignored a malformed event notification');
-      return;
-    }
-    try {
-      this.local.publish([event]);
-    } catch (error) {
-      this.options.log.error({ err: error, type: event.type }, 'an event subscriber failed');
-    }
   }
 }

@@ -314,7 +314,21 @@ async function markSold(tx: ServiceContext, moved: readonly OrderTransition[]): 
   if (unsold.length > 0) await db.updateTable('OrderItem').set({ sold: false }).where('order', 'in', unsold).execute();
 }
 
-/** The move's domain event, for dashboards and the customer's own feed (published after commit). */
+/**
+ * An order entered the machine in its first state (a checkout placed it): its `order.placed` event,
+ * stored in the outbox with the order. Checkout's combined writer stores the same payload from its
+ * one statement (place-orders.repository.ts).
+ */
+export function announcePlaced(tx: ServiceContext, order: { orderId: number; shopId: number; customerId: number; total: number; status: OrderStatus }): void {
+  emit(tx, {
+    type: EventTypes.ORDER_PLACED,
+    shopIds: [order.shopId],
+    customerId: order.customerId,
+    payload: { orderId: order.orderId, total: order.total, status: order.status },
+  });
+}
+
+/** The move's domain event, for dashboards and the customer's own feed (stored in the outbox with the move). */
 function publish(tx: ServiceContext, move: OrderTransition): void {
   const rule: TransitionRule = ORDER_TRANSITIONS[move.transition];
   if (!rule.publishes) return;

@@ -5,7 +5,8 @@ type TopLevelCode =
   | 'BAD_REQUEST' | 'BAD_USER_INPUT' | 'GRAPHQL_PARSE_FAILED' | 'GRAPHQL_VALIDATION_FAILED' | 'DESTINATION_INVALID' | 'JSON_TOO_DEEP' | 'MALFORMED_ENCODING'
   | 'MALFORMED_JSON' | 'REQUEST_ABORTED' | 'SORT_UNSUPPORTED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'ROUTE_NOT_FOUND'
   | 'METHOD_NOT_ALLOWED' | 'RESOURCE_LOCKED' | 'REQUEST_TIMEOUT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_ENCODING' | 'RATE_LIMITED' | 'HEADERS_TOO_LARGE'
-  | 'TOO_MANY_SUBSCRIPTIONS' | 'TOO_MANY_CONNECTIONS' | 'INTERNAL' | 'SERVICE_BUSY' | 'SERVICE_UNAVAILABLE' | 'DATABASE_POOL_STUCK' | 'SUBSCRIBER_TOO_SLOW';
+  | 'TOO_MANY_SUBSCRIPTIONS' | 'TOO_MANY_CONNECTIONS' | 'INTERNAL' | 'SERVICE_BUSY' | 'SERVICE_UNAVAILABLE' | 'DATABASE_POOL_STUCK' | 'SUBSCRIBER_TOO_SLOW'
+  | 'EVENTS_EXPIRED';
 
 /**
  * Every error code the storefront can meet, as a sentence a shopper understands (no raw code on the
@@ -33,6 +34,7 @@ export const ERROR_SENTENCES: Record<UserErrorCode | TopLevelCode, string> = {
   DATABASE_POOL_STUCK: 'The shop is very busy right now. Try again in a moment.',
   DESTINATION_INVALID: 'That link does not lead anywhere in the mall.',
   EMAIL_TAKEN: 'An account with this email already exists. Sign in instead.',
+  EVENTS_EXPIRED: 'Some live updates are too old to replay. Reload the page to see the latest.',
   FLASH_SALE_HAS_ORDERS: 'This flash sale already has orders and cannot be changed.',
   FLASH_SALE_LIMIT_CHANGED: 'You have reached the flash sale limit for this item. Look at your cart and try again.',
   FLASH_SALE_OVERLAP: 'Another flash sale runs at the same time for this item.',
@@ -103,6 +105,7 @@ export const ERROR_SENTENCES: Record<UserErrorCode | TopLevelCode, string> = {
   UNAUTHENTICATED: 'Sign in to continue.',
   UNSUPPORTED_ENCODING: 'That request could not be read. Reload the page and try again.',
   VALIDATION_FAILED: 'Some fields need another look.',
+  WEBHOOK_URL_REFUSED: 'That address cannot receive webhooks: use a public https address.',
 };
 
 /** The sentence of a code, or undefined for a code the storefront has never heard of. */

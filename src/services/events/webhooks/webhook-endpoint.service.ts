@@ -1,0 +1,228 @@
+import { AppError, forbidden, notFound, validationError } from '../../../errors.js';
+import { refusals } from '../../../error-codes.js';
+import { Role } from '../../../entities/user.entity.js';
+import { WebhookDisabledReason } from '../../../entities/event.entity.js';
+import type { ServiceContext } from '../../../shared/context.js';
+import { requireUser } from '../../../shared/guards.js';
+import { idParam, parseInput, z } from '../../../shared/validate.js';
+import { inTransaction } from '../../../shared/transaction.js';
+import { typedSql } from '../../../db/typed-sql.js';
+import { textArray } from '../../../db/sql.js';
+import { ALL_EVENT_TYPES, type EventType } from '../event-types.js';
+import { newWebhookSecret } from './webhook-signing.js';
+import { checkTargetAddresses, urlProblem, WebhookTargetRefused } from './webhook-target.js';
+import { sendPing, type WebhookAttemptView } from './webhook-dispatcher.js';
+
+export type { WebhookAttemptView };
+
+/**
+ * Outbound webhook endpoints: a platform admin's receive every event of the chosen types, a shop
+ * operator's those of their own shop. Both doors (`/api/admin/webhooks`, `/api/merchant/webhooks`,
+ * and GraphQL) call these; the scope comes from the caller, never from the input.
+ */
+
+export interface WebhookEndpointView {
+  id: number;
+  shopId: number | null;
+  url: string;
+  eventTypes: string[];
+  active: boolean;
+  disabledReason: string | null;
+  createdAt: Date;
+  /** Only in the answer that created or rotated it: it is never shown again. */
+  secret?: string;
+}
+
+type Scope = { shopId: number | null };
+
+function scopeOf(ctx: ServiceContext): Scope {
+  const actor = requireUser(ctx);
+  if (actor.role === Role.PlatformAdmin) return { shopId: null };
+  if (actor.role === Role.ShopOperator && actor.shopId !== null) return { shopId: actor.shopId };
+  throw forbidden('Webhooks are for platform admins and shop operators');
+}
+
+const EventTypeList = z.array(z.enum(ALL_EVENT_TYPES as [EventType, ...EventType[]])).min(1).max(ALL_EVENT_TYPES.length);
+const Url = z.string().trim().min(1).max(2000);
+
+export const CreateWebhookInput = z.object({ url: Url, eventTypes: EventTypeList, active: z.boolean().default(true) });
+export const UpdateWebhookInput = z.object({ url: Url.optional(), eventTypes: EventTypeList.optional(), active: z.boolean().optional() });
+export const WebhookAttemptsInput = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });
+export const RedeliverWebhookInput = z.object({ eventId: z.string().regex(/^[1-9][0-9]{0,17}$/, 'an event id') });
+
+
+/** https outside development, and no private, loopback or link-local address behind the name (unless WEBHOOK_ALLOW_PRIVATE). */
+async function checkUrl(ctx: ServiceContext, url: string): Promise<void> {
+  const rules = ctx.config.webhooks;
+  const problem = urlProblem(url, rules);
+  if (problem) throw validationError(`The URL ${problem}`, { problems: [{ field: 'url', message: `The URL ${problem}` }] });
+  try {
+    await checkTargetAddresses(url, rules);
+  } catch (error) {
+    const message = error instanceof WebhookTargetRefused ? error.message : `${new URL(url).hostname} does not resolve`;
+    throw new AppError('WEBHOOK_URL_REFUSED', 422, `This URL cannot receive webhooks: ${message}`);
+  }
+}
+
+const COLUMNS = ['id', 'shop as shopId', 'url', 'eventTypes', 'active', 'disabledReason', 'createdAt'] as const;
+
+function viewOf(row: { id: number; shopId: number | null; url: string; eventTypes: string[]; active: boolean; disabledReason: string | null; createdAt: Date | string }): WebhookEndpointView {
+  return { ...row, createdAt: new Date(row.createdAt) };
+}
+
+async function ownEndpoint(ctx: ServiceContext, id: number): Promise<WebhookEndpointView> {
+  const scope = scopeOf(ctx);
+  const row = await typedSql(ctx.em)
+    .selectFrom('WebhookEndpoint')
+    .select(COLUMNS)
+    .where('id', '=', id)
+    .where((eb) => (scope.shopId === null ? eb('shop', 'is', null) : eb('shop', '=', scope.shopId)))
+    .executeTakeFirst();
+  if (!row) throw notFound('Webhook endpoint', { id });
+  return viewOf(row);
+}
+
+export const createWebhookEndpointRefusals = refusals('WEBHOOK_URL_REFUSED');
+
+export async function createWebhookEndpoint(ctx: ServiceContext, input: unknown): Promise<WebhookEndpointView> {
+  const scope = scopeOf(ctx);
+  const data = parseInput(CreateWebhookInput, input ?? {});
+  await checkUrl(ctx, data.url);
+  const secret = newWebhookSecret();
+  const [{ id }] = await ctx.em.execute<{ id: number }[]>(
+    'insert into webhook_endpoint (shop_id, url, event_types, active, secret, created_at) values (?, ?, ?::text[], ?, ?, now()) returning id',
+    [scope.shopId, data.url, textArray(data.eventTypes), data.active, secret],
+  );
+  const row = await typedSql(ctx.em).selectFrom('WebhookEndpoint').select(COLUMNS).where('id', '=', id).executeTakeFirstOrThrow();
+  return { ...viewOf(row), secret };
+}
+
+export async function listWebhookEndpoints(ctx: ServiceContext): Promise<WebhookEndpointView[]> {
+  const scope = scopeOf(ctx);
+  const rows = await typedSql(ctx.em)
+    .selectFrom('WebhookEndpoint')
+    .select(COLUMNS)
+    .where((eb) => (scope.shopId === null ? eb('shop', 'is', null) : eb('shop', '=', scope.shopId)))
+    .orderBy('id')
+    .execute();
+  return rows.map(viewOf);
+}
+
+export const updateWebhookEndpointRefusals = refusals('WEBHOOK_URL_REFUSED', 'NOT_FOUND');
+
+/** Changes the URL, the types or the active flag; turning an endpoint on again forgets why it was off. */
+export async function updateWebhookEndpoint(ctx: ServiceContext, endpointId: unknown, input: unknown): Promise<WebhookEndpointView> {
+  // A path segment over REST: anything but an id is refused, never a NaN in SQL.
+  const id = parseInput(idParam, endpointId);
+  const data = parseInput(UpdateWebhookInput, input ?? {});
+  await ownEndpoint(ctx, id);
+  if (data.url !== undefined) await checkUrl(ctx, data.url);
+  return inTransaction(ctx, async (tx) => {
+    const db = typedSql(tx.em);
+    const row = await db
+      .updateTable('WebhookEndpoint')
+      .set({
+        ...(data.url === undefined ? {} : { url: data.url }),
+        ...(data.eventTypes === undefined ? {} : { eventTypes: data.eventTypes }),
+        ...(data.active === undefined ? {} : data.active ? { active: true, disabledReason: null, failingSince: null } : { active: false, disabledReason: WebhookDisabledReason.Operator }),
+      })
+      .where('id', '=', id)
+      .returning(COLUMNS)
+      .executeTakeFirstOrThrow();
+    if (data.active === false) {
+      await db.updateTable('WebhookDelivery').set({ state: 'cancelled' }).where('endpoint', '=', id).where('state', '=', 'pending').execute();
+    }
+    return viewOf(row);
+  });
+}
+
+export const deleteWebhookEndpointRefusals = refusals('NOT_FOUND');
+
+export async function deleteWebhookEndpoint(ctx: ServiceContext, endpointId: unknown): Promise<boolean> {
+  // A path segment over REST: anything but an id is refused, never a NaN in SQL.
+  const id = parseInput(idParam, endpointId);
+  await ownEndpoint(ctx, id);
+  await typedSql(ctx.em).deleteFrom('WebhookEndpoint').where('id', '=', id).execute();
+  return true;
+}
+
+export const rotateWebhookSecretRefusals = refusals('NOT_FOUND');
+
+/**
+ * A new secret, shown once. The previous one keeps signing, as a second signature, for
+ * WEBHOOK_SECRET_OVERLAP_SECONDS, so the receiver can switch without losing a delivery.
+ */
+export async function rotateWebhookSecret(ctx: ServiceContext, endpointId: unknown): Promise<WebhookEndpointView> {
+  // A path segment over REST: anything but an id is refused, never a NaN in SQL.
+  const id = parseInput(idParam, endpointId);
+  const view = await ownEndpoint(ctx, id);
+  const secret = newWebhookSecret();
+  const until = new Date(Date.now() + ctx.config.webhooks.secretOverlapSeconds * 1000);
+  await ctx.em.execute(
+    'update webhook_endpoint set previous_secret = secret, previous_secret_until = ?, secret = ? where id = ?',
+    [until, secret, id],
+  );
+  return { ...view, secret };
+}
+
+
+export const webhookAttemptsRefusals = refusals('NOT_FOUND');
+
+/** The delivery log of an endpoint, newest first: each attempt's time, status, latency and first bytes of the answer. */
+export async function webhookAttempts(ctx: ServiceContext, endpointId: unknown, input: unknown): Promise<WebhookAttemptView[]> {
+  // A path segment over REST: anything but an id is refused, never a NaN in SQL.
+  const id = parseInput(idParam, endpointId);
+  await ownEndpoint(ctx, id);
+  const { limit } = parseInput(WebhookAttemptsInput, input ?? {});
+  const rows = await ctx.em.execute<{ id: string; delivery_id: string | null; event_id: string | null; attempted_at: string; status_code: number | null; latency_ms: number; error: string | null; response_head: string | null }[]>(
+    `select a.id::text as id, a.delivery_id::text as delivery_id, d.position::text as event_id, a.attempted_at, a.status_code, a.latency_ms, a.error, a.response_head
+       from webhook_attempt a left join webhook_delivery d on d.id = a.delivery_id
+      where a.endpoint_id = ? order by a.id desc limit ?`,
+    [id, limit],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    deliveryId: r.delivery_id,
+    eventId: r.event_id,
+    attemptedAt: new Date(r.attempted_at),
+    statusCode: r.status_code,
+    latencyMs: r.latency_ms,
+    error: r.error,
+    responseHead: r.response_head,
+  }));
+}
+
+export const redeliverWebhookEventRefusals = refusals('NOT_FOUND');
+
+/**
+ * Sends one stored event to the endpoint again, now, with fresh retries: the event must be one the
+ * endpoint may receive (its shop's, for a shop's endpoint) and still kept.
+ */
+export async function redeliverWebhookEvent(ctx: ServiceContext, endpointId: unknown, input: unknown): Promise<boolean> {
+  // A path segment over REST: anything but an id is refused, never a NaN in SQL.
+  const id = parseInput(idParam, endpointId);
+  const endpoint = await ownEndpoint(ctx, id);
+  const { eventId } = parseInput(RedeliverWebhookInput, input ?? {});
+  const [row] = await ctx.em.execute<{ id: string }[]>(
+    `insert into webhook_delivery (endpoint_id, event_id, position, state, attempts, next_attempt_at, created_at)
+     select ?, e.id, e.position, 'pending', 0, now(), now() from event e
+      where e.position = ?::bigint and (?::int is null or e.shop_ids @> array[?::int])
+     on conflict (endpoint_id, event_id) do update set state = 'pending', attempts = 0, next_attempt_at = now(), lease_until = null
+      where webhook_delivery.state <> 'delivering'
+     returning id::text as id`,
+    [id, eventId, endpoint.shopId, endpoint.shopId],
+  );
+  if (!row) throw notFound('Event', {});
+  ctx.events.committed();
+  return true;
+}
+
+export const pingWebhookEndpointRefusals = refusals('NOT_FOUND');
+
+/** Sends a `webhook.ping` message to the endpoint now (signed like a delivery) and answers the logged attempt. */
+export async function pingWebhookEndpoint(ctx: ServiceContext, endpointId: unknown): Promise<WebhookAttemptView> {
+  // A path segment over REST: anything but an id is refused, never a NaN in SQL.
+  const id = parseInput(idParam, endpointId);
+  await ownEndpoint(ctx, id);
+  return sendPing(ctx, id);
+}
