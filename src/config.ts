@@ -77,6 +77,8 @@ export interface AppConfig {
   embeddedPgPort: number;
   /** Largest JSON body accepted, in bytes. */
   bodyLimitBytes: number;
+  /** JSON answers (REST and GraphQL) of at least this many bytes are compressed for clients that accept it; 0: never. */
+  jsonCompressionMinBytes: number;
   /** Serve GraphQL introspection (always on outside production unless turned off). */
   graphqlIntrospection: boolean;
   /** Origins (`https://shop.example`) whose pages may call `/api` and `/graphql` from a browser; empty: same origin only. */
@@ -390,6 +392,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dbStuckAfterMs: integer(env, 'DB_STUCK_AFTER_MS', 30_000, 1_000, 3_600_000),
     embeddedPgPort: integer(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 100 * 1024, 1024, 50 * 1024 * 1024),
+    jsonCompressionMinBytes: integer(env, 'JSON_COMPRESSION_MIN_BYTES', 1024, 0, 100 * 1024 * 1024),
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
     corsOrigins: corsOrigins(env),
     graphiql: bool(env, 'GRAPHIQL', nodeEnv === 'development'),

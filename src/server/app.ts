@@ -34,6 +34,7 @@ import { graphiqlPage } from './graphiql.js';
 import { corsPolicy } from './cors.js';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../shared/json-depth.js';
 import { operationExecution } from '../graphql/operation-executor.js';
+import { jsonCompression } from './json-compression.js';
 
 /** How long stopping waits for requests in flight before closing what is left. */
 const STOP_GRACE_MS = 10_000;
@@ -199,6 +200,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   });
   app.use(securityHeaders);
   if (deps.config.corsOrigins.length > 0) app.use(['/api', '/graphql'], corsPolicy(deps.config.corsOrigins));
+  app.use(['/api', '/graphql'], jsonCompression(deps.config.jsonCompressionMinBytes));
 
   const health = new PoolHealth(await poolOf(deps.orm.em.fork()), {
     clientUrl: deps.orm.config.get('clientUrl'),
