@@ -1,6 +1,7 @@
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCategory, newCustomer, newOperator, newProduct, newShop } from './support/fixtures.js';
 import { payOk, placeOrder } from './support/shopping.js';
+import { sharedRanking, type Ranking } from '../src/services/catalog/sales-ranking-cache.js';
 
 /**
  * `sort=sales` reads its page by a remembered ranking (src/services/catalog/sales-ranking-cache.ts). These tests
@@ -59,6 +60,38 @@ describe('sort=sales ranking', () => {
     // A payment moves the sales version: page (stale), ranking, page again.
     await sell(b, 5);
     expect(await statementsOf(async () => expect(ids(await bySales())).toEqual([b.id, c.id, a.id, e.id, d.id]))).toBe(3);
+  });
+
+  it('ranks a filter once for concurrent listings that find no current ranking, each answering the same page', async () => {
+    const fresh = await newCategory(t);
+    const made: { id: number; skuIds: number[] }[] = [];
+    for (let i = 0; i < 3; i++) made.push(await newProduct(t, { shopId: shop.id, categoryId: fresh.id, skus: [{ price: 100, stock: 100 }] }));
+    const listed = made.map((p) => p.id);
+    await sell({ sku: made[1].skuIds[0] }, 2);
+    t.resetQueryLog();
+    const pages = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const res = await t.api('GET', `/api/products?category=${fresh.id}&sort=sales`);
+        expect(res.status).toBe(200);
+        return (res.body as { items: { id: number; sold_count: number }[] }).items.map((p) => [p.id, p.sold_count]);
+      }),
+    );
+    for (const page of pages) expect(page).toEqual([[listed[1], 2], [listed[2], 0], [listed[0], 0]]);
+    // The ranking statement aggregates every candidate into arrays; the page statements do not.
+    expect(t.queries.filter((q) => /array_agg/i.test(q))).toHaveLength(1);
+  });
+
+  it('a listing whose joined ranking computation fails (its deadline, a killed session) computes its own', async () => {
+    const em = t.orm.em.fork();
+    const ranked: Ranking = { catalogVersion: '1', salesVersion: '1', ids: [7], sold: [0] };
+    let fail: (error: Error) => void = () => undefined;
+    const first = sharedRanking(em, 'joined and failed', () => new Promise<Ranking>((_resolve, reject) => (fail = reject)));
+    const second = sharedRanking(em, 'joined and failed', () => Promise.resolve(ranked));
+    fail(new Error('terminating connection due to administrator command'));
+    await expect(first).rejects.toThrow('administrator command');
+    await expect(second).resolves.toBe(ranked);
+    // Nothing of the failed computation stays behind to be joined.
+    await expect(sharedRanking(em, 'joined and failed', () => Promise.resolve(ranked))).resolves.toBe(ranked);
   });
 
   it('pages and order=asc are slices of the same ranking, each product with its own sold_count', async () => {

@@ -6,7 +6,7 @@ import {
   checkListingOrder, checkPriceRange, firstMatching, listingFilterFields, listingOf, listingOrderFields, type Listing, type ListingOrder, type ListingSort,
 } from './listing-filter.js';
 import { hasTotal, rememberTotal, totalAt } from './listing-total-cache.js';
-import { pageOfRanking, rankingOf, rememberRanking, type Ranking } from './sales-ranking-cache.js';
+import { pageOfRanking, rankingOf, rememberRanking, sharedRanking, type Ranking } from './sales-ranking-cache.js';
 import { ratingSummaryOf } from './rating-summary.js';
 import { withFavoritedProducts } from '../accounts/favorites.service.js';
 import { listingCount, listingPage, productDetail, ranking, rankedPage, relevancePage, type ListingIncludes, type PageShape } from './product.repository.js';
@@ -164,13 +164,16 @@ async function rankedPageOf(ctx: ServiceContext, page: PageRequest, relevance: b
 
 /**
  * Every candidate of the filter by sold_count, best first (ties: higher id first), or with `relevance`
- * by relevance first, with the versions it holds at; remembered under `key`.
+ * by relevance first, with the versions it holds at; remembered under `key`, and computed once for
+ * concurrent callers (`sharedRanking`).
  */
-async function rankBy(ctx: ServiceContext, page: PageRequest, key: string, relevance: boolean): Promise<Ranking> {
-  const [row] = await ranking.run(ctx.em, { filter: page.listing.shape, relevance }, page.listing.values, { replan: page.replan });
-  const ranked: Ranking = { catalogVersion: row.catalogVersion, salesVersion: row.salesVersion, ids: row.ids, sold: row.sold };
-  rememberRanking(ctx.em, key, ranked);
-  return ranked;
+function rankBy(ctx: ServiceContext, page: PageRequest, key: string, relevance: boolean): Promise<Ranking> {
+  return sharedRanking(ctx.em, key, async () => {
+    const [row] = await ranking.run(ctx.em, { filter: page.listing.shape, relevance }, page.listing.values, { replan: page.replan });
+    const ranked: Ranking = { catalogVersion: row.catalogVersion, salesVersion: row.salesVersion, ids: row.ids, sold: row.sold };
+    rememberRanking(ctx.em, key, ranked);
+    return ranked;
+  });
 }
 
 export const getProductRefusals = refusals('NOT_FOUND');

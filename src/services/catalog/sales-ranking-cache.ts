@@ -44,6 +44,37 @@ export function rememberRanking(em: EntityManager, filter: string, ranking: Rank
   map.set(filter, ranking);
 }
 
+/** Rankings being computed, per filter key: concurrent listings of one filter wait for one computation. */
+const computingOf = perConnectionMap<Promise<Ranking>>();
+
+/**
+ * The filter's ranking from `compute`, or from the computation of it already running: when a sale
+ * moves the sales version (or a process starts cold), every request of a popular filter finds its
+ * ranking stale at once, and each would rank the same candidates on its own pool connection (seconds
+ * each at 1,000,000 products), holding every connection while the listings queue behind them. A
+ * joined computation may be older than the caller's snapshot: the caller's page statement checks the
+ * versions, as for a remembered ranking. If the computation it joined fails (that request's deadline,
+ * a killed session), the caller computes on its own.
+ */
+export async function sharedRanking(em: EntityManager, filter: string, compute: () => Promise<Ranking>): Promise<Ranking> {
+  const computing = computingOf(em);
+  const running = computing.get(filter);
+  if (running) {
+    try {
+      return await running;
+    } catch {
+      return compute();
+    }
+  }
+  const started = compute();
+  computing.set(filter, started);
+  try {
+    return await started;
+  } finally {
+    if (computing.get(filter) === started) computing.delete(filter);
+  }
+}
+
 /** One page of a ranking in the requested direction: product ids and their sold_count. */
 export function pageOfRanking(ranking: Ranking, direction: 'asc' | 'desc', offset: number, size: number): { ids: number[]; sold: number[] } {
   const { ids, sold } = ranking;
