@@ -5,7 +5,7 @@ import type { FreightTemplatesQuery } from '../gql/graphql';
 import { Money } from '../../money/currency-context';
 import { QueryResult } from '../../ui/query-result';
 import { ErrorNotice } from '../../ui/query-state';
-import { ConfirmButton, Field, FormErrors, Pager, Refusal, fromMinor, optionalMinor, text, toMinor, usePageParam, useListContext } from '../kit';
+import { ActionButton, Field, FormErrors, Pager, fromMinor, optionalMinor, text, toMinor, usePageParam, useListContext } from '../kit';
 
 const PAGE_SIZE = 20;
 
@@ -178,7 +178,6 @@ function TemplateForm({ template, onDone }: { template?: Template; onDone: () =>
 
 function TemplateRow({ template }: { template: Template }) {
   const [editing, setEditing] = useState(false);
-  const [deleted, remove] = useMutation(DeleteFreightTemplate);
   return (
     <li className="panel">
       <h2>{template.name}</h2>
@@ -191,13 +190,12 @@ function TemplateRow({ template }: { template: Template }) {
         ) : null}
         . {template.regions.length} regional rule(s).
       </p>
-      <p className="row-actions">
+      <div className="row-actions">
         <button type="button" onClick={() => setEditing(!editing)} aria-expanded={editing}>
           {editing ? 'Close' : 'Edit'}
         </button>
-        <ConfirmButton label="Delete" question="Delete this template?" onConfirm={() => void remove({ input: { templateId: template.id } })} disabled={deleted.fetching} />
-      </p>
-      <Refusal error={deleted.error} payload={deleted.data?.deleteFreightTemplate} title="Not deleted" />
+        <ActionButton mutation={DeleteFreightTemplate} variables={{ input: { templateId: template.id } }} payload={(d) => d.deleteFreightTemplate} label="Delete" confirm="Delete this template?" refused="Not deleted" />
+      </div>
       {editing ? <TemplateForm template={template} onDone={() => setEditing(false)} /> : null}
     </li>
   );

@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
-import type { CouponTemplateStatus, DiscountKind } from '../gql/graphql';
+import type { CouponTemplateStatus, DiscountKind, FlashSaleState } from '../gql/graphql';
 import { Money } from '../../money/currency-context';
 import { QueryResult } from '../../ui/query-result';
 import { ErrorNotice } from '../../ui/query-state';
-import { ConfirmButton, Field, FormErrors, Pager, Refusal, int, label, optionalMinor, text, toInstant, toLocalInput, toMinor, useFilterParam, usePageParam, when, useListContext } from '../kit';
+import { ActionButton, Field, FormErrors, OptimisticSwitch, Pager, int, label, optionalMinor, text, toInstant, toLocalInput, toMinor, useAction, useFilterParam, usePageParam, when, useListContext } from '../kit';
 import { SkuPicker } from './sku-picker';
 
 const PAGE_SIZE = 20;
@@ -147,13 +147,7 @@ function CouponTemplateForm() {
 }
 
 function DisableTemplate({ id }: { id: number }) {
-  const [state, disable] = useMutation(DisableCouponTemplate);
-  return (
-    <>
-      <ConfirmButton label="Disable" question="Stop giving out this coupon?" onConfirm={() => void disable({ input: { templateId: id } })} disabled={state.fetching} />
-      <Refusal error={state.error} payload={state.data?.disableCouponTemplate} title="Not disabled" />
-    </>
-  );
+  return <ActionButton mutation={DisableCouponTemplate} variables={{ input: { templateId: id } }} payload={(d) => d.disableCouponTemplate} label="Disable" confirm="Stop giving out this coupon?" refused="Not disabled" />;
 }
 
 export function CouponTemplates() {
@@ -403,21 +397,33 @@ const ItemError = ({ message }: { message: string | undefined }) =>
     </p>
   ) : null;
 
-function FlashSaleToggle({ id, enabled }: { id: number; enabled: boolean }) {
-  const [on, enable] = useMutation(EnableFlashSale);
-  const [off, disable] = useMutation(DisableFlashSale);
+/** The session's state with the switch of its prices: optimistic, the server's answer (or an overlap refusal) then stands. */
+function FlashSaleToggle({ sale }: { sale: { id: number; enabled: boolean; state: FlashSaleState } }) {
+  const enable = useAction(EnableFlashSale, (d) => d.enableFlashSale, 'Not enabled');
+  const disable = useAction(DisableFlashSale, (d) => d.disableFlashSale, 'Not disabled');
+  const input = { input: { flashSaleId: sale.id } };
+  const ended = sale.state === 'ENDED';
   return (
-    <span className="row-actions">
-      {enabled ? (
-        <ConfirmButton label="Disable" question="Stop this session's prices?" onConfirm={() => void disable({ input: { flashSaleId: id } })} disabled={off.fetching} />
-      ) : (
-        <button type="button" onClick={() => void enable({ input: { flashSaleId: id } })} disabled={on.fetching}>
-          Enable
-        </button>
+    <OptimisticSwitch
+      value={sale.enabled}
+      text={(enabled) => (
+        <span>
+          {label(sale.state)}
+          {enabled ? '' : ' (disabled)'}
+        </span>
       )}
-      <Refusal error={on.error} payload={on.data?.enableFlashSale} title="Not enabled" />
-      <Refusal error={off.error} payload={off.data?.disableFlashSale} title="Not disabled" />
-    </span>
+      busy={enable.fetching || disable.fetching}
+      action={(enabled) =>
+        ended
+          ? null
+          : enabled
+            ? { to: false, label: 'Disable', confirm: "Stop this session's prices?", run: async () => (await disable.run(input))?.flashSale?.enabled ?? null }
+            : { to: true, label: 'Enable', run: async () => (await enable.run(input))?.flashSale?.enabled ?? null }
+      }
+    >
+      {enable.refusal}
+      {disable.refusal}
+    </OptimisticSwitch>
   );
 }
 
@@ -437,7 +443,6 @@ export function FlashSales() {
                   <th scope="col">Window</th>
                   <th scope="col">State</th>
                   <th scope="col">Items</th>
-                  <th scope="col">Actions</th>
                 </tr>
               </thead>
               <tbody>
@@ -448,8 +453,7 @@ export function FlashSales() {
                       {when(s.startsAt)} – {when(s.endsAt)}
                     </td>
                     <td>
-                      {label(s.state)}
-                      {s.enabled ? '' : ' (disabled)'}
+                      <FlashSaleToggle sale={s} />
                     </td>
                     <td>
                       <ul>
@@ -461,7 +465,6 @@ export function FlashSales() {
                         ))}
                       </ul>
                     </td>
-                    <td>{s.state !== 'ENDED' ? <FlashSaleToggle id={s.id} enabled={s.enabled} /> : null}</td>
                   </tr>
                 ))}
               </tbody>
@@ -583,13 +586,7 @@ function GroupBuyForm() {
 }
 
 function DeleteActivity({ id }: { id: number }) {
-  const [state, remove] = useMutation(DeleteGroupBuy);
-  return (
-    <>
-      <ConfirmButton label="Delete" question="Delete this activity?" onConfirm={() => void remove({ input: { activityId: id } })} disabled={state.fetching} />
-      <Refusal error={state.error} payload={state.data?.deleteGroupBuy} title="Not deleted" />
-    </>
-  );
+  return <ActionButton mutation={DeleteGroupBuy} variables={{ input: { activityId: id } }} payload={(d) => d.deleteGroupBuy} label="Delete" confirm="Delete this activity?" refused="Not deleted" />;
 }
 
 export function GroupBuys() {
