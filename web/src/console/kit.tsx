@@ -97,16 +97,22 @@ type Payload = { userErrors: readonly UserErrorFields[] };
 
 /**
  * A mutation of the console: `run` resolves to its payload when the server did it and to null when
- * it refused (top-level error or user errors); `refusal` shows that refusal where it is put, and
- * `userErrors` lets a form show them on their fields.
+ * it refused (top-level error or user errors); `refusal` shows that refusal where it is put, or a
+ * form shows `errors` on their fields and the `unshown` rest below.
  */
 export function useAction<Data, Variables extends AnyVariables, P extends Payload>(mutation: DocumentInput<Data, Variables>, payloadOf: (data: Data) => P | null | undefined, refused: string) {
   const [state, execute] = useMutation<Data, Variables>(mutation);
   const payload = state.data ? payloadOf(state.data) : undefined;
+  const errors = new FormErrors(payload?.userErrors ?? []);
   return {
     fetching: state.fetching,
-    userErrors: payload?.userErrors ?? [],
+    errors,
     refusal: <Refusal error={state.error} payload={payload} title={refused} />,
+    /** For a form whose fields show their own user errors: the top-level error, or the user errors no field shows. */
+    unshown: (shown: (key: string) => boolean) => {
+      const left = state.error ?? errors.rest(shown);
+      return Array.isArray(left) && left.length === 0 ? null : <ErrorNotice error={left} title={refused} />;
+    },
     run: async (variables: Variables): Promise<P | null> => {
       const result = await execute(variables);
       const answer = result.data ? payloadOf(result.data) : undefined;

@@ -3,7 +3,7 @@ import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { AdminBrandsQuery } from '../gql/graphql';
 import { QueryResult } from '../../ui/query-result';
-import { FormErrors, RunButton, useAction, useListContext } from '../kit';
+import { RunButton, useAction, useListContext } from '../kit';
 import { RowOrder, useOrderedRows } from './ordered-rows';
 
 const AdminBrands = graphql(`
@@ -43,7 +43,7 @@ function BrandEditor({ brands }: { brands: AdminBrandsQuery['brands'] }) {
   const list = useOrderedRows<BrandRow>(() => brands.map((b) => ({ id: b.id, name: b.name, logoUrl: b.logoUrl ?? '' })));
   const replace = useAction(ReplaceBrands, (d) => d.replaceBrands, 'Not saved');
   const [saved, setSaved] = useState(false);
-  const errors = new FormErrors(replace.userErrors);
+  const errors = replace.errors;
   const removed = brands.filter((b) => !list.rows.some((r) => r.id === b.id));
   const save = async () => {
     setSaved(false);

@@ -4,7 +4,7 @@ import { graphql } from '../gql';
 import type { AdminContentQuery, ContentKind } from '../gql/graphql';
 import { QueryResult } from '../../ui/query-result';
 import { Image } from '../../ui/image';
-import { ConfirmButton, FormErrors, useAction, useListContext } from '../kit';
+import { ConfirmButton, useAction, useListContext } from '../kit';
 import { RowOrder, useOrderedRows } from './ordered-rows';
 
 const AdminContent = graphql(`
@@ -77,7 +77,7 @@ function ListEditor({ items, kind, title, className }: { items: Lists['banners']
   const list = useOrderedRows<ItemRow>(() => items.map((i) => ({ title: i.title, subtitle: i.subtitle ?? '', imageUrl: i.imageUrl ?? '', destination: i.destination, active: i.active })));
   const replace = useAction(ReplaceHomeContent, (d) => d.replaceHomeContent, 'Not replaced');
   const [saved, setSaved] = useState(false);
-  const errors = new FormErrors(replace.userErrors);
+  const errors = replace.errors;
   const save = async () => {
     setSaved(false);
     const answer = await replace.run({

@@ -8,7 +8,7 @@ import { formatMoney } from '../../money/format-money';
 import { Missing, QueryResult } from '../../ui/query-result';
 import { ErrorNotice } from '../../ui/query-state';
 import type { ApiRefusal } from '../../api/errors';
-import { ActionButton, ConfirmButton, Field, FormErrors, toMinor, useAction, when, useListContext } from '../kit';
+import { ActionButton, ConfirmButton, Field, toMinor, useAction, when, useListContext } from '../kit';
 import { PayoutStatusText } from '../payout-fields';
 
 const BatchesQuery = graphql(`
@@ -77,7 +77,7 @@ function NewBatch() {
   const navigate = useNavigate();
   const create = useAction(CreatePayoutBatch, (d) => d.createPayoutBatch, 'No batch created');
   const [threshold, setThreshold] = useState('100.00');
-  const errors = new FormErrors(create.userErrors);
+  const errors = create.errors;
   const submit = async () => {
     const answer = await create.run({ input: { threshold: toMinor(threshold) } });
     if (answer?.batch) navigate(`/admin/payouts/${answer.batch.id}`);

@@ -1,10 +1,9 @@
 import { type FormEvent } from 'react';
-import { useMutation, useQuery } from 'urql';
+import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { AdminPointsProductsQuery } from '../gql/graphql';
 import { QueryResult } from '../../ui/query-result';
-import { ErrorNotice } from '../../ui/query-state';
-import { ActionButton, Field, FormErrors, OptimisticSwitch, Pager, int, optionalText, text, useAction, usePageParam, when, useListContext } from '../kit';
+import { ActionButton, Field, OptimisticSwitch, Pager, int, optionalText, text, useAction, usePageParam, when, useListContext } from '../kit';
 
 const PAGE_SIZE = 20;
 
@@ -132,13 +131,13 @@ function Restock({ product }: { product: PointsProduct }) {
 }
 
 function NewPointsProduct() {
-  const [state, create] = useMutation(CreatePointsProduct);
-  const errors = new FormErrors(state.data?.createPointsProduct.userErrors ?? []);
+  const create = useAction(CreatePointsProduct, (d) => d.createPointsProduct, 'Not created');
+  const errors = create.errors;
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formEl = event.currentTarget;
     const form = new FormData(formEl);
-    const result = await create({
+    const answer = await create.run({
       input: {
         name: text(form.get('name')),
         description: optionalText(form.get('description')),
@@ -148,9 +147,8 @@ function NewPointsProduct() {
         published: form.get('published') === 'on',
       },
     });
-    if (result.data?.createPointsProduct.pointsProduct) formEl.reset();
+    if (answer?.pointsProduct) formEl.reset();
   };
-  const rest = errors.rest((k) => ['name', 'description', 'imageUrl', 'pointsPrice', 'stock'].includes(k));
   return (
     <form onSubmit={submit} className="panel" aria-labelledby="new-points" noValidate>
       <h2 id="new-points">New points product</h2>
@@ -174,9 +172,8 @@ function NewPointsProduct() {
           <input type="checkbox" name="published" defaultChecked /> Published
         </label>
       </div>
-      {rest.length ? <ErrorNotice error={rest} title="Not created" /> : null}
-      {state.error ? <ErrorNotice error={state.error} title="Not created" /> : null}
-      <button type="submit" className="primary" disabled={state.fetching}>
+      {create.unshown((k) => ['name', 'description', 'imageUrl', 'pointsPrice', 'stock'].includes(k))}
+      <button type="submit" className="primary" disabled={create.fetching}>
         Create
       </button>
     </form>

@@ -1,13 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { useMutation, useQuery } from 'urql';
+import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { ProductStatus, ProductEditorQuery } from '../gql/graphql';
 import { Money } from '../../money/currency-context';
 import { Missing, QueryResult } from '../../ui/query-result';
-import { ErrorNotice } from '../../ui/query-state';
 import { Image } from '../../ui/image';
-import { Field, FormErrors, OptimisticSwitch, Pager, fromMinor, useAction, int, label, optionalText, text, toMinor, useFilterParam, usePageParam, useListContext } from '../kit';
+import { Field, OptimisticSwitch, Pager, fromMinor, useAction, int, label, optionalText, text, toMinor, useFilterParam, usePageParam, useListContext } from '../kit';
 
 const PAGE_SIZE = 20;
 
@@ -254,10 +253,10 @@ const rowsOf = (product: EditorProduct | undefined): SkuRow[] =>
 function ProductForm({ data, product }: { data: ProductEditorQuery; product: EditorProduct | undefined }) {
   const navigate = useNavigate();
   const [rows, setRows] = useState<SkuRow[]>(() => rowsOf(product));
-  const [upserted, upsert] = useMutation(UpsertProduct);
+  const upsert = useAction(UpsertProduct, (d) => d.upsertProduct, 'Not saved');
   const assign = useAction(AssignFreight, (d) => d.assignFreightTemplate, 'Freight template not set');
   const [saved, setSaved] = useState(false);
-  const errors = new FormErrors(upserted.data?.upsertProduct.userErrors ?? []);
+  const errors = upsert.errors;
   const setRow = (key: number, patch: Partial<SkuRow>) => setRows((all) => all.map((r) => (r.key === key ? { ...r, ...patch } : r)));
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -265,7 +264,7 @@ function ProductForm({ data, product }: { data: ProductEditorQuery; product: Edi
     setSaved(false);
     const form = new FormData(event.currentTarget);
     const brand = text(form.get('brandId'));
-    const result = await upsert({
+    const answer = await upsert.run({
       input: {
         id: product?.id ?? null,
         name: text(form.get('name')),
@@ -281,7 +280,7 @@ function ProductForm({ data, product }: { data: ProductEditorQuery; product: Edi
         }),
       },
     });
-    const stored = result.data?.upsertProduct.product;
+    const stored = answer?.product;
     if (!stored) return;
     const freight = text(form.get('freightTemplateId'));
     if (freight !== String(product?.freightTemplateId ?? '')) {
@@ -294,7 +293,6 @@ function ProductForm({ data, product }: { data: ProductEditorQuery; product: Edi
   };
 
   const shownFields = (key: string) => ['name', 'description', 'imageUrl', 'categoryId', 'brandId'].includes(key) || /^skus\.\d+\.(name|price|stock)$/.test(key);
-  const rest = errors.rest(shownFields);
   return (
     <form onSubmit={submit} aria-label={product ? `Edit ${product.name}` : 'New product'} noValidate>
       <div className="form-grid">
@@ -395,11 +393,10 @@ function ProductForm({ data, product }: { data: ProductEditorQuery; product: Edi
           Add SKU
         </button>
       </fieldset>
-      {rest.length > 0 ? <ErrorNotice error={rest} title="Not saved" /> : null}
-      {upserted.error ? <ErrorNotice error={upserted.error} title="Not saved" /> : null}
+      {upsert.unshown(shownFields)}
       {assign.refusal}
       <p className="row-actions">
-        <button type="submit" className="primary" disabled={upserted.fetching || assign.fetching}>
+        <button type="submit" className="primary" disabled={upsert.fetching || assign.fetching}>
           {product ? 'Save changes' : 'Create product'}
         </button>
         {saved ? (

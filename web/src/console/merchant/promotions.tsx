@@ -1,11 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery } from 'urql';
+import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { CouponTemplateStatus, DiscountKind, FlashSaleState } from '../gql/graphql';
 import { Money } from '../../money/currency-context';
 import { QueryResult } from '../../ui/query-result';
-import { ErrorNotice } from '../../ui/query-state';
-import { ActionButton, Field, FormErrors, OptimisticSwitch, Pager, int, label, optionalMinor, text, toInstant, toLocalInput, toMinor, useAction, useFilterParam, usePageParam, when, useListContext } from '../kit';
+import { ActionButton, Field, OptimisticSwitch, Pager, int, label, optionalMinor, text, toInstant, toLocalInput, toMinor, useAction, useFilterParam, usePageParam, when, useListContext } from '../kit';
 import { SkuPicker } from './sku-picker';
 
 const PAGE_SIZE = 20;
@@ -66,15 +65,15 @@ const DisableCouponTemplate = graphql(`
 `);
 
 function CouponTemplateForm() {
-  const [state, create] = useMutation(CreateCouponTemplate);
+  const create = useAction(CreateCouponTemplate, (d) => d.createCouponTemplate, 'Not created');
   const [kind, setKind] = useState<DiscountKind>('FIXED');
-  const errors = new FormErrors(state.data?.createCouponTemplate.userErrors ?? []);
+  const errors = create.errors;
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formEl = event.currentTarget;
     const form = new FormData(formEl);
     const days = text(form.get('validDays'));
-    const result = await create({
+    const answer = await create.run({
       input: {
         name: text(form.get('name')),
         discountKind: kind,
@@ -88,10 +87,9 @@ function CouponTemplateForm() {
         claimStock: int(form.get('claimStock')),
       },
     });
-    if (result.data?.createCouponTemplate.template) formEl.reset();
+    if (answer?.template) formEl.reset();
   };
   const keys = ['name', 'discountKind', 'amountOff', 'percentOff', 'maxDiscount', 'minOrderAmount', 'validFrom', 'validUntil', 'validDays', 'claimStock'];
-  const rest = errors.rest((k) => keys.includes(k));
   return (
     <form onSubmit={submit} className="panel" aria-labelledby="new-coupon" noValidate>
       <h2 id="new-coupon">New coupon template</h2>
@@ -137,9 +135,8 @@ function CouponTemplateForm() {
           {(p) => <input {...p} type="number" min={1} required />}
         </Field>
       </div>
-      {rest.length ? <ErrorNotice error={rest} title="Not created" /> : null}
-      {state.error ? <ErrorNotice error={state.error} title="Not created" /> : null}
-      <button type="submit" className="primary" disabled={state.fetching}>
+      {create.unshown((k) => keys.includes(k))}
+      <button type="submit" className="primary" disabled={create.fetching}>
         Create template
       </button>
     </form>
@@ -290,15 +287,15 @@ const DisableFlashSale = graphql(`
 `);
 
 function FlashSaleForm() {
-  const [state, create] = useMutation(CreateFlashSale);
+  const create = useAction(CreateFlashSale, (d) => d.createFlashSale, 'Not created');
   const [rows, setRows] = useState([1]);
   const [created, setCreated] = useState<string | null>(null);
-  const errors = new FormErrors(state.data?.createFlashSale.userErrors ?? []);
+  const errors = create.errors;
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formEl = event.currentTarget;
     const form = new FormData(formEl);
-    const result = await create({
+    const answer = await create.run({
       input: {
         name: text(form.get('name')),
         startsAt: toInstant(form.get('startsAt')),
@@ -311,14 +308,13 @@ function FlashSaleForm() {
         })),
       },
     });
-    const sale = result.data?.createFlashSale.flashSale;
+    const sale = answer?.flashSale;
     if (sale) {
       setCreated(sale.name);
       formEl.reset();
     }
   };
   const rowKeys = (i: number) => ['skuId', 'activityPrice', 'reservedStock', 'perCustomerLimit'].map((k) => `items.${i}.${k}`);
-  const rest = errors.rest((k) => ['name', 'startsAt', 'endsAt'].includes(k) || rows.some((_, i) => rowKeys(i).includes(k)));
   const now = new Date();
   return (
     <form onSubmit={submit} className="panel" aria-labelledby="new-flash" noValidate>
@@ -378,10 +374,9 @@ function FlashSaleForm() {
       <button type="button" onClick={() => setRows((all) => [...all, Math.max(...all) + 1])}>
         Add item
       </button>
-      {rest.length ? <ErrorNotice error={rest} title="Not created" /> : null}
-      {state.error ? <ErrorNotice error={state.error} title="Not created" /> : null}
+      {create.unshown((k) => ['name', 'startsAt', 'endsAt'].includes(k) || rows.some((_, i) => rowKeys(i).includes(k)))}
       <p className="row-actions">
-        <button type="submit" className="primary" disabled={state.fetching}>
+        <button type="submit" className="primary" disabled={create.fetching}>
           Create session
         </button>
         {created ? <span role="status">Created “{created}”.</span> : null}
@@ -532,13 +527,13 @@ const DeleteGroupBuy = graphql(`
 `);
 
 function GroupBuyForm() {
-  const [state, create] = useMutation(CreateGroupBuy);
-  const errors = new FormErrors(state.data?.createGroupBuy.userErrors ?? []);
+  const create = useAction(CreateGroupBuy, (d) => d.createGroupBuy, 'Not created');
+  const errors = create.errors;
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formEl = event.currentTarget;
     const form = new FormData(formEl);
-    const result = await create({
+    const answer = await create.run({
       input: {
         skuId: int(form.get('skuId')),
         groupPrice: toMinor(form.get('groupPrice')),
@@ -548,10 +543,9 @@ function GroupBuyForm() {
         endsAt: toInstant(form.get('endsAt')),
       },
     });
-    if (result.data?.createGroupBuy.activity) formEl.reset();
+    if (answer?.activity) formEl.reset();
   };
   const keys = ['skuId', 'groupPrice', 'capacity', 'lifetimeMinutes', 'startsAt', 'endsAt'];
-  const rest = errors.rest((k) => keys.includes(k));
   const now = new Date();
   return (
     <form onSubmit={submit} className="panel" aria-labelledby="new-group" noValidate>
@@ -576,9 +570,8 @@ function GroupBuyForm() {
           {(p) => <input {...p} type="datetime-local" required defaultValue={toLocalInput(new Date(now.getTime() + 7 * 86400_000))} />}
         </Field>
       </div>
-      {rest.length ? <ErrorNotice error={rest} title="Not created" /> : null}
-      {state.error ? <ErrorNotice error={state.error} title="Not created" /> : null}
-      <button type="submit" className="primary" disabled={state.fetching}>
+      {create.unshown((k) => keys.includes(k))}
+      <button type="submit" className="primary" disabled={create.fetching}>
         Create activity
       </button>
     </form>
