@@ -223,12 +223,14 @@ describe('the shop console', () => {
     expect(api.data?.merchantOrder ?? null).toBeNull();
     expect(api.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
 
-    for (const path of ['/admin', '/admin/home-content', '/admin/brands']) {
+    for (const path of ['/admin', '/admin/home-content', '/admin/brands', '/admin/payouts', '/admin/reconciliation']) {
       await page.goto(path);
       await page.getByRole('alert').getByText('This page is for a platform admin account').waitFor();
     }
     const content = await t.gql('query { adminContent { banners { id } } }', {}, data.operator.token);
     expect(content.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const batches = await t.gql('query { payoutBatches { id } }', {}, data.operator.token);
+    expect(batches.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const replaced = await t.gql(
       'mutation($input: ReplaceHomeContentInput!) { replaceHomeContent(input: $input) { items { id } userErrors { code } } }',
       { input: { kind: 'BANNERS', items: [] } },
