@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newBrand, newCategory, newCustomer, newOperator, newShop, PASSWORD, type TestUser } from './support/fixtures.js';
 import { addToCart, checkoutOk, placeOrder, shopWithProduct } from './support/shopping.js';
-import { DESKTOP, launchBrowser, sessionFor, StoreContext } from './support/browser.js';
+import { DESKTOP, launchBrowser, sessionFor, StoreContext, TABLET } from './support/browser.js';
 import { webAppDir } from '../src/server/web-app.js';
 
 /**
@@ -50,8 +50,8 @@ afterAll(async () => {
 /** A 1×1 PNG for the made-up image host the test's products and banners use. */
 const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
-async function context(user?: TestUser): Promise<StoreContext> {
-  const ctx = await StoreContext.open(browser, t, DESKTOP, user ? await sessionFor(t, user.email, PASSWORD) : undefined);
+async function context(user?: TestUser, viewport = DESKTOP): Promise<StoreContext> {
+  const ctx = await StoreContext.open(browser, t, viewport, user ? await sessionFor(t, user.email, PASSWORD) : undefined);
   await ctx.context.route('https://img.test/**', (route) => route.fulfill({ contentType: 'image/png', body: PIXEL }));
   contexts.push(ctx);
   return ctx;
@@ -62,6 +62,9 @@ async function open(user: TestUser): Promise<{ ctx: StoreContext; page: Page }> 
   const page = await ctx.page();
   return { ctx, page };
 }
+
+/** Waits until no optimistic change waits for the server (the consoles mark it `aria-busy`). */
+const settled = (page: Page) => page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' });
 
 /** Navigates inside the single-page app (a link click, as a user would), so nothing reloads. */
 async function go(page: Page, navLabel: string) {
@@ -113,6 +116,7 @@ describe('the shop console', () => {
     await op.screenshot(page, 'console-product-editor');
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     await page.getByTestId('product-status').getByText('Published').waitFor();
+    await settled(page);
     const [stored] = await t.sql('select status, freight_template_id, brand_id from product where id = ?', [data.productId]);
     expect(stored).toMatchObject({ status: 'published', brand_id: data.brand.id });
     expect(stored.freight_template_id).not.toBeNull();
@@ -195,6 +199,7 @@ describe('the shop console', () => {
     const session = page.getByTestId('flash-sale-table').getByRole('row', { name: /Kettle hour/ });
     await session.getByRole('button', { name: 'Enable' }).click();
     await session.getByRole('button', { name: 'Disable' }).waitFor();
+    await settled(page);
     await op.screenshot(page, 'console-flash-sales');
     await store.goto('/flash-sales');
     await store.getByText('Harbor Kettle').first().waitFor();
@@ -218,12 +223,14 @@ describe('the shop console', () => {
     expect(api.data?.merchantOrder ?? null).toBeNull();
     expect(api.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
 
-    for (const path of ['/admin', '/admin/home-content', '/admin/brands']) {
+    for (const path of ['/admin', '/admin/home-content', '/admin/brands', '/admin/payouts', '/admin/reconciliation']) {
       await page.goto(path);
       await page.getByRole('alert').getByText('This page is for a platform admin account').waitFor();
     }
     const content = await t.gql('query { adminContent { banners { id } } }', {}, data.operator.token);
     expect(content.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const batches = await t.gql('query { payoutBatches { id } }', {}, data.operator.token);
+    expect(batches.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const replaced = await t.gql(
       'mutation($input: ReplaceHomeContentInput!) { replaceHomeContent(input: $input) { items { id } userErrors { code } } }',
       { input: { kind: 'BANNERS', items: [] } },
@@ -282,8 +289,109 @@ describe('the platform console', () => {
     // Every console document is compiled into the consoles' chunks, none into what the first page loads.
     for (const path of scripts) {
       const code = readFileSync(join(webAppDir(), path), 'utf8');
-      for (const marker of ['ConsoleShell', 'MerchantDashboard', 'AdminContent', 'ProductEditor']) expect(`${path}: ${code.includes(marker)}`).toBe(`${path}: false`);
+      for (const marker of ['ConsoleShell', 'MerchantDashboard', 'AdminContent', 'ProductEditor', 'MerchantStatement', 'AdminPayoutBatch']) expect(`${path}: ${code.includes(marker)}`).toBe(`${path}: false`);
     }
     expect(ctx.problems).toEqual([]);
+  });
+});
+
+describe('what a console user expects', () => {
+  it('shows a publish at once, rolls it back when the server refuses, and keeps the server\'s answer when it agrees', async () => {
+    const { ctx, page } = await open(data.operator);
+    await page.goto('/merchant/products');
+    const row = page.getByTestId('product-table').getByRole('row', { name: /Harbor Kettle/ });
+    await row.getByTestId('product-status').getByText('Published').waitFor();
+
+    // The server's answer is held, then refused: the new state shows meanwhile, then goes back.
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    await page.route('**/graphql', async (route) => {
+      if (!String(route.request().postDataJSON()?.query).includes('mutation UnpublishProduct')) return route.fallback();
+      await held;
+      await route.fulfill({ contentType: 'application/json', body: JSON.stringify({ data: null, errors: [{ message: 'Try again later', extensions: { code: 'INTERNAL' } }] }) });
+    });
+    await row.getByRole('button', { name: 'Unpublish' }).click();
+    await row.getByRole('button', { name: 'Yes, unpublish' }).click();
+    await row.getByTestId('product-status').getByText('Unpublished').waitFor();
+    expect(await row.locator('[aria-busy="true"]').count()).toBe(1);
+    answer();
+    await row.getByRole('alert').getByText(/Not unpublished/).waitFor();
+    await row.getByTestId('product-status').getByText('Published').waitFor();
+    expect((await t.sql('select status from product where id = ?', [data.productId]))[0].status).toBe('published');
+
+    // Unheld: the server agrees, and its state stands; publishing again puts it back.
+    await page.unrouteAll();
+    await row.getByRole('button', { name: 'Unpublish' }).click();
+    await row.getByRole('button', { name: 'Yes, unpublish' }).click();
+    await row.getByTestId('product-status').getByText('Unpublished').waitFor();
+    await settled(page);
+    expect((await t.sql('select status from product where id = ?', [data.productId]))[0].status).toBe('unpublished');
+    await row.getByRole('button', { name: 'Publish', exact: true }).click();
+    await settled(page);
+    await row.getByTestId('product-status').getByText('Published').waitFor();
+    expect((await t.sql('select status from product where id = ?', [data.productId]))[0].status).toBe('published');
+    expect(ctx.problems).toEqual([]);
+  });
+
+  it('orders the brands by drag and by the keyboard, and saves that order', async () => {
+    const { ctx, page } = await open(data.admin);
+    await page.goto('/admin/brands');
+    const rows = page.getByTestId('brand-row');
+    await rows.first().waitFor();
+    const before = await rows.count();
+    for (const name of ['Alder', 'Birch']) {
+      await page.getByRole('button', { name: 'Add brand' }).click();
+      await page.getByLabel(`Brand ${await rows.count()} name`, { exact: true }).fill(name);
+    }
+    const names = async () => Promise.all((await rows.all()).map((row) => row.getByRole('textbox').first().inputValue()));
+    const first = (await names())[0];
+
+    // Birch dragged by its handle onto the first row takes its place.
+    await rows.nth(before + 1).getByTestId('drag-handle').dragTo(rows.first().locator('td').first());
+    expect((await names()).slice(0, 2)).toEqual(['Birch', first]);
+    // Alder moved up from the keyboard: focus its button, press Enter.
+    for (let i = 0; i < before; i++) {
+      await page.getByRole('button', { name: 'Move Alder up' }).focus();
+      await page.keyboard.press('Enter');
+    }
+    const order = await names();
+    expect(order.slice(0, 3)).toEqual(['Birch', 'Alder', first]);
+    await ctx.screenshot(page, 'admin-brands-ordered');
+
+    await page.getByRole('button', { name: 'Save brands' }).click();
+    await page.getByRole('status').getByText('Saved in this order.').waitFor();
+    expect((await t.sql<{ name: string }>('select name from brand order by position, id')).map((b) => b.name)).toEqual(order);
+    expect(ctx.problems).toEqual([]);
+  });
+
+  it('keeps every console page readable on a tablet (768 px): no sideways scrolling, the navigation above the screen', async () => {
+    const pages = {
+      operator: ['/merchant', '/merchant/products', `/merchant/products/${data.productId}`, '/merchant/orders', '/merchant/refunds', '/merchant/reviews', '/merchant/coupons', '/merchant/flash-sales', '/merchant/group-buys', '/merchant/freight', '/merchant/money'],
+      admin: ['/admin', '/admin/brands', '/admin/home-content', '/admin/shops', '/admin/points', '/admin/reviews', '/admin/payouts', '/admin/reconciliation'],
+    };
+    for (const [who, paths] of Object.entries(pages)) {
+      const user = who === 'admin' ? data.admin : data.operator;
+      const ctx = await context(user, TABLET);
+      const page = await ctx.page();
+      for (const path of paths) {
+        await page.goto(path);
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+        await page.waitForLoadState('networkidle');
+        // In the page (a string: the tests compile without the DOM's types).
+        const layout = await page.evaluate<{ overflow: number; mainWidth: number; fontPx: number }>(`(() => {
+          const main = document.getElementById('console-main').getBoundingClientRect();
+          const cell = document.querySelector('.console-main td, .console-main p');
+          return {
+            overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+            mainWidth: Math.round(main.width),
+            fontPx: cell ? Number.parseFloat(getComputedStyle(cell).fontSize) : 16,
+          };
+        })()`);
+        // The path in each comparison names the page that fails.
+        expect({ path, sideways: layout.overflow, fullWidth: layout.mainWidth >= TABLET.width - 40, readable: layout.fontPx >= 13 }).toEqual({ path, sideways: 0, fullWidth: true, readable: true });
+      }
+      await ctx.screenshot(page, `${who === 'admin' ? 'admin' : 'console'}-tablet`);
+      expect(ctx.problems).toEqual([]);
+    }
   });
 });

@@ -9,6 +9,7 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-backgrou
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const MOBILE = { width: 390, height: 844 };
+export const TABLET = { width: 768, height: 1024 };
 
 /** Screenshots land here (gitignored). */
 export const SCREENSHOT_DIR = join(process.cwd(), 'test-output', 'screenshots');

@@ -1,6 +1,6 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import type { CombinedError } from 'urql';
+import { useMutation, type AnyVariables, type CombinedError, type DocumentInput } from 'urql';
 import { refusalOf, type UserErrorFields } from '../api/errors';
 import { ErrorNotice } from '../ui/query-state';
 
@@ -88,6 +88,111 @@ export function ConfirmButton({ label, question, onConfirm, disabled }: { label:
       <button type="button" onClick={() => setAsking(false)}>
         Cancel
       </button>
+    </span>
+  );
+}
+
+/** What every console mutation answers besides its result: the refusals of its input. */
+type Payload = { userErrors: readonly UserErrorFields[] };
+
+/**
+ * A mutation of the console: `run` resolves to its payload when the server did it and to null when
+ * it refused (top-level error or user errors); `refusal` shows that refusal where it is put, or a
+ * form shows `errors` on their fields and the `unshown` rest below.
+ */
+export function useAction<Data, Variables extends AnyVariables, P extends Payload>(mutation: DocumentInput<Data, Variables>, payloadOf: (data: Data) => P | null | undefined, refused: string) {
+  const [state, execute] = useMutation<Data, Variables>(mutation);
+  const payload = state.data ? payloadOf(state.data) : undefined;
+  const errors = new FormErrors(payload?.userErrors ?? []);
+  return {
+    fetching: state.fetching,
+    errors,
+    refusal: <Refusal error={state.error} payload={payload} title={refused} />,
+    /** For a form whose fields show their own user errors: the top-level error, or the user errors no field shows. */
+    unshown: (shown: (key: string) => boolean) => {
+      const left = state.error ?? errors.rest(shown);
+      return Array.isArray(left) && left.length === 0 ? null : <ErrorNotice error={left} title={refused} />;
+    },
+    run: async (variables: Variables): Promise<P | null> => {
+      const result = await execute(variables);
+      const answer = result.data ? payloadOf(result.data) : undefined;
+      return refusalOf(result.error, answer) || !answer ? null : answer;
+    },
+  };
+}
+
+/**
+ * One button for one mutation, asking first when `confirm` is given (a destructive or irreversible
+ * action), with the server's refusal shown beside it; the lists showing what it changed refetch.
+ */
+export function ActionButton<Data, Variables extends AnyVariables, P extends Payload>({
+  mutation, variables, payload, label, confirm, refused,
+}: {
+  mutation: DocumentInput<Data, Variables>;
+  variables: Variables;
+  payload: (data: Data) => P | null | undefined;
+  label: string;
+  confirm?: string;
+  refused: string;
+}) {
+  const action = useAction(mutation, payload, refused);
+  return (
+    <>
+      <RunButton label={label} confirm={confirm} onRun={() => void action.run(variables)} disabled={action.fetching} />
+      {action.refusal}
+    </>
+  );
+}
+
+/** A plain button, or a `ConfirmButton` when the action asks first. */
+export function RunButton({ label, confirm, onRun, disabled, className }: { label: string; confirm?: string; onRun: () => void; disabled?: boolean; className?: string }) {
+  if (confirm) return <ConfirmButton label={label} question={confirm} onConfirm={onRun} disabled={disabled} />;
+  return (
+    <button type="button" className={className} onClick={onRun} disabled={disabled}>
+      {label}
+    </button>
+  );
+}
+
+/**
+ * A state the server owns, changed by the user: the new state shows at once; the server's answer
+ * replaces it when it comes, and a refusal rolls it back. Once the query shows a state other than
+ * the one overridden, the query wins again.
+ */
+export function useOptimisticValue<T>(server: T) {
+  const [override, setOverride] = useState<{ value: T; over: T } | null>(null);
+  const shown = override && Object.is(override.over, server) ? override.value : server;
+  return {
+    shown,
+    expect: (value: T) => setOverride({ value, over: server }),
+    settle: (answer: T | null) => setOverride(answer === null ? null : { value: answer, over: server }),
+  };
+}
+
+/** The switch from the state shown: the state it leads to, its button, and the mutation (the server's resulting state, or null when refused). */
+export interface SwitchAction<T> {
+  to: T;
+  label: string;
+  confirm?: string;
+  run: () => Promise<T | null>;
+}
+
+/**
+ * An on/off state switched optimistically (publish, enable, hide): the state and the button that
+ * changes it, with the mutations' refusals as children.
+ */
+export function OptimisticSwitch<T>({ value, text, action, busy, children }: { value: T; text: (shown: T) => ReactNode; action: (shown: T) => SwitchAction<T> | null; busy: boolean; children?: ReactNode }) {
+  const state = useOptimisticValue(value);
+  const next = action(state.shown);
+  const go = async (switchTo: SwitchAction<T>) => {
+    state.expect(switchTo.to);
+    state.settle(await switchTo.run());
+  };
+  return (
+    <span className="row-actions" aria-busy={busy || undefined}>
+      {text(state.shown)}
+      {next ? <RunButton label={next.label} confirm={next.confirm} onRun={() => void go(next)} disabled={busy} /> : null}
+      {children}
     </span>
   );
 }

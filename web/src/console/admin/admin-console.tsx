@@ -7,6 +7,8 @@ import { HomeContentEditor } from './home-content';
 import { ShopProfiles } from './shops';
 import { PointsMall } from './points-mall';
 import { ReviewModeration } from './reviews';
+import { PayoutBatchDetail, PayoutBatchList } from './payouts';
+import { Reconciliation } from './reconciliation';
 
 const LINKS: ConsoleLink[] = [
   { to: '/admin', label: 'Live operations', end: true },
@@ -15,6 +17,8 @@ const LINKS: ConsoleLink[] = [
   { to: '/admin/shops', label: 'Shop profiles' },
   { to: '/admin/points', label: 'Points mall' },
   { to: '/admin/reviews', label: 'Review moderation' },
+  { to: '/admin/payouts', label: 'Payouts' },
+  { to: '/admin/reconciliation', label: 'Reconciliation' },
 ];
 
 /** The platform console (`/admin/*`): its own chunk; the live operations feed is its dashboard. */
@@ -29,6 +33,9 @@ export default function AdminConsole() {
         <Route path="shops" element={<ShopProfiles />} />
         <Route path="points" element={<PointsMall />} />
         <Route path="reviews" element={<ReviewModeration />} />
+        <Route path="payouts" element={<PayoutBatchList />} />
+        <Route path="payouts/:id" element={<PayoutBatchDetail />} />
+        <Route path="reconciliation" element={<Reconciliation />} />
         <Route path="*" element={<p role="alert">No such screen in the platform console.</p>} />
       </Routes>
     </ConsoleShell>

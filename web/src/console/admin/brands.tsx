@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { useMutation, useQuery } from 'urql';
+import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { AdminBrandsQuery } from '../gql/graphql';
 import { QueryResult } from '../../ui/query-result';
-import { ConfirmButton, FormErrors, Refusal, useListContext } from '../kit';
-import { MoveButtons, useOrderedRows } from './ordered-rows';
+import { RunButton, useAction, useListContext } from '../kit';
+import { RowOrder, useOrderedRows } from './ordered-rows';
 
 const AdminBrands = graphql(`
   query AdminBrands {
@@ -41,14 +41,14 @@ interface BrandRow {
 
 function BrandEditor({ brands }: { brands: AdminBrandsQuery['brands'] }) {
   const list = useOrderedRows<BrandRow>(() => brands.map((b) => ({ id: b.id, name: b.name, logoUrl: b.logoUrl ?? '' })));
-  const [state, replace] = useMutation(ReplaceBrands);
+  const replace = useAction(ReplaceBrands, (d) => d.replaceBrands, 'Not saved');
   const [saved, setSaved] = useState(false);
-  const errors = new FormErrors(state.data?.replaceBrands.userErrors ?? []);
+  const errors = replace.errors;
   const removed = brands.filter((b) => !list.rows.some((r) => r.id === b.id));
   const save = async () => {
     setSaved(false);
-    const result = await replace({ input: { items: list.rows.map((r) => ({ id: r.id, name: r.name.trim(), logoUrl: r.logoUrl.trim() || null })) } });
-    const stored = result.data?.replaceBrands.brands;
+    const answer = await replace.run({ input: { items: list.rows.map((r) => ({ id: r.id, name: r.name.trim(), logoUrl: r.logoUrl.trim() || null })) } });
+    const stored = answer?.brands;
     if (stored) {
       list.reset(stored.map((b) => ({ id: b.id, name: b.name, logoUrl: b.logoUrl ?? '' })));
       setSaved(true);
@@ -69,9 +69,9 @@ function BrandEditor({ brands }: { brands: AdminBrandsQuery['brands'] }) {
         </thead>
         <tbody>
           {list.rows.map((r, i) => (
-            <tr key={r.key}>
+            <tr key={r.key} {...list.target(r.key, i)} data-testid="brand-row">
               <td>
-                {i + 1} <MoveButtons what={r.name || `row ${i + 1}`} index={i} count={list.rows.length} onMove={(by) => list.move(r.key, by)} />
+                <RowOrder what={r.name || `row ${i + 1}`} index={i} count={list.rows.length} handle={list.handle(r.key)} onMove={(by) => list.move(r.key, by)} />
               </td>
               <td>
                 <input aria-label={`Brand ${i + 1} name`} value={r.name} onChange={(e) => list.set(r.key, { name: e.target.value })} aria-invalid={Boolean(errors.of(`items.${i}.name`))} />
@@ -90,25 +90,25 @@ function BrandEditor({ brands }: { brands: AdminBrandsQuery['brands'] }) {
           ))}
         </tbody>
       </table>
-      <p className="row-actions">
+      <div className="row-actions">
         <button type="button" onClick={() => list.add({ id: null, name: '', logoUrl: '' })}>
           Add brand
         </button>
-        {removed.length > 0 ? (
-          <ConfirmButton label="Save brands" question={`Save, deleting ${removed.map((b) => b.name).join(', ')}?`} onConfirm={() => void save()} disabled={state.fetching} />
-        ) : (
-          <button type="button" className="primary" onClick={() => void save()} disabled={state.fetching}>
-            Save brands
-          </button>
-        )}
+        <RunButton
+          label="Save brands"
+          className="primary"
+          confirm={removed.length > 0 ? `Save, deleting ${removed.map((b) => b.name).join(', ')}?` : undefined}
+          onRun={() => void save()}
+          disabled={replace.fetching}
+        />
         {saved ? <span role="status">Saved in this order.</span> : null}
-      </p>
-      <Refusal error={state.error} payload={state.data?.replaceBrands} title="Not saved" />
+      </div>
+      {replace.refusal}
     </>
   );
 }
 
-/** The brand list is replaced whole, in the order shown: one request, all or nothing. */
+/** The brand list is replaced whole, in the order shown (dragged, or moved by the arrows): one request, all or nothing. */
 export function Brands() {
   const [result] = useQuery({ query: AdminBrands, context: useListContext('Brand') });
   return (

@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { useMutation, useQuery } from 'urql';
+import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { AdminContentQuery, ContentKind } from '../gql/graphql';
 import { QueryResult } from '../../ui/query-result';
 import { Image } from '../../ui/image';
-import { ConfirmButton, FormErrors, Refusal, useListContext } from '../kit';
-import { MoveButtons, useOrderedRows } from './ordered-rows';
+import { ConfirmButton, useAction, useListContext } from '../kit';
+import { RowOrder, useOrderedRows } from './ordered-rows';
 
 const AdminContent = graphql(`
   query AdminContent {
@@ -75,15 +75,15 @@ const COLUMNS = [
 /** One list, replaced whole and atomically; the preview shows the active items as the storefront will. */
 function ListEditor({ items, kind, title, className }: { items: Lists['banners']; kind: ContentKind; title: string; className: string }) {
   const list = useOrderedRows<ItemRow>(() => items.map((i) => ({ title: i.title, subtitle: i.subtitle ?? '', imageUrl: i.imageUrl ?? '', destination: i.destination, active: i.active })));
-  const [state, replace] = useMutation(ReplaceHomeContent);
+  const replace = useAction(ReplaceHomeContent, (d) => d.replaceHomeContent, 'Not replaced');
   const [saved, setSaved] = useState(false);
-  const errors = new FormErrors(state.data?.replaceHomeContent.userErrors ?? []);
+  const errors = replace.errors;
   const save = async () => {
     setSaved(false);
-    const result = await replace({
+    const answer = await replace.run({
       input: { kind, items: list.rows.map((r) => ({ title: r.title.trim(), subtitle: r.subtitle.trim() || null, imageUrl: r.imageUrl.trim() || null, destination: r.destination.trim(), active: r.active })) },
     });
-    if (result.data?.replaceHomeContent.items) setSaved(true);
+    if (answer?.items) setSaved(true);
   };
   const shown = list.rows.filter((r) => r.active);
   return (
@@ -106,9 +106,9 @@ function ListEditor({ items, kind, title, className }: { items: Lists['banners']
         </thead>
         <tbody>
           {list.rows.map((r, i) => (
-            <tr key={r.key}>
+            <tr key={r.key} {...list.target(r.key, i)}>
               <td>
-                <MoveButtons what={r.title || `item ${i + 1}`} index={i} count={list.rows.length} onMove={(by) => list.move(r.key, by)} />
+                <RowOrder what={r.title || `item ${i + 1}`} index={i} count={list.rows.length} handle={list.handle(r.key)} onMove={(by) => list.move(r.key, by)} />
               </td>
               {COLUMNS.map(([col, label]) => {
                 const error = errors.of(`items.${i}.${col}`);
@@ -137,14 +137,14 @@ function ListEditor({ items, kind, title, className }: { items: Lists['banners']
           ))}
         </tbody>
       </table>
-      <p className="row-actions">
+      <div className="row-actions">
         <button type="button" onClick={() => list.add({ title: '', subtitle: '', imageUrl: '', destination: '', active: true })}>
           Add item
         </button>
-        <ConfirmButton label={`Replace ${title.toLowerCase()}`} question={`Replace the storefront's ${title.toLowerCase()} with these ${list.rows.length}?`} onConfirm={() => void save()} disabled={state.fetching} />
+        <ConfirmButton label={`Replace ${title.toLowerCase()}`} question={`Replace the storefront's ${title.toLowerCase()} with these ${list.rows.length}?`} onConfirm={() => void save()} disabled={replace.fetching} />
         {saved ? <span role="status">Replaced: the storefront shows it now.</span> : null}
-      </p>
-      <Refusal error={state.error} payload={state.data?.replaceHomeContent} title="Not replaced" />
+      </div>
+      {replace.refusal}
       <div className="preview" aria-label={`${title} preview`}>
         <p className="meta">Preview</p>
         {shown.length === 0 ? <p className="empty">Nothing shown.</p> : null}

@@ -1,10 +1,9 @@
 import { type FormEvent } from 'react';
-import { useMutation, useQuery } from 'urql';
+import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { AdminPointsProductsQuery } from '../gql/graphql';
 import { QueryResult } from '../../ui/query-result';
-import { ErrorNotice } from '../../ui/query-state';
-import { ConfirmButton, Field, FormErrors, Pager, Refusal, int, optionalText, text, usePageParam, when, useListContext } from '../kit';
+import { ActionButton, Field, OptimisticSwitch, Pager, int, optionalText, text, useAction, usePageParam, when, useListContext } from '../kit';
 
 const PAGE_SIZE = 20;
 
@@ -93,45 +92,52 @@ const FulfilRedemption = graphql(`
 
 type PointsProduct = AdminPointsProductsQuery['adminPointsProducts']['items'][number];
 
-function ProductActions({ product }: { product: PointsProduct }) {
-  const [state, update] = useMutation(UpdatePointsProduct);
+/** Published or not, switched optimistically (withdrawing asks first). */
+function PublishSwitch({ product }: { product: PointsProduct }) {
+  const update = useAction(UpdatePointsProduct, (d) => d.updatePointsProduct, 'Not changed');
+  const set = async (published: boolean) => (await update.run({ input: { pointsProductId: product.id, published } }))?.pointsProduct?.published ?? null;
+  return (
+    <OptimisticSwitch
+      value={product.published}
+      text={(shown) => <span>{shown ? 'Yes' : 'No'}</span>}
+      busy={update.fetching}
+      action={(shown) => (shown ? { to: false, label: 'Unpublish', confirm: 'Take it out of the points mall?', run: () => set(false) } : { to: true, label: 'Publish', run: () => set(true) })}
+    >
+      {update.refusal}
+    </OptimisticSwitch>
+  );
+}
+
+function Restock({ product }: { product: PointsProduct }) {
+  const update = useAction(UpdatePointsProduct, (d) => d.updatePointsProduct, 'Not changed');
   const restock = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formEl = event.currentTarget;
-    const result = await update({ input: { pointsProductId: product.id, stockDelta: int(new FormData(formEl).get('delta')) } });
-    if (result.data?.updatePointsProduct.pointsProduct) formEl.reset();
+    const answer = await update.run({ input: { pointsProductId: product.id, stockDelta: int(new FormData(formEl).get('delta')) } });
+    if (answer?.pointsProduct) formEl.reset();
   };
   return (
-    <div className="row-actions">
-      {product.published ? (
-        <ConfirmButton label="Unpublish" question="Take it out of the points mall?" onConfirm={() => void update({ input: { pointsProductId: product.id, published: false } })} disabled={state.fetching} />
-      ) : (
-        <button type="button" onClick={() => void update({ input: { pointsProductId: product.id, published: true } })} disabled={state.fetching}>
-          Publish
-        </button>
-      )}
-      <form onSubmit={restock} className="toolbar" aria-label={`Stock of ${product.name}`}>
-        <label>
-          Add or remove stock
-          <input name="delta" type="number" required size={6} />
-        </label>
-        <button type="submit" disabled={state.fetching}>
-          Apply
-        </button>
-      </form>
-      <Refusal error={state.error} payload={state.data?.updatePointsProduct} title="Not changed" />
-    </div>
+    <form onSubmit={restock} className="toolbar" aria-label={`Stock of ${product.name}`}>
+      <label>
+        Add or remove stock
+        <input name="delta" type="number" required size={6} />
+      </label>
+      <button type="submit" disabled={update.fetching}>
+        Apply
+      </button>
+      {update.refusal}
+    </form>
   );
 }
 
 function NewPointsProduct() {
-  const [state, create] = useMutation(CreatePointsProduct);
-  const errors = new FormErrors(state.data?.createPointsProduct.userErrors ?? []);
+  const create = useAction(CreatePointsProduct, (d) => d.createPointsProduct, 'Not created');
+  const errors = create.errors;
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formEl = event.currentTarget;
     const form = new FormData(formEl);
-    const result = await create({
+    const answer = await create.run({
       input: {
         name: text(form.get('name')),
         description: optionalText(form.get('description')),
@@ -141,9 +147,8 @@ function NewPointsProduct() {
         published: form.get('published') === 'on',
       },
     });
-    if (result.data?.createPointsProduct.pointsProduct) formEl.reset();
+    if (answer?.pointsProduct) formEl.reset();
   };
-  const rest = errors.rest((k) => ['name', 'description', 'imageUrl', 'pointsPrice', 'stock'].includes(k));
   return (
     <form onSubmit={submit} className="panel" aria-labelledby="new-points" noValidate>
       <h2 id="new-points">New points product</h2>
@@ -167,9 +172,8 @@ function NewPointsProduct() {
           <input type="checkbox" name="published" defaultChecked /> Published
         </label>
       </div>
-      {rest.length ? <ErrorNotice error={rest} title="Not created" /> : null}
-      {state.error ? <ErrorNotice error={state.error} title="Not created" /> : null}
-      <button type="submit" className="primary" disabled={state.fetching}>
+      {create.unshown((k) => ['name', 'description', 'imageUrl', 'pointsPrice', 'stock'].includes(k))}
+      <button type="submit" className="primary" disabled={create.fetching}>
         Create
       </button>
     </form>
@@ -177,13 +181,7 @@ function NewPointsProduct() {
 }
 
 function Fulfil({ id }: { id: number }) {
-  const [state, fulfil] = useMutation(FulfilRedemption);
-  return (
-    <>
-      <ConfirmButton label="Mark sent" question="Mark this redemption as sent?" onConfirm={() => void fulfil({ input: { redemptionId: id } })} disabled={state.fetching} />
-      <Refusal error={state.error} payload={state.data?.fulfilRedemption} title="Not fulfilled" />
-    </>
-  );
+  return <ActionButton mutation={FulfilRedemption} variables={{ input: { redemptionId: id } }} payload={(d) => d.fulfilRedemption} label="Mark sent" confirm="Mark this redemption as sent?" refused="Not fulfilled" />;
 }
 
 export function PointsMall() {
@@ -204,7 +202,7 @@ export function PointsMall() {
                   <th scope="col">Points</th>
                   <th scope="col">Stock</th>
                   <th scope="col">Published</th>
-                  <th scope="col">Actions</th>
+                  <th scope="col">Stock change</th>
                 </tr>
               </thead>
               <tbody>
@@ -213,9 +211,11 @@ export function PointsMall() {
                     <td>{p.name}</td>
                     <td>{p.pointsPrice}</td>
                     <td>{p.stock}</td>
-                    <td>{p.published ? 'Yes' : 'No'}</td>
                     <td>
-                      <ProductActions product={p} />
+                      <PublishSwitch product={p} />
+                    </td>
+                    <td>
+                      <Restock product={p} />
                     </td>
                   </tr>
                 ))}

@@ -1,8 +1,8 @@
-import { useMutation, useQuery } from 'urql';
+import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import { QueryResult } from '../../ui/query-result';
 import { Stars } from '../../ui/stars';
-import { ConfirmButton, Pager, Refusal, useFilterParam, usePageParam, when, useListContext } from '../kit';
+import { OptimisticSwitch, Pager, useAction, useFilterParam, usePageParam, when, useListContext } from '../kit';
 
 const PAGE_SIZE = 20;
 
@@ -53,21 +53,25 @@ const ShowReview = graphql(`
   }
 `);
 
+/** Visible or hidden, switched optimistically; hiding asks first. */
 function Moderate({ id, hidden }: { id: number; hidden: boolean }) {
-  const [hid, hide] = useMutation(HideReview);
-  const [shown, show] = useMutation(ShowReview);
+  const hide = useAction(HideReview, (d) => d.hideReview, 'Not hidden');
+  const show = useAction(ShowReview, (d) => d.showReview, 'Not shown');
+  const input = { input: { reviewId: id } };
   return (
-    <span className="row-actions">
-      {hidden ? (
-        <button type="button" onClick={() => void show({ input: { reviewId: id } })} disabled={shown.fetching}>
-          Show
-        </button>
-      ) : (
-        <ConfirmButton label="Hide" question="Hide this review from the storefront?" onConfirm={() => void hide({ input: { reviewId: id } })} disabled={hid.fetching} />
-      )}
-      <Refusal error={hid.error} payload={hid.data?.hideReview} title="Not hidden" />
-      <Refusal error={shown.error} payload={shown.data?.showReview} title="Not shown" />
-    </span>
+    <OptimisticSwitch
+      value={hidden}
+      text={(shown) => <span>{shown ? 'Hidden' : 'Visible'}</span>}
+      busy={hide.fetching || show.fetching}
+      action={(shown) =>
+        shown
+          ? { to: false, label: 'Show', run: async () => (await show.run(input))?.review?.hidden ?? null }
+          : { to: true, label: 'Hide', confirm: 'Hide this review from the storefront?', run: async () => (await hide.run(input))?.review?.hidden ?? null }
+      }
+    >
+      {hide.refusal}
+      {show.refusal}
+    </OptimisticSwitch>
   );
 }
 
@@ -97,7 +101,6 @@ export function ReviewModeration() {
                   <th scope="col">Review</th>
                   <th scope="col">Text</th>
                   <th scope="col">State</th>
-                  <th scope="col">Actions</th>
                 </tr>
               </thead>
               <tbody>
@@ -107,7 +110,6 @@ export function ReviewModeration() {
                       <Stars average={r.rating} /> {r.author}, product #{r.productId} ({r.skuName}), shop #{r.shopId} · {when(r.createdAt)}
                     </td>
                     <td>{r.text}</td>
-                    <td>{r.hidden ? 'Hidden' : 'Visible'}</td>
                     <td>
                       <Moderate id={r.id} hidden={r.hidden} />
                     </td>

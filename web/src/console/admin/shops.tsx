@@ -1,11 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { useMutation, useQuery } from 'urql';
+import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { AdminShopsQuery } from '../gql/graphql';
 import { QueryResult } from '../../ui/query-result';
-import { ErrorNotice } from '../../ui/query-state';
-import { Field, FormErrors, Pager, int, optionalText, text, usePageParam, useListContext } from '../kit';
+import { Field, Pager, int, optionalText, text, usePageParam, useListContext, useAction } from '../kit';
 
 const PAGE_SIZE = 20;
 
@@ -55,13 +54,13 @@ const PutShopProfile = graphql(`
 type Shop = AdminShopsQuery['shops']['items'][number];
 
 function ProfileForm({ shop, onDone }: { shop: Shop; onDone: () => void }) {
-  const [state, put] = useMutation(PutShopProfile);
-  const errors = new FormErrors(state.data?.putShopProfile.userErrors ?? []);
+  const put = useAction(PutShopProfile, (d) => d.putShopProfile, 'Not saved');
+  const errors = put.errors;
   const p = shop.profile;
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const result = await put({
+    const answer = await put.run({
       input: {
         shopId: int(String(shop.id)),
         logoUrl: text(form.get('logoUrl')),
@@ -71,7 +70,7 @@ function ProfileForm({ shop, onDone }: { shop: Shop; onDone: () => void }) {
         address: optionalText(form.get('address')),
       },
     });
-    if (result.data?.putShopProfile.profile) onDone();
+    if (answer?.profile) onDone();
   };
   const fields = [
     ['logoUrl', 'Logo URL', p?.logoUrl],
@@ -79,7 +78,6 @@ function ProfileForm({ shop, onDone }: { shop: Shop; onDone: () => void }) {
     ['contactPhone', 'Contact phone', p?.contactPhone],
     ['address', 'Address', p?.address],
   ] as const;
-  const rest = errors.rest((k) => ['logoUrl', 'bannerUrl', 'contactPhone', 'address', 'description'].includes(k));
   return (
     <form onSubmit={submit} className="panel" aria-label={`Profile of ${shop.name}`} noValidate>
       <div className="form-grid">
@@ -92,9 +90,8 @@ function ProfileForm({ shop, onDone }: { shop: Shop; onDone: () => void }) {
       <Field label="Description" name={`shop-${shop.id}-description`} error={errors.of('description')}>
         {(props) => <textarea {...props} name="description" rows={3} defaultValue={p?.description ?? ''} />}
       </Field>
-      {rest.length ? <ErrorNotice error={rest} title="Not saved" /> : null}
-      {state.error ? <ErrorNotice error={state.error} title="Not saved" /> : null}
-      <button type="submit" className="primary" disabled={state.fetching}>
+      {put.unshown((k) => ['logoUrl', 'bannerUrl', 'contactPhone', 'address', 'description'].includes(k))}
+      <button type="submit" className="primary" disabled={put.fetching}>
         Save profile
       </button>
     </form>

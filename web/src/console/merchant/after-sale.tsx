@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { useMutation, useQuery } from 'urql';
+import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { MerchantRefundsQuery, MerchantReviewsQuery, RefundKind, RefundStatus } from '../gql/graphql';
 import { Money } from '../../money/currency-context';
 import { QueryResult } from '../../ui/query-result';
 import { Stars } from '../../ui/stars';
-import { ConfirmButton, Pager, Refusal, label, text, useFilterParam, usePageParam, when, useListContext } from '../kit';
+import { ActionButton, Pager, label, text, useFilterParam, usePageParam, useAction, when, useListContext } from '../kit';
 
 const PAGE_SIZE = 20;
 const REFUND_STATUSES: RefundStatus[] = ['REQUESTED', 'APPROVED', 'SHIPPED_BACK', 'COMPLETED', 'REJECTED', 'CANCELLED'];
@@ -89,27 +89,33 @@ type Refund = MerchantRefundsQuery['merchantRefunds']['items'][number];
 
 /** Approve (a refund pays back; a return waits for the parcel), reject with a reason, or receive a returned parcel. */
 function RefundActions({ refund }: { refund: Refund }) {
-  const [approved, approve] = useMutation(ApproveRefund);
-  const [rejected, reject] = useMutation(RejectRefund);
-  const [received, receive] = useMutation(ReceiveRefund);
+  const reject = useAction(RejectRefund, (d) => d.rejectRefund, 'Not rejected');
   const [rejecting, setRejecting] = useState(false);
+  const input = { input: { refundId: refund.id } };
   const submitReject = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const result = await reject({ input: { refundId: refund.id, reason: text(new FormData(event.currentTarget).get('reason')) } });
-    if (result.data?.rejectRefund.refund) setRejecting(false);
+    const answer = await reject.run({ input: { refundId: refund.id, reason: text(new FormData(event.currentTarget).get('reason')) } });
+    if (answer?.refund) setRejecting(false);
   };
   return (
     <div className="row-actions">
       {refund.status === 'REQUESTED' ? (
         <>
-          <ConfirmButton label="Approve" question={refund.kind === 'RETURN' ? 'Approve the return?' : 'Pay the refund back?'} onConfirm={() => void approve({ input: { refundId: refund.id } })} disabled={approved.fetching} />
+          <ActionButton
+            mutation={ApproveRefund}
+            variables={input}
+            payload={(d) => d.approveRefund}
+            label="Approve"
+            confirm={refund.kind === 'RETURN' ? 'Approve the return?' : 'Pay the refund back?'}
+            refused="Not approved"
+          />
           {rejecting ? (
             <form onSubmit={submitReject} className="toolbar" aria-label={`Reject refund #${refund.id}`}>
               <label>
                 Reason for rejecting
                 <input name="reason" required maxLength={500} autoFocus />
               </label>
-              <button type="submit" className="danger" disabled={rejected.fetching}>
+              <button type="submit" className="danger" disabled={reject.fetching}>
                 Reject
               </button>
               <button type="button" onClick={() => setRejecting(false)}>
@@ -124,11 +130,9 @@ function RefundActions({ refund }: { refund: Refund }) {
         </>
       ) : null}
       {refund.status === 'SHIPPED_BACK' ? (
-        <ConfirmButton label="Receive" question="The parcel arrived; pay the refund back?" onConfirm={() => void receive({ input: { refundId: refund.id } })} disabled={received.fetching} />
+        <ActionButton mutation={ReceiveRefund} variables={input} payload={(d) => d.receiveRefund} label="Receive" confirm="The parcel arrived; pay the refund back?" refused="Not received" />
       ) : null}
-      <Refusal error={approved.error} payload={approved.data?.approveRefund} title="Not approved" />
-      <Refusal error={rejected.error} payload={rejected.data?.rejectRefund} title="Not rejected" />
-      <Refusal error={received.error} payload={received.data?.receiveRefund} title="Not received" />
+      {reject.refusal}
     </div>
   );
 }
@@ -266,10 +270,10 @@ const ReplyToReview = graphql(`
 `);
 
 function ReplyForm({ review }: { review: MerchantReviewsQuery['merchantReviews']['items'][number] }) {
-  const [state, reply] = useMutation(ReplyToReview);
+  const reply = useAction(ReplyToReview, (d) => d.replyToReview, 'Reply not sent');
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    await reply({ input: { reviewId: review.id, text: text(new FormData(event.currentTarget).get('reply')) } });
+    await reply.run({ input: { reviewId: review.id, text: text(new FormData(event.currentTarget).get('reply')) } });
   };
   return (
     <form onSubmit={submit} className="toolbar" aria-label={`Reply to review #${review.id}`}>
@@ -277,10 +281,10 @@ function ReplyForm({ review }: { review: MerchantReviewsQuery['merchantReviews']
         Reply
         <textarea name="reply" rows={2} cols={40} required maxLength={2000} />
       </label>
-      <button type="submit" disabled={state.fetching}>
+      <button type="submit" disabled={reply.fetching}>
         Send reply
       </button>
-      <Refusal error={state.error} payload={state.data?.replyToReview} title="Reply not sent" />
+      {reply.refusal}
     </form>
   );
 }

@@ -1,11 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery } from 'urql';
+import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { FreightTemplatesQuery } from '../gql/graphql';
 import { Money } from '../../money/currency-context';
 import { QueryResult } from '../../ui/query-result';
-import { ErrorNotice } from '../../ui/query-state';
-import { ConfirmButton, Field, FormErrors, Pager, Refusal, fromMinor, optionalMinor, text, toMinor, usePageParam, useListContext } from '../kit';
+import { ActionButton, Field, Pager, fromMinor, optionalMinor, text, toMinor, usePageParam, useListContext, useAction } from '../kit';
 
 const PAGE_SIZE = 20;
 
@@ -79,14 +78,13 @@ let nextKey = 1;
 
 /** A template edited as a table: the default fees on top, one row per region that costs otherwise. */
 function TemplateForm({ template, onDone }: { template?: Template; onDone: () => void }) {
-  const [created, create] = useMutation(CreateFreightTemplate);
-  const [updated, update] = useMutation(UpdateFreightTemplate);
+  const create = useAction(CreateFreightTemplate, (d) => d.createFreightTemplate, 'Not saved');
+  const update = useAction(UpdateFreightTemplate, (d) => d.updateFreightTemplate, 'Not saved');
   const [rows, setRows] = useState<RegionRow[]>(() =>
     (template?.regions ?? []).map((r) => ({ key: nextKey++, region: r.region, first: fromMinor(r.firstUnitFee), additional: fromMinor(r.additionalUnitFee), free: fromMinor(r.freeThreshold) })),
   );
-  const state = template ? updated : created;
-  const payload = template ? updated.data?.updateFreightTemplate : created.data?.createFreightTemplate;
-  const errors = new FormErrors(payload?.userErrors ?? []);
+  const action = template ? update : create;
+  const errors = action.errors;
   const setRow = (key: number, patch: Partial<RegionRow>) => setRows((all) => all.map((r) => (r.key === key ? { ...r, ...patch } : r)));
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -98,9 +96,8 @@ function TemplateForm({ template, onDone }: { template?: Template; onDone: () =>
       freeThreshold: optionalMinor(form.get('freeThreshold')),
       regions: rows.map((r) => ({ region: r.region.trim(), firstUnitFee: toMinor(r.first), additionalUnitFee: toMinor(r.additional), freeThreshold: optionalMinor(r.free) })),
     };
-    const result = template ? await update({ input: { ...fields, templateId: template.id } }) : await create({ input: fields });
-    const ok = template ? result.data && 'updateFreightTemplate' in result.data && result.data.updateFreightTemplate.template : result.data && 'createFreightTemplate' in result.data && result.data.createFreightTemplate.template;
-    if (ok) onDone();
+    const answer = template ? await update.run({ input: { ...fields, templateId: template.id } }) : await create.run({ input: fields });
+    if (answer?.template) onDone();
   };
   const prefix = template ? `t${template.id}` : 'new';
   const cols = [
@@ -109,7 +106,6 @@ function TemplateForm({ template, onDone }: { template?: Template; onDone: () =>
     ['additional', 'Each additional unit', 'additionalUnitFee'],
     ['free', 'Free from', 'freeThreshold'],
   ] as const;
-  const rest = errors.rest((k) => ['name', 'firstUnitFee', 'additionalUnitFee', 'freeThreshold'].includes(k) || /^regions\.\d+\./.test(k));
   return (
     <form onSubmit={submit} className="panel" aria-label={template ? `Edit ${template.name}` : 'New freight template'} noValidate>
       <div className="form-grid">
@@ -167,18 +163,16 @@ function TemplateForm({ template, onDone }: { template?: Template; onDone: () =>
       <button type="button" onClick={() => setRows((all) => [...all, { key: nextKey++, region: '', first: '', additional: '', free: '' }])}>
         Add region
       </button>{' '}
-      <button type="submit" className="primary" disabled={state.fetching}>
+      <button type="submit" className="primary" disabled={action.fetching}>
         {template ? 'Save template' : 'Create template'}
       </button>
-      {rest.length ? <ErrorNotice error={rest} title="Not saved" /> : null}
-      {state.error ? <ErrorNotice error={state.error} title="Not saved" /> : null}
+      {action.unshown((k) => ['name', 'firstUnitFee', 'additionalUnitFee', 'freeThreshold'].includes(k) || /^regions\.\d+\./.test(k))}
     </form>
   );
 }
 
 function TemplateRow({ template }: { template: Template }) {
   const [editing, setEditing] = useState(false);
-  const [deleted, remove] = useMutation(DeleteFreightTemplate);
   return (
     <li className="panel">
       <h2>{template.name}</h2>
@@ -191,13 +185,12 @@ function TemplateRow({ template }: { template: Template }) {
         ) : null}
         . {template.regions.length} regional rule(s).
       </p>
-      <p className="row-actions">
+      <div className="row-actions">
         <button type="button" onClick={() => setEditing(!editing)} aria-expanded={editing}>
           {editing ? 'Close' : 'Edit'}
         </button>
-        <ConfirmButton label="Delete" question="Delete this template?" onConfirm={() => void remove({ input: { templateId: template.id } })} disabled={deleted.fetching} />
-      </p>
-      <Refusal error={deleted.error} payload={deleted.data?.deleteFreightTemplate} title="Not deleted" />
+        <ActionButton mutation={DeleteFreightTemplate} variables={{ input: { templateId: template.id } }} payload={(d) => d.deleteFreightTemplate} label="Delete" confirm="Delete this template?" refused="Not deleted" />
+      </div>
       {editing ? <TemplateForm template={template} onDone={() => setEditing(false)} /> : null}
     </li>
   );

@@ -7,6 +7,7 @@ import { OrderList, OrderDetail } from './orders';
 import { Refunds, Reviews } from './after-sale';
 import { CouponTemplates, FlashSales, GroupBuys } from './promotions';
 import { FreightTemplates } from './freight';
+import { MoneyScreen } from './money';
 
 const LINKS: ConsoleLink[] = [
   { to: '/merchant', label: 'Dashboard', end: true },
@@ -18,6 +19,7 @@ const LINKS: ConsoleLink[] = [
   { to: '/merchant/flash-sales', label: 'Flash sales' },
   { to: '/merchant/group-buys', label: 'Group buys' },
   { to: '/merchant/freight', label: 'Freight templates' },
+  { to: '/merchant/money', label: 'Money' },
 ];
 
 /** The shop console (`/merchant/*`): its own chunk, loaded only when an operator opens it. */
@@ -38,6 +40,7 @@ export default function MerchantConsole() {
         <Route path="flash-sales" element={<FlashSales />} />
         <Route path="group-buys" element={<GroupBuys />} />
         <Route path="freight" element={<FreightTemplates />} />
+        <Route path="money" element={<MoneyScreen />} />
         <Route path="*" element={<p role="alert">No such screen in the shop console.</p>} />
       </Routes>
     </ConsoleShell>

@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
-import { useMutation, useQuery } from 'urql';
+import { useQuery } from 'urql';
 import { graphql } from '../gql';
-import type { MerchantOrderQuery, OrderStatus } from '../gql/graphql';
+import type { ConsoleIssueInvoiceMutation, MerchantOrderQuery, OrderStatus } from '../gql/graphql';
 import { Money } from '../../money/currency-context';
 import { Missing, QueryResult } from '../../ui/query-result';
-import { Pager, Refusal, label, optionalText, text, useFilterParam, usePageParam, when, useListContext } from '../kit';
+import { Pager, label, optionalText, text, useFilterParam, usePageParam, useAction, when, useListContext } from '../kit';
 
 const PAGE_SIZE = 20;
 const STATUSES: OrderStatus[] = ['PENDING_PAYMENT', 'AWAITING_GROUP', 'PAID', 'SHIPPED', 'DELIVERED', 'CANCELLED'];
@@ -182,17 +182,18 @@ const IssueInvoice = graphql(`
 `);
 
 type Order = NonNullable<MerchantOrderQuery['merchantOrder']>;
+type Invoice = NonNullable<ConsoleIssueInvoiceMutation['issueInvoice']['invoice']>;
 
 /** One parcel: a carrier, a tracking number and how many of each unshipped unit go in it (all by default). */
 function ShipPanel({ order, companies, onDone }: { order: Order; companies: MerchantOrderQuery['shippingCompanies']; onDone: () => void }) {
-  const [state, ship] = useMutation(CreateShipment);
+  const ship = useAction(CreateShipment, (d) => d.createShipment, 'Not shipped');
   const open = order.items.filter((i) => i.quantity - i.shippedQuantity - i.refundQuantity > 0);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const items = open.map((i) => ({ orderItemId: i.id, quantity: Number(form.get(`qty-${i.id}`)) })).filter((i) => i.quantity > 0);
-    const result = await ship({ input: { orderId: order.id, companyCode: text(form.get('company')), trackingNumber: text(form.get('tracking')), items } });
-    if (result.data?.createShipment.order) onDone();
+    const answer = await ship.run({ input: { orderId: order.id, companyCode: text(form.get('company')), trackingNumber: text(form.get('tracking')), items } });
+    if (answer?.order) onDone();
   };
   return (
     <form onSubmit={submit} className="panel" aria-labelledby="ship-heading">
@@ -238,22 +239,23 @@ function ShipPanel({ order, companies, onDone }: { order: Order; companies: Merc
           })}
         </tbody>
       </table>
-      <button type="submit" className="primary" disabled={state.fetching}>
+      <button type="submit" className="primary" disabled={ship.fetching}>
         Ship
       </button>
-      <Refusal error={state.error} payload={state.data?.createShipment} title="Not shipped" />
+      {ship.refusal}
     </form>
   );
 }
 
 /** The shop issues the invoice (title and tax number as the customer asked, or typed here); the server answers it, with its number. */
 function InvoicePanel({ orderId }: { orderId: number }) {
-  const [state, issue] = useMutation(IssueInvoice);
-  const invoice = state.data?.issueInvoice.invoice;
+  const issue = useAction(IssueInvoice, (d) => d.issueInvoice, 'Invoice not issued');
+  const [invoice, setInvoice] = useState<Invoice | null>(null);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    await issue({ input: { orderId, title: optionalText(form.get('title')), taxNumber: optionalText(form.get('taxNumber')) } });
+    const answer = await issue.run({ input: { orderId, title: optionalText(form.get('title')), taxNumber: optionalText(form.get('taxNumber')) } });
+    if (answer?.invoice) setInvoice(answer.invoice);
   };
   return (
     <section className="panel" aria-labelledby="invoice-heading">
@@ -293,12 +295,12 @@ function InvoicePanel({ orderId }: { orderId: number }) {
             Tax number
             <input name="taxNumber" maxLength={64} />
           </label>
-          <button type="submit" disabled={state.fetching}>
+          <button type="submit" disabled={issue.fetching}>
             Issue invoice
           </button>
         </form>
       )}
-      <Refusal error={state.error} payload={state.data?.issueInvoice} title="Invoice not issued" />
+      {issue.refusal}
     </section>
   );
 }

@@ -1,14 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { useMutation, useQuery } from 'urql';
+import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { ProductStatus, ProductEditorQuery } from '../gql/graphql';
 import { Money } from '../../money/currency-context';
 import { Missing, QueryResult } from '../../ui/query-result';
-import { ErrorNotice } from '../../ui/query-state';
 import { Image } from '../../ui/image';
-import { refusalOf } from '../../api/errors';
-import { ConfirmButton, Field, FormErrors, Pager, Refusal, fromMinor, int, label, optionalText, text, toMinor, useFilterParam, usePageParam, useListContext } from '../kit';
+import { Field, OptimisticSwitch, Pager, fromMinor, useAction, int, label, optionalText, text, toMinor, useFilterParam, usePageParam, useListContext } from '../kit';
 
 const PAGE_SIZE = 20;
 
@@ -77,22 +75,28 @@ const UnpublishProduct = graphql(`
 
 const STATUSES: ProductStatus[] = ['DRAFT', 'PUBLISHED', 'UNPUBLISHED'];
 
-/** Publishing shows the product on the storefront; withdrawing it asks first. */
+/**
+ * The product's status with the button that changes it: publishing shows it on the storefront,
+ * withdrawing it asks first. Optimistic: the new status shows at once, then the server's.
+ */
 function PublishToggle({ id, status }: { id: number; status: ProductStatus }) {
-  const [pub, publish] = useMutation(PublishProduct);
-  const [unpub, unpublish] = useMutation(UnpublishProduct);
+  const publish = useAction(PublishProduct, (d) => d.publishProduct, 'Not published');
+  const unpublish = useAction(UnpublishProduct, (d) => d.unpublishProduct, 'Not unpublished');
+  const input = { input: { productId: id } };
   return (
-    <span className="row-actions">
-      {status === 'PUBLISHED' ? (
-        <ConfirmButton label="Unpublish" question="Take it off the storefront?" onConfirm={() => void unpublish({ input: { productId: id } })} disabled={unpub.fetching} />
-      ) : (
-        <button type="button" onClick={() => void publish({ input: { productId: id } })} disabled={pub.fetching}>
-          Publish
-        </button>
-      )}
-      <Refusal error={pub.error} payload={pub.data?.publishProduct} title="Not published" />
-      <Refusal error={unpub.error} payload={unpub.data?.unpublishProduct} title="Not unpublished" />
-    </span>
+    <OptimisticSwitch
+      value={status}
+      text={(shown) => <strong data-testid="product-status">{label(shown)}</strong>}
+      busy={publish.fetching || unpublish.fetching}
+      action={(shown) =>
+        shown === 'PUBLISHED'
+          ? { to: 'UNPUBLISHED' as const, label: 'Unpublish', confirm: 'Take it off the storefront?', run: async () => (await unpublish.run(input))?.product?.status ?? null }
+          : { to: 'PUBLISHED' as const, label: 'Publish', run: async () => (await publish.run(input))?.product?.status ?? null }
+      }
+    >
+      {publish.refusal}
+      {unpublish.refusal}
+    </OptimisticSwitch>
   );
 }
 
@@ -150,7 +154,6 @@ export function ProductList() {
                   <th scope="col">From</th>
                   <th scope="col">Stock</th>
                   <th scope="col">Sold</th>
-                  <th scope="col">Actions</th>
                 </tr>
               </thead>
               <tbody>
@@ -159,15 +162,14 @@ export function ProductList() {
                     <td>
                       <Link to={`/merchant/products/${p.id}`}>{p.name}</Link>
                     </td>
-                    <td>{label(p.status)}</td>
+                    <td>
+                      <PublishToggle id={p.id} status={p.status} />
+                    </td>
                     <td>
                       <Money amount={p.priceFrom} />
                     </td>
                     <td>{p.skus.map((s) => `${s.name}: ${s.stock}`).join(', ')}</td>
                     <td>{p.soldCount}</td>
-                    <td>
-                      <PublishToggle id={p.id} status={p.status} />
-                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -251,10 +253,10 @@ const rowsOf = (product: EditorProduct | undefined): SkuRow[] =>
 function ProductForm({ data, product }: { data: ProductEditorQuery; product: EditorProduct | undefined }) {
   const navigate = useNavigate();
   const [rows, setRows] = useState<SkuRow[]>(() => rowsOf(product));
-  const [upserted, upsert] = useMutation(UpsertProduct);
-  const [assigned, assign] = useMutation(AssignFreight);
+  const upsert = useAction(UpsertProduct, (d) => d.upsertProduct, 'Not saved');
+  const assign = useAction(AssignFreight, (d) => d.assignFreightTemplate, 'Freight template not set');
   const [saved, setSaved] = useState(false);
-  const errors = new FormErrors(upserted.data?.upsertProduct.userErrors ?? []);
+  const errors = upsert.errors;
   const setRow = (key: number, patch: Partial<SkuRow>) => setRows((all) => all.map((r) => (r.key === key ? { ...r, ...patch } : r)));
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -262,7 +264,7 @@ function ProductForm({ data, product }: { data: ProductEditorQuery; product: Edi
     setSaved(false);
     const form = new FormData(event.currentTarget);
     const brand = text(form.get('brandId'));
-    const result = await upsert({
+    const answer = await upsert.run({
       input: {
         id: product?.id ?? null,
         name: text(form.get('name')),
@@ -278,12 +280,12 @@ function ProductForm({ data, product }: { data: ProductEditorQuery; product: Edi
         }),
       },
     });
-    const stored = result.data?.upsertProduct.product;
+    const stored = answer?.product;
     if (!stored) return;
     const freight = text(form.get('freightTemplateId'));
     if (freight !== String(product?.freightTemplateId ?? '')) {
-      const a = await assign({ input: { productId: stored.id, freightTemplateId: freight ? int(freight) : null } });
-      if (!a.data?.assignFreightTemplate.assignment) return;
+      const assigned = await assign.run({ input: { productId: stored.id, freightTemplateId: freight ? int(freight) : null } });
+      if (!assigned?.assignment) return;
     }
     setSaved(true);
     if (!product) navigate(`/merchant/products/${stored.id}`, { replace: true });
@@ -291,8 +293,6 @@ function ProductForm({ data, product }: { data: ProductEditorQuery; product: Edi
   };
 
   const shownFields = (key: string) => ['name', 'description', 'imageUrl', 'categoryId', 'brandId'].includes(key) || /^skus\.\d+\.(name|price|stock)$/.test(key);
-  const rest = errors.rest(shownFields);
-  const assignRefusal = refusalOf(assigned.error, assigned.data?.assignFreightTemplate);
   return (
     <form onSubmit={submit} aria-label={product ? `Edit ${product.name}` : 'New product'} noValidate>
       <div className="form-grid">
@@ -393,11 +393,10 @@ function ProductForm({ data, product }: { data: ProductEditorQuery; product: Edi
           Add SKU
         </button>
       </fieldset>
-      {rest.length > 0 ? <ErrorNotice error={rest} title="Not saved" /> : null}
-      {upserted.error ? <ErrorNotice error={upserted.error} title="Not saved" /> : null}
-      {assignRefusal ? <ErrorNotice error={assignRefusal} title="Freight template not set" /> : null}
+      {upsert.unshown(shownFields)}
+      {assign.refusal}
       <p className="row-actions">
-        <button type="submit" className="primary" disabled={upserted.fetching || assigned.fetching}>
+        <button type="submit" className="primary" disabled={upsert.fetching || assign.fetching}>
           {product ? 'Save changes' : 'Create product'}
         </button>
         {saved ? (
@@ -427,9 +426,9 @@ export function ProductEditor() {
             <>
               <h1>{product ? product.name : 'New product'}</h1>
               {product ? (
-                <p className="row-actions">
-                  Status: <strong data-testid="product-status">{label(product.status)}</strong> <PublishToggle id={product.id} status={product.status} />
-                </p>
+                <div className="row-actions">
+                  Status: <PublishToggle id={product.id} status={product.status} />
+                </div>
               ) : null}
               <ProductForm key={product?.id ?? 'new'} data={data} product={product} />
             </>

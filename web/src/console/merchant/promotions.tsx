@@ -1,11 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery } from 'urql';
+import { useQuery } from 'urql';
 import { graphql } from '../gql';
-import type { CouponTemplateStatus, DiscountKind } from '../gql/graphql';
+import type { CouponTemplateStatus, DiscountKind, FlashSaleState } from '../gql/graphql';
 import { Money } from '../../money/currency-context';
 import { QueryResult } from '../../ui/query-result';
-import { ErrorNotice } from '../../ui/query-state';
-import { ConfirmButton, Field, FormErrors, Pager, Refusal, int, label, optionalMinor, text, toInstant, toLocalInput, toMinor, useFilterParam, usePageParam, when, useListContext } from '../kit';
+import { ActionButton, Field, OptimisticSwitch, Pager, int, label, optionalMinor, text, toInstant, toLocalInput, toMinor, useAction, useFilterParam, usePageParam, when, useListContext } from '../kit';
 import { SkuPicker } from './sku-picker';
 
 const PAGE_SIZE = 20;
@@ -66,15 +65,15 @@ const DisableCouponTemplate = graphql(`
 `);
 
 function CouponTemplateForm() {
-  const [state, create] = useMutation(CreateCouponTemplate);
+  const create = useAction(CreateCouponTemplate, (d) => d.createCouponTemplate, 'Not created');
   const [kind, setKind] = useState<DiscountKind>('FIXED');
-  const errors = new FormErrors(state.data?.createCouponTemplate.userErrors ?? []);
+  const errors = create.errors;
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formEl = event.currentTarget;
     const form = new FormData(formEl);
     const days = text(form.get('validDays'));
-    const result = await create({
+    const answer = await create.run({
       input: {
         name: text(form.get('name')),
         discountKind: kind,
@@ -88,10 +87,9 @@ function CouponTemplateForm() {
         claimStock: int(form.get('claimStock')),
       },
     });
-    if (result.data?.createCouponTemplate.template) formEl.reset();
+    if (answer?.template) formEl.reset();
   };
   const keys = ['name', 'discountKind', 'amountOff', 'percentOff', 'maxDiscount', 'minOrderAmount', 'validFrom', 'validUntil', 'validDays', 'claimStock'];
-  const rest = errors.rest((k) => keys.includes(k));
   return (
     <form onSubmit={submit} className="panel" aria-labelledby="new-coupon" noValidate>
       <h2 id="new-coupon">New coupon template</h2>
@@ -137,9 +135,8 @@ function CouponTemplateForm() {
           {(p) => <input {...p} type="number" min={1} required />}
         </Field>
       </div>
-      {rest.length ? <ErrorNotice error={rest} title="Not created" /> : null}
-      {state.error ? <ErrorNotice error={state.error} title="Not created" /> : null}
-      <button type="submit" className="primary" disabled={state.fetching}>
+      {create.unshown((k) => keys.includes(k))}
+      <button type="submit" className="primary" disabled={create.fetching}>
         Create template
       </button>
     </form>
@@ -147,13 +144,7 @@ function CouponTemplateForm() {
 }
 
 function DisableTemplate({ id }: { id: number }) {
-  const [state, disable] = useMutation(DisableCouponTemplate);
-  return (
-    <>
-      <ConfirmButton label="Disable" question="Stop giving out this coupon?" onConfirm={() => void disable({ input: { templateId: id } })} disabled={state.fetching} />
-      <Refusal error={state.error} payload={state.data?.disableCouponTemplate} title="Not disabled" />
-    </>
-  );
+  return <ActionButton mutation={DisableCouponTemplate} variables={{ input: { templateId: id } }} payload={(d) => d.disableCouponTemplate} label="Disable" confirm="Stop giving out this coupon?" refused="Not disabled" />;
 }
 
 export function CouponTemplates() {
@@ -296,15 +287,15 @@ const DisableFlashSale = graphql(`
 `);
 
 function FlashSaleForm() {
-  const [state, create] = useMutation(CreateFlashSale);
+  const create = useAction(CreateFlashSale, (d) => d.createFlashSale, 'Not created');
   const [rows, setRows] = useState([1]);
   const [created, setCreated] = useState<string | null>(null);
-  const errors = new FormErrors(state.data?.createFlashSale.userErrors ?? []);
+  const errors = create.errors;
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formEl = event.currentTarget;
     const form = new FormData(formEl);
-    const result = await create({
+    const answer = await create.run({
       input: {
         name: text(form.get('name')),
         startsAt: toInstant(form.get('startsAt')),
@@ -317,14 +308,13 @@ function FlashSaleForm() {
         })),
       },
     });
-    const sale = result.data?.createFlashSale.flashSale;
+    const sale = answer?.flashSale;
     if (sale) {
       setCreated(sale.name);
       formEl.reset();
     }
   };
   const rowKeys = (i: number) => ['skuId', 'activityPrice', 'reservedStock', 'perCustomerLimit'].map((k) => `items.${i}.${k}`);
-  const rest = errors.rest((k) => ['name', 'startsAt', 'endsAt'].includes(k) || rows.some((_, i) => rowKeys(i).includes(k)));
   const now = new Date();
   return (
     <form onSubmit={submit} className="panel" aria-labelledby="new-flash" noValidate>
@@ -384,10 +374,9 @@ function FlashSaleForm() {
       <button type="button" onClick={() => setRows((all) => [...all, Math.max(...all) + 1])}>
         Add item
       </button>
-      {rest.length ? <ErrorNotice error={rest} title="Not created" /> : null}
-      {state.error ? <ErrorNotice error={state.error} title="Not created" /> : null}
+      {create.unshown((k) => ['name', 'startsAt', 'endsAt'].includes(k) || rows.some((_, i) => rowKeys(i).includes(k)))}
       <p className="row-actions">
-        <button type="submit" className="primary" disabled={state.fetching}>
+        <button type="submit" className="primary" disabled={create.fetching}>
           Create session
         </button>
         {created ? <span role="status">Created “{created}”.</span> : null}
@@ -403,21 +392,33 @@ const ItemError = ({ message }: { message: string | undefined }) =>
     </p>
   ) : null;
 
-function FlashSaleToggle({ id, enabled }: { id: number; enabled: boolean }) {
-  const [on, enable] = useMutation(EnableFlashSale);
-  const [off, disable] = useMutation(DisableFlashSale);
+/** The session's state with the switch of its prices: optimistic, the server's answer (or an overlap refusal) then stands. */
+function FlashSaleToggle({ sale }: { sale: { id: number; enabled: boolean; state: FlashSaleState } }) {
+  const enable = useAction(EnableFlashSale, (d) => d.enableFlashSale, 'Not enabled');
+  const disable = useAction(DisableFlashSale, (d) => d.disableFlashSale, 'Not disabled');
+  const input = { input: { flashSaleId: sale.id } };
+  const ended = sale.state === 'ENDED';
   return (
-    <span className="row-actions">
-      {enabled ? (
-        <ConfirmButton label="Disable" question="Stop this session's prices?" onConfirm={() => void disable({ input: { flashSaleId: id } })} disabled={off.fetching} />
-      ) : (
-        <button type="button" onClick={() => void enable({ input: { flashSaleId: id } })} disabled={on.fetching}>
-          Enable
-        </button>
+    <OptimisticSwitch
+      value={sale.enabled}
+      text={(enabled) => (
+        <span>
+          {label(sale.state)}
+          {enabled ? '' : ' (disabled)'}
+        </span>
       )}
-      <Refusal error={on.error} payload={on.data?.enableFlashSale} title="Not enabled" />
-      <Refusal error={off.error} payload={off.data?.disableFlashSale} title="Not disabled" />
-    </span>
+      busy={enable.fetching || disable.fetching}
+      action={(enabled) =>
+        ended
+          ? null
+          : enabled
+            ? { to: false, label: 'Disable', confirm: "Stop this session's prices?", run: async () => (await disable.run(input))?.flashSale?.enabled ?? null }
+            : { to: true, label: 'Enable', run: async () => (await enable.run(input))?.flashSale?.enabled ?? null }
+      }
+    >
+      {enable.refusal}
+      {disable.refusal}
+    </OptimisticSwitch>
   );
 }
 
@@ -437,7 +438,6 @@ export function FlashSales() {
                   <th scope="col">Window</th>
                   <th scope="col">State</th>
                   <th scope="col">Items</th>
-                  <th scope="col">Actions</th>
                 </tr>
               </thead>
               <tbody>
@@ -448,8 +448,7 @@ export function FlashSales() {
                       {when(s.startsAt)} – {when(s.endsAt)}
                     </td>
                     <td>
-                      {label(s.state)}
-                      {s.enabled ? '' : ' (disabled)'}
+                      <FlashSaleToggle sale={s} />
                     </td>
                     <td>
                       <ul>
@@ -461,7 +460,6 @@ export function FlashSales() {
                         ))}
                       </ul>
                     </td>
-                    <td>{s.state !== 'ENDED' ? <FlashSaleToggle id={s.id} enabled={s.enabled} /> : null}</td>
                   </tr>
                 ))}
               </tbody>
@@ -529,13 +527,13 @@ const DeleteGroupBuy = graphql(`
 `);
 
 function GroupBuyForm() {
-  const [state, create] = useMutation(CreateGroupBuy);
-  const errors = new FormErrors(state.data?.createGroupBuy.userErrors ?? []);
+  const create = useAction(CreateGroupBuy, (d) => d.createGroupBuy, 'Not created');
+  const errors = create.errors;
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formEl = event.currentTarget;
     const form = new FormData(formEl);
-    const result = await create({
+    const answer = await create.run({
       input: {
         skuId: int(form.get('skuId')),
         groupPrice: toMinor(form.get('groupPrice')),
@@ -545,10 +543,9 @@ function GroupBuyForm() {
         endsAt: toInstant(form.get('endsAt')),
       },
     });
-    if (result.data?.createGroupBuy.activity) formEl.reset();
+    if (answer?.activity) formEl.reset();
   };
   const keys = ['skuId', 'groupPrice', 'capacity', 'lifetimeMinutes', 'startsAt', 'endsAt'];
-  const rest = errors.rest((k) => keys.includes(k));
   const now = new Date();
   return (
     <form onSubmit={submit} className="panel" aria-labelledby="new-group" noValidate>
@@ -573,9 +570,8 @@ function GroupBuyForm() {
           {(p) => <input {...p} type="datetime-local" required defaultValue={toLocalInput(new Date(now.getTime() + 7 * 86400_000))} />}
         </Field>
       </div>
-      {rest.length ? <ErrorNotice error={rest} title="Not created" /> : null}
-      {state.error ? <ErrorNotice error={state.error} title="Not created" /> : null}
-      <button type="submit" className="primary" disabled={state.fetching}>
+      {create.unshown((k) => keys.includes(k))}
+      <button type="submit" className="primary" disabled={create.fetching}>
         Create activity
       </button>
     </form>
@@ -583,13 +579,7 @@ function GroupBuyForm() {
 }
 
 function DeleteActivity({ id }: { id: number }) {
-  const [state, remove] = useMutation(DeleteGroupBuy);
-  return (
-    <>
-      <ConfirmButton label="Delete" question="Delete this activity?" onConfirm={() => void remove({ input: { activityId: id } })} disabled={state.fetching} />
-      <Refusal error={state.error} payload={state.data?.deleteGroupBuy} title="Not deleted" />
-    </>
-  );
+  return <ActionButton mutation={DeleteGroupBuy} variables={{ input: { activityId: id } }} payload={(d) => d.deleteGroupBuy} label="Delete" confirm="Delete this activity?" refused="Not deleted" />;
 }
 
 export function GroupBuys() {
