@@ -30,6 +30,7 @@ import { postgresAuthThrottle, type AuthThrottle } from '../shared/auth-throttle
 import { clientOf, type TrustProxyFn } from './client-address.js';
 import { answerClientErrors } from './client-errors.js';
 import { securityHeaders } from './security-headers.js';
+import { compressJson } from './json-compression.js';
 import { graphiqlPage } from './graphiql.js';
 import { corsPolicy } from './cors.js';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../shared/json-depth.js';
@@ -199,6 +200,8 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   });
   app.use(securityHeaders);
   if (deps.config.corsOrigins.length > 0) app.use(['/api', '/graphql'], corsPolicy(deps.config.corsOrigins));
+  // JSON answers of both doors, compressed as the client accepts (the websocket on /graphql is not Express's).
+  app.use(['/api', '/graphql'], compressJson());
 
   const health = new PoolHealth(await poolOf(deps.orm.em.fork()), {
     clientUrl: deps.orm.config.get('clientUrl'),
