@@ -1,6 +1,8 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/harness.js';
-import { launchBrowser, MOBILE, storePages } from './support/browser.js';
+import { launchBrowser, MOBILE, SCREENSHOT_DIR, storePages } from './support/browser.js';
 import { seedDemoData } from '../src/seed/demo-seed.js';
 
 /**
@@ -81,13 +83,14 @@ describe('the home page with the demo data', () => {
     expect(store.problems).toEqual([]);
   });
 
-  it("shows the storefront at desktop width (the README's picture: test-output/screenshots/home-demo-desktop.png)", async () => {
-    const { store, page } = await open();
+  it("shows the storefront at desktop width down to the first row of best sellers (the README's picture: test-output/screenshots/home-demo-desktop.png)", async () => {
+    const { store, page } = await open({ width: 1280, height: 1600 });
     await page.goto('/');
     await page.getByRole('heading', { name: 'Best sellers' }).waitFor();
     await page.waitForLoadState('networkidle');
     await page.evaluate('document.fonts.ready.then(() => true)');
-    await store.screenshot(page, 'home-demo-desktop');
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'home-demo-desktop.png') });
     expect(store.problems).toEqual([]);
   });
 });
