@@ -8,6 +8,8 @@ export interface Figures {
   errors: number;
   non2xx: number;
   requests: number;
+  /** Bytes the server sent per answer, headers included (compressed answers are smaller). */
+  bytesPerRequest?: number;
   /** CPU time of the server processes and of the database backends per request (Linux). */
   serverUsPerRequest?: number;
   dbUsPerRequest?: number;
@@ -46,6 +48,7 @@ export async function measure(options: LoadOptions, seconds: number, warmupSecon
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     requests: result.requests.total,
+    bytesPerRequest: result.requests.total > 0 ? Math.round(result.throughput.total / result.requests.total) : undefined,
     ...perRequest(cpu, result.requests.total),
   };
 }

@@ -26,6 +26,7 @@ const data = {} as {
   flashProduct: { id: number; skuIds: number[] };
   operator: { token: string };
   customer: { id: number; email: string; token: string };
+  coupon: { id: number };
 };
 
 beforeAll(async () => {
@@ -41,7 +42,7 @@ beforeAll(async () => {
   await newFlashSale(t, { shopId: data.flashShop.id, name: 'Noon flash', items: [{ skuId: data.flashProduct.skuIds[0], activityPrice: 9900, reservedStock: 10, perCustomerLimit: 2 }] });
   await newGroupBuy(t, { shopId: data.flashShop.id, productId: data.flashProduct.id, skuId: data.flashProduct.skuIds[1], groupPrice: 14900, capacity: 3 });
   await newFreightTemplate(t, data.shop.id, { firstUnitFee: 800, additionalUnitFee: 200 }, [data.product.id]);
-  await newCouponTemplate(t, data.shop.id, { name: 'Harbor ¥10 off', amountOff: 1000 });
+  data.coupon = await newCouponTemplate(t, data.shop.id, { name: 'Harbor ¥10 off', amountOff: 1000 });
   await setContent(t, 'banners', [{ title: 'Lanterns for long nights', destination: `/products/${data.product.id}` }, { title: 'Flash sales at noon', destination: '/flash-sales' }]);
   await setContent(t, 'quick_links', [{ title: 'Coupons', destination: '/coupons' }, { title: 'Group buys', destination: '/group-buys' }, { title: 'Points mall', destination: '/points' }]);
   await setContent(t, 'promos', [{ title: 'Camping gear', destination: `/categories/${data.category.id}` }]);
@@ -171,6 +172,54 @@ describe('the storefront in Chromium', () => {
     await page.goto('/orders/99999999');
     await page.getByRole('alert').getByText('We could not find that.').waitFor();
     expect(await page.getByRole('alert').textContent()).not.toContain('NOT_FOUND');
+    expect(store.problems).toEqual([]);
+  });
+
+  it('prices every cart line as checkout does (flash-sale units apart, the coupon on its shop), and the lines add up to the totals', async () => {
+    const shopper = await newCustomer(t, { available: 500_000, points: 0 });
+    // Three shirts at a flash price limited to two per customer: two at ¥99.00, one at ¥199.00.
+    for (const [skuId, quantity] of [[data.flashProduct.skuIds[0], 3], [data.product.skuIds[0], 1]]) {
+      expect((await t.api('PUT', `/api/cart/items/${skuId}`, { token: shopper.token, body: { quantity } })).status).toBe(200);
+    }
+    expect((await t.api('POST', `/api/coupon-templates/${data.coupon.id}/claim`, { token: shopper.token })).status).toBe(201);
+    const store = await open(DESKTOP, await sessionFor(t, shopper.email, PASSWORD));
+    const page = await store.page();
+    /** Amounts (minor units) of the `<data>` elements under a locator. */
+    const amounts = async (where: ReturnType<Page['locator']>) => Promise.all((await where.locator('data').all()).map(async (e) => Number(await e.getAttribute('value'))));
+    const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+
+    await page.goto('/cart');
+    const shirts = page.getByRole('region', { name: 'From Avenue Style' });
+    await shirts.getByText('Flash sale').waitFor();
+    const shirtLine = shirts.getByRole('row').filter({ hasText: 'Linen Shirt' });
+    expect((await shirtLine.getByRole('cell').nth(1).innerText()).replace(/\s+/g, ' ')).toBe('¥99.00 ¥199.00 Flash sale × 2 ¥199.00 × 1');
+    expect(await amounts(shirtLine.locator('.line-total'))).toEqual([2 * 9900 + 19900]);
+    const lanterns = page.getByRole('region', { name: 'From Harbor Tech' });
+    await lanterns.getByText('Harbor ¥10 off: choose it at checkout.').waitFor();
+    // The shops' lines add up to the cart's totals, row by row and in all.
+    const cartTotals = page.getByRole('table', { name: 'Cart totals' });
+    for (const [region, shop] of [[shirts, 'Avenue Style'], [lanterns, 'Harbor Tech']] as const) {
+      const lines = sum(await amounts(region.locator('.line-total')));
+      expect([shop, await amounts(cartTotals.getByRole('row').filter({ hasText: shop }))]).toEqual([shop, [lines]]);
+    }
+    expect(await amounts(cartTotals.locator('tfoot'))).toEqual([2 * 9900 + 19900 + 12900]);
+    await store.screenshot(page, 'cart-flash-sale-desktop');
+
+    await page.getByRole('link', { name: 'Check out' }).click();
+    await page.waitForURL('**/checkout');
+    await page.getByRole('group', { name: 'Harbor Tech' }).getByLabel('Coupon').selectOption({ label: 'Harbor ¥10 off' });
+    const totals = page.getByRole('table', { name: 'Totals' });
+    await totals.getByText('-¥10.00').waitFor();
+    // Each shop's box: its priced lines add up to the Items cell, its coupon line to the Discount cell.
+    for (const [shop, items, discount] of [['Avenue Style', 2 * 9900 + 19900, 0], ['Harbor Tech', 12900, 1000]] as const) {
+      const box = page.getByRole('list', { name: `Lines from ${shop}` });
+      const lines = await amounts(box.locator('li:not(.coupon-line) .line-total'));
+      const coupon = await amounts(box.locator('.coupon-line .line-total'));
+      const row = await amounts(totals.getByRole('row').filter({ hasText: shop }));
+      expect({ shop, lines: sum(lines), coupon: Math.abs(sum(coupon)) }).toEqual({ shop, lines: items, coupon: discount });
+      expect(row.slice(0, 2).map(Math.abs)).toEqual([items, discount]);
+    }
+    await page.getByRole('list', { name: 'Lines from Avenue Style' }).getByText('Flash sale').waitFor();
     expect(store.problems).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 import type { Browser, Page, Request } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCategory, newProduct, newShop } from './support/fixtures.js';
-import { DESKTOP, launchBrowser, MOBILE, StoreContext } from './support/browser.js';
+import { launchBrowser, MOBILE, storePages } from './support/browser.js';
 
 /**
  * Search in the storefront, in Chromium against a real server and PostgreSQL (issue 22, "search with
@@ -11,7 +11,8 @@ import { DESKTOP, launchBrowser, MOBILE, StoreContext } from './support/browser.
  */
 let t: TestApp;
 let browser: Browser;
-const contexts: StoreContext[] = [];
+const pages = storePages(() => ({ browser, t }));
+const open = pages.open;
 
 const data = {} as {
   brands: Record<'glowmaster' | 'brightway' | 'lumora' | 'lanternworks', number>;
@@ -63,16 +64,10 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const c of contexts) await c.close();
-  await browser?.close();
+  await pages.close();
   await t?.close();
 });
 
-async function open(viewport = DESKTOP): Promise<{ store: StoreContext; page: Page }> {
-  const store = await StoreContext.open(browser, t, viewport);
-  contexts.push(store);
-  return { store, page: await store.page() };
-}
 
 const operation = (req: Request) => (JSON.parse(req.postData() ?? '{}') as { operationName?: string; query?: string; variables?: Record<string, unknown> });
 const isGraphql = (req: Request) => new URL(req.url()).pathname === '/graphql' && req.method() === 'POST';

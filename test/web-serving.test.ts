@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -70,6 +71,23 @@ describe('the web app served by the API process', () => {
     if (existsSync(join(webAppDir(), 'index.html.br'))) expect([page.headers['content-encoding'], brotliDecompressSync(page.body).toString()]).toEqual(['br', index]);
     else expect([page.headers['content-encoding'], page.body.toString()]).toEqual([undefined, index]);
     expect(page.headers.vary).toContain('Accept-Encoding');
+  });
+
+  it("allows the page's own inline blocks (the stylesheet, the route preload script) by their hashes, and no other inline code", async () => {
+    const res = await get('/');
+    const html = await res.text();
+    const csp = res.headers.get('content-security-policy') ?? '';
+    const blocks = [...html.matchAll(/<(script|style)>([\s\S]*?)<\/\1>/g)];
+    expect(blocks.map(([, tag]) => tag).sort()).toEqual(['script', 'style']);
+    for (const [, tag, body] of blocks) {
+      const directive = csp.split('; ').find((d) => d.startsWith(`${tag}-src `)) ?? '';
+      expect(directive).toContain(`'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`);
+    }
+    expect(csp).not.toContain('unsafe-inline');
+    // The script knows the first query of the home and product pages, and no stylesheet is left to fetch.
+    expect(html).toContain('"operation":"HomePage"');
+    expect(html).toContain('"operation":"ProductPage"');
+    expect(html).not.toMatch(/<link rel="stylesheet"/);
   });
 
   it('leaves the API doors their own answers, 404s in the common error shape included', async () => {

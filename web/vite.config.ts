@@ -2,8 +2,9 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type IndexHtmlTransformContext, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { formatDocument, stringifyDocument, type TypedDocumentNode } from '@urql/core';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 /** The API server `npm run dev:web` proxies to (start it with `npm start`). */
@@ -35,9 +36,148 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * A route whose data the page starts loading itself: while the app's code downloads, `index.html`
+ * preloads the route's page chunk and, when it has one, sends its first GraphQL query, which the app
+ * then takes instead of asking again (web/src/api/preloaded-query.ts). Paths as in web/src/app/router.tsx.
+ */
+interface PreloadRoute {
+  /** The path, anchored, with groups for the query's variables. */
+  path: string;
+  /** The page module the route loads lazily. */
+  page: string;
+  query?: {
+    /** The page's first query, by its operation name (its generated document). */
+    operation: string;
+    /** Variables read from the path: name -> group of `path`, as an integer. */
+    fromPath?: Record<string, number>;
+    /**
+     * The one query-string parameter the page may have been opened with for the preload to apply, as
+     * a keyword: trimmed, at most 200 characters, with a letter or digit (web/src/search/keyword.ts).
+     * Any other parameter, or none, and the app asks itself.
+     */
+    keyword?: string;
+    /** The page's other variables, as it sets them when the URL has nothing else. */
+    constants?: Record<string, string | number | null>;
+  };
+}
+
+const PRELOAD_ROUTES: PreloadRoute[] = [
+  { path: '^/$', page: 'src/pages/home-page.tsx', query: { operation: 'HomePage' } },
+  { path: '^/products/(\\d+)$', page: 'src/pages/product-page.tsx', query: { operation: 'ProductPage', fromPath: { id: 1 } } },
+  {
+    path: '^/search$',
+    page: 'src/pages/search-page.tsx',
+    // listingVariables() and useSearchFilters() of a URL holding only `q` (web/src/ui/listing-params.ts: 12 a page).
+    query: {
+      operation: 'SearchPage',
+      keyword: 'q',
+      constants: { sort: null, order: null, brandId: null, page: 1, pageSize: 12, category: null, shopId: null, priceMin: null, priceMax: null },
+    },
+  },
+];
+
+/**
+ * The text the app sends for an operation: urql's own formatting (with `__typename`, which its cache
+ * reads) of the generated document, read from the codegen output (`npm run codegen:web` runs first).
+ */
+function operationText(operation: string): string {
+  const generated = readFileSync(join(root, 'src', 'gql', 'graphql.ts'), 'utf8');
+  const line = generated.split('\n').find((l) => l.startsWith(`export const ${operation}Document = `));
+  if (!line) throw new Error(`route preload: no generated document for ${operation}`);
+  const json = line.slice(`export const ${operation}Document = `.length, line.lastIndexOf(' as unknown as '));
+  return stringifyDocument(formatDocument(JSON.parse(json) as TypedDocumentNode));
+}
+
+/** Runs before the app's code: preloads the route's chunks and starts its query (no dependencies, old syntax: it is inline). */
+const BOOTSTRAP = `(function (routes) {
+  var path = location.pathname;
+  for (var i = 0; i < routes.length; i++) {
+    var route = routes[i], match = new RegExp(routes[i].path).exec(path);
+    if (!match) continue;
+    route.files.forEach(function (file) {
+      var link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.crossOrigin = '';
+      link.href = file;
+      document.head.appendChild(link);
+    });
+    var query = route.query;
+    if (!query) return;
+    var variables = {}, headers = { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' }, token = null;
+    for (var name in query.constants) variables[name] = query.constants[name];
+    for (name in query.fromPath) variables[name] = Number(match[query.fromPath[name]]);
+    if (query.keyword) {
+      var params = new URLSearchParams(location.search), names = [];
+      params.forEach(function (value, key) { names.push(key); });
+      var keyword = (params.get(query.keyword) || '').trim();
+      if (names.length !== 1 || names[0] !== query.keyword || Array.from(keyword).length > 200 || !/[\\p{L}\\p{M}\\p{N}]/u.test(keyword)) return;
+      variables[query.keyword] = keyword;
+    }
+    // The session as web/src/auth/session.tsx keeps it; an expired one is not sent (the app drops it).
+    try { var session = JSON.parse(localStorage.getItem('mallfront.session') || 'null'); if (session && Date.parse(session.expiresAt) > Date.now()) token = session.token; } catch (e) { token = null; }
+    if (typeof token === 'string') headers.authorization = 'Bearer ' + token;
+    window.__mallfrontPreload = {
+      operationName: query.operation, variables: variables, authorization: headers.authorization || null,
+      response: fetch('/graphql', { method: 'POST', headers: headers, body: JSON.stringify({ operationName: query.operation, query: query.text, variables: variables }) })
+    };
+    return;
+  }
+})`;
+
+/**
+ * Route data loading, and the first screen in the page itself (build only): the page's stylesheet
+ * is inlined (one request less before the first paint), and an inline script preloads the route's
+ * page chunk with its imports and sends the route's first query in parallel with the app's code.
+ * The server allows exactly these inline blocks by their hashes (src/server/web-app.ts).
+ */
+function routePreload(): Plugin {
+  return {
+    name: 'mallfront-route-preload',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html: string, ctx: IndexHtmlTransformContext) {
+        const bundle = ctx.bundle;
+        if (!bundle || !ctx.chunk || !ctx.filename.endsWith('index.html')) return html;
+        const chunks = Object.values(bundle).flatMap((item) => (item.type === 'chunk' ? [item] : []));
+        // What the entry loads anyway is not preloaded again.
+        const loaded = new Set([ctx.chunk.fileName, ...ctx.chunk.imports]);
+        const withImports = (fileName: string, seen = new Set<string>()): string[] => {
+          if (seen.has(fileName) || loaded.has(fileName)) return [];
+          seen.add(fileName);
+          const chunk = chunks.find((c) => c.fileName === fileName);
+          return [fileName, ...(chunk?.imports ?? []).flatMap((f) => withImports(f, seen))];
+        };
+        const routes = PRELOAD_ROUTES.map((route) => {
+          const page = chunks.find((c) => c.facadeModuleId === join(root, route.page));
+          if (!page) throw new Error(`route preload: no chunk for ${route.page}`);
+          return {
+            path: route.path,
+            files: withImports(page.fileName).map((f) => `/${f}`),
+            query: route.query ? { ...route.query, text: operationText(route.query.operation) } : null,
+          };
+        });
+        const script = `${BOOTSTRAP}(${JSON.stringify(routes).replace(/</g, '\\u003c')});`;
+        // Before the app's module script, so its query is on its way while the app's code downloads.
+        let out = html.replace(/<script type="module"/, (tag) => `<script>${script}</script>\n    ${tag}`);
+        // The stylesheet in the page: its link becomes a <style> block.
+        for (const [fileName, asset] of Object.entries(bundle)) {
+          if (asset.type !== 'asset' || !fileName.endsWith('.css')) continue;
+          const link = out.match(/<link rel="stylesheet"[^>]*>/g)?.find((tag) => tag.includes(`href="/${fileName}"`));
+          if (!link) continue;
+          const css = typeof asset.source === 'string' ? asset.source : Buffer.from(asset.source).toString('utf8');
+          out = out.replace(link, () => `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`);
+        }
+        return out;
+      },
+    },
+  };
+}
+
 export default defineConfig({
   root,
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), routePreload()],
   build: {
     // Served by the API server at `/` (src/server/web-app.ts).
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),

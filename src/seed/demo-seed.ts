@@ -82,7 +82,8 @@ export async function seedDemoData(orm: MikroORM, nodeEnv: string): Promise<'see
             brand: n % 5 === 0 ? null : brands[n % brands.length],
             ...(n % 4 === 0 && LEAF_NAMES_ZH[leaf.name]
               ? {
-                  name: `${brands[n % brands.length].name} ${LEAF_NAMES_ZH[leaf.name]}${edition === 'Classic' ? '经典款' : '专业款'}`,
+                  // The Chinese word first, as a shopper types it: the search box completes names from their start.
+                  name: `${LEAF_NAMES_ZH[leaf.name]}${edition === 'Classic' ? '经典款' : '专业款'} ${brands[n % brands.length].name}`,
                   description: `${edition === 'Classic' ? '经典' : '专业'}之选，来自我们的${LEAF_NAMES_ZH[leaf.name]}系列。`,
                 }
               : {

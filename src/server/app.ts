@@ -30,11 +30,11 @@ import { postgresAuthThrottle, type AuthThrottle } from '../shared/auth-throttle
 import { clientOf, type TrustProxyFn } from './client-address.js';
 import { answerClientErrors } from './client-errors.js';
 import { securityHeaders } from './security-headers.js';
+import { compressJson } from './json-compression.js';
 import { graphiqlPage } from './graphiql.js';
 import { corsPolicy } from './cors.js';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../shared/json-depth.js';
 import { operationExecution } from '../graphql/operation-executor.js';
-import { jsonCompression } from './json-compression.js';
 
 /** How long stopping waits for requests in flight before closing what is left. */
 const STOP_GRACE_MS = 10_000;
@@ -200,7 +200,8 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   });
   app.use(securityHeaders);
   if (deps.config.corsOrigins.length > 0) app.use(['/api', '/graphql'], corsPolicy(deps.config.corsOrigins));
-  app.use(['/api', '/graphql'], jsonCompression(deps.config.jsonCompressionMinBytes));
+  // JSON answers of both doors, compressed as the client accepts (the websocket on /graphql is not Express's).
+  app.use(['/api', '/graphql'], compressJson(deps.config.jsonCompressionMinBytes));
 
   const health = new PoolHealth(await poolOf(deps.orm.em.fork()), {
     clientUrl: deps.orm.config.get('clientUrl'),

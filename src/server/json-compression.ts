@@ -1,44 +1,53 @@
-import { brotliCompress, constants, gzip } from 'node:zlib';
 import { promisify } from 'node:util';
-import type { NextFunction, Request, Response } from 'express';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
+/**
+ * JSON answers at least this long are compressed for a client that accepts it: below, the saving
+ * hardly outweighs the headers and the CPU (the same threshold as the built assets', web/vite.config.ts).
+ */
+export const JSON_COMPRESSION_MIN_BYTES = 1024;
+
+/** `application/json` and its `+json` kinds (GraphQL's `application/graphql-response+json`). */
+const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+
+/**
+ * Per-request settings: brotli at quality 4 (quality 11 is right for assets compressed once at build
+ * time, not for every answer) and gzip at its default level 6. Both run on libuv's thread pool, not
+ * on the event loop. Costs measured: docs/performance.md.
+ */
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
+const ENCODERS: Record<'br' | 'gzip', (body: Buffer) => Promise<Buffer>> = {
+  br: (body) =>
+    brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+  gzip: (body) => gzipped(body, { level: 6 }),
+};
 
 /**
- * Brotli at quality 4 and gzip at level 6: a listing page shrinks about as much as at brotli's
- * maximum, at a small fraction of its CPU (quality 11 is for the build's precompressed assets,
- * which are compressed once, not once per answer).
+ * Compresses the JSON answers of the doors it is mounted on (REST under /api, GraphQL over HTTP) with
+ * brotli or gzip, as `Accept-Encoding` allows (brotli when accepted, else gzip), once they
+ * reach `minBytes`; every answer says `Vary: Accept-Encoding`. Only whole bodies given to
+ * `res.send` (which `res.json` and Apollo's Express integration call) are touched: anything written
+ * in pieces (an event stream) and the websocket's frames (never through Express) are left as they are.
  */
-const ENCODERS = {
-  br: (body: Buffer) => brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-  gzip: (body: Buffer) => gzipped(body, { level: 6 }),
-} as const;
-
-/**
- * Compresses JSON answers (REST and GraphQL, whose bodies go through `res.send`) of at least
- * `minBytes`, in the encoding the client prefers (brotli before gzip), off the event loop (zlib's
- * thread pool). Smaller answers go out plain: below about one packet, compressing saves no round
- * trip and costs CPU. Everything else (event streams, pages, images: those have their own
- * precompressed twins) passes untouched. `minBytes` 0 turns it off.
- */
-export function jsonCompression(minBytes: number) {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    if (minBytes <= 0 || req.method === 'HEAD') return next();
+export function compressJson(minBytes = JSON_COMPRESSION_MIN_BYTES): RequestHandler {
+  // JSON_COMPRESSION_MIN_BYTES=0: a proxy in front compresses, or nothing should.
+  if (minBytes <= 0) return (_req: Request, _res: Response, next: NextFunction) => next();
+  return (req: Request, res: Response, next: NextFunction) => {
+    res.vary('Accept-Encoding');
     const send = res.send.bind(res);
     res.send = (body?: unknown) => {
-      const encoding = encodingFor(req, res, body, minBytes);
-      if (!encoding) return send(body);
-      // The answer varies by Accept-Encoding whichever encoding this request gets.
-      res.vary('Accept-Encoding');
-      const plain = typeof body === 'string' ? Buffer.from(body) : (body as Buffer);
-      ENCODERS[encoding](plain).then(
-        (encoded) => {
+      const payload = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.isBuffer(body) ? body : undefined;
+      const encoding = payload && payload.length >= minBytes && compressible(req, res) ? accepted(req) : undefined;
+      if (!payload || !encoding) return send(body);
+      ENCODERS[encoding](payload).then(
+        (compressed) => {
           res.set('Content-Encoding', encoding);
-          send(encoded);
+          send(compressed);
         },
-        // zlib refusing a buffer is a bug of ours, not the client's: the plain answer still serves it.
-        () => send(body),
+        // Compression failing is no reason to fail the answer: it goes out as it is.
+        () => send(payload),
       );
       return res;
     };
@@ -46,11 +55,13 @@ export function jsonCompression(minBytes: number) {
   };
 }
 
-function encodingFor(req: Request, res: Response, body: unknown, minBytes: number): keyof typeof ENCODERS | undefined {
-  if (typeof body !== 'string' && !Buffer.isBuffer(body)) return undefined;
-  if (Buffer.byteLength(body) < minBytes) return undefined;
-  if (res.getHeader('Content-Encoding') !== undefined) return undefined;
-  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(String(res.getHeader('Content-Type') ?? ''))) return undefined;
-  // Brotli whenever it is acceptable at all (browsers list it after gzip, at the same weight), as for the precompressed assets.
+function compressible(req: Request, res: Response): boolean {
+  if (req.method === 'HEAD' || res.statusCode === 204 || res.statusCode === 304 || res.getHeader('Content-Encoding')) return false;
+  const type = res.getHeader('Content-Type');
+  return typeof type === 'string' && JSON_TYPE.test(type);
+}
+
+/** The encoding to use, brotli before gzip as for the built assets (precompressed.ts), or undefined when the client accepts neither. */
+function accepted(req: Request): 'br' | 'gzip' | undefined {
   return (['br', 'gzip'] as const).find((name) => req.acceptsEncodings(name) === name);
 }

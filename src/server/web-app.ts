@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,17 +26,25 @@ const APP_ROUTES = new Set([
 const ASSET_NAME = /^\/assets\/[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.[a-z0-9]+$/;
 const RESERVED = /^\/(api|graphql|healthz|readyz|demo-images)(\/|$)/;
 
-/** The page's Content-Security-Policy: scripts and styles of our own origin only; API calls to it (HTTP and websocket). */
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' https: data:",
-  "connect-src 'self' ws: wss:",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * The page's Content-Security-Policy: scripts and styles of our own origin only, plus the page's own
+ * inline blocks by their hashes (the build inlines the stylesheet and the route preload script,
+ * web/vite.config.ts); API calls to our origin (HTTP and websocket).
+ */
+export function pageCsp(html: string): string {
+  const hashes = (tag: 'script' | 'style') =>
+    [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map(([, body]) => ` 'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`).join('');
+  return [
+    "default-src 'self'",
+    `script-src 'self'${hashes('script')}`,
+    `style-src 'self'${hashes('style')}`,
+    "img-src 'self' https: data:",
+    "connect-src 'self' ws: wss:",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 export function isAppRoute(path: string): boolean {
   if (path === '/') return true;
@@ -80,8 +89,9 @@ export function webApp(log: Logger, dir = webAppDir()): RequestHandler | null {
     return null;
   }
   const index = readEncodedPage(indexFile);
+  const csp = pageCsp(index.plain.toString('utf8'));
   const assets = express.static(join(dir, 'assets'), { index: false, immutable: true, maxAge: '365d', fallthrough: true });
-  const sendIndex = (req: Request, res: Response, status: number) => sendPage(res, status, pageBody(req, res, index), CSP);
+  const sendIndex = (req: Request, res: Response, status: number) => sendPage(res, status, pageBody(req, res, index), csp);
   return (req: Request, res: Response, next: NextFunction) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || RESERVED.test(req.path)) return next();
     if (req.path.startsWith('/assets/')) {

@@ -62,3 +62,23 @@ export async function sessionFor(t: TestApp, email: string, password: string): P
   if (res.errors || !res.data.login.session) throw new Error(`login failed: ${JSON.stringify(res.errors ?? res.data.login.userErrors)}`);
   return res.data.login.session;
 }
+
+/**
+ * Pages of a test file in contexts of their own, all closed with `close()` in `afterAll` (which
+ * also closes the browser): `open()` gives a page on the app at a viewport.
+ */
+export function storePages(running: () => { browser: Browser; t: TestApp }) {
+  const contexts: StoreContext[] = [];
+  return {
+    async open(viewport = DESKTOP): Promise<{ store: StoreContext; page: Page }> {
+      const { browser, t } = running();
+      const store = await StoreContext.open(browser, t, viewport);
+      contexts.push(store);
+      return { store, page: await store.page() };
+    },
+    async close(): Promise<void> {
+      for (const c of contexts.splice(0)) await c.close();
+      await running().browser?.close();
+    },
+  };
+}

@@ -2,6 +2,7 @@ import { Client, cacheExchange, fetchExchange, mapExchange, subscriptionExchange
 import { createClient as createWsClient, type Client as WsClient } from 'graphql-ws';
 import { liveConnection } from './live-connection';
 import { errorCode } from './errors';
+import { fetchWithPreload } from './preloaded-query';
 
 /** Close codes after which retrying cannot help (docs/api.md "Subscriptions and events"): the token was refused. */
 const FINAL_CLOSE_CODES = new Set([4401, 4403]);
@@ -39,6 +40,7 @@ export function createApiClient(token: string | null, onSessionRefused: () => vo
   return new Client({
     url: '/graphql',
     preferGetMethod: false,
+    fetch: fetchWithPreload,
     fetchOptions: (): RequestInit => (token ? { headers: { authorization: `Bearer ${token}` } } : {}),
     exchanges: [
       mapExchange({

@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
@@ -10,6 +11,10 @@ import { usePageTitle } from '../ui/page-title';
 import { loginPathFor, RequireSignIn } from '../auth/require-sign-in';
 import { useSession } from '../auth/session';
 import { useGuestCartCount } from '../cart/guest-cart';
+import { partsBySku, partsTotal, PricedUnits, standardParts, type PricedPart } from '../cart/priced-units';
+import { DEFAULT_REGION } from '../ui/address-fields';
+import { Image } from '../ui/image';
+import { EmptyState } from '../ui/empty-state';
 
 export const CartFields = graphql(`
   fragment CartFields on Cart {
@@ -20,6 +25,7 @@ export const CartFields = graphql(`
       skuName
       productId
       productName
+      imageUrl
       unitPrice
       quantity
       lineTotal
@@ -41,6 +47,34 @@ const CartPageQuery = graphql(`
     }
     cart {
       ...CartFields
+    }
+    myCoupons(status: AVAILABLE, pageSize: 100) {
+      items {
+        id
+        name
+        shop {
+          id
+        }
+      }
+    }
+  }
+`);
+
+/**
+ * The cart priced as checkout would price it now (flash-sale units, no coupon yet): the region only
+ * prices freight, which the cart does not show.
+ */
+const CartPricesQuery = graphql(`
+  query CartPrices($region: String!) {
+    checkoutPreview(region: $region) {
+      orders {
+        shop {
+          id
+        }
+        items {
+          ...PricedItemFields
+        }
+      }
     }
   }
 `);
@@ -71,24 +105,66 @@ export function linesByShop(lines: Line[]): { shop: Line['shop']; lines: Line[] 
   return [...groups.values()];
 }
 
-function CartView({ cart }: { cart: CartData['cart'] }) {
+/** Every cart change answers a `Cart`: the prices are asked again after it. */
+const PRICES_CONTEXT = { additionalTypenames: ['Cart'] };
+
+/**
+ * The parts each line is priced in: from the server's preview when it can price the cart (every line
+ * on sale), else every unit at the standard price (checkout refuses such a cart anyway).
+ */
+function useLineParts(cart: CartData['cart']): { parts: (line: Line) => PricedPart[]; priced: boolean } {
+  const priceable = cart.lines.length > 0 && cart.lines.every((l) => l.available);
+  const [prices] = useQuery({ query: CartPricesQuery, variables: { region: DEFAULT_REGION }, pause: !priceable, context: PRICES_CONTEXT, requestPolicy: 'cache-and-network' });
+  const preview = priceable && !prices.error ? prices.data?.checkoutPreview : undefined;
+  const bySku = useMemo(() => (preview ? partsBySku(preview.orders) : null), [preview]);
+  // Just after a quantity changed, the last prices are for the old quantity: standard prices until the new ones come.
+  const current = (line: Line) => {
+    const priced = bySku?.get(line.skuId);
+    return priced && priced.reduce((n, part) => n + part.quantity, 0) === line.quantity ? priced : undefined;
+  };
+  return { parts: (line) => current(line) ?? standardParts(line), priced: Boolean(bySku) };
+}
+
+type Coupon = CartData['myCoupons']['items'][number];
+
+/** What the shopper's coupons can do for one shop's lines: coupons do not combine with flash-sale prices (the server refuses them). */
+function CouponHint({ coupons, flashPriced }: { coupons: Coupon[]; flashPriced: boolean }) {
+  if (coupons.length === 0) return null;
+  if (flashPriced) return <p className="meta coupon-hint">Your coupons for this shop do not combine with flash-sale prices.</p>;
+  return (
+    <p className="coupon-hint">
+      <span className="badge">Coupon</span> {coupons.map((c) => c.name).join(', ')}: choose {coupons.length === 1 ? 'it' : 'one'} at checkout.
+    </p>
+  );
+}
+
+function CartView({ cart, coupons }: { cart: CartData['cart']; coupons: Coupon[] }) {
   const [update, setQuantity] = useMutation(UpdateCartLine);
+  const { parts, priced } = useLineParts(cart);
   if (cart.lines.length === 0) {
     return (
-      <p className="empty">
-        Your cart is empty. <Link to="/">Start shopping</Link>
-      </p>
+      <EmptyState picture="cart" title="Your cart is empty" action={{ to: '/', label: 'Start shopping' }}>
+        Add something from any shop: one cart, one checkout.
+      </EmptyState>
     );
   }
   const blocked = cart.lines.some((l) => !l.available || l.quantity > l.stock);
   const refused = refusalOf(update.error, update.data?.setCartItem);
+  const shops = linesByShop(cart.lines).map(({ shop, lines }) => ({
+    shop,
+    lines: lines.map((line) => ({ line, parts: parts(line) })),
+  }));
+  const shopTotal = (lines: { parts: PricedPart[] }[]) => lines.reduce((sum, l) => sum + partsTotal(l.parts), 0);
+  const total = shops.reduce((sum, s) => sum + shopTotal(s.lines), 0);
   return (
     <>
       {refused ? <ErrorNotice error={refused} title="Cart not changed" /> : null}
-      {linesByShop(cart.lines).map(({ shop, lines }) => (
+      {shops.map(({ shop, lines }) => (
         <section key={shop.id} className="cart-shop" aria-label={`From ${shop.name}`}>
           <h2>
-            <Link to={`/shops/${shop.slug}`}>{shop.name}</Link>
+            <Link to={`/shops/${shop.slug}`} className="shop-name-link">
+              {shop.name}
+            </Link>
           </h2>
           <table className="lines">
             <thead>
@@ -103,14 +179,18 @@ function CartView({ cart }: { cart: CartData['cart'] }) {
               </tr>
             </thead>
             <tbody>
-              {lines.map((line) => (
+              {lines.map(({ line, parts: lineParts }) => (
                 <tr key={line.skuId}>
-                  <td>
-                    <Link to={`/products/${line.productId}`}>{line.productName}</Link> <span className="meta">{line.skuName}</span>
+                  <td className="line-item">
+                    <Link to={`/products/${line.productId}`} className="line-product">
+                      <Image src={line.imageUrl} alt="" className="line-thumb" width={64} height={48} />
+                      <span>{line.productName}</span>
+                    </Link>{' '}
+                    <span className="meta">{line.skuName}</span>
                     {!line.available ? <p className="warning">No longer on sale</p> : line.quantity > line.stock ? <p className="warning">Only {line.stock} in stock</p> : null}
                   </td>
                   <td data-label="Price">
-                    <Money amount={line.unitPrice} />
+                    <PricedUnits parts={lineParts} standardPrice={line.unitPrice} />
                   </td>
                   <td data-label="Quantity">
                     <label className="visually-hidden" htmlFor={`qty-${line.skuId}`}>
@@ -132,8 +212,8 @@ function CartView({ cart }: { cart: CartData['cart'] }) {
                       }}
                     />
                   </td>
-                  <td data-label="Total">
-                    <Money amount={line.lineTotal} />
+                  <td data-label="Total" className="line-total">
+                    <Money amount={partsTotal(lineParts)} />
                   </td>
                   <td>
                     <button type="button" className="link-button" onClick={() => setQuantity({ input: { skuId: line.skuId, quantity: 0 } })}>
@@ -144,12 +224,38 @@ function CartView({ cart }: { cart: CartData['cart'] }) {
               ))}
             </tbody>
           </table>
+          <CouponHint coupons={coupons.filter((c) => c.shop.id === shop.id)} flashPriced={lines.some((l) => l.parts.some((p) => p.pricing === 'FLASH_SALE'))} />
         </section>
       ))}
-      <p className="cart-total">
-        {cart.itemCount} {cart.itemCount === 1 ? 'item' : 'items'}: <Money amount={cart.total} className="money price-now" />
-      </p>
-      <p className="meta">Coupons and freight are applied at checkout.</p>
+      <table className="checkout-totals" aria-label="Cart totals">
+        <thead>
+          <tr>
+            <th scope="col">Shop</th>
+            <th scope="col">Items</th>
+          </tr>
+        </thead>
+        <tbody>
+          {shops.map(({ shop, lines }) => (
+            <tr key={shop.id}>
+              <th scope="row">{shop.name}</th>
+              <td>
+                <Money amount={shopTotal(lines)} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row">
+              {cart.itemCount} {cart.itemCount === 1 ? 'item' : 'items'}
+            </th>
+            <td>
+              <Money amount={total} className="money price-now" />
+            </td>
+          </tr>
+        </tfoot>
+      </table>
+      <p className="meta">{priced ? 'Priced as checkout prices them now. ' : ''}Coupons and freight are applied at checkout.</p>
       {blocked ? (
         <p className="warning">Change the lines marked above before checking out.</p>
       ) : (
@@ -168,9 +274,9 @@ function GuestCart() {
     <>
       <h1>Your cart</h1>
       {count === 0 ? (
-        <p className="empty">
-          Your cart is empty. <Link to="/">Start shopping</Link>
-        </p>
+        <EmptyState picture="cart" title="Your cart is empty" action={{ to: '/', label: 'Start shopping' }}>
+          Add something from any shop: it waits in this browser until you sign in.
+        </EmptyState>
       ) : (
         <p className="notice">
           {count} {count === 1 ? 'item is' : 'items are'} waiting in this browser.{' '}
@@ -199,9 +305,9 @@ function CartContent() {
   const [result] = useQuery({ query: CartPageQuery, requestPolicy: 'cache-and-network' });
   return (
     <QueryResult result={result} what="Loading your cart">
-      {({ currency, cart }) => (
+      {({ currency, cart, myCoupons }) => (
         <CurrencyProvider currency={currency}>
-          <CartView cart={cart} />
+          <CartView cart={cart} coupons={myCoupons.items} />
         </CurrencyProvider>
       )}
     </QueryResult>

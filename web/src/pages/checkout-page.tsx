@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { useMutation, useQuery } from 'urql';
+import { useMutation, useQuery, type UseQueryState } from 'urql';
 import { graphql } from '../gql';
-import type { CheckoutPageQuery as CheckoutData, PlacedOrderFieldsFragment } from '../gql/graphql';
+import type { CheckoutPageQuery as CheckoutData, CheckoutPreviewQuery as CheckoutPreviewData, PlacedOrderFieldsFragment } from '../gql/graphql';
 import { CurrencyProvider, Money } from '../money/currency-context';
 import { QueryResult } from '../ui/query-result';
 import { ErrorNotice } from '../ui/query-state';
@@ -13,6 +13,7 @@ import { RequireSignIn } from '../auth/require-sign-in';
 import { useIdempotencyKey } from '../api/idempotency-key';
 import { linesByShop } from './cart-page';
 import { PlacedOrders } from './checkout/placed-orders';
+import { partsBySku, partsTotal, PricedUnits, standardParts } from '../cart/priced-units';
 
 const CheckoutPageQuery = graphql(`
   query CheckoutPage($groupBuyId: Int!, $withGroupBuy: Boolean!) {
@@ -61,12 +62,7 @@ const CheckoutPreviewQuery = graphql(`
           name
         }
         items {
-          skuId
-          productName
-          skuName
-          unitPrice
-          quantity
-          pricing
+          ...PricedItemFields
         }
         itemsTotal
         discount
@@ -94,60 +90,42 @@ function choiceOf(form: HTMLFormElement): Choice {
   return { region: String(data.get('region') ?? DEFAULT_REGION), coupons: couponsOf(data) };
 }
 
-/** The server's figures for the current choice: discounts, freight and totals, before anything is placed. */
-function ServerTotals({ choice }: { choice: Choice }) {
-  const [result] = useQuery({ query: CheckoutPreviewQuery, variables: choice, requestPolicy: 'network-only' });
+type Preview = NonNullable<CheckoutPreviewData['checkoutPreview']>;
+
+/** The server's totals for the current choice, per shop order and to pay, once the preview is there. */
+function ServerTotals({ result }: { result: UseQueryState<CheckoutPreviewData> }) {
   if (result.error) return <ErrorNotice error={result.error} title="These choices cannot be checked out" />;
   const preview = result.data?.checkoutPreview;
   if (!preview) return <p className="meta">Computing totals…</p>;
   return (
-    <>
-      <section aria-label="Priced lines" className="priced-lines">
+    <table className="checkout-totals" aria-label="Totals">
+      <thead>
+        <tr>
+          <th scope="col">Shop</th>
+          <th scope="col">Items</th>
+          <th scope="col">Discount</th>
+          <th scope="col">Freight</th>
+          <th scope="col">Total</th>
+        </tr>
+      </thead>
+      <tbody>
         {preview.orders.map((order) => (
-          <ul key={order.shop.id} aria-label={`Lines from ${order.shop.name}`}>
-            {order.items.map((i) => (
-              <li key={`${i.skuId}-${i.pricing}`}>
-                {i.productName} ({i.skuName}) × {i.quantity} at <Money amount={i.unitPrice} />: <Money amount={i.unitPrice * i.quantity} />
-                {i.pricing === 'FLASH_SALE' ? <span className="badge">Flash sale price</span> : null}
-              </li>
-            ))}
-            {order.discount > 0 ? (
-              <li>
-                Coupon: <Money amount={-order.discount} />
-              </li>
-            ) : null}
-          </ul>
+          <tr key={order.shop.id}>
+            <th scope="row">{order.shop.name}</th>
+            <td><Money amount={order.itemsTotal} /></td>
+            <td><Money amount={-order.discount} /></td>
+            <td><Money amount={order.freightFee} /></td>
+            <td><Money amount={order.total} /></td>
+          </tr>
         ))}
-      </section>
-      <table className="checkout-totals" aria-label="Totals">
-        <thead>
-          <tr>
-            <th scope="col">Shop</th>
-            <th scope="col">Items</th>
-            <th scope="col">Discount</th>
-            <th scope="col">Freight</th>
-            <th scope="col">Total</th>
-          </tr>
-        </thead>
-        <tbody>
-          {preview.orders.map((order) => (
-            <tr key={order.shop.id}>
-              <th scope="row">{order.shop.name}</th>
-              <td><Money amount={order.itemsTotal} /></td>
-              <td><Money amount={-order.discount} /></td>
-              <td><Money amount={order.freightFee} /></td>
-              <td><Money amount={order.total} /></td>
-            </tr>
-          ))}
-        </tbody>
-        <tfoot>
-          <tr>
-            <th scope="row" colSpan={4}>To pay</th>
-            <td><strong><Money amount={preview.total} /></strong></td>
-          </tr>
-        </tfoot>
-      </table>
-    </>
+      </tbody>
+      <tfoot>
+        <tr>
+          <th scope="row" colSpan={4}>To pay</th>
+          <td><strong><Money amount={preview.total} /></strong></td>
+        </tr>
+      </tfoot>
+    </table>
   );
 }
 
@@ -209,23 +187,45 @@ const Checkout = graphql(`
   }
 `);
 
-function CartSummary({ data }: { data: CheckoutData }) {
+/**
+ * One box per shop order: its lines priced as the server prices them (flash-sale units apart), the
+ * coupon chosen for it with the discount it gives, so the box's lines add up to its row of the totals.
+ */
+function CartSummary({ data, preview }: { data: CheckoutData; preview: Preview | undefined }) {
   const cart = data.cart;
   if (!cart) return null;
   const coupons = data.myCoupons?.items ?? [];
+  const parts = partsBySku(preview?.orders ?? []);
   return (
     <>
       {linesByShop(cart.lines).map(({ shop, lines }) => {
         const usable = coupons.filter((c) => c.shop.id === shop.id);
+        const discount = preview?.orders.find((o) => o.shop.id === shop.id)?.discount ?? 0;
         return (
           <fieldset key={shop.id} className="checkout-shop">
             <legend>{shop.name}</legend>
-            <ul>
-              {lines.map((l) => (
-                <li key={l.skuId}>
-                  {l.productName} ({l.skuName}) × {l.quantity}
+            <ul aria-label={`Lines from ${shop.name}`} className="checkout-lines">
+              {lines.map((l) => {
+                const priced = parts.get(l.skuId) ?? standardParts(l);
+                return (
+                  <li key={l.skuId}>
+                    <span>
+                      {l.productName} ({l.skuName}) <PricedUnits parts={priced} standardPrice={l.unitPrice} />
+                    </span>
+                    <span className="line-total">
+                      <Money amount={partsTotal(priced)} />
+                    </span>
+                  </li>
+                );
+              })}
+              {discount > 0 ? (
+                <li className="coupon-line">
+                  <span>Coupon</span>
+                  <span className="line-total">
+                    <Money amount={-discount} />
+                  </span>
                 </li>
-              ))}
+              ) : null}
             </ul>
             <label>
               Coupon{' '}
@@ -253,6 +253,7 @@ function CheckoutForm({ data, groupBuy }: { data: CheckoutData; groupBuy: { acti
   const initial = data.myAddresses.find((a) => a.isDefault) ?? null;
   const [picked, setPicked] = useState<SavedAddress | null>(initial);
   const [choice, setChoice] = useState<Choice>({ region: initial?.region ?? DEFAULT_REGION, coupons: [] });
+  const [preview] = useQuery({ query: CheckoutPreviewQuery, variables: choice, requestPolicy: 'network-only', pause: groupBuy !== null });
   if (orders) return <PlacedOrders orders={orders} />;
   if (!groupBuy && data.cart?.lines.length === 0) {
     return (
@@ -294,10 +295,10 @@ function CheckoutForm({ data, groupBuy }: { data: CheckoutData; groupBuy: { acti
           {groupBuy?.groupId ? 'Joining a group' : 'Opening a group'} for {data.groupBuy.productName} ({data.groupBuy.skuName}) at <Money amount={data.groupBuy.groupPrice} />, {data.groupBuy.capacity} seats.
         </p>
       ) : (
-        <CartSummary data={data} />
+        <CartSummary data={data} preview={preview.data?.checkoutPreview} />
       )}
       <AddressChoice saved={data.myAddresses} picked={picked} onPick={pick} />
-      {groupBuy ? null : <ServerTotals choice={choice} />}
+      {groupBuy ? null : <ServerTotals result={preview} />}
       {refused ? <ErrorNotice error={refused} title="Order not placed" /> : null}
       <button type="submit" className="primary" disabled={state.fetching}>
         {state.fetching ? 'Placing…' : 'Place order'}

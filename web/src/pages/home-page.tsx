@@ -51,10 +51,10 @@ const HomePageQuery = graphql(`
   }
 `);
 
-function ContentCard({ item, className }: { item: ContentFieldsFragment; className: string }) {
+function ContentCard({ item, className, first }: { item: ContentFieldsFragment; className: string; first: boolean }) {
   return (
     <Link to={item.destination} className={className}>
-      {item.imageUrl ? <Image src={item.imageUrl} alt="" width={800} height={400} /> : null}
+      {item.imageUrl ? <Image src={item.imageUrl} alt="" width={800} height={400} lazy={!first} priority={first && className === 'banner'} /> : null}
       <strong>{item.title}</strong>
       {item.subtitle ? <span>{item.subtitle}</span> : null}
     </Link>
@@ -66,9 +66,9 @@ function ContentList({ items, label, className }: { items: ContentFieldsFragment
   return (
     <section aria-label={label} className={`${className}-list`}>
       <ul>
-        {items.map((item) => (
+        {items.map((item, i) => (
           <li key={item.id}>
-            <ContentCard item={item} className={className} />
+            <ContentCard item={item} className={className} first={i === 0} />
           </li>
         ))}
       </ul>

@@ -8,6 +8,7 @@ import { Pagination } from '../ui/pagination';
 import { OrderStatusBadge, orderStatusLabel } from '../ui/order-status';
 import { usePageTitle } from '../ui/page-title';
 import { RequireSignIn } from '../auth/require-sign-in';
+import { EmptyState } from '../ui/empty-state';
 
 const PAGE_SIZE = 10;
 const STATUSES: OrderStatus[] = ['PENDING_PAYMENT', 'AWAITING_GROUP', 'PAID', 'SHIPPED', 'DELIVERED', 'COMPLETED', 'CANCELLED'];
@@ -60,7 +61,9 @@ function OrderList() {
         {({ currency, orders }) => (
           <CurrencyProvider currency={currency}>
             {orders.items.length === 0 ? (
-              <p className="empty">No orders yet.</p>
+              <EmptyState picture="orders" title={status ? `No orders in “${orderStatusLabel(status)}”` : 'No orders yet'} action={{ to: '/', label: 'Start shopping' }}>
+                {status ? 'Orders show here as they reach this state.' : 'Your orders from every shop show here, with where each one is.'}
+              </EmptyState>
             ) : (
               <ul className="order-list">
                 {orders.items.map((o) => (

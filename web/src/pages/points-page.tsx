@@ -102,10 +102,12 @@ export default function PointsPage() {
                   <Image src={p.imageUrl} alt="" width={800} height={600} />
                   <h2>{p.name}</h2>
                   {p.description ? <p>{p.description}</p> : null}
-                  <p className="price">{p.pointsPrice.toLocaleString()} points</p>
+                  <p className="price price-now">{p.pointsPrice.toLocaleString()} points</p>
                   <p className="meta">{p.stock > 0 ? `${p.stock} left` : 'Sold out'}</p>
                   {!session ? (
-                    <Link to={loginPathFor(location)}>Sign in to redeem</Link>
+                    <Link to={loginPathFor(location)} className="button">
+                      Sign in to redeem
+                    </Link>
                   ) : customer && p.stock > 0 ? (
                     redeeming === p.id ? (
                       <RedeemForm

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { useClient, useMutation, useQuery } from 'urql';
 import { refusalOf, type ApiRefusal } from '../api/errors';
 import { graphql } from '../gql';
@@ -17,6 +17,8 @@ import { addToCart } from '../cart/add-to-cart';
 import { GroupBuyPanel } from './product/group-buy-panel';
 import { ReviewList } from './product/review-list';
 import { Image } from '../ui/image';
+import { QuantityStepper } from './product/quantity-stepper';
+import { ShopCard } from './product/shop-card';
 
 /** One request: the product with SKUs and rating, its latest reviews, its live flash sales and group buys. */
 const ProductPageQuery = graphql(`
@@ -36,6 +38,10 @@ const ProductPageQuery = graphql(`
         id
         slug
         name
+        profile {
+          logoUrl
+          description
+        }
       }
       brand {
         id
@@ -167,21 +173,27 @@ function ProductView({ data, refresh }: { data: ProductData; refresh: () => void
   const sku = product.skus.find((s) => s.id === skuId);
   const offer = sku ? flashOffer(data.flashSales.items, sku.id) : null;
 
-  const add = async () => {
-    if (!sku) return;
+  const navigate = useNavigate();
+  /** Adds the chosen SKU; true when it is in the cart. */
+  const put = async (): Promise<boolean> => {
+    if (!sku) return false;
     if (!session) {
       // Kept in this browser; sign-in merges it into the account's cart (nothing is lost).
       addToGuestCart({ skuId: sku.id, quantity });
       setAddError(null);
-      setAdded(true);
-      return;
+      return true;
     }
     setAdding(true);
     setAdded(false);
     const error = await addToCart(client, { skuId: sku.id, quantity });
     setAdding(false);
     setAddError(error);
-    setAdded(!error);
+    return !error;
+  };
+  const add = async () => setAdded(await put());
+  // "Buy now": into the cart and on to checkout (through sign-in when signed out, which merges the guest cart first).
+  const buyNow = async () => {
+    if (await put()) navigate(session ? '/checkout' : loginPathFor({ pathname: '/checkout', search: '' }));
   };
   const toggleFavorite = async () => {
     const input = { input: { productId: product.id } };
@@ -207,15 +219,11 @@ function ProductView({ data, refresh }: { data: ProductData; refresh: () => void
         <Image src={product.imageUrl} alt={product.name} className="product-image" width={800} height={600} lazy={false} />
         <div className="product-buy">
           <h1>{product.name}</h1>
-          <p className="meta">
-            Sold by <Link to={`/shops/${product.shop.slug}`}>{product.shop.name}</Link>
-            {product.brand ? (
-              <>
-                {' '}
-                · Brand <Link to={`/brands/${product.brand.id}`}>{product.brand.name}</Link>
-              </>
-            ) : null}
-          </p>
+          {product.brand ? (
+            <p className="meta">
+              Brand <Link to={`/brands/${product.brand.id}`}>{product.brand.name}</Link>
+            </p>
+          ) : null}
           <p className="meta">
             {product.soldCount} sold
             {product.rating.average !== null && product.rating.average !== undefined ? (
@@ -235,20 +243,22 @@ function ProductView({ data, refresh }: { data: ProductData; refresh: () => void
           {offer && sku ? <FlashPrice offer={offer} standard={sku.price} onChange={refresh} /> : null}
           <fieldset className="sku-picker">
             <legend>Options</legend>
-            {product.skus.map((s) => (
-              <label key={s.id} className={s.stock === 0 ? 'sold-out' : undefined}>
-                <input type="radio" name="sku" value={s.id} checked={s.id === skuId} onChange={() => setSkuId(s.id)} />
-                {s.name} — <Money amount={s.price} /> · {s.stock > 0 ? `${s.stock} in stock` : 'sold out'}
-              </label>
-            ))}
+            <div className="sku-chips">
+              {product.skus.map((s) => (
+                <label key={s.id} className={s.stock === 0 ? 'sku-chip sold-out' : 'sku-chip'}>
+                  <input type="radio" name="sku" value={s.id} checked={s.id === skuId} onChange={() => setSkuId(s.id)} />
+                  <span className="sku-chip-name">{s.name}</span> <Money amount={s.price} /> <span className="sku-chip-stock">{s.stock > 0 ? `${s.stock} in stock` : 'sold out'}</span>
+                </label>
+              ))}
+            </div>
           </fieldset>
           <div className="buy-row">
-            <label>
-              Quantity{' '}
-              <input type="number" min={1} max={Math.max(1, sku?.stock ?? 1)} value={quantity} onChange={(e) => setQuantity(Math.max(1, Math.trunc(Number(e.target.value)) || 1))} />
-            </label>
-            <button type="button" className="primary" onClick={add} disabled={adding || !sku || sku.stock === 0}>
+            <QuantityStepper value={quantity} max={Math.max(1, sku?.stock ?? 1)} onChange={setQuantity} />
+            <button type="button" onClick={add} disabled={adding || !sku || sku.stock === 0} className="add-button">
               {adding ? 'Adding…' : 'Add to cart'}
+            </button>
+            <button type="button" className="primary" onClick={buyNow} disabled={adding || !sku || sku.stock === 0}>
+              Buy now
             </button>
             {session?.user.role === 'CUSTOMER' ? (
               <button type="button" onClick={toggleFavorite} aria-pressed={favorited}>
@@ -271,6 +281,7 @@ function ProductView({ data, refresh }: { data: ProductData; refresh: () => void
           ) : null}
           {addError ? <ErrorNotice error={addError} title="Not added" /> : null}
           {favoriteError ? <ErrorNotice error={favoriteError} /> : null}
+          <ShopCard shop={product.shop} />
           {data.groupBuys.items.map((g) => (
             <GroupBuyPanel key={g.id} groupBuy={g} />
           ))}

@@ -1,4 +1,4 @@
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import { CurrencyProvider } from '../money/currency-context';
@@ -9,6 +9,7 @@ import { usePageTitle } from '../ui/page-title';
 import { searchableKeyword } from '../search/keyword';
 import { useSearchFilters } from '../search/search-filters';
 import { ChosenFilterList, FacetPanel, type ChosenFilters } from '../search/facet-panel';
+import { EmptyState } from '../ui/empty-state';
 
 /**
  * One request for the whole page: a page of results and the facets of the same keyword and filters
@@ -82,12 +83,17 @@ function NoResults({ q, filtered }: { q: string; filtered: boolean }) {
   if (filtered) {
     const keywordOnly = params.get('q') ? `/search?${new URLSearchParams({ q: params.get('q') ?? '' }).toString()}` : '/search';
     return (
-      <p>
-        No products match {q ? `“${q}” ` : ''}with these filters. <Link to={keywordOnly}>Search without filters</Link>
-      </p>
+      <EmptyState picture="search" title={`No products match ${q ? `“${q}” ` : ''}with these filters`} action={{ to: keywordOnly, label: 'Search without filters' }}>
+        Fewer filters find more.
+      </EmptyState>
     );
   }
-  return <p>{q ? `No products match “${q}”. Check the spelling, or try fewer or shorter words.` : 'No products yet.'}</p>;
+  if (!q) return <EmptyState picture="search" title="No products yet" />;
+  return (
+    <EmptyState picture="search" title={`No products match “${q}”`} action={{ to: '/', label: 'Browse the storefront' }}>
+      Check the spelling, or try fewer or shorter words.
+    </EmptyState>
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import type { ListingProductFragment } from '../gql/graphql';
 import { ListingControls, type BrandOption } from './listing-controls';
 import { Pagination } from './pagination';
@@ -23,8 +23,13 @@ export interface ProductListingProps {
 
 /** Controls, grid and pages of a product listing (category, brand, search and shop pages). */
 export function ProductListing({ products, brands, showBrandFilter = true, defaultSortLabel, empty = 'No products match.' }: ProductListingProps) {
+  const heading = useId();
   return (
-    <section aria-label="Products" className="listing">
+    // A heading of its own (for screen readers: the page's title says what is listed), so the cards' titles come under it.
+    <section aria-labelledby={heading} className="listing">
+      <h2 id={heading} className="visually-hidden">
+        Products
+      </h2>
       <div className="listing-head">
         <p className="result-count" role="status">
           {products.total} {products.total === 1 ? 'product' : 'products'}
