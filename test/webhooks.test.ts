@@ -97,6 +97,36 @@ describe('webhooks', () => {
     }
   });
 
+  it('delivers a burst to two endpoints once each, never more than the cap in flight per endpoint, over kept-alive connections', async () => {
+    // Each answer takes 20 ms, so claims find the endpoint's slots taken and must wait for them.
+    const slowly = () => new Promise<number>((resolve) => setTimeout(() => resolve(200), 20));
+    const receivers = [await startReceiver(slowly), await startReceiver(slowly)];
+    try {
+      const endpoints = [];
+      for (const r of receivers) endpoints.push(await register(admin.token, r.url));
+      const count = 40;
+      for (let i = 0; i < count; i += 10) await commitEvents(t, Array.from({ length: 10 }, (_, k) => marker(510_000 + i + k)));
+      for (const r of receivers) await waitFor(() => r.received.length >= count, 20_000, `${count} deliveries`);
+      for (const e of endpoints) {
+        await waitFor(async () => (await t.sql(`select 1 from webhook_delivery where endpoint_id = ? and state <> 'delivered'`, [e.id])).length === 0, 10_000, 'all settled');
+      }
+      await new Promise((r) => setTimeout(r, 300));
+      for (const [i, r] of receivers.entries()) {
+        expect(r.received).toHaveLength(count);
+        expect(new Set(r.ids()).size).toBe(count);
+        // The cap of this app is 2, across its claims and settlements.
+        expect(r.counts.maxInFlight).toBeLessThanOrEqual(2);
+        // Connections are reused: at most a few per endpoint, not one per delivery.
+        expect(r.counts.connections).toBeLessThanOrEqual(4);
+        const logged = await t.sql<{ n: number }>(`select count(*)::int as n from webhook_attempt where endpoint_id = ? and status_code = 200`, [endpoints[i].id]);
+        expect(logged[0].n).toBe(count);
+      }
+      for (const e of endpoints) await t.api('DELETE', `/api/admin/webhooks/${e.id}`, { token: admin.token });
+    } finally {
+      for (const r of receivers) await r.close();
+    }
+  });
+
   it('ends retries on 410 Gone and disables the endpoint, with an event saying so', async () => {
     const receiver = await startReceiver(() => 410);
     const seen: DomainEvent[] = [];
