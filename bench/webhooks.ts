@@ -12,7 +12,7 @@ const EVENTS_PER_COMMIT = 100;
 /** A run that has not delivered everything by then reports what it delivered (a slow dispatcher would take half an hour). */
 const GIVE_UP_AFTER_MS = 180_000;
 /** After the burst, a steady trickle: PACED_PER_COMMIT events every PACED_EVERY_MS for PACED_SECONDS. */
-const PACED_PER_COMMIT = 5;
+const PACED_PER_COMMIT = 1;
 const PACED_EVERY_MS = 50;
 const PACED_SECONDS = 10;
 
