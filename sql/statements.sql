@@ -731,7 +731,9 @@ with outcome as (
 ),
 logged as (
   insert into webhook_attempt (endpoint_id, delivery_id, attempted_at, status_code, latency_ms, error, response_head)
-  select endpoint_id, delivery_id, attempted_at, status, latency_ms, error, head from outcome order by n
+  select o.endpoint_id, o.delivery_id, o.attempted_at, o.status, o.latency_ms, o.error, o.head from outcome o
+   where exists (select 1 from webhook_delivery d where d.id = o.delivery_id)
+   order by o.n
 ),
 settled as (
   update webhook_delivery d set state = o.state, next_attempt_at = now() + o.wait_ms * interval '1 millisecond', lease_until = null, last_status = o.status

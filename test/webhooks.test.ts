@@ -127,6 +127,34 @@ describe('webhooks', () => {
     }
   });
 
+  it("settles the other endpoints' attempts when an endpoint is deleted while its deliveries are in flight", async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const held = () => gate.then(() => 200);
+    const doomed = await startReceiver(held);
+    const kept = await startReceiver(held);
+    try {
+      const gone = await register(admin.token, doomed.url);
+      const stays = await register(admin.token, kept.url);
+      await commitEvents(t, [marker(520_001), marker(520_002)]);
+      // Both endpoints hold their cap (2) in flight, all waiting for the gate.
+      await waitFor(() => doomed.received.length === 2 && kept.received.length === 2, 10_000, 'four attempts in flight');
+      expect((await t.api('DELETE', `/api/admin/webhooks/${gone.id}`, { token: admin.token })).status).toBe(204);
+      release();
+      // Well within the lease (timeout 500 ms + 5 s): settled, not left to lapse and be sent again.
+      await waitFor(async () => (await t.sql(`select 1 from webhook_delivery where endpoint_id = ? and state = 'delivered'`, [stays.id])).length === 2, 3000, 'settled');
+      expect((await attempts(stays.id)).map((a) => a.status_code)).toEqual([200, 200]);
+      await new Promise((r) => setTimeout(r, 6000));
+      expect(kept.received).toHaveLength(2);
+      expect(await t.sql('select 1 from webhook_attempt where endpoint_id = ?', [gone.id])).toEqual([]);
+      await t.api('DELETE', `/api/admin/webhooks/${stays.id}`, { token: admin.token });
+    } finally {
+      release();
+      await doomed.close();
+      await kept.close();
+    }
+  }, 30_000);
+
   it('ends retries on 410 Gone and disables the endpoint, with an event saying so', async () => {
     const receiver = await startReceiver(() => 410);
     const seen: DomainEvent[] = [];

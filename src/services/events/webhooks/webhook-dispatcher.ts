@@ -5,6 +5,7 @@ import { snakeKeys } from '../../../shared/case.js';
 import { intArray } from '../../../db/sql.js';
 import { runWriting } from '../../../db/request-scope.js';
 import { WebhookDisabledReason } from '../../../entities/event.entity.js';
+import { causeChain } from '../../../errors.js';
 import { EventTypes } from '../event-types.js';
 import { webhookHeaders } from './webhook-signing.js';
 import { postWebhook, type SendResult } from './webhook-sender.js';
@@ -164,18 +165,23 @@ export class WebhookDispatcher {
     for (const { endpoint_id } of overdue) if (!gone.has(endpoint_id)) await disable(ctx, endpoint_id, WebhookDisabledReason.Failing);
   }
 
-  /** The batch's statement; a settlement that lost a deadlock had no effect, and runs again. */
+  /**
+   * The batch's statement. One that had no effect is run again: it lost a deadlock, or a delivery it
+   * logs was deleted (with its endpoint) between its check and its insert (the next run skips it).
+   */
   private async settleOnce(ctx: ServiceContext, outcomes: string): Promise<{ endpoint_id: number }[]> {
     for (let attempt = 1; ; attempt++) {
       try {
         // Writing work: it may wait for an endpoint row a claim holds (request-scope.ts).
         return await runWriting(() => settleAttempts.run(ctx.em, [outcomes, ctx.config.webhooks.disableAfterSeconds]));
       } catch (error) {
-        if (!isRetryable(error) || attempt >= 3) throw error;
+        if (!(isRetryable(error) || isForeignKeyViolation(error)) || attempt >= 3) throw error;
       }
     }
   }
 }
+
+const isForeignKeyViolation = (error: unknown) => [...causeChain(error)].some((link) => link.code === '23503');
 
 /** The body of a delivery: the event as the REST feed (`GET /api/events`) gives it. */
 function deliveryBody(content: Pick<ClaimedDelivery, 'event_id' | 'type' | 'occurred_at' | 'shop_ids' | 'customer_id' | 'payload'>): string {

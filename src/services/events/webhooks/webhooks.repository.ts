@@ -96,8 +96,10 @@ values (?, ?, now(), ?, ?, ?, ?) returning id::text as id, attempted_at`,
  * (delivered, pending again after its wait, or failed) unless it is no longer in flight (another
  * process took over a lapsed lease: its outcome counts), and each endpoint's health: the last
  * attempt succeeded clears `failing_since`, a failure starts it when it was clear (the row is written
- * only when it changes). Answers the endpoints whose attempts in the batch all failed and that have
- * failed for longer than the bound: the caller disables them and emits the event.
+ * only when it changes). An attempt whose delivery is gone (its endpoint was deleted meanwhile, or
+ * its event pruned) is not logged: its log went with it, and the others of the batch are settled.
+ * Answers the endpoints whose attempts in the batch all failed and that have failed for longer than
+ * the bound: the caller disables them and emits the event.
  * Parameters: the outcomes (JSON: n, delivery_id, endpoint_id, attempted_at, status, latency_ms,
  * error, head, ok, state, wait_ms), the failing bound (s).
  */
@@ -111,7 +113,9 @@ with outcome as (
 ),
 logged as (
   insert into webhook_attempt (endpoint_id, delivery_id, attempted_at, status_code, latency_ms, error, response_head)
-  select endpoint_id, delivery_id, attempted_at, status, latency_ms, error, head from outcome order by n
+  select o.endpoint_id, o.delivery_id, o.attempted_at, o.status, o.latency_ms, o.error, o.head from outcome o
+   where exists (select 1 from webhook_delivery d where d.id = o.delivery_id)
+   order by o.n
 ),
 settled as (
   update webhook_delivery d set state = o.state, next_attempt_at = now() + o.wait_ms * interval '1 millisecond', lease_until = null, last_status = o.status
