@@ -8,12 +8,16 @@ export const BURST_STOCK = 100;
 /** Mixed traffic: read connections, and customers checking out and paying beside them. */
 export const MIXED_READERS = 40;
 export const MIXED_WRITERS = 10;
+/** Webhook fan-out: events committed to the outbox, each delivered to every one of the local endpoints. */
+export const WEBHOOK_EVENTS = 10_000;
+export const WEBHOOK_ENDPOINTS = 3;
 
 /** Scenario names: `--only` matches them (a regular expression, case-insensitive). */
 export const CHECKOUT = 'Checkout, customers buying distinct SKUs';
 export const BURST = `Flash-sale burst: ${BURST_BUYERS} customers, activity stock ${BURST_STOCK}, one SKU (median)`;
 export const MIXED = 'Mixed traffic';
 export const SOAK = 'Soak';
+export const WEBHOOKS = `Webhook fan-out: ${WEBHOOK_EVENTS} events to ${WEBHOOK_ENDPOINTS} local endpoints`;
 
 export interface BenchOptions {
   /** One data set per entry: `--sizes` gives several, the size options one. */

@@ -10,11 +10,12 @@ import type { DataSize } from './load-data.js';
 import type { Figures } from './load.js';
 import { peakAndMean, residentOfServer, sampleResident } from './memory.js';
 import { mixedTraffic } from './mixed.js';
-import { BURST, BenchRefused, CHECKOUT, MIXED, SOAK, databaseOf, parseOptions, selected, type BenchOptions } from './options.js';
+import { BURST, BenchRefused, CHECKOUT, MIXED, SOAK, WEBHOOKS, databaseOf, parseOptions, selected, type BenchOptions } from './options.js';
 import { LISTING, READS, measureRead } from './reads.js';
 import { startServer } from './server-process.js';
 import { soak } from './soak.js';
 import { checkoutRate, flashSaleBursts, rawDecrementRate } from './writes.js';
+import { webhookFanOut } from './webhooks.js';
 
 /**
  * `npm run bench`: a fresh database with the scale data set (one per size with `--sizes`), the
@@ -42,7 +43,9 @@ async function benchAt(options: BenchOptions, size: DataSize, dbName: string, so
     const ctx: BenchContext = { options, base: `http://127.0.0.1:${options.port}`, db, dbUrl, dbName, fixtures: await fixtures(db, options), log };
     for (const workers of [...new Set([1, options.workers])]) {
       log(`${size.products} products: scenarios with ${workers} server process(es)`);
-      const server = await startServer({ databaseUrl: dbUrl, port: options.port, workers });
+      // The fan-out's receivers listen on 127.0.0.1, which the sender refuses unless allowed.
+      const env = selected(options, WEBHOOKS) ? { WEBHOOK_ALLOW_PRIVATE: 'true' } : undefined;
+      const server = await startServer({ databaseUrl: dbUrl, port: options.port, workers, env });
       ctx.meter = cpuMeter(server.pid, db, dbName);
       const rows: [string, object][] = [];
       const memory: Record<string, unknown> = { atRest: residentOfServer(server.pid) };
@@ -75,6 +78,11 @@ async function benchAt(options: BenchOptions, size: DataSize, dbName: string, so
             checkoutsPerSecond: mixed.withCheckoutAndPay.checkoutsPerSecond, paymentsPerSecond: mixed.withCheckoutAndPay.paymentsPerSecond,
             writeP99Ms: mixed.withCheckoutAndPay.writeP99Ms, refusals: mixed.withCheckoutAndPay.writeRefusals,
           }]);
+        }
+        // After the request scenarios: nothing else runs while it drains, and its endpoints are removed after it.
+        if (selected(options, WEBHOOKS)) {
+          log(`webhook fan-out with ${workers} server process(es)`);
+          rows.push([WEBHOOKS, await webhookFanOut(ctx)]);
         }
         if (soakHere && workers === 1) {
           log(`soak: ${options.soakSeconds} s of varied storefront reads at ${options.connections} connections`);

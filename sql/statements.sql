@@ -673,23 +673,29 @@ select e.type, e.shop_ids, e.customer_id, e.payload, e.occurred_at
 returning id::text as id;
 
 -- webhook_claim (SQL text)
-with in_flight as (select count(*)::int as n from webhook_delivery where endpoint_id = ? and state = 'delivering'),
+with room as (
+  select w.id, ?::int - (select count(*) from webhook_delivery f where f.endpoint_id = w.id and f.state = 'delivering')::int as free
+    from webhook_endpoint w where w.id = any(?::int[])
+),
 next as (
-  select d.id from webhook_delivery d
-   where d.endpoint_id = ? and d.state = 'pending' and d.next_attempt_at <= now()
-   order by d.position
-   limit greatest(0, ?::int - (select n from in_flight))
+  select n.id from room r
+  cross join lateral (
+    select d.id from webhook_delivery d
+     where d.endpoint_id = r.id and d.state = 'pending' and d.next_attempt_at <= now()
+     order by d.position limit greatest(r.free, 0)
+  ) n
+),
+claimed as (
+  update webhook_delivery d set state = 'delivering', lease_until = now() + ?::int * interval '1 millisecond', attempts = d.attempts + 1
+    from next where d.id = next.id
+  returning d.id, d.endpoint_id, d.event_id, d.attempts
 )
-update webhook_delivery d set state = 'delivering', lease_until = now() + ?::int * interval '1 millisecond', attempts = d.attempts + 1
-  from next where d.id = next.id
-returning d.id::text as id, d.position::text as position, d.attempts;
-
--- webhook_delivery_content (SQL text)
-select d.id::text as id, w.url, w.secret, case when w.previous_secret_until > now() then w.previous_secret end as previous_secret,
+select c.id::text as id, c.endpoint_id, c.attempts, w.url, w.secret,
+       case when w.previous_secret_until > now() then w.previous_secret end as previous_secret,
        e.position::text as event_id, e.type, to_char(e.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at,
        e.shop_ids, e.customer_id, e.payload
-  from webhook_delivery d join webhook_endpoint w on w.id = d.endpoint_id join event e on e.id = d.event_id
- where d.id = any(?::bigint[]);
+  from claimed c join webhook_endpoint w on w.id = c.endpoint_id join event e on e.id = c.event_id
+ order by c.endpoint_id, e.position;
 
 -- webhook_disable (SQL text)
 with disabled as (
@@ -702,19 +708,12 @@ cancelled as (
 )
 select id, shop_id, url from disabled where (select count(*) from cancelled) >= 0;
 
--- webhook_due_endpoints (SQL text)
+-- webhook_lock_due_endpoints (SQL text)
 select w.id from webhook_endpoint w
  where w.active and exists (
    select 1 from webhook_delivery d where d.endpoint_id = w.id and d.state = 'pending' and d.next_attempt_at <= now())
- order by w.id;
-
--- webhook_endpoint_health (SQL text)
-update webhook_endpoint set failing_since = case when ?::boolean then null else coalesce(failing_since, now()) end
- where id = ?
-returning coalesce(failing_since < now() - ?::int * interval '1 second', false) as overdue;
-
--- webhook_lock_endpoint (SQL text)
-select id from webhook_endpoint where id = ? and active for update;
+ order by w.id
+   for update of w skip locked;
 
 -- webhook_log_attempt (SQL text)
 insert into webhook_attempt (endpoint_id, delivery_id, attempted_at, status_code, latency_ms, error, response_head)
@@ -725,7 +724,30 @@ update webhook_delivery set state = 'pending', lease_until = null
  where state = 'delivering' and lease_until < now()
 returning id::text as id;
 
--- webhook_settle (SQL text)
-update webhook_delivery set state = ?, next_attempt_at = now() + ?::int * interval '1 millisecond', lease_until = null, last_status = ?
- where id = ?::bigint and state = 'delivering'
-returning endpoint_id;
+-- webhook_settle_attempts (SQL text)
+with outcome as (
+  select * from json_to_recordset(?::json) as o(n int, delivery_id bigint, endpoint_id int, attempted_at timestamptz, status int,
+                                                latency_ms int, error text, head text, ok boolean, state text, wait_ms int)
+),
+logged as (
+  insert into webhook_attempt (endpoint_id, delivery_id, attempted_at, status_code, latency_ms, error, response_head)
+  select o.endpoint_id, o.delivery_id, o.attempted_at, o.status, o.latency_ms, o.error, o.head from outcome o
+   where exists (select 1 from webhook_delivery d where d.id = o.delivery_id)
+   order by o.n
+),
+settled as (
+  update webhook_delivery d set state = o.state, next_attempt_at = now() + o.wait_ms * interval '1 millisecond', lease_until = null, last_status = o.status
+    from outcome o where d.id = o.delivery_id and d.state = 'delivering'
+),
+health as (
+  select endpoint_id, bool_or(ok) as any_ok, (array_agg(ok order by n desc))[1] as last_ok from outcome group by endpoint_id
+),
+changed as (
+  update webhook_endpoint w set failing_since = case when h.last_ok then null else now() end
+    from health h
+   where w.id = h.endpoint_id
+     and case when h.last_ok then w.failing_since is not null when h.any_ok then true else w.failing_since is null end
+)
+select w.id as endpoint_id from webhook_endpoint w join health h on h.endpoint_id = w.id
+ where w.active and not h.any_ok and w.failing_since < now() - ?::int * interval '1 second'
+ order by w.id;

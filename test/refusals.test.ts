@@ -47,6 +47,13 @@ it('documents every code each REST operation can answer, and no refusal it canno
   expect(problems).toEqual([]);
 }, 120_000);
 
+it('reads a route registered under several paths by one call (a template of literal-typed parts) once per path', () => {
+  const paths = routeHandlers(reader).map((r) => r.path);
+  for (const scope of ['/admin', '/merchant']) {
+    for (const tail of ['', '/:id', '/:id/rotate-secret', '/:id/attempts', '/:id/redeliver', '/:id/ping']) expect(paths).toContain(`${scope}/webhooks${tail}`);
+  }
+});
+
 it("holds in each use case's refusal list exactly the codes the use case can reach, and routes read those lists", async () => {
   const lists = refusalLists(reader);
   expect(lists.length).toBeGreaterThan(40);

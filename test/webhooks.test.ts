@@ -97,6 +97,64 @@ describe('webhooks', () => {
     }
   });
 
+  it('delivers a burst to two endpoints once each, never more than the cap in flight per endpoint, over kept-alive connections', async () => {
+    // Each answer takes 20 ms, so claims find the endpoint's slots taken and must wait for them.
+    const slowly = () => new Promise<number>((resolve) => setTimeout(() => resolve(200), 20));
+    const receivers = [await startReceiver(slowly), await startReceiver(slowly)];
+    try {
+      const endpoints = [];
+      for (const r of receivers) endpoints.push(await register(admin.token, r.url));
+      const count = 40;
+      for (let i = 0; i < count; i += 10) await commitEvents(t, Array.from({ length: 10 }, (_, k) => marker(510_000 + i + k)));
+      for (const r of receivers) await waitFor(() => r.received.length >= count, 20_000, `${count} deliveries`);
+      for (const e of endpoints) {
+        await waitFor(async () => (await t.sql(`select 1 from webhook_delivery where endpoint_id = ? and state <> 'delivered'`, [e.id])).length === 0, 10_000, 'all settled');
+      }
+      await new Promise((r) => setTimeout(r, 300));
+      for (const [i, r] of receivers.entries()) {
+        expect(r.received).toHaveLength(count);
+        expect(new Set(r.ids()).size).toBe(count);
+        // The cap of this app is 2, across its claims and settlements.
+        expect(r.counts.maxInFlight).toBeLessThanOrEqual(2);
+        // Connections are reused: at most a few per endpoint, not one per delivery.
+        expect(r.counts.connections).toBeLessThanOrEqual(4);
+        const logged = await t.sql<{ n: number }>(`select count(*)::int as n from webhook_attempt where endpoint_id = ? and status_code = 200`, [endpoints[i].id]);
+        expect(logged[0].n).toBe(count);
+      }
+      for (const e of endpoints) await t.api('DELETE', `/api/admin/webhooks/${e.id}`, { token: admin.token });
+    } finally {
+      for (const r of receivers) await r.close();
+    }
+  });
+
+  it("settles the other endpoints' attempts when an endpoint is deleted while its deliveries are in flight", async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const held = () => gate.then(() => 200);
+    const doomed = await startReceiver(held);
+    const kept = await startReceiver(held);
+    try {
+      const gone = await register(admin.token, doomed.url);
+      const stays = await register(admin.token, kept.url);
+      await commitEvents(t, [marker(520_001), marker(520_002)]);
+      // Both endpoints hold their cap (2) in flight, all waiting for the gate.
+      await waitFor(() => doomed.received.length === 2 && kept.received.length === 2, 10_000, 'four attempts in flight');
+      expect((await t.api('DELETE', `/api/admin/webhooks/${gone.id}`, { token: admin.token })).status).toBe(204);
+      release();
+      // Well within the lease (timeout 500 ms + 5 s): settled, not left to lapse and be sent again.
+      await waitFor(async () => (await t.sql(`select 1 from webhook_delivery where endpoint_id = ? and state = 'delivered'`, [stays.id])).length === 2, 3000, 'settled');
+      expect((await attempts(stays.id)).map((a) => a.status_code)).toEqual([200, 200]);
+      await new Promise((r) => setTimeout(r, 6000));
+      expect(kept.received).toHaveLength(2);
+      expect(await t.sql('select 1 from webhook_attempt where endpoint_id = ?', [gone.id])).toEqual([]);
+      await t.api('DELETE', `/api/admin/webhooks/${stays.id}`, { token: admin.token });
+    } finally {
+      release();
+      await doomed.close();
+      await kept.close();
+    }
+  }, 30_000);
+
   it('ends retries on 410 Gone and disables the endpoint, with an event saying so', async () => {
     const receiver = await startReceiver(() => 410);
     const seen: DomainEvent[] = [];

@@ -9,101 +9,61 @@ const tag = 'Webhooks';
 /**
  * Outbound webhook endpoints: `/admin/webhooks` for platform admins (every event of the chosen
  * types), `/merchant/webhooks` for shop operators (their shop's). The same use cases; the scope is
- * the caller's. Written out twice: each route is a literal (the contract tests read them).
+ * the caller's. The prefixes are typed as literals: the contract tests read the paths from the types.
  */
+const SCOPES = [
+  { prefix: '/admin', access: 'platform_admin' },
+  { prefix: '/merchant', access: 'shop_operator' },
+] as const;
+
 export function webhookRoutes(router: Router) {
-  route(router, '/admin/webhooks', {
-    get: {
-      doc: { tag, summary: 'Webhook endpoints', access: 'platform_admin', response: z.array(WebhookEndpoint) },
-      handle: ({ ctx }) => webhooks.listWebhookEndpoints(ctx),
-    },
-    post: {
-      doc: { tag, summary: 'Register an endpoint (the answer shows its secret, once)', access: 'platform_admin', body: webhooks.CreateWebhookInput, response: WebhookEndpoint, status: 201, errors: webhooks.createWebhookEndpointRefusals },
-      handle: async ({ ctx, body }) => new Reply(201, await webhooks.createWebhookEndpoint(ctx, body)),
-    },
-  });
-  route(router, '/admin/webhooks/:id', {
-    patch: {
-      doc: { tag, summary: 'Change the URL, the event types or the active flag', access: 'platform_admin', body: webhooks.UpdateWebhookInput, response: WebhookEndpoint, errors: webhooks.updateWebhookEndpointRefusals },
-      handle: ({ ctx, params, body }) => webhooks.updateWebhookEndpoint(ctx, params.id, body),
-    },
-    delete: {
-      doc: { tag, summary: 'Remove an endpoint with its deliveries and log', access: 'platform_admin', response: null, errors: webhooks.deleteWebhookEndpointRefusals },
-      handle: async ({ ctx, params }) => {
-        await webhooks.deleteWebhookEndpoint(ctx, params.id);
-        return new Reply(204, undefined);
+  for (const { prefix, access } of SCOPES) {
+    route(router, `${prefix}/webhooks`, {
+      get: {
+        doc: { tag, summary: 'Webhook endpoints', access, response: z.array(WebhookEndpoint) },
+        handle: ({ ctx }) => webhooks.listWebhookEndpoints(ctx),
       },
-    },
-  });
-  route(router, '/admin/webhooks/:id/rotate-secret', {
-    post: {
-      doc: { tag, summary: 'A new secret (shown once); the previous one also signs during WEBHOOK_SECRET_OVERLAP_SECONDS', access: 'platform_admin', response: WebhookEndpoint, errors: webhooks.rotateWebhookSecretRefusals },
-      handle: ({ ctx, params }) => webhooks.rotateWebhookSecret(ctx, params.id),
-    },
-  });
-  route(router, '/admin/webhooks/:id/attempts', {
-    get: {
-      doc: { tag, summary: 'The delivery log, newest first', access: 'platform_admin', query: webhooks.WebhookAttemptsInput, response: z.array(WebhookAttempt), errors: webhooks.webhookAttemptsRefusals },
-      handle: ({ ctx, params, query }) => webhooks.webhookAttempts(ctx, params.id, query),
-    },
-  });
-  route(router, '/admin/webhooks/:id/redeliver', {
-    post: {
-      doc: { tag, summary: 'Send one stored event again, now, with fresh retries', access: 'platform_admin', body: webhooks.RedeliverWebhookInput, response: Done, errors: webhooks.redeliverWebhookEventRefusals },
-      handle: async ({ ctx, params, body }) => ({ ok: await webhooks.redeliverWebhookEvent(ctx, params.id, body) }),
-    },
-  });
-  route(router, '/admin/webhooks/:id/ping', {
-    post: {
-      doc: { tag, summary: 'Send a signed webhook.ping now and answer the logged attempt', access: 'platform_admin', response: WebhookAttempt, errors: webhooks.pingWebhookEndpointRefusals },
-      handle: ({ ctx, params }) => webhooks.pingWebhookEndpoint(ctx, params.id),
-    },
-  });
-  route(router, '/merchant/webhooks', {
-    get: {
-      doc: { tag, summary: 'Webhook endpoints', access: 'shop_operator', response: z.array(WebhookEndpoint) },
-      handle: ({ ctx }) => webhooks.listWebhookEndpoints(ctx),
-    },
-    post: {
-      doc: { tag, summary: 'Register an endpoint (the answer shows its secret, once)', access: 'shop_operator', body: webhooks.CreateWebhookInput, response: WebhookEndpoint, status: 201, errors: webhooks.createWebhookEndpointRefusals },
-      handle: async ({ ctx, body }) => new Reply(201, await webhooks.createWebhookEndpoint(ctx, body)),
-    },
-  });
-  route(router, '/merchant/webhooks/:id', {
-    patch: {
-      doc: { tag, summary: 'Change the URL, the event types or the active flag', access: 'shop_operator', body: webhooks.UpdateWebhookInput, response: WebhookEndpoint, errors: webhooks.updateWebhookEndpointRefusals },
-      handle: ({ ctx, params, body }) => webhooks.updateWebhookEndpoint(ctx, params.id, body),
-    },
-    delete: {
-      doc: { tag, summary: 'Remove an endpoint with its deliveries and log', access: 'shop_operator', response: null, errors: webhooks.deleteWebhookEndpointRefusals },
-      handle: async ({ ctx, params }) => {
-        await webhooks.deleteWebhookEndpoint(ctx, params.id);
-        return new Reply(204, undefined);
+      post: {
+        doc: { tag, summary: 'Register an endpoint (the answer shows its secret, once)', access, body: webhooks.CreateWebhookInput, response: WebhookEndpoint, status: 201, errors: webhooks.createWebhookEndpointRefusals },
+        handle: async ({ ctx, body }) => new Reply(201, await webhooks.createWebhookEndpoint(ctx, body)),
       },
-    },
-  });
-  route(router, '/merchant/webhooks/:id/rotate-secret', {
-    post: {
-      doc: { tag, summary: 'A new secret (shown once); the previous one also signs during WEBHOOK_SECRET_OVERLAP_SECONDS', access: 'shop_operator', response: WebhookEndpoint, errors: webhooks.rotateWebhookSecretRefusals },
-      handle: ({ ctx, params }) => webhooks.rotateWebhookSecret(ctx, params.id),
-    },
-  });
-  route(router, '/merchant/webhooks/:id/attempts', {
-    get: {
-      doc: { tag, summary: 'The delivery log, newest first', access: 'shop_operator', query: webhooks.WebhookAttemptsInput, response: z.array(WebhookAttempt), errors: webhooks.webhookAttemptsRefusals },
-      handle: ({ ctx, params, query }) => webhooks.webhookAttempts(ctx, params.id, query),
-    },
-  });
-  route(router, '/merchant/webhooks/:id/redeliver', {
-    post: {
-      doc: { tag, summary: 'Send one stored event again, now, with fresh retries', access: 'shop_operator', body: webhooks.RedeliverWebhookInput, response: Done, errors: webhooks.redeliverWebhookEventRefusals },
-      handle: async ({ ctx, params, body }) => ({ ok: await webhooks.redeliverWebhookEvent(ctx, params.id, body) }),
-    },
-  });
-  route(router, '/merchant/webhooks/:id/ping', {
-    post: {
-      doc: { tag, summary: 'Send a signed webhook.ping now and answer the logged attempt', access: 'shop_operator', response: WebhookAttempt, errors: webhooks.pingWebhookEndpointRefusals },
-      handle: ({ ctx, params }) => webhooks.pingWebhookEndpoint(ctx, params.id),
-    },
-  });
+    });
+    route(router, `${prefix}/webhooks/:id`, {
+      patch: {
+        doc: { tag, summary: 'Change the URL, the event types or the active flag', access, body: webhooks.UpdateWebhookInput, response: WebhookEndpoint, errors: webhooks.updateWebhookEndpointRefusals },
+        handle: ({ ctx, params, body }) => webhooks.updateWebhookEndpoint(ctx, params.id, body),
+      },
+      delete: {
+        doc: { tag, summary: 'Remove an endpoint with its deliveries and log', access, response: null, errors: webhooks.deleteWebhookEndpointRefusals },
+        handle: async ({ ctx, params }) => {
+          await webhooks.deleteWebhookEndpoint(ctx, params.id);
+          return new Reply(204, undefined);
+        },
+      },
+    });
+    route(router, `${prefix}/webhooks/:id/rotate-secret`, {
+      post: {
+        doc: { tag, summary: 'A new secret (shown once); the previous one also signs during WEBHOOK_SECRET_OVERLAP_SECONDS', access, response: WebhookEndpoint, errors: webhooks.rotateWebhookSecretRefusals },
+        handle: ({ ctx, params }) => webhooks.rotateWebhookSecret(ctx, params.id),
+      },
+    });
+    route(router, `${prefix}/webhooks/:id/attempts`, {
+      get: {
+        doc: { tag, summary: 'The delivery log, newest first', access, query: webhooks.WebhookAttemptsInput, response: z.array(WebhookAttempt), errors: webhooks.webhookAttemptsRefusals },
+        handle: ({ ctx, params, query }) => webhooks.webhookAttempts(ctx, params.id, query),
+      },
+    });
+    route(router, `${prefix}/webhooks/:id/redeliver`, {
+      post: {
+        doc: { tag, summary: 'Send one stored event again, now, with fresh retries', access, body: webhooks.RedeliverWebhookInput, response: Done, errors: webhooks.redeliverWebhookEventRefusals },
+        handle: async ({ ctx, params, body }) => ({ ok: await webhooks.redeliverWebhookEvent(ctx, params.id, body) }),
+      },
+    });
+    route(router, `${prefix}/webhooks/:id/ping`, {
+      post: {
+        doc: { tag, summary: 'Send a signed webhook.ping now and answer the logged attempt', access, response: WebhookAttempt, errors: webhooks.pingWebhookEndpointRefusals },
+        handle: ({ ctx, params }) => webhooks.pingWebhookEndpoint(ctx, params.id),
+      },
+    });
+  }
 }

@@ -22,7 +22,7 @@ export class StaleReadConflict extends AppError {
   }
 }
 
-function isRetryable(error: unknown): boolean {
+export function isRetryable(error: unknown): boolean {
   if (error instanceof StaleReadConflict) return true;
   for (const link of causeChain(error)) {
     if (typeof link.code === 'string' && RETRYABLE.has(link.code)) return true;

@@ -159,20 +159,40 @@ export interface RouteHandlers {
   handlers: { method: string; handle: ts.Node }[];
 }
 
+/**
+ * Every path a route's path argument can be: a literal, or a template whose parts are each typed as
+ * string literals (`${prefix}/webhooks` with `prefix: '/admin' | '/merchant'` gives both paths, one
+ * route call registering the same handlers under each). Null when a part is not known to the types.
+ */
+function pathsOf(checker: ts.TypeChecker, path: ts.Expression): string[] | null {
+  if (ts.isStringLiteral(path) || ts.isNoSubstitutionTemplateLiteral(path)) return [path.text];
+  if (!ts.isTemplateExpression(path)) return null;
+  let paths = [path.head.text];
+  for (const span of path.templateSpans) {
+    const type = checker.getTypeAtLocation(span.expression);
+    const parts = (type.isUnion() ? type.types : [type]).map((part) => (part.isStringLiteral() ? part.value : null));
+    if (parts.some((part) => part === null)) return null;
+    paths = paths.flatMap((before) => parts.map((part) => `${before}${part}${span.literal.text}`));
+  }
+  return paths;
+}
+
 export function routeHandlers(reader: CodeReader): RouteHandlers[] {
+  const checker = reader.program.getTypeChecker();
   const routes: RouteHandlers[] = [];
   for (const file of reader.sourceFiles().filter((f) => f.fileName.endsWith('.routes.ts'))) {
     const visit = (node: ts.Node): void => {
       if (ts.isCallExpression(node) && node.expression.getText() === 'route' && node.arguments.length === 3) {
         const [, path, methods] = node.arguments;
-        if (!ts.isStringLiteral(path) || !ts.isObjectLiteralExpression(methods)) throw new Error(`${where(node)}: route() takes a literal path and object`);
+        const paths = pathsOf(checker, path);
+        if (!paths || !ts.isObjectLiteralExpression(methods)) throw new Error(`${where(node)}: route() takes a path of literal types and an object`);
         const handlers = methods.properties.filter(ts.isPropertyAssignment).map((method) => {
           const operation = method.initializer;
           const handle = ts.isObjectLiteralExpression(operation) ? operation.properties.find((p) => p.name?.getText() === 'handle') : undefined;
           if (!handle) throw new Error(`${where(method)}: no handle`);
           return { method: method.name.getText(), handle };
         });
-        routes.push({ path: path.text, handlers });
+        for (const one of paths) routes.push({ path: one, handlers });
       }
       ts.forEachChild(node, visit);
     };

@@ -9,11 +9,14 @@ export interface ReceivedWebhook {
 
 /**
  * A real HTTP receiver on 127.0.0.1 for webhook tests. `answer` decides each request's fate: a
- * status to answer, or 'hang' (never answer). Every request is recorded, answered or not.
+ * status to answer (at once, or when a promise of it settles), or 'hang' (never answer). Every
+ * request is recorded, answered or not; it counts the connections opened to it and the most
+ * requests it held unanswered at once.
  */
-export async function startReceiver(answer: (request: ReceivedWebhook, n: number) => number | 'hang' = () => 200) {
+export async function startReceiver(answer: (request: ReceivedWebhook, n: number) => number | 'hang' | Promise<number> = () => 200) {
   const received: ReceivedWebhook[] = [];
   const sockets = new Set<net.Socket>();
+  const counts = { connections: 0, inFlight: 0, maxInFlight: 0 };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -21,11 +24,16 @@ export async function startReceiver(answer: (request: ReceivedWebhook, n: number
       const request = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
       received.push(request);
       const fate = answer(request, received.length);
+      counts.maxInFlight = Math.max(counts.maxInFlight, ++counts.inFlight);
       if (fate === 'hang') return;
-      res.writeHead(fate, { 'content-type': 'text/plain' }).end(`answered ${fate}`);
+      void Promise.resolve(fate).then((status) => {
+        counts.inFlight--;
+        res.writeHead(status, { 'content-type': 'text/plain' }).end(`answered ${status}`);
+      });
     });
   });
   server.on('connection', (s) => {
+    counts.connections++;
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
@@ -35,6 +43,7 @@ export async function startReceiver(answer: (request: ReceivedWebhook, n: number
     url: `http://127.0.0.1:${port}/hook`,
     port,
     received,
+    counts,
     /** Delivered event ids, in arrival order. */
     ids: () => received.map((r) => String(r.headers['webhook-id'])),
     close: () =>

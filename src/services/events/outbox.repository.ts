@@ -64,7 +64,7 @@ export const EventRow = z.object({
   occurred_at: z.string(),
   shop_ids: z.array(z.number().int()),
   customer_id: z.number().int().nullable(),
-  payload: z.unknown(),
+  payload: z.record(z.string(), z.unknown()),
 });
 export type EventRow = z.infer<typeof EventRow>;
 

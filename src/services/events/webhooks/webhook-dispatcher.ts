@@ -1,22 +1,43 @@
 import { randomUUID } from 'node:crypto';
 import type { ServiceContext } from '../../../shared/context.js';
-import { inTransaction, emit } from '../../../shared/transaction.js';
+import { inTransaction, emit, isRetryable } from '../../../shared/transaction.js';
 import { snakeKeys } from '../../../shared/case.js';
+import { intArray } from '../../../db/sql.js';
+import { runWriting } from '../../../db/request-scope.js';
 import { WebhookDisabledReason } from '../../../entities/event.entity.js';
+import { causeChain } from '../../../errors.js';
 import { EventTypes } from '../event-types.js';
 import { webhookHeaders } from './webhook-signing.js';
 import { postWebhook, type SendResult } from './webhook-sender.js';
-import {
-  claimDeliveries, deliveryContent, disableEndpoint, dueEndpoints, endpointHealth, lockEndpoint, logAttempt, reclaimLapsed, settleDelivery,
-} from './webhooks.repository.js';
+import { claimDeliveries, disableEndpoint, lockDueEndpoints, logAttempt, reclaimLapsed, settleAttempts, type ClaimedDelivery } from './webhooks.repository.js';
+
+/** One attempt's outcome, waiting to be settled with the others of its batch (`settleAttempts`). */
+interface Outcome {
+  delivery_id: string;
+  endpoint_id: number;
+  attempted_at: string;
+  status: number | null;
+  latency_ms: number;
+  error: string | null;
+  head: string | null;
+  ok: boolean;
+  state: 'delivered' | 'pending' | 'failed';
+  wait_ms: number;
+}
 
 /**
- * The webhook dispatcher of one server process. Woken by the relay (and every `pollMs`), it claims
- * the due deliveries of each endpoint, at most WEBHOOK_MAX_CONCURRENCY in flight per endpoint across
+ * The webhook dispatcher of one server process. Woken by the relay (after every run, which a NOTIFY
+ * from any process starts), by its own settlements, and every `pollMs`, it claims the due deliveries
+ * of every endpoint in one transaction, at most WEBHOOK_MAX_CONCURRENCY in flight per endpoint across
  * all processes, lowest positions first, and sends each without waiting for the others: one slow
  * endpoint holds only its own slots. A claim is a lease: if this process dies mid-attempt, the
- * delivery is due again once the lease lapses, and another process sends it (at least once: the
- * receiver drops a repeat by its `webhook-id`).
+ * delivery is due again once the lease lapses (checked at each poll), and another process sends it
+ * (at least once: the receiver drops a repeat by its `webhook-id`).
+ *
+ * Outcomes are settled in batches: the attempts that end while a settlement runs are settled
+ * together by the next one (log, delivery, endpoint health: one statement), and each settlement
+ * wakes the claims, so freed slots are filled at once. An outcome not yet settled when the process
+ * dies is an attempt whose lease lapses: sent again.
  *
  * Outcomes: a 2xx delivers; a 410 Gone ends the delivery and disables the endpoint; anything else
  * (an error status, a redirect, a timeout, a refused address) is retried after the next wait of
@@ -25,100 +46,145 @@ import {
  * WEBHOOK_DISABLE_AFTER_SECONDS is disabled, and a `webhook.endpoint_disabled` event says so.
  */
 export class WebhookDispatcher {
-  private ticking: Promise<void> | null = null;
-  private again = false;
+  private claiming: Promise<void> | null = null;
+  private claimAgain = false;
+  private reclaimDue = true;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
   private readonly sending = new Set<Promise<void>>();
+  private readonly outcomes: Outcome[] = [];
+  private settling: Promise<void> | null = null;
 
   constructor(private readonly context: () => ServiceContext, private readonly pollMs = 500) {}
 
   start(): void {
-    this.timer = setInterval(() => this.wake(), this.pollMs);
+    this.timer = setInterval(() => {
+      // Lapsed leases are looked for at the poll only: a lease lasts seconds, a poll is half of one.
+      this.reclaimDue = true;
+      this.wake();
+    }, this.pollMs);
     this.timer.unref();
     this.wake();
   }
 
-  /** Looks for due deliveries soon (called by the relay after it wrote some). */
+  /** Claims what is due soon (called by the relay after each run, and by each settlement). */
   wake(): void {
     if (this.stopped) return;
-    if (this.ticking) {
-      this.again = true;
+    if (this.claiming) {
+      this.claimAgain = true;
       return;
     }
-    this.ticking = (async () => {
+    this.claiming = (async () => {
       do {
-        this.again = false;
-        await this.tick().catch((error: unknown) => this.context().log.warn({ err: error }, 'webhook dispatch failed; retried at the next poll'));
-      } while (this.again && !this.stopped);
+        this.claimAgain = false;
+        await this.claim().catch((error: unknown) => this.context().log.warn({ err: error }, 'webhook dispatch failed; retried at the next poll'));
+      } while (this.claimAgain && !this.stopped);
     })().finally(() => {
-      this.ticking = null;
+      this.claiming = null;
     });
   }
 
-  /** Stops claiming and waits (at most `timeoutMs`) for the attempts in flight. */
+  /** Stops claiming and waits (at most `timeoutMs`) for the attempts in flight and their settlement. */
   async stop(timeoutMs = 2000): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     const deadline = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref());
-    await Promise.race([Promise.all([this.ticking, ...this.sending]), deadline]);
+    await Promise.race([(async () => {
+      await Promise.all([this.claiming, ...this.sending]);
+      await this.settling;
+    })(), deadline]);
   }
 
-  private async tick(): Promise<void> {
+  private async claim(): Promise<void> {
     const ctx = this.context();
     const { webhooks } = ctx.config;
-    await reclaimLapsed.run(ctx.em, []);
-    for (const { id } of await dueEndpoints.run(ctx.em, [])) {
-      if (this.stopped) return;
-      const claimed = await inTransaction(ctx, async (tx) => {
-        if ((await lockEndpoint.run(tx.em, [id])).length === 0) return [];
-        const lease = webhooks.timeoutMs + 5000;
-        return claimDeliveries.run(tx.em, [id, id, webhooks.maxConcurrencyPerEndpoint, lease]);
-      });
-      if (claimed.length === 0) continue;
-      const contents = await deliveryContent.run(ctx.em, [`{${claimed.map((c) => c.id).join(',')}}`]);
-      for (const claim of claimed.sort((x, y) => Number(BigInt(x.position) - BigInt(y.position)))) {
-        const content = contents.find((c) => c.id === claim.id);
-        if (!content) continue;
-        const sending = this.deliver(claim.attempts, id, content).finally(() => {
-          this.sending.delete(sending);
-          // Its slot is free: the endpoint's next delivery may go.
-          this.wake();
-        });
-        this.sending.add(sending);
+    if (this.reclaimDue) {
+      this.reclaimDue = false;
+      await runWriting(() => reclaimLapsed.run(ctx.em, []));
+    }
+    const claimed = await inTransaction(ctx, async (tx) => {
+      const endpoints = await lockDueEndpoints.run(tx.em, []);
+      if (endpoints.length === 0) return [];
+      const lease = webhooks.timeoutMs + 5000;
+      return claimDeliveries.run(tx.em, [webhooks.maxConcurrencyPerEndpoint, intArray(endpoints.map((e) => e.id)), lease]);
+    });
+    // Claimed means leased to this process: each is sent, even when a stop came meanwhile.
+    for (const delivery of claimed) {
+      const sending = this.deliver(ctx, delivery).finally(() => this.sending.delete(sending));
+      this.sending.add(sending);
+    }
+  }
+
+  private async deliver(ctx: ServiceContext, delivery: ClaimedDelivery): Promise<void> {
+    const { webhooks } = ctx.config;
+    const body = deliveryBody(delivery);
+    const secrets = [delivery.secret, ...(delivery.previous_secret ? [delivery.previous_secret] : [])];
+    const attemptedAt = new Date().toISOString();
+    const result = await postWebhook(delivery.url, webhookHeaders(secrets, `evt_${delivery.event_id}`, body), body, webhooks);
+    const ok = result.error === null && result.status !== null && result.status >= 200 && result.status < 300;
+    const delays = webhooks.retryDelaysSeconds;
+    const exhausted = delivery.attempts > delays.length;
+    const retry = !ok && result.status !== 410 && !exhausted;
+    this.outcomes.push({
+      delivery_id: delivery.id,
+      endpoint_id: delivery.endpoint_id,
+      attempted_at: attemptedAt,
+      status: result.status,
+      latency_ms: result.latencyMs,
+      error: result.error,
+      head: result.head,
+      ok,
+      state: ok ? 'delivered' : retry ? 'pending' : 'failed',
+      wait_ms: retry ? Math.round(delays[delivery.attempts - 1] * 1000 * (0.8 + Math.random() * 0.4)) : 0,
+    });
+    this.settleSoon();
+  }
+
+  /** One settlement at a time; outcomes that arrive meanwhile wait for the next, and go together. */
+  private settleSoon(): void {
+    if (this.settling) return;
+    this.settling = (async () => {
+      while (this.outcomes.length > 0) {
+        const batch = this.outcomes.splice(0);
+        await this.settle(batch).catch((error: unknown) =>
+          // Their deliveries stay in flight until their leases lapse, then are sent again.
+          this.context().log.error({ err: error, attempts: batch.length }, 'settling webhook attempts failed'));
+        this.wake();
+      }
+    })().finally(() => {
+      this.settling = null;
+    });
+  }
+
+  private async settle(batch: Outcome[]): Promise<void> {
+    const ctx = this.context();
+    const outcomes = JSON.stringify(batch.map((outcome, n) => ({ ...outcome, n })));
+    const overdue = await this.settleOnce(ctx, outcomes);
+    const gone = new Set(batch.filter((o) => o.status === 410).map((o) => o.endpoint_id));
+    for (const endpointId of gone) await disable(ctx, endpointId, WebhookDisabledReason.Gone);
+    for (const { endpoint_id } of overdue) if (!gone.has(endpoint_id)) await disable(ctx, endpoint_id, WebhookDisabledReason.Failing);
+  }
+
+  /**
+   * The batch's statement. One that had no effect is run again: it lost a deadlock, or a delivery it
+   * logs was deleted (with its endpoint) between its check and its insert (the next run skips it).
+   */
+  private async settleOnce(ctx: ServiceContext, outcomes: string): Promise<{ endpoint_id: number }[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        // Writing work: it may wait for an endpoint row a claim holds (request-scope.ts).
+        return await runWriting(() => settleAttempts.run(ctx.em, [outcomes, ctx.config.webhooks.disableAfterSeconds]));
+      } catch (error) {
+        if (!(isRetryable(error) || isForeignKeyViolation(error)) || attempt >= 3) throw error;
       }
     }
   }
-
-  private async deliver(attempts: number, endpointId: number, content: Awaited<ReturnType<typeof deliveryContent.run>>[number]): Promise<void> {
-    const ctx = this.context();
-    const { webhooks } = ctx.config;
-    const body = deliveryBody(content);
-    const secrets = [content.secret, ...(content.previous_secret ? [content.previous_secret] : [])];
-    const result = await postWebhook(content.url, webhookHeaders(secrets, `evt_${content.event_id}`, body), body, webhooks);
-    await logAttempt.run(ctx.em, [endpointId, content.id, result.status, result.latencyMs, result.error, result.head]);
-    const ok = result.error === null && result.status !== null && result.status >= 200 && result.status < 300;
-    if (ok) {
-      await settleDelivery.run(ctx.em, ['delivered', 0, result.status, content.id]);
-      await endpointHealth.run(ctx.em, [true, endpointId, webhooks.disableAfterSeconds]);
-      return;
-    }
-    if (result.status === 410) {
-      await settleDelivery.run(ctx.em, ['failed', 0, result.status, content.id]);
-      await disable(ctx, endpointId, WebhookDisabledReason.Gone);
-      return;
-    }
-    const delays = webhooks.retryDelaysSeconds;
-    const exhausted = attempts > delays.length;
-    const wait = exhausted ? 0 : Math.round(delays[attempts - 1] * 1000 * (0.8 + Math.random() * 0.4));
-    await settleDelivery.run(ctx.em, [exhausted ? 'failed' : 'pending', wait, result.status, content.id]);
-    const [health] = await endpointHealth.run(ctx.em, [false, endpointId, webhooks.disableAfterSeconds]);
-    if (health?.overdue) await disable(ctx, endpointId, WebhookDisabledReason.Failing);
-  }
 }
 
+const isForeignKeyViolation = (error: unknown) => [...causeChain(error)].some((link) => link.code === '23503');
+
 /** The body of a delivery: the event as the REST feed (`GET /api/events`) gives it. */
-function deliveryBody(content: { event_id: string; type: string; occurred_at: string; shop_ids: number[]; customer_id: number | null; payload: unknown }): string {
+function deliveryBody(content: Pick<ClaimedDelivery, 'event_id' | 'type' | 'occurred_at' | 'shop_ids' | 'customer_id' | 'payload'>): string {
   return JSON.stringify(
     snakeKeys({ id: content.event_id, type: content.type, occurredAt: content.occurred_at, shopIds: content.shop_ids, customerId: content.customer_id, payload: content.payload }),
   );
