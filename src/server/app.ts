@@ -34,6 +34,7 @@ import { graphiqlPage } from './graphiql.js';
 import { corsPolicy } from './cors.js';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../shared/json-depth.js';
 import { operationExecution } from '../graphql/operation-executor.js';
+import { primaryRetryOf } from '../shared/replica-reads.js';
 
 /** How long stopping waits for requests in flight before closing what is left. */
 const STOP_GRACE_MS = 10_000;
@@ -127,6 +128,20 @@ const subscriptionsOnlyOverWebsocket: ApolloServerPlugin<GraphQLContext> = {
 };
 
 /**
+ * The GraphQL twin of the REST route's retry (src/rest/route.ts): an operation that read from a
+ * replica which lost the connection under it runs once more, on the primary, with fresh loaders
+ * (those of the first run hold the failed loads).
+ */
+function onPrimaryAfterReplicaLoss(context: object, errors: readonly GraphQLError[]): GraphQLContext | null {
+  const { ctx } = context as GraphQLContext;
+  for (const error of errors) {
+    const onPrimary = primaryRetryOf(ctx, error.originalError);
+    if (onPrimary) return { ctx: onPrimary, loaders: createLoaders(onPrimary) };
+  }
+  return null;
+}
+
+/**
  * The sign-in counts' own connection on the ORM's database: one exchange every half second, which
  * never waits for a connection the use cases hold, and never holds one of theirs.
  */
@@ -215,7 +230,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
 
   const schema = await graphqlSchema();
   const apollo = new ApolloServer<GraphQLContext>({
-    ...operationExecution(schema, deps.config.graphqlExecutor, deps.config.graphqlCompileAfter),
+    ...operationExecution(schema, deps.config.graphqlExecutor, { compileAfter: deps.config.graphqlCompileAfter, rerunWith: onPrimaryAfterReplicaLoss }),
     // Introspection is refused by our own rule (operationRules) when GRAPHQL_INTROSPECTION is off:
     // Apollo's refusal names Apollo and tells how to turn it on.
     introspection: true,
