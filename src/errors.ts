@@ -31,10 +31,22 @@ export const conflict = (code: ErrorCode, message: string, details?: ErrorDetail
 export const refused = (code: ErrorCode, message: string, details?: ErrorDetails) =>
   new AppError(code, 422, message, details);
 
+/**
+ * SQLSTATEs and socket errors of a connection that failed, not of a statement: refused, reset, ended
+ * by the server (shutdown, `pg_terminate_backend`, a crash, too many sessions). Another server may
+ * answer the same statement.
+ */
+const CONNECTION_LOST_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH',
+  '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300',
+]);
+
+/** `pg`'s words for a connection that ended under a statement (these errors carry no code). */
+const CONNECTION_LOST_MESSAGE = /Connection terminated|Client has encountered a connection error|terminating connection/i;
+
 /** SQLSTATEs and socket errors that mean "the database is not reachable right now". */
 const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND',
-  '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300',
+  ...CONNECTION_LOST_CODES, 'ETIMEDOUT',
   // statement_timeout and idle_in_transaction_session_timeout of the server's sessions
   '57014', '25P03',
 ]);
@@ -60,14 +72,27 @@ export function* causeChain(error: unknown): Generator<ErrorFields> {
 }
 
 function databaseUnavailable(error: unknown): boolean {
+  if (connectionLost(error)) return true;
   for (const e of causeChain(error)) {
     if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
-    if (
-      typeof e.message === 'string' &&
-      /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection/i.test(e.message)
-    ) {
-      return true;
-    }
+    if (typeof e.message === 'string' && /connection timeout|timeout exceeded when trying to connect/i.test(e.message)) return true;
+  }
+  return false;
+}
+
+/**
+ * The statement failed because its connection did (refused, reset, ended by the server), not because
+ * of the statement, and not because a timeout of ours ran out (the request's deadline, a connection
+ * that took too long to open, `statement_timeout`): such a read may be run again on another server.
+ */
+export function connectionLost(error: unknown): boolean {
+  for (const e of causeChain(error)) {
+    // The request's deadline cut the connection (db/request-scope.ts): the time is spent, not the server lost.
+    if (e.name === 'DatabaseDeadlineError') return false;
+    // statement_timeout, idle_in_transaction_session_timeout ("terminating connection due to ..."): ours.
+    if (e.code === '57014' || e.code === '25P03') return false;
+    if (typeof e.code === 'string' && CONNECTION_LOST_CODES.has(e.code)) return true;
+    if (typeof e.message === 'string' && CONNECTION_LOST_MESSAGE.test(e.message)) return true;
   }
   return false;
 }

@@ -18,7 +18,7 @@ import { openOrm, type MikroORM, type OrmOptions } from './orm.js';
  */
 export interface ReadRouting {
   /** A fork of a usable replica's ORM (round robin among them), or null: read from the primary. */
-  replicaFork(): EntityManager | null;
+  replicaFork(): ReplicaRead | null;
   /** What the router knows of each replica (operations, tests). */
   status(): ReplicaStatus[];
   close(): Promise<void>;
@@ -26,11 +26,23 @@ export interface ReadRouting {
 
 export interface ReplicaStatus {
   url: string;
-  /** Answered its last probe. */
+  /** Answered its last probe, and lost no read since. */
   up: boolean;
   /** How far behind the primary it was at its last probe (ms), null when unknown. */
   lagMs: number | null;
   usable: boolean;
+  /** Reads whose connection to it failed under them (each ran again on the primary). */
+  readsLost: number;
+}
+
+/** A request's reads on one replica. */
+export interface ReplicaRead {
+  em: EntityManager;
+  /**
+   * A read's connection to the replica failed (`connectionLost`, src/errors.ts): the replica is
+   * skipped from now until a probe finds it answering again.
+   */
+  lost(error: unknown): void;
 }
 
 /** No replicas: everything reads from the primary. */
@@ -58,6 +70,7 @@ class Replica {
   up = false;
   lagMs: number | null = null;
   probedAt = 0;
+  readsLost = 0;
 
   constructor(readonly url: string) {}
 }
@@ -80,7 +93,8 @@ export interface ReplicaRouterOptions {
  * how long ago the primary first had WAL the replica has not replayed yet (0 when it replayed all
  * the primary had at the last probe). That bounds the real lag from above, to within one probe.
  * A replica is usable when it answered a probe recently and its lag is within the limit; a replica
- * whose connection drops is unusable at once, not at the next probe.
+ * whose probe connection drops, or that loses a read (`ReplicaRead.lost`), is unusable at once, not
+ * at the next probe.
  */
 export class ReplicaRouter implements ReadRouting {
   private readonly replicas: Replica[];
@@ -110,13 +124,13 @@ export class ReplicaRouter implements ReadRouting {
     this.timer.unref();
   }
 
-  replicaFork(): EntityManager | null {
+  replicaFork(): ReplicaRead | null {
     const now = Date.now();
     for (let i = 0; i < this.replicas.length; i++) {
       const replica = this.replicas[(this.next + i) % this.replicas.length];
       if (this.usable(replica, now)) {
         this.next = (this.next + i + 1) % this.replicas.length;
-        return replica.orm!.em.fork();
+        return { em: replica.orm!.em.fork(), lost: (error) => this.readLost(replica, error) };
       }
     }
     return null;
@@ -124,7 +138,7 @@ export class ReplicaRouter implements ReadRouting {
 
   status(): ReplicaStatus[] {
     const now = Date.now();
-    return this.replicas.map((r) => ({ url: redacted(r.url), up: r.up, lagMs: r.lagMs, usable: this.usable(r, now) }));
+    return this.replicas.map((r) => ({ url: redacted(r.url), up: r.up, lagMs: r.lagMs, usable: this.usable(r, now), readsLost: r.readsLost }));
   }
 
   /** Runs a probe now (tests: not to wait for the timer). */
@@ -212,6 +226,18 @@ export class ReplicaRouter implements ReadRouting {
     client.on('end', () => this.lost(replica, undefined, client));
     await client.connect();
     return client;
+  }
+
+  /**
+   * Down until the next probe that answers: the probe's own connection is left alone, so a replica
+   * that only lost some sessions (`pg_terminate_backend`, a restarted pooler) is back within a
+   * probe, and one that stopped is found down by the probe too.
+   */
+  private readLost(replica: Replica, error: unknown): void {
+    replica.readsLost++;
+    if (!replica.up) return;
+    replica.up = false;
+    if (!this.closed) this.options.log.warn({ err: error, replica: redacted(replica.url) }, 'read replica lost a read: it is skipped until it answers a probe, and the read runs again on the primary');
   }
 
   private lost(replica: Replica, error: unknown, client: pg.Client | null = replica.probe): void {

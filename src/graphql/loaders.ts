@@ -13,23 +13,23 @@ import type { BrandView, CategoryView, ProductView, ShopProfileView, SkuView } f
  */
 export interface Loaders {
   /** Keyed by shop id; null when the shop has no profile. */
-  shopProfiles: DataLoader<number, ShopProfileView | null>;
-  brands: DataLoader<number, BrandView | null>;
-  categories: DataLoader<number, CategoryView | null>;
+  readonly shopProfiles: DataLoader<number, ShopProfileView | null>;
+  readonly brands: DataLoader<number, BrandView | null>;
+  readonly categories: DataLoader<number, CategoryView | null>;
   /** Keyed by parent category id. */
-  categoryChildren: DataLoader<number, CategoryView[]>;
+  readonly categoryChildren: DataLoader<number, CategoryView[]>;
   /** Keyed by product id. */
-  skus: DataLoader<number, SkuView[]>;
+  readonly skus: DataLoader<number, SkuView[]>;
   /** Rating summary of each product (visible reviews only). */
-  ratings: DataLoader<number, RatingSummary>;
+  readonly ratings: DataLoader<number, RatingSummary>;
   /** Products in any state, with sold_count; null when the id is unknown. */
-  products: DataLoader<number, ProductView | null>;
+  readonly products: DataLoader<number, ProductView | null>;
   /** Whether the calling customer favorited the product (false, without a query, for anyone else). */
-  favoritedProducts: DataLoader<number, boolean>;
+  readonly favoritedProducts: DataLoader<number, boolean>;
   /** The calling customer's usable coupons of each shop (empty for anyone else). */
-  myCoupons: DataLoader<number, CouponView[]>;
+  readonly myCoupons: DataLoader<number, CouponView[]>;
   /** Whether the calling customer favorited the shop. */
-  favoritedShops: DataLoader<number, boolean>;
+  readonly favoritedShops: DataLoader<number, boolean>;
 }
 
 function loader<V>(lookup: (ids: readonly number[]) => Promise<Map<number, V>>, missing: V): DataLoader<number, V> {
@@ -48,19 +48,58 @@ function favoritedLoader(ctx: ServiceContext, lookup: typeof favoritedProductIds
   });
 }
 
+/**
+ * Each loader is made at its first use: an operation touches one or two of them (a listing none), and
+ * making all ten for every operation was a visible share of its garbage (docs/performance.md).
+ * `ctx.em` at each load, not now: a mutation is known as one only once parsed, and its reads go to
+ * the primary while a query's may go to a replica (src/db/read-routing.ts).
+ */
+class RequestLoaders implements Loaders {
+  #shopProfiles?: Loaders['shopProfiles'];
+  #brands?: Loaders['brands'];
+  #categories?: Loaders['categories'];
+  #categoryChildren?: Loaders['categoryChildren'];
+  #skus?: Loaders['skus'];
+  #ratings?: Loaders['ratings'];
+  #products?: Loaders['products'];
+  #favoritedProducts?: Loaders['favoritedProducts'];
+  #myCoupons?: Loaders['myCoupons'];
+  #favoritedShops?: Loaders['favoritedShops'];
+
+  constructor(private readonly ctx: ServiceContext) {}
+
+  get shopProfiles() {
+    return (this.#shopProfiles ??= loader<ShopProfileView | null>((ids) => profilesByShopIds(this.ctx.em, ids), null));
+  }
+  get brands() {
+    return (this.#brands ??= loader<BrandView | null>((ids) => brandsByIds(this.ctx.em, ids), null));
+  }
+  get categories() {
+    return (this.#categories ??= loader<CategoryView | null>((ids) => categoriesByIds(this.ctx.em, ids), null));
+  }
+  get categoryChildren() {
+    return (this.#categoryChildren ??= loader((ids) => categoriesByParentIds(this.ctx.em, ids), []));
+  }
+  get skus() {
+    return (this.#skus ??= loader((ids) => skusByProductIds(this.ctx.em, ids), []));
+  }
+  get products() {
+    return (this.#products ??= loader<ProductView | null>((ids) => productsByIds(this.ctx.em, ids), null));
+  }
+  get ratings() {
+    return (this.#ratings ??= new DataLoader((ids) => ratingSummaries(this.ctx.em, ids)));
+  }
+  get favoritedProducts() {
+    return (this.#favoritedProducts ??= favoritedLoader(this.ctx, favoritedProductIds));
+  }
+  get favoritedShops() {
+    return (this.#favoritedShops ??= favoritedLoader(this.ctx, favoritedShopIds));
+  }
+  get myCoupons() {
+    return (this.#myCoupons ??= loader((ids) => myUsableCouponsByShop(this.ctx, ids), []));
+  }
+}
+
 export function createLoaders(ctx: ServiceContext): Loaders {
-  // `ctx.em` at each load, not now: a mutation is known as one only once parsed, and its reads go to
-  // the primary while a query's may go to a replica (src/db/read-routing.ts).
-  return {
-    shopProfiles: loader<ShopProfileView | null>((ids) => profilesByShopIds(ctx.em, ids), null),
-    brands: loader<BrandView | null>((ids) => brandsByIds(ctx.em, ids), null),
-    categories: loader<CategoryView | null>((ids) => categoriesByIds(ctx.em, ids), null),
-    categoryChildren: loader((ids) => categoriesByParentIds(ctx.em, ids), []),
-    skus: loader((ids) => skusByProductIds(ctx.em, ids), []),
-    products: loader<ProductView | null>((ids) => productsByIds(ctx.em, ids), null),
-    ratings: new DataLoader((ids) => ratingSummaries(ctx.em, ids)),
-    favoritedProducts: favoritedLoader(ctx, favoritedProductIds),
-    favoritedShops: favoritedLoader(ctx, favoritedShopIds),
-    myCoupons: loader((ids) => myUsableCouponsByShop(ctx, ids), []),
-  };
+  return new RequestLoaders(ctx);
 }

@@ -1,5 +1,5 @@
 import type { ApolloServerOptionsWithGateway } from '@apollo/server';
-import { execute, GraphQLError, printSchema, type GraphQLSchema } from 'graphql';
+import { execute, GraphQLError, printSchema, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
 /**
@@ -9,7 +9,8 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
  * field and skips graphql-js's per-field argument coercion and result completion by type lookups.
  * Both run the same resolvers with the same context, so errors, `userErrors` and limits are the same:
  * the whole suite runs on `compiled`, and test/graphql-executor.test.ts holds the two answers equal.
- * Subscriptions (graphql-ws) execute with graphql-js either way.
+ * Subscriptions (graphql-ws) execute with graphql-js either way. Both run behind Apollo's executor
+ * hook (below), where an operation may run again (`RerunWith`).
  */
 export type OperationExecutorKind = 'standard' | 'compiled';
 
@@ -55,14 +56,30 @@ function asGraphQLJsError(error: GraphQLError): GraphQLError {
   return same;
 }
 
-/** Apollo's options for `kind`: the schema as is, or a gateway whose executor compiles. */
-export function operationExecution(schema: GraphQLSchema, kind: OperationExecutorKind, compileAfter = 2): { schema: GraphQLSchema } | { gateway: Gateway } {
-  if (kind === 'standard') return { schema };
+/**
+ * Runs a failed operation once more with another context, or null: the answer stands (app.ts: on
+ * the primary, when a replica lost a read under it).
+ */
+export type RerunWith = (context: object, errors: readonly GraphQLError[]) => object | null;
+
+/**
+ * Apollo's options: a gateway whose executor runs each operation with `kind` (graphql-js's
+ * `execute`, or compiled once repeated), and once more with `rerunWith`'s context when it gives one.
+ */
+export function operationExecution(
+  schema: GraphQLSchema,
+  kind: OperationExecutorKind,
+  options: { compileAfter?: number; rerunWith?: RerunWith } = {},
+): { gateway: Gateway } {
+  const compileAfter = options.compileAfter ?? 2;
   const compiled = new Recent<CompiledQuery>(COMPILED_MAX);
   const runs = new Recent<number>(SEEN_MAX);
-  const executor: Executor = async (request) => {
-    const key = `${request.queryHash}\n${request.operationName ?? ''}`;
+  type Request = Parameters<Executor>[0];
+  const run = async (request: Request, context: object): Promise<ExecutionResult> => {
     const variables = request.request.variables ?? {};
+    const standard = () => execute({ schema, document: request.document, contextValue: context, variableValues: variables, operationName: request.operationName ?? undefined });
+    if (kind === 'standard') return standard();
+    const key = `${request.queryHash}\n${request.operationName ?? ''}`;
     let query = compiled.get(key);
     const ran = query ? 0 : (runs.get(key) ?? 0) + 1;
     if (!query && ran >= compileAfter) {
@@ -71,15 +88,19 @@ export function operationExecution(schema: GraphQLSchema, kind: OperationExecuto
       if (isCompiledQuery(made)) compiled.set(key, (query = made));
     }
     if (!query) runs.set(key, ran);
-    const standard = () => execute({ schema, document: request.document, contextValue: request.context, variableValues: variables, operationName: request.operationName ?? undefined });
     if (!query) return standard();
-    const result = await query.query(undefined, request.context, variables);
+    const result = await query.query(undefined, context, variables);
     if (!result.errors) return result;
     // No data: the variables were refused before any resolver ran. graphql-js refuses them again,
     // in the words and with the AST nodes by which Apollo answers 400 BAD_USER_INPUT.
     // (A root field's error that nulls the whole answer leaves data null, not absent: never rerun.)
     if (!('data' in result) || result.data === undefined) return standard();
     return { ...result, errors: result.errors.map(asGraphQLJsError) };
+  };
+  const executor: Executor = async (request) => {
+    const result = await run(request, request.context);
+    const again = result.errors && options.rerunWith ? options.rerunWith(request.context, result.errors) : null;
+    return again ? run(request, again) : result;
   };
   const gateway: Gateway = {
     onSchemaLoadOrUpdate(callback) {

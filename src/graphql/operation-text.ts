@@ -1,5 +1,4 @@
 import { Kind, visit, type DocumentNode, type GraphQLError, type ValueNode } from 'graphql';
-import type { ApolloServerPlugin } from '@apollo/server';
 import { unsafeTextProblems, UNSAFE_TEXT_MESSAGE, type InputProblem } from '../shared/unsafe-text.js';
 import { validationFailed } from '../shared/validate.js';
 import { asGraphQLError } from './errors.js';
@@ -27,23 +26,28 @@ function literalProblems(node: ValueNode, path: string, problems: InputProblem[]
  */
 export function unsafeOperationText(document: DocumentNode, variables: Record<string, unknown> | undefined): GraphQLError | null {
   const problems = unsafeTextProblems(variables ?? {});
-  visit(document, {
-    Argument(node) {
-      literalProblems(node.value, node.name.value, problems);
-      return false;
-    },
-  });
+  problems.push(...inlineProblems(document));
   return problems.length === 0 ? null : asGraphQLError(validationFailed(problems));
 }
 
-/** Apollo plugin running `unsafeOperationText` once the operation is parsed and validated. */
-export const refuseUnsafeText: ApolloServerPlugin = {
-  requestDidStart() {
-    return Promise.resolve({
-      didResolveOperation({ document, request }) {
-        const error = unsafeOperationText(document, request.variables);
-        return error ? Promise.reject(error) : Promise.resolve();
+/**
+ * The inline arguments' problems of each document, walked once: Apollo hands the same parsed
+ * document to every request that sends the same text (its document store), so a document clients
+ * repeat is not walked at each request. Weak: a document Apollo drops goes with its entry.
+ */
+const inlineProblemsOf = new WeakMap<DocumentNode, readonly InputProblem[]>();
+
+function inlineProblems(document: DocumentNode): readonly InputProblem[] {
+  let problems = inlineProblemsOf.get(document);
+  if (!problems) {
+    const found: InputProblem[] = [];
+    visit(document, {
+      Argument(node) {
+        literalProblems(node.value, node.name.value, found);
+        return false;
       },
     });
-  },
-};
+    inlineProblemsOf.set(document, (problems = found));
+  }
+  return problems;
+}

@@ -1,6 +1,7 @@
 import type { Request, Response, NextFunction, Router } from 'express';
 import { AppError } from '../errors.js';
 import type { ServiceContext } from '../shared/context.js';
+import { primaryRetryOf } from '../shared/replica-reads.js';
 import { requestLocals } from './request-locals.js';
 import { camelKeys, snakeKeys } from '../shared/case.js';
 import { requestRefused } from './errors.js';
@@ -69,7 +70,12 @@ export function route(router: Router, path: string, operations: Partial<Record<M
           body: camelKeys(req.body ?? {}),
           header: (name) => req.header(name),
         };
-        const result = await handler(call);
+        const result = await handler(call).catch((error: unknown) => {
+          // A read the replica lost under it runs once more on the primary (shared/replica-reads.ts).
+          const onPrimary = primaryRetryOf(call.ctx, error);
+          if (!onPrimary) throw error;
+          return handler({ ...call, ctx: onPrimary });
+        });
         if (result instanceof TextReply) {
           res.set(result.headers).type(result.contentType).status(200).send(result.body);
         } else if (result instanceof Reply) {

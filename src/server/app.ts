@@ -1,9 +1,8 @@
 import http from 'node:http';
 import pg from 'pg';
 import express, { type Request, type Response, type NextFunction } from 'express';
-import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin, type GraphQLRequestListener } from '@apollo/server';
 import { GraphQLError, OperationTypeNode } from 'graphql';
-import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { AppError, errorBody } from '../errors.js';
@@ -12,7 +11,7 @@ import { errorHandler, routeNotFound } from '../rest/errors.js';
 import { graphqlSchema } from '../resolvers/schema.js';
 import { asGraphQLError, formatError } from '../graphql/errors.js';
 import { onlyLimitErrors, operationRules } from '../graphql/limits.js';
-import { refuseUnsafeText } from '../graphql/operation-text.js';
+import { unsafeOperationText } from '../graphql/operation-text.js';
 import type { GraphQLContext } from '../resolvers/graphql-context.js';
 import { createLoaders } from '../graphql/loaders.js';
 import { bearerToken, createServiceContext, type AppDeps } from './request-context.js';
@@ -35,6 +34,8 @@ import { graphiqlPage } from './graphiql.js';
 import { corsPolicy } from './cors.js';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../shared/json-depth.js';
 import { operationExecution } from '../graphql/operation-executor.js';
+import { primaryRetryOf } from '../shared/replica-reads.js';
+import { graphqlHttp } from './graphql-http.js';
 
 /** How long stopping waits for requests in flight before closing what is left. */
 const STOP_GRACE_MS = 10_000;
@@ -85,47 +86,51 @@ export interface RunningApp {
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** An operation over a limit is answered with that limit alone (`onlyLimitErrors`). */
-const limitErrorsAlone: ApolloServerPlugin<GraphQLContext> = {
-  requestDidStart() {
-    return Promise.resolve({
-      willSendResponse({ response }) {
-        if (response.body.kind === 'single' && response.body.singleResult.errors) {
-          response.body.singleResult.errors = onlyLimitErrors(response.body.singleResult.errors);
-        }
-        return Promise.resolve();
-      },
-    });
+/**
+ * Our rules of an HTTP operation, as one Apollo plugin whose hooks are shared by every request (no
+ * per-request listener: each plugin's listener is called at every hook of every request):
+ * - a subscription sent over HTTP would run its resolver without an event: refused, pointing to the
+ *   websocket;
+ * - a mutation is writing work for the database layer (write slots, request-scope.ts); a query is not;
+ * - NUL or a lone surrogate in the variables or inline arguments: VALIDATION_FAILED before it runs
+ *   (`unsafeOperationText`);
+ * - an operation over a limit is answered with that limit alone (`onlyLimitErrors`).
+ */
+const operationRulesOfRequest: GraphQLRequestListener<GraphQLContext> = {
+  didResolveOperation({ operation, document, request }) {
+    if (operation?.operation === OperationTypeNode.SUBSCRIPTION) {
+      return Promise.reject(
+        new GraphQLError('Subscriptions are served over a websocket (graphql-ws) at /graphql, not over HTTP', {
+          extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+        }),
+      );
+    }
+    markWriting(operation?.operation === OperationTypeNode.MUTATION);
+    const unsafe = unsafeOperationText(document, request.variables);
+    return unsafe ? Promise.reject(unsafe) : Promise.resolve();
+  },
+  willSendResponse({ response }) {
+    if (response.body.kind === 'single' && response.body.singleResult.errors) {
+      response.body.singleResult.errors = onlyLimitErrors(response.body.singleResult.errors);
+    }
+    return Promise.resolve();
   },
 };
+const operationRulesOfHttp: ApolloServerPlugin<GraphQLContext> = { requestDidStart: () => Promise.resolve(operationRulesOfRequest) };
 
-/** A mutation is writing work for the database layer (write slots, request-scope.ts); a query is not. */
-const mutationsWrite: ApolloServerPlugin<GraphQLContext> = {
-  requestDidStart() {
-    return Promise.resolve({
-      didResolveOperation({ operation }) {
-        markWriting(operation?.operation === OperationTypeNode.MUTATION);
-        return Promise.resolve();
-      },
-    });
-  },
-};
-
-/** A subscription sent over HTTP would run its resolver without an event: point to the websocket instead. */
-const subscriptionsOnlyOverWebsocket: ApolloServerPlugin<GraphQLContext> = {
-  requestDidStart() {
-    return Promise.resolve({
-      didResolveOperation({ operation }) {
-        if (operation?.operation !== OperationTypeNode.SUBSCRIPTION) return Promise.resolve();
-        return Promise.reject(
-          new GraphQLError('Subscriptions are served over a websocket (graphql-ws) at /graphql, not over HTTP', {
-            extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
-          }),
-        );
-      },
-    });
-  },
-};
+/**
+ * The GraphQL twin of the REST route's retry (src/rest/route.ts): an operation that read from a
+ * replica which lost the connection under it runs once more, on the primary, with fresh loaders
+ * (those of the first run hold the failed loads).
+ */
+function onPrimaryAfterReplicaLoss(context: object, errors: readonly GraphQLError[]): GraphQLContext | null {
+  const { ctx } = context as GraphQLContext;
+  for (const error of errors) {
+    const onPrimary = primaryRetryOf(ctx, error.originalError);
+    if (onPrimary) return { ctx: onPrimary, loaders: createLoaders(onPrimary) };
+  }
+  return null;
+}
 
 /**
  * The sign-in counts' own connection on the ORM's database: one exchange every half second, which
@@ -218,7 +223,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
 
   const schema = await graphqlSchema();
   const apollo = new ApolloServer<GraphQLContext>({
-    ...operationExecution(schema, deps.config.graphqlExecutor, deps.config.graphqlCompileAfter),
+    ...operationExecution(schema, deps.config.graphqlExecutor, { compileAfter: deps.config.graphqlCompileAfter, rerunWith: onPrimaryAfterReplicaLoss }),
     // Introspection is refused by our own rule (operationRules) when GRAPHQL_INTROSPECTION is off:
     // Apollo's refusal names Apollo and tells how to turn it on.
     introspection: true,
@@ -235,10 +240,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     formatError: formatError(deps.log),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
-      subscriptionsOnlyOverWebsocket,
-      mutationsWrite,
-      limitErrorsAlone,
-      refuseUnsafeText,
+      operationRulesOfHttp,
       // No cache hints are used, and the default cache-control plugin wraps every field resolver to collect them.
       ApolloServerPluginCacheControlDisabled(),
       // Apollo's landing page loads Sandbox from Apollo's CDN: never served; GraphiQL is ours (graphiql.ts).
@@ -253,15 +255,13 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   app.use(
     '/graphql',
     bodyParser,
-    expressMiddleware(apollo, {
-      context: async ({ req, res }) => {
-        try {
-          const ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, clientOf(req, req.ip));
-          return { ctx, loaders: createLoaders(ctx) };
-        } catch (error) {
-          throw asGraphQLError(error);
-        }
-      },
+    graphqlHttp(apollo, async ({ req, res }) => {
+      try {
+        const ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, clientOf(req, req.ip));
+        return { ctx, loaders: createLoaders(ctx) };
+      } catch (error) {
+        throw asGraphQLError(error);
+      }
     }),
   );
 

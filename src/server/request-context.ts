@@ -4,12 +4,12 @@ import type { Logger } from '../logger.js';
 import type { EventBus } from '../shared/domain-event.js';
 import type { ServiceContext, ServiceWiring } from '../shared/context.js';
 import { authenticate } from '../services/accounts/auth.service.js';
-import { currentScope, runReading } from '../db/request-scope.js';
+import { runReading } from '../db/request-scope.js';
 import type { ReadRouting } from '../db/read-routing.js';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Actor } from '../shared/context.js';
 import { Role } from '../entities/user.entity.js';
 import type { AuthThrottle, ClientAddress } from '../shared/auth-throttle.js';
+import { withRoutedReads } from '../shared/replica-reads.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -65,21 +65,4 @@ function mayReadFromReplica(actor: Actor | null, lastWriteAt: Date | null, windo
   if (!actor) return true;
   if (actor.role !== Role.Customer) return false;
   return lastWriteAt === null || Date.now() - lastWriteAt.getTime() >= windowMs;
-}
-
-/**
- * The context's `em` reads from a replica while the request is not writing: chosen on the first read
- * and kept for the request (one replica's view throughout), the primary when none is usable. Writing
- * work (a mutation, a use case: request-scope.ts) always gets the primary's `em`.
- */
-function withRoutedReads(ctx: Omit<ServiceContext, 'em'>, primary: EntityManager, reads: ReadRouting): ServiceContext {
-  let replica: EntityManager | null | undefined;
-  return Object.defineProperty(ctx, 'em', {
-    enumerable: true,
-    get(): EntityManager {
-      if (currentScope()?.writing) return primary;
-      if (replica === undefined) replica = reads.replicaFork();
-      return replica ?? primary;
-    },
-  }) as ServiceContext;
 }
