@@ -86,8 +86,9 @@ async function page(ctx: ServiceContext, audience: Audience, types: readonly str
 /**
  * The events the caller may see, live; with `after`, the stored events after that id first. The
  * live listener is attached before the replay reads, and live events at or below the last replayed
- * id are dropped: the relay hands each process every position once and in order, so the seam has no
- * gap and no duplicate.
+ * id are dropped when they are taken (not when they arrive: the replay may still be reading them then):
+ * the relay hands each process every position once and in order, so the seam has no gap and no
+ * duplicate.
  */
 async function resumableStream(ctx: ServiceContext, audience: Audience, types: readonly string[], after: string | null | undefined): Promise<AsyncIterableIterator<DomainEvent>> {
   const accept = accepts(audience, types);
@@ -107,9 +108,15 @@ async function resumableStream(ctx: ServiceContext, audience: Audience, types: r
     }
   }
   const resumed: AsyncIterableIterator<DomainEvent> = {
-    next() {
+    async next() {
       const event = replayed.shift();
-      return event ? Promise.resolve({ value: event, done: false }) : live.next();
+      if (event) return { value: event, done: false };
+      for (;;) {
+        // The live filter compares with the seam as it was when the event arrived: an event
+        // published while the replay was still reading is queued live and replayed too.
+        const result = await live.next();
+        if (result.done || BigInt(result.value.id) > seam) return result;
+      }
     },
     return() {
       replayed.length = 0;
