@@ -170,7 +170,7 @@ export class PostgresEventBus implements EventBus {
         this.again = false;
         this.lastRound = performance.now();
         await this.relayAndRead();
-        if (this.again) await new Promise((resolve) => setTimeout(resolve, this.lastRound + PUMP_SPACING_MS - performance.now()));
+        if (this.again) await new Promise((resolve) => setTimeout(resolve, Math.max(0, this.lastRound + PUMP_SPACING_MS - performance.now())));
       } while (this.again && this.listening && !this.stopped);
     })().finally(() => {
       this.pumping = null;
