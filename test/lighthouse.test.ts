@@ -8,16 +8,16 @@ import { seedDemoData } from '../src/seed/demo-seed.js';
 
 /**
  * Lighthouse 12 (pinned) on the phone profile, against the production build served by the server with
- * the demo data: home, a product and a search. The floors are issue 31's (Accessibility 98, Best
- * Practices 100, SEO 100, layout shift at most 0.05) except Performance: its target of 90 is met on
- * some runs but not reliably on the shared 2-core machine (79 to 97 per page over four runs at a load
- * of 11 to 14 since the first query leaves with the page: docs/performance.md), so 75 holds what there
- * is against regressions and the scores are written out beside the run. One run per page, only the
+ * the demo data: home, a product and a search. The floors are issue 31's: Performance 90,
+ * Accessibility 98, Best Practices 100, SEO 100, layout shift at most 0.05. Since the first query
+ * leaves with the page, a machine running only this suite scores 96-98 on each page (inside the whole
+ * suite and alone: docs/performance.md); a machine shared with other sessions' builds scored 79-97
+ * (load 11-14), which this floor does not allow for. One run per page, only the
  * four categories: Lighthouse costs about half a minute a page on the 2-core machine.
  * Scores go to test-output/lighthouse.json.
  */
 const run = promisify(execFile);
-const FLOORS = { performance: 0.75, accessibility: 0.98, 'best-practices': 1, seo: 1 } as const;
+const FLOORS = { performance: 0.9, accessibility: 0.98, 'best-practices': 1, seo: 1 } as const;
 const MAX_CLS = 0.05;
 const CHROME_FLAGS = '--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run';
 
@@ -54,7 +54,7 @@ async function lighthouse(path: string, name: string): Promise<{ scores: Record<
   return { scores, cls: report.audits['cumulative-layout-shift'].numericValue ?? 0 };
 }
 
-it('scores at least 75 / 98 / 100 / 100 with CLS at most 0.05 on home, product and search (mobile)', async () => {
+it('scores at least 90 / 98 / 100 / 100 with CLS at most 0.05 on home, product and search (mobile)', async () => {
   const [product] = await t.sql(`select id from product where status = 'published' order by id limit 1`);
   const pages = { home: '/', product: `/products/${product.id}`, search: `/search?q=${encodeURIComponent('咖啡')}` };
   const results: Record<string, { scores: Record<string, number>; cls: number }> = {};
