@@ -154,9 +154,14 @@ export class PostgresEventBus implements EventBus {
       this.pumpScheduled = false;
       void this.pump();
     };
-    const wait = this.lastRound + PUMP_SPACING_MS - performance.now();
-    if (wait <= 0) setImmediate(run);
+    const wait = this.untilNextRound();
+    if (wait === 0) setImmediate(run);
     else setTimeout(run, wait);
+  }
+
+  /** Milliseconds until PUMP_SPACING_MS has passed since the last round began (0: now). */
+  private untilNextRound(): number {
+    return Math.max(0, this.lastRound + PUMP_SPACING_MS - performance.now());
   }
 
   /** One pump at a time; a wake-up during one runs it again after. */
@@ -170,7 +175,7 @@ export class PostgresEventBus implements EventBus {
         this.again = false;
         this.lastRound = performance.now();
         await this.relayAndRead();
-        if (this.again) await new Promise((resolve) => setTimeout(resolve, Math.max(0, this.lastRound + PUMP_SPACING_MS - performance.now())));
+        if (this.again) await new Promise((resolve) => setTimeout(resolve, this.untilNextRound()));
       } while (this.again && this.listening && !this.stopped);
     })().finally(() => {
       this.pumping = null;
