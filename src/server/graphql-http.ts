@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { HeaderMap, type ApolloServer, type BaseContext, type ContextFunction } from '@apollo/server';
 
 /**
- * Apollo's Express integration (`@as-integrations/express5`'s `expressMiddleware`), less its
+ * Apollo's Express integration (`expressMiddleware` of `@as-integrations/express5`, no longer a dependency), less its
  * per-request `url.parse` of the whole URL (the legacy parser, a visible share of a listing
  * operation's CPU: docs/performance.md) where Apollo only reads the query string, which GET
  * operations carry. Everything else is the integration's: the headers as Apollo's HeaderMap, the
