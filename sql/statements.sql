@@ -477,8 +477,14 @@ select position::text as id, type, to_char(occurred_at at time zone 'UTC', 'YYYY
  order by position limit ?;
 
 -- event_prune (SQL text)
-with cut as (
-  select max(position) as p from event where published_at < now() - ?::int * interval '1 second'
+with horizon as (
+  select s.pruned_through, now() - ?::int * interval '1 second' as cutoff from event_sequence s where s.id = 1
+),
+cut as (
+  select coalesce(
+           (select e.position - 1 from event e, horizon h
+             where e.position > h.pruned_through and e.published_at >= h.cutoff order by e.position limit 1),
+           (select max(e.position) from event e)) as p
 ),
 gone as (delete from event where position <= (select p from cut) returning position),
 moved as (

@@ -79,6 +79,39 @@ describe('outbox', () => {
     for (let i = 0; i < 40; i++) expect(at.get(i)!).toBeLessThan(at.get(i + 100)!);
   });
 
+  it('a process with no subscriber moves its mark without handing anything over; one that subscribes later is handed only what came after, once', async () => {
+    // Nothing in `a` listens: the events committed by `b` move a's mark, and are never handed over.
+    await commitEvents(b, [marker(960_001), marker(960_002)]);
+    await waitFor(async () => (await tagged(b, 960_002))[0]?.position != null, 5000, 'positions given');
+    const [{ position: before }] = await tagged(b, 960_002);
+    await waitFor(() => BigInt(a.events.lastDelivered ?? '0') >= BigInt(before!), 5000, 'a’s mark moved past the events');
+    const seen = collect(a);
+    try {
+      await commitEvents(b, [marker(960_003)]);
+      await waitFor(() => seen.events.some((e) => e.type === 'stock.low' && e.payload.skuId === 960_003), 5000, 'the later event handed over');
+      const tags = seen.events.filter((e) => e.type === 'stock.low').map((e) => e.payload.skuId);
+      expect(tags.filter((t) => t >= 960_001 && t <= 960_003)).toEqual([960_003]);
+    } finally {
+      seen.stop();
+    }
+  });
+
+  it('numbers events a writer outside the server stored as soon as it NOTIFYs the channel, without waiting for the poll', async () => {
+    // Alone on its database, with its poll a minute away: only the NOTIFY can start its relay.
+    const solo = await startTestApp({ outbox: { pollMs: 60_000, retentionSeconds: 7 * 86_400 } });
+    const notifier = new pg.Client({ connectionString: solo.dbUrl });
+    await notifier.connect();
+    try {
+      await waitFor(() => solo.events.isListening, 5000, 'listening');
+      await solo.sql(`insert into event (type, shop_ids, customer_id, payload, occurred_at) values ('stock.low', '{}', null, '{"skuId": 960101, "productId": 0, "stock": 0, "threshold": 1}', now())`);
+      await notifier.query(`select pg_notify('mallfront_events', 'stored by an importer')`);
+      await waitFor(async () => (await tagged(solo, 960_101))[0]?.position != null, 5000, 'the stored event numbered');
+    } finally {
+      await notifier.end();
+      await solo.close();
+    }
+  });
+
   it('loses nothing when the process that committed is killed before its relay ran: another process publishes it', async () => {
     const server = await startServerProcess({ DATABASE_URL: a.dbUrl, NODE_ENV: 'production', DEVICE_TOKEN_SECRET: 'p'.repeat(48), OUTBOX_POLL_MS: '100' });
     const { product } = await shopWithProduct(a, [{ price: 1000, stock: 100 }]);

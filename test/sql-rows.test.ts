@@ -13,7 +13,7 @@ import { PlacedRow, placeOrders } from '../src/services/checkout/place-orders.re
 import { OrderRow, orderRowsById } from '../src/services/orders/order.repository.js';
 import { MergedCartRow, mergeCartLines } from '../src/services/checkout/cart.repository.js';
 import { storeEvents } from '../src/shared/outbox.repository.js';
-import { EventRow, feedForAdmin, feedForCustomer, feedForShop, pruneEvents, RELAY_SQL, retentionHorizon } from '../src/services/events/outbox.repository.js';
+import { EventRow, feedForAdmin, feedForCustomer, feedForShop, pruneEvents, RELAY_SQL, retentionHorizon, SequencedRow } from '../src/services/events/outbox.repository.js';
 import {
   claimDeliveries, disableEndpoint, lockDueEndpoints, logAttempt, reclaimLapsed, settleAttempts,
 } from '../src/services/events/webhooks/webhooks.repository.js';
@@ -180,8 +180,9 @@ it("the outbox's and the webhooks' statements return what their schemas declare"
       type: 'stock.low', shop_ids: [shop.id], customer_id: customerId, payload: { skuId, productId: 1, stock: 0, threshold: 5 }, occurred_at: new Date().toISOString(),
     });
     await expectRowsMatch(storeEvents.text, [JSON.stringify([event(1, customer.id), event(2, null), event(3, null), event(4, null), event(5, null)])], row(storeEvents));
-    // The relay numbers them and writes their deliveries (its own statements are parsed where they run).
-    await client.query(RELAY_SQL.sequence, [500]);
+    // The relay numbers them and writes their deliveries, in one call of its stored function.
+    const { rows: [round] } = await client.query<{ round: unknown }>(RELAY_SQL.round, [500, 'mallfront_rows_test']);
+    expect(SequencedRow.parse(round.round)).toEqual({ sequenced: 5, last: expect.any(String), deliveries: 5 });
 
     await expectRowsMatch(feedForAdmin.text, ['0', '{stock.low}', 100], EventRow);
     await expectRowsMatch(feedForShop.text, ['0', '{stock.low}', shop.id, 100], EventRow);

@@ -12,7 +12,6 @@ import { Shop } from './shop.entity.js';
 @Index({ name: 'event_unpublished_index', properties: ['id'], where: 'position is null' })
 @Index({ name: 'event_customer_position_index', properties: ['customerId', 'position'], where: 'customer_id is not null' })
 @Index({ name: 'event_shop_ids_index', properties: ['shopIds'], type: 'gin' })
-@Index({ name: 'event_published_at_index', properties: ['publishedAt'] })
 export class Event {
   declare [EntityName]?: 'Event';
 

@@ -57,7 +57,7 @@ export function startSweeps(deps: AppDeps): () => void {
 }
 
 /**
- * The webhook dispatcher of this process: woken by the relay whenever it ran, and every half
+ * The webhook dispatcher of this process: woken whenever a relay wrote deliveries, and every half
  * second for retries that came due. Returns the stop function (waits briefly for attempts in flight).
  */
 export function startWebhookDispatcher(deps: AppDeps): () => Promise<void> {

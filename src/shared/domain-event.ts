@@ -89,12 +89,14 @@ export interface PendingEvents {
 export interface EventPublisher {
   /** Events were committed to the outbox: relay them soon (the relay also finds them by itself). */
   committed(): void;
+  /** Webhook deliveries were written outside the relay (a redelivery by hand): wake the dispatchers. */
+  deliveriesWritten(): void;
 }
 
 export interface EventSource {
   /** Calls `listener` with every event this process delivers, in position order; returns the unsubscribe function. */
   subscribe(listener: (event: DomainEvent) => void): () => void;
-  /** Calls `listener` after each run of the relay (the webhook dispatcher listens); absent without a relay. */
+  /** Calls `listener` whenever webhook deliveries were written (the webhook dispatcher listens); absent without a relay. */
   onWake?(listener: () => void): () => void;
 }
 

@@ -7,6 +7,7 @@ export class InProcessEventBus implements EventBus {
 
   /** Nothing relays here: events reach this bus only through `publish`. */
   committed(): void {}
+  deliveriesWritten(): void {}
 
   /** Hands events to this process's subscribers. */
   publish(events: DomainEvent[]): void {

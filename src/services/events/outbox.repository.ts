@@ -4,49 +4,22 @@ import { z } from '../../shared/validate.js';
 /**
  * The outbox's statements after commit (how events get in: src/shared/outbox.repository.ts).
  *
- * The relay runs `sequenceEvents` on its own connection, inside a transaction holding
- * `RELAY_LOCK` (an advisory lock: one relay at a time across every process). Under the lock it
- * finds the events that have no position yet, in insertion order, numbers them on from the last
- * position given, and writes one webhook delivery per event and matching endpoint, all in the same
- * transaction. Since relays take turns and each statement reads what committed before it, a reader
- * that sees position n has seen every position below it: positions never appear out of order, even
- * though the use cases' transactions commit in any order of their ids.
+ * The relay's round is one statement, the stored function `mf_relay_round` (src/entities/routines.ts),
+ * run on the relay's own connection: under `RELAY_LOCK` (an advisory lock: one relay at a time across
+ * every process) it finds the events that have no position yet, in insertion order, numbers them on
+ * from the last position given, writes one webhook delivery per event and matching endpoint, and
+ * NOTIFYs the new last position, all in one transaction. Since relays take turns and each reads what
+ * committed before it, a reader that sees position n has seen every position below it: positions
+ * never appear out of order, even though the use cases' transactions commit in any order of their ids.
  */
 
-/** pg_advisory_xact_lock key of the relay ("mfoutbox" as ASCII). */
+/** pg_advisory_xact_lock key of the relay ("mfoutbox" as ASCII); `mf_relay_round` has it written in. */
 export const RELAY_LOCK = '7883404617358583928';
 
 /** The relay's statements, run on its own connection (numbered placeholders, plain `pg`). */
 export const RELAY_SQL = {
-  lock: 'select pg_advisory_xact_lock($1::bigint)',
-  sequence: `
-with next as (
-  select id from event where position is null order by id limit $1 for update
-),
-numbered as (select id, row_number() over (order by id) as n from next),
-counter as (
-  update event_sequence set last_position = last_position + (select count(*) from numbered)
-   where id = 1 and exists (select 1 from numbered)
-  returning last_position - (select count(*) from numbered) as base
-),
-sequenced as (
-  update event e set position = c.base + n.n, published_at = now()
-    from numbered n cross join counter c
-   where e.id = n.id
-  returning e.id, e.position, e.type, e.shop_ids
-),
-fanned as (
-  insert into webhook_delivery (endpoint_id, event_id, position, state, next_attempt_at, created_at)
-  select w.id, s.id, s.position, 'pending', now(), now()
-    from sequenced s
-    join webhook_endpoint w on w.active and s.type = any(w.event_types) and (w.shop_id is null or w.shop_id = any(s.shop_ids))
-   order by s.position, w.id
-  returning endpoint_id
-)
-select (select count(*) from sequenced)::int as sequenced,
-       (select max(position) from sequenced)::text as last,
-       (select count(*) from fanned)::int as deliveries`,
-  notify: 'select pg_notify($1, $2)',
+  /** Parameters: the batch size, the NOTIFY channel. */
+  round: 'select mf_relay_round($1::int, $2::text) as round',
   lastPosition: 'select last_position::text as last from event_sequence where id = 1',
   /** The committed events after a position, in order: what a process hands its live subscribers. */
   after: `
@@ -55,6 +28,7 @@ select position::text as id, type, to_char(occurred_at at time zone 'UTC', 'YYYY
   from event where position > $1::bigint order by position limit $2`,
 } as const;
 
+/** What `mf_relay_round` answers: how many events it numbered, the last position given (null: none), the deliveries written. */
 export const SequencedRow = z.object({ sequenced: z.number().int(), last: z.string().nullable(), deliveries: z.number().int() });
 
 /** An event as stored, in its public form's names. */
@@ -110,16 +84,24 @@ export const retentionHorizon = fixedStatement({
 });
 
 /**
- * Retention: deletes the published events older than the cut-off, as a prefix of positions (so
+ * Retention: deletes the events published before the cut-off, as a prefix of positions (so
  * `pruned_through` says exactly which positions may be gone), with their webhook deliveries and log.
- * Parameter: the retention in seconds.
+ * The prefix ends before the oldest kept event that is still young: found by walking positions from
+ * the last pruned one (the relay publishes in position order), so no index on `published_at` is
+ * written for every event. Parameter: the retention in seconds.
  */
 export const pruneEvents = fixedStatement({
   name: 'event_prune',
   row: z.object({ pruned: z.number().int() }),
   text: `
-with cut as (
-  select max(position) as p from event where published_at < now() - ?::int * interval '1 second'
+with horizon as (
+  select s.pruned_through, now() - ?::int * interval '1 second' as cutoff from event_sequence s where s.id = 1
+),
+cut as (
+  select coalesce(
+           (select e.position - 1 from event e, horizon h
+             where e.position > h.pruned_through and e.published_at >= h.cutoff order by e.position limit 1),
+           (select max(e.position) from event e)) as p
 ),
 gone as (delete from event where position <= (select p from cut) returning position),
 moved as (

@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { Logger } from '../../logger.js';
 import { eventOf, type DomainEvent, type EventBus } from '../../shared/domain-event.js';
 import { InProcessEventBus } from './in-process-bus.js';
-import { EventRow, RELAY_LOCK, RELAY_SQL, SequencedRow } from './outbox.repository.js';
+import { EventRow, RELAY_SQL, SequencedRow } from './outbox.repository.js';
 
 export const EVENTS_CHANNEL = 'mallfront_events';
 
@@ -31,17 +31,24 @@ const BATCH = 500;
  * became visible, writes their webhook deliveries, and NOTIFYs the new last position on commit.
  * Every process LISTENs: on that wake-up (and every `pollMs` in any case) it reads the events after
  * the last position it handed over, in order, and hands them to its in-process bus, which the
- * GraphQL subscriptions read. NOTIFY carries no event, only the wake-up.
+ * GraphQL subscriptions read. NOTIFY carries no event, only the new last position and whether
+ * webhook deliveries were written (`parseRelayNotice`).
+ *
+ * A round does only what is needed: it numbers events when some were committed (here, or announced
+ * by another writer's NOTIFY, or looked for at the poll), reads events only while this process has
+ * subscribers (without any it just moves its mark to the last position), and wakes the webhook
+ * dispatchers only when a round wrote deliveries. At a thousand checkouts a second each of these was
+ * a statement or more per round on a connection the use cases share (docs/performance.md, issue 29).
  *
  * Nothing is lost when a process dies: an event committed by it is found by the next relay that
  * runs (any process's poll, or its own after a restart); a relay transaction cut off gives no
  * positions and is run again. Each process hands its subscribers every position once, in order.
  */
 /**
- * The least time between two rounds of the relay in one process. A round is five statements on the
- * relay's connection (and its NOTIFY wakes every process for a read); started after every commit, at
- * a thousand checkouts a second it cost the checkout about a third more CPU (docs/performance.md,
- * issue 29). Spaced, a round numbers every event committed in the last few milliseconds at once; an
+ * The least time between two rounds of the relay in one process. A round is a statement on the
+ * relay's connection that takes the relay lock and writes (and its NOTIFY reaches every process);
+ * started after every commit, at a thousand checkouts a second rounds cost the checkout about a third
+ * more CPU (docs/performance.md, issue 29). Spaced, a round numbers every event committed in the last few milliseconds at once; an
  * event reaches the subscriptions and webhooks at most this much later.
  */
 export const PUMP_SPACING_MS = 10;
@@ -56,6 +63,12 @@ export class PostgresEventBus implements EventBus {
   private pumping: Promise<void> | null = null;
   private again = false;
   private pumpScheduled = false;
+  /** Events were committed since the last round numbered them (or the poll asks to look). */
+  private toSequence = false;
+  /** Webhook deliveries were written since the dispatchers were last woken. */
+  private toDispatch = false;
+  /** The highest position known to be given (this relay's rounds, other relays' notices). */
+  private known: bigint | null = null;
   /** When the relay last started a round (performance.now()): rounds are spaced by PUMP_SPACING_MS. */
   private lastRound = Number.NEGATIVE_INFINITY;
   private reconnectTimer: NodeJS.Timeout | null = null;
@@ -80,19 +93,28 @@ export class PostgresEventBus implements EventBus {
   /** Connects and LISTENs. Fails if the first connection fails: the database is needed to start at all. */
   async start(): Promise<void> {
     await this.connect();
-    this.pollTimer = setInterval(() => this.pumpSoon(), this.pollMs);
+    this.pollTimer = setInterval(() => {
+      // Events of a process that died before its relay ran, and notices missed while disconnected.
+      this.toSequence = true;
+      this.pumpSoon();
+    }, this.pollMs);
     this.pollTimer.unref();
   }
 
   committed(): void {
+    this.toSequence = true;
     this.pumpSoon();
+  }
+
+  deliveriesWritten(): void {
+    for (const listener of this.wakeListeners) listener();
   }
 
   subscribe(listener: (event: DomainEvent) => void): () => void {
     return this.local.subscribe(listener);
   }
 
-  /** Called after every wake-up of the relay (the webhook dispatcher of this process listens). */
+  /** Called when a relay (of any process) wrote webhook deliveries (the webhook dispatcher of this process listens). */
   onWake(listener: () => void): () => void {
     this.wakeListeners.add(listener);
     return () => this.wakeListeners.delete(listener);
@@ -132,6 +154,7 @@ export class PostgresEventBus implements EventBus {
   async stop(timeoutMs = 2000): Promise<void> {
     if (this.stopped) return;
     const deadline = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref());
+    this.toSequence = true;
     await Promise.race([this.listening ? this.pump() : Promise.resolve(), deadline]);
     this.stopped = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
@@ -187,30 +210,61 @@ export class PostgresEventBus implements EventBus {
     const client = this.client;
     if (!client || !this.listening) return;
     try {
-      let full = true;
-      while (full) full = (await this.sequence(client)) === BATCH;
+      if (this.toSequence) {
+        this.toSequence = false;
+        let full = true;
+        while (full) full = (await this.sequence(client)) === BATCH;
+      }
       await this.readCommitted(client);
     } catch (error) {
       // The connection went away (it reconnects and pumps again) or a statement failed (retried next poll).
+      this.toSequence = true;
       if (client === this.client) this.options.log.error({ err: error }, 'relaying events failed; retried at the next poll');
-      await client.query('rollback').catch(() => {});
     }
-    for (const listener of this.wakeListeners) listener();
+    if (this.toDispatch) {
+      this.toDispatch = false;
+      for (const listener of this.wakeListeners) listener();
+    }
   }
 
-  /** Numbers one batch of waiting events under the relay lock; returns how many. */
+  /** Numbers one batch of waiting events under the relay lock (one statement: `mf_relay_round`); returns how many. */
   private async sequence(client: pg.Client): Promise<number> {
-    await client.query('begin');
-    await client.query(RELAY_SQL.lock, [RELAY_LOCK]);
-    const result = SequencedRow.parse((await client.query({ name: 'mf_relay_sequence', text: RELAY_SQL.sequence, values: [BATCH] })).rows[0]);
-    if (result.last !== null) await client.query(RELAY_SQL.notify, [this.channel, result.last]);
-    await client.query('commit');
+    const { rows } = await client.query<{ round: unknown }>({ name: 'mf_relay_round', text: RELAY_SQL.round, values: [BATCH, this.channel] });
+    const result = SequencedRow.parse(rows[0]?.round);
+    if (result.last !== null) this.learn(BigInt(result.last), result.deliveries > 0);
     return result.sequenced;
+  }
+
+  /**
+   * A relay gave positions up to `last` (and wrote deliveries when `fanned`). Without subscribers
+   * there is nothing to read: the mark moves at once, so a subscriber that arrives later is handed
+   * only what is given after it came (what came before is its replay's, with `after`).
+   */
+  private learn(last: bigint, fanned: boolean): void {
+    if (this.known === null || last > this.known) this.known = last;
+    if (fanned) this.toDispatch = true;
+    if (this.delivered !== null && this.local.subscriberCount() === 0 && last > this.delivered) this.delivered = last;
+  }
+
+  /** A NOTIFY on the channel: a relay's round (`mf_relay_round`), or any other payload: events were committed. */
+  private noticed(payload: string | undefined): void {
+    const notice = parseRelayNotice(payload);
+    if (!notice) {
+      this.toSequence = true;
+      this.pumpSoon();
+      return;
+    }
+    this.learn(notice.last, notice.fanned);
+    if (notice.fanned || (this.delivered !== null && notice.last > this.delivered)) this.pumpSoon();
   }
 
   /** Hands the committed events after the last one delivered to this process's subscribers, in order. */
   private async readCommitted(client: pg.Client): Promise<void> {
     if (this.delivered === null) return;
+    if (this.local.subscriberCount() === 0) {
+      if (this.known !== null && this.known > this.delivered) this.delivered = this.known;
+      return;
+    }
     for (;;) {
       const { rows } = await client.query({ name: 'mf_relay_after', text: RELAY_SQL.after, values: [String(this.delivered), BATCH] });
       for (const raw of rows) {
@@ -242,7 +296,7 @@ export class PostgresEventBus implements EventBus {
       keepAlive: true,
     });
     client.on('notification', (message) => {
-      if (message.channel === this.channel) this.pumpSoon();
+      if (message.channel === this.channel) this.noticed(message.payload);
     });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));
@@ -252,10 +306,11 @@ export class PostgresEventBus implements EventBus {
       const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
       this.pid = rows[0].pid;
       // Live delivery starts at the first connection: what committed before is the feeds' replay.
-      if (this.delivered === null) {
-        const last = await client.query<{ last: string }>(RELAY_SQL.lastPosition);
-        this.delivered = BigInt(last.rows[0]?.last ?? '0');
-      }
+      // After a reconnection, notices may have been missed while away: the position is read again.
+      const { rows: lastRows } = await client.query<{ last: string }>(RELAY_SQL.lastPosition);
+      const last = BigInt(lastRows[0]?.last ?? '0');
+      if (this.delivered === null) this.delivered = last;
+      this.learn(last, false);
     } catch (error) {
       client.removeAllListeners('end');
       client.on('error', () => {});
@@ -273,6 +328,7 @@ export class PostgresEventBus implements EventBus {
     for (const resolve of this.connectedWaiters) resolve();
     this.connectedWaiters.clear();
     // Whatever committed while this process was not listening.
+    this.toSequence = true;
     this.pumpSoon();
   }
 
@@ -304,4 +360,10 @@ export class PostgresEventBus implements EventBus {
     }, wait);
     this.reconnectTimer.unref();
   }
+}
+
+/** A relay round's NOTIFY payload (sent by `mf_relay_round`): the last position it gave, and `+` when it wrote webhook deliveries. */
+function parseRelayNotice(payload: string | undefined): { last: bigint; fanned: boolean } | null {
+  const match = /^([0-9]{1,19})(\+?)$/.exec(payload ?? '');
+  return match ? { last: BigInt(match[1]), fanned: match[2] === '+' } : null;
 }

@@ -213,7 +213,7 @@ export async function redeliverWebhookEvent(ctx: ServiceContext, endpointId: unk
     [id, eventId, endpoint.shopId, endpoint.shopId],
   );
   if (!row) throw notFound('Event', {});
-  ctx.events.committed();
+  ctx.events.deliveriesWritten();
   return true;
 }
 
