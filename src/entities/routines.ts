@@ -27,10 +27,10 @@ export const MfRefuse = new Routine({
  * lock (`RELAY_LOCK`, src/services/events/outbox.repository.ts) is taken first, so one relay at a time numbers; each
  * statement inside takes its own snapshot, so the events read after the lock are what the previous
  * relay left. With nothing waiting (the poll's rounds) it takes no lock and writes nothing.
- * Its statements are planned at every call (`force_custom_plan`), for the event table as it is then:
- * a plan cached when the table was small (a fresh database) joined the numbered ids to a scan of
- * every event, and kept doing so as the table grew, on a connection that lives as long as the
- * process (docs/performance.md and docs/decisions.md, issue 29). Created by the RelayRound migration.
+ * Sequential scans are off inside it, and the numbered events are reached by `id = any(ids)`: its
+ * plans are cached on a connection that lives as long as the process, and a plan made while the
+ * table was small (a fresh database) joined the numbered ids to a scan of every event, and kept doing
+ * so as the table grew (docs/performance.md and docs/decisions.md, issue 29). Created by the RelayRound migration.
  */
 export const MfRelayRound = new Routine({
   name: 'mf_relay_round',
@@ -41,7 +41,7 @@ export const MfRelayRound = new Routine({
     channel: { type: 'text' },
   },
   returns: { runtimeType: 'object', columnType: 'json' },
-  expression: `create or replace function mf_relay_round(batch int, channel text) returns json language plpgsql set plan_cache_mode to force_custom_plan as $$ declare
+  expression: `create or replace function mf_relay_round(batch int, channel text) returns json language plpgsql set enable_seqscan to off as $$ declare
   ids bigint[];
   base bigint;
   fanned int;
@@ -58,13 +58,13 @@ begin
   end if;
   update event_sequence s set last_position = s.last_position + cardinality(ids) where s.id = 1
   returning s.last_position - cardinality(ids) into base;
-  update event e set position = base + u.n, published_at = clock_timestamp()
-    from unnest(ids) with ordinality as u(id, n) where e.id = u.id;
+  update event e set position = base + array_position(ids, e.id), published_at = clock_timestamp()
+   where e.id = any(ids);
   insert into webhook_delivery (endpoint_id, event_id, position, state, next_attempt_at, created_at)
   select w.id, e.id, e.position, 'pending', now(), now()
-    from unnest(ids) as u(id)
-    join event e on e.id = u.id
+    from event e
     join webhook_endpoint w on w.active and e.type = any(w.event_types) and (w.shop_id is null or w.shop_id = any(e.shop_ids))
+   where e.id = any(ids)
    order by e.position, w.id;
   get diagnostics fanned = row_count;
   perform pg_notify(channel, (base + cardinality(ids))::text || case when fanned > 0 then '+' else '' end);
