@@ -25,6 +25,7 @@ import { Migration20261126500000OrderCompleted } from './Migration20261126500000
 import { Migration20261126510000SettlementLedger } from './Migration20261126510000SettlementLedger.js';
 import { Migration20261126600000AddressBook } from './Migration20261126600000AddressBook.js';
 import { Migration20261126800000ReadYourWrites } from './Migration20261126800000ReadYourWrites.js';
+import { Migration20261127100000SalesChangeLog } from './Migration20261127100000SalesChangeLog.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -57,4 +58,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126510000SettlementLedger', class: Migration20261126510000SettlementLedger },
   { name: 'Migration20261126600000AddressBook', class: Migration20261126600000AddressBook },
   { name: 'Migration20261126800000ReadYourWrites', class: Migration20261126800000ReadYourWrites },
+  { name: 'Migration20261127100000SalesChangeLog', class: Migration20261127100000SalesChangeLog },
 ];
