@@ -319,11 +319,14 @@ insert into "cart_item" ("customer_id", "sku_id", "quantity", "added_at")
 
 -- ranked_page {"include":{"skus":false,"shopProfiles":false}}
 -- values: $1 since, $2 since, $3 ids, $4 sold, $5 since
-with "changes" as (select "c"."product_id" as "product", sum("c"."delta")::int as "delta"
+with "changes" as (select "l"."product" as "product", sum("l"."change")::int as "delta"
   from "sales_version" as "sv"
-  inner join "sales_change" as "c" on "c"."shard" = "sv"."shard"
-  where "sv"."n" > ($1::bigint[])["sv"."shard" + 1] and "c"."n" > ($2::bigint[])["sv"."shard" + 1]
-  group by "c"."product_id"), "page" as (select "p"."id" as "id", "p"."name" as "name", "p"."description" as "description", "p"."image_url" as "imageUrl", "p"."status" as "status", "p"."price_from" as "priceFrom", "p"."category_id" as "categoryId", "p"."brand_id" as "brandId", "s"."id" as "shopId", "s"."slug" as "shopSlug", "s"."name" as "shopName", "p"."created_at" as "createdAt", "p"."updated_at" as "updatedAt", "r"."soldCount", "r"."position"
+  inner join lateral (select "c"."product_id" as "product", "c"."delta" as "change"
+  from "sales_change" as "c"
+  where "c"."shard" = "sv"."shard" and "c"."n" > ($1::bigint[])["sv"."shard" + 1]
+  offset 0) as "l" on true
+  where "sv"."n" > ($2::bigint[])["sv"."shard" + 1]
+  group by "l"."product"), "page" as (select "p"."id" as "id", "p"."name" as "name", "p"."description" as "description", "p"."image_url" as "imageUrl", "p"."status" as "status", "p"."price_from" as "priceFrom", "p"."category_id" as "categoryId", "p"."brand_id" as "brandId", "s"."id" as "shopId", "s"."slug" as "shopSlug", "s"."name" as "shopName", "p"."created_at" as "createdAt", "p"."updated_at" as "updatedAt", "r"."soldCount", "r"."position"
   from unnest($3::int[], $4::int[]) with ordinality as r(id, "soldCount", position)
   inner join "product" as "p" on "p"."id" = "r"."id"
   inner join "shop" as "s" on "s"."id" = "p"."shop_id")
@@ -348,11 +351,14 @@ with "changes" as (select "c"."product_id" as "product", sum("c"."delta")::int a
 
 -- ranked_page {"include":{"skus":true,"shopProfiles":true}}
 -- values: $1 since, $2 since, $3 ids, $4 sold, $5 since
-with "changes" as (select "c"."product_id" as "product", sum("c"."delta")::int as "delta"
+with "changes" as (select "l"."product" as "product", sum("l"."change")::int as "delta"
   from "sales_version" as "sv"
-  inner join "sales_change" as "c" on "c"."shard" = "sv"."shard"
-  where "sv"."n" > ($1::bigint[])["sv"."shard" + 1] and "c"."n" > ($2::bigint[])["sv"."shard" + 1]
-  group by "c"."product_id"), "page" as (select "p"."id" as "id", "p"."name" as "name", "p"."description" as "description", "p"."image_url" as "imageUrl", "p"."status" as "status", "p"."price_from" as "priceFrom", "p"."category_id" as "categoryId", "p"."brand_id" as "brandId", "s"."id" as "shopId", "s"."slug" as "shopSlug", "s"."name" as "shopName", "p"."created_at" as "createdAt", "p"."updated_at" as "updatedAt", "r"."soldCount", "r"."position"
+  inner join lateral (select "c"."product_id" as "product", "c"."delta" as "change"
+  from "sales_change" as "c"
+  where "c"."shard" = "sv"."shard" and "c"."n" > ($1::bigint[])["sv"."shard" + 1]
+  offset 0) as "l" on true
+  where "sv"."n" > ($2::bigint[])["sv"."shard" + 1]
+  group by "l"."product"), "page" as (select "p"."id" as "id", "p"."name" as "name", "p"."description" as "description", "p"."image_url" as "imageUrl", "p"."status" as "status", "p"."price_from" as "priceFrom", "p"."category_id" as "categoryId", "p"."brand_id" as "brandId", "s"."id" as "shopId", "s"."slug" as "shopSlug", "s"."name" as "shopName", "p"."created_at" as "createdAt", "p"."updated_at" as "updatedAt", "r"."soldCount", "r"."position"
   from unnest($3::int[], $4::int[]) with ordinality as r(id, "soldCount", position)
   inner join "product" as "p" on "p"."id" = "r"."id"
   inner join "shop" as "s" on "s"."id" = "p"."shop_id")

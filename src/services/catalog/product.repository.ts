@@ -240,11 +240,22 @@ export const rankedPage = preparedQuery({
       .with('changes', (qb) =>
         qb
           .selectFrom('SalesVersion as sv')
-          .innerJoin('SalesChange as c', 'c.shard', 'sv.shard')
-          .select((eb) => [eb.ref('c.productId').as('product'), sql<number>`sum(${eb.ref('c.delta')})::int`.as('delta')])
+          // Lateral, and kept a subquery (`offset 0`): each moved shard reads its log along the primary
+          // key from the ranking's counter; joined flat, the planner chose a scan of the whole log.
+          .innerJoinLateral(
+            (eb) =>
+              eb
+                .selectFrom('SalesChange as c')
+                .select(['c.productId as product', 'c.delta as change'])
+                .whereRef('c.shard', '=', 'sv.shard')
+                .where((e) => e('c.n', '>', counterOf(v.since, e.ref('sv.shard'))))
+                .offset(sql.lit(0))
+                .as('l'),
+            (join) => join.onTrue(),
+          )
+          .select((eb) => [eb.ref('l.product').as('product'), sql<number>`sum(${eb.ref('l.change')})::int`.as('delta')])
           .where((eb) => eb('sv.n', '>', counterOf(v.since, eb.ref('sv.shard'))))
-          .where((eb) => eb('c.n', '>', counterOf(v.since, eb.ref('sv.shard'))))
-          .groupBy('c.productId'),
+          .groupBy('l.product'),
       )
       .with('page', (qb) =>
         qb
