@@ -26,6 +26,7 @@ import { Migration20261126510000SettlementLedger } from './Migration202611265100
 import { Migration20261126600000AddressBook } from './Migration20261126600000AddressBook.js';
 import { Migration20261126800000ReadYourWrites } from './Migration20261126800000ReadYourWrites.js';
 import { Migration20261126900000RelayRound } from './Migration20261126900000RelayRound.js';
+import { Migration20261127100000SalesChangeLog } from './Migration20261127100000SalesChangeLog.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -59,4 +60,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126600000AddressBook', class: Migration20261126600000AddressBook },
   { name: 'Migration20261126800000ReadYourWrites', class: Migration20261126800000ReadYourWrites },
   { name: 'Migration20261126900000RelayRound', class: Migration20261126900000RelayRound },
+  { name: 'Migration20261127100000SalesChangeLog', class: Migration20261127100000SalesChangeLog },
 ];

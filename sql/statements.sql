@@ -318,13 +318,31 @@ insert into "cart_item" ("customer_id", "sku_id", "quantity", "added_at")
   returning "sku_id" as "skuId";
 
 -- ranked_page {"include":{"skus":false,"shopProfiles":false}}
--- values: $1 ids, $2 sold
-with "page" as (select "p"."id" as "id", "p"."name" as "name", "p"."description" as "description", "p"."image_url" as "imageUrl", "p"."status" as "status", "p"."price_from" as "priceFrom", "p"."category_id" as "categoryId", "p"."brand_id" as "brandId", "s"."id" as "shopId", "s"."slug" as "shopSlug", "s"."name" as "shopName", "p"."created_at" as "createdAt", "p"."updated_at" as "updatedAt", "r"."soldCount", "r"."position"
-  from unnest($1::int[], $2::int[]) with ordinality as r(id, "soldCount", position)
+-- values: $1 since, $2 since, $3 ids, $4 sold, $5 since
+with "changes" as (select "l"."product" as "product", sum("l"."change")::int as "delta"
+  from "sales_version" as "sv"
+  inner join lateral (select "c"."product_id" as "product", "c"."delta" as "change"
+  from "sales_change" as "c"
+  where "c"."shard" = "sv"."shard" and "c"."n" > ($1::bigint[])["sv"."shard" + 1]
+  offset 0) as "l" on true
+  where "sv"."n" > ($2::bigint[])["sv"."shard" + 1]
+  group by "l"."product"), "page" as (select "p"."id" as "id", "p"."name" as "name", "p"."description" as "description", "p"."image_url" as "imageUrl", "p"."status" as "status", "p"."price_from" as "priceFrom", "p"."category_id" as "categoryId", "p"."brand_id" as "brandId", "s"."id" as "shopId", "s"."slug" as "shopSlug", "s"."name" as "shopName", "p"."created_at" as "createdAt", "p"."updated_at" as "updatedAt", "r"."soldCount", "r"."position"
+  from unnest($3::int[], $4::int[]) with ordinality as r(id, "soldCount", position)
   inner join "product" as "p" on "p"."id" = "r"."id"
   inner join "shop" as "s" on "s"."id" = "p"."shop_id")
-  select "v"."n"::text as "catalogVersion", (select sum("sv"."n")::text as "n"
-  from "sales_version" as "sv") as "salesVersion", "page".*
+  select "v"."n"::text as "catalogVersion", array((select "sv"."n" as "n"
+  from "sales_version" as "sv"
+  order by "sv"."shard"))::text as "salesVector", exists ((select 1 as "one"
+  from "changes"
+  where "changes"."product" is null)) or exists ((select 1 as "one"
+  from "sales_change_horizon" as "h"
+  where "h"."pruned_through" > ($5::bigint[])["h"."shard" + 1])) as "resetSince", case when coalesce("page"."position", 1) = 1 then array((select "changes"."product"
+  from "changes"
+  where "changes"."product" is not null
+  order by "changes"."product")) end as "changedIds", case when coalesce("page"."position", 1) = 1 then array((select "changes"."delta"
+  from "changes"
+  where "changes"."product" is not null
+  order by "changes"."product")) end as "changedBy", "page".*
   from (select "cv"."n" as "n"
   from "catalog_version" as "cv"
   where "cv"."id" = 1) as "v"
@@ -332,13 +350,31 @@ with "page" as (select "p"."id" as "id", "p"."name" as "name", "p"."description"
   order by "page"."position";
 
 -- ranked_page {"include":{"skus":true,"shopProfiles":true}}
--- values: $1 ids, $2 sold
-with "page" as (select "p"."id" as "id", "p"."name" as "name", "p"."description" as "description", "p"."image_url" as "imageUrl", "p"."status" as "status", "p"."price_from" as "priceFrom", "p"."category_id" as "categoryId", "p"."brand_id" as "brandId", "s"."id" as "shopId", "s"."slug" as "shopSlug", "s"."name" as "shopName", "p"."created_at" as "createdAt", "p"."updated_at" as "updatedAt", "r"."soldCount", "r"."position"
-  from unnest($1::int[], $2::int[]) with ordinality as r(id, "soldCount", position)
+-- values: $1 since, $2 since, $3 ids, $4 sold, $5 since
+with "changes" as (select "l"."product" as "product", sum("l"."change")::int as "delta"
+  from "sales_version" as "sv"
+  inner join lateral (select "c"."product_id" as "product", "c"."delta" as "change"
+  from "sales_change" as "c"
+  where "c"."shard" = "sv"."shard" and "c"."n" > ($1::bigint[])["sv"."shard" + 1]
+  offset 0) as "l" on true
+  where "sv"."n" > ($2::bigint[])["sv"."shard" + 1]
+  group by "l"."product"), "page" as (select "p"."id" as "id", "p"."name" as "name", "p"."description" as "description", "p"."image_url" as "imageUrl", "p"."status" as "status", "p"."price_from" as "priceFrom", "p"."category_id" as "categoryId", "p"."brand_id" as "brandId", "s"."id" as "shopId", "s"."slug" as "shopSlug", "s"."name" as "shopName", "p"."created_at" as "createdAt", "p"."updated_at" as "updatedAt", "r"."soldCount", "r"."position"
+  from unnest($3::int[], $4::int[]) with ordinality as r(id, "soldCount", position)
   inner join "product" as "p" on "p"."id" = "r"."id"
   inner join "shop" as "s" on "s"."id" = "p"."shop_id")
-  select "v"."n"::text as "catalogVersion", (select sum("sv"."n")::text as "n"
-  from "sales_version" as "sv") as "salesVersion", "page".*, (select coalesce(json_agg(agg), '[]')
+  select "v"."n"::text as "catalogVersion", array((select "sv"."n" as "n"
+  from "sales_version" as "sv"
+  order by "sv"."shard"))::text as "salesVector", exists ((select 1 as "one"
+  from "changes"
+  where "changes"."product" is null)) or exists ((select 1 as "one"
+  from "sales_change_horizon" as "h"
+  where "h"."pruned_through" > ($5::bigint[])["h"."shard" + 1])) as "resetSince", case when coalesce("page"."position", 1) = 1 then array((select "changes"."product"
+  from "changes"
+  where "changes"."product" is not null
+  order by "changes"."product")) end as "changedIds", case when coalesce("page"."position", 1) = 1 then array((select "changes"."delta"
+  from "changes"
+  where "changes"."product" is not null
+  order by "changes"."product")) end as "changedBy", "page".*, (select coalesce(json_agg(agg), '[]')
   from (select "k"."id" as "id", "k"."name" as "name", "k"."price" as "price", "k"."stock" as "stock"
   from "sku" as "k"
   where "k"."product_id" = "page"."id"
@@ -354,8 +390,9 @@ with "page" as (select "p"."id" as "id", "p"."name" as "name", "p"."description"
 -- values: none
 select (select "cv"."n" as "n"
   from "catalog_version" as "cv"
-  where "cv"."id" = 1)::text as "catalogVersion", (select sum("sv"."n")::text as "n"
-  from "sales_version" as "sv") as "salesVersion", coalesce(array_agg("r"."id"
+  where "cv"."id" = 1)::text as "catalogVersion", array((select "sv"."n" as "n"
+  from "sales_version" as "sv"
+  order by "sv"."shard"))::text as "salesVector", coalesce(array_agg("r"."id"
   order by "r"."sold" desc, "r"."id" desc), '{}') as "ids", coalesce(array_agg("r"."sold"
   order by "r"."sold" desc, "r"."id" desc), '{}') as "sold"
   from (select "p"."id" as "id", (select coalesce(sum("oi"."quantity"), 0)::int as "sold"
@@ -369,10 +406,12 @@ select (select "cv"."n" as "n"
 -- values: $1 keyword, $2 keyword
 select (select "cv"."n" as "n"
   from "catalog_version" as "cv"
-  where "cv"."id" = 1)::text as "catalogVersion", (select sum("sv"."n")::text as "n"
-  from "sales_version" as "sv") as "salesVersion", coalesce(array_agg("r"."id"
+  where "cv"."id" = 1)::text as "catalogVersion", array((select "sv"."n" as "n"
+  from "sales_version" as "sv"
+  order by "sv"."shard"))::text as "salesVector", coalesce(array_agg("r"."id"
   order by "r"."rank" desc, "r"."sold" desc, "r"."id" desc), '{}') as "ids", coalesce(array_agg("r"."sold"
-  order by "r"."rank" desc, "r"."sold" desc, "r"."id" desc), '{}') as "sold"
+  order by "r"."rank" desc, "r"."sold" desc, "r"."id" desc), '{}') as "sold", coalesce(array_agg("r"."rank"::float8
+  order by "r"."rank" desc, "r"."sold" desc, "r"."id" desc), '{}') as "rank"
   from (select "p"."id" as "id", ts_rank_cd("p"."search_document", to_tsquery('simple', $1)) as "rank", (select coalesce(sum("oi"."quantity"), 0)::int as "sold"
   from "order_item" as "oi"
   where "oi"."sold" and "oi"."product_id" = "p"."id") as "sold"
@@ -669,6 +708,18 @@ select p.*, (select json_object_agg(s.id, s.stock) from stock s) as remaining,
   from placed p cross join verdict v
  where v.refused = 0
  order by p.id;
+
+-- sales_change_prune (SQL text)
+with cut as (
+  select shard, max(n) as through from sales_change where at < clock_timestamp() - ?::int * interval '1 second' group by shard
+),
+gone as (delete from sales_change c using cut where c.shard = cut.shard and c.n <= cut.through returning c.n),
+moved as (
+  update sales_change_horizon h set pruned_through = cut.through from cut
+   where h.shard = cut.shard and cut.through > h.pruned_through
+  returning h.shard
+)
+select (select count(*) from gone)::int as pruned;
 
 -- store_events (SQL text)
 insert into event (type, shop_ids, customer_id, payload, occurred_at)

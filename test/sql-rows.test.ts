@@ -17,6 +17,7 @@ import { EventRow, feedForAdmin, feedForCustomer, feedForShop, pruneEvents, RELA
 import {
   claimDeliveries, disableEndpoint, lockDueEndpoints, logAttempt, reclaimLapsed, settleAttempts,
 } from '../src/services/events/webhooks/webhooks.repository.js';
+import { pruneSalesChanges } from '../src/services/catalog/sales-changes.repository.js';
 import '../src/services/repositories.js';
 
 /**
@@ -99,6 +100,7 @@ const CHECKED = [
   'merge_cart_lines', 'order_rows', 'place_orders',
   'store_events', 'event_feed_admin', 'event_feed_customer', 'event_feed_shop', 'event_prune', 'event_retention_horizon',
   'webhook_lock_due_endpoints', 'webhook_claim', 'webhook_log_attempt', 'webhook_settle_attempts', 'webhook_reclaim_lapsed', 'webhook_disable',
+  'sales_change_prune',
 ];
 
 it('every fixed statement is checked here', () => {
@@ -204,4 +206,15 @@ it("the outbox's and the webhooks' statements return what their schemas declare"
   } finally {
     await client.query('rollback');
   }
+});
+
+it('the sales-change log retention returns what its schema declares', async () => {
+  const { product } = await shopWithProduct(t, [{ price: 1000, stock: 5 }]);
+  const customer = await newCustomer(t, { available: 100_000, points: 0 });
+  await addToCart(t, customer.token, product.skuIds[0], 1);
+  const [order] = await checkoutOk(t, customer.token);
+  await payOk(t, customer.token, order.id);
+  expect((await client.query('select 1 from sales_change where product_id = $1', [product.id])).rowCount).toBe(1);
+  // A retention in the past prunes every change logged: this one's too.
+  await expectRowsMatch(pruneSalesChanges.text, [-1], pruneSalesChanges.row as unknown as z.ZodObject);
 });

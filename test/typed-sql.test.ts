@@ -22,7 +22,7 @@ export type Checks = [
     | 'Sku' | 'User' | 'CartItem' | 'Order' | 'OrderItem' | 'Shipment' | 'ShipmentItem' | 'Invoice' | 'IdempotencyKey'
     | 'CouponTemplate' | 'Coupon' | 'GroupBuyActivity' | 'BuyingGroup' | 'GroupMembership' | 'FlashSale' | 'FlashSaleItem'
     | 'FlashSalePurchase' | 'Review' | 'FreightTemplate' | 'FreightTemplateRegion' | 'ShippingCompany' | 'Refund' | 'RefundItem'
-    | 'FavoriteProduct' | 'FavoriteShop' | 'PointsProduct' | 'Redemption' | 'CatalogVersion' | 'SalesVersion' | 'SearchSuggestion'
+    | 'FavoriteProduct' | 'FavoriteShop' | 'PointsProduct' | 'Redemption' | 'CatalogVersion' | 'SalesVersion' | 'SalesChange' | 'SalesChangeHorizon' | 'SearchSuggestion'
     | 'Event' | 'EventSequence' | 'WebhookEndpoint' | 'WebhookDelivery' | 'WebhookAttempt'
     | 'StockMovement' | 'SavedAddress' | 'CommissionRate' | 'PayoutBatch' | 'Payout'>>,
   // No column holds an entity: each relation is its foreign key's value (the target's key is known).

@@ -28,7 +28,7 @@ import { Review } from './review.entity.js';
 import { FreightTemplate, FreightTemplateRegion } from './freight-template.entity.js';
 import { ShippingCompany } from './shipping-company.entity.js';
 import { Refund, RefundItem } from './refund.entity.js';
-import { CatalogVersion, SalesVersion } from './listing-version.entity.js';
+import { CatalogVersion, SalesChange, SalesChangeHorizon, SalesVersion } from './listing-version.entity.js';
 import { SearchSuggestion } from './search-suggestion.entity.js';
 import { StockMovement } from './stock-movement.entity.js';
 import { SavedAddress } from './saved-address.entity.js';
@@ -44,7 +44,7 @@ export const entities = [
   FlashSale, FlashSaleItem, FlashSalePurchase,
   Review, FreightTemplate, FreightTemplateRegion, ShippingCompany, Refund, RefundItem,
   FavoriteProduct, FavoriteShop, PointsProduct, Redemption,
-  CatalogVersion, SalesVersion, SearchSuggestion, StockMovement, SavedAddress,
+  CatalogVersion, SalesVersion, SalesChange, SalesChangeHorizon, SearchSuggestion, StockMovement, SavedAddress,
   CommissionRate, PayoutBatch, Payout,
   Event, EventSequence, WebhookEndpoint, WebhookDelivery, WebhookAttempt,
 ];

@@ -16,8 +16,10 @@ export enum ItemPricing {
 /**
  * A line of an order with the price snapshot taken at checkout. `sold` turns true when the order is
  * paid (a full refund before shipping clears it): sold_count sums the quantities of sold lines,
- * through a partial covering index. Every change of `sold` moves the sales version (SalesVersion):
- * a deferred constraint trigger per updated row, statement triggers for bulk inserts and deletes.
+ * through a partial covering index. Every change of what a line adds to sold_count (its `sold`, or
+ * the quantity or product of a sold line) moves the sales version (SalesVersion) and is logged with
+ * its product and quantity (SalesChange): a deferred constraint trigger per updated row; statement
+ * triggers for bulk inserts and deletes, which log no product.
  * A fourth trigger (after truncate) bumps it too; MikroORM cannot see truncate triggers, so it lives
  * only in the SalesVersion migration, with the trigger functions.
  */
@@ -28,8 +30,10 @@ export enum ItemPricing {
 @Check({ name: 'order_item_shipped_within_quantity', expression: 'shipped_quantity >= 0 and shipped_quantity <= quantity' })
 @Check({ name: 'order_item_refund_within_quantity', expression: 'refund_quantity >= 0 and refund_quantity <= quantity' })
 @Check({ name: 'order_item_flash_sale_link', expression: "(pricing = 'flash_sale') = (flash_sale_item_id is not null)" })
-@Trigger(sqlTrigger(`create constraint trigger order_item_sold_changed after update of sold on order_item
-    deferrable initially deferred for each row when (new.sold is distinct from old.sold) execute function sales_version_bump()`))
+@Trigger(sqlTrigger(`create constraint trigger order_item_sold_changed after update of sold, quantity, product_id on order_item
+    deferrable initially deferred for each row
+    when ((old.sold or new.sold) and (new.sold, new.quantity, new.product_id) is distinct from (old.sold, old.quantity, old.product_id))
+    execute function sales_version_bump()`))
 @Trigger(sqlTrigger(`create trigger order_item_sales_version_insert after insert on order_item referencing new table as new_rows
     for each statement execute function order_item_rows_sales_version_bump()`))
 @Trigger(sqlTrigger(`create trigger order_item_sales_version_delete after delete on order_item referencing old table as old_rows

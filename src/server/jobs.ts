@@ -4,6 +4,7 @@ import { expireLapsedGroups } from '../services/promotions/group-buy-lifecycle.j
 import { expireIdempotencyKeys } from '../shared/idempotency.js';
 import { pruneAuthThrottle } from '../shared/auth-throttle.js';
 import { pruneExpiredEvents } from '../services/events/event-feed.service.js';
+import { pruneSalesChangeLog } from '../services/catalog/sales-ranking-cache.js';
 import type { AppDeps } from './request-context.js';
 import { WebhookDispatcher } from '../services/events/webhooks/webhook-dispatcher.js';
 
@@ -29,6 +30,7 @@ export const SWEEPS: Record<string, (ctx: ServiceContext) => Promise<number>> = 
   'idempotency-keys': expireIdempotencyKeys,
   'auth-throttle': pruneAuthThrottle,
   'event-retention': pruneExpiredEvents,
+  'sales-change-retention': (ctx) => pruneSalesChangeLog(ctx),
 };
 
 export function startSweeps(deps: AppDeps): () => void {

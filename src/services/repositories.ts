@@ -6,6 +6,7 @@ import '../db/read-routing.repository.js';
 import './accounts/auth.repository.js';
 import './catalog/catalog.repository.js';
 import './catalog/product.repository.js';
+import './catalog/sales-changes.repository.js';
 import './catalog/search/search.repository.js';
 import './checkout/cart.repository.js';
 import './checkout/place-orders.repository.js';

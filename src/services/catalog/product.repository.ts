@@ -57,14 +57,16 @@ const skusOf = (productId: Expression<number | null>) =>
 
 const catalogVersion = () => expressionBuilder<Database, never>().selectFrom('CatalogVersion as cv').select('cv.n as n').where('cv.id', '=', sql.lit(1));
 
-/** The sales version: the sum of its shards, as text (compared for equality only). */
-const salesVersion = () =>
-  expressionBuilder<Database, never>()
-    .selectFrom('SalesVersion as sv')
-    .select(sql<string>`sum(${sql.ref('sv.n')})::text`.as('n'))
-    .$asScalar()
-    .$notNull()
-    ;
+/**
+ * The sales version's shard counters in shard order, as PostgreSQL writes a bigint[] (`{3,0,...}`):
+ * a ranking keeps them, and its page statement returns the changes logged since
+ * (see `rankedPage` and src/services/catalog/sales-ranking-cache.ts).
+ */
+const salesVector = () =>
+  sql<string>`array(${expressionBuilder<Database, never>().selectFrom('SalesVersion as sv').select('sv.n as n').orderBy('sv.shard')})::text`;
+
+/** A ranking's counter of a shard, from its counters sent as text (`since`). */
+const counterOf = (since: string, shard: Expression<number>) => sql<string>`(${since}::bigint[])[${shard} + 1]`;
 
 export interface PageShape {
   filter: ListingShape;
@@ -223,14 +225,38 @@ export const relevancePage = preparedQuery({
 });
 
 /**
- * A page read by id from a remembered ranking (`unnest(ids, sold) with ordinality`), with the two
- * versions the ranking must hold at, in one statement.
+ * A page read by id from a remembered ranking (`unnest(ids, sold) with ordinality`), with the versions
+ * the ranking must hold at, in one statement. When the sales counters moved since the ranking's
+ * (`since`), the same statement returns the changes logged since, summed per product (`changedIds`,
+ * `changedBy`, on the first row only), or `resetSince` when they cannot tell: a bulk statement's
+ * change (no product), or a shard pruned past the ranking's counter. Only the shards that moved are
+ * read from the log, each along its primary key from the ranking's counter on.
  */
 export const rankedPage = preparedQuery({
   name: 'ranked_page',
   examples: [{ include: NO_INCLUDES }, { include: { skus: true, shopProfiles: true } }],
-  build: (db, shape: { include: ListingIncludes }, v: { ids: number[]; sold: number[] }) =>
+  build: (db, shape: { include: ListingIncludes }, v: { ids: number[]; sold: number[]; since: string }) =>
     db
+      .with('changes', (qb) =>
+        qb
+          .selectFrom('SalesVersion as sv')
+          // Lateral, and kept a subquery (`offset 0`): each moved shard reads its log along the primary
+          // key from the ranking's counter; joined flat, the planner chose a scan of the whole log.
+          .innerJoinLateral(
+            (eb) =>
+              eb
+                .selectFrom('SalesChange as c')
+                .select(['c.productId as product', 'c.delta as change'])
+                .whereRef('c.shard', '=', 'sv.shard')
+                .where((e) => e('c.n', '>', counterOf(v.since, e.ref('sv.shard'))))
+                .offset(sql.lit(0))
+                .as('l'),
+            (join) => join.onTrue(),
+          )
+          .select((eb) => [eb.ref('l.product').as('product'), sql<number>`sum(${eb.ref('l.change')})::int`.as('delta')])
+          .where((eb) => eb('sv.n', '>', counterOf(v.since, eb.ref('sv.shard'))))
+          .groupBy('l.product'),
+      )
       .with('page', (qb) =>
         qb
           .selectFrom(sql<{ id: number; soldCount: number; position: string }>`unnest(${v.ids}::int[], ${v.sold}::int[]) with ordinality`.as<'r'>(sql`r(id, "soldCount", position)`))
@@ -241,7 +267,20 @@ export const rankedPage = preparedQuery({
       )
       .selectFrom(catalogVersion().as('v'))
       .leftJoin('page', (join) => join.onTrue())
-      .select([sql<string>`${sql.ref('v.n')}::text`.as('catalogVersion'), salesVersion().as('salesVersion')])
+      .select((eb) => {
+        const first = sql<boolean>`coalesce(${eb.ref('page.position')}, 1) = 1`;
+        const moved = eb.selectFrom('changes').where('changes.product', 'is not', null).orderBy('changes.product');
+        return [
+          sql<string>`${eb.ref('v.n')}::text`.as('catalogVersion'),
+          salesVector().as('salesVector'),
+          sql<boolean>`exists (${eb.selectFrom('changes').select(sql.lit(1).as('one')).where('changes.product', 'is', null)}) or exists (${eb
+              .selectFrom('SalesChangeHorizon as h')
+              .select(sql.lit(1).as('one'))
+              .where((e) => e('h.prunedThrough', '>', counterOf(v.since, e.ref('h.shard'))))})`.as('resetSince'),
+          sql<number[] | null>`case when ${first} then array(${moved.select('changes.product')}) end`.as('changedIds'),
+          sql<number[] | null>`case when ${first} then array(${moved.select('changes.delta')}) end`.as('changedBy'),
+        ];
+      })
       .selectAll('page')
       .$if(shape.include.skus, (qb) => qb.select((eb) => skusOf(eb.ref('page.id')).as('skus')))
       .$if(shape.include.shopProfiles, (qb) =>
@@ -255,8 +294,9 @@ export const rankedPage = preparedQuery({
 
 /**
  * Every candidate of the filter by sold_count, best first (ties: higher id first), or with a keyword
- * by relevance first, with the versions it holds at. `offset 0` keeps the candidates a subquery:
- * flattened, its sold_count lookup ran once per use of `r.sold`.
+ * by relevance first (with each one's relevance, to place a product again when its sales move), with
+ * the versions it holds at. `offset 0` keeps the candidates a subquery: flattened, its sold_count
+ * lookup ran once per use of `r.sold`.
  */
 export const ranking = preparedQuery({
   name: 'ranking',
@@ -284,9 +324,10 @@ export const ranking = preparedQuery({
       .selectFrom(candidates)
       .select((eb) => [
         sql<string>`${catalogVersion()}::text`.as('catalogVersion'),
-        salesVersion().as('salesVersion'),
+        salesVector().as('salesVector'),
         sql<number[]>`coalesce(array_agg(${order(eb.ref('r.id'))}), '{}')`.as('ids'),
         sql<number[]>`coalesce(array_agg(${order(eb.ref('r.sold'))}), '{}')`.as('sold'),
+        ...(keyword ? [sql<number[]>`coalesce(array_agg(${order(sql<number>`${sql.ref('r.rank')}::float8`)}), '{}')`.as('rank')] : []),
       ]);
   },
 });

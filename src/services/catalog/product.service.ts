@@ -6,7 +6,7 @@ import {
   checkListingOrder, checkPriceRange, firstMatching, listingFilterFields, listingOf, listingOrderFields, type Listing, type ListingOrder, type ListingSort,
 } from './listing-filter.js';
 import { hasTotal, rememberTotal, totalAt } from './listing-total-cache.js';
-import { pageOfRanking, rankingOf, rememberRanking, sharedRanking, type Ranking } from './sales-ranking-cache.js';
+import { applySalesChanges, pageOfRanking, rankingOf, rememberRanking, sharedRanking, type Ranking } from './sales-ranking-cache.js';
 import { ratingSummaryOf } from './rating-summary.js';
 import { withFavoritedProducts } from '../accounts/favorites.service.js';
 import { listingCount, listingPage, productDetail, ranking, rankedPage, relevancePage, type ListingIncludes, type PageShape } from './product.repository.js';
@@ -140,27 +140,55 @@ async function relevancePageOf(ctx: ServiceContext, page: PageRequest): Promise<
 
 /**
  * A `sort=sales` page, or with `relevance` a keyword's page by relevance then sales, read by id from
- * the filter's remembered ranking, with the two versions in the same statement: one statement when the
- * ranking is current. Otherwise the candidates are ranked again (one statement) and the page read
- * again; if a sale or catalog change slips in between once more, undefined (the caller orders in SQL).
+ * the filter's remembered ranking, with the versions in the same statement: one statement when the
+ * ranking is current. When only sales moved, the statement also returns what they moved since the
+ * ranking's counters: the ranking is brought up to that statement's snapshot (in place, shared by
+ * every listing of the filter), and if the page's products and their sold counts are still the ones it
+ * read, the page is that snapshot's; else the page is read again from the updated ranking. A ranking
+ * the log cannot update (its catalog version moved, a bulk change, a pruned log) is ranked again (one
+ * statement, shared by concurrent listings). If the versions keep moving through `ATTEMPTS` reads,
+ * undefined: the caller orders in SQL.
  * The total is the ranking's length: its candidates are exactly the filter's published products at
- * those versions, and their sold_count is the ranking's. A keyword's relevance is a function of the
- * product's search document, and the catalog version moves whenever a published product's document
- * changes (migration Search), so a ranking at the same versions is the one SQL would compute.
+ * that catalog version. A keyword's relevance is a function of the product's search document, and the
+ * catalog version moves whenever a published product's document changes (migration Search), so a
+ * ranking at the same versions is the one SQL would compute.
  */
 async function rankedPageOf(ctx: ServiceContext, page: PageRequest, relevance: boolean): Promise<{ rows: ListedRow[]; total: number } | undefined> {
   const key = relevance ? `relevance ${page.listing.key}` : page.listing.key;
-  const remembered = rankingOf(ctx.em, key);
-  for (const current of remembered ? [remembered, undefined] : [undefined]) {
-    const ranked = current ?? (await rankBy(ctx, page, key, relevance));
+  let ranked = rankingOf(ctx.em, key) ?? (await rankBy(ctx, page, key, relevance));
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const at = { catalogVersion: ranked.catalogVersion, salesVector: ranked.salesVector };
     const slice = pageOfRanking(ranked, page.direction, page.offset, page.size);
-    const rows = await rankedPage.run(ctx.em, { include: page.include }, { ids: slice.ids, sold: slice.sold });
-    if (rows[0].catalogVersion === ranked.catalogVersion && rows[0].salesVersion === ranked.salesVersion) {
-      return { rows: pageRows(rows), total: ranked.ids.length };
+    const rows = await rankedPage.run(ctx.em, { include: page.include }, { ids: slice.ids, sold: slice.sold, since: at.salesVector });
+    const [read] = rows;
+    const served = () => ({ rows: pageRows(rows), total: ranked.ids.length });
+    if (read.catalogVersion !== at.catalogVersion || read.resetSince) {
+      // A newer ranking kept meanwhile (another listing ranked again) is tried before ranking again.
+      const kept = rankingOf(ctx.em, key);
+      ranked = kept && kept !== ranked ? kept : await rankBy(ctx, page, key, relevance);
+      continue;
+    }
+    if (read.salesVector === at.salesVector) return served();
+    if (ranked.catalogVersion === at.catalogVersion && ranked.salesVector === at.salesVector) {
+      // Nobody moved it while the statement ran: bring it to the statement's snapshot.
+      applySalesChanges(ranked, { ids: read.changedIds ?? [], deltas: read.changedBy ?? [] });
+      ranked.salesVector = read.salesVector;
+    }
+    if (ranked.catalogVersion === read.catalogVersion && ranked.salesVector === read.salesVector) {
+      const now = pageOfRanking(ranked, page.direction, page.offset, page.size);
+      if (sameNumbers(now.ids, slice.ids) && sameNumbers(now.sold, slice.sold)) return served();
+    } else {
+      // Another listing moved it to another snapshot meanwhile: read again from where it is now.
+      ranked = rankingOf(ctx.em, key) ?? ranked;
     }
   }
   return undefined;
 }
+
+/** Page reads of one listing from a remembered ranking before it orders in SQL (see `rankedPageOf`). */
+const ATTEMPTS = 5;
+
+const sameNumbers = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((n, i) => n === b[i]);
 
 /**
  * Every candidate of the filter by sold_count, best first (ties: higher id first), or with `relevance`
@@ -170,7 +198,13 @@ async function rankedPageOf(ctx: ServiceContext, page: PageRequest, relevance: b
 function rankBy(ctx: ServiceContext, page: PageRequest, key: string, relevance: boolean): Promise<Ranking> {
   return sharedRanking(ctx.em, key, async () => {
     const [row] = await ranking.run(ctx.em, { filter: page.listing.shape, relevance }, page.listing.values, { replan: page.replan });
-    const ranked: Ranking = { catalogVersion: row.catalogVersion, salesVersion: row.salesVersion, ids: row.ids, sold: row.sold };
+    const ranked: Ranking = {
+      catalogVersion: row.catalogVersion,
+      salesVector: row.salesVector,
+      ids: Int32Array.from(row.ids),
+      sold: Int32Array.from(row.sold),
+      rank: relevance ? Float64Array.from(row.rank) : undefined,
+    };
     rememberRanking(ctx.em, key, ranked);
     return ranked;
   });
