@@ -23,6 +23,15 @@ export interface PostgresEventBusOptions {
 const BATCH = 500;
 
 /**
+ * The least time between two rounds of the relay in one process. A round is a statement on the
+ * relay's connection that takes the relay lock and writes (and its NOTIFY reaches every process);
+ * started after every commit, at a thousand checkouts a second rounds cost the checkout about a third
+ * more CPU (docs/performance.md, issue 29). Spaced, a round numbers every event committed in the last
+ * few milliseconds at once; an event reaches the subscriptions and webhooks at most this much later.
+ */
+export const PUMP_SPACING_MS = 10;
+
+/**
  * The outbox relay of one process, with its live delivery, on one dedicated connection (LISTEN).
  *
  * Use cases store their events in the `event` table in their own transaction (`inTransaction`), then
@@ -44,15 +53,6 @@ const BATCH = 500;
  * runs (any process's poll, or its own after a restart); a relay transaction cut off gives no
  * positions and is run again. Each process hands its subscribers every position once, in order.
  */
-/**
- * The least time between two rounds of the relay in one process. A round is a statement on the
- * relay's connection that takes the relay lock and writes (and its NOTIFY reaches every process);
- * started after every commit, at a thousand checkouts a second rounds cost the checkout about a third
- * more CPU (docs/performance.md, issue 29). Spaced, a round numbers every event committed in the last few milliseconds at once; an
- * event reaches the subscriptions and webhooks at most this much later.
- */
-export const PUMP_SPACING_MS = 10;
-
 export class PostgresEventBus implements EventBus {
   private readonly local = new InProcessEventBus();
   private readonly channel: string;
@@ -243,7 +243,13 @@ export class PostgresEventBus implements EventBus {
   private learn(last: bigint, fanned: boolean): void {
     if (this.known === null || last > this.known) this.known = last;
     if (fanned) this.toDispatch = true;
-    if (this.delivered !== null && this.local.subscriberCount() === 0 && last > this.delivered) this.delivered = last;
+    this.passIfUnwatched();
+  }
+
+  /** Without subscribers there is nothing to hand over: the mark moves to the last position known. */
+  private passIfUnwatched(): void {
+    if (this.local.subscriberCount() > 0 || this.delivered === null || this.known === null) return;
+    if (this.known > this.delivered) this.delivered = this.known;
   }
 
   /** A NOTIFY on the channel: a relay's round (`mf_relay_round`), or any other payload: events were committed. */
@@ -262,7 +268,7 @@ export class PostgresEventBus implements EventBus {
   private async readCommitted(client: pg.Client): Promise<void> {
     if (this.delivered === null) return;
     if (this.local.subscriberCount() === 0) {
-      if (this.known !== null && this.known > this.delivered) this.delivered = this.known;
+      this.passIfUnwatched();
       return;
     }
     for (;;) {
