@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import pg from 'pg';
 import { pino } from 'pino';
 import { timed } from './support/timing.js';
 import { startSecondApp, startTestApp, type TestApp } from './support/harness.js';
@@ -6,6 +7,8 @@ import { loadConfig } from '../src/config.js';
 import { newCustomer, PASSWORD, type TestUser } from './support/fixtures.js';
 import { WorkGate } from '../src/shared/work-gate.js';
 import { addressKey } from '../src/shared/auth-throttle.js';
+import { AttemptCounts } from '../src/shared/attempt-counts.js';
+import { postgresCountExchange } from '../src/shared/attempt-count-store.js';
 import { issueDeviceToken } from '../src/shared/device-token.js';
 
 /**
@@ -252,6 +255,25 @@ describe('several server processes', () => {
       expect((await login(t, user.email, PASSWORD, ip)).status).toBe(429);
     } finally {
       await second.close();
+    }
+  });
+
+  it('send at an explicit exchange what was counted while an earlier exchange (the timer’s) was running', async () => {
+    const pool = new pg.Pool({ connectionString: t.dbUrl, max: 2 });
+    const log = pino({ level: 'silent' });
+    const here = new AttemptCounts(60_000, postgresCountExchange(pool, 60), log);
+    const there = new AttemptCounts(60_000, postgresCountExchange(pool, 60), log);
+    const key = addressKey(freshIp());
+    try {
+      // As the timer would: an exchange in flight, its changes taken before the count below.
+      const running = here.sync();
+      here.add(key, 3);
+      await here.sync();
+      await running;
+      await there.sync();
+      expect(there.count(key).count).toBe(3);
+    } finally {
+      await pool.end();
     }
   });
 

@@ -51,6 +51,8 @@ export class AttemptCounts {
   private readonly entries = new Map<string, Entry>();
   private since: number | null = null;
   private exchanging: Promise<void> | null = null;
+  /** The exchange queued behind the running one, shared by every caller meanwhile. */
+  private following: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -91,12 +93,24 @@ export class AttemptCounts {
     Object.assign(e, { shared: 0, sharedEndsAt: 0, pending: 0, sending: 0, cleared: this.store !== null, clears: e.clears + 1 });
   }
 
-  /** Exchanges counts with the other processes now (also what the timer runs); one at a time. */
+  /**
+   * Exchanges counts with the other processes now (also what the timer runs); one at a time. An
+   * exchange already running may have been sent before the caller's changes were made, so a caller
+   * that finds one waits for the next, which sends everything counted until it starts.
+   */
   sync(): Promise<void> {
-    this.exchanging ??= this.exchange().finally(() => {
-      this.exchanging = null;
-    });
-    return this.exchanging;
+    if (!this.exchanging) {
+      this.exchanging = this.exchange().finally(() => {
+        this.exchanging = null;
+      });
+      return this.exchanging;
+    }
+    const next = () => {
+      this.following = null;
+      return this.sync();
+    };
+    this.following ??= this.exchanging.then(next, next);
+    return this.following;
   }
 
   start(intervalMs: number): void {
