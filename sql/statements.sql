@@ -419,6 +419,24 @@ select (select "cv"."n" as "n"
   where ("p"."status" = 'published' and "p"."search_document" @@ to_tsquery('simple', $2))
   offset 0) as "r";
 
+-- ranking_candidates {"filter":{"keyword":null,"category":false,"brand":false,"shop":false,"price":null},"relevance":false}
+-- values: none
+select (select "cv"."n" as "n"
+  from "catalog_version" as "cv"
+  where "cv"."id" = 1)::text as "catalogVersion", coalesce(array_agg("r"."id"), '{}') as "ids"
+  from (select "p"."id" as "id"
+  from "product" as "p"
+  where "p"."status" = 'published') as "r";
+
+-- ranking_candidates {"filter":{"keyword":"words","category":false,"brand":false,"shop":false,"price":null},"relevance":true}
+-- values: $1 keyword, $2 keyword
+select (select "cv"."n" as "n"
+  from "catalog_version" as "cv"
+  where "cv"."id" = 1)::text as "catalogVersion", coalesce(array_agg("r"."id"), '{}') as "ids", coalesce(array_agg("r"."rank"), '{}') as "rank"
+  from (select "p"."id" as "id", ts_rank_cd("p"."search_document", to_tsquery('simple', $1))::float8 as "rank"
+  from "product" as "p"
+  where ("p"."status" = 'published' and "p"."search_document" @@ to_tsquery('simple', $2))) as "r";
+
 -- rating_counts_by_product_ids {}
 -- values: $1 ids
 select "r"."product_id" as "productId", "r"."rating" as "rating", cast(count(*) as integer) as "n"
@@ -451,6 +469,40 @@ with "matched" as materialized (select "p"."id" as "id", ts_rank_cd("p"."search_
   from (select 1) as "one"
   left join "page" on true
   order by "page"."rank" desc, "page"."soldCount" desc, "page"."id" desc;
+
+-- sales_tally {}
+-- values: none
+select array((select "sv"."n" as "n"
+  from "sales_version" as "sv"
+  order by "sv"."shard"))::text as "salesVector", coalesce(array_agg("t"."id"), '{}') as "ids", coalesce(array_agg("t"."sold"), '{}') as "sold"
+  from (select "oi"."product_id" as "id", sum("oi"."quantity")::int as "sold"
+  from "order_item" as "oi"
+  where "oi"."sold"
+  group by "oi"."product_id") as "t";
+
+-- sales_tally_changes {}
+-- values: $1 since, $2 since, $3 since
+with "changes" as (select "l"."product" as "product", sum("l"."change")::int as "delta"
+  from "sales_version" as "sv"
+  inner join lateral (select "c"."product_id" as "product", "c"."delta" as "change"
+  from "sales_change" as "c"
+  where "c"."shard" = "sv"."shard" and "c"."n" > ($1::bigint[])["sv"."shard" + 1]
+  offset 0) as "l" on true
+  where "sv"."n" > ($2::bigint[])["sv"."shard" + 1]
+  group by "l"."product")
+  select array((select "sv"."n" as "n"
+  from "sales_version" as "sv"
+  order by "sv"."shard"))::text as "salesVector", exists ((select 1 as "one"
+  from "changes"
+  where "changes"."product" is null)) or exists ((select 1 as "one"
+  from "sales_change_horizon" as "h"
+  where "h"."pruned_through" > ($3::bigint[])["h"."shard" + 1])) as "resetSince", array((select "changes"."product"
+  from "changes"
+  where "changes"."product" is not null
+  order by "changes"."product")) as "changedIds", array((select "changes"."delta"
+  from "changes"
+  where "changes"."product" is not null
+  order by "changes"."product")) as "changedBy";
 
 -- skus_by_product_ids {}
 -- values: $1 ids

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCategory, newCustomer, newOperator, newProduct, newShop } from './support/fixtures.js';
 import { payOk, placeOrder } from './support/shopping.js';
-import { applySalesChanges, pruneSalesChangeLog, RankingStore, sharedRanking, type Ranking } from '../src/services/catalog/sales-ranking-cache.js';
+import { applySalesChanges, pruneSalesChangeLog, rankCandidates, RankingStore, sharedRanking, type Ranking } from '../src/services/catalog/sales-ranking-cache.js';
+import { currentSalesTally, loadSalesTally } from '../src/services/catalog/sales-tally.js';
 import { keywordOf } from '../src/services/catalog/search/keyword.js';
 
 /**
@@ -40,6 +41,10 @@ const sell = async (product: { sku: number }, quantity: number) => {
   await payOk(t, customer.token, order.id);
   return order;
 };
+/** A ranking computed: its candidates read (ordered by the sales tally) or ranked in SQL. */
+const RANKED = /array_agg\("r"\."id"/;
+/** The ranking statement that orders in SQL, summing every candidate's sold lines. */
+const RANKED_IN_SQL = /array_agg\("r"\."id"\s+order by/;
 const statementsOf = async (run: () => Promise<unknown>) => {
   t.resetQueryLog();
   await run();
@@ -65,7 +70,7 @@ describe('sort=sales ranking', () => {
     t.resetQueryLog();
     expect(ids(await bySales())).toEqual([b.id, c.id, a.id, e.id, d.id]);
     expect(t.queries.filter((q) => !/^\s*(begin|commit)/i.test(q))).toHaveLength(2);
-    expect(t.queries.filter((q) => /array_agg/i.test(q))).toHaveLength(0);
+    expect(t.queries.filter((q) => RANKED.test(q))).toHaveLength(0);
     // A sale that moves nothing on the page: its one statement serves it.
     await sell(e, 1);
     expect(await statementsOf(async () => expect(ids(await bySales('&page_size=2'))).toEqual([b.id, c.id]))).toBe(1);
@@ -86,8 +91,8 @@ describe('sort=sales ranking', () => {
       }),
     );
     for (const page of pages) expect(page).toEqual([[listed[1], 2], [listed[2], 0], [listed[0], 0]]);
-    // The ranking statement aggregates every candidate into arrays; the page statements do not.
-    expect(t.queries.filter((q) => /array_agg/i.test(q))).toHaveLength(1);
+    // One statement reads the candidates; the page statements do not.
+    expect(t.queries.filter((q) => RANKED.test(q))).toHaveLength(1);
   });
 
   it('a listing whose joined ranking computation fails (its deadline, a killed session) computes its own', async () => {
@@ -223,12 +228,12 @@ describe('remembered rankings brought up to date from the sales-change log', () 
     const order = await placeOrder(t, customer.token, made[product].sku, 1);
     expect((await t.api('POST', `/api/orders/${order.id}/cancel`, { token: customer.token })).status).toBe(200);
   };
-  /** Sold lines inserted in bulk (one statement, as a loader would): the log records no product. */
+  /** A sold line inserted in bulk (one statement, as a loader would; copied from any sold line): the log records no product. */
   const bulkInsert = (product: number) =>
     t.sql(
       `insert into order_item (order_id, product_id, sku_id, product_name, sku_name, unit_price, quantity, amount, pricing, shipped_quantity, sold)
-       select order_id, ?, ?, product_name, sku_name, unit_price, 2, unit_price * 2, pricing, 0, true from order_item where sold and product_id = ? limit 1`,
-      [made[product].id, made[product].sku, made[product].id],
+       select order_id, ?, ?, product_name, sku_name, unit_price, 2, unit_price * 2, pricing, 0, true from order_item where sold order by id limit 1`,
+      [made[product].id, made[product].sku],
     );
 
   it('every served page equals a fresh computation, through payments, refunds, cancellations and bulk inserts (property)', async () => {
@@ -273,7 +278,7 @@ describe('remembered rankings brought up to date from the sales-change log', () 
     t.resetQueryLog();
     await listing('sales', 'desc', 1, 8);
     await listing('search', 'desc', 1, 8);
-    expect(t.queries.filter((q) => /array_agg/i.test(q))).toHaveLength(0);
+    expect(t.queries.filter((q) => RANKED.test(q))).toHaveLength(0);
     await expectExact('sales', 'desc', 1, 8);
     await expectExact('search', 'desc', 1, 8);
   });
@@ -286,7 +291,7 @@ describe('remembered rankings brought up to date from the sales-change log', () 
     await expectExact('sales', 'desc', 1, 8);
     await t.sql('update order_item set product_id = ? where id = ?', [made[6].id, line.id]);
     await expectExact('sales', 'desc', 1, 8);
-    expect(t.queries.filter((q) => /array_agg/i.test(q))).toHaveLength(0);
+    expect(t.queries.filter((q) => RANKED.test(q))).toHaveLength(0);
   });
 
   it('ranks again when the log was pruned past the ranking, or a bulk statement changed sold lines', async () => {
@@ -296,18 +301,18 @@ describe('remembered rankings brought up to date from the sales-change log', () 
     expect((await t.sql<{ n: number }>('select count(*)::int as n from sales_change'))[0].n).toBe(0);
     t.resetQueryLog();
     await expectExact('sales', 'desc', 1, 8);
-    expect(t.queries.filter((q) => /array_agg/i.test(q))).toHaveLength(1);
+    expect(t.queries.filter((q) => RANKED.test(q))).toHaveLength(1);
 
     await bulkInsert(0);
     t.resetQueryLog();
     await expectExact('sales', 'desc', 1, 8);
-    expect(t.queries.filter((q) => /array_agg/i.test(q))).toHaveLength(1);
+    expect(t.queries.filter((q) => RANKED.test(q))).toHaveLength(1);
     // Pruning keeps what is younger than the retention.
     await pay(1, 1);
     expect(await pruneSalesChangeLog({ em: t.em() })).toBe(0);
     t.resetQueryLog();
     await expectExact('sales', 'desc', 1, 8);
-    expect(t.queries.filter((q) => /array_agg/i.test(q))).toHaveLength(0);
+    expect(t.queries.filter((q) => RANKED.test(q))).toHaveLength(0);
   });
 
   it('stays exact under parallel payments and parallel listings', async () => {
@@ -325,7 +330,7 @@ describe('remembered rankings brought up to date from the sales-change log', () 
     await expectExact('sales', 'desc', 1, 8);
     await expectExact('sales', 'asc', 1, 8);
     await expectExact('search', 'desc', 1, 8);
-    expect(t.queries.filter((q) => /array_agg/i.test(q))).toHaveLength(0);
+    expect(t.queries.filter((q) => RANKED.test(q))).toHaveLength(0);
   });
 
   it('refuses bad input as before', async () => {
@@ -333,6 +338,108 @@ describe('remembered rankings brought up to date from the sales-change log', () 
       const res = await t.api('GET', `/api/products?category=${cat.id}&${query}`);
       expect({ query, status: res.status }).toEqual({ query, status: 400 });
     }
+  });
+});
+
+describe('the sales tally', () => {
+  let cat: { id: number };
+  const made: { id: number; sku: number }[] = [];
+
+  beforeAll(async () => {
+    cat = await newCategory(t);
+    for (let i = 0; i < 6; i++) {
+      const p = await newProduct(t, { shopId: shop.id, categoryId: cat.id, skus: [{ price: 100, stock: 1_000_000 }] });
+      made.push({ id: p.id, sku: p.skuIds[0] });
+    }
+  });
+
+  const bySalesIn = async (categoryId: number) => {
+    const res = await t.api('GET', `/api/products?category=${categoryId}&sort=sales&page_size=50`);
+    expect(res.status).toBe(200);
+    return (res.body as { items: { id: number; sold_count: number }[] }).items.map((p) => ({ id: p.id, sold: p.sold_count }));
+  };
+  /** Every product's sold lines summed, against the tally brought up to date. */
+  const expectTallyExact = async () => {
+    const tally = await currentSalesTally(t.em());
+    expect(tally).toBeDefined();
+    const rows = await t.sql<{ id: number; sold: number }>(
+      'select p.id, coalesce((select sum(oi.quantity) from order_item oi where oi.sold and oi.product_id = p.id), 0)::int as sold from product p order by p.id',
+    );
+    expect(rows.map((r) => ({ id: r.id, sold: tally!.soldOf(r.id) }))).toEqual(rows);
+  };
+
+  it('is read before the process serves: a filter not ranked yet reads its candidates and no sold line', async () => {
+    await sell(made[2], 3);
+    await sell(made[4], 1);
+    t.resetQueryLog();
+    expect(await bySalesIn(cat.id)).toEqual(await freshRanking(cat.id));
+    expect(t.queries.filter((q) => RANKED.test(q))).toHaveLength(1);
+    expect(t.queries.filter((q) => RANKED_IN_SQL.test(q))).toHaveLength(0);
+    expect(t.queries.filter((q) => /"order_item"/.test(q))).toEqual([]);
+  });
+
+  it('stays equal to every product\'s sold lines through parallel payments, refunds and cancellations', async () => {
+    const orders = [];
+    for (let i = 0; i < 30; i++) orders.push(await placeOrder(t, customer.token, made[i % made.length].sku, 1 + (i % 4)));
+    const fresh = await newCategory(t);
+    const other = await newProduct(t, { shopId: shop.id, categoryId: fresh.id, skus: [{ price: 100, stock: 1_000 }] });
+    // New filters ranked while the payments commit: each ranking is brought up to date by its pages.
+    const rankings = async () => {
+      for (let i = 0; i < 5; i++) await Promise.all([bySalesIn(cat.id), bySalesIn(fresh.id), currentSalesTally(t.em())]);
+    };
+    await Promise.all([...orders.map((o) => payOk(t, customer.token, o.id)), rankings(), rankings(), sell({ sku: other.skuIds[0] }, 2)]);
+    const refunded = orders[0];
+    const refund = await t.api('POST', `/api/orders/${refunded.id}/refunds`, {
+      token: customer.token,
+      body: { kind: 'refund', reason: 'Changed my mind', items: [{ order_item_id: refunded.items[0].id, quantity: refunded.items[0].quantity }] },
+    });
+    expect(refund.status).toBe(201);
+    expect((await t.api('POST', `/api/merchant/refunds/${refund.body.id}/approve`, { token: operator.token, body: {} })).status).toBe(200);
+    const cancelled = await placeOrder(t, customer.token, made[1].sku, 2);
+    expect((await t.api('POST', `/api/orders/${cancelled.id}/cancel`, { token: customer.token })).status).toBe(200);
+    await expectTallyExact();
+    expect(await bySalesIn(cat.id)).toEqual(await freshRanking(cat.id));
+    expect(await bySalesIn(fresh.id)).toEqual(await freshRanking(fresh.id));
+  });
+
+  it('after a bulk statement or a pruned log it is read again, and rankings are ordered in SQL meanwhile', async () => {
+    for (const change of ['bulk', 'prune'] as const) {
+      await sell(made[0], 2);
+      if (change === 'bulk') {
+        await t.sql(
+          `insert into order_item (order_id, product_id, sku_id, product_name, sku_name, unit_price, quantity, amount, pricing, shipped_quantity, sold)
+           select order_id, ?, ?, product_name, sku_name, unit_price, 5, unit_price * 5, pricing, 0, true from order_item where sold and product_id = ? limit 1`,
+          [made[5].id, made[5].sku, made[0].id],
+        );
+      } else {
+        expect(await pruneSalesChangeLog({ em: t.em() }, 0)).toBeGreaterThan(0);
+      }
+      expect(await currentSalesTally(t.em())).toBeUndefined();
+      expect(await bySalesIn(cat.id)).toEqual(await freshRanking(cat.id));
+      await loadSalesTally(t.em());
+      await expectTallyExact();
+    }
+    const fresh = await newCategory(t);
+    await newProduct(t, { shopId: shop.id, categoryId: fresh.id, skus: [{ price: 100, stock: 10 }] });
+    await sell(made[2], 1);
+    expect(await pruneSalesChangeLog({ em: t.em() }, 0)).toBeGreaterThan(0);
+    t.resetQueryLog();
+    // The log was pruned past the tally: this ranking is ordered in SQL, and the tally read again.
+    expect(await bySalesIn(fresh.id)).toEqual(await freshRanking(fresh.id));
+    expect(t.queries.filter((q) => RANKED_IN_SQL.test(q))).toHaveLength(1);
+    await loadSalesTally(t.em());
+    await expectTallyExact();
+  });
+
+  it('sessions of the app killed under it lose nothing: rankings stay exact and the tally catches up on new sessions', async () => {
+    await sell(made[3], 4);
+    // Every pool session of the app killed between statements, then the tally caught up and read.
+    await t.sql(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`);
+    const fresh = await newCategory(t);
+    await newProduct(t, { shopId: shop.id, categoryId: fresh.id, skus: [{ price: 100, stock: 10 }] });
+    expect(await bySalesIn(cat.id)).toEqual(await freshRanking(cat.id));
+    expect(await bySalesIn(fresh.id)).toEqual(await freshRanking(fresh.id));
+    await expectTallyExact();
   });
 });
 
@@ -373,6 +480,25 @@ describe('applying sales changes to a ranking', () => {
         if (relevance) expect(Array.from(ranking.rank!)).toEqual(Array.from(expected.rank!));
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it('a ranking from candidates and the sales tally is the candidates sorted afresh (property)', () => {
+    const products = fc.uniqueArray(fc.record({ id: fc.integer({ min: 1, max: 400 }), sold: fc.integer({ min: 0, max: 30 }), rank: fc.constantFrom(0.1, 0.2, 0.35) }), {
+      selector: (p) => p.id,
+      maxLength: 120,
+    });
+    fc.assert(
+      fc.property(products, fc.boolean(), (candidates, relevance) => {
+        const soldOf = new Map(candidates.map((p) => [p.id, p.sold]));
+        const ranked = rankCandidates(
+          { catalogVersion: '3', salesVector: '{4}' },
+          { ids: candidates.map((p) => p.id), rank: relevance ? candidates.map((p) => p.rank) : undefined },
+          (id) => soldOf.get(id)!,
+        );
+        expect(ranked).toEqual({ ...rankingOf(candidates, relevance), catalogVersion: '3', salesVector: '{4}' });
+      }),
+      { numRuns: 300 },
     );
   });
 

@@ -36,6 +36,7 @@ import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../shared/json-depth.js';
 import { operationExecution } from '../graphql/operation-executor.js';
 import { primaryRetryOf } from '../shared/replica-reads.js';
 import { graphqlHttp } from './graphql-http.js';
+import { loadSalesTally } from '../services/catalog/sales-tally.js';
 
 /** How long stopping waits for requests in flight before closing what is left. */
 const STOP_GRACE_MS = 10_000;
@@ -287,6 +288,9 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   app.use(routeNotFound);
   app.use(errorHandler(deps.log));
 
+  // A ranking by sales takes every candidate's sold_count from the sales tally: read it before serving,
+  // so a process's first rankings do not sum sold lines (src/services/catalog/sales-tally.ts).
+  await loadSalesTally(deps.orm.em);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, () => resolve());

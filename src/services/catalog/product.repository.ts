@@ -5,6 +5,7 @@ import type { Database } from '../../db/typed-sql.js';
 import { ProductStatus } from '../../entities/product.entity.js';
 import { PRODUCT_COLUMNS, PROFILE_COLUMNS, ratingCountsOf, soldCountOf } from './catalog.repository.js';
 import { listingWhere, productSearch, type ListedProduct, type ListingShape, type ListingValues } from './listing-filter.js';
+import { movedProducts, resetSince, salesChangesSince, salesVector } from './sales-changes.repository.js';
 
 /**
  * The storefront's product statements (docs/performance.md): the listing in each of its orders, its
@@ -56,17 +57,6 @@ const skusOf = (productId: Expression<number | null>) =>
   );
 
 const catalogVersion = () => expressionBuilder<Database, never>().selectFrom('CatalogVersion as cv').select('cv.n as n').where('cv.id', '=', sql.lit(1));
-
-/**
- * The sales version's shard counters in shard order, as PostgreSQL writes a bigint[] (`{3,0,...}`):
- * a ranking keeps them, and its page statement returns the changes logged since
- * (see `rankedPage` and src/services/catalog/sales-ranking-cache.ts).
- */
-const salesVector = () =>
-  sql<string>`array(${expressionBuilder<Database, never>().selectFrom('SalesVersion as sv').select('sv.n as n').orderBy('sv.shard')})::text`;
-
-/** A ranking's counter of a shard, from its counters sent as text (`since`). */
-const counterOf = (since: string, shard: Expression<number>) => sql<string>`(${since}::bigint[])[${shard} + 1]`;
 
 export interface PageShape {
   filter: ListingShape;
@@ -237,26 +227,7 @@ export const rankedPage = preparedQuery({
   examples: [{ include: NO_INCLUDES }, { include: { skus: true, shopProfiles: true } }],
   build: (db, shape: { include: ListingIncludes }, v: { ids: number[]; sold: number[]; since: string }) =>
     db
-      .with('changes', (qb) =>
-        qb
-          .selectFrom('SalesVersion as sv')
-          // Lateral, and kept a subquery (`offset 0`): each moved shard reads its log along the primary
-          // key from the ranking's counter; joined flat, the planner chose a scan of the whole log.
-          .innerJoinLateral(
-            (eb) =>
-              eb
-                .selectFrom('SalesChange as c')
-                .select(['c.productId as product', 'c.delta as change'])
-                .whereRef('c.shard', '=', 'sv.shard')
-                .where((e) => e('c.n', '>', counterOf(v.since, e.ref('sv.shard'))))
-                .offset(sql.lit(0))
-                .as('l'),
-            (join) => join.onTrue(),
-          )
-          .select((eb) => [eb.ref('l.product').as('product'), sql<number>`sum(${eb.ref('l.change')})::int`.as('delta')])
-          .where((eb) => eb('sv.n', '>', counterOf(v.since, eb.ref('sv.shard'))))
-          .groupBy('l.product'),
-      )
+      .with('changes', (qb) => salesChangesSince(qb, v.since))
       .with('page', (qb) =>
         qb
           .selectFrom(sql<{ id: number; soldCount: number; position: string }>`unnest(${v.ids}::int[], ${v.sold}::int[]) with ordinality`.as<'r'>(sql`r(id, "soldCount", position)`))
@@ -269,16 +240,13 @@ export const rankedPage = preparedQuery({
       .leftJoin('page', (join) => join.onTrue())
       .select((eb) => {
         const first = sql<boolean>`coalesce(${eb.ref('page.position')}, 1) = 1`;
-        const moved = eb.selectFrom('changes').where('changes.product', 'is not', null).orderBy('changes.product');
+        const moved = movedProducts();
         return [
           sql<string>`${eb.ref('v.n')}::text`.as('catalogVersion'),
           salesVector().as('salesVector'),
-          sql<boolean>`exists (${eb.selectFrom('changes').select(sql.lit(1).as('one')).where('changes.product', 'is', null)}) or exists (${eb
-              .selectFrom('SalesChangeHorizon as h')
-              .select(sql.lit(1).as('one'))
-              .where((e) => e('h.prunedThrough', '>', counterOf(v.since, e.ref('h.shard'))))})`.as('resetSince'),
-          sql<number[] | null>`case when ${first} then array(${moved.select('changes.product')}) end`.as('changedIds'),
-          sql<number[] | null>`case when ${first} then array(${moved.select('changes.delta')}) end`.as('changedBy'),
+          resetSince(v.since).as('resetSince'),
+          sql<number[] | null>`case when ${first} then ${moved.ids} end`.as('changedIds'),
+          sql<number[] | null>`case when ${first} then ${moved.deltas} end`.as('changedBy'),
         ];
       })
       .selectAll('page')
@@ -292,6 +260,17 @@ export const rankedPage = preparedQuery({
       .orderBy('page.position'),
 });
 
+/** A ranking's statement: its filter, and whether a keyword's relevance comes first. */
+interface RankingShape {
+  filter: ListingShape;
+  relevance: boolean;
+}
+
+const RANKING_EXAMPLES: RankingShape[] = [
+  { filter: EXAMPLE_LISTING, relevance: false },
+  { filter: { ...EXAMPLE_LISTING, keyword: 'words' }, relevance: true },
+];
+
 /**
  * Every candidate of the filter by sold_count, best first (ties: higher id first), or with a keyword
  * by relevance first (with each one's relevance, to place a product again when its sales move), with
@@ -300,11 +279,8 @@ export const rankedPage = preparedQuery({
  */
 export const ranking = preparedQuery({
   name: 'ranking',
-  examples: [
-    { filter: EXAMPLE_LISTING, relevance: false },
-    { filter: { ...EXAMPLE_LISTING, keyword: 'words' }, relevance: true },
-  ] satisfies { filter: ListingShape; relevance: boolean }[],
-  build: (db, shape: { filter: ListingShape; relevance: boolean }, v: ListingValues) => {
+  examples: RANKING_EXAMPLES,
+  build: (db, shape: RankingShape, v: ListingValues) => {
     const keyword = shape.relevance ? shape.filter.keyword : null;
     const candidates = db
       .selectFrom('Product as p')
@@ -328,6 +304,31 @@ export const ranking = preparedQuery({
         sql<number[]>`coalesce(array_agg(${order(eb.ref('r.id'))}), '{}')`.as('ids'),
         sql<number[]>`coalesce(array_agg(${order(eb.ref('r.sold'))}), '{}')`.as('sold'),
         ...(keyword ? [sql<number[]>`coalesce(array_agg(${order(sql<number>`${sql.ref('r.rank')}::float8`)}), '{}')`.as('rank')] : []),
+      ]);
+  },
+});
+
+/**
+ * Every candidate of the filter, unordered, with a keyword its relevance, and the catalog version they
+ * hold at: what a ranking needs besides sold_count, which the sales tally holds
+ * (src/services/catalog/sales-tally.ts). Reads no sold line.
+ */
+export const rankingCandidates = preparedQuery({
+  name: 'ranking_candidates',
+  examples: RANKING_EXAMPLES,
+  build: (db, shape: RankingShape, v: ListingValues) => {
+    const keyword = shape.relevance ? shape.filter.keyword : null;
+    const candidates = db
+      .selectFrom('Product as p')
+      .select((eb) => ['p.id as id', ...(keyword ? [sql<number>`${productSearch.sqlOf(keyword, productOf(eb), eb.val(v.keyword)).rank}::float8`.as('rank')] : [])])
+      .where(listed(shape.filter, v))
+      .as('r');
+    return db
+      .selectFrom(candidates)
+      .select([
+        sql<string>`${catalogVersion()}::text`.as('catalogVersion'),
+        sql<number[]>`coalesce(array_agg(${sql.ref('r.id')}), '{}')`.as('ids'),
+        ...(keyword ? [sql<number[]>`coalesce(array_agg(${sql.ref('r.rank')}), '{}')`.as('rank')] : []),
       ]);
   },
 });

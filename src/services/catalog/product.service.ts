@@ -6,10 +6,11 @@ import {
   checkListingOrder, checkPriceRange, firstMatching, listingFilterFields, listingOf, listingOrderFields, type Listing, type ListingOrder, type ListingSort,
 } from './listing-filter.js';
 import { hasTotal, rememberTotal, totalAt } from './listing-total-cache.js';
-import { applySalesChanges, pageOfRanking, rankingOf, rememberRanking, sharedRanking, type Ranking } from './sales-ranking-cache.js';
+import { applySalesChanges, pageOfRanking, rankCandidates, rankingOf, rememberRanking, sharedRanking, type Ranking } from './sales-ranking-cache.js';
+import { currentSalesTally } from './sales-tally.js';
 import { ratingSummaryOf } from './rating-summary.js';
 import { withFavoritedProducts } from '../accounts/favorites.service.js';
-import { listingCount, listingPage, productDetail, ranking, rankedPage, relevancePage, type ListingIncludes, type PageShape } from './product.repository.js';
+import { listingCount, listingPage, productDetail, ranking, rankedPage, rankingCandidates, relevancePage, type ListingIncludes, type PageShape } from './product.repository.js';
 import {
   toBrandView, toCategoryView, toProductView, toProfileView,
   type ProductColumns, type ProductDetailView, type ProductView, type ProfileColumns, type ShopView, type SkuView,
@@ -193,18 +194,28 @@ const sameNumbers = (a: readonly number[], b: readonly number[]) => a.length ===
 /**
  * Every candidate of the filter by sold_count, best first (ties: higher id first), or with `relevance`
  * by relevance first, with the versions it holds at; remembered under `key`, and computed once for
- * concurrent callers (`sharedRanking`).
+ * concurrent callers (`sharedRanking`). The candidates are read without their sold lines and ordered
+ * by the sales tally; while the tally is not there (a process that could not read it, or reads it
+ * again), the ranking statement orders them in SQL.
  */
 function rankBy(ctx: ServiceContext, page: PageRequest, key: string, relevance: boolean): Promise<Ranking> {
   return sharedRanking(ctx.em, key, async () => {
-    const [row] = await ranking.run(ctx.em, { filter: page.listing.shape, relevance }, page.listing.values, { replan: page.replan });
-    const ranked: Ranking = {
-      catalogVersion: row.catalogVersion,
-      salesVector: row.salesVector,
-      ids: Int32Array.from(row.ids),
-      sold: Int32Array.from(row.sold),
-      rank: relevance ? Float64Array.from(row.rank) : undefined,
-    };
+    const shape = { filter: page.listing.shape, relevance };
+    const tally = await currentSalesTally(ctx.em);
+    let ranked: Ranking;
+    if (tally) {
+      const [row] = await rankingCandidates.run(ctx.em, shape, page.listing.values, { replan: page.replan });
+      ranked = rankCandidates({ catalogVersion: row.catalogVersion, salesVector: tally.vector }, { ids: row.ids, rank: row.rank }, (id) => tally.soldOf(id));
+    } else {
+      const [row] = await ranking.run(ctx.em, shape, page.listing.values, { replan: page.replan });
+      ranked = {
+        catalogVersion: row.catalogVersion,
+        salesVector: row.salesVector,
+        ids: Int32Array.from(row.ids),
+        sold: Int32Array.from(row.sold),
+        rank: relevance ? Float64Array.from(row.rank) : undefined,
+      };
+    }
     rememberRanking(ctx.em, key, ranked);
     return ranked;
   });

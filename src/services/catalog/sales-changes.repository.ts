@@ -1,4 +1,6 @@
-import { fixedStatement } from '../../db/prepared-queries.js';
+import { expressionBuilder, sql, type Expression, type QueryCreator } from 'kysely';
+import { fixedStatement, preparedQuery } from '../../db/prepared-queries.js';
+import type { Database } from '../../db/typed-sql.js';
 import { z } from '../../shared/validate.js';
 
 /**
@@ -22,4 +24,96 @@ moved as (
   returning h.shard
 )
 select (select count(*) from gone)::int as pruned`,
+});
+
+/**
+ * The sales version's shard counters in shard order, as PostgreSQL writes a bigint[] (`{3,0,...}`):
+ * a ranking or the sales tally keeps them, and a later statement returns the changes logged since
+ * (`salesChangesSince`).
+ */
+export const salesVector = () =>
+  sql<string>`array(${expressionBuilder<Database, never>().selectFrom('SalesVersion as sv').select('sv.n as n').orderBy('sv.shard')})::text`;
+
+/** A shard's counter in counters sent as text (`since`). */
+const counterOf = (since: string, shard: Expression<number>) => sql<string>`(${since}::bigint[])[${shard} + 1]`;
+
+/**
+ * The changes logged since the counters `since`, summed per product (a bulk statement's change has no
+ * product). Only the shards that moved are read, each along its primary key from its counter on.
+ */
+export const salesChangesSince = (db: QueryCreator<Database>, since: string) =>
+  db
+    .selectFrom('SalesVersion as sv')
+    // Lateral, and kept a subquery (`offset 0`): each moved shard reads its log along the primary
+    // key from the ranking's counter; joined flat, the planner chose a scan of the whole log.
+    .innerJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('SalesChange as c')
+          .select(['c.productId as product', 'c.delta as change'])
+          .whereRef('c.shard', '=', 'sv.shard')
+          .where((e) => e('c.n', '>', counterOf(since, e.ref('sv.shard'))))
+          .offset(sql.lit(0))
+          .as('l'),
+      (join) => join.onTrue(),
+    )
+    .select((eb) => [eb.ref('l.product').as('product'), sql<number>`sum(${eb.ref('l.change')})::int`.as('delta')])
+    .where((eb) => eb('sv.n', '>', counterOf(since, eb.ref('sv.shard'))))
+    .groupBy('l.product');
+
+type WithChanges = Database & { changes: { product: number | null; delta: number } };
+
+/**
+ * Whether the log cannot tell what moved since `since` (read from a `changes` CTE of
+ * `salesChangesSince`): a bulk statement's change (no product), or a shard pruned past its counter.
+ */
+export const resetSince = (since: string) => {
+  const eb = expressionBuilder<WithChanges, never>();
+  return sql<boolean>`exists (${eb.selectFrom('changes').select(sql.lit(1).as('one')).where('changes.product', 'is', null)}) or exists (${eb
+    .selectFrom('SalesChangeHorizon as h')
+    .select(sql.lit(1).as('one'))
+    .where((e) => e('h.prunedThrough', '>', counterOf(since, e.ref('h.shard'))))})`;
+};
+
+/** The moved products in id order, and what each moved by (same order): a `changes` CTE's rows with a product. */
+export const movedProducts = () => {
+  const moved = expressionBuilder<WithChanges, never>().selectFrom('changes').where('changes.product', 'is not', null).orderBy('changes.product');
+  return { ids: sql<number[]>`array(${moved.select('changes.product')})`, deltas: sql<number[]>`array(${moved.select('changes.delta')})` };
+};
+
+/**
+ * Every product's sold_count (the products with a sold line; any other sold none), with the sales
+ * version it holds at, in one statement and so one snapshot (src/services/catalog/sales-tally.ts).
+ */
+export const salesTally = preparedQuery({
+  name: 'sales_tally',
+  examples: [{}],
+  build: (db) =>
+    db
+      .selectFrom((qb) =>
+        qb
+          .selectFrom('OrderItem as oi')
+          .select((eb) => [eb.ref('oi.product').as('id'), sql<number>`sum(${eb.ref('oi.quantity')})::int`.as('sold')])
+          .where((eb) => eb.ref('oi.sold'))
+          .groupBy('oi.product')
+          .as('t'),
+      )
+      .select([
+        salesVector().as('salesVector'),
+        sql<number[]>`coalesce(array_agg(${sql.ref('t.id')}), '{}')`.as('ids'),
+        sql<number[]>`coalesce(array_agg(${sql.ref('t.sold')}), '{}')`.as('sold'),
+      ]),
+});
+
+/** What moved sold_count since the counters `since` (as `rankedPage` reads it), with the counters now. */
+export const salesTallyChanges = preparedQuery({
+  name: 'sales_tally_changes',
+  examples: [{}],
+  build: (db, _shape: object, v: { since: string }) =>
+    db
+      .with('changes', (qb) => salesChangesSince(qb, v.since))
+      .selectNoFrom(() => {
+        const moved = movedProducts();
+        return [salesVector().as('salesVector'), resetSince(v.since).as('resetSince'), moved.ids.as('changedIds'), moved.deltas.as('changedBy')];
+      }),
 });

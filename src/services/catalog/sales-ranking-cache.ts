@@ -154,6 +154,33 @@ export async function sharedRanking(em: EntityManager, filter: string, compute: 
   }
 }
 
+/**
+ * A ranking from a filter's candidates (with a keyword, their relevance) and their sold counts
+ * (`soldOf`, the sales tally at `salesVector`): by relevance first, then sold_count, then id, each
+ * descending, the order the ranking statement gives.
+ */
+export function rankCandidates(
+  at: { catalogVersion: string; salesVector: string },
+  candidates: { ids: readonly number[]; rank?: readonly number[] },
+  soldOf: (productId: number) => number,
+): Ranking {
+  const n = candidates.ids.length;
+  const ids = Int32Array.from(candidates.ids);
+  const sold = new Int32Array(n);
+  for (let i = 0; i < n; i++) sold[i] = soldOf(ids[i]);
+  const rank = candidates.rank ? Float64Array.from(candidates.rank) : undefined;
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  order.sort(rank ? (a, b) => rank[b] - rank[a] || sold[b] - sold[a] || ids[b] - ids[a] : (a, b) => sold[b] - sold[a] || ids[b] - ids[a]);
+  const ranking: Ranking = { ...at, ids: new Int32Array(n), sold: new Int32Array(n), rank: rank ? new Float64Array(n) : undefined };
+  for (let i = 0; i < n; i++) {
+    ranking.ids[i] = ids[order[i]];
+    ranking.sold[i] = sold[order[i]];
+    if (rank) ranking.rank![i] = rank[order[i]];
+  }
+  return ranking;
+}
+
 /** One page of a ranking in the requested direction: product ids and their sold_count. */
 export function pageOfRanking(ranking: Ranking, direction: 'asc' | 'desc', offset: number, size: number): { ids: number[]; sold: number[] } {
   const { ids, sold } = ranking;
