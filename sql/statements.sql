@@ -474,7 +474,7 @@ with "matched" as materialized (select "p"."id" as "id", ts_rank_cd("p"."search_
 -- values: none
 select array((select "sv"."n" as "n"
   from "sales_version" as "sv"
-  order by "sv"."shard"))::text as "salesVector", coalesce(array_agg("t"."id"), '{}') as "ids", coalesce(array_agg("t"."sold"), '{}') as "sold"
+  order by "sv"."shard"))::text as "salesVector", coalesce(string_agg(int4send("t"."id") || int4send("t"."sold"), ''::bytea), ''::bytea) as "pairs"
   from (select "oi"."product_id" as "id", sum("oi"."quantity")::int as "sold"
   from "order_item" as "oi"
   where "oi"."sold"

@@ -100,8 +100,9 @@ export const salesTally = preparedQuery({
       )
       .select([
         salesVector().as('salesVector'),
-        sql<number[]>`coalesce(array_agg(${sql.ref('t.id')}), '{}')`.as('ids'),
-        sql<number[]>`coalesce(array_agg(${sql.ref('t.sold')}), '{}')`.as('sold'),
+        // Pairs of big-endian int4 (id, sold) in one bytea: 8 bytes a product on the wire and in the
+        // process, where two int[] of 850,000 elements each were parsed element by element (1.4 s, 110 MB).
+        sql<Buffer>`coalesce(string_agg(int4send(${sql.ref('t.id')}) || int4send(${sql.ref('t.sold')}), ''::bytea), ''::bytea)`.as('pairs'),
       ]),
 });
 

@@ -32,13 +32,13 @@ export class SalesTally {
   constructor(
     /** The sales version's shard counters it holds at, as PostgreSQL writes them (`{3,0,...}`). */
     public vector: string,
-    ids: readonly number[],
-    sold: readonly number[],
+    /** (product id, sold_count) pairs of big-endian 32-bit integers, as the tally statement sends them. */
+    pairs: Buffer,
   ) {
     let top = 0;
-    for (const id of ids) if (id > top) top = id;
+    for (let at = 0; at < pairs.length; at += 8) top = Math.max(top, pairs.readInt32BE(at));
     this.sold = new Int32Array(top + 1);
-    for (let i = 0; i < ids.length; i++) this.sold[ids[i]] = sold[i];
+    for (let at = 0; at < pairs.length; at += 8) this.sold[pairs.readInt32BE(at)] = pairs.readInt32BE(at + 4);
   }
 
   soldOf(productId: number): number {
@@ -80,7 +80,7 @@ export function loadSalesTally(em: EntityManager): Promise<SalesTally | undefine
   state.loading ??= salesTally
     .run(em, {}, {})
     .then(
-      ([row]) => (state.tally = new SalesTally(row.salesVector, row.ids, row.sold)),
+      ([row]) => (state.tally = new SalesTally(row.salesVector, row.pairs)),
       () => undefined,
     )
     .finally(() => (state.loading = undefined));
