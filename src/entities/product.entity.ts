@@ -26,6 +26,8 @@ export enum ProductStatus {
 @Index({ name: 'product_published_price_idx', properties: ['priceFrom', 'id'], where: "status = 'published'" })
 @Index({ name: 'product_published_category_idx', properties: ['category', 'id'], where: "status = 'published'" })
 @Index({ name: 'product_published_brand_idx', properties: ['brand', 'id'], where: "status = 'published'" })
+// A category narrowed by brand, shop or price: counted and its candidates read from the index alone.
+@Index({ name: 'product_published_category_cover_idx', properties: ['category', 'brand', 'shop', 'priceFrom', 'id'], where: "status = 'published'" })
 // Merchant listing (own shop, newest first); also serves the foreign key.
 @Index({ name: 'product_shop_id_id_idx', properties: ['shop', 'id'] })
 @Check({ name: 'product_price_from_non_negative', expression: 'price_from >= 0' })

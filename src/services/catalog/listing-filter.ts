@@ -73,6 +73,18 @@ export interface ListingShape {
   price: 'min' | 'max' | 'range' | null;
 }
 
+/**
+ * Whether a listing's best plan depends on its filters' values: how many products a keyword, a
+ * category (a top-level one holds a sixth of the catalog, a leaf a handful), a brand, a shop or a
+ * price range selects varies by orders of magnitude, and a generic plan fitted to one ruins another
+ * (a top-level category's page by price: 0.8 ms by the price index, 560 ms by the generic plan's
+ * sort of the whole category at 1,000,000 products; docs/performance.md). Such a listing's statements
+ * are planned with their values at each call; only the unfiltered listing keeps one plan per connection.
+ */
+export function plansVaryByValue(shape: ListingShape): boolean {
+  return shape.keyword !== null || shape.category || shape.brand || shape.shop || shape.price !== null;
+}
+
 /** The values of a listing's filters (bound to the statement, never part of its text). */
 export interface ListingValues {
   keyword: string;

@@ -3,7 +3,7 @@ import type { ServiceContext } from '../../shared/context.js';
 import { parseInput, idParam, z } from '../../shared/validate.js';
 import { pageFields, pageOffset, type Page } from '../../shared/pagination.js';
 import {
-  checkListingOrder, checkPriceRange, firstMatching, listingFilterFields, listingOf, listingOrderFields, type Listing, type ListingOrder, type ListingSort,
+  checkListingOrder, checkPriceRange, firstMatching, listingFilterFields, listingOf, listingOrderFields, plansVaryByValue, type Listing, type ListingOrder, type ListingSort,
 } from './listing-filter.js';
 import { hasTotal, rememberTotal, totalAt } from './listing-total-cache.js';
 import { applySalesChanges, pageOfRanking, rankCandidates, rankingOf, rememberRanking, sharedRanking, type Ranking } from './sales-ranking-cache.js';
@@ -59,7 +59,8 @@ export async function listProducts(ctx: ServiceContext, input: unknown = {}, inc
   const q = parseInput(ListProductsInput, input);
   const includes: ListingIncludes = { skus: include.skus ?? false, shopProfiles: include.shopProfiles ?? false };
   const { rows, total } = await firstMatching(q.q, async (match) => {
-    const page: PageRequest = { listing: listingOf(q, match), direction, offset: pageOffset(q), size: q.pageSize, include: includes, replan: match !== undefined };
+    const listing = listingOf(q, match);
+    const page: PageRequest = { listing, direction, offset: pageOffset(q), size: q.pageSize, include: includes, replan: plansVaryByValue(listing.shape) };
     const byRelevance = match !== undefined && q.sort === undefined;
     return (
       ((order === 'sales' || byRelevance) && (await rankedPageOf(ctx, page, byRelevance))) ||
@@ -81,7 +82,7 @@ interface PageRequest {
   offset: number;
   size: number;
   include: ListingIncludes;
-  /** Plan the statements with their values on each call (a keyword: see `queryRows`). */
+  /** Plan the statements with their values on each call (a filtered listing: see `plansVaryByValue`). */
   replan: boolean;
 }
 
