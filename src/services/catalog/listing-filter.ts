@@ -77,8 +77,7 @@ export interface ListingShape {
  * Whether a listing's best plan depends on its filters' values: how many products a keyword, a
  * category (a top-level one holds a sixth of the catalog, a leaf a handful), a brand, a shop or a
  * price range selects varies by orders of magnitude, and a generic plan fitted to one ruins another
- * (a top-level category's page by price: 0.8 ms by the price index, 560 ms by the generic plan's
- * sort of the whole category at 1,000,000 products; docs/performance.md). Such a listing's statements
+ * (it sorted a whole top-level category for one page by price; docs/performance.md). Such a listing's statements
  * are planned with their values at each call; only the unfiltered listing keeps one plan per connection.
  */
 export function plansVaryByValue(shape: ListingShape): boolean {

@@ -45,7 +45,7 @@ export const salesChangesSince = (db: QueryCreator<Database>, since: string) =>
   db
     .selectFrom('SalesVersion as sv')
     // Lateral, and kept a subquery (`offset 0`): each moved shard reads its log along the primary
-    // key from the ranking's counter; joined flat, the planner chose a scan of the whole log.
+    // key from its counter in `since`; joined flat, the planner chose a scan of the whole log.
     .innerJoinLateral(
       (eb) =>
         eb
@@ -101,7 +101,7 @@ export const salesTally = preparedQuery({
       .select([
         salesVector().as('salesVector'),
         // Pairs of big-endian int4 (id, sold) in one bytea: 8 bytes a product on the wire and in the
-        // process, where two int[] of 850,000 elements each were parsed element by element (1.4 s, 110 MB).
+        // process, where two int[] were parsed element by element (docs/decisions.md).
         sql<Buffer>`coalesce(string_agg(int4send(${sql.ref('t.id')}) || int4send(${sql.ref('t.sold')}), ''::bytea), ''::bytea)`.as('pairs'),
       ]),
 });

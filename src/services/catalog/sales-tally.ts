@@ -7,11 +7,10 @@ import { salesTally, salesTallyChanges } from './sales-changes.repository.js';
  * kept current from the sales-change log (migration SalesChangeLog), so that ranking a filter by
  * sales reads its candidates and not their sold lines.
  *
- * Why: a ranking ordered in SQL sums the sold lines of every candidate. At 1,000,000 products and
- * 20,000,000 order lines that is 95 ms of a common word's 200 ms, and seconds for a top-level
- * category, paid by every process for every filter it has not ranked yet (docs/performance.md). The
- * tally is read in under a second, once per process, and a filter's ranking is then its candidates
- * (one statement that reads no sold line) ordered here.
+ * Why: a ranking ordered in SQL sums the sold lines of every candidate, which at a million products
+ * is most of a common word's first search and seconds for a top-level category, paid by every process
+ * for every filter it has not ranked yet (docs/performance.md). The tally is read once per process,
+ * and a filter's ranking is then its candidates (one statement that reads no sold line) ordered here.
  *
  * Exactness, within the rule that sold_count is computed from order lines: the tally is what one
  * statement summed from the order lines, at the sales version that statement saw, plus exactly the
