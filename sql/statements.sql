@@ -318,7 +318,7 @@ insert into "cart_item" ("customer_id", "sku_id", "quantity", "added_at")
   returning "sku_id" as "skuId";
 
 -- ranked_page {"include":{"skus":false,"shopProfiles":false}}
--- values: $1 since, $2 since, $3 ids, $4 sold, $5 since
+-- values: $1 since, $2 since, $3 ids, $4 sold, $5 since, $6 since
 with "changes" as (select "l"."product" as "product", sum("l"."change")::int as "delta"
   from "sales_version" as "sv"
   inner join lateral (select "c"."product_id" as "product", "c"."delta" as "change"
@@ -336,7 +336,9 @@ with "changes" as (select "l"."product" as "product", sum("l"."change")::int as 
   from "changes"
   where "changes"."product" is null)) or exists ((select 1 as "one"
   from "sales_change_horizon" as "h"
-  where "h"."pruned_through" > ($5::bigint[])["h"."shard" + 1])) as "resetSince", case when coalesce("page"."position", 1) = 1 then array((select "changes"."product"
+  where "h"."pruned_through" > ($5::bigint[])["h"."shard" + 1])) or exists ((select 1 as "one"
+  from "sales_version" as "sv"
+  where "sv"."n" < ($6::bigint[])["sv"."shard" + 1])) as "resetSince", case when coalesce("page"."position", 1) = 1 then array((select "changes"."product"
   from "changes"
   where "changes"."product" is not null
   order by "changes"."product")) end as "changedIds", case when coalesce("page"."position", 1) = 1 then array((select "changes"."delta"
@@ -350,7 +352,7 @@ with "changes" as (select "l"."product" as "product", sum("l"."change")::int as 
   order by "page"."position";
 
 -- ranked_page {"include":{"skus":true,"shopProfiles":true}}
--- values: $1 since, $2 since, $3 ids, $4 sold, $5 since
+-- values: $1 since, $2 since, $3 ids, $4 sold, $5 since, $6 since
 with "changes" as (select "l"."product" as "product", sum("l"."change")::int as "delta"
   from "sales_version" as "sv"
   inner join lateral (select "c"."product_id" as "product", "c"."delta" as "change"
@@ -368,7 +370,9 @@ with "changes" as (select "l"."product" as "product", sum("l"."change")::int as 
   from "changes"
   where "changes"."product" is null)) or exists ((select 1 as "one"
   from "sales_change_horizon" as "h"
-  where "h"."pruned_through" > ($5::bigint[])["h"."shard" + 1])) as "resetSince", case when coalesce("page"."position", 1) = 1 then array((select "changes"."product"
+  where "h"."pruned_through" > ($5::bigint[])["h"."shard" + 1])) or exists ((select 1 as "one"
+  from "sales_version" as "sv"
+  where "sv"."n" < ($6::bigint[])["sv"."shard" + 1])) as "resetSince", case when coalesce("page"."position", 1) = 1 then array((select "changes"."product"
   from "changes"
   where "changes"."product" is not null
   order by "changes"."product")) end as "changedIds", case when coalesce("page"."position", 1) = 1 then array((select "changes"."delta"
@@ -481,7 +485,7 @@ select array((select "sv"."n" as "n"
   group by "oi"."product_id") as "t";
 
 -- sales_tally_changes {}
--- values: $1 since, $2 since, $3 since
+-- values: $1 since, $2 since, $3 since, $4 since
 with "changes" as (select "l"."product" as "product", sum("l"."change")::int as "delta"
   from "sales_version" as "sv"
   inner join lateral (select "c"."product_id" as "product", "c"."delta" as "change"
@@ -496,7 +500,9 @@ with "changes" as (select "l"."product" as "product", sum("l"."change")::int as 
   from "changes"
   where "changes"."product" is null)) or exists ((select 1 as "one"
   from "sales_change_horizon" as "h"
-  where "h"."pruned_through" > ($3::bigint[])["h"."shard" + 1])) as "resetSince", array((select "changes"."product"
+  where "h"."pruned_through" > ($3::bigint[])["h"."shard" + 1])) or exists ((select 1 as "one"
+  from "sales_version" as "sv"
+  where "sv"."n" < ($4::bigint[])["sv"."shard" + 1])) as "resetSince", array((select "changes"."product"
   from "changes"
   where "changes"."product" is not null
   order by "changes"."product")) as "changedIds", array((select "changes"."delta"

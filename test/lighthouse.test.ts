@@ -36,9 +36,9 @@ interface Report {
 }
 
 /**
- * A page's scores. When Lighthouse reports that it could not measure (a `runtimeError`, with no
- * scores: seen once in CI as NO_NAVSTART, "Something went wrong with recording the trace"), the page
- * is measured once more; a low score is never measured again.
+ * A page's scores. When Lighthouse reports that it could not measure (a runtime error, with no
+ * scores and a failed exit: seen in CI as NO_NAVSTART, "Something went wrong with recording the
+ * trace"), the page is measured once more; a low score is never measured again.
  */
 async function lighthouse(path: string, name: string): Promise<{ scores: Record<string, number>; cls: number }> {
   const first = await lighthouseRun(path, name);
@@ -51,7 +51,7 @@ async function lighthouse(path: string, name: string): Promise<{ scores: Record<
 async function lighthouseRun(path: string, name: string): Promise<Report> {
   const out = join(SCREENSHOT_DIR, '..', `lighthouse-${name}.json`);
   mkdirSync(join(SCREENSHOT_DIR, '..'), { recursive: true });
-  await run(
+  const measured = run(
     process.execPath,
     [
       join(process.cwd(), 'node_modules', 'lighthouse', 'cli', 'index.js'),
@@ -64,6 +64,13 @@ async function lighthouseRun(path: string, name: string): Promise<Report> {
     ],
     { env: { ...process.env, CHROME_PATH: CHROMIUM }, timeout: 150_000, maxBuffer: 64 * 1024 * 1024 },
   );
+  try {
+    await measured;
+  } catch (error) {
+    const runtime = /Runtime error encountered: (.*)\((\w+)\)/.exec(String((error as Error).message));
+    if (!runtime) throw error;
+    return { runtimeError: { code: runtime[2], message: runtime[1].trim() } } as Report;
+  }
   return JSON.parse(readFileSync(out, 'utf8')) as Report;
 }
 

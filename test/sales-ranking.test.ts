@@ -371,11 +371,40 @@ describe('the sales tally', () => {
   it('is read before the process serves: a filter not ranked yet reads its candidates and no sold line', async () => {
     await sell(made[2], 3);
     await sell(made[4], 1);
-    t.resetQueryLog();
-    expect(await bySalesIn(cat.id)).toEqual(await freshRanking(cat.id));
-    expect(t.queries.filter((q) => RANKED.test(q))).toHaveLength(1);
-    expect(t.queries.filter((q) => RANKED_IN_SQL.test(q))).toHaveLength(0);
-    expect(t.queries.filter((q) => /"order_item"/.test(q))).toEqual([]);
+    // A new process on the same database: it read the tally while starting, before any request.
+    const started = await startTestApp({}, { database: t.dbName });
+    try {
+      expect(started.queries.filter((q) => /int4send/.test(q))).toHaveLength(1);
+      started.resetQueryLog();
+      const res = await started.api('GET', `/api/products?category=${cat.id}&sort=sales&page_size=50`);
+      expect((res.body as { items: { id: number; sold_count: number }[] }).items.map((p) => ({ id: p.id, sold: p.sold_count }))).toEqual(await freshRanking(cat.id));
+      expect(started.queries.filter((q) => RANKED.test(q))).toHaveLength(1);
+      expect(started.queries.filter((q) => RANKED_IN_SQL.test(q))).toHaveLength(0);
+      expect(started.queries.filter((q) => /"order_item"/.test(q))).toEqual([]);
+    } finally {
+      await started.close();
+    }
+  });
+
+  it('is neither read nor caught up inside a transaction (its own lines and older snapshot are not the log\'s)', async () => {
+    await t.em().transactional(async (em) => {
+      expect(await currentSalesTally(em)).toBeUndefined();
+    });
+    expect(await currentSalesTally(t.em())).toBeDefined();
+  });
+
+  it('is read again when a counter went back (a database restored or failed over behind it)', async () => {
+    await sell(made[1], 1);
+    expect(await currentSalesTally(t.em())).toBeDefined();
+    const [{ shard }] = await t.sql<{ shard: number }>('select shard from sales_version order by n desc limit 1');
+    await t.sql('update sales_version set n = n - 1 where shard = ?', [shard]);
+    try {
+      expect(await currentSalesTally(t.em())).toBeUndefined();
+    } finally {
+      await t.sql('update sales_version set n = n + 1 where shard = ?', [shard]);
+    }
+    await loadSalesTally(t.em());
+    await expectTallyExact();
   });
 
   it('stays equal to every product\'s sold lines through parallel payments, refunds and cancellations', async () => {
@@ -384,8 +413,14 @@ describe('the sales tally', () => {
     const fresh = await newCategory(t);
     const other = await newProduct(t, { shopId: shop.id, categoryId: fresh.id, skus: [{ price: 100, stock: 1_000 }] });
     // New filters ranked while the payments commit: each ranking is brought up to date by its pages.
+    // Every page served while payments commit is in its own order (sold_count, then id, descending).
+    const inOrder = (page: { id: number; sold: number }[]) => expect(page).toEqual([...page].sort((a, b) => b.sold - a.sold || b.id - a.id));
     const rankings = async () => {
-      for (let i = 0; i < 5; i++) await Promise.all([bySalesIn(cat.id), bySalesIn(fresh.id), currentSalesTally(t.em())]);
+      for (let i = 0; i < 5; i++) {
+        const [inCat, inFresh] = await Promise.all([bySalesIn(cat.id), bySalesIn(fresh.id), currentSalesTally(t.em())]);
+        inOrder(inCat);
+        inOrder(inFresh);
+      }
     };
     await Promise.all([...orders.map((o) => payOk(t, customer.token, o.id)), rankings(), rankings(), sell({ sku: other.skuIds[0] }, 2)]);
     const refunded = orders[0];
@@ -431,7 +466,7 @@ describe('the sales tally', () => {
     await expectTallyExact();
   });
 
-  it('sessions of the app killed under it lose nothing: rankings stay exact and the tally catches up on new sessions', async () => {
+  it('sessions of the app killed between its statements lose nothing: rankings stay exact and the tally catches up on new sessions', async () => {
     await sell(made[3], 4);
     // Every pool session of the app killed between statements, then the tally caught up and read.
     await t.sql(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`);

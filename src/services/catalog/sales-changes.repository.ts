@@ -65,14 +65,18 @@ type WithChanges = Database & { changes: { product: number | null; delta: number
 
 /**
  * Whether the log cannot tell what moved since `since` (read from a `changes` CTE of
- * `salesChangesSince`): a bulk statement's change (no product), or a shard pruned past its counter.
+ * `salesChangesSince`): a bulk statement's change (no product), a shard pruned past its counter, or
+ * a shard now below its counter (a database restored, or a replica promoted, behind what was seen).
  */
 export const resetSince = (since: string) => {
   const eb = expressionBuilder<WithChanges, never>();
   return sql<boolean>`exists (${eb.selectFrom('changes').select(sql.lit(1).as('one')).where('changes.product', 'is', null)}) or exists (${eb
     .selectFrom('SalesChangeHorizon as h')
     .select(sql.lit(1).as('one'))
-    .where((e) => e('h.prunedThrough', '>', counterOf(since, e.ref('h.shard'))))})`;
+    .where((e) => e('h.prunedThrough', '>', counterOf(since, e.ref('h.shard'))))}) or exists (${eb
+    .selectFrom('SalesVersion as sv')
+    .select(sql.lit(1).as('one'))
+    .where((e) => e('sv.n', '<', counterOf(since, e.ref('sv.shard'))))})`;
 };
 
 /** The moved products in id order, and what each moved by (same order): a `changes` CTE's rows with a product. */

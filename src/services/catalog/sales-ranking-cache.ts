@@ -172,13 +172,13 @@ export function rankCandidates(
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   order.sort(rank ? (a, b) => rank[b] - rank[a] || sold[b] - sold[a] || ids[b] - ids[a] : (a, b) => sold[b] - sold[a] || ids[b] - ids[a]);
-  const ranking: Ranking = { ...at, ids: new Int32Array(n), sold: new Int32Array(n), rank: rank ? new Float64Array(n) : undefined };
+  const ranked = { ids: new Int32Array(n), sold: new Int32Array(n), rank: rank ? new Float64Array(n) : undefined };
   for (let i = 0; i < n; i++) {
-    ranking.ids[i] = ids[order[i]];
-    ranking.sold[i] = sold[order[i]];
-    if (rank) ranking.rank![i] = rank[order[i]];
+    ranked.ids[i] = ids[order[i]];
+    ranked.sold[i] = sold[order[i]];
+    if (rank && ranked.rank) ranked.rank[i] = rank[order[i]];
   }
-  return ranking;
+  return { ...at, ...ranked };
 }
 
 /** One page of a ranking in the requested direction: product ids and their sold_count. */
