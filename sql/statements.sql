@@ -318,7 +318,7 @@ insert into "cart_item" ("customer_id", "sku_id", "quantity", "added_at")
   returning "sku_id" as "skuId";
 
 -- ranked_page {"include":{"skus":false,"shopProfiles":false}}
--- values: $1 since, $2 since, $3 ids, $4 sold, $5 since, $6 since
+-- values: $1 since, $2 since, $3 ids, $4 sold, $5 since
 with "changes" as (select "l"."product" as "product", sum("l"."change")::int as "delta"
   from "sales_version" as "sv"
   inner join lateral (select "c"."product_id" as "product", "c"."delta" as "change"
@@ -336,9 +336,7 @@ with "changes" as (select "l"."product" as "product", sum("l"."change")::int as 
   from "changes"
   where "changes"."product" is null)) or exists ((select 1 as "one"
   from "sales_change_horizon" as "h"
-  where "h"."pruned_through" > ($5::bigint[])["h"."shard" + 1])) or exists ((select 1 as "one"
-  from "sales_version" as "sv"
-  where "sv"."n" < ($6::bigint[])["sv"."shard" + 1])) as "resetSince", case when coalesce("page"."position", 1) = 1 then array((select "changes"."product"
+  where "h"."pruned_through" > ($5::bigint[])["h"."shard" + 1])) as "resetSince", case when coalesce("page"."position", 1) = 1 then array((select "changes"."product"
   from "changes"
   where "changes"."product" is not null
   order by "changes"."product")) end as "changedIds", case when coalesce("page"."position", 1) = 1 then array((select "changes"."delta"
@@ -352,7 +350,7 @@ with "changes" as (select "l"."product" as "product", sum("l"."change")::int as 
   order by "page"."position";
 
 -- ranked_page {"include":{"skus":true,"shopProfiles":true}}
--- values: $1 since, $2 since, $3 ids, $4 sold, $5 since, $6 since
+-- values: $1 since, $2 since, $3 ids, $4 sold, $5 since
 with "changes" as (select "l"."product" as "product", sum("l"."change")::int as "delta"
   from "sales_version" as "sv"
   inner join lateral (select "c"."product_id" as "product", "c"."delta" as "change"
@@ -370,9 +368,7 @@ with "changes" as (select "l"."product" as "product", sum("l"."change")::int as 
   from "changes"
   where "changes"."product" is null)) or exists ((select 1 as "one"
   from "sales_change_horizon" as "h"
-  where "h"."pruned_through" > ($5::bigint[])["h"."shard" + 1])) or exists ((select 1 as "one"
-  from "sales_version" as "sv"
-  where "sv"."n" < ($6::bigint[])["sv"."shard" + 1])) as "resetSince", case when coalesce("page"."position", 1) = 1 then array((select "changes"."product"
+  where "h"."pruned_through" > ($5::bigint[])["h"."shard" + 1])) as "resetSince", case when coalesce("page"."position", 1) = 1 then array((select "changes"."product"
   from "changes"
   where "changes"."product" is not null
   order by "changes"."product")) end as "changedIds", case when coalesce("page"."position", 1) = 1 then array((select "changes"."delta"

@@ -65,19 +65,27 @@ type WithChanges = Database & { changes: { product: number | null; delta: number
 
 /**
  * Whether the log cannot tell what moved since `since` (read from a `changes` CTE of
- * `salesChangesSince`): a bulk statement's change (no product), a shard pruned past its counter, or
- * a shard now below its counter (a database restored, or a replica promoted, behind what was seen).
+ * `salesChangesSince`): a bulk statement's change (no product), or a shard pruned past its counter.
  */
 export const resetSince = (since: string) => {
   const eb = expressionBuilder<WithChanges, never>();
   return sql<boolean>`exists (${eb.selectFrom('changes').select(sql.lit(1).as('one')).where('changes.product', 'is', null)}) or exists (${eb
     .selectFrom('SalesChangeHorizon as h')
     .select(sql.lit(1).as('one'))
-    .where((e) => e('h.prunedThrough', '>', counterOf(since, e.ref('h.shard'))))}) or exists (${eb
+    .where((e) => e('h.prunedThrough', '>', counterOf(since, e.ref('h.shard'))))})`;
+};
+
+/**
+ * Whether a shard is now below its counter in `since`: the database was restored, or a replica
+ * promoted, behind what was seen, and what was counted since may never have happened. Checked by the
+ * sales tally's catch-up only, not by every page of a remembered ranking (a cost on the hottest
+ * statement for an event after which a ranking is corrected at its next ranking, from the tally).
+ */
+const wentBack = (since: string) =>
+  sql<boolean>`exists (${expressionBuilder<Database, never>()
     .selectFrom('SalesVersion as sv')
     .select(sql.lit(1).as('one'))
     .where((e) => e('sv.n', '<', counterOf(since, e.ref('sv.shard'))))})`;
-};
 
 /** The moved products in id order, and what each moved by (same order): a `changes` CTE's rows with a product. */
 export const movedProducts = () => {
@@ -110,7 +118,10 @@ export const salesTally = preparedQuery({
       ]),
 });
 
-/** What moved sold_count since the counters `since` (as `rankedPage` reads it), with the counters now. */
+/**
+ * What moved sold_count since the counters `since` (as `rankedPage` reads it), with the counters now;
+ * `resetSince` also when a counter went back.
+ */
 export const salesTallyChanges = preparedQuery({
   name: 'sales_tally_changes',
   examples: [{}],
@@ -119,6 +130,11 @@ export const salesTallyChanges = preparedQuery({
       .with('changes', (qb) => salesChangesSince(qb, v.since))
       .selectNoFrom(() => {
         const moved = movedProducts();
-        return [salesVector().as('salesVector'), resetSince(v.since).as('resetSince'), moved.ids.as('changedIds'), moved.deltas.as('changedBy')];
+        return [
+          salesVector().as('salesVector'),
+          sql<boolean>`${resetSince(v.since)} or ${wentBack(v.since)}`.as('resetSince'),
+          moved.ids.as('changedIds'),
+          moved.deltas.as('changedBy'),
+        ];
       }),
 });
