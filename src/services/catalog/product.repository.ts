@@ -1,6 +1,6 @@
 import { expressionBuilder, sql, type Expression, type ExpressionBuilder } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import { asText, preparedQuery, type StandIns } from '../../db/prepared-queries.js';
+import { asText, preparedQuery, type QueryBuilder, type StandIns } from '../../db/prepared-queries.js';
 import type { Database } from '../../db/typed-sql.js';
 import { ProductStatus } from '../../entities/product.entity.js';
 import { PRODUCT_COLUMNS, PROFILE_COLUMNS, ratingCountsOf, soldCountOf } from './catalog.repository.js';
@@ -272,6 +272,18 @@ const RANKING_EXAMPLES: RankingShape[] = [
 ];
 
 /**
+ * A ranking's candidates: the filter's published products, with a keyword each one's relevance (as
+ * float8, the type a ranking keeps it in; widening `real` keeps its order).
+ */
+const candidatesOf = (db: QueryBuilder, shape: RankingShape, v: StandIns<ListingValues>) => {
+  const keyword = shape.relevance ? shape.filter.keyword : null;
+  return db
+    .selectFrom('Product as p')
+    .select((eb) => ['p.id as id', ...(keyword ? [sql<number>`${productSearch.sqlOf(keyword, productOf(eb), eb.val(v.keyword)).rank}::float8`.as('rank')] : [])])
+    .where(listed(shape.filter, v));
+};
+
+/**
  * Every candidate of the filter by sold_count, best first (ties: higher id first), or with a keyword
  * by relevance first (with each one's relevance, to place a product again when its sales move), with
  * the versions it holds at. `offset 0` keeps the candidates a subquery: flattened, its sold_count
@@ -282,14 +294,8 @@ export const ranking = preparedQuery({
   examples: RANKING_EXAMPLES,
   build: (db, shape: RankingShape, v: ListingValues) => {
     const keyword = shape.relevance ? shape.filter.keyword : null;
-    const candidates = db
-      .selectFrom('Product as p')
-      .select((eb) => [
-        'p.id as id',
-        ...(keyword ? [productSearch.sqlOf(keyword, productOf(eb), eb.val(v.keyword)).rank.as('rank')] : []),
-        soldCountOf(eb.ref('p.id')).as('sold'),
-      ])
-      .where(listed(shape.filter, v))
+    const candidates = candidatesOf(db, shape, v)
+      .select((eb) => soldCountOf(eb.ref('p.id')).as('sold'))
       .offset(sql.lit(0))
       .as('r');
     const order = (column: Expression<number>) =>
@@ -303,7 +309,7 @@ export const ranking = preparedQuery({
         salesVector().as('salesVector'),
         sql<number[]>`coalesce(array_agg(${order(eb.ref('r.id'))}), '{}')`.as('ids'),
         sql<number[]>`coalesce(array_agg(${order(eb.ref('r.sold'))}), '{}')`.as('sold'),
-        ...(keyword ? [sql<number[]>`coalesce(array_agg(${order(sql<number>`${sql.ref('r.rank')}::float8`)}), '{}')`.as('rank')] : []),
+        ...(keyword ? [sql<number[]>`coalesce(array_agg(${order(sql.ref('r.rank'))}), '{}')`.as('rank')] : []),
       ]);
   },
 });
@@ -316,21 +322,14 @@ export const ranking = preparedQuery({
 export const rankingCandidates = preparedQuery({
   name: 'ranking_candidates',
   examples: RANKING_EXAMPLES,
-  build: (db, shape: RankingShape, v: ListingValues) => {
-    const keyword = shape.relevance ? shape.filter.keyword : null;
-    const candidates = db
-      .selectFrom('Product as p')
-      .select((eb) => ['p.id as id', ...(keyword ? [sql<number>`${productSearch.sqlOf(keyword, productOf(eb), eb.val(v.keyword)).rank}::float8`.as('rank')] : [])])
-      .where(listed(shape.filter, v))
-      .as('r');
-    return db
-      .selectFrom(candidates)
+  build: (db, shape: RankingShape, v: ListingValues) =>
+    db
+      .selectFrom(candidatesOf(db, shape, v).as('r'))
       .select([
         sql<string>`${catalogVersion()}::text`.as('catalogVersion'),
         sql<number[]>`coalesce(array_agg(${sql.ref('r.id')}), '{}')`.as('ids'),
-        ...(keyword ? [sql<number[]>`coalesce(array_agg(${sql.ref('r.rank')}), '{}')`.as('rank')] : []),
-      ]);
-  },
+        ...(shape.relevance && shape.filter.keyword ? [sql<number[]>`coalesce(array_agg(${sql.ref('r.rank')}), '{}')`.as('rank')] : []),
+      ]),
 });
 
 /**
