@@ -45,6 +45,13 @@ const sell = async (product: { sku: number }, quantity: number) => {
 const RANKED = /array_agg\("r"\."id"/;
 /** The ranking statement that orders in SQL, summing every candidate's sold lines. */
 const RANKED_IN_SQL = /array_agg\("r"\."id"\s+order by/;
+/** A sold line inserted in bulk (one statement, as a loader would; copied from any sold line): the log records no product. */
+const insertSoldLineInBulk = (product: { id: number; sku: number }, quantity: number) =>
+  t.sql(
+    `insert into order_item (order_id, product_id, sku_id, product_name, sku_name, unit_price, quantity, amount, pricing, shipped_quantity, sold)
+     select order_id, ?, ?, product_name, sku_name, unit_price, ?, unit_price * ?, pricing, 0, true from order_item where sold order by id limit 1`,
+    [product.id, product.sku, quantity, quantity],
+  );
 const statementsOf = async (run: () => Promise<unknown>) => {
   t.resetQueryLog();
   await run();
@@ -228,13 +235,7 @@ describe('remembered rankings brought up to date from the sales-change log', () 
     const order = await placeOrder(t, customer.token, made[product].sku, 1);
     expect((await t.api('POST', `/api/orders/${order.id}/cancel`, { token: customer.token })).status).toBe(200);
   };
-  /** A sold line inserted in bulk (one statement, as a loader would; copied from any sold line): the log records no product. */
-  const bulkInsert = (product: number) =>
-    t.sql(
-      `insert into order_item (order_id, product_id, sku_id, product_name, sku_name, unit_price, quantity, amount, pricing, shipped_quantity, sold)
-       select order_id, ?, ?, product_name, sku_name, unit_price, 2, unit_price * 2, pricing, 0, true from order_item where sold order by id limit 1`,
-      [made[product].id, made[product].sku],
-    );
+  const bulkInsert = (product: number) => insertSoldLineInBulk(made[product], 2);
 
   it('every served page equals a fresh computation, through payments, refunds, cancellations and bulk inserts (property)', async () => {
     const product = fc.integer({ min: 0, max: made.length - 1 });
@@ -441,11 +442,7 @@ describe('the sales tally', () => {
     for (const change of ['bulk', 'prune'] as const) {
       await sell(made[0], 2);
       if (change === 'bulk') {
-        await t.sql(
-          `insert into order_item (order_id, product_id, sku_id, product_name, sku_name, unit_price, quantity, amount, pricing, shipped_quantity, sold)
-           select order_id, ?, ?, product_name, sku_name, unit_price, 5, unit_price * 5, pricing, 0, true from order_item where sold and product_id = ? limit 1`,
-          [made[5].id, made[5].sku, made[0].id],
-        );
+        await insertSoldLineInBulk(made[5], 5);
       } else {
         expect(await pruneSalesChangeLog({ em: t.em() }, 0)).toBeGreaterThan(0);
       }
