@@ -1,10 +1,11 @@
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { pino } from 'pino';
-import { timed } from './support/timing.js';
 import { startSecondApp, startTestApp, type TestApp } from './support/harness.js';
 import { loadConfig } from '../src/config.js';
-import { newCustomer, PASSWORD, type TestUser } from './support/fixtures.js';
+import { timed } from './support/timing.js';
+import { newCustomer, PASSWORD } from './support/fixtures.js';
+import { addresses, knownDevice as knownDeviceFrom, login } from './support/sign-ins.js';
 import { WorkGate } from '../src/shared/work-gate.js';
 import { addressKey } from '../src/shared/auth-throttle.js';
 import { AttemptCounts } from '../src/shared/attempt-counts.js';
@@ -14,7 +15,9 @@ import { issueDeviceToken } from '../src/shared/device-token.js';
 /**
  * Sign-in limits that stop guessing without letting anyone lock the owner out: a device that signed
  * in before is never refused for others' failures; without one, an address is refused only for its
- * own failures, and an account under attack only slows the others down, for a bounded time.
+ * own failures, and an account under attack only slows the others down, for a bounded time. What
+ * takes a clock (a lock's end, the bound on the slowing) is in auth-throttle-timing.test.ts, which
+ * runs alone.
  */
 let t: TestApp;
 beforeAll(async () => {
@@ -24,20 +27,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-let nextAddress = 0;
-const freshIp = () => `10.9.${Math.floor(++nextAddress / 250)}.${nextAddress % 250}`;
-const login = (app: TestApp, email: string, password: string, ip: string, deviceToken?: string) =>
-  app.api('POST', '/api/auth/login', { body: { email, password, ...(deviceToken ? { device_token: deviceToken } : {}) }, headers: { 'x-forwarded-for': ip } });
-
-/** A customer who signed in once from `ip`: the device token that sign-in handed out. */
-async function knownDevice(app: TestApp, ip = freshIp()): Promise<{ user: TestUser; deviceToken: string; ip: string }> {
-  const user = await newCustomer(app);
-  const res = await login(app, user.email, PASSWORD, ip);
-  expect(res.status).toBe(200);
-  expect(res.body.device_token).toMatch(/^d1\./);
-  return { user, deviceToken: res.body.device_token, ip };
-}
-
+const freshIp = addresses(9);
+const knownDevice = (app: TestApp) => knownDeviceFrom(app, freshIp());
 
 describe('an address that keeps failing on an account', () => {
   it('is refused (429 RATE_LIMITED with Retry-After) after 10 wrong passwords, the right one included, and nothing is issued', async () => {
@@ -89,74 +80,9 @@ describe('an address that keeps failing on an account', () => {
     }
   });
 
-  it('cannot prolong its own lock: refused attempts are not counted, and the lock ends with the window of the first failure', async () => {
-    const short = await startTestApp({ trustProxy: ['loopback'], authThrottle: { ...t.config.authThrottle, windowSeconds: 4 } });
-    try {
-      const user = await newCustomer(short);
-      const ip = freshIp();
-      const first = Date.now();
-      for (let i = 0; i < 10; i++) expect((await login(short, user.email, 'wrong', ip)).status).toBe(401);
-      let refused = 0;
-      // The attacker keeps trying all through the lock.
-      while (Date.now() < first + 3_500) {
-        expect((await login(short, user.email, 'wrong', ip)).status).toBe(429);
-        refused++;
-      }
-      expect(refused).toBeGreaterThan(10);
-      // The window of the first failure (as the database counted it, up to an exchange later) is over.
-      await new Promise((resolve) => setTimeout(resolve, first + 4_800 - Date.now()));
-      expect((await login(short, user.email, PASSWORD, ip)).status).toBe(200);
-    } finally {
-      await short.close();
-    }
-  });
 });
 
 describe('an attack on one account from many addresses', () => {
-  /** `attempts` wrong passwords at once, each from an address of its own. */
-  const attack = (email: string, attempts: number) => Promise.all(Array.from({ length: attempts }, (_, i) => login(t, email, `guess ${i}`, freshIp())));
-
-  it('never keeps the owner out of a device that signed in before, whatever the rate, even from the owner’s own address', async () => {
-    const { user, deviceToken, ip } = await knownDevice(t);
-    await attack(user.email, 40);
-    // The attacker shares the owner's address too (the same office network, say).
-    for (let i = 0; i < 15; i++) await login(t, user.email, 'guess', ip);
-    expect((await login(t, user.email, PASSWORD, ip)).status).toBe(429);
-
-    for (let i = 0; i < 3; i++) {
-      const { result, ms } = await timed(() => login(t, user.email, PASSWORD, ip, deviceToken));
-      expect(result.status).toBe(200);
-      // No delay for a known device: the bound is the hashing, not the attack.
-      expect(ms).toBeLessThan(t.config.authThrottle.untrustedMaxDelayMs);
-    }
-  });
-
-  it('slows a sign-in from a new device, within the stated bound, and never refuses it', async () => {
-    const user = await newCustomer(t);
-    const bound = t.config.authThrottle.untrustedMaxDelayMs;
-    // Attackers at full speed from fresh addresses while the owner signs in from a new device.
-    let attacking = true;
-    let attempts = 0;
-    const attackers = Array.from({ length: 6 }, async () => {
-      while (attacking) {
-        await login(t, user.email, `guess ${attempts++}`, freshIp());
-      }
-    });
-    try {
-      while (attempts < 4 * t.config.authThrottle.loginPerAccount) await new Promise((resolve) => setTimeout(resolve, 20));
-      for (let i = 0; i < 3; i++) {
-        const { result, ms } = await timed(() => login(t, user.email, PASSWORD, freshIp()));
-        expect(result.status).toBe(200);
-        expect(ms).toBeGreaterThanOrEqual(250);
-        // The delay, plus the hashing and the sign-in itself on a shared machine.
-        expect(ms).toBeLessThan(bound + 2_000);
-      }
-    } finally {
-      attacking = false;
-      await Promise.all(attackers);
-    }
-  });
-
   it('refuses an address that failed twice on an account under attack, and counts failures per address across accounts', async () => {
     const strict = await startTestApp({ trustProxy: ['loopback'], authThrottle: { ...t.config.authThrottle, loginPerIp: 5 } });
     try {
@@ -374,9 +300,39 @@ describe('registration throttling', () => {
 });
 
 describe('the password hashing gate', () => {
-  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /**
+   * A clock of the test's own: `sleep` resolves only when `runUntil` moves time to it, so the order in
+   * which jobs run never depends on how fast the machine is.
+   */
+  function manualClock() {
+    let now = 0;
+    const timers: { at: number; wake: () => void }[] = [];
+    return {
+      sleep: (ms: number) => new Promise<void>((wake) => void timers.push({ at: now + ms, wake })),
+      /** Moves time from timer to timer (all those due at one instant together) until `work` settles. */
+      async runUntil<T>(work: Promise<T>): Promise<T> {
+        let settled = false;
+        const result = work.finally(() => (settled = true));
+        result.catch(() => undefined);
+        for (let idle = 0; ; ) {
+          // Let the gate hand over its slots and the woken jobs start before time moves again.
+          await new Promise((resolve) => setImmediate(resolve));
+          if (settled) return result;
+          if (timers.length === 0) {
+            if (++idle > 100) throw new Error('nothing left to wake, and the work has not settled');
+            continue;
+          }
+          idle = 0;
+          timers.sort((x, y) => x.at - y.at);
+          now = timers[0].at;
+          while (timers.length > 0 && timers[0].at <= now) timers.shift()!.wake();
+        }
+      },
+    };
+  }
 
   it('runs the last lane at most its concurrency at once, serves known devices and clean records first, in a slot of their own', async () => {
+    const clock = manualClock();
     const gate = new WorkGate(1, 10);
     const order: string[] = [];
     let running = 0;
@@ -384,45 +340,49 @@ describe('the password hashing gate', () => {
     const job = (name: string) => async () => {
       order.push(name);
       most = Math.max(most, ++running);
-      await sleep(10);
+      await clock.sleep(10);
       running--;
     };
-    await Promise.all([
-      gate.run('normal', job('n1')),
-      gate.run('normal', job('n2')),
-      gate.run('clean', job('c1')),
-      gate.run('normal', job('n3')),
-      gate.run('trusted', job('t1')),
-      gate.run('clean', job('c2')),
-    ]);
+    await clock.runUntil(
+      Promise.all([
+        gate.run('normal', job('n1')),
+        gate.run('normal', job('n2')),
+        gate.run('clean', job('c1')),
+        gate.run('normal', job('n3')),
+        gate.run('trusted', job('t1')),
+        gate.run('clean', job('c2')),
+      ]),
+    );
     // c1 takes the kept slot beside n1; then t1 goes before c2; the last lane waits for both.
     expect(order).toEqual(['n1', 'c1', 't1', 'c2', 'n2', 'n3']);
     expect(most).toBe(2);
   });
 
   it('keeps one more slot for known devices (and clean records), so they never wait for a flood’s hash', async () => {
+    const clock = manualClock();
     const gate = new WorkGate(1, 10);
     const order: string[] = [];
     const job = (name: string, ms: number) => async () => {
       order.push(name);
-      await sleep(ms);
+      await clock.sleep(ms);
     };
     const flood = [gate.run('normal', job('n1', 50)), gate.run('normal', job('n2', 10))];
-    await gate.run('trusted', job('t1', 1));
-    await gate.run('trusted', job('t2', 1));
+    await clock.runUntil(gate.run('trusted', job('t1', 1)));
+    await clock.runUntil(gate.run('trusted', job('t2', 1)));
     expect(order).toEqual(['n1', 't1', 't2']);
     // Two at once: the second waits for a slot, ahead of the queued flood.
     const both = [gate.run('trusted', job('t3', 20)), gate.run('trusted', job('t4', 1))];
-    await Promise.all([...flood, ...both]);
+    await clock.runUntil(Promise.all([...flood, ...both]));
     expect(order.slice(3)).toEqual(['t3', 't4', 'n2']);
   });
 
   it('refuses at once with 503 SERVICE_BUSY when a lane is full, and the other lanes still queue', async () => {
+    const clock = manualClock();
     const gate = new WorkGate(1, 1);
-    const running = gate.run('normal', () => sleep(50));
-    const waiting = gate.run('normal', () => sleep(1));
-    await expect(gate.run('normal', () => sleep(1))).rejects.toMatchObject({ code: 'SERVICE_BUSY', status: 503 });
-    await expect(gate.run('trusted', () => sleep(1))).resolves.toBeUndefined();
-    await Promise.all([running, waiting]);
+    const running = gate.run('normal', () => clock.sleep(50));
+    const waiting = gate.run('normal', () => clock.sleep(1));
+    await expect(gate.run('normal', () => clock.sleep(1))).rejects.toMatchObject({ code: 'SERVICE_BUSY', status: 503 });
+    await expect(clock.runUntil(gate.run('trusted', () => clock.sleep(1)))).resolves.toBeUndefined();
+    await clock.runUntil(Promise.all([running, waiting]));
   });
 });

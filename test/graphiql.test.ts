@@ -1,8 +1,11 @@
+import { jest } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/harness.js';
-import { launchBrowser, StoreContext } from './support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, launchBrowser, StoreContext } from './support/browser.js';
 import { newCustomer } from './support/fixtures.js';
 import { placeOrder, shopWithProduct } from './support/shopping.js';
+
+jest.setTimeout(BROWSER_TEST_TIMEOUT_MS);
 
 /**
  * GraphiQL at `GET /graphql`, served from our own bundle: in Chromium with every other host blocked,
@@ -25,7 +28,7 @@ beforeAll(async () => {
     elsewhere.push(url);
     return route.abort('internetdisconnected');
   });
-}, 60_000);
+});
 
 afterAll(async () => {
   await store?.close();
@@ -75,7 +78,7 @@ describe('GraphiQL', () => {
     expect(elsewhere).toEqual([]);
     expect(store.problems).toEqual([]);
     await page.close();
-  }, 60_000);
+  });
 
   it('sends the headers editor\u2019s bearer token over the websocket, and shows subscription events', async () => {
     const customer = await newCustomer(t, { available: 100_000, points: 0 });
@@ -98,5 +101,5 @@ describe('GraphiQL', () => {
     expect(elsewhere).toEqual([]);
     expect(store.problems).toEqual([]);
     await page.close();
-  }, 60_000);
+  });
 });

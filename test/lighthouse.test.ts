@@ -9,16 +9,30 @@ import { seedDemoData } from '../src/seed/demo-seed.js';
 /**
  * Lighthouse 12 (pinned) on the phone profile, against the production build served by the server with
  * the demo data: home, a product and a search. The floors are issue 31's: Performance 90,
- * Accessibility 98, Best Practices 100, SEO 100, layout shift at most 0.05. Since the first query
- * leaves with the page, a machine running only this suite scores 96-98 on each page (inside the whole
- * suite and alone: docs/performance.md); a machine shared with other sessions' builds scored 79-97
- * (load 11-14), which this floor does not allow for. One run per page, only the
+ * Accessibility 98, Best Practices 100, SEO 100, layout shift at most 0.05. One run per page, only the
  * four categories: Lighthouse costs about half a minute a page on the 2-core machine.
- * Scores go to test-output/lighthouse.json.
+ *
+ * The machine these floors assume: Lighthouse simulates a phone 4x slower than its host, and expects
+ * a host whose benchmark index (its own CPU measure, reported in every report) is 1000 or more; the
+ * 2-core machines of this project measure 1,900-2,100, where the three pages score 96-98 quiet
+ * (docs/performance.md). On a slower host Lighthouse's throttling guide says to lower the multiplier
+ * in proportion, so that the simulated phone stays the same phone: the first report's index sets it.
+ * What no multiplier corrects is a host busy with other work while it measures (79-97 at load 11-14,
+ * 55-82 beside the other suites), so the jest project `timing, alone` runs this file after the rest
+ * of the suite, on its own. Scores, index and multiplier go to test-output/lighthouse.json.
  */
 const run = promisify(execFile);
 const FLOORS = { performance: 0.9, accessibility: 0.98, 'best-practices': 1, seo: 1 } as const;
 const MAX_CLS = 0.05;
+/** Lighthouse's own line for a host slower than it expects (`SLOW_CPU_BENCHMARK_INDEX_THRESHOLD`). */
+const EXPECTED_HOST_INDEX = 1000;
+/** Lighthouse's mobile profile: the phone it simulates is this many times slower than an expected host. */
+const PHONE_SLOWDOWN = 4;
+
+/** The CPU multiplier that simulates the same phone on a host of benchmark index `index`. */
+function slowdownFor(index: number): number {
+  return index >= EXPECTED_HOST_INDEX ? PHONE_SLOWDOWN : Math.max(1, Math.round((PHONE_SLOWDOWN * index * 10) / EXPECTED_HOST_INDEX) / 10);
+}
 const CHROME_FLAGS = '--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run';
 
 let t: TestApp;
@@ -31,6 +45,7 @@ afterAll(() => t?.close());
 interface Report {
   categories: Record<keyof typeof FLOORS, { score: number }>;
   audits: Record<string, { numericValue?: number }>;
+  environment: { benchmarkIndex: number };
   /** Lighthouse could not measure the page at all (its own trace failed, e.g. `NO_NAVSTART`): no score. */
   runtimeError?: { code: string; message: string };
 }
@@ -40,15 +55,22 @@ interface Report {
  * scores and a failed exit: seen in CI as NO_NAVSTART, "Something went wrong with recording the
  * trace"), the page is measured once more; a low score is never measured again.
  */
-async function lighthouse(path: string, name: string): Promise<{ scores: Record<string, number>; cls: number }> {
-  const first = await lighthouseRun(path, name);
-  const report = first.runtimeError ? await lighthouseRun(path, name) : first;
+async function lighthouse(path: string, name: string, slowdown: number): Promise<Measured> {
+  const first = await lighthouseRun(path, name, slowdown);
+  const report = first.runtimeError ? await lighthouseRun(path, name, slowdown) : first;
   if (report.runtimeError) throw new Error(`Lighthouse could not measure ${name} twice: ${report.runtimeError.code} ${report.runtimeError.message}`);
   const scores = Object.fromEntries(Object.keys(FLOORS).map((k) => [k, report.categories[k as keyof typeof FLOORS].score]));
-  return { scores, cls: report.audits['cumulative-layout-shift'].numericValue ?? 0 };
+  return { scores, cls: report.audits['cumulative-layout-shift'].numericValue ?? 0, benchmarkIndex: report.environment.benchmarkIndex, slowdown };
 }
 
-async function lighthouseRun(path: string, name: string): Promise<Report> {
+interface Measured {
+  scores: Record<string, number>;
+  cls: number;
+  benchmarkIndex: number;
+  slowdown: number;
+}
+
+async function lighthouseRun(path: string, name: string, slowdown: number): Promise<Report> {
   const out = join(SCREENSHOT_DIR, '..', `lighthouse-${name}.json`);
   mkdirSync(join(SCREENSHOT_DIR, '..'), { recursive: true });
   const measured = run(
@@ -58,6 +80,7 @@ async function lighthouseRun(path: string, name: string): Promise<Report> {
       `${t.baseUrl}${path}`,
       `--chrome-flags=${CHROME_FLAGS}`,
       `--only-categories=${Object.keys(FLOORS).join(',')}`,
+      `--throttling.cpuSlowdownMultiplier=${slowdown}`,
       '--output=json',
       `--output-path=${out}`,
       '--quiet',
@@ -74,14 +97,26 @@ async function lighthouseRun(path: string, name: string): Promise<Report> {
   return JSON.parse(readFileSync(out, 'utf8')) as Report;
 }
 
+it('calibrates the simulated phone to the host: 4x on an expected host, less in proportion below it', () => {
+  expect([2000, 1000, 800, 400, 100].map(slowdownFor)).toEqual([4, 4, 3.2, 1.6, 1]);
+});
+
 it('scores at least 90 / 98 / 100 / 100 with CLS at most 0.05 on home, product and search (mobile)', async () => {
   const [product] = await t.sql(`select id from product where status = 'published' order by id limit 1`);
   const pages = { home: '/', product: `/products/${product.id}`, search: `/search?q=${encodeURIComponent('咖啡')}` };
-  const results: Record<string, { scores: Record<string, number>; cls: number }> = {};
-  for (const [name, path] of Object.entries(pages)) results[name] = await lighthouse(path, name);
+  const results: Record<string, Measured> = {};
+  // The first page measures the host too; below an expected host it is measured again on the same phone.
+  let slowdown = PHONE_SLOWDOWN;
+  for (const [name, path] of Object.entries(pages)) {
+    results[name] = await lighthouse(path, name, slowdown);
+    if (slowdownFor(results[name].benchmarkIndex) < slowdown) {
+      slowdown = slowdownFor(results[name].benchmarkIndex);
+      results[name] = await lighthouse(path, name, slowdown);
+    }
+  }
   writeFileSync(join(SCREENSHOT_DIR, '..', 'lighthouse.json'), JSON.stringify(results, null, 2));
   const below = Object.entries(results).flatMap(([name, r]) => [
-    ...Object.entries(FLOORS).filter(([k, floor]) => r.scores[k] < floor).map(([k, floor]) => `${name} ${k} ${r.scores[k]} < ${floor}`),
+    ...Object.entries(FLOORS).filter(([k, floor]) => r.scores[k] < floor).map(([k, floor]) => `${name} ${k} ${r.scores[k]} < ${floor} (host index ${r.benchmarkIndex}, phone ${r.slowdown}x slower)`),
     ...(r.cls > MAX_CLS ? [`${name} CLS ${r.cls} > ${MAX_CLS}`] : []),
   ]);
   expect(below).toEqual([]);

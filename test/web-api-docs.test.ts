@@ -1,6 +1,9 @@
+import { jest } from '@jest/globals';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, StoreContext } from './support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, launchBrowser, StoreContext } from './support/browser.js';
 import { startTestApp, type TestApp } from './support/harness.js';
+
+jest.setTimeout(BROWSER_TEST_TIMEOUT_MS);
 
 let t: TestApp;
 let browser: Browser;

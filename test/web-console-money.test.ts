@@ -1,11 +1,14 @@
+import { jest } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newCategory, newCustomer, newOperator, newProduct, newShop, PASSWORD, type TestUser } from './support/fixtures.js';
 import { deliveredOrder, expectBooksBalance, payOk, placeOrder } from './support/shopping.js';
-import { DESKTOP, launchBrowser, sessionFor, StoreContext } from './support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, sessionFor, StoreContext } from './support/browser.js';
 import { completeDeliveredOrders } from '../src/services/orders/order.service.js';
 import { systemContext } from '../src/server/jobs.js';
+
+jest.setTimeout(BROWSER_TEST_TIMEOUT_MS);
 
 /**
  * Issue 30 item 7 in the consoles, in Chromium and over the public GraphQL API only: a shop sees its
@@ -36,7 +39,7 @@ beforeAll(async () => {
   customer = await newCustomer(t, { available: 1_000_000, points: 0 });
   const rate = await t.api('POST', `/api/admin/shops/${shop.id}/commission-rates`, { token: admin.token, body: { rate_bp: 1000 } });
   expect(rate.status).toBe(201);
-}, 60_000);
+});
 
 afterAll(async () => {
   for (const c of contexts) await c.close();

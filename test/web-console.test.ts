@@ -1,11 +1,14 @@
+import { jest } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newBrand, newCategory, newCustomer, newOperator, newShop, PASSWORD, type TestUser } from './support/fixtures.js';
 import { addToCart, checkoutOk, placeOrder, shopWithProduct } from './support/shopping.js';
-import { DESKTOP, launchBrowser, sessionFor, StoreContext, TABLET } from './support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, sessionFor, StoreContext, TABLET } from './support/browser.js';
 import { webAppDir } from '../src/server/web-app.js';
+
+jest.setTimeout(BROWSER_TEST_TIMEOUT_MS);
 
 /**
  * The shop console (/merchant) and the platform console (/admin) in Chromium, over the public
@@ -39,7 +42,7 @@ beforeAll(async () => {
   // Another shop's order, which the operator must not open.
   const other = await shopWithProduct(t, [{ price: 999, stock: 5 }]);
   data.foreignOrderId = (await placeOrder(t, data.customer.token, other.product.skuIds[0])).id;
-}, 60_000);
+});
 
 afterAll(async () => {
   for (const c of contexts) await c.close();

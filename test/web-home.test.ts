@@ -1,9 +1,12 @@
+import { jest } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/harness.js';
-import { launchBrowser, MOBILE, SCREENSHOT_DIR, storePages } from './support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, launchBrowser, MOBILE, SCREENSHOT_DIR, storePages } from './support/browser.js';
 import { seedDemoData } from '../src/seed/demo-seed.js';
+
+jest.setTimeout(BROWSER_TEST_TIMEOUT_MS);
 
 /**
  * The storefront's first pages with the demo data, in Chromium: the home page's search box completes a
@@ -18,7 +21,7 @@ const open = pages.open;
 beforeAll(async () => {
   [t, browser] = await Promise.all([startTestApp(), launchBrowser()]);
   expect(await seedDemoData(t.orm, 'development')).toBe('seeded');
-}, 120_000);
+});
 
 afterAll(async () => {
   await pages.close();

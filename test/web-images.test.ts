@@ -1,7 +1,10 @@
+import { jest } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/harness.js';
-import { launchBrowser, StoreContext } from './support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, launchBrowser, StoreContext } from './support/browser.js';
 import { newCategory, newProduct, newShop } from './support/fixtures.js';
+
+jest.setTimeout(BROWSER_TEST_TIMEOUT_MS);
 
 /**
  * Image addresses are the shops' own and may not load (the demo data's host does not exist): the
@@ -37,7 +40,7 @@ it('shows the placeholder where a product image does not load, on the listing an
   // The only errors are the image's own failed loads.
   expect(store.problems.filter((problem) => !problem.includes('Failed to load resource'))).toEqual([]);
   await store.close();
-}, 60_000);
+});
 
 it('serves the demo pictures itself: SVG with width and height, cached for a year, the same bytes each time', async () => {
   const first = await fetch(`${t.baseUrl}/demo-images/products/7.svg`);
@@ -74,4 +77,4 @@ it('shows a demo picture on the product page with its space reserved, and asks n
   expect(elsewhere).toEqual([]);
   expect(store.problems).toEqual([]);
   await store.close();
-}, 60_000);
+});

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -6,8 +7,10 @@ import { startTestApp, type TestApp } from './support/harness.js';
 import { newBrand, newCategory, newCouponTemplate, newCustomer, newFreightTemplate, newGroupBuy, newOperator, newProduct, newShop, PASSWORD, setContent } from './support/fixtures.js';
 import { shipOk } from './support/shopping.js';
 import { newFlashSale } from './support/flash-sales.js';
-import { DESKTOP, launchBrowser, MOBILE, SCREENSHOT_DIR, sessionFor, StoreContext } from './support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, MOBILE, SCREENSHOT_DIR, sessionFor, StoreContext } from './support/browser.js';
 import { webAppDir } from '../src/server/web-app.js';
+
+jest.setTimeout(BROWSER_TEST_TIMEOUT_MS);
 
 /**
  * The storefront in Chromium against a real server and PostgreSQL: the shopper's journey from an
@@ -48,7 +51,7 @@ beforeAll(async () => {
   await setContent(t, 'promos', [{ title: 'Camping gear', destination: `/categories/${data.category.id}` }]);
   data.operator = await newOperator(t, data.shop.id);
   data.customer = await newCustomer(t, { available: 500_000, points: 0 });
-}, 60_000);
+});
 
 afterAll(async () => {
   for (const c of contexts) await c.close();

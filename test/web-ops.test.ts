@@ -1,8 +1,11 @@
+import { jest } from '@jest/globals';
 import type { Browser, WebSocketRoute } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer, newOperator, PASSWORD } from './support/fixtures.js';
 import { placeOrder, shopWithProduct } from './support/shopping.js';
-import { DESKTOP, launchBrowser, MOBILE, sessionFor, StoreContext } from './support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, MOBILE, sessionFor, StoreContext } from './support/browser.js';
+
+jest.setTimeout(BROWSER_TEST_TIMEOUT_MS);
 
 /**
  * The live operations page in Chromium: an operator's page shows, within 2 seconds, an order a
@@ -15,7 +18,7 @@ const contexts: StoreContext[] = [];
 
 beforeAll(async () => {
   [t, browser] = await Promise.all([startTestApp(), launchBrowser()]);
-}, 60_000);
+});
 
 afterAll(async () => {
   for (const c of contexts) await c.close();

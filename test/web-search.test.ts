@@ -1,7 +1,10 @@
+import { jest } from '@jest/globals';
 import type { Browser, Page, Request } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCategory, newProduct, newShop } from './support/fixtures.js';
-import { launchBrowser, MOBILE, storePages } from './support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, launchBrowser, MOBILE, storePages } from './support/browser.js';
+
+jest.setTimeout(BROWSER_TEST_TIMEOUT_MS);
 
 /**
  * Search in the storefront, in Chromium against a real server and PostgreSQL (issue 22, "search with
@@ -61,7 +64,7 @@ beforeAll(async () => {
   }
   // Never suggested nor found: not published.
   await newProduct(t, { name: 'Lantern Prototype', brandId: b.glowmaster, shopId: lumen.id, categoryId: lanterns.id, status: 'draft' });
-}, 60_000);
+});
 
 afterAll(async () => {
   await pages.close();

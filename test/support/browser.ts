@@ -7,6 +7,16 @@ import type { TestApp } from './harness.js';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
+/**
+ * The timeout of a browser test file's tests and hooks (`jest.setTimeout` at its top). It guards
+ * against a hang and measures nothing: a walk through every page took 30 s on a quiet machine and
+ * 88 s on one running other suites beside it, past jest's 60 s. Each wait inside has its own
+ * deadline (`WAIT_TIMEOUT_MS`), so a page that never shows what a test waits for still fails quickly.
+ */
+export const BROWSER_TEST_TIMEOUT_MS = 300_000;
+/** How long one wait for a page's element or state may take (Playwright's default for each context). */
+export const WAIT_TIMEOUT_MS = 30_000;
+
 export const DESKTOP = { width: 1280, height: 800 };
 export const MOBILE = { width: 390, height: 844 };
 export const TABLET = { width: 768, height: 1024 };
@@ -29,7 +39,7 @@ export class StoreContext {
 
   static async open(browser: Browser, t: TestApp, viewport = DESKTOP, session?: unknown): Promise<StoreContext> {
     const context = await browser.newContext({ baseURL: t.baseUrl, viewport, locale: 'en-US', timezoneId: 'Asia/Shanghai' });
-    context.setDefaultTimeout(10_000);
+    context.setDefaultTimeout(WAIT_TIMEOUT_MS);
     if (session) await context.addInitScript((s) => localStorage.setItem('mallfront.session', s), JSON.stringify(session));
     return new StoreContext(context, t.baseUrl);
   }
