@@ -7,7 +7,7 @@ import { addresses, knownDevice, login } from './support/sign-ins.js';
 /**
  * The sign-in limits' promises about time, measured on a wall clock: a lock ends with the window of
  * its first failure however long the attacker keeps trying, a known device is never slowed by an
- * attack, and a new device is slowed within the stated bound. The jest project `timing, alone` runs
+ * attack, and a new device is slowed within the stated bound. The vitest project `timing, alone` runs
  * this file after the rest of the suite, with nothing beside it (on a machine loaded by other suites,
  * ten failed sign-ins alone outlasted the four-second window). The rules without a clock are in
  * auth-throttle.test.ts.

@@ -2,6 +2,7 @@ import { ADDRESS, addToCart, balanceOf, checkoutBody, expectLedgerReplays, payOk
 import pg from 'pg';
 import { mutate } from './support/graphql.js';
 import { startTestApp, type TestApp } from './support/harness.js';
+import { checkoutWriter } from './support/checkout-writer.js';
 import { newCouponTemplate, newCustomer, newOperator, newShop, type TestUser } from './support/fixtures.js';
 import { cancelUnpaidOrders } from '../src/services/orders/order.service.js';
 import { couponDiscount, couponForbiddenBy, couponRefusal, type CouponRow } from '../src/services/promotions/coupon-redemption.js';
@@ -524,7 +525,7 @@ describe('redeeming coupons at checkout', () => {
     // Hold the coupon's row so both checkouts have read the cart and wait at the redemption together
     // (with the combined writer one waits in the database and the other behind it in the process:
     // one customer's checkouts never share or overlap a write statement).
-    const expectedWaiting = (process.env.CHECKOUT_WRITER ?? 'combined') === 'combined' ? 1 : 2;
+    const expectedWaiting = checkoutWriter() === 'combined' ? 1 : 2;
     const blocker = new pg.Client({ connectionString: t.dbUrl });
     await blocker.connect();
     try {

@@ -7,7 +7,7 @@ import net from 'node:net';
 /**
  * `npm start` without DATABASE_URL: the compiled server starts an embedded PostgreSQL under `.data/`
  * of its working folder, migrates, seeds, serves, and on SIGTERM stops cleanly. A second start
- * reuses the data. (`npm test` builds `dist/` before jest runs.)
+ * reuses the data. (`npm test` builds `dist/` before the suites run.)
  */
 const main = path.resolve('dist/src/main.js');
 const children = new Set<ChildProcess>();

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { startTestApp, type TestApp } from './support/harness.js';
+import { checkoutWriter } from './support/checkout-writer.js';
 import { newCustomer, newGroupBuy } from './support/fixtures.js';
 import { addToCart, checkoutBody, shopWithProduct } from './support/shopping.js';
 import { expectNothingLost, poolSettles, shopThroughFaults } from './support/faulty-shoppers.js';
@@ -130,7 +131,7 @@ describe('an Idempotency-Key across a killed connection', () => {
 
   // The combined writer's statement commits on its own before its writer returns; the transactional
   // writer has not committed there (its kill-before-COMMIT case is the group checkout above).
-  const combinedWriter = (process.env.CHECKOUT_WRITER ?? 'combined') === 'combined';
+  const combinedWriter = checkoutWriter() === 'combined';
   (combinedWriter ? it : it.skip)('one-statement checkout committed but the database went away before the answer: 503, then the same key answers that order', async () => {
     const { product } = await shopWithProduct(t, [{ price: 1_000, stock: 5 }]);
     const customer = await newCustomer(t);

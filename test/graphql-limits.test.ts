@@ -1,4 +1,4 @@
-import { jest } from '@jest/globals';
+import { vi } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer, type TestUser } from './support/fixtures.js';
@@ -125,7 +125,7 @@ describe('GraphQL limits', () => {
     expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
     const other = await newCustomer(strict);
     // graphql-ws reports the refused frame on the console; keep the test output clean.
-    const quiet = jest.spyOn(console, 'error').mockImplementation(() => {});
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       const ws = await wsOperation(strict, big, other.token);
       expect(ws.error).toMatchObject({ code: 1009 });

@@ -18,7 +18,7 @@ import { seedDemoData } from '../src/seed/demo-seed.js';
  * (docs/performance.md). On a slower host Lighthouse's throttling guide says to lower the multiplier
  * in proportion, so that the simulated phone stays the same phone: the first report's index sets it.
  * What no multiplier corrects is a host busy with other work while it measures (79-97 at load 11-14,
- * 55-82 beside the other suites), so the jest project `timing, alone` runs this file after the rest
+ * 55-82 beside the other suites), so the vitest project `timing, alone` runs this file after the rest
  * of the suite, on its own. Scores, index and multiplier go to test-output/lighthouse.json.
  */
 const run = promisify(execFile);

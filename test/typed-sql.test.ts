@@ -11,7 +11,7 @@ import { Role, User } from '../src/entities/user.entity.js';
 import { ensureTemplate } from './support/template.js';
 import { adminQuery, databaseUrl, PREFIX, TEMPLATE_DB } from './support/databases.js';
 
-// Type-level assertions: checked by `npm run typecheck` (ts-jest only transpiles).
+// Type-level assertions: checked by `npm run typecheck` (vitest only transpiles).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Assert<T extends true> = T;
 

@@ -1,9 +1,9 @@
-import { jest } from '@jest/globals';
+import { vi } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { BROWSER_TEST_TIMEOUT_MS, launchBrowser, StoreContext } from './support/browser.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 
-jest.setTimeout(BROWSER_TEST_TIMEOUT_MS);
+vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
 
 let t: TestApp;
 let browser: Browser;

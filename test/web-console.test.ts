@@ -1,4 +1,4 @@
-import { jest } from '@jest/globals';
+import { vi } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -8,7 +8,7 @@ import { addToCart, checkoutOk, placeOrder, shopWithProduct } from './support/sh
 import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, sessionFor, StoreContext, TABLET } from './support/browser.js';
 import { webAppDir } from '../src/server/web-app.js';
 
-jest.setTimeout(BROWSER_TEST_TIMEOUT_MS);
+vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
 
 /**
  * The shop console (/merchant) and the platform console (/admin) in Chromium, over the public

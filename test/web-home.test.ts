@@ -1,4 +1,4 @@
-import { jest } from '@jest/globals';
+import { vi } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from './support/harness.js';
 import { BROWSER_TEST_TIMEOUT_MS, launchBrowser, MOBILE, SCREENSHOT_DIR, storePages } from './support/browser.js';
 import { seedDemoData } from '../src/seed/demo-seed.js';
 
-jest.setTimeout(BROWSER_TEST_TIMEOUT_MS);
+vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
 
 /**
  * The storefront's first pages with the demo data, in Chromium: the home page's search box completes a

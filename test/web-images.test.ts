@@ -1,10 +1,10 @@
-import { jest } from '@jest/globals';
+import { vi } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { BROWSER_TEST_TIMEOUT_MS, launchBrowser, StoreContext } from './support/browser.js';
 import { newCategory, newProduct, newShop } from './support/fixtures.js';
 
-jest.setTimeout(BROWSER_TEST_TIMEOUT_MS);
+vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
 
 /**
  * Image addresses are the shops' own and may not load (the demo data's host does not exist): the

@@ -1,4 +1,4 @@
-import { jest } from '@jest/globals';
+import { vi } from 'vitest';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -10,7 +10,7 @@ import { newFlashSale } from './support/flash-sales.js';
 import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, MOBILE, SCREENSHOT_DIR, sessionFor, StoreContext } from './support/browser.js';
 import { webAppDir } from '../src/server/web-app.js';
 
-jest.setTimeout(BROWSER_TEST_TIMEOUT_MS);
+vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
 
 /**
  * The storefront in Chromium against a real server and PostgreSQL: the shopper's journey from an

@@ -1,11 +1,11 @@
-import { jest } from '@jest/globals';
+import { vi } from 'vitest';
 import type { Browser, WebSocketRoute } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer, newOperator, PASSWORD } from './support/fixtures.js';
 import { placeOrder, shopWithProduct } from './support/shopping.js';
 import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, MOBILE, sessionFor, StoreContext } from './support/browser.js';
 
-jest.setTimeout(BROWSER_TEST_TIMEOUT_MS);
+vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
 
 /**
  * The live operations page in Chromium: an operator's page shows, within 2 seconds, an order a

@@ -1,10 +1,10 @@
-import { jest } from '@jest/globals';
+import { vi } from 'vitest';
 import type { Browser, Page, Request } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCategory, newProduct, newShop } from './support/fixtures.js';
 import { BROWSER_TEST_TIMEOUT_MS, launchBrowser, MOBILE, storePages } from './support/browser.js';
 
-jest.setTimeout(BROWSER_TEST_TIMEOUT_MS);
+vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
 
 /**
  * Search in the storefront, in Chromium against a real server and PostgreSQL (issue 22, "search with

@@ -39,7 +39,7 @@ async function register(url: string) {
   return res.body as { id: number; secret: string };
 }
 
-// Two server processes start, then 120 deliveries go one at a time per endpoint: more than jest's default minute on a loaded machine.
+// Two server processes start, then 120 deliveries go one at a time per endpoint: more than the suite's default minute on a loaded machine.
 it('two server processes share the deliveries: each event once per endpoint, in order per endpoint, none lost', async () => {
   const env = serverEnv({ WEBHOOK_MAX_CONCURRENCY: '1' });
   servers.push(await startServerProcess(env), await startServerProcess(env));

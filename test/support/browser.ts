@@ -8,9 +8,9 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
 /**
- * The timeout of a browser test file's tests and hooks (`jest.setTimeout` at its top). It guards
+ * The timeout of a browser test file's tests and hooks (`vi.setConfig` at its top). It guards
  * against a hang and measures nothing: a walk through every page took 30 s on a quiet machine and
- * 88 s on one running other suites beside it, past jest's 60 s. Each wait inside has its own
+ * 88 s on one running other suites beside it, past the suite's default 60 s. Each wait inside has its own
  * deadline (`WAIT_TIMEOUT_MS`), so a page that never shows what a test waits for still fails quickly.
  */
 export const BROWSER_TEST_TIMEOUT_MS = 300_000;

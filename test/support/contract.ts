@@ -6,8 +6,8 @@ import { buildOpenApiDocument } from '../../src/rest/openapi/document.js';
  * requests of the fuzz and hostile-input tests) must be one the OpenAPI document describes: a
  * documented operation, a documented status, a body that fits its schema (so an error's code is one
  * the operation lists for that status), the headers the document says are always there. The document
- * is built once per test file (jest's module registry), and each answer's schema compiled when a test
- * first meets it: compiling all of them up front cost every file seconds. Nothing of it runs in the server.
+ * is built once per test worker (vitest shares one module graph per worker), and each answer's schema
+ * compiled when a test first meets it. Nothing of it runs in the server.
  */
 interface Operation {
   template: string;

@@ -13,6 +13,7 @@ import { serviceWiring } from '../../src/services/wiring.js';
 import { adminQuery, databaseUrl, PREFIX, TEMPLATE_DB } from './databases.js';
 import { ensureTemplate } from './template.js';
 import { expectDocumentedAnswer } from './contract.js';
+import { checkoutWriter } from './checkout-writer.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -86,14 +87,14 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, options: 
   let dbName = options.database;
   if (!dbName) {
     await ensureTemplate();
-    dbName = `${PREFIX}_${process.env.JEST_WORKER_ID ?? 0}_${randomBytes(4).toString('hex')}`;
+    dbName = `${PREFIX}_${process.env.VITEST_POOL_ID ?? 0}_${randomBytes(4).toString('hex')}`;
     await adminQuery(`create database ${dbName} template ${TEMPLATE_DB}`);
   }
   const ownsDatabase = !options.database;
   const dbUrl = databaseUrl(dbName);
   const clientUrl = options.connectVia ? options.connectVia(dbUrl) : dbUrl;
   const queries: string[] = [];
-  // DB_ACQUIRE_TIMEOUT_MS is 30 s here, not 5: jest runs several files at once on two cores, and a race
+  // DB_ACQUIRE_TIMEOUT_MS is 30 s here, not 5: the suite runs several files at once on two cores, and a race
   // test's 200 checkouts queue for a pool of 5. A queued checkout waits; the tests of the timeout
   // itself (faults, database restart, resilience) set theirs.
   // GRAPHQL_COMPILE_AFTER 1: every GraphQL test runs the compiled executor, not only repeated documents.
@@ -101,7 +102,7 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, options: 
   // tests that count statements; the webhook tests turn it on with their own settings.
   const env = {
     NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', SWEEP_INTERVAL_SECONDS: '0', DB_ACQUIRE_TIMEOUT_MS: '30000',
-    CHECKOUT_WRITER: process.env.CHECKOUT_WRITER, GRAPHQL_COMPILE_AFTER: '1', WEBHOOK_DISPATCH: 'false',
+    CHECKOUT_WRITER: checkoutWriter(), GRAPHQL_COMPILE_AFTER: '1', WEBHOOK_DISPATCH: 'false',
   };
   const config = { ...loadConfig(env), databaseUrl: dbUrl, ...overrides };
   const orm = await openOrm({ clientUrl, ...servingPool(config), poolSize: overrides.dbPoolSize ?? 10, onQuery: (line) => queries.push(line) });

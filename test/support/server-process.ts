@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 
-/** The compiled server (`npm test` builds `dist/` before jest runs). */
+/** The compiled server (`npm test` builds `dist/` before the suites run). */
 export const MAIN = path.resolve('dist/src/main.js');
 
 export function freePort(): Promise<number> {
