@@ -248,6 +248,20 @@ describe('webhook endpoint ids in paths', () => {
     }
     expect(await state()).toEqual(before);
   });
+
+  it('refuses a change with nothing to change (`{}`) as VALIDATION_FAILED in both scopes over both doors, and changes nothing', async () => {
+    const operator = await newOperator(t, (await newShop(t)).id);
+    for (const [token, path] of [[admin.token, '/api/admin/webhooks'], [operator.token, '/api/merchant/webhooks']] as const) {
+      const endpoint = await register(token, 'http://127.0.0.1:9/nothing-to-change', ['stock.low'], path);
+      const before = await t.sql('select * from webhook_endpoint where id = ?', [endpoint.id]);
+      const rest = await t.api('PATCH', `${path}/${endpoint.id}`, { token, body: {} });
+      expect([path, rest.status, rest.body.error?.code, rest.body.error?.details?.problems]).toEqual([path, 400, 'VALIDATION_FAILED', [{ field: null, message: 'send at least one field to change' }]]);
+      const gql = await mutate(t, 'updateWebhookEndpoint', { endpointId: endpoint.id }, 'endpoint { id }', token);
+      expect([path, gql.errors, gql.payload.endpoint, gql.userErrors.map((e) => [e.code, e.field])]).toEqual([path, undefined, null, [['VALIDATION_FAILED', null]]]);
+      expect(await t.sql('select * from webhook_endpoint where id = ?', [endpoint.id])).toEqual(before);
+      await t.api('DELETE', `${path}/${endpoint.id}`, { token });
+    }
+  });
 });
 
 describe('webhooks over GraphQL (the same use cases as /api/admin/webhooks and /api/merchant/webhooks)', () => {

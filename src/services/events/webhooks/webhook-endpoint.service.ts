@@ -4,7 +4,7 @@ import { Role } from '../../../entities/user.entity.js';
 import { WebhookDisabledReason } from '../../../entities/event.entity.js';
 import type { ServiceContext } from '../../../shared/context.js';
 import { requireUser } from '../../../shared/guards.js';
-import { idParam, parseInput, z } from '../../../shared/validate.js';
+import { atLeastOneField, idParam, parseInput, z } from '../../../shared/validate.js';
 import { inTransaction } from '../../../shared/transaction.js';
 import { typedSql } from '../../../db/typed-sql.js';
 import { textArray } from '../../../db/sql.js';
@@ -46,7 +46,8 @@ const EventTypeList = z.array(z.enum(ALL_EVENT_TYPES as [EventType, ...EventType
 const Url = z.string().trim().min(1).max(2000);
 
 export const CreateWebhookInput = z.object({ url: Url, eventTypes: EventTypeList, active: z.boolean().default(true) });
-export const UpdateWebhookInput = z.object({ url: Url.optional(), eventTypes: EventTypeList.optional(), active: z.boolean().optional() });
+/** A change must change something: `{}` is refused (it would be an UPDATE with nothing to set). */
+export const UpdateWebhookInput = atLeastOneField(z.object({ url: Url.optional(), eventTypes: EventTypeList.optional(), active: z.boolean().optional() }));
 export const WebhookAttemptsInput = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });
 export const RedeliverWebhookInput = z.object({ eventId: z.string().regex(/^[1-9][0-9]{0,17}$/, 'an event id') });
 
