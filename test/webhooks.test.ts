@@ -414,67 +414,7 @@ describe('webhooks over GraphQL (the same use cases as /api/admin/webhooks and /
   });
 });
 
-describe('webhook safety (SSRF)', () => {
-  let strict: TestApp;
-  let strictAdmin: TestUser;
-  beforeAll(async () => {
-    strict = await startTestApp({ outbox: { pollMs: 100, retentionSeconds: 86_400 }, webhooks: { ...base, timeoutMs: 1000, retryDelaysSeconds: [] } });
-    strictAdmin = await newAdmin(strict);
-  });
-  afterAll(async () => {
-    await strict?.close();
-  });
-
-  it('refuses http outside development, and private, loopback and link-local targets after DNS', async () => {
-    const cases: [string, number, string][] = [
-      ['http://example.com/hook', 400, 'VALIDATION_FAILED'],
-      ['https://user:pw@example.com/hook', 400, 'VALIDATION_FAILED'],
-      ['not a url', 400, 'VALIDATION_FAILED'],
-      ['https://127.0.0.1/hook', 422, 'WEBHOOK_URL_REFUSED'],
-      ['https://localhost/hook', 422, 'WEBHOOK_URL_REFUSED'],
-      ['https://10.1.2.3/hook', 422, 'WEBHOOK_URL_REFUSED'],
-      ['https://192.168.0.10/hook', 422, 'WEBHOOK_URL_REFUSED'],
-      ['https://169.254.169.254/latest/meta-data', 422, 'WEBHOOK_URL_REFUSED'],
-      ['https://[::1]/hook', 422, 'WEBHOOK_URL_REFUSED'],
-      ['https://[::ffff:127.0.0.1]/hook', 422, 'WEBHOOK_URL_REFUSED'],
-      ['https://[fe80::1]/hook', 422, 'WEBHOOK_URL_REFUSED'],
-    ];
-    for (const [url, status, code] of cases) {
-      const res = await strict.api('POST', '/api/admin/webhooks', { token: strictAdmin.token, body: { url, event_types: ['stock.low'] } });
-      expect([url, res.status, res.body.error?.code]).toEqual([url, status, code]);
-    }
-    expect(await strict.sql('select * from webhook_endpoint')).toEqual([]);
-  });
-
-  it('refuses the same URLs over GraphQL as user errors: WEBHOOK_URL_REFUSED, or VALIDATION_FAILED naming the field', async () => {
-    const refused = await mutate(strict, 'createWebhookEndpoint', { url: 'https://169.254.169.254/latest/meta-data', eventTypes: ['STOCK_LOW'] }, 'endpoint { id secret }', strictAdmin.token);
-    expect(refused.errors).toBeUndefined();
-    expect(refused.payload.endpoint).toBeNull();
-    expect(refused.userErrors).toEqual([expect.objectContaining({ code: 'WEBHOOK_URL_REFUSED', field: null, message: expect.stringMatching(/cannot receive webhooks/) })]);
-    const plain = await mutate(strict, 'createWebhookEndpoint', { url: 'http://example.com/hook', eventTypes: ['STOCK_LOW'] }, 'endpoint { id }', strictAdmin.token);
-    expect(plain.userErrors.map((e) => [e.code, e.field])).toEqual([['VALIDATION_FAILED', ['input', 'url']]]);
-    expect(await strict.sql('select * from webhook_endpoint')).toEqual([]);
-  });
-
-  it('refuses a private address again when an attempt connects (a name that resolves there now)', async () => {
-    const receiver = await startReceiver();
-    try {
-      // Stored as if it had resolved elsewhere when registered: the attempt's own lookup refuses it.
-      const [{ id }] = await strict.sql<{ id: number }>(
-        `insert into webhook_endpoint (url, event_types, secret, created_at) values (?, '{stock.low}', 'whsec_AAAA', now()) returning id`,
-        [`http://localhost:${receiver.port}/hook`],
-      );
-      await commitEvents(strict, [marker(500_010)]);
-      await waitFor(async () => (await strict.sql('select 1 from webhook_attempt where endpoint_id = ?', [id])).length > 0, 10_000, 'an attempt');
-      const [attempt] = await strict.sql<{ status_code: number | null; error: string }>('select status_code, error from webhook_attempt where endpoint_id = ?', [id]);
-      expect(attempt.status_code).toBeNull();
-      expect(attempt.error).toMatch(/private, loopback or link-local/);
-      expect(receiver.received).toHaveLength(0);
-    } finally {
-      await receiver.close();
-    }
-  });
-
+describe('webhook delivery safety', () => {
   it('follows no redirect', async () => {
     const receiver = await startReceiver(() => 302);
     try {
