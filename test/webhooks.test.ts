@@ -233,16 +233,109 @@ describe('webhooks', () => {
   });
 });
 
+describe('webhooks in order, pings, and who may call which door', () => {
+  it('delivers strictly in order at WEBHOOK_MAX_CONCURRENCY=1: later events wait behind one waiting for its retry', async () => {
+    // This file's server runs at a cap of 2; its dispatcher reads the settings at each claim.
+    const saved = { ...t.config.webhooks };
+    Object.assign(t.config.webhooks, { maxConcurrencyPerEndpoint: 1, retryDelaysSeconds: [0.5, 0.1, 0.1] });
+    let failed = false;
+    // The first event's first attempt fails: its retry comes half a second later.
+    const receiver = await startReceiver((request) => {
+      if (failed || JSON.parse(request.body).payload.sku_id !== 530_001) return 200;
+      failed = true;
+      return 500;
+    });
+    try {
+      const endpoint = await register(admin.token, receiver.url);
+      await commitEvents(t, [marker(530_001), marker(530_002), marker(530_003)]);
+      await waitFor(async () => (await attempts(endpoint.id)).length >= 1, 10_000, 'the failed attempt logged');
+      // An event committed while the first waits for its retry waits too.
+      await commitEvents(t, [marker(530_004)]);
+      await waitFor(() => receiver.received.length >= 5, 10_000, 'every event delivered');
+      await waitFor(async () => (await t.sql(`select 1 from webhook_delivery where endpoint_id = ? and state <> 'delivered'`, [endpoint.id])).length === 0, 10_000, 'all settled');
+      expect(receiver.received.map((r) => JSON.parse(r.body).payload.sku_id)).toEqual([530_001, 530_001, 530_002, 530_003, 530_004]);
+      expect(receiver.counts.maxInFlight).toBe(1);
+      expect((await attempts(endpoint.id)).map((a) => a.status_code)).toEqual([500, 200, 200, 200, 200]);
+      await t.api('DELETE', `/api/admin/webhooks/${endpoint.id}`, { token: admin.token });
+    } finally {
+      Object.assign(t.config.webhooks, saved);
+      await receiver.close();
+    }
+  });
+
+  it("records and answers a ping to a receiver slower than the request's database deadline (the wait is not the database's), over both doors", async () => {
+    // The database deadline of a request (DB_ACQUIRE_TIMEOUT_MS) below the ping's own (WEBHOOK_TIMEOUT_MS).
+    const saved = { deadline: t.config.dbAcquireTimeoutMs, timeout: t.config.webhooks.timeoutMs };
+    t.config.dbAcquireTimeoutMs = 1000;
+    t.config.webhooks.timeoutMs = 1500;
+    const receiver = await startReceiver(() => 'hang');
+    try {
+      const endpoint = await register(admin.token, receiver.url);
+      const rest = await t.api('POST', `/api/admin/webhooks/${endpoint.id}/ping`, { token: admin.token });
+      expect([rest.status, rest.body]).toEqual([200, expect.objectContaining({ status_code: null, error: 'timed out after 1500 ms', delivery_id: null })]);
+      const gql = await mutate(t, 'pingWebhookEndpoint', { endpointId: endpoint.id }, `attempt { ${ATTEMPT} }`, admin.token);
+      expect([gql.errors, gql.userErrors, gql.payload.attempt]).toEqual([undefined, [], expect.objectContaining({ statusCode: null, error: 'timed out after 1500 ms' })]);
+      expect(await attempts(endpoint.id)).toEqual([{ status_code: null, error: 'timed out after 1500 ms' }, { status_code: null, error: 'timed out after 1500 ms' }]);
+      expect(receiver.received).toHaveLength(2);
+      await t.api('DELETE', `/api/admin/webhooks/${endpoint.id}`, { token: admin.token });
+    } finally {
+      t.config.dbAcquireTimeoutMs = saved.deadline;
+      t.config.webhooks.timeoutMs = saved.timeout;
+      await receiver.close();
+    }
+  });
+
+  it('serves /api/admin/webhooks to platform admins only and /api/merchant/webhooks to shop operators only (403 otherwise); another shop\'s endpoint is 404', async () => {
+    const shop = await newShop(t);
+    const operator = await newOperator(t, shop.id);
+    const other = await newOperator(t, (await newShop(t)).id);
+    const mine = await register(operator.token, 'http://127.0.0.1:9/mine', ['order.placed'], '/api/merchant/webhooks');
+    const platform = await register(admin.token, 'http://127.0.0.1:9/platform');
+    const before = await t.sql('select * from webhook_endpoint order by id');
+    const calls = (prefix: string, id: number) => [
+      ['GET', `${prefix}`, undefined], ['POST', `${prefix}`, { url: 'http://127.0.0.1:9/x', event_types: ['order.placed'] }], ['PATCH', `${prefix}/${id}`, { active: false }],
+      ['DELETE', `${prefix}/${id}`, undefined], ['POST', `${prefix}/${id}/rotate-secret`, undefined], ['GET', `${prefix}/${id}/attempts`, undefined],
+      ['POST', `${prefix}/${id}/redeliver`, { event_id: '1' }], ['POST', `${prefix}/${id}/ping`, undefined],
+    ] as const;
+    // A shop operator on the admin door, with their own endpoint's id or the platform's: 403, whatever the id.
+    for (const id of [mine.id, platform.id]) {
+      for (const [method, path, body] of calls('/api/admin/webhooks', id)) {
+        const res = await t.api(method, path, { token: operator.token, body });
+        expect([method, path, res.status, res.body.error?.code]).toEqual([method, path, 403, 'FORBIDDEN']);
+      }
+    }
+    // A platform admin on the merchant door: 403.
+    for (const [method, path, body] of calls('/api/merchant/webhooks', mine.id)) {
+      const res = await t.api(method, path, { token: admin.token, body });
+      expect([method, path, res.status, res.body.error?.code]).toEqual([method, path, 403, 'FORBIDDEN']);
+    }
+    // Another shop's operator on the merchant door: the endpoint is not theirs, as if it did not exist.
+    for (const [method, path, body] of calls('/api/merchant/webhooks', mine.id).filter(([, path]) => path !== '/api/merchant/webhooks')) {
+      const res = await t.api(method, path, { token: other.token, body });
+      expect([method, path, res.status, res.body.error?.code]).toEqual([method, path, 404, 'NOT_FOUND']);
+    }
+    expect(await t.sql('select * from webhook_endpoint order by id')).toEqual(before);
+    expect(await t.sql('select 1 from webhook_attempt where endpoint_id in (?, ?)', [mine.id, platform.id])).toEqual([]);
+    // Each on their own door.
+    expect((await t.api('GET', '/api/merchant/webhooks', { token: operator.token })).body.map((e: { id: number }) => e.id)).toEqual([mine.id]);
+    expect((await t.api('GET', '/api/admin/webhooks', { token: admin.token })).body.map((e: { id: number }) => e.id)).toContain(platform.id);
+    await t.api('DELETE', `/api/merchant/webhooks/${mine.id}`, { token: operator.token });
+    await t.api('DELETE', `/api/admin/webhooks/${platform.id}`, { token: admin.token });
+  });
+});
+
 const ENDPOINT = 'id shopId url eventTypes active disabledReason createdAt secret';
 const ATTEMPT = 'id deliveryId eventId attemptedAt statusCode latencyMs error responseHead';
 
 describe('webhook endpoint ids in paths', () => {
   it('refuses anything but an id as VALIDATION_FAILED (never a 500), and changes nothing', async () => {
+    const operator = await newOperator(t, (await newShop(t)).id);
     const state = () => t.sql('select (select count(*)::int from webhook_endpoint) as endpoints, (select count(*)::int from webhook_attempt) as attempts');
     const before = await state();
     for (const bad of ['abc', '%3A', '0', '2147483648', '1e3']) {
       for (const [method, path] of [['GET', `/api/admin/webhooks/${bad}/attempts`], ['PATCH', `/api/admin/webhooks/${bad}`], ['DELETE', `/api/merchant/webhooks/${bad}`], ['POST', `/api/admin/webhooks/${bad}/ping`]] as const) {
-        const res = await t.api(method, path, { token: admin.token, ...(method === 'PATCH' ? { body: { active: false } } : {}) });
+        const token = path.startsWith('/api/merchant') ? operator.token : admin.token;
+        const res = await t.api(method, path, { token, ...(method === 'PATCH' ? { body: { active: false } } : {}) });
         expect([path, method, res.status, res.body.error?.code]).toEqual([path, method, 400, 'VALIDATION_FAILED']);
       }
     }
