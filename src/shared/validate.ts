@@ -55,6 +55,18 @@ export const emailAddress = z.string().trim().toLowerCase().max(254).regex(EMAIL
 /** A link to an image or a page: http or https, a domain name, at most `max` characters. */
 export const httpUrl = (max = 500) => z.string().max(max).regex(HTTP_URL, 'must be an http(s) URL with a domain name').meta({ format: 'uri' });
 
+/** A path on this server: a slash, then visible ASCII; never `//` or `/\` (which a browser reads as another host). */
+const SITE_PATH = /^\/(?![/\\])[\x21-\x5b\x5d-\x7e]*$/;
+
+/**
+ * Where an image is: an http(s) URL with a domain name, or a path on this server (the demo's pictures
+ * are `/demo-images/...`, drawn by the server itself). What a read answers, the write takes back.
+ */
+export const imageUrl = (max = 500) =>
+  z.union([httpUrl(max), z.string().max(max).regex(SITE_PATH, 'must be a path on this server')], {
+    error: 'must be an http(s) URL with a domain name, or a path on this server starting with a single /',
+  });
+
 /**
  * The instants a date input may name: four-digit years, 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z.
  * PostgreSQL's `timestamptz` holds more (4713 BC to 294276 AD), but a year 0 or below, or above 9999, is
