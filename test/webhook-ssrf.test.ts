@@ -1,3 +1,4 @@
+import dns from 'node:dns';
 import os from 'node:os';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, type TestUser } from './support/fixtures.js';
@@ -18,7 +19,17 @@ const base = loadConfig({ NODE_ENV: 'test' }).webhooks;
 let strict: TestApp;
 let admin: TestUser;
 
+/**
+ * A name of this machine that its resolver (the hosts file) maps to loopback, unlike `localhost`
+ * refused by its name alone: the machine's own name where it resolves so (it does on Debian and in
+ * containers), else `localhost`.
+ */
+let ownName = 'localhost';
+
 beforeAll(async () => {
+  const own = await dns.promises.lookup(os.hostname(), { all: true }).catch(() => []);
+  if (own.length > 0 && own.every((a) => a.address.startsWith('127.') || a.address === '::1')) ownName = os.hostname();
+  HOSTS.push(ownName);
   strict = await startTestApp({ outbox: { pollMs: 100, retentionSeconds: 86_400 }, webhooks: { ...base, timeoutMs: 1000, retryDelaysSeconds: [] } });
   admin = await newAdmin(strict);
 });
@@ -44,8 +55,8 @@ const HOSTS = [
   '[64:ff9b::127.0.0.1]', '[64:ff9b::7f00:1]', '[64:ff9b::808:808]', '[64:ff9b:1::a9fe:a9fe]', '[2001:0:4136:e378:8000:63bf:80ff:fffe]',
   // Link-local, unique-local, site-local, multicast, documentation, discard-only.
   '[fe80::1]', '[febf::1]', '[fc00::1]', '[fd12:3456::1]', '[fec0::1]', '[ff02::1]', '[ff05::1:3]', '[2001:db8::1]', '[100::1]',
-  // Names of this machine.
-  'localhost', 'LOCALHOST', 'localhost.', 'api.localhost', os.hostname(),
+  // Names of this machine (and, added once known, one its resolver maps to loopback).
+  'localhost', 'LOCALHOST', 'localhost.', 'api.localhost',
 ];
 
 /** Whole URLs whose parts hide the host: user-info, a backslash, a fragment. */
@@ -54,14 +65,14 @@ const TRICKS = [
   'https://127.0.0.1#@example.com/hook', 'https://example.com%40127.0.0.1/hook', 'http://example.com/hook', 'not a url',
 ];
 
-const urls = [...HOSTS.map((host) => `https://${host}/hook`), ...TRICKS];
+const urls = () => [...HOSTS.map((host) => `https://${host}/hook`), ...TRICKS];
 
 it('walks at least 50 spellings', () => {
-  expect(new Set(urls).size).toBeGreaterThanOrEqual(60);
+  expect(new Set(urls()).size).toBeGreaterThanOrEqual(70);
 });
 
 it('refuses every spelling when the endpoint is saved, over REST and GraphQL, and stores none', async () => {
-  for (const url of urls) {
+  for (const url of urls()) {
     const res = await strict.api('POST', '/api/admin/webhooks', { token: admin.token, body: { url, event_types: ['stock.low'] } });
     expect([url, res.status, res.body.error?.code]).toEqual([url, expect.any(Number), expect.stringMatching(/^(WEBHOOK_URL_REFUSED|VALIDATION_FAILED)$/)]);
     const gql = await mutate(strict, 'createWebhookEndpoint', { url, eventTypes: ['STOCK_LOW'] }, 'endpoint { id }', admin.token);
@@ -99,8 +110,7 @@ it('refuses every spelling again when an attempt connects, before any connection
   try {
     for (const host of HOSTS) {
       const result = await postWebhook(`http://${host}:${receiver.port}/hook`, {}, '{}', strict.config.webhooks);
-      // A name that resolves nowhere on this machine is refused by its failed lookup instead.
-      expect([host, result.status, result.error]).toEqual([host, null, expect.stringMatching(host === os.hostname() ? /^refused: |ENOTFOUND|EAI_AGAIN/ : /^refused: /)]);
+      expect([host, result.status, result.error]).toEqual([host, null, expect.stringMatching(/^refused: /)]);
     }
     expect(receiver.counts.connections).toBe(0);
   } finally {
@@ -114,12 +124,12 @@ it('refuses a private address again when an attempt connects (a name that resolv
     // Stored as if it had resolved elsewhere when registered: the attempt's own lookup refuses it.
     const [{ id }] = await strict.sql<{ id: number }>(
       `insert into webhook_endpoint (url, event_types, secret, created_at) values (?, '{stock.low}', 'whsec_AAAA', now()) returning id`,
-      [`http://${os.hostname()}:${receiver.port}/hook`],
+      [`http://${ownName}:${receiver.port}/hook`],
     );
     await commitEvents(strict, [marker(500_010)]);
     await waitFor(async () => (await strict.sql('select 1 from webhook_attempt where endpoint_id = ?', [id])).length > 0, 10_000, 'an attempt');
     const [attempt] = await strict.sql<{ status_code: number | null; error: string }>('select status_code, error from webhook_attempt where endpoint_id = ?', [id]);
-    expect(attempt).toEqual({ status_code: null, error: expect.stringMatching(/^refused: |ENOTFOUND|EAI_AGAIN/) });
+    expect(attempt).toEqual({ status_code: null, error: expect.stringMatching(/^refused: /) });
     expect(receiver.received).toHaveLength(0);
   } finally {
     await receiver.close();
