@@ -18,6 +18,9 @@ export const BURST = `Flash-sale burst: ${BURST_BUYERS} customers, activity stoc
 export const MIXED = 'Mixed traffic';
 export const SOAK = 'Soak';
 export const WEBHOOKS = `Webhook fan-out: ${WEBHOOK_EVENTS} events to ${WEBHOOK_ENDPOINTS} local endpoints`;
+/** Webhook drain: one endpoint's backlog, in order (WEBHOOK_MAX_CONCURRENCY=1) and not, to receivers of several paces. */
+export const WEBHOOK_DRAIN_EVENTS = 300;
+export const WEBHOOK_DRAIN = `Webhook drain: ${WEBHOOK_DRAIN_EVENTS} events to one endpoint`;
 
 export interface BenchOptions {
   /** One data set per entry: `--sizes` gives several, the size options one. */

@@ -10,12 +10,12 @@ import type { DataSize } from './load-data.js';
 import type { Figures } from './load.js';
 import { peakAndMean, residentOfServer, sampleResident } from './memory.js';
 import { mixedTraffic } from './mixed.js';
-import { BURST, BenchRefused, CHECKOUT, MIXED, SOAK, WEBHOOKS, databaseOf, parseOptions, selected, type BenchOptions } from './options.js';
+import { BURST, BenchRefused, CHECKOUT, MIXED, SOAK, WEBHOOK_DRAIN, WEBHOOK_DRAIN_EVENTS, WEBHOOKS, databaseOf, parseOptions, selected, type BenchOptions } from './options.js';
 import { LISTING, READS, measureRead } from './reads.js';
 import { startServer } from './server-process.js';
 import { soak } from './soak.js';
 import { checkoutRate, flashSaleBursts, rawDecrementRate } from './writes.js';
-import { webhookFanOut } from './webhooks.js';
+import { webhookDrain, webhookFanOut, type ReceiverPace } from './webhooks.js';
 
 /**
  * `npm run bench`: a fresh database with the scale data set (one per size with `--sizes`), the
@@ -101,10 +101,42 @@ async function benchAt(options: BenchOptions, size: DataSize, dbName: string, so
       out[`processes_${workers}`] = Object.fromEntries(rows.filter(([name]) => !name.startsWith(MIXED) && name !== SOAK && !name.startsWith('Resident')));
       out[`memory_${workers}`] = memory;
     }
+    if (selected(options, WEBHOOK_DRAIN)) out.webhookDrain = await webhookDrains(ctx);
   } finally {
     await db.end();
   }
   return out;
+}
+
+/** The receivers of the drain: answering at once, in 20-100 ms (the probe's), in 100 ms. */
+const DRAIN_PACES: ReceiverPace[] = [
+  { name: 'at once', fromMs: 0, toMs: 0 },
+  { name: '20-100 ms', fromMs: 20, toMs: 100 },
+  { name: '100 ms', fromMs: 100, toMs: 100 },
+];
+
+/**
+ * One endpoint's backlog drained by one server process in order (WEBHOOK_MAX_CONCURRENCY=1), to each
+ * receiver pace, then not in order (the default cap, 4) to the 20-100 ms receiver: what a receiver's
+ * own time costs an endpoint's throughput (docs/operations.md, "Webhook receivers").
+ */
+async function webhookDrains(ctx: BenchContext) {
+  const rows: [string, object][] = [];
+  let firstEvent = 2_000_000;
+  for (const cap of [1, 4]) {
+    const server = await startServer({ databaseUrl: ctx.dbUrl, port: ctx.options.port, workers: 1, env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_MAX_CONCURRENCY: String(cap) } });
+    try {
+      for (const pace of cap === 1 ? DRAIN_PACES : DRAIN_PACES.filter((p) => p.name === '20-100 ms')) {
+        log(`webhook drain: ${WEBHOOK_DRAIN_EVENTS} events, cap ${cap}, receiver ${pace.name}`);
+        rows.push([`${WEBHOOK_DRAIN}, cap ${cap}, receiver ${pace.name}`, await webhookDrain(ctx, pace, WEBHOOK_DRAIN_EVENTS, firstEvent)]);
+        firstEvent += WEBHOOK_DRAIN_EVENTS;
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+  table(rows);
+  return Object.fromEntries(rows);
 }
 
 const pick = (reads: { requestsPerSecond: number; p50Ms: number; p99Ms: number; non2xx: number; errors: number }) => ({

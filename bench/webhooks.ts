@@ -26,10 +26,11 @@ interface Arrival {
 }
 
 /**
- * A receiver on 127.0.0.1 that verifies nothing: it counts and timestamps each POST and answers 204
- * at once, so the figures are the server's (signing, sending, claiming, settling), not a receiver's.
+ * A receiver on 127.0.0.1 that verifies nothing: it counts and timestamps each POST and answers 204,
+ * at once by default, so the figures are the server's (signing, sending, claiming, settling), not a
+ * receiver's; or after `answerAfterMs()`, a receiver's own work.
  */
-async function countingReceiver() {
+async function countingReceiver(answerAfterMs: () => number = () => 0) {
   const arrivals: Arrival[] = [];
   const sockets = new Set<net.Socket>();
   let connections = 0;
@@ -40,7 +41,9 @@ async function countingReceiver() {
       const at = Date.now();
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { occurred_at: string; payload: { sku_id: number } };
       arrivals.push({ id: String(req.headers['webhook-id']), n: body.payload.sku_id, at, committedAt: Date.parse(body.occurred_at) });
-      res.writeHead(204).end();
+      const wait = answerAfterMs();
+      if (wait > 0) setTimeout(() => res.writeHead(204).end(), wait);
+      else res.writeHead(204).end();
     });
   });
   server.on('connection', (socket) => {
@@ -76,28 +79,33 @@ async function countingReceiver() {
  * latency is mostly the wait behind the backlog; so after a complete burst a steady trickle
  * (PACED_PER_COMMIT events every PACED_EVERY_MS) gives the latency when nothing waits (paced*).
  */
+/** Events numbered [from, to) committed by one insert, then the NOTIFY a use case's commit sends. */
+async function commitEvents(db: BenchContext['db'], from: number, to: number) {
+  await db.query(
+    `insert into event (type, shop_ids, customer_id, payload, occurred_at)
+     select 'stock.low', '{}', null, jsonb_build_object('skuId', g, 'productId', 0, 'stock', 0, 'threshold', 1), clock_timestamp()
+       from generate_series($1::int, $2::int) g order by g`,
+    [from, to - 1],
+  );
+  await db.query('select pg_notify($1, $2)', [EVENTS_CHANNEL, 'bench']);
+}
+
+/** A platform endpoint for `stock.low`, straight into the table (http to 127.0.0.1 is refused at registration in production). */
+async function registerEndpoint(db: BenchContext['db'], url: string): Promise<number> {
+  const { rows } = await db.query<{ id: number }>(
+    `insert into webhook_endpoint (url, event_types, secret, created_at) values ($1, '{stock.low}', $2, now()) returning id`,
+    [url, newWebhookSecret()],
+  );
+  return rows[0].id;
+}
+
 export async function webhookFanOut(ctx: BenchContext) {
   const { db } = ctx;
-  /** Events numbered [from, to) committed by one insert, then the NOTIFY a use case's commit sends. */
-  const commit = async (from: number, to: number) => {
-    await db.query(
-      `insert into event (type, shop_ids, customer_id, payload, occurred_at)
-       select 'stock.low', '{}', null, jsonb_build_object('skuId', g, 'productId', 0, 'stock', 0, 'threshold', 1), clock_timestamp()
-         from generate_series($1::int, $2::int) g order by g`,
-      [from, to - 1],
-    );
-    await db.query('select pg_notify($1, $2)', [EVENTS_CHANNEL, 'bench']);
-  };
+  const commit = (from: number, to: number) => commitEvents(db, from, to);
   const receivers = await Promise.all(Array.from({ length: WEBHOOK_ENDPOINTS }, () => countingReceiver()));
   const endpointIds: number[] = [];
   try {
-    for (const receiver of receivers) {
-      const { rows } = await db.query<{ id: number }>(
-        `insert into webhook_endpoint (url, event_types, secret, created_at) values ($1, '{stock.low}', $2, now()) returning id`,
-        [receiver.url, newWebhookSecret()],
-      );
-      endpointIds.push(rows[0].id);
-    }
+    for (const receiver of receivers) endpointIds.push(await registerEndpoint(db, receiver.url));
     await ctx.meter?.start();
     const started = Date.now();
     for (let from = 0; from < WEBHOOK_EVENTS; from += EVENTS_PER_COMMIT) await commit(from, Math.min(WEBHOOK_EVENTS, from + EVENTS_PER_COMMIT));
@@ -167,5 +175,55 @@ export async function webhookFanOut(ctx: BenchContext) {
     // Deliveries and their log go with the endpoints; the events stay, as published events do.
     if (endpointIds.length > 0) await db.query('delete from webhook_endpoint where id = any($1::int[])', [endpointIds]);
     await Promise.all(receivers.map((r) => r.close()));
+  }
+}
+
+/** A receiver's time to answer: uniform between `fromMs` and `toMs`. */
+export interface ReceiverPace {
+  name: string;
+  fromMs: number;
+  toMs: number;
+}
+
+/**
+ * One endpoint's backlog of `events`, drained by a server whose WEBHOOK_MAX_CONCURRENCY the caller
+ * chose, to a receiver that takes `pace` to answer each delivery (issue 42: one endpoint at cap 1
+ * drained about 10 deliveries a second to a 20-100 ms receiver). Reported: deliveries per second
+ * from the first arrival to the last, the receiver's mean time per delivery, what the server added
+ * per delivery beyond it (claim, sign, send, settle, wake: the gap between one answer and the next
+ * request, at cap 1), whether the deliveries arrived in event order, and duplicates.
+ */
+export async function webhookDrain(ctx: BenchContext, pace: ReceiverPace, events: number, firstEvent: number) {
+  const { db } = ctx;
+  const waits: number[] = [];
+  const receiver = await countingReceiver(() => {
+    const wait = Math.round(pace.fromMs + Math.random() * (pace.toMs - pace.fromMs));
+    waits.push(wait);
+    return wait;
+  });
+  const endpointId = await registerEndpoint(db, receiver.url);
+  try {
+    for (let from = firstEvent; from < firstEvent + events; from += EVENTS_PER_COMMIT) await commitEvents(db, from, Math.min(firstEvent + events, from + EVENTS_PER_COMMIT));
+    const until = Date.now() + GIVE_UP_AFTER_MS;
+    while (receiver.arrivals.length < events && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, pace.toMs + 200));
+    const arrivals = receiver.arrivals;
+    const unique = new Set(arrivals.map((a) => a.id)).size;
+    const spanMs = arrivals[arrivals.length - 1].at - arrivals[0].at;
+    const perDeliveryMs = spanMs / Math.max(1, arrivals.length - 1);
+    const meanReceiverMs = waits.reduce((n, w) => n + w, 0) / Math.max(1, waits.length);
+    return {
+      receiver: pace.name,
+      events,
+      delivered: unique,
+      duplicates: arrivals.length - unique,
+      inEventOrder: arrivals.every((a, i) => i === 0 || a.n > arrivals[i - 1].n),
+      deliveriesPerSecond: Number((1000 / perDeliveryMs).toFixed(1)),
+      receiverMeanMs: Math.round(meanReceiverMs),
+      serverMsPerDelivery: Number((perDeliveryMs - meanReceiverMs).toFixed(1)),
+    };
+  } finally {
+    await db.query('delete from webhook_endpoint where id = $1', [endpointId]);
+    await receiver.close();
   }
 }

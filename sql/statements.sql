@@ -791,10 +791,11 @@ with room as (
 next as (
   select n.id from room r
   cross join lateral (
-    select d.id from webhook_delivery d
-     where d.endpoint_id = r.id and d.state = 'pending' and d.next_attempt_at <= now()
+    select d.id, d.next_attempt_at from webhook_delivery d
+     where d.endpoint_id = r.id and d.state = 'pending' and (?::boolean or d.next_attempt_at <= now())
      order by d.position limit greatest(r.free, 0)
   ) n
+  where n.next_attempt_at <= now()
 ),
 claimed as (
   update webhook_delivery d set state = 'delivering', lease_until = now() + ?::int * interval '1 millisecond', attempts = d.attempts + 1
@@ -822,7 +823,10 @@ select id, shop_id, url from disabled where (select count(*) from cancelled) >= 
 -- webhook_lock_due_endpoints (SQL text)
 select w.id from webhook_endpoint w
  where w.active and exists (
-   select 1 from webhook_delivery d where d.endpoint_id = w.id and d.state = 'pending' and d.next_attempt_at <= now())
+   select 1 from (
+     select d.next_attempt_at from webhook_delivery d where d.endpoint_id = w.id and d.state = 'pending'
+      order by d.position limit case when ?::boolean then 1 end
+   ) waiting where waiting.next_attempt_at <= now())
  order by w.id
    for update of w skip locked;
 

@@ -3,6 +3,9 @@ import { seedDemoData } from '../src/seed/demo-seed.js';
 import { DEMO_PASSWORD, POINTS_PRODUCTS, SEED_FUNDS, SEED_POINTS, startingStock } from '../src/seed/demo-data.js';
 import { FREIGHT_TEMPLATE, REDEMPTION } from '../src/seed/showcase-data.js';
 import { auditStockAndClose } from './support/inventory-audit.js';
+import { openApiJson } from '../src/rest/openapi/document.js';
+import { graphqlSchema } from '../src/resolvers/schema.js';
+import type { GraphQLInputType, GraphQLNamedType } from 'graphql';
 
 /**
  * The demo data shows every feature to a client that has just started the server: each check here
@@ -158,3 +161,171 @@ describe('demo data', () => {
     expect(await snapshot()).toEqual(before);
   });
 });
+
+/**
+ * What the server gives, it takes back (issue 42): for each resource with a read and a matching
+ * write, the values the read answers for the write's own fields (as the write's OpenAPI request
+ * schema lists them; read-only fields such as ids and timestamps are left out) are sent back. The
+ * write accepts them and nothing changes: a read again answers the same. The demo data is the source,
+ * as a new admin or operator meets it: pictures that are paths on this server (`/demo-images/...`),
+ * windows that started in the past, an enabled flash sale that has sold.
+ */
+describe('round trips: what a read answers, the matching write takes back', () => {
+  type Schema = Record<string, any>;
+  const doc = JSON.parse(openApiJson()) as { paths: Record<string, Record<string, Schema>>; components: { schemas: Record<string, Schema> } };
+  const deref = (schema: Schema): Schema => (schema.$ref ? deref(doc.components.schemas[String(schema.$ref).split('/').pop()!]) : schema);
+  const jsonType = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'number' ? (Number.isInteger(value) ? 'integer' : 'number') : typeof value);
+
+  /** `value` cut to what `schema` takes: the form of a choice that fits it, the properties it lists. */
+  function project(value: unknown, schema: Schema): unknown {
+    const s = deref(schema);
+    const forms = (s.oneOf ?? s.anyOf) as Schema[] | undefined;
+    if (forms) {
+      const key = s.discriminator?.propertyName as string | undefined;
+      const fits = (form: Schema) => {
+        const f = deref(form);
+        if (key) return [f.properties?.[key]?.const, ...(f.properties?.[key]?.enum ?? [])].includes((value as Record<string, unknown>)[key]);
+        const type = jsonType(value);
+        return f.type === type || (type === 'integer' && f.type === 'number') || (f.type === undefined && type !== 'null');
+      };
+      return project(value, forms.find(fits) ?? forms[0]);
+    }
+    if (Array.isArray(value)) return value.map((v) => project(v, s.items ?? {}));
+    if (value !== null && typeof value === 'object' && s.properties) {
+      const object = value as Record<string, unknown>;
+      return Object.fromEntries(Object.entries(s.properties as Record<string, Schema>).filter(([k]) => object[k] !== undefined).map(([k, inner]) => [k, project(object[k], inner)]));
+    }
+    return value;
+  }
+
+  interface RoundTrip {
+    /** The write, as the document names it. */
+    write: [method: string, path: string];
+    /** Each object read, shaped as the write's body: who writes it, where, and a read of it again. */
+    read: () => Promise<{ token: string; path: string; value: unknown; again: () => Promise<unknown> }[]>;
+    /** Fields the write takes but sets itself (a replaced list's item ids and positions), left out when comparing. */
+    recomputed?: string[];
+  }
+
+  const get = async (path: string, token?: string) => {
+    const res = await t.api('GET', path, { token });
+    if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const admin = () => login('admin@mallfront.test');
+  const alice = () => login('alice@mallfront.test');
+  const SHOPS = ['tech-harbor', 'style-avenue', 'home-nest', 'fresh-pantry', 'outdoor-lab'];
+  /** Items of a list read by `token`, each written at `write(id)` (`pick`: the body's part of it), found again by id. */
+  const each = async (token: string, list: string, write: (id: number) => string, items = (body: any) => body.items as { id: number }[], limit = Infinity) =>
+    items(await get(list, token)).slice(0, limit).map((item) => ({
+      token, path: write(item.id), value: item, again: async () => items(await get(list, token)).find((i) => i.id === item.id),
+    }));
+  /** The same for every shop's operator. */
+  const perShop = (list: string, write: (id: number) => string, limit = Infinity) => async () =>
+    (await Promise.all(SHOPS.map(async (slug) => each(await login(`ops@${slug}.mallfront.test`), list, write, undefined, limit)))).flat();
+
+  const ROUND_TRIPS: RoundTrip[] = [
+    {
+      // The issue's case: the seeded banners sent back reversed (a reorder), and each other list too.
+      write: ['put', '/api/admin/content/{kind}'], recomputed: ['id', 'position'],
+      read: async () => {
+        const token = await admin();
+        return Object.entries(await get('/api/admin/content', token)).map(([kind, items]) => ({
+          token, path: `/api/admin/content/${kind}`, value: { items: [...(items as unknown[])].reverse() }, again: async () => ({ items: (await get('/api/admin/content', token))[kind] }),
+        }));
+      },
+    },
+    { write: ['put', '/api/admin/brands'], read: async () => [{ token: await admin(), path: '/api/admin/brands', value: await get('/api/brands'), again: () => get('/api/brands') }] },
+    {
+      write: ['put', '/api/admin/shops/{id}/profile'],
+      read: async () => {
+        const token = await admin();
+        const shops = (await get('/api/shops')).items.filter((s: { profile?: unknown }) => s.profile);
+        return shops.map((s: { id: number; slug: string; profile: unknown }) => ({ token, path: `/api/admin/shops/${s.id}/profile`, value: s.profile, again: async () => (await get(`/api/shops/${s.slug}`)).profile }));
+      },
+    },
+    // Two products per shop: every shop's pictures are paths of the same kind.
+    { write: ['put', '/api/merchant/products'], read: perShop('/api/merchant/products', () => '/api/merchant/products', 2) },
+    { write: ['patch', '/api/merchant/coupon-templates/{template_id}'], read: perShop('/api/merchant/coupon-templates', (id) => `/api/merchant/coupon-templates/${id}`) },
+    { write: ['put', '/api/merchant/flash-sales/{flash_sale_id}'], read: perShop('/api/merchant/flash-sales', (id) => `/api/merchant/flash-sales/${id}`) },
+    { write: ['put', '/api/merchant/group-buys/{activity_id}'], read: perShop('/api/merchant/group-buys', (id) => `/api/merchant/group-buys/${id}`) },
+    { write: ['put', '/api/merchant/freight-templates/{template_id}'], read: perShop('/api/merchant/freight-templates', (id) => `/api/merchant/freight-templates/${id}`) },
+    { write: ['put', '/api/admin/points/products/{id}'], read: async () => each(await admin(), '/api/admin/points/products?page_size=100', (id) => `/api/admin/points/products/${id}`) },
+    { write: ['patch', '/api/me/addresses/{address_id}'], read: async () => each(await alice(), '/api/me/addresses', (id) => `/api/me/addresses/${id}`) },
+    {
+      write: ['put', '/api/cart/items/{sku_id}'],
+      read: async () => {
+        const token = await alice();
+        const lines = (await get('/api/cart', token)).lines as { sku_id: number }[];
+        return lines.map((line) => ({ token, path: `/api/cart/items/${line.sku_id}`, value: line, again: async () => (await get('/api/cart', token)).lines.find((l: { sku_id: number }) => l.sku_id === line.sku_id) }));
+      },
+    },
+    { write: ['patch', '/api/admin/webhooks/{id}'], read: async () => each(await admin(), '/api/admin/webhooks', (id) => `/api/admin/webhooks/${id}`, (body) => body) },
+    {
+      // Rates are never edited: the matching write adds one with the same terms (a window started in the past included).
+      write: ['post', '/api/admin/shops/{shop_id}/commission-rates'],
+      read: async () => {
+        const token = await admin();
+        const shopId = (await get('/api/shops')).items[0].id;
+        return (await get(`/api/admin/shops/${shopId}/commission-rates`, token)).items.map((rate: unknown) => ({ token, path: `/api/admin/shops/${shopId}/commission-rates`, value: rate, again: async () => rate }));
+      },
+    },
+  ];
+
+  beforeAll(async () => {
+    // What the demo has none of: an address, a cart line, a platform webhook, a commission rate with an end.
+    const customer = await alice();
+    await t.api('POST', '/api/me/addresses', { token: customer, body: { recipient: 'Alice Wang', phone: '+86 139 0000 0001', region: 'CN-SH', address: '1 Century Avenue, Shanghai' } });
+    const [sku] = await t.sql<{ id: number }>(`select s.id from sku s join product p on p.id = s.product_id where p.status = 'published' and s.stock > 2 order by s.id limit 1`);
+    await t.api('PUT', `/api/cart/items/${sku.id}`, { token: customer, body: { quantity: 2 } });
+    const platform = await admin();
+    await t.api('POST', '/api/admin/webhooks', { token: platform, body: { url: 'https://8.8.8.8/hooks/mallfront', event_types: ['order.paid'] } });
+    const shopId = (await get('/api/shops', '')).items[0].id;
+    await t.api('POST', `/api/admin/shops/${shopId}/commission-rates`, { token: platform, body: { rate_bp: 500, valid_from: '2026-01-01T00:00:00Z', valid_until: '2099-01-01T00:00:00Z' } });
+  });
+
+  it('over REST: each write takes back what its read answered, and changes nothing', async () => {
+    for (const trip of ROUND_TRIPS) {
+      const [method, path] = trip.write;
+      const schema = doc.paths[path][method].requestBody.content['application/json'].schema as Schema;
+      const without = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (key, v) => (trip.recomputed?.includes(key) ? undefined : v)));
+      const reads = await trip.read();
+      // Every resource has something to send back in the demo data (or the setup above).
+      expect([path, reads.length > 0]).toEqual([path, true]);
+      for (const read of reads) {
+        const body = project(read.value, schema);
+        const res = await t.api(method.toUpperCase(), read.path, { token: read.token, body });
+        expect([method, read.path, res.status, res.body?.error]).toEqual([method, read.path, method === 'post' ? 201 : 200, undefined]);
+        expect([read.path, without(project(await read.again(), schema))]).toEqual([read.path, without(body)]);
+      }
+    }
+  });
+
+  it('over GraphQL: the admin content and a flash sale, read by their queries, are taken back by their mutations', async () => {
+    const schema = await graphqlSchema();
+    const named = (type: GraphQLInputType): GraphQLNamedType => ('ofType' in type && type.ofType ? named(type.ofType as GraphQLInputType) : (type as GraphQLNamedType));
+    const fieldsOf = (type: GraphQLNamedType) => ('getFields' in type ? Object.values((type as { getFields(): Record<string, { name: string; type: GraphQLInputType }> }).getFields()) : null);
+    /** A selection of an input type's fields, for the query whose answer feeds it. */
+    const selection = (type: GraphQLNamedType, skip: string[] = []): string =>
+      fieldsOf(type)!.filter((f) => !skip.includes(f.name)).map((f) => (fieldsOf(named(f.type)) ? `${f.name} { ${selection(named(f.type))} }` : f.name)).join(' ');
+    const input = (name: string) => schema.getType(name) as GraphQLNamedType;
+    const token = await admin();
+
+    const banners = `{ adminContent { banners { ${selection(named(fieldsOf(input('ReplaceHomeContentInput'))!.find((f) => f.name === 'items')!.type))} } } }`;
+    const before = (await t.gql(banners, undefined, token)).data.adminContent.banners;
+    expect(before.length).toBeGreaterThan(1);
+    const reversed = [...before].reverse();
+    const replaced = await t.gql('mutation($input: ReplaceHomeContentInput!) { replaceHomeContent(input: $input) { userErrors { code field message } } }', { input: { kind: 'BANNERS', items: reversed } }, token);
+    expect([replaced.errors, replaced.data.replaceHomeContent.userErrors]).toEqual([undefined, []]);
+    expect((await t.gql(banners, undefined, token)).data.adminContent.banners).toEqual(reversed);
+
+    const ops = await login('ops@fresh-pantry.mallfront.test');
+    const sessions = `{ merchantFlashSales { items { id ${selection(input('UpdateFlashSaleInput'), ['flashSaleId'])} } } }`;
+    const [session] = (await t.gql(sessions, undefined, ops)).data.merchantFlashSales.items;
+    const { id, ...fields } = session;
+    const updated = await t.gql('mutation($input: UpdateFlashSaleInput!) { updateFlashSale(input: $input) { userErrors { code field message } } }', { input: { ...fields, flashSaleId: id } }, ops);
+    expect([updated.errors, updated.data.updateFlashSale.userErrors]).toEqual([undefined, []]);
+    expect((await t.gql(sessions, undefined, ops)).data.merchantFlashSales.items[0]).toEqual(session);
+  });
+});
+

@@ -1,7 +1,7 @@
 import { mutate } from './support/graphql.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer, type TestUser } from './support/fixtures.js';
-import { addToCart, balanceOf, checkoutOk, expectLedgerReplays, shopWithProduct } from './support/shopping.js';
+import { addToCart, balanceOf, checkoutBody, checkoutOk, expectLedgerReplays, shopWithProduct } from './support/shopping.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -85,6 +85,46 @@ describe('one payment for one checkout', () => {
     const reused = await t.api('POST', '/api/checkout/pay', { token: customer.token, body: { order_ids: [ids[0]] }, headers });
     expect([reused.status, reused.body.error.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
     expect(await payments(customer.id)).toBe(2);
+  });
+
+  it('takes a key for one operation only: a checkout key sent to a payment (or a cart merge) is 422 and does nothing, over both doors', async () => {
+    const a = await shopWithProduct(t, [{ price: 1000, stock: 10 }]);
+    const checkoutWithKey = async (customer: TestUser, key: string) => {
+      await addToCart(t, customer.token, a.product.skuIds[0], 1);
+      return checkoutOk(t, customer.token, { 'Idempotency-Key': key });
+    };
+    const reused = (res: { status: number; body: any }) => [res.status, res.body.error?.code];
+
+    // REST: the checkout's key on pay-all, on paying its order, on a cart merge.
+    const customer = await newCustomer(t, { available: 5000, points: 0 });
+    const [order] = await checkoutWithKey(customer, 'shared-key');
+    const headers = { 'Idempotency-Key': 'shared-key' };
+    expect(reused(await t.api('POST', '/api/checkout/pay', { token: customer.token, body: { order_ids: [order.id] }, headers }))).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+    expect(reused(await t.api('POST', `/api/orders/${order.id}/pay`, { token: customer.token, headers }))).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+    expect(reused(await t.api('POST', '/api/cart/merge', { token: customer.token, body: { items: [{ sku_id: a.product.skuIds[0], quantity: 1 }] }, headers }))).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+    expect([await payments(customer.id), await statuses([order.id])]).toEqual([0, ['pending_payment']]);
+    expect((await t.api('GET', '/api/cart', { token: customer.token })).body.lines).toEqual([]);
+    // The checkout's own replay still answers it; a key that paid one order pays no other.
+    const replay = await t.api('POST', '/api/checkout', { token: customer.token, body: checkoutBody(), headers });
+    expect([replay.status, replay.body.orders.map((o: { id: number }) => o.id)]).toEqual([201, [order.id]]);
+    const [second] = await checkoutWithKey(customer, 'another-checkout');
+    expect((await t.api('POST', `/api/orders/${order.id}/pay`, { token: customer.token, headers: { 'Idempotency-Key': 'pay-one' } })).status).toBe(200);
+    expect(reused(await t.api('POST', `/api/orders/${second.id}/pay`, { token: customer.token, headers: { 'Idempotency-Key': 'pay-one' } }))).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+    expect(await statuses([order.id, second.id])).toEqual(['paid', 'pending_payment']);
+    // Keys are each customer's own: another customer's same key is a new key.
+    const other = await newCustomer(t, { available: 5000, points: 0 });
+    expect((await checkoutWithKey(other, 'shared-key')).length).toBe(1);
+
+    // GraphQL: the same rule, as a user error of the mutation.
+    const third = await newCustomer(t, { available: 5000, points: 0 });
+    await addToCart(t, third.token, a.product.skuIds[0], 1);
+    const placed = await mutate(t, 'checkout', { shippingAddress: { recipient: 'Test Buyer', phone: '+86 138 0000 0000', region: 'CN-SH', address: '1 Test Road' }, idempotencyKey: 'gql-key' }, 'orders { id }', third.token);
+    expect(placed.userErrors).toEqual([]);
+    const [placedId] = placed.payload.orders.map((o: { id: number }) => o.id);
+    const payAll = await mutate(t, 'payCheckout', { orderIds: [placedId], idempotencyKey: 'gql-key' }, 'orders { id }', third.token);
+    const payOne = await mutate(t, 'payOrder', { orderId: placedId, idempotencyKey: 'gql-key' }, 'order { id }', third.token);
+    expect([payAll.errors, payAll.userErrors.map((e) => e.code), payOne.errors, payOne.userErrors.map((e) => e.code)]).toEqual([undefined, ['IDEMPOTENCY_KEY_REUSED'], undefined, ['IDEMPOTENCY_KEY_REUSED']]);
+    expect([await payments(third.id), await statuses([placedId])]).toEqual([0, ['pending_payment']]);
   });
 
   it('charges exactly once when the same checkout is paid 8 times at once, with or without a key', async () => {

@@ -67,3 +67,19 @@ it('keeps every entry, opens the clearing account against the customers and paid
   const drift = await db.query(`select b.id from balance b left join ledger_entry l on l.balance_id = b.id where b.currency is not null group by b.id having b.amount <> coalesce(sum(l.delta), 0)`);
   expect(drift.rows).toEqual([]);
 });
+
+// This file's database, migrated to the end with history, also serves the later migrations' own history.
+it('IdempotencyKeyPerOperation: a key used for two operations keeps its first use, and a key is then unique per customer', async () => {
+  await orm.migrator.down({ to: 'Migration20261127200000CategoryCoverIndex' });
+  const user = await one(`select id from app_user limit 1`);
+  const key = (scope: string, minutesAgo: number) =>
+    db.query(`insert into idempotency_key (user_id, scope, key, request_hash, response, created_at) values ($1, $2, 'k', 'h', '{}', now() - make_interval(mins => $3))`, [user.id, scope, minutesAgo]);
+  await key('checkout', 10);
+  await key('checkout.pay', 5);
+  await db.query(`insert into idempotency_key (user_id, scope, key, request_hash, response, created_at) values ($1, 'cart.merge', 'other', 'h', '{}', now())`, [user.id]);
+
+  await orm.migrator.up();
+
+  expect((await db.query('select scope, key from idempotency_key order by key')).rows).toEqual([{ scope: 'checkout', key: 'k' }, { scope: 'cart.merge', key: 'other' }]);
+  await expect(key('order.pay:1', 0)).rejects.toMatchObject({ code: '23505' });
+});

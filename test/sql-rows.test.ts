@@ -191,8 +191,9 @@ it("the outbox's and the webhooks' statements return what their schemas declare"
     await expectRowsMatch(feedForCustomer.text, ['0', '{stock.low}', customer.id, 100], EventRow);
     await expectRowsMatch(retentionHorizon.text, [], row(retentionHorizon));
 
-    await expectRowsMatch(lockDueEndpoints.text, [], row(lockDueEndpoints));
-    await expectRowsMatch(claimDeliveries.text, [4, `{${endpoint.id}}`, 15_000], row(claimDeliveries));
+    await expectRowsMatch(lockDueEndpoints.text, [true], row(lockDueEndpoints));
+    await expectRowsMatch(lockDueEndpoints.text, [false], row(lockDueEndpoints));
+    await expectRowsMatch(claimDeliveries.text, [4, `{${endpoint.id}}`, false, 15_000], row(claimDeliveries));
     await expectRowsMatch(logAttempt.text, [endpoint.id, null, 200, 3, null, 'ok'], row(logAttempt));
     const { rows: claimed } = await client.query<{ id: string }>(`select id::text as id from webhook_delivery where endpoint_id = $1 and state = 'delivering' order by id`, [endpoint.id]);
     expect(claimed).toHaveLength(4);

@@ -76,6 +76,21 @@ export class DatabaseDeadlineError extends Error {
   }
 }
 
+/**
+ * Runs `work`, which waits for something other than the database (an outbound HTTP call), without
+ * spending the request's database deadline on it: the deadline moves on by the time `work` took. The
+ * database waits before and after it keep their bound; a slow receiver's wait is not the database's.
+ */
+export async function outsideDeadline<T>(work: () => Promise<T>): Promise<T> {
+  const scope = storage.getStore();
+  const started = Date.now();
+  try {
+    return await work();
+  } finally {
+    if (scope && scope.deadline !== null) scope.deadline += Date.now() - started;
+  }
+}
+
 /** Milliseconds left before the current request's deadline; null without one. */
 export function timeLeft(now = Date.now()): number | null {
   const deadline = storage.getStore()?.deadline;

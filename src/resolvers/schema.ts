@@ -3,6 +3,7 @@ import { buildSchema, getMetadataStorage } from 'type-graphql';
 import { isUnionType, printSchema, type GraphQLSchema } from 'graphql';
 import { payloadTypeOf } from './types/event.types.js';
 import { resolvers } from './index.js';
+import { DateTimeScalar } from '../graphql/date-time-scalar.js';
 
 let built: Promise<GraphQLSchema> | undefined;
 
@@ -46,7 +47,7 @@ function synchronousTypeResolvers(schema: GraphQLSchema): GraphQLSchema {
 export function graphqlSchema(): Promise<GraphQLSchema> {
   if (!built) {
     plainFieldsBySimpleResolvers();
-    built = buildSchema({ resolvers, validate: false, pubSub: noTopics }).then(synchronousTypeResolvers);
+    built = buildSchema({ resolvers, validate: false, pubSub: noTopics, scalarsMap: [{ type: Date, scalar: DateTimeScalar }] }).then(synchronousTypeResolvers);
   }
   return built;
 }

@@ -14,19 +14,12 @@ const tag = 'Settlement';
 /** Bodies and queries as the services validate them (documented from the same schemas). */
 const BatchBody = z.object({ threshold: z.number().int().min(1) });
 const SettleBody = z.object({ status: z.enum([PayoutStatus.Paid, PayoutStatus.Failed]), failureReason: z.string().max(200).optional() });
-const RateBody = z.object({
-  categoryId: z.number().int().positive().nullable().optional(),
-  rateBp: z.number().int().min(0).max(10_000),
-  validFrom: z.iso.datetime().optional(),
-  validUntil: z.iso.datetime().nullable().optional(),
-});
 const StatementQuery = z.object({
   page: z.coerce.number().int().min(1).optional(),
   pageSize: z.coerce.number().int().min(1).max(100).optional(),
   account: z.enum(['shop_pending', 'shop_available', 'shop_in_transit', 'shop_debt']).optional(),
 });
 const PageQuery = z.object({ page: z.coerce.number().int().min(1).optional(), pageSize: z.coerce.number().int().min(1).max(100).optional() });
-const ReportQuery = z.object({ from: z.iso.date(), to: z.iso.date() });
 
 /** A shop's money (its operators) and the platform's payouts, commissions and books (admins). */
 export function settlementRoutes(router: Router) {
@@ -69,13 +62,13 @@ export function settlementRoutes(router: Router) {
   route(router, '/admin/shops/:shopId/commission-rates', {
     get: { doc: { tag, summary: "A shop's commission rates", access: 'platform_admin', response: CommissionRateList, errors: commissions.listCommissionRatesRefusals }, handle: async ({ ctx, params }) => ({ items: await commissions.listCommissionRates(ctx, params) }) },
     post: {
-      doc: { tag, summary: 'Add a commission rate for a shop (a category, or the rest)', access: 'platform_admin', body: RateBody, response: CommissionRate, status: 201, errors: commissions.addCommissionRateRefusals },
+      doc: { tag, summary: 'Add a commission rate for a shop (a category, or the rest)', access: 'platform_admin', body: commissions.CommissionRateInput, response: CommissionRate, status: 201, errors: commissions.addCommissionRateRefusals },
       handle: async ({ ctx, params, body }) => new Reply(201, await commissions.addCommissionRate(ctx, { ...(body as object), ...params })),
     },
   });
   route(router, '/admin/reconciliation', {
     get: {
-      doc: { tag, summary: 'Daily totals beside the check that the books balance', access: 'platform_admin', query: ReportQuery, response: Reconciliation, errors: statements.reconciliationReportRefusals },
+      doc: { tag, summary: 'Daily totals beside the check that the books balance', access: 'platform_admin', query: statements.ReconciliationInput, response: Reconciliation, errors: statements.reconciliationReportRefusals },
       handle: ({ ctx, query }) => statements.reconciliationReport(ctx, query),
     },
   });

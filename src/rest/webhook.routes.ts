@@ -7,36 +7,37 @@ import { Done, WebhookAttempt, WebhookEndpoint } from './responses/webhooks.js';
 const tag = 'Webhooks';
 
 /**
- * Outbound webhook endpoints: `/admin/webhooks` for platform admins (every event of the chosen
- * types), `/merchant/webhooks` for shop operators (their shop's). The same use cases; the scope is
- * the caller's. The prefixes are typed as literals: the contract tests read the paths from the types.
+ * Outbound webhook endpoints: `/admin/webhooks` for platform admins only (the platform's endpoints,
+ * every event of the chosen types), `/merchant/webhooks` for shop operators only (their shop's). The
+ * same use cases, told which door they serve: another role gets 403. The prefixes are typed as
+ * literals: the contract tests read the paths from the types.
  */
 const SCOPES = [
-  { prefix: '/admin', access: 'platform_admin' },
-  { prefix: '/merchant', access: 'shop_operator' },
+  { prefix: '/admin', access: 'platform_admin', door: 'platform' },
+  { prefix: '/merchant', access: 'shop_operator', door: 'shop' },
 ] as const;
 
 export function webhookRoutes(router: Router) {
-  for (const { prefix, access } of SCOPES) {
+  for (const { prefix, access, door } of SCOPES) {
     route(router, `${prefix}/webhooks`, {
       get: {
         doc: { tag, summary: 'Webhook endpoints', access, response: z.array(WebhookEndpoint) },
-        handle: ({ ctx }) => webhooks.listWebhookEndpoints(ctx),
+        handle: ({ ctx }) => webhooks.listWebhookEndpoints(ctx, door),
       },
       post: {
         doc: { tag, summary: 'Register an endpoint (the answer shows its secret, once)', access, body: webhooks.CreateWebhookInput, response: WebhookEndpoint, status: 201, errors: webhooks.createWebhookEndpointRefusals },
-        handle: async ({ ctx, body }) => new Reply(201, await webhooks.createWebhookEndpoint(ctx, body)),
+        handle: async ({ ctx, body }) => new Reply(201, await webhooks.createWebhookEndpoint(ctx, body, door)),
       },
     });
     route(router, `${prefix}/webhooks/:id`, {
       patch: {
         doc: { tag, summary: 'Change the URL, the event types or the active flag', access, body: webhooks.UpdateWebhookInput, response: WebhookEndpoint, errors: webhooks.updateWebhookEndpointRefusals },
-        handle: ({ ctx, params, body }) => webhooks.updateWebhookEndpoint(ctx, params.id, body),
+        handle: ({ ctx, params, body }) => webhooks.updateWebhookEndpoint(ctx, params.id, body, door),
       },
       delete: {
         doc: { tag, summary: 'Remove an endpoint with its deliveries and log', access, response: null, errors: webhooks.deleteWebhookEndpointRefusals },
         handle: async ({ ctx, params }) => {
-          await webhooks.deleteWebhookEndpoint(ctx, params.id);
+          await webhooks.deleteWebhookEndpoint(ctx, params.id, door);
           return new Reply(204, undefined);
         },
       },
@@ -44,25 +45,25 @@ export function webhookRoutes(router: Router) {
     route(router, `${prefix}/webhooks/:id/rotate-secret`, {
       post: {
         doc: { tag, summary: 'A new secret (shown once); the previous one also signs during WEBHOOK_SECRET_OVERLAP_SECONDS', access, response: WebhookEndpoint, errors: webhooks.rotateWebhookSecretRefusals },
-        handle: ({ ctx, params }) => webhooks.rotateWebhookSecret(ctx, params.id),
+        handle: ({ ctx, params }) => webhooks.rotateWebhookSecret(ctx, params.id, door),
       },
     });
     route(router, `${prefix}/webhooks/:id/attempts`, {
       get: {
         doc: { tag, summary: 'The delivery log, newest first', access, query: webhooks.WebhookAttemptsInput, response: z.array(WebhookAttempt), errors: webhooks.webhookAttemptsRefusals },
-        handle: ({ ctx, params, query }) => webhooks.webhookAttempts(ctx, params.id, query),
+        handle: ({ ctx, params, query }) => webhooks.webhookAttempts(ctx, params.id, query, door),
       },
     });
     route(router, `${prefix}/webhooks/:id/redeliver`, {
       post: {
         doc: { tag, summary: 'Send one stored event again, now, with fresh retries', access, body: webhooks.RedeliverWebhookInput, response: Done, errors: webhooks.redeliverWebhookEventRefusals },
-        handle: async ({ ctx, params, body }) => ({ ok: await webhooks.redeliverWebhookEvent(ctx, params.id, body) }),
+        handle: async ({ ctx, params, body }) => ({ ok: await webhooks.redeliverWebhookEvent(ctx, params.id, body, door) }),
       },
     });
     route(router, `${prefix}/webhooks/:id/ping`, {
       post: {
         doc: { tag, summary: 'Send a signed webhook.ping now and answer the logged attempt', access, response: WebhookAttempt, errors: webhooks.pingWebhookEndpointRefusals },
-        handle: ({ ctx, params }) => webhooks.pingWebhookEndpoint(ctx, params.id),
+        handle: ({ ctx, params }) => webhooks.pingWebhookEndpoint(ctx, params.id, door),
       },
     });
   }

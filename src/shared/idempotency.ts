@@ -44,7 +44,7 @@ function reviveDates(value: unknown, key = ''): unknown {
 const storedResult = (stored: unknown) => (stored as { result: unknown }).result;
 
 /**
- * Runs an operation at most once per (customer, scope, key).
+ * Runs an operation at most once per (customer, key); the key names one operation (`scope`).
  *
  * A key exists only once its work has committed: the operation writes it in its own unit of work
  * (`operation(record)` gets what to write). So a request whose work never committed (refused, or
@@ -87,16 +87,22 @@ export async function withIdempotency<T>(
   }
 }
 
-/** The stored answer of a committed key (none when the key is free); 422 when it was used for another request. */
+/**
+ * The stored answer of a committed key (none when the key is free); 422 when it was used for another
+ * operation (a key is the customer's, for one operation: a checkout's key is no payment's) or with
+ * another request.
+ */
 async function committedAnswer(ctx: ServiceContext, record: IdempotencyRecord): Promise<{ stored: unknown } | undefined> {
   const row = await typedSql(ctx.em)
     .selectFrom('IdempotencyKey')
-    .select(['requestHash', 'response'])
+    .select(['scope', 'requestHash', 'response'])
     .where('user', '=', record.userId)
-    .where('scope', '=', record.scope)
     .where('key', '=', record.key)
     .executeTakeFirst();
   if (!row) return undefined;
+  if (row.scope !== record.scope) {
+    throw refused('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for another operation; send a new key for each operation');
+  }
   if (row.requestHash !== record.requestHash) {
     throw refused('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request');
   }

@@ -55,11 +55,63 @@ export const emailAddress = z.string().trim().toLowerCase().max(254).regex(EMAIL
 /** A link to an image or a page: http or https, a domain name, at most `max` characters. */
 export const httpUrl = (max = 500) => z.string().max(max).regex(HTTP_URL, 'must be an http(s) URL with a domain name').meta({ format: 'uri' });
 
+/** A path on this server: a slash, then visible ASCII; never `//` or `/\` (which a browser reads as another host). */
+const SITE_PATH = /^\/(?![/\\])[\x21-\x5b\x5d-\x7e]*$/;
+
 /**
- * A date-time with an offset (`2026-11-26T09:00:00Z`, `...+08:00`) as JSON sends it, or a Date as the
- * GraphQL scalar gives it. (A Date cannot come in JSON: the document shows the text form only.)
+ * Where an image is: an http(s) URL with a domain name, or a path on this server (the demo's pictures
+ * are `/demo-images/...`, drawn by the server itself). What a read answers, the write takes back.
  */
-export const dateTime = z.union([z.date(), z.iso.datetime({ offset: true, error: 'expected an ISO 8601 date-time with an offset' })]).transform((v) => new Date(v));
+export const imageUrl = (max = 500) =>
+  z.union([httpUrl(max), z.string().max(max).regex(SITE_PATH, 'must be a path on this server')], {
+    error: 'must be an http(s) URL with a domain name, or a path on this server starting with a single /',
+  });
+
+/**
+ * The instants a date input may name: four-digit years, 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z.
+ * PostgreSQL's `timestamptz` holds more (4713 BC to 294276 AD), but a year 0 or below, or above 9999, is
+ * no RFC 3339 date-time: neither door can write it back (GraphQL's scalar reads four digits, REST's
+ * answers would turn six-digit ISO years), and the ORM sends such a Date in a form PostgreSQL refuses.
+ */
+export const DATE_RANGE = { earliest: Date.parse('0001-01-01T00:00:00.000Z'), latest: Date.parse('9999-12-31T23:59:59.999Z') } as const;
+const DATE_TIME_RULE = 'must be an ISO 8601 date-time with an offset, from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z';
+const DATE_RULE = 'must be a date (YYYY-MM-DD) from 0001-01-01 to 9999-12-31';
+const inRange = (date: Date) => date.getTime() >= DATE_RANGE.earliest && date.getTime() <= DATE_RANGE.latest;
+
+/** zod's pattern for `text`, without year 0000 (the OpenAPI document states the range it can). */
+const withoutYearZero = <S extends z.ZodStringFormat>(text: S): S => {
+  const { pattern } = z.toJSONSchema(text) as { pattern: string };
+  return text.meta({ pattern: `^(?!0000)${pattern.slice(1)}` });
+};
+const dateTimeText = withoutYearZero(z.iso.datetime({ offset: true, error: DATE_TIME_RULE }));
+
+/**
+ * Every date-time input of both doors: a date-time with an offset (`2026-11-26T09:00:00Z`,
+ * `...+08:00`) as JSON sends it, or a Date as the GraphQL scalar gives it (which checks its text with
+ * `parseDateTimeText`, the same rule), within DATE_RANGE. Anything else (`false`, `0`, a six-digit
+ * year, a date without a time) is VALIDATION_FAILED, never a 500. (A Date cannot come in JSON: the
+ * document shows the text form only.)
+ */
+export const dateTime = z
+  .union([z.date(), dateTimeText], { error: DATE_TIME_RULE })
+  .transform((v) => new Date(v))
+  // Aborting: rules over the whole input (a window's end after its start) never see an impossible date.
+  .refine(inRange, { message: DATE_TIME_RULE, abort: true });
+
+/** A date-time (text or Date) as `dateTime` reads it, or the rule's words when it is not one: GraphQL's scalar reads its values with it. */
+export function parseDateTimeValue(value: unknown): { date: Date } | { problem: string } {
+  const result = dateTime.safeParse(value);
+  return result.success ? { date: result.data } : { problem: DATE_TIME_RULE };
+}
+
+/**
+ * For a rule over several fields (a window's end after its start): it runs only once every field
+ * fit, so it never compares a date that was refused (and adds no second problem about it).
+ */
+export const onceFieldsFit = { when: (payload: z.core.ParsePayload) => payload.issues.length === 0 } as const;
+
+/** A calendar day (`2026-11-26`), in the same years as `dateTime`. */
+export const calendarDate = withoutYearZero(z.iso.date({ error: DATE_RULE })).refine((day) => !day.startsWith('0000'), { message: DATE_RULE, abort: true });
 
 /** A yes/no filter: a boolean over GraphQL, `true` or `false` in a query string. */
 export const queryFlag = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);

@@ -13,7 +13,7 @@ import { ShippingAddressInput } from '../shipping/freight-fees.js';
 import { PageQuery, pageFields, pageOf, pageWindow, type Page, type PageRequest } from '../../shared/pagination.js';
 import { opt } from '../../shared/values.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
-import { atLeastOneField, httpUrl, idParam, parseInput, z } from '../../shared/validate.js';
+import { atLeastOneField, imageUrl, idParam, parseInput, z } from '../../shared/validate.js';
 import { refusals } from '../../error-codes.js';
 
 /**
@@ -54,12 +54,12 @@ const MAX_STOCK = 1_000_000;
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 const optionalText = (max: number) => z.string().trim().max(max).nullish().transform((v) => (v ? v : null));
-const imageUrl = httpUrl().nullish().transform((v) => v ?? null);
+const image = imageUrl().nullish().transform((v) => v ?? null);
 
 export const CreateProductInput = z.strictObject({
   name: text(200),
   description: optionalText(5000),
-  imageUrl,
+  imageUrl: image,
   pointsPrice: z.number().int().min(1).max(MAX_POINTS_PRICE),
   stock: z.number().int().min(0).max(MAX_STOCK),
   published: z.boolean().default(false),
@@ -71,7 +71,7 @@ export const UpdateProductInput = atLeastOneField(
     .object({
       name: text(200),
       description: optionalText(5000),
-      imageUrl,
+      imageUrl: image,
       pointsPrice: z.number().int().min(1).max(MAX_POINTS_PRICE),
       stockDelta: z.number().int().min(-MAX_STOCK).max(MAX_STOCK),
       published: z.boolean(),

@@ -11,7 +11,7 @@ import type { ServiceContext } from '../../shared/context.js';
 import { Role } from '../../entities/user.entity.js';
 import { requireCustomer, requireOperator } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { dateTime, id, money, parseInput, quantity, z } from '../../shared/validate.js';
+import { dateTime, id, money, onceFieldsFit, parseInput, quantity, z } from '../../shared/validate.js';
 import { pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { refusals } from '../../error-codes.js';
 
@@ -167,7 +167,7 @@ export const Terms = z
     } else if (t.validUntil <= t.validFrom) {
       problem('validUntil', 'the window must end after it starts');
     }
-  });
+  }, onceFieldsFit);
 type Terms = z.output<typeof Terms>;
 
 export const Patch = z.object(TermFields).partial().extend({ templateId: id }).strict();

@@ -9,7 +9,7 @@ import { Sku } from '../../entities/sku.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireOperator } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { dateTime, idParam, money, parseInput, quantity, queryFlag, z } from '../../shared/validate.js';
+import { dateTime, idParam, money, onceFieldsFit, parseInput, quantity, queryFlag, z } from '../../shared/validate.js';
 import { PageQuery, pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { refusals } from '../../error-codes.js';
 
@@ -82,7 +82,7 @@ type ItemInput = z.output<typeof ItemInput>;
 
 const checked = <S extends z.ZodType<Session>>(schema: S) =>
   schema
-    .refine((s) => s.endsAt > s.startsAt, { path: ['endsAt'], message: 'must be after startsAt' })
+    .refine((s) => s.endsAt > s.startsAt, { ...onceFieldsFit, path: ['endsAt'], message: 'must be after startsAt' })
     .refine((s) => new Set(s.items.map((i) => i.skuId)).size === s.items.length, { path: ['items'], message: 'a SKU may appear only once' });
 
 const SessionRef = z.object({ flashSaleId: idParam });

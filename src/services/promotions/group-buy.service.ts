@@ -8,7 +8,7 @@ import { Sku } from '../../entities/sku.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireOperator } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { dateTime, id, money, parseInput, z } from '../../shared/validate.js';
+import { dateTime, id, money, onceFieldsFit, parseInput, z } from '../../shared/validate.js';
 import { PageQuery, pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { expireGroupsOfActivity } from './group-buy-lifecycle.js';
 import { refusals } from '../../error-codes.js';
@@ -69,7 +69,7 @@ export const ActivityInput = z
     endsAt: dateTime,
   })
   .strict()
-  .refine((a) => a.endsAt > a.startsAt, { message: 'must be after startsAt', path: ['endsAt'] });
+  .refine((a) => a.endsAt > a.startsAt, { ...onceFieldsFit, message: 'must be after startsAt', path: ['endsAt'] });
 
 const ActivityRef = z.object({ activityId: id });
 export const PublicList = z.object({ ...pageFields, shopId: id.optional(), productId: id.optional() });

@@ -5,7 +5,7 @@ import { CommissionRate } from '../../entities/settlement.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireAdmin } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { id, parseInput, z } from '../../shared/validate.js';
+import { dateTime, id, onceFieldsFit, parseInput, z } from '../../shared/validate.js';
 
 export interface CommissionRateView {
   id: number;
@@ -16,15 +16,18 @@ export interface CommissionRateView {
   validUntil: Date | null;
 }
 
-const RateInput = z
+/** A rate as an admin adds it; `validFrom` defaults to now, and the window must end after it starts. */
+export const CommissionRateInput = z
   .object({
     shopId: id,
     categoryId: id.nullable().optional(),
     rateBp: z.number().int().min(0).max(10_000),
-    validFrom: z.coerce.date().optional(),
-    validUntil: z.coerce.date().nullable().optional(),
+    validFrom: dateTime.optional(),
+    validUntil: dateTime.nullable().optional(),
   })
-  .refine((r) => !r.validUntil || !r.validFrom || r.validUntil > r.validFrom, { message: 'validUntil must be after validFrom', path: ['validUntil'] });
+  .strict()
+  .transform((r) => ({ ...r, validFrom: r.validFrom ?? new Date() }))
+  .refine((r) => !r.validUntil || r.validUntil > r.validFrom, { ...onceFieldsFit, message: 'must be after valid_from (now when left out)', path: ['validUntil'] });
 
 const columns = ['id', 'shop as shopId', 'category as categoryId', 'rateBp', 'validFrom', 'validUntil'] as const;
 
@@ -37,7 +40,7 @@ export const addCommissionRateRefusals = refusals('FORBIDDEN', 'NOT_FOUND', 'VAL
  */
 export async function addCommissionRate(ctx: ServiceContext, input: unknown): Promise<CommissionRateView> {
   requireAdmin(ctx);
-  const data = parseInput(RateInput, input);
+  const data = parseInput(CommissionRateInput, input);
   const rateId = await inTransaction(ctx, async (tx) => {
     const db = typedSql(tx.em);
     if (!(await db.selectFrom('Shop').select('id').where('id', '=', data.shopId).executeTakeFirst())) throw notFound('Shop', { shop_id: data.shopId });
@@ -48,7 +51,7 @@ export async function addCommissionRate(ctx: ServiceContext, input: unknown): Pr
       shop: data.shopId,
       category: data.categoryId ?? null,
       rateBp: data.rateBp,
-      validFrom: data.validFrom ?? new Date(),
+      validFrom: data.validFrom,
       validUntil: data.validUntil ?? null,
     });
     await tx.em.flush();

@@ -5,7 +5,7 @@ import { BASE_CURRENCY } from '../../currency.js';
 import { BalanceKind } from '../../entities/balance.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireAdmin, requireOperator } from '../../shared/guards.js';
-import { parseInput, z } from '../../shared/validate.js';
+import { calendarDate, onceFieldsFit, parseInput, z } from '../../shared/validate.js';
 import { validationError } from '../../errors.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
 import { payoutColumns, type PayoutView } from './payouts.js';
@@ -127,7 +127,7 @@ export interface ReconciliationView {
   days: ReconciliationDay[];
 }
 
-const ReconciliationInput = z.object({ from: z.iso.date(), to: z.iso.date() }).refine((r) => r.from <= r.to, { message: 'from must not be after to', path: ['from'] });
+export const ReconciliationInput = z.object({ from: calendarDate, to: calendarDate }).strict().refine((r) => r.from <= r.to, { ...onceFieldsFit, message: 'from must not be after to', path: ['from'] });
 
 export const reconciliationReportRefusals = refusals('FORBIDDEN', 'VALIDATION_FAILED');
 

@@ -3,7 +3,7 @@ import type { ServiceContext } from '../../../shared/context.js';
 import { inTransaction, emit, isRetryable } from '../../../shared/transaction.js';
 import { snakeKeys } from '../../../shared/case.js';
 import { intArray } from '../../../db/sql.js';
-import { runWriting } from '../../../db/request-scope.js';
+import { outsideDeadline, runWriting } from '../../../db/request-scope.js';
 import { WebhookDisabledReason } from '../../../entities/event.entity.js';
 import { causeChain } from '../../../errors.js';
 import { EventTypes } from '../event-types.js';
@@ -30,7 +30,8 @@ interface Outcome {
  * from any process starts), by its own settlements, and every `pollMs`, it claims the due deliveries
  * of every endpoint in one transaction, at most WEBHOOK_MAX_CONCURRENCY in flight per endpoint across
  * all processes, lowest positions first, and sends each without waiting for the others: one slow
- * endpoint holds only its own slots. A claim is a lease: if this process dies mid-attempt, the
+ * endpoint holds only its own slots. With WEBHOOK_MAX_CONCURRENCY=1 an endpoint's deliveries go
+ * strictly in order, retries included: one waiting for its retry holds back every later one. A claim is a lease: if this process dies mid-attempt, the
  * delivery is due again once the lease lapses (checked at each poll), and another process sends it
  * (at least once: the receiver drops a repeat by its `webhook-id`).
  *
@@ -102,11 +103,13 @@ export class WebhookDispatcher {
       this.reclaimDue = false;
       await runWriting(() => reclaimLapsed.run(ctx.em, []));
     }
+    // One delivery at a time per endpoint is delivery in order: a failed one holds back the later ones.
+    const inOrder = webhooks.maxConcurrencyPerEndpoint === 1;
     const claimed = await inTransaction(ctx, async (tx) => {
-      const endpoints = await lockDueEndpoints.run(tx.em, []);
+      const endpoints = await lockDueEndpoints.run(tx.em, [inOrder]);
       if (endpoints.length === 0) return [];
       const lease = webhooks.timeoutMs + 5000;
-      return claimDeliveries.run(tx.em, [webhooks.maxConcurrencyPerEndpoint, intArray(endpoints.map((e) => e.id)), lease]);
+      return claimDeliveries.run(tx.em, [webhooks.maxConcurrencyPerEndpoint, intArray(endpoints.map((e) => e.id)), inOrder, lease]);
     });
     // Claimed means leased to this process: each is sent, even when a stop came meanwhile.
     for (const delivery of claimed) {
@@ -217,7 +220,12 @@ export interface WebhookAttemptView {
   responseHead: string | null;
 }
 
-/** A test ping: `webhook.ping`, signed like a delivery, sent now; its attempt is logged without a delivery. */
+/**
+ * A test ping: `webhook.ping`, signed like a delivery, sent now; its attempt is logged without a
+ * delivery, whatever it met (an answer, a timeout, a refused address), and answered. The wait for the
+ * receiver (up to WEBHOOK_TIMEOUT_MS) is outside the request's database deadline: a slow receiver is
+ * the receiver's failure, reported as such, never a 503 for a database that answered.
+ */
 export async function sendPing(ctx: ServiceContext, endpointId: number): Promise<WebhookAttemptView> {
   const [endpoint] = await ctx.em.execute<{ url: string; secret: string; previous_secret: string | null }[]>(
     'select url, secret, case when previous_secret_until > now() then previous_secret end as previous_secret from webhook_endpoint where id = ?',
@@ -226,7 +234,7 @@ export async function sendPing(ctx: ServiceContext, endpointId: number): Promise
   const id = `ping_${randomUUID()}`;
   const body = JSON.stringify({ id, type: 'webhook.ping', occurred_at: new Date().toISOString(), payload: {} });
   const secrets = [endpoint.secret, ...(endpoint.previous_secret ? [endpoint.previous_secret] : [])];
-  const result: SendResult = await postWebhook(endpoint.url, webhookHeaders(secrets, id, body), body, ctx.config.webhooks);
+  const result: SendResult = await outsideDeadline(() => postWebhook(endpoint.url, webhookHeaders(secrets, id, body), body, ctx.config.webhooks));
   const [logged] = await logAttempt.run(ctx.em, [endpointId, null, result.status, result.latencyMs, result.error, result.head]);
   return { id: logged.id, deliveryId: null, eventId: null, attemptedAt: new Date(logged.attempted_at), statusCode: result.status, latencyMs: result.latencyMs, error: result.error, responseHead: result.head };
 }

@@ -4,7 +4,7 @@ import { Role } from '../../../entities/user.entity.js';
 import { WebhookDisabledReason } from '../../../entities/event.entity.js';
 import type { ServiceContext } from '../../../shared/context.js';
 import { requireUser } from '../../../shared/guards.js';
-import { idParam, parseInput, z } from '../../../shared/validate.js';
+import { atLeastOneField, idParam, parseInput, z } from '../../../shared/validate.js';
 import { inTransaction } from '../../../shared/transaction.js';
 import { typedSql } from '../../../db/typed-sql.js';
 import { textArray } from '../../../db/sql.js';
@@ -35,10 +35,21 @@ export interface WebhookEndpointView {
 
 type Scope = { shopId: number | null };
 
-function scopeOf(ctx: ServiceContext): Scope {
+/**
+ * Whose endpoints a door serves: `/api/admin/webhooks` the platform's (platform admins only),
+ * `/api/merchant/webhooks` the operator's shop's (shop operators only), GraphQL the caller's (one
+ * field per use case for both). A role the door is not for gets 403, before any endpoint is looked at.
+ */
+export type WebhookDoor = 'platform' | 'shop' | 'caller';
+
+function scopeOf(ctx: ServiceContext, door: WebhookDoor): Scope {
   const actor = requireUser(ctx);
-  if (actor.role === Role.PlatformAdmin) return { shopId: null };
-  if (actor.role === Role.ShopOperator && actor.shopId !== null) return { shopId: actor.shopId };
+  const admin = actor.role === Role.PlatformAdmin;
+  const operator = actor.role === Role.ShopOperator && actor.shopId !== null;
+  if (door === 'platform' && !admin) throw forbidden("Platform admins only: a shop's operators manage its webhooks at /api/merchant/webhooks");
+  if (door === 'shop' && !operator) throw forbidden("Shop operators only: the platform's webhooks are at /api/admin/webhooks");
+  if (admin) return { shopId: null };
+  if (operator) return { shopId: actor.shopId };
   throw forbidden('Webhooks are for platform admins and shop operators');
 }
 
@@ -46,7 +57,8 @@ const EventTypeList = z.array(z.enum(ALL_EVENT_TYPES as [EventType, ...EventType
 const Url = z.string().trim().min(1).max(2000);
 
 export const CreateWebhookInput = z.object({ url: Url, eventTypes: EventTypeList, active: z.boolean().default(true) });
-export const UpdateWebhookInput = z.object({ url: Url.optional(), eventTypes: EventTypeList.optional(), active: z.boolean().optional() });
+/** A change must change something: `{}` is refused (it would be an UPDATE with nothing to set). */
+export const UpdateWebhookInput = atLeastOneField(z.object({ url: Url.optional(), eventTypes: EventTypeList.optional(), active: z.boolean().optional() }));
 export const WebhookAttemptsInput = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });
 export const RedeliverWebhookInput = z.object({ eventId: z.string().regex(/^[1-9][0-9]{0,17}$/, 'an event id') });
 
@@ -70,8 +82,7 @@ function viewOf(row: { id: number; shopId: number | null; url: string; eventType
   return { ...row, createdAt: new Date(row.createdAt) };
 }
 
-async function ownEndpoint(ctx: ServiceContext, id: number): Promise<WebhookEndpointView> {
-  const scope = scopeOf(ctx);
+async function ownEndpoint(ctx: ServiceContext, id: number, scope: Scope): Promise<WebhookEndpointView> {
   const row = await typedSql(ctx.em)
     .selectFrom('WebhookEndpoint')
     .select(COLUMNS)
@@ -84,8 +95,8 @@ async function ownEndpoint(ctx: ServiceContext, id: number): Promise<WebhookEndp
 
 export const createWebhookEndpointRefusals = refusals('WEBHOOK_URL_REFUSED');
 
-export async function createWebhookEndpoint(ctx: ServiceContext, input: unknown): Promise<WebhookEndpointView> {
-  const scope = scopeOf(ctx);
+export async function createWebhookEndpoint(ctx: ServiceContext, input: unknown, door: WebhookDoor = 'caller'): Promise<WebhookEndpointView> {
+  const scope = scopeOf(ctx, door);
   const data = parseInput(CreateWebhookInput, input ?? {});
   await checkUrl(ctx, data.url);
   const secret = newWebhookSecret();
@@ -97,8 +108,8 @@ export async function createWebhookEndpoint(ctx: ServiceContext, input: unknown)
   return { ...viewOf(row), secret };
 }
 
-export async function listWebhookEndpoints(ctx: ServiceContext): Promise<WebhookEndpointView[]> {
-  const scope = scopeOf(ctx);
+export async function listWebhookEndpoints(ctx: ServiceContext, door: WebhookDoor = 'caller'): Promise<WebhookEndpointView[]> {
+  const scope = scopeOf(ctx, door);
   const rows = await typedSql(ctx.em)
     .selectFrom('WebhookEndpoint')
     .select(COLUMNS)
@@ -111,11 +122,12 @@ export async function listWebhookEndpoints(ctx: ServiceContext): Promise<Webhook
 export const updateWebhookEndpointRefusals = refusals('WEBHOOK_URL_REFUSED', 'NOT_FOUND');
 
 /** Changes the URL, the types or the active flag; turning an endpoint on again forgets why it was off. */
-export async function updateWebhookEndpoint(ctx: ServiceContext, endpointId: unknown, input: unknown): Promise<WebhookEndpointView> {
+export async function updateWebhookEndpoint(ctx: ServiceContext, endpointId: unknown, input: unknown, door: WebhookDoor = 'caller'): Promise<WebhookEndpointView> {
+  const scope = scopeOf(ctx, door);
   // A path segment over REST: anything but an id is refused, never a NaN in SQL.
   const id = parseInput(idParam, endpointId);
   const data = parseInput(UpdateWebhookInput, input ?? {});
-  await ownEndpoint(ctx, id);
+  await ownEndpoint(ctx, id, scope);
   if (data.url !== undefined) await checkUrl(ctx, data.url);
   return inTransaction(ctx, async (tx) => {
     const db = typedSql(tx.em);
@@ -138,10 +150,11 @@ export async function updateWebhookEndpoint(ctx: ServiceContext, endpointId: unk
 
 export const deleteWebhookEndpointRefusals = refusals('NOT_FOUND');
 
-export async function deleteWebhookEndpoint(ctx: ServiceContext, endpointId: unknown): Promise<boolean> {
+export async function deleteWebhookEndpoint(ctx: ServiceContext, endpointId: unknown, door: WebhookDoor = 'caller'): Promise<boolean> {
+  const scope = scopeOf(ctx, door);
   // A path segment over REST: anything but an id is refused, never a NaN in SQL.
   const id = parseInput(idParam, endpointId);
-  await ownEndpoint(ctx, id);
+  await ownEndpoint(ctx, id, scope);
   await typedSql(ctx.em).deleteFrom('WebhookEndpoint').where('id', '=', id).execute();
   return true;
 }
@@ -152,10 +165,11 @@ export const rotateWebhookSecretRefusals = refusals('NOT_FOUND');
  * A new secret, shown once. The previous one keeps signing, as a second signature, for
  * WEBHOOK_SECRET_OVERLAP_SECONDS, so the receiver can switch without losing a delivery.
  */
-export async function rotateWebhookSecret(ctx: ServiceContext, endpointId: unknown): Promise<WebhookEndpointView> {
+export async function rotateWebhookSecret(ctx: ServiceContext, endpointId: unknown, door: WebhookDoor = 'caller'): Promise<WebhookEndpointView> {
+  const scope = scopeOf(ctx, door);
   // A path segment over REST: anything but an id is refused, never a NaN in SQL.
   const id = parseInput(idParam, endpointId);
-  const view = await ownEndpoint(ctx, id);
+  const view = await ownEndpoint(ctx, id, scope);
   const secret = newWebhookSecret();
   const until = new Date(Date.now() + ctx.config.webhooks.secretOverlapSeconds * 1000);
   await ctx.em.execute(
@@ -169,10 +183,11 @@ export async function rotateWebhookSecret(ctx: ServiceContext, endpointId: unkno
 export const webhookAttemptsRefusals = refusals('NOT_FOUND');
 
 /** The delivery log of an endpoint, newest first: each attempt's time, status, latency and first bytes of the answer. */
-export async function webhookAttempts(ctx: ServiceContext, endpointId: unknown, input: unknown): Promise<WebhookAttemptView[]> {
+export async function webhookAttempts(ctx: ServiceContext, endpointId: unknown, input: unknown, door: WebhookDoor = 'caller'): Promise<WebhookAttemptView[]> {
+  const scope = scopeOf(ctx, door);
   // A path segment over REST: anything but an id is refused, never a NaN in SQL.
   const id = parseInput(idParam, endpointId);
-  await ownEndpoint(ctx, id);
+  await ownEndpoint(ctx, id, scope);
   const { limit } = parseInput(WebhookAttemptsInput, input ?? {});
   const rows = await ctx.em.execute<{ id: string; delivery_id: string | null; event_id: string | null; attempted_at: string; status_code: number | null; latency_ms: number; error: string | null; response_head: string | null }[]>(
     `select a.id::text as id, a.delivery_id::text as delivery_id, d.position::text as event_id, a.attempted_at, a.status_code, a.latency_ms, a.error, a.response_head
@@ -198,10 +213,11 @@ export const redeliverWebhookEventRefusals = refusals('NOT_FOUND');
  * Sends one stored event to the endpoint again, now, with fresh retries: the event must be one the
  * endpoint may receive (its shop's, for a shop's endpoint) and still kept.
  */
-export async function redeliverWebhookEvent(ctx: ServiceContext, endpointId: unknown, input: unknown): Promise<boolean> {
+export async function redeliverWebhookEvent(ctx: ServiceContext, endpointId: unknown, input: unknown, door: WebhookDoor = 'caller'): Promise<boolean> {
+  const scope = scopeOf(ctx, door);
   // A path segment over REST: anything but an id is refused, never a NaN in SQL.
   const id = parseInput(idParam, endpointId);
-  const endpoint = await ownEndpoint(ctx, id);
+  const endpoint = await ownEndpoint(ctx, id, scope);
   const { eventId } = parseInput(RedeliverWebhookInput, input ?? {});
   const [row] = await ctx.em.execute<{ id: string }[]>(
     `insert into webhook_delivery (endpoint_id, event_id, position, state, attempts, next_attempt_at, created_at)
@@ -220,9 +236,10 @@ export async function redeliverWebhookEvent(ctx: ServiceContext, endpointId: unk
 export const pingWebhookEndpointRefusals = refusals('NOT_FOUND');
 
 /** Sends a `webhook.ping` message to the endpoint now (signed like a delivery) and answers the logged attempt. */
-export async function pingWebhookEndpoint(ctx: ServiceContext, endpointId: unknown): Promise<WebhookAttemptView> {
+export async function pingWebhookEndpoint(ctx: ServiceContext, endpointId: unknown, door: WebhookDoor = 'caller'): Promise<WebhookAttemptView> {
+  const scope = scopeOf(ctx, door);
   // A path segment over REST: anything but an id is refused, never a NaN in SQL.
   const id = parseInput(idParam, endpointId);
-  await ownEndpoint(ctx, id);
+  await ownEndpoint(ctx, id, scope);
   return sendPing(ctx, id);
 }

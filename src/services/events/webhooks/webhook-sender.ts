@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import { guardedLookup, hostOf, isBlockedAddress } from './webhook-target.js';
+import { addressProblem, guardedLookup, hostOf, WebhookTargetRefused } from './webhook-target.js';
 
 export interface SendLimits {
   allowPrivate: boolean;
@@ -71,8 +71,9 @@ export function postWebhook(url: string, headers: Record<string, string>, body: 
       finish({ status: null, error: `timed out after ${limits.timeoutMs} ms`, head: null });
       request?.destroy();
     }, limits.timeoutMs);
-    if (net.isIP(host) && !limits.allowPrivate && isBlockedAddress(host)) {
-      finish({ status: null, error: `refused: ${host} is a private, loopback or link-local address`, head: null });
+    const problem = net.isIP(host) && !limits.allowPrivate ? addressProblem(host) : null;
+    if (problem) {
+      finish({ status: null, error: `refused: ${host} is ${problem}`, head: null });
       return;
     }
     const client = target.protocol === 'https:' ? https : http;
@@ -115,7 +116,7 @@ export function postWebhook(url: string, headers: Record<string, string>, body: 
       request = sent;
       sent.on('error', (error: NodeJS.ErrnoException) => {
         if (sent.reusedSocket && error.code === 'ECONNRESET' && !answered && agent !== false && !settled) send(false);
-        else finish({ status: null, error: error.message, head: null });
+        else finish({ status: null, error: error instanceof WebhookTargetRefused ? `refused: ${error.message}` : error.message, head: null });
       });
       sent.end(body);
     };

@@ -23,7 +23,8 @@ returning id::text as id`,
 /**
  * The endpoints with a delivery due now, locked for the claim that follows in the same transaction.
  * Endpoints another process is claiming for are skipped (it claims their due deliveries itself): no
- * process waits for another's claim.
+ * process waits for another's claim. In order (parameter: true when WEBHOOK_MAX_CONCURRENCY is 1) an
+ * endpoint is due only when its lowest waiting delivery is: later ones wait behind a failed one.
  */
 export const lockDueEndpoints = fixedStatement({
   name: 'webhook_lock_due_endpoints',
@@ -31,7 +32,10 @@ export const lockDueEndpoints = fixedStatement({
   text: `
 select w.id from webhook_endpoint w
  where w.active and exists (
-   select 1 from webhook_delivery d where d.endpoint_id = w.id and d.state = 'pending' and d.next_attempt_at <= now())
+   select 1 from (
+     select d.next_attempt_at from webhook_delivery d where d.endpoint_id = w.id and d.state = 'pending'
+      order by d.position limit case when ?::boolean then 1 end
+   ) waiting where waiting.next_attempt_at <= now())
  order by w.id
    for update of w skip locked`,
 });
@@ -50,7 +54,10 @@ export type ClaimedDelivery = z.infer<typeof ClaimedDelivery>;
 /**
  * Claims, for each endpoint locked by `lockDueEndpoints` (in its transaction, so the in-flight count
  * read here, by a statement after the lock, is exact), its lowest due positions up to the cap less
- * what is in flight, and answers what each sends. Parameters: cap, endpoints (int[]), lease (ms).
+ * what is in flight, and answers what each sends. In order (cap 1), only the endpoint's lowest
+ * waiting delivery may go, once it is due: a delivery waiting for its retry holds back every later
+ * one, as Shopify's and Stripe's ordered deliveries do. Parameters: cap, endpoints (int[]), in order
+ * (boolean), lease (ms).
  */
 export const claimDeliveries = fixedStatement({
   name: 'webhook_claim',
@@ -63,10 +70,11 @@ with room as (
 next as (
   select n.id from room r
   cross join lateral (
-    select d.id from webhook_delivery d
-     where d.endpoint_id = r.id and d.state = 'pending' and d.next_attempt_at <= now()
+    select d.id, d.next_attempt_at from webhook_delivery d
+     where d.endpoint_id = r.id and d.state = 'pending' and (?::boolean or d.next_attempt_at <= now())
      order by d.position limit greatest(r.free, 0)
   ) n
+  where n.next_attempt_at <= now()
 ),
 claimed as (
   update webhook_delivery d set state = 'delivering', lease_until = now() + ?::int * interval '1 millisecond', attempts = d.attempts + 1
