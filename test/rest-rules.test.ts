@@ -1,5 +1,6 @@
 import { startTestApp, type TestApp } from './support/harness.js';
-import { newAdmin, newCustomer, newShop } from './support/fixtures.js';
+import { expiredTokenFor, newAdmin, newCustomer, newOperator, newShop } from './support/fixtures.js';
+import type { Access } from '../src/rest/openapi/operation.js';
 import { addToCart, checkoutBody, checkoutOk, shopWithProduct, stockOf } from './support/shopping.js';
 import { registeredOperations } from '../src/rest/openapi/operation.js';
 import { buildOpenApiDocument } from '../src/rest/openapi/document.js';
@@ -46,11 +47,57 @@ describe('405 Method Not Allowed', () => {
   });
 });
 
+/** A token of each role: the one that may call an operation of each access level, and one that may not. */
+async function roleTokens() {
+  const shop = await newShop(t);
+  const [customer, operator, admin] = [await newCustomer(t), await newOperator(t, shop.id), await newAdmin(t)];
+  const allowed: Record<Access, string | undefined> = {
+    public: undefined, signed_in: customer.token, customer: customer.token, shop_operator: operator.token, platform_admin: admin.token, operator_or_admin: operator.token,
+  };
+  const refused: Record<Access, string | undefined> = {
+    public: undefined, signed_in: undefined, customer: operator.token, shop_operator: customer.token, platform_admin: operator.token, operator_or_admin: customer.token,
+  };
+  return { allowed, refused, expired: await expiredTokenFor(t, customer.id) };
+}
+
+describe('who may call comes before what is sent', () => {
+  it('answers an anonymous, expired or wrong-role call of every protected operation 401 or 403, whatever its parameters and body', async () => {
+    const { refused, expired } = await roleTokens();
+    const protectedOps = registeredOperations().filter((op) => op.doc.access !== 'public');
+    expect(protectedOps.length).toBeGreaterThan(90);
+    for (const op of protectedOps) {
+      const url = `${paths().find((p) => p.template === op.path)!.url}?x=1&page_size=0`;
+      const method = op.method.toUpperCase();
+      const raw = method === 'GET' || method === 'DELETE' ? undefined : '{"not json';
+      const anonymous = await t.api(method, url, { raw });
+      expect({ op: `${method} ${op.path}`, status: anonymous.status, code: anonymous.body.error.code }).toEqual({ op: `${method} ${op.path}`, status: 401, code: 'UNAUTHENTICATED' });
+      const late = await t.api(method, url, { raw, token: expired });
+      expect({ op: `${method} ${op.path}`, code: late.body.error.code }).toEqual({ op: `${method} ${op.path}`, code: 'TOKEN_EXPIRED' });
+      const wrongRole = refused[op.doc.access];
+      if (!wrongRole) continue;
+      const other = await t.api(method, url, { raw: raw && '{"unheard_of": true}', token: wrongRole });
+      expect({ op: `${method} ${op.path}`, status: other.status, code: other.body.error.code }).toEqual({ op: `${method} ${op.path}`, status: 403, code: 'FORBIDDEN' });
+    }
+  });
+
+  it('still answers the caller who may call with what is wrong in the request', async () => {
+    const { allowed } = await roleTokens();
+    const res = await t.api('GET', '/api/admin/reconciliation?x=1', { token: allowed.platform_admin });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.problems).toEqual([{ field: 'x', message: 'Unknown query parameter' }]);
+    const unreadable = await t.api('POST', '/api/admin/payout-batches', { token: allowed.platform_admin, raw: '{"not json' });
+    expect(unreadable.body.error.code).toBe('MALFORMED_JSON');
+    // A path no route takes answers an unreadable body as before.
+    expect((await t.api('POST', '/api/no-such-route', { raw: '{"not json' })).body.error.code).toBe('MALFORMED_JSON');
+  });
+});
+
 describe('unknown query parameters', () => {
   it('are refused on every operation with 400 naming each one, before anything runs', async () => {
+    const { allowed } = await roleTokens();
     for (const op of registeredOperations()) {
       const url = paths().find((p) => p.template === op.path)!.url;
-      const res = await t.api(op.method.toUpperCase(), `${url}?unheard_of=1&alsoThis=2`);
+      const res = await t.api(op.method.toUpperCase(), `${url}?unheard_of=1&alsoThis=2`, { token: allowed[op.doc.access] });
       expect({ op: `${op.method} ${op.path}`, status: res.status }).toEqual({ op: `${op.method} ${op.path}`, status: 400 });
       expect(res.body.error.code).toBe('VALIDATION_FAILED');
       expect(res.body.error.details.problems).toEqual([
