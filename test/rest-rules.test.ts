@@ -165,6 +165,62 @@ describe('Idempotency-Key', () => {
   });
 });
 
+describe('a replayed idempotent answer', () => {
+  /** The answer's status and body exactly as they came over the wire. */
+  async function rawCall(url: string, token: string, key: string, body?: unknown) {
+    const res = await fetch(t.baseUrl + url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return `${res.status} ${await res.text()}`;
+  }
+  async function rawGql(query: string, token: string) {
+    const res = await fetch(`${t.baseUrl}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    return `${res.status} ${await res.text()}`;
+  }
+
+  it('is the first answer byte for byte over REST: cart merge, checkout, payment, payment of a whole checkout', async () => {
+    const [skuA, skuB] = (await shopWithProduct(t, [{ price: 1000, stock: 10 }, { price: 2000, stock: 10 }])).product.skuIds;
+    const [skuC] = (await shopWithProduct(t)).product.skuIds;
+    const customer = await newCustomer(t, { available: 1_000_000, points: 0 });
+    for (const [url, body] of [['/api/cart/merge', { items: [{ sku_id: skuA, quantity: 1 }, { sku_id: skuC, quantity: 2 }] }], ['/api/checkout', checkoutBody()]] as const) {
+      const first = await rawCall(url, customer.token, `rest:${url}`, body);
+      expect(first).toMatch(/^20[01] /);
+      expect(await rawCall(url, customer.token, `rest:${url}`, body)).toBe(first);
+    }
+    const [orderA, orderC] = (await t.sql<{ id: number }>('select id from shop_order where customer_id = ? order by id', [customer.id])).map((o) => o.id);
+    const paid = await rawCall(`/api/orders/${orderA}/pay`, customer.token, 'rest-pay');
+    expect(paid).toMatch(/^200 /);
+    expect(await rawCall(`/api/orders/${orderA}/pay`, customer.token, 'rest-pay')).toBe(paid);
+    const all = await rawCall('/api/checkout/pay', customer.token, 'rest-pay-all', { order_ids: [orderA, orderC] });
+    expect(all).toMatch(/^200 /);
+    expect(await rawCall('/api/checkout/pay', customer.token, 'rest-pay-all', { order_ids: [orderA, orderC] })).toBe(all);
+    void skuB;
+  });
+
+  it('is the first answer byte for byte over GraphQL: cart merge, checkout, payment, payment of a whole checkout', async () => {
+    const [skuA] = (await shopWithProduct(t)).product.skuIds;
+    const customer = await newCustomer(t, { available: 1_000_000, points: 0 });
+    const order = 'id status total createdAt paidAt shippingAddress { recipient region } items { skuId quantity unitPrice } shop { id slug }';
+    const merge = `mutation { mergeCart(input: { items: [{ skuId: ${skuA}, quantity: 2 }], idempotencyKey: "gql-merge" }) { merged { cart { lines { skuId quantity } total } lines { skuId requested inCart outcome } } userErrors { code } } }`;
+    const place = `mutation { checkout(input: { shippingAddress: { recipient: "Test Buyer", phone: "+86 138 0000 0000", region: "CN-SH", address: "1 Test Road" }, idempotencyKey: "gql-checkout" }) { orders { ${order} } userErrors { code } } }`;
+    for (const mutation of [merge, place]) {
+      const first = await rawGql(mutation, customer.token);
+      expect(first).not.toContain('userErrors":[{');
+      expect(await rawGql(mutation, customer.token)).toBe(first);
+    }
+    const [{ id }] = await t.sql<{ id: number }>('select id from shop_order where customer_id = ?', [customer.id]);
+    const pay = `mutation { payOrder(input: { orderId: ${id}, idempotencyKey: "gql-pay" }) { order { ${order} } userErrors { code } } }`;
+    const payAll = `mutation { payCheckout(input: { orderIds: [${id}], idempotencyKey: "gql-pay-all" }) { orders { ${order} } userErrors { code } } }`;
+    for (const mutation of [pay, payAll]) {
+      const first = await rawGql(mutation, customer.token);
+      expect(first).toContain('"status":"PAID"');
+      expect(await rawGql(mutation, customer.token)).toBe(first);
+    }
+  });
+});
+
 /** The request schema of an operation's body in the committed document. */
 const bodySchema = (path: string, method: string): JsonObject => doc().paths[path][method].requestBody.content['application/json'].schema;
 

@@ -100,7 +100,9 @@ export function orderViewsFromRows(orders: OrderRow[]): OrderView[] {
       couponId: opt(o.coupon_id),
       freightFee: o.freight_fee,
       total: o.total,
-      shippingAddress: o.shipping_address,
+      // In the view's own order: the column's jsonb keeps its keys in another, and a replayed answer
+      // must be the first one byte for byte (docs/api.md, "Retries").
+      shippingAddress: { recipient: o.shipping_address.recipient, phone: o.shipping_address.phone, region: o.shipping_address.region, address: o.shipping_address.address },
       createdAt: toDate(o.created_at),
       paidAt: toDate(o.paid_at),
       shippedAt: toDate(o.shipped_at),
