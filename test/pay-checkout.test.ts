@@ -1,4 +1,5 @@
 import { mutate } from './support/graphql.js';
+import { buildOpenApiDocument } from '../src/rest/openapi/document.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer, type TestUser } from './support/fixtures.js';
 import { addToCart, balanceOf, checkoutOk, expectLedgerReplays, shopWithProduct } from './support/shopping.js';
@@ -63,6 +64,14 @@ describe('one payment for one checkout', () => {
     expect(await statuses(orders.map((o) => o.id))).toEqual(['pending_payment', 'cancelled']);
     expect(await balanceOf(t, customer.id, 'available')).toBe(5000);
     expect(await statuses(other.orders.map((o) => o.id))).toEqual(['pending_payment', 'pending_payment']);
+  });
+
+  it('states in the OpenAPI document that order_ids are unique, and refuses a repeated id as it says', async () => {
+    const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: { properties: Record<string, { uniqueItems?: boolean }> } }> } }>> };
+    expect(doc.paths['/api/checkout/pay'].post.requestBody.content['application/json'].schema.properties.order_ids.uniqueItems).toBe(true);
+    const customer = await newCustomer(t);
+    const res = await t.api('POST', '/api/checkout/pay', { token: customer.token, body: { order_ids: [1, 1] } });
+    expect([res.status, res.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
   });
 
   it('refuses bad input and changes nothing', async () => {
