@@ -29,6 +29,7 @@ import { Migration20261126900000RelayRound } from './Migration20261126900000Rela
 import { Migration20261127100000SalesChangeLog } from './Migration20261127100000SalesChangeLog.js';
 import { Migration20261127200000CategoryCoverIndex } from './Migration20261127200000CategoryCoverIndex.js';
 import { Migration20261201200000IdempotencyKeyPerOperation } from './Migration20261201200000IdempotencyKeyPerOperation.js';
+import { Migration20261201300000IdempotentAnswerText } from './Migration20261201300000IdempotentAnswerText.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -65,4 +66,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127100000SalesChangeLog', class: Migration20261127100000SalesChangeLog },
   { name: 'Migration20261127200000CategoryCoverIndex', class: Migration20261127200000CategoryCoverIndex },
   { name: 'Migration20261201200000IdempotencyKeyPerOperation', class: Migration20261201200000IdempotencyKeyPerOperation },
+  { name: 'Migration20261201300000IdempotentAnswerText', class: Migration20261201300000IdempotentAnswerText },
 ];

@@ -675,7 +675,7 @@ with cart_in as (select * from json_to_recordset(?::json) as l(customer_id int, 
      answered as (
        insert into idempotency_key (user_id, scope, key, request_hash, response, created_at)
        select k.user_id, k.scope, k.key, k.request_hash,
-              jsonb_build_object('orders', (select jsonb_agg(to_jsonb(p) order by p.id) from placed p where p.customer_id = k.user_id)),
+              json_build_object('orders', (select json_agg(to_json(p) order by p.id) from placed p where p.customer_id = k.user_id)),
               now()
          from keys_in k
        returning user_id

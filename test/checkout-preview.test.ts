@@ -62,9 +62,9 @@ describe('checkout preview', () => {
     const { a, customer, couponId } = await twoShopCart();
     const rest = await t.api('POST', '/api/checkout/preview', { token: customer.token, body: previewBody({ coupons: { [a.shop.id]: couponId } }) });
     const gql = await t.gql(
-      `query($r: String!, $c: [CouponChoiceInput!]) { checkoutPreview(region: $r, coupons: $c) {
+      `query($r: RegionCode!, $c: [CouponChoiceInput!]) { checkoutPreview(region: $r, coupons: $c) {
          currency total orders { shop { id } itemsTotal discount couponId freightFee total items { skuId pricing unitPrice quantity } } } }`,
-      { r: ADDRESS.region, c: [{ shopId: a.shop.id, couponId }] },
+      { r: ADDRESS.region.replace('-', '_'), c: [{ shopId: a.shop.id, couponId }] },
       customer.token,
     );
     expect(gql.errors).toBeUndefined();
@@ -86,5 +86,12 @@ describe('checkout preview', () => {
     expect((await t.api('POST', '/api/checkout/preview', { body: previewBody({ coupons: { [a.shop.id]: couponId } }) })).status).toBe(401);
     const badRegion = await t.api('POST', '/api/checkout/preview', { token: shopper.token, body: { region: 'nowhere' } });
     expect(badRegion.body.error.details.problems[0].field).toBe('region');
+  });
+
+  it('over GraphQL, a refused preview is null with its error and leaves the other fields of the answer', async () => {
+    const customer = await newCustomer(t);
+    const res = await t.gql('{ me { id } checkoutPreview(region: CN_SH) { total } currency { code } }', undefined, customer.token);
+    expect(res.data).toEqual({ me: { id: customer.id }, checkoutPreview: null, currency: { code: 'CNY' } });
+    expect(res.errors?.map((e: { extensions: { code: string }; path: string[] }) => [e.extensions.code, e.path])).toEqual([['CART_EMPTY', ['checkoutPreview']]]);
   });
 });

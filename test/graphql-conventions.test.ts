@@ -6,6 +6,7 @@ import { graphqlSchema } from '../src/resolvers/schema.js';
 import { ERROR_STATUS, type ErrorCode } from '../src/error-codes.js';
 import { RETIRED_USER_ERROR_CODES, USER_ERROR_CODES } from '../src/graphql/user-errors.js';
 import { EventTypes } from '../src/services/events/event-types.js';
+import { payOrderRefusals } from '../src/services/orders/order.service.js';
 
 /**
  * The conventions of docs/api.md ("GraphQL conventions"), checked on the schema the code builds, so
@@ -31,19 +32,34 @@ describe('mutations', () => {
     expect(wrong.map((m) => m.name)).toEqual([]);
   });
 
-  it('answer a non-null `<Name>Payload` with one nullable result field and `userErrors: [UserError!]!`', () => {
+  it('answer a non-null `<Name>Payload` with one nullable result field, `userErrors: [UserError!]!` and `errors: [<Name>Error!]!`', () => {
     const wrong = mutations().filter((m) => {
       const payload = isNonNullType(m.type) ? m.type.ofType : null;
       if (!isObjectType(payload) || payload.name !== `${capitalized(m.name)}Payload`) return true;
       const fields = Object.values(payload.getFields());
-      const userErrors = payload.getFields().userErrors;
-      const results = fields.filter((f) => f.name !== 'userErrors');
+      const { userErrors, errors } = payload.getFields();
+      const results = fields.filter((f) => f.name !== 'userErrors' && f.name !== 'errors');
       return (
-        fields.length !== 2 || results.some((f) => isNonNullType(f.type)) || !userErrors ||
-        String(userErrors.type) !== '[UserError!]!'
+        fields.length !== 3 || results.some((f) => isNonNullType(f.type)) || !userErrors || !errors ||
+        String(userErrors.type) !== '[UserError!]!' || String(errors.type) !== `[${capitalized(m.name)}Error!]!`
       );
     });
     expect(wrong.map((m) => m.name)).toEqual([]);
+  });
+
+  it('name the codes each can refuse with: `<Name>Error.code` is its own enum, its use case\u2019s declared refusals and the input\u2019s', () => {
+    const codesOf = (mutation: string) => {
+      const error = schema.getType(`${capitalized(mutation)}Error`) as GraphQLObjectType;
+      const code = getNamedType(error.getFields().code.type);
+      return isEnumType(code) && code.name === `${capitalized(mutation)}ErrorCode` ? code.getValues().map((v) => v.name) : [];
+    };
+    for (const m of mutations()) {
+      const codes = codesOf(m.name);
+      expect({ mutation: m.name, shared: ['CONFLICT', 'VALIDATION_FAILED'].every((c) => codes.includes(c)), foreign: codes.filter((c) => !USER_ERROR_CODES.includes(c as ErrorCode)) })
+        .toEqual({ mutation: m.name, shared: true, foreign: [] });
+    }
+    expect(codesOf('payOrder')).toEqual([...new Set([...payOrderRefusals, 'CONFLICT', 'VALIDATION_FAILED'])].sort());
+    expect(codesOf('createPointsProduct')).toEqual(['CONFLICT', 'VALIDATION_FAILED']);
   });
 
   it('refuse with one code list: UserErrorCode is every listed code a mutation can answer about its input, and only those', () => {

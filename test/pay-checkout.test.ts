@@ -1,4 +1,5 @@
 import { mutate } from './support/graphql.js';
+import { buildOpenApiDocument } from '../src/rest/openapi/document.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer, type TestUser } from './support/fixtures.js';
 import { addToCart, balanceOf, checkoutBody, checkoutOk, expectLedgerReplays, shopWithProduct } from './support/shopping.js';
@@ -65,6 +66,14 @@ describe('one payment for one checkout', () => {
     expect(await statuses(other.orders.map((o) => o.id))).toEqual(['pending_payment', 'pending_payment']);
   });
 
+  it('states in the OpenAPI document that order_ids are unique, and refuses a repeated id as it says', async () => {
+    const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: { properties: Record<string, { uniqueItems?: boolean }> } }> } }>> };
+    expect(doc.paths['/api/checkout/pay'].post.requestBody.content['application/json'].schema.properties.order_ids.uniqueItems).toBe(true);
+    const customer = await newCustomer(t);
+    const res = await t.api('POST', '/api/checkout/pay', { token: customer.token, body: { order_ids: [1, 1] } });
+    expect([res.status, res.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
+  });
+
   it('refuses bad input and changes nothing', async () => {
     const { customer, orders } = await twoShopCheckout(5000);
     for (const body of [{}, { order_ids: [] }, { order_ids: [orders[0].id, orders[0].id] }, { order_ids: ['x'] }, { order_ids: orders.map((o) => o.id), extra: 1 }]) {
@@ -118,7 +127,7 @@ describe('one payment for one checkout', () => {
     // GraphQL: the same rule, as a user error of the mutation.
     const third = await newCustomer(t, { available: 5000, points: 0 });
     await addToCart(t, third.token, a.product.skuIds[0], 1);
-    const placed = await mutate(t, 'checkout', { shippingAddress: { recipient: 'Test Buyer', phone: '+86 138 0000 0000', region: 'CN-SH', address: '1 Test Road' }, idempotencyKey: 'gql-key' }, 'orders { id }', third.token);
+    const placed = await mutate(t, 'checkout', { shippingAddress: { recipient: 'Test Buyer', phone: '+86 138 0000 0000', region: 'CN_SH', address: '1 Test Road' }, idempotencyKey: 'gql-key' }, 'orders { id }', third.token);
     expect(placed.userErrors).toEqual([]);
     const [placedId] = placed.payload.orders.map((o: { id: number }) => o.id);
     const payAll = await mutate(t, 'payCheckout', { orderIds: [placedId], idempotencyKey: 'gql-key' }, 'orders { id }', third.token);

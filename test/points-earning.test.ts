@@ -138,7 +138,7 @@ describe('points and refunds', () => {
     expect(await pointsOf(customer.id)).toBe(100);
     // The customer spends points meanwhile: the second return takes back only what is left.
     await t.em().transactional((em) => import('../src/services/accounts/ledger.service.js').then(({ debitPoints }) =>
-      debitPoints(em, { userId: customer.id, amount: 60, reason: 'test_spend' })));
+      debitPoints(em, { userId: customer.id, amount: 60, reason: 'redemption' })));
     await ret(1);
     expect(await pointsOf(customer.id)).toBe(0);
     await expectLedgerReplays(t);

@@ -391,10 +391,10 @@ describe('points mall over GraphQL', () => {
 
     const customer = await newCustomer(t, { available: 0, points: 100 });
     const redemption = 'redemption { id status quantity pointsTotal shippingAddress { recipient region } }';
-    const shippingAddress = { recipient: 'Han Meimei', phone: '13800000000', region: 'cn-zj', address: '2 Xihu Road, Hangzhou' };
+    const shippingAddress = { recipient: 'Han Meimei', phone: '13800000000', region: 'CN_ZJ', address: '2 Xihu Road, Hangzhou' };
     const redeemed = await mutate(t, 'redeemPointsProduct', { pointsProductId: id, quantity: 2, shippingAddress }, redemption, customer.token);
     expect(redeemed.errors).toBeUndefined();
-    expect(redeemed.payload.redemption).toMatchObject({ status: 'PENDING_FULFILLMENT', quantity: 2, pointsTotal: 60, shippingAddress: { recipient: 'Han Meimei', region: 'CN-ZJ' } });
+    expect(redeemed.payload.redemption).toMatchObject({ status: 'PENDING_FULFILLMENT', quantity: 2, pointsTotal: 60, shippingAddress: { recipient: 'Han Meimei', region: 'CN_ZJ' } });
 
     // A business refusal is a typed user error with the REST details; a role that may not redeem is top-level.
     const soldOut = await mutate(t, 'redeemPointsProduct', { pointsProductId: id, shippingAddress }, redemption, customer.token);

@@ -48,7 +48,7 @@ describe('webhooks', () => {
       expect(feed.body.events[0]).toEqual(verified);
       // Another secret does not verify it.
       expect(() => new Webhook('whsec_' + Buffer.alloc(24, 1).toString('base64')).verify(request.body, request.headers as Record<string, string>)).toThrow();
-      expect((await t.api('GET', '/api/admin/webhooks', { token: admin.token })).body.find((e: { id: number }) => e.id === endpoint.id).secret).toBeUndefined();
+      expect((await t.api('GET', '/api/admin/webhooks?page_size=100', { token: admin.token })).body.items.find((e: { id: number }) => e.id === endpoint.id).secret).toBeUndefined();
       await t.api('DELETE', `/api/admin/webhooks/${endpoint.id}`, { token: admin.token });
     } finally {
       await receiver.close();
@@ -68,8 +68,9 @@ describe('webhooks', () => {
       const [delivery] = await t.sql('select state, attempts from webhook_delivery where endpoint_id = ?', [endpoint.id]);
       expect(delivery).toEqual({ state: 'delivered', attempts: 3 });
       const log = await t.api('GET', `/api/admin/webhooks/${endpoint.id}/attempts`, { token: admin.token });
-      expect(log.body.map((a: { status_code: number }) => a.status_code)).toEqual([200, 500, 500]);
-      expect(log.body[0]).toMatchObject({ response_head: 'answered 200', latency_ms: expect.any(Number), attempted_at: expect.any(String) });
+      expect(log.body.items.map((a: { status_code: number }) => a.status_code)).toEqual([200, 500, 500]);
+      expect(log.body.total).toBe(3);
+      expect(log.body.items[0]).toMatchObject({ response_head: 'answered 200', latency_ms: expect.any(Number), attempted_at: expect.any(String) });
       await t.api('DELETE', `/api/admin/webhooks/${endpoint.id}`, { token: admin.token });
     } finally {
       await receiver.close();
@@ -317,14 +318,16 @@ describe('webhooks in order, pings, and who may call which door', () => {
     expect(await t.sql('select * from webhook_endpoint order by id')).toEqual(before);
     expect(await t.sql('select 1 from webhook_attempt where endpoint_id in (?, ?)', [mine.id, platform.id])).toEqual([]);
     // Each on their own door.
-    expect((await t.api('GET', '/api/merchant/webhooks', { token: operator.token })).body.map((e: { id: number }) => e.id)).toEqual([mine.id]);
-    expect((await t.api('GET', '/api/admin/webhooks', { token: admin.token })).body.map((e: { id: number }) => e.id)).toContain(platform.id);
+    expect((await t.api('GET', '/api/merchant/webhooks', { token: operator.token })).body.items.map((e: { id: number }) => e.id)).toEqual([mine.id]);
+    expect((await t.api('GET', '/api/admin/webhooks', { token: admin.token })).body.items.map((e: { id: number }) => e.id)).toContain(platform.id);
     await t.api('DELETE', `/api/merchant/webhooks/${mine.id}`, { token: operator.token });
     await t.api('DELETE', `/api/admin/webhooks/${platform.id}`, { token: admin.token });
   });
 });
 
-const ENDPOINT = 'id shopId url eventTypes active disabledReason createdAt secret';
+const ENDPOINT = 'id shopId url eventTypes active disabledReason createdAt';
+/** What createWebhookEndpoint and rotateWebhookSecret answer: the endpoint and its secret, never null there. */
+const WITH_SECRET = `${ENDPOINT} secret`;
 const ATTEMPT = 'id deliveryId eventId attemptedAt statusCode latencyMs error responseHead';
 
 describe('webhook endpoint ids in paths', () => {
@@ -359,7 +362,7 @@ describe('webhook endpoint ids in paths', () => {
 
 describe('webhooks over GraphQL (the same use cases as /api/admin/webhooks and /api/merchant/webhooks)', () => {
   it('creates an endpoint whose secret the answer shows once; lists, changes and deletes it', async () => {
-    const created = await mutate(t, 'createWebhookEndpoint', { url: 'http://127.0.0.1:9/hook', eventTypes: ['STOCK_LOW', 'ORDER_PAID'] }, `endpoint { ${ENDPOINT} }`, admin.token);
+    const created = await mutate(t, 'createWebhookEndpoint', { url: 'http://127.0.0.1:9/hook', eventTypes: ['STOCK_LOW', 'ORDER_PAID'] }, `endpoint { ${WITH_SECRET} }`, admin.token);
     expect(created.userErrors).toEqual([]);
     const endpoint = created.payload.endpoint;
     expect(endpoint).toMatchObject({ shopId: null, url: 'http://127.0.0.1:9/hook', eventTypes: ['STOCK_LOW', 'ORDER_PAID'], active: true, disabledReason: null });
@@ -367,14 +370,18 @@ describe('webhooks over GraphQL (the same use cases as /api/admin/webhooks and /
     const [row] = await t.sql<{ secret: string; event_types: string[] }>('select secret, event_types from webhook_endpoint where id = ?', [endpoint.id]);
     expect(row).toEqual({ secret: endpoint.secret, event_types: ['stock.low', 'order.paid'] });
     // Never again: not in the list, over either door.
-    const listed = await t.gql(`{ webhookEndpoints { ${ENDPOINT} } }`, undefined, admin.token);
+    const listed = await t.gql(`{ webhookEndpoints(pageSize: 100) { page pageSize total items { ${ENDPOINT} } } }`, undefined, admin.token);
     expect(listed.errors).toBeUndefined();
-    expect(listed.data.webhookEndpoints.find((e: { id: number }) => e.id === endpoint.id)).toEqual({ ...endpoint, secret: null });
-    expect((await t.api('GET', '/api/admin/webhooks', { token: admin.token })).body.find((e: { id: number }) => e.id === endpoint.id)).toMatchObject({ id: endpoint.id, event_types: ['stock.low', 'order.paid'] });
+    const { secret, ...withoutSecret } = endpoint;
+    expect(secret).toEqual(expect.any(String));
+    expect(listed.data.webhookEndpoints.items.find((e: { id: number }) => e.id === endpoint.id)).toEqual(withoutSecret);
+    expect(listed.data.webhookEndpoints).toMatchObject({ page: 1, pageSize: 100, total: listed.data.webhookEndpoints.items.length });
+    expect((await t.gql(`{ webhookEndpoints { secret } }`, undefined, admin.token)).errors?.[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect((await t.api('GET', '/api/admin/webhooks?page_size=100', { token: admin.token })).body.items.find((e: { id: number }) => e.id === endpoint.id)).toMatchObject({ id: endpoint.id, event_types: ['stock.low', 'order.paid'] });
 
     const off = await mutate(t, 'updateWebhookEndpoint', { endpointId: endpoint.id, active: false }, `endpoint { ${ENDPOINT} }`, admin.token);
-    expect(off.payload.endpoint).toMatchObject({ active: false, disabledReason: 'OPERATOR', secret: null, eventTypes: ['STOCK_LOW', 'ORDER_PAID'] });
-    const rotated = await mutate(t, 'rotateWebhookSecret', { endpointId: endpoint.id }, `endpoint { ${ENDPOINT} }`, admin.token);
+    expect(off.payload.endpoint).toMatchObject({ active: false, disabledReason: 'OPERATOR', eventTypes: ['STOCK_LOW', 'ORDER_PAID'] });
+    const rotated = await mutate(t, 'rotateWebhookSecret', { endpointId: endpoint.id }, `endpoint { ${WITH_SECRET} }`, admin.token);
     expect(rotated.payload.endpoint.secret).toMatch(/^whsec_/);
     expect(rotated.payload.endpoint.secret).not.toBe(endpoint.secret);
     expect((await t.sql('select secret, previous_secret from webhook_endpoint where id = ?', [endpoint.id]))[0]).toEqual({ secret: rotated.payload.endpoint.secret, previous_secret: endpoint.secret });
@@ -390,16 +397,16 @@ describe('webhooks over GraphQL (the same use cases as /api/admin/webhooks and /
   it("keeps a shop's endpoint to its shop: another shop's operator neither sees nor touches it; a customer is refused", async () => {
     const shop = await newShop(t);
     const operator = await newOperator(t, shop.id);
-    const created = await mutate(t, 'createWebhookEndpoint', { url: 'http://127.0.0.1:9/shop-hook', eventTypes: ['ORDER_PLACED'] }, `endpoint { ${ENDPOINT} }`, operator.token);
+    const created = await mutate(t, 'createWebhookEndpoint', { url: 'http://127.0.0.1:9/shop-hook', eventTypes: ['ORDER_PLACED'] }, `endpoint { ${WITH_SECRET} }`, operator.token);
     const endpoint = created.payload.endpoint;
     expect(endpoint).toMatchObject({ shopId: shop.id, eventTypes: ['ORDER_PLACED'] });
-    expect((await t.gql('{ webhookEndpoints { id } }', undefined, operator.token)).data.webhookEndpoints).toEqual([{ id: endpoint.id }]);
+    expect((await t.gql('{ webhookEndpoints { items { id } } }', undefined, operator.token)).data.webhookEndpoints.items).toEqual([{ id: endpoint.id }]);
 
     const other = await newOperator(t, (await newShop(t)).id);
-    expect((await t.gql('{ webhookEndpoints { id } }', undefined, other.token)).data.webhookEndpoints).toEqual([]);
+    expect((await t.gql('{ webhookEndpoints { items { id } } }', undefined, other.token)).data.webhookEndpoints.items).toEqual([]);
     // Nor does a platform admin's list hold it: theirs are the platform's endpoints.
-    expect((await t.gql('{ webhookEndpoints { id } }', undefined, admin.token)).data.webhookEndpoints.map((e: { id: number }) => e.id)).not.toContain(endpoint.id);
-    const log = await t.gql('query($id: Int!) { webhookAttempts(endpointId: $id) { id } }', { id: endpoint.id }, other.token);
+    expect((await t.gql('{ webhookEndpoints(pageSize: 100) { items { id } } }', undefined, admin.token)).data.webhookEndpoints.items.map((e: { id: number }) => e.id)).not.toContain(endpoint.id);
+    const log = await t.gql('query($id: Int!) { webhookAttempts(endpointId: $id) { items { id } } }', { id: endpoint.id }, other.token);
     expect(log.data).toEqual({ webhookAttempts: null });
     expect(log.errors?.map((e: { extensions: { code: string }; path: string[] }) => [e.extensions.code, e.path])).toEqual([['NOT_FOUND', ['webhookAttempts']]]);
     for (const [field, input, selection] of [
@@ -416,7 +423,7 @@ describe('webhooks over GraphQL (the same use cases as /api/admin/webhooks and /
     expect(await t.sql('select 1 from webhook_attempt where endpoint_id = ?', [endpoint.id])).toEqual([]);
 
     const customer = await newCustomer(t);
-    const refused = await t.gql('{ webhookEndpoints { id } }', undefined, customer.token);
+    const refused = await t.gql('{ webhookEndpoints { items { id } } }', undefined, customer.token);
     expect(refused.errors?.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['FORBIDDEN']);
     const create = await mutate(t, 'createWebhookEndpoint', { url: 'http://127.0.0.1:9/x', eventTypes: ['ORDER_PLACED'] }, 'endpoint { id }', customer.token);
     expect(create.errors?.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['FORBIDDEN']);
@@ -439,18 +446,20 @@ describe('webhooks over GraphQL (the same use cases as /api/admin/webhooks and /
       expect(ping.payload.attempt).toMatchObject({ deliveryId: null, eventId: null, statusCode: 200, error: null, responseHead: 'answered 200' });
       expect(JSON.parse(receiver.received[1].body)).toMatchObject({ type: 'webhook.ping' });
 
-      const log = await t.gql(`query($id: Int!) { webhookAttempts(endpointId: $id) { ${ATTEMPT} } }`, { id: endpoint.id }, admin.token);
+      const log = await t.gql(`query($id: Int!) { webhookAttempts(endpointId: $id) { total items { ${ATTEMPT} } } }`, { id: endpoint.id }, admin.token);
       expect(log.errors).toBeUndefined();
-      expect(log.data.webhookAttempts).toEqual([
+      expect(log.data.webhookAttempts.total).toBe(2);
+      expect(log.data.webhookAttempts.items).toEqual([
         ping.payload.attempt,
         { id: expect.any(String), deliveryId: expect.any(String), eventId, attemptedAt: expect.any(String), statusCode: 200, latencyMs: expect.any(Number), error: null, responseHead: 'answered 200' },
       ]);
-      // The same log as REST's, and `limit` as REST's.
+      // The same log as REST's, paged as REST's.
       const rest = await t.api('GET', `/api/admin/webhooks/${endpoint.id}/attempts`, { token: admin.token });
-      expect(rest.body.map((a: { id: string }) => a.id)).toEqual(log.data.webhookAttempts.map((a: { id: string }) => a.id));
-      const one = await t.gql(`query($id: Int!) { webhookAttempts(endpointId: $id, limit: 1) { id } }`, { id: endpoint.id }, admin.token);
-      expect(one.data.webhookAttempts).toEqual([{ id: ping.payload.attempt.id }]);
-      const tooMany = await t.gql(`query($id: Int!) { webhookAttempts(endpointId: $id, limit: 201) { id } }`, { id: endpoint.id }, admin.token);
+      expect(rest.body.items.map((a: { id: string }) => a.id)).toEqual(log.data.webhookAttempts.items.map((a: { id: string }) => a.id));
+      const second = await t.gql(`query($id: Int!) { webhookAttempts(endpointId: $id, page: 2, pageSize: 1) { page pageSize total hasNextPage items { id } } }`, { id: endpoint.id }, admin.token);
+      expect(second.data.webhookAttempts).toEqual({ page: 2, pageSize: 1, total: 2, hasNextPage: false, items: [{ id: log.data.webhookAttempts.items[1].id }] });
+      expect((await t.api('GET', `/api/admin/webhooks/${endpoint.id}/attempts?page=2&page_size=1`, { token: admin.token })).body.items).toEqual([rest.body.items[1]]);
+      const tooMany = await t.gql(`query($id: Int!) { webhookAttempts(endpointId: $id, pageSize: 101) { items { id } } }`, { id: endpoint.id }, admin.token);
       expect(tooMany.errors?.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['VALIDATION_FAILED']);
 
       const redelivered = await mutate(t, 'redeliverWebhookEvent', { endpointId: endpoint.id, eventId }, 'redeliveredEventId', admin.token);

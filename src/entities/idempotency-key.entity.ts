@@ -26,7 +26,11 @@ export class IdempotencyKey {
   @Property({ length: 64 })
   requestHash!: string;
 
-  @Property({ type: 'json' })
+  /**
+   * The answer to replay, as its JSON text: `json`, not `jsonb`, which would keep its keys in its own
+   * order, and a replay must be the first answer byte for byte (docs/api.md, "Retries").
+   */
+  @Property({ type: 'json', columnType: 'json' })
   response!: unknown;
 
   @Property({ columnType: 'timestamptz', index: true })

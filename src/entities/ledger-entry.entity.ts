@@ -4,6 +4,18 @@ import { Balance } from './balance.entity.js';
 import { sqlTrigger } from './sql-trigger.js';
 
 /**
+ * Every reason a ledger entry is written with: the statement's `reason` is one of them (GraphQL's
+ * `LedgerReason`, an enum in the OpenAPI document). `opening_*` are the entries the double-entry
+ * migration opened the accounts with.
+ */
+export const LEDGER_REASONS = [
+  'seed', 'order_payment', 'commission', 'group_seat', 'group_settlement', 'group_expired', 'earnings_released', 'debt_netted',
+  'refund', 'refund_commission', 'refund_shortfall', 'payout', 'payout_paid', 'payout_failed', 'payout_returned',
+  'redemption', 'points_earned', 'points_reversed', 'opening_pending', 'opening_balance',
+] as const;
+export type LedgerReason = (typeof LEDGER_REASONS)[number];
+
+/**
  * Immutable record of one balance change. A trigger refuses UPDATE and DELETE, so the ledger is
  * append-only in the database and not only by convention. A second trigger refuses TRUNCATE; MikroORM
  * cannot see truncate triggers, so that one (and the trigger function) lives only in the Foundation migration.
@@ -42,9 +54,9 @@ export class LedgerEntry {
   @Property({ type: new BigIntType('number') })
   balanceAfter!: number;
 
-  /** Why it changed: seed, order_payment, freeze, release, refund, ... */
-  @Property({ length: 40 })
-  reason!: string;
+  /** Why it changed: one of LEDGER_REASONS. */
+  @Property({ type: 'string', length: 40 })
+  reason!: LedgerReason;
 
   /** What it refers to, e.g. ('order', 42). */
   @Property({ length: 40, nullable: true })

@@ -32,6 +32,10 @@ export interface ShippingAddress {
 /** States that count as "reached payment" (sold_count, stats). */
 export const PAID_STATES = [OrderStatus.Paid, OrderStatus.Shipped, OrderStatus.Delivered, OrderStatus.Completed];
 
+/** Why an order was cancelled: by its customer, by the payment window, by its group's expiry, or refunded before shipping. */
+export const CANCEL_REASONS = ['customer', 'payment_timeout', 'group_expired', 'refunded'] as const;
+export type CancelReason = (typeof CANCEL_REASONS)[number];
+
 /** One shop's part of a checkout. Amounts are minor units of the base currency. */
 @Entity({ tableName: 'shop_order' })
 @Index({ properties: ['customer', 'id'] })
@@ -123,7 +127,7 @@ export class Order {
 
   /** `customer`, `payment_timeout`, `group_expired`, or `refunded` (a paid order refunded in full before shipment). */
   @Property({ length: 40, nullable: true })
-  cancelReason?: string | null;
+  cancelReason?: CancelReason | null;
 
   /** The group a group-buying order takes a seat in, snapshotted at checkout with the seat price. */
   @ManyToOne(() => BuyingGroup, { nullable: true, deleteRule: 'no action' })

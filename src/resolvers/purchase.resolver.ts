@@ -9,6 +9,8 @@ import { fieldName } from '../graphql/spelling.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
 import { answer } from './answer.js';
+import { RegionCodeEnum } from './types/enums.js';
+import type { RegionCode } from '../services/shipping/regions.js';
 import { CouponChoiceInput } from './types/coupon.types.js';
 import { CheckoutInput, CheckoutPayload } from './types/checkout.types.js';
 import {
@@ -52,10 +54,13 @@ export class PurchaseResolver {
   }
 
   @Query(() => CheckoutPreview, {
-    description: "What checkout would place now for the cart: items, coupon discounts, freight and totals computed by the server. Nothing is written or reserved.",
+    // Nullable: a refusal (an empty cart, a coupon that does not apply) nulls this field alone, with
+    // its code in `errors`, and leaves the other fields of the operation their data.
+    nullable: true,
+    description: "What checkout would place now for the cart: items, coupon discounts, freight and totals computed by the server. Nothing is written or reserved. Null when checkout would refuse the cart, with the refusal's code in `errors`.",
   })
   checkoutPreview(
-    @Arg('region', { description: 'Region code of the shipping address, such as CN-SH: freight depends on it' }) region: string,
+    @Arg('region', () => RegionCodeEnum, { description: 'The region of the shipping address: freight depends on it' }) region: RegionCode,
     @Arg('coupons', () => [CouponChoiceInput], { nullable: true, description: 'At most one owned coupon per shop order' }) coupons: CouponChoiceInput[] | null | undefined,
     @Ctx() { ctx }: GraphQLContext,
   ) {

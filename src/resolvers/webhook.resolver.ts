@@ -3,10 +3,11 @@ import * as webhooks from '../services/events/webhooks/webhook-endpoint.service.
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
 import { answer } from './answer.js';
+import { PageArgs } from './types/page.types.js';
 import {
   CreateWebhookEndpointInput, CreateWebhookEndpointPayload, DeleteWebhookEndpointInput, DeleteWebhookEndpointPayload, PingWebhookEndpointInput,
   PingWebhookEndpointPayload, RedeliverWebhookEventInput, RedeliverWebhookEventPayload, RotateWebhookSecretInput, RotateWebhookSecretPayload,
-  UpdateWebhookEndpointInput, UpdateWebhookEndpointPayload, WebhookAttempt, WebhookAttemptsArgs, WebhookEndpoint,
+  UpdateWebhookEndpointInput, UpdateWebhookEndpointPayload, WebhookAttemptPage, WebhookAttemptsArgs, WebhookEndpointPage,
 } from './types/webhook.types.js';
 
 /**
@@ -15,12 +16,12 @@ import {
  */
 @Resolver()
 export class WebhookResolver {
-  @Query(() => [WebhookEndpoint], { description: "The caller's webhook endpoints (a platform admin's, or the own shop's); secrets are never shown here" })
-  webhookEndpoints(@Ctx() { ctx }: GraphQLContext) {
-    return webhooks.listWebhookEndpoints(ctx);
+  @Query(() => WebhookEndpointPage, { description: "The caller's webhook endpoints (a platform admin's, or the own shop's), oldest first; secrets are never shown here" })
+  webhookEndpoints(@Args(() => PageArgs) args: PageArgs, @Ctx() { ctx }: GraphQLContext) {
+    return webhooks.listWebhookEndpoints(ctx, withoutNulls(args));
   }
 
-  @Query(() => [WebhookAttempt], { nullable: true, description: "An endpoint's delivery log, newest first; null for an unknown endpoint or another's" })
+  @Query(() => WebhookAttemptPage, { nullable: true, description: "An endpoint's delivery log, newest first; null for an unknown endpoint or another's" })
   webhookAttempts(@Args(() => WebhookAttemptsArgs) { endpointId, ...query }: WebhookAttemptsArgs, @Ctx() { ctx }: GraphQLContext) {
     return webhooks.webhookAttempts(ctx, endpointId, withoutNulls(query));
   }

@@ -7,7 +7,10 @@ import type { InputProblem } from '../shared/unsafe-text.js';
 import { validationFailed } from '../shared/validate.js';
 
 /** Unknown route under /api: 404 in the common shape. */
-export function routeNotFound(req: Request, _res: Response, next: NextFunction) {
+export function routeNotFound(req: Request, res: Response, next: NextFunction) {
+  // A body that could not be read on a path no route takes is answered as it was before routing.
+  const { bodyError } = requestLocals(res);
+  if (bodyError !== undefined) return next(bodyError);
   next(new AppError('ROUTE_NOT_FOUND', 404, `No route ${req.method} ${req.path}`));
 }
 

@@ -9,6 +9,11 @@ import type { ServiceContext } from '../shared/context.js';
 export interface RequestLocals {
   requestId: string;
   ctx?: ServiceContext;
+  /**
+   * Why the body could not be read (malformed JSON, too deep, too large...): kept, not answered, until
+   * the route has checked who calls (route.ts), so that a caller who may not call learns 401 or 403.
+   */
+  bodyError?: unknown;
 }
 
 export const requestLocals = (res: Response) => res.locals as RequestLocals;

@@ -7,6 +7,7 @@ import { camelKeys, snakeKeys } from '../shared/case.js';
 import { requestRefused } from './errors.js';
 import { queryParameters, registerOperation, type Method, type OperationDoc } from './openapi/operation.js';
 import { requestProblems } from './request-rules.js';
+import { ACCESS_GUARDS } from './access.js';
 
 /** The service context the `/api` middleware made for this request (src/server/app.ts). */
 function routeContext(res: Response): ServiceContext {
@@ -58,13 +59,20 @@ export function route(router: Router, path: string, operations: Partial<Record<M
   for (const [method, { doc, handle: handler }] of Object.entries(operations) as [Method, RestOperation][]) {
     registerOperation(method, path, doc);
     const rules = { queryNames: new Set(queryParameters(doc, path).map((p) => p.name)), idempotent: doc.idempotent === true };
+    const guard = ACCESS_GUARDS[doc.access];
     r[method](async (req: Request, res: Response, next: NextFunction) => {
       try {
+        // Who may call comes first: a caller who may not gets 401 or 403 before any of the request
+        // (a body that did not parse, a parameter) is looked at (docs/api.md, "Conventions").
+        const ctx = routeContext(res);
+        guard(ctx);
+        const { bodyError } = requestLocals(res);
+        if (bodyError !== undefined) return next(bodyError);
         const query = req.query;
         const problems = requestProblems(req, query, rules);
         if (problems.length > 0) throw requestRefused(problems);
         const call: RestCall = {
-          ctx: routeContext(res),
+          ctx,
           params: req.params as Record<string, string>,
           query: camelKeys(query) as Record<string, unknown>,
           body: camelKeys(req.body ?? {}),
@@ -93,6 +101,8 @@ export function route(router: Router, path: string, operations: Partial<Record<M
   const allowed = allowedMethods(Object.keys(operations));
   r.all((req: Request, res: Response, next: NextFunction) => {
     res.set('Allow', allowed.join(', '));
+    const { bodyError } = requestLocals(res);
+    if (bodyError !== undefined) return next(bodyError);
     next(new AppError('METHOD_NOT_ALLOWED', 405, `${req.method} is not allowed on this route`, { allowed }));
   });
 }

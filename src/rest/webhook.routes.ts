@@ -1,7 +1,8 @@
 import type { Router } from 'express';
-import { z } from 'zod';
 import * as webhooks from '../services/events/webhooks/webhook-endpoint.service.js';
 import { Reply, route } from './route.js';
+import { page } from './responses/common.js';
+import { PageQuery } from '../shared/pagination.js';
 import { Done, WebhookAttempt, WebhookEndpoint } from './responses/webhooks.js';
 
 const tag = 'Webhooks';
@@ -21,8 +22,8 @@ export function webhookRoutes(router: Router) {
   for (const { prefix, access, door } of SCOPES) {
     route(router, `${prefix}/webhooks`, {
       get: {
-        doc: { tag, summary: 'Webhook endpoints', access, response: z.array(WebhookEndpoint) },
-        handle: ({ ctx }) => webhooks.listWebhookEndpoints(ctx, door),
+        doc: { tag, summary: 'Webhook endpoints, oldest first', access, query: PageQuery, response: page(WebhookEndpoint) },
+        handle: ({ ctx, query }) => webhooks.listWebhookEndpoints(ctx, query, door),
       },
       post: {
         doc: { tag, summary: 'Register an endpoint (the answer shows its secret, once)', access, body: webhooks.CreateWebhookInput, response: WebhookEndpoint, status: 201, errors: webhooks.createWebhookEndpointRefusals },
@@ -50,7 +51,7 @@ export function webhookRoutes(router: Router) {
     });
     route(router, `${prefix}/webhooks/:id/attempts`, {
       get: {
-        doc: { tag, summary: 'The delivery log, newest first', access, query: webhooks.WebhookAttemptsInput, response: z.array(WebhookAttempt), errors: webhooks.webhookAttemptsRefusals },
+        doc: { tag, summary: 'The delivery log, newest first', access, query: webhooks.WebhookAttemptsInput, response: page(WebhookAttempt), errors: webhooks.webhookAttemptsRefusals },
         handle: ({ ctx, params, query }) => webhooks.webhookAttempts(ctx, params.id, query, door),
       },
     });

@@ -270,7 +270,8 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   app.use(apiDocs());
   app.use(
     '/api',
-    bodyParser,
+    // The caller first, then the body: a route checks who calls before it answers that the body was
+    // unreadable (route.ts), so the body parser's refusal is kept for it rather than answered here.
     async (req: Request, res: Response, next: NextFunction) => {
       try {
         requestLocals(res).ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, clientOf(req, req.ip));
@@ -278,6 +279,12 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
       } catch (error) {
         next(error);
       }
+    },
+    (req: Request, res: Response, next: NextFunction) => {
+      bodyParser(req, res, (error?: unknown) => {
+        if (error !== undefined && error !== null) requestLocals(res).bodyError = error;
+        next();
+      });
     },
     apiRouter(),
   );

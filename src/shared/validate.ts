@@ -46,26 +46,27 @@ export function validationFailed(problems: InputProblem[]) {
  * digit, under a top-level domain of letters.
  */
 const EMAIL = /^[A-Za-z0-9_'+-]+(?:\.[A-Za-z0-9_'+-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
-/** An http(s) URL whose host is a domain name (labels as for email), with an optional port and path. */
-const HTTP_URL = /^https?:\/\/(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}(?::[0-9]{1,5})?(?:[/?#][\x21-\x7e]*)?$/;
+/** RFC 3986 path, query and fragment characters: unreserved, sub-delims, `:` `@`, and `%XX` escapes only. */
+const URI_CHAR = "(?:[A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})";
+const URI_TAIL = `(?:\\?(?:${URI_CHAR}|\\?)*)?(?:#(?:${URI_CHAR}|\\?)*)?`;
+const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
+const PORT = '(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])';
+const HOST = `(?:(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}|${OCTET}(?:\\.${OCTET}){3})`;
+/**
+ * The one URL rule of links to images and pages (`image_url`, `logo_url`, `banner_url`...): an absolute
+ * http(s) URL whose host is a domain name (labels as for email, a top-level domain of letters) or an
+ * IPv4 address, with a port from 1 to 65535 and an RFC 3986 path, query and fragment; or a path of this
+ * server's own origin, starting with a single `/` (what the server itself gives, such as
+ * `/demo-images/...`, it takes back). Nothing else: no other scheme, no `//host` without one, no
+ * character a URL must escape, no bad `%` escape.
+ */
+const HTTP_URL = new RegExp(`^(?:https?://${HOST}(?::${PORT})?(?:/${URI_CHAR}*)?${URI_TAIL}|/(?![/\\\\])${URI_CHAR}*${URI_TAIL})$`);
 
 /** An email address, trimmed and lower-cased before it is checked. */
 export const emailAddress = z.string().trim().toLowerCase().max(254).regex(EMAIL, 'must be an email address').meta({ format: 'email' });
 
-/** A link to an image or a page: http or https, a domain name, at most `max` characters. */
-export const httpUrl = (max = 500) => z.string().max(max).regex(HTTP_URL, 'must be an http(s) URL with a domain name').meta({ format: 'uri' });
-
-/** A path on this server: a slash, then visible ASCII; never `//` or `/\` (which a browser reads as another host). */
-const SITE_PATH = /^\/(?![/\\])[\x21-\x5b\x5d-\x7e]*$/;
-
-/**
- * Where an image is: an http(s) URL with a domain name, or a path on this server (the demo's pictures
- * are `/demo-images/...`, drawn by the server itself). What a read answers, the write takes back.
- */
-export const imageUrl = (max = 500) =>
-  z.union([httpUrl(max), z.string().max(max).regex(SITE_PATH, 'must be a path on this server')], {
-    error: 'must be an http(s) URL with a domain name, or a path on this server starting with a single /',
-  });
+/** A link to an image or a page by the one URL rule above, at most `max` characters; the document states the same pattern. */
+export const httpUrl = (max = 500) => z.string().max(max).regex(HTTP_URL, 'must be an http(s) URL with a host name or IPv4 address, or a path on this site starting with /').meta({ format: 'uri-reference' });
 
 /**
  * The instants a date input may name: four-digit years, 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z.

@@ -25,7 +25,7 @@ export interface Endpoint {
   wsUrl: string;
 }
 
-const ADDRESS = { recipient: 'Typed Client', phone: '+86 138 0000 0001', region: 'CN-SH', address: '1 Schema Road, Shanghai' };
+const ADDRESS = { recipient: 'Typed Client', phone: '+86 138 0000 0001', region: 'CN_SH', address: '1 Schema Road, Shanghai' } as const;
 
 function httpClient(url: string, token: string | null): Client {
   return new Client({

@@ -3,7 +3,11 @@ import { RefundKind, RefundStatus } from '../../entities/refund.entity.js';
 import { OrderItemQuantityInput, ShopSummary } from './order.types.js';
 import { PageArgs, PageType } from './page.types.js';
 import { PayloadType } from './payload.types.js';
-import { RefundKindEnum, RefundStatusEnum } from './enums.js';
+import { RefundKindEnum, RefundStatusEnum, RegionCodeEnum } from './enums.js';
+import type { RegionCode } from '../../services/shipping/regions.js';
+import { assignFreightTemplateRefusals, deleteFreightTemplateRefusals, updateFreightTemplateRefusals } from '../../services/shipping/freight-template.service.js';
+import { replyToReviewRefusals, reviewOrderItemRefusals, setReviewHiddenRefusals } from '../../services/after-sale/review.service.js';
+import { approveRefundRefusals, cancelRefundRefusals, receiveRefundRefusals, rejectRefundRefusals, requestRefundRefusals, shipBackRefundRefusals } from '../../services/after-sale/refund.service.js';
 
 
 // Reviews
@@ -87,7 +91,7 @@ export class ShippingCompany {
 
 @ObjectType()
 export class FreightRegion {
-  @Field({ description: 'Region code such as CN-XZ' }) region!: string;
+  @Field(() => RegionCodeEnum) region!: RegionCode;
   @Field(() => Int) firstUnitFee!: number;
   @Field(() => Int) additionalUnitFee!: number;
   @Field(() => Int, { nullable: true, description: 'Null: never free in this region' }) freeThreshold!: number | null;
@@ -117,7 +121,7 @@ export class ProductFreightTemplate {
 
 @InputType()
 export class FreightRegionInput {
-  @Field() region!: string;
+  @Field(() => RegionCodeEnum) region!: RegionCode;
   @Field(() => Int) firstUnitFee!: number;
   @Field(() => Int) additionalUnitFee!: number;
   @Field(() => Int, { nullable: true }) freeThreshold?: number | null;
@@ -251,17 +255,17 @@ export class RefundListArgs extends PageArgs {
   @Field(() => RefundKindEnum, { nullable: true }) kind?: RefundKind | null;
 }
 
-export const ReviewOrderItemPayload = PayloadType('ReviewOrderItem', 'review', () => Review, 'The new review');
-export const ReplyToReviewPayload = PayloadType('ReplyToReview', 'review', () => Review, 'The review with its reply');
-export const HideReviewPayload = PayloadType('HideReview', 'review', () => Review, 'The review, hidden from public reads');
-export const ShowReviewPayload = PayloadType('ShowReview', 'review', () => Review, 'The review, shown again');
+export const ReviewOrderItemPayload = PayloadType('ReviewOrderItem', 'review', () => Review, 'The new review', reviewOrderItemRefusals);
+export const ReplyToReviewPayload = PayloadType('ReplyToReview', 'review', () => Review, 'The review with its reply', replyToReviewRefusals);
+export const HideReviewPayload = PayloadType('HideReview', 'review', () => Review, 'The review, hidden from public reads', setReviewHiddenRefusals);
+export const ShowReviewPayload = PayloadType('ShowReview', 'review', () => Review, 'The review, shown again', setReviewHiddenRefusals);
 export const CreateFreightTemplatePayload = PayloadType('CreateFreightTemplate', 'template', () => FreightTemplate, 'The new template');
-export const UpdateFreightTemplatePayload = PayloadType('UpdateFreightTemplate', 'template', () => FreightTemplate, 'The template as replaced');
-export const DeleteFreightTemplatePayload = PayloadType('DeleteFreightTemplate', 'deletedTemplateId', () => Int, 'The id of the deleted template');
-export const AssignFreightTemplatePayload = PayloadType('AssignFreightTemplate', 'assignment', () => ProductFreightTemplate, "The product's template now");
-export const RequestRefundPayload = PayloadType('RequestRefund', 'refund', () => Refund, 'The new request');
-export const ShipBackRefundPayload = PayloadType('ShipBackRefund', 'refund', () => Refund, 'The return, shipped back');
-export const CancelRefundPayload = PayloadType('CancelRefund', 'refund', () => Refund, 'The request, cancelled');
-export const ApproveRefundPayload = PayloadType('ApproveRefund', 'refund', () => Refund, 'The refund completed, or the return approved');
-export const RejectRefundPayload = PayloadType('RejectRefund', 'refund', () => Refund, 'The request, rejected');
-export const ReceiveRefundPayload = PayloadType('ReceiveRefund', 'refund', () => Refund, 'The return, completed');
+export const UpdateFreightTemplatePayload = PayloadType('UpdateFreightTemplate', 'template', () => FreightTemplate, 'The template as replaced', updateFreightTemplateRefusals);
+export const DeleteFreightTemplatePayload = PayloadType('DeleteFreightTemplate', 'deletedTemplateId', () => Int, 'The id of the deleted template', deleteFreightTemplateRefusals);
+export const AssignFreightTemplatePayload = PayloadType('AssignFreightTemplate', 'assignment', () => ProductFreightTemplate, "The product's template now", assignFreightTemplateRefusals);
+export const RequestRefundPayload = PayloadType('RequestRefund', 'refund', () => Refund, 'The new request', requestRefundRefusals);
+export const ShipBackRefundPayload = PayloadType('ShipBackRefund', 'refund', () => Refund, 'The return, shipped back', shipBackRefundRefusals);
+export const CancelRefundPayload = PayloadType('CancelRefund', 'refund', () => Refund, 'The request, cancelled', cancelRefundRefusals);
+export const ApproveRefundPayload = PayloadType('ApproveRefund', 'refund', () => Refund, 'The refund completed, or the return approved', approveRefundRefusals);
+export const RejectRefundPayload = PayloadType('RejectRefund', 'refund', () => Refund, 'The request, rejected', rejectRefundRefusals);
+export const ReceiveRefundPayload = PayloadType('ReceiveRefund', 'refund', () => Refund, 'The return, completed', receiveRefundRefusals);

@@ -4,6 +4,9 @@ import { PageArgs, PageType } from './page.types.js';
 import { ContentKind } from '../../entities/home-content-item.entity.js';
 import { ContentKindEnum, ProductSort, ProductSortEnum, ProductStatusEnum, SortOrder, SortOrderEnum } from './enums.js';
 import { PayloadType } from './payload.types.js';
+import { putShopProfileRefusals } from '../../services/catalog/shop.service.js';
+import { publishProductRefusals, unpublishProductRefusals, upsertProductRefusals } from '../../services/catalog/merchant-product.service.js';
+import { replaceHomeContentRefusals } from '../../services/catalog/home-content.service.js';
 
 @ObjectType('Currency', { description: 'The platform base currency; every amount is an integer of its minor units' })
 export class CurrencyType {
@@ -199,8 +202,8 @@ export class MerchantProductListArgs extends PageArgs {
 }
 
 export const ReplaceBrandsPayload = PayloadType('ReplaceBrands', 'brands', () => [BrandType], 'The stored list, in order');
-export const PutShopProfilePayload = PayloadType('PutShopProfile', 'profile', () => ShopProfileType, 'The stored profile');
-export const ReplaceHomeContentPayload = PayloadType('ReplaceHomeContent', 'items', () => [ContentItemType], 'The stored list, in order');
-export const UpsertProductPayload = PayloadType('UpsertProduct', 'product', () => ProductType, 'The product as stored');
-export const PublishProductPayload = PayloadType('PublishProduct', 'product', () => ProductType, 'The product, published');
-export const UnpublishProductPayload = PayloadType('UnpublishProduct', 'product', () => ProductType, 'The product, unpublished');
+export const PutShopProfilePayload = PayloadType('PutShopProfile', 'profile', () => ShopProfileType, 'The stored profile', putShopProfileRefusals);
+export const ReplaceHomeContentPayload = PayloadType('ReplaceHomeContent', 'items', () => [ContentItemType], 'The stored list, in order', replaceHomeContentRefusals);
+export const UpsertProductPayload = PayloadType('UpsertProduct', 'product', () => ProductType, 'The product as stored', upsertProductRefusals);
+export const PublishProductPayload = PayloadType('PublishProduct', 'product', () => ProductType, 'The product, published', publishProductRefusals);
+export const UnpublishProductPayload = PayloadType('UnpublishProduct', 'product', () => ProductType, 'The product, unpublished', unpublishProductRefusals);

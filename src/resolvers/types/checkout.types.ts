@@ -3,6 +3,7 @@ import { CouponChoiceInput } from './coupon.types.js';
 import { GroupBuyIntentInput } from './group-buy.types.js';
 import { Order, ShippingAddressInput } from './order.types.js';
 import { PayloadType } from './payload.types.js';
+import { checkoutRefusals } from '../../services/checkout/checkout.service.js';
 
 @InputType()
 export class CheckoutInput {
@@ -12,4 +13,4 @@ export class CheckoutInput {
   @Field(() => String, { nullable: true, description: 'The same key replays the first committed answer (retry safely)' }) idempotencyKey?: string | null;
 }
 
-export const CheckoutPayload = PayloadType('Checkout', 'orders', () => [Order], 'The placed orders: one per shop in the cart, or the one group-buying order');
+export const CheckoutPayload = PayloadType('Checkout', 'orders', () => [Order], 'The placed orders: one per shop in the cart, or the one group-buying order', checkoutRefusals);

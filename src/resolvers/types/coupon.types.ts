@@ -5,6 +5,7 @@ import { ShopSummary } from './order.types.js';
 import { PageArgs, PageType } from './page.types.js';
 import { PayloadType } from './payload.types.js';
 import { DiscountKindEnum, CouponTemplateStatusEnum, CouponStateEnum } from './enums.js';
+import { claimCouponRefusals, deleteTemplateRefusals, disableTemplateRefusals, updateTemplateRefusals } from '../../services/promotions/coupon.service.js';
 
 
 @ObjectType()
@@ -122,8 +123,8 @@ export class CouponTemplateListArgs extends PageArgs {
   @Field(() => CouponTemplateStatusEnum, { nullable: true }) status?: CouponTemplateStatus | null;
 }
 
-export const ClaimCouponPayload = PayloadType('ClaimCoupon', 'coupon', () => Coupon, 'The claimed coupon, with its own copy of the terms');
+export const ClaimCouponPayload = PayloadType('ClaimCoupon', 'coupon', () => Coupon, 'The claimed coupon, with its own copy of the terms', claimCouponRefusals);
 export const CreateCouponTemplatePayload = PayloadType('CreateCouponTemplate', 'template', () => CouponTemplate, 'The new template');
-export const UpdateCouponTemplatePayload = PayloadType('UpdateCouponTemplate', 'template', () => CouponTemplate, 'The template as changed');
-export const DisableCouponTemplatePayload = PayloadType('DisableCouponTemplate', 'template', () => CouponTemplate, 'The template, disabled');
-export const DeleteCouponTemplatePayload = PayloadType('DeleteCouponTemplate', 'deletedTemplateId', () => Int, 'The id of the deleted template');
+export const UpdateCouponTemplatePayload = PayloadType('UpdateCouponTemplate', 'template', () => CouponTemplate, 'The template as changed', updateTemplateRefusals);
+export const DisableCouponTemplatePayload = PayloadType('DisableCouponTemplate', 'template', () => CouponTemplate, 'The template, disabled', disableTemplateRefusals);
+export const DeleteCouponTemplatePayload = PayloadType('DeleteCouponTemplate', 'deletedTemplateId', () => Int, 'The id of the deleted template', deleteTemplateRefusals);

@@ -18,6 +18,9 @@ import type { InvoiceView } from '../../services/orders/invoice.service.js';
 import { EventTypes } from '../../services/events/event-types.js';
 import { WebhookDisabledReason } from '../../entities/event.entity.js';
 import { enumValueName } from '../../graphql/spelling.js';
+import { REGION_CODES } from '../../services/shipping/regions.js';
+import { CANCEL_REASONS } from '../../services/orders/order-lifecycle.js';
+import { LEDGER_REASONS } from '../../services/accounts/ledger.service.js';
 
 
 /**
@@ -108,6 +111,17 @@ export const MergeOutcomeEnum = schemaEnum(MergeOutcome, 'MergeOutcome', 'What b
   unavailable: 'The product is not on sale any more: not added',
   not_found: 'No such SKU: not added',
 });
+/** A closed set kept as a list of its values (`as const`), as a record for `schemaEnum`. */
+const valuesOf = <V extends string>(values: readonly V[]): Record<string, V> => Object.fromEntries(values.map((v) => [v, v]));
+
+export const RegionCodeEnum = schemaEnum(valuesOf(REGION_CODES), 'RegionCode', 'A region the mall ships to, by its ISO 3166-2:CN code (`CN_BJ` is CN-BJ); the list with names: `regions`');
+export const OrderCancelReasonEnum = schemaEnum(valuesOf(CANCEL_REASONS), 'OrderCancelReason', 'Why an order was cancelled', {
+  customer: 'The customer cancelled it before paying',
+  payment_timeout: 'It was not paid within PAYMENT_WINDOW_MINUTES',
+  group_expired: 'Its group did not fill before the group expired',
+  refunded: 'Every unit was refunded before any shipped',
+});
+export const LedgerReasonEnum = schemaEnum(valuesOf(LEDGER_REASONS), 'LedgerReason', 'Why an account of the ledger changed (docs/api.md, "Settlement")');
 export const WebhookDisabledReasonEnum = schemaEnum(WebhookDisabledReason, 'WebhookDisabledReason', 'Why a webhook endpoint is off', {
   [WebhookDisabledReason.Failing]: 'Every attempt failed for WEBHOOK_DISABLE_AFTER_SECONDS',
   [WebhookDisabledReason.Gone]: 'It answered 410 Gone',

@@ -5,7 +5,7 @@ import { RefundKind, RefundStatus } from '../../entities/refund.entity.js';
 import type { EventName, EventPayloads } from '../../shared/domain-event.js';
 import { EventTypes, type EventType } from '../../services/events/event-types.js';
 import { PayoutStatus } from '../../entities/settlement.entity.js';
-import { EventTypeEnum, GroupStateEnum, OrderStatusEnum, PayoutStatusEnum, RefundKindEnum, RefundStatusEnum } from './enums.js';
+import { EventTypeEnum, GroupStateEnum, OrderCancelReasonEnum, OrderStatusEnum, PayoutStatusEnum, RefundKindEnum, RefundStatusEnum, WebhookDisabledReasonEnum } from './enums.js';
 
 /** The payload of one event type, in a form a class may implement. */
 type PayloadOf<T extends EventName> = EventPayloads[T];
@@ -31,7 +31,7 @@ class OrderPaidEventPayload implements PayloadOf<'order.paid'> {
 @ObjectType({ description: 'ORDER_CANCELLED' })
 class OrderCancelledEventPayload implements PayloadOf<'order.cancelled'> {
   @Field(() => Int) orderId!: number;
-  @Field(() => String, { description: 'customer, payment_timeout or group_expired, as Order.cancelReason says' }) reason!: EventPayloads['order.cancelled']['reason'];
+  @Field(() => OrderCancelReasonEnum, { description: 'CUSTOMER, PAYMENT_TIMEOUT or GROUP_EXPIRED, as Order.cancelReason says' }) reason!: EventPayloads['order.cancelled']['reason'];
   @Field(() => OrderStatusEnum) status!: OrderStatus;
 }
 
@@ -146,7 +146,7 @@ class PayoutSettledEventPayload implements PayloadOf<'payout.settled'> {
 class WebhookEndpointDisabledEventPayload implements PayloadOf<'webhook.endpoint_disabled'> {
   @Field(() => Int) endpointId!: number;
   @Field() url!: string;
-  @Field(() => String) reason!: EventPayloads['webhook.endpoint_disabled']['reason'];
+  @Field(() => WebhookDisabledReasonEnum) reason!: EventPayloads['webhook.endpoint_disabled']['reason'];
 }
 
 /** Each event type's payload type (one each, so `__typename` tells the event type too). */

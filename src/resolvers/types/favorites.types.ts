@@ -2,6 +2,7 @@ import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { PageType } from './page.types.js';
 import { ShopSummary } from './order.types.js';
 import { PayloadType } from './payload.types.js';
+import { favoriteProductRefusals, favoriteShopRefusals, unfavoriteProductRefusals, unfavoriteShopRefusals } from '../../services/accounts/favorites.service.js';
 
 @ObjectType('FavoriteShopSummary', { description: 'A shop as the favorites list shows it' })
 export class FavoriteShopSummaryType {
@@ -65,7 +66,7 @@ export class UnfavoriteShopInput {
   @Field(() => Int) shopId!: number;
 }
 
-export const FavoriteProductPayload = PayloadType('FavoriteProduct', 'favorite', () => FavoriteProductType, 'The favorite (the existing one when it was already there)');
-export const UnfavoriteProductPayload = PayloadType('UnfavoriteProduct', 'productId', () => Int, 'The product, no longer a favorite');
-export const FavoriteShopPayload = PayloadType('FavoriteShop', 'favorite', () => FavoriteShopType, 'The favorite (the existing one when it was already there)');
-export const UnfavoriteShopPayload = PayloadType('UnfavoriteShop', 'shopId', () => Int, 'The shop, no longer a favorite');
+export const FavoriteProductPayload = PayloadType('FavoriteProduct', 'favorite', () => FavoriteProductType, 'The favorite (the existing one when it was already there)', favoriteProductRefusals);
+export const UnfavoriteProductPayload = PayloadType('UnfavoriteProduct', 'productId', () => Int, 'The product, no longer a favorite', unfavoriteProductRefusals);
+export const FavoriteShopPayload = PayloadType('FavoriteShop', 'favorite', () => FavoriteShopType, 'The favorite (the existing one when it was already there)', favoriteShopRefusals);
+export const UnfavoriteShopPayload = PayloadType('UnfavoriteShop', 'shopId', () => Int, 'The shop, no longer a favorite', unfavoriteShopRefusals);

@@ -4,6 +4,7 @@ import { ShopSummary } from './order.types.js';
 import { PageArgs, PageType } from './page.types.js';
 import { PayloadType } from './payload.types.js';
 import { FlashSaleStateEnum } from './enums.js';
+import { createFlashSaleRefusals, deleteFlashSaleRefusals, disableFlashSaleRefusals, enableFlashSaleRefusals, updateFlashSaleRefusals } from '../../services/promotions/flash-sale.service.js';
 
 
 @ObjectType()
@@ -78,8 +79,8 @@ export class FlashSaleListArgs extends PageArgs {
   @Field(() => Int, { nullable: true, description: 'Only sessions with an item of this product' }) productId?: number | null;
 }
 
-export const CreateFlashSalePayload = PayloadType('CreateFlashSale', 'flashSale', () => FlashSale, 'The new session (disabled)');
-export const UpdateFlashSalePayload = PayloadType('UpdateFlashSale', 'flashSale', () => FlashSale, 'The session as changed');
-export const DeleteFlashSalePayload = PayloadType('DeleteFlashSale', 'deletedFlashSaleId', () => Int, 'The id of the deleted session');
-export const EnableFlashSalePayload = PayloadType('EnableFlashSale', 'flashSale', () => FlashSale, 'The session, enabled');
-export const DisableFlashSalePayload = PayloadType('DisableFlashSale', 'flashSale', () => FlashSale, 'The session, disabled');
+export const CreateFlashSalePayload = PayloadType('CreateFlashSale', 'flashSale', () => FlashSale, 'The new session (disabled)', createFlashSaleRefusals);
+export const UpdateFlashSalePayload = PayloadType('UpdateFlashSale', 'flashSale', () => FlashSale, 'The session as changed', updateFlashSaleRefusals);
+export const DeleteFlashSalePayload = PayloadType('DeleteFlashSale', 'deletedFlashSaleId', () => Int, 'The id of the deleted session', deleteFlashSaleRefusals);
+export const EnableFlashSalePayload = PayloadType('EnableFlashSale', 'flashSale', () => FlashSale, 'The session, enabled', enableFlashSaleRefusals);
+export const DisableFlashSalePayload = PayloadType('DisableFlashSale', 'flashSale', () => FlashSale, 'The session, disabled', disableFlashSaleRefusals);

@@ -4,6 +4,7 @@ import { ShopSummary } from './order.types.js';
 import { PageArgs, PageType } from './page.types.js';
 import { PayloadType } from './payload.types.js';
 import { GroupStateEnum } from './enums.js';
+import { createGroupBuyRefusals, deleteGroupBuyRefusals, updateGroupBuyRefusals } from '../../services/promotions/group-buy.service.js';
 
 
 @ObjectType({ description: "A shop's group-buying offer on one of its SKUs" })
@@ -95,6 +96,6 @@ export class GroupBuyListArgs extends PageArgs {
   @Field(() => Int, { nullable: true }) productId?: number | null;
 }
 
-export const CreateGroupBuyPayload = PayloadType('CreateGroupBuy', 'activity', () => MerchantGroupBuy, 'The new activity');
-export const UpdateGroupBuyPayload = PayloadType('UpdateGroupBuy', 'activity', () => MerchantGroupBuy, 'The activity as changed');
-export const DeleteGroupBuyPayload = PayloadType('DeleteGroupBuy', 'deletedActivityId', () => Int, 'The id of the deleted activity');
+export const CreateGroupBuyPayload = PayloadType('CreateGroupBuy', 'activity', () => MerchantGroupBuy, 'The new activity', createGroupBuyRefusals);
+export const UpdateGroupBuyPayload = PayloadType('UpdateGroupBuy', 'activity', () => MerchantGroupBuy, 'The activity as changed', updateGroupBuyRefusals);
+export const DeleteGroupBuyPayload = PayloadType('DeleteGroupBuy', 'deletedActivityId', () => Int, 'The id of the deleted activity', deleteGroupBuyRefusals);

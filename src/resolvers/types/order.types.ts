@@ -3,8 +3,14 @@ import { OrderStatus } from '../../entities/order.entity.js';
 import { ItemPricing } from '../../entities/order-item.entity.js';
 import { PageArgs, PageType } from './page.types.js';
 import { PayloadType } from './payload.types.js';
-import { InvoiceStatusEnum, ItemPricingEnum, MergeOutcomeEnum, OrderStatusEnum, type InvoiceStatus } from './enums.js';
+import { InvoiceStatusEnum, ItemPricingEnum, MergeOutcomeEnum, OrderCancelReasonEnum, OrderStatusEnum, RegionCodeEnum, type InvoiceStatus } from './enums.js';
+import type { RegionCode } from '../../services/shipping/regions.js';
+import type { CancelReason } from '../../services/orders/order-lifecycle.js';
 import type { MergeOutcome } from '../../services/checkout/cart.service.js';
+import { createShipmentRefusals } from '../../services/orders/shipment.service.js';
+import { cancelOrderRefusals, confirmDeliveryRefusals, payCheckoutRefusals, payOrderRefusals } from '../../services/orders/order.service.js';
+import { issueInvoiceRefusals } from '../../services/orders/invoice.service.js';
+import { mergeCartRefusals, removeCartItemRefusals, setCartItemRefusals } from '../../services/checkout/cart.service.js';
 
 
 @ObjectType()
@@ -73,7 +79,7 @@ export class Shipment {
 export class ShippingAddress {
   @Field() recipient!: string;
   @Field() phone!: string;
-  @Field({ description: 'Region code such as CN-BJ; freight templates match it' }) region!: string;
+  @Field(() => RegionCodeEnum, { description: 'Freight templates match it' }) region!: RegionCode;
   @Field() address!: string;
 }
 
@@ -96,7 +102,7 @@ export class Order {
   @Field({ nullable: true }) deliveredAt?: Date;
   @Field({ nullable: true, description: 'When the after-sale window closed the order' }) completedAt?: Date;
   @Field({ nullable: true }) cancelledAt?: Date;
-  @Field({ nullable: true }) cancelReason?: string;
+  @Field(() => OrderCancelReasonEnum, { nullable: true }) cancelReason?: CancelReason;
   @Field(() => Int, { nullable: true, description: 'Group-buying order: the group it takes a seat in' }) groupId?: number;
   @Field(() => Int, { nullable: true, description: 'Group-buying order: the seat price snapshotted at checkout' }) groupPrice?: number;
   @Field(() => [OrderItem]) items!: OrderItem[];
@@ -251,7 +257,7 @@ export class ConfirmDeliveryInput {
 export class ShippingAddressInput {
   @Field() recipient!: string;
   @Field() phone!: string;
-  @Field({ description: 'Region code such as CN-BJ (ISO 3166-2 style)' }) region!: string;
+  @Field(() => RegionCodeEnum, { description: 'Prices the freight' }) region!: RegionCode;
   @Field() address!: string;
 }
 
@@ -260,12 +266,12 @@ export class OrderListArgs extends PageArgs {
   @Field(() => OrderStatusEnum, { nullable: true }) status?: OrderStatus | null;
 }
 
-export const SetCartItemPayload = PayloadType('SetCartItem', 'cart', () => Cart, 'The cart after the change');
-export const RemoveCartItemPayload = PayloadType('RemoveCartItem', 'cart', () => Cart, 'The cart after the change');
-export const PayOrderPayload = PayloadType('PayOrder', 'order', () => Order, 'The order, paid (or its seat paid: AWAITING_GROUP)');
-export const MergeCartPayload = PayloadType('MergeCart', 'merged', () => MergedCart, 'The cart after the merge, and each guest line\'s outcome');
-export const PayCheckoutPayload = PayloadType('PayCheckout', 'orders', () => [Order], 'Every order, paid (group seats AWAITING_GROUP); null when any was refused and none was paid');
-export const CancelOrderPayload = PayloadType('CancelOrder', 'order', () => Order, 'The order, cancelled');
-export const ConfirmDeliveryPayload = PayloadType('ConfirmDelivery', 'order', () => Order, 'The order, delivered');
-export const CreateShipmentPayload = PayloadType('CreateShipment', 'order', () => Order, 'The order with its new shipment');
-export const IssueInvoicePayload = PayloadType('IssueInvoice', 'invoice', () => Invoice, 'The issued invoice');
+export const SetCartItemPayload = PayloadType('SetCartItem', 'cart', () => Cart, 'The cart after the change', setCartItemRefusals);
+export const RemoveCartItemPayload = PayloadType('RemoveCartItem', 'cart', () => Cart, 'The cart after the change', removeCartItemRefusals);
+export const PayOrderPayload = PayloadType('PayOrder', 'order', () => Order, 'The order, paid (or its seat paid: AWAITING_GROUP)', payOrderRefusals);
+export const MergeCartPayload = PayloadType('MergeCart', 'merged', () => MergedCart, 'The cart after the merge, and each guest line\'s outcome', mergeCartRefusals);
+export const PayCheckoutPayload = PayloadType('PayCheckout', 'orders', () => [Order], 'Every order, paid (group seats AWAITING_GROUP); null when any was refused and none was paid', payCheckoutRefusals);
+export const CancelOrderPayload = PayloadType('CancelOrder', 'order', () => Order, 'The order, cancelled', cancelOrderRefusals);
+export const ConfirmDeliveryPayload = PayloadType('ConfirmDelivery', 'order', () => Order, 'The order, delivered', confirmDeliveryRefusals);
+export const CreateShipmentPayload = PayloadType('CreateShipment', 'order', () => Order, 'The order with its new shipment', createShipmentRefusals);
+export const IssueInvoicePayload = PayloadType('IssueInvoice', 'invoice', () => Invoice, 'The issued invoice', issueInvoiceRefusals);

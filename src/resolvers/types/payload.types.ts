@@ -2,6 +2,7 @@ import { Field, Int, ObjectType, registerEnumType, type ClassType } from 'type-g
 import { ERROR_DETAIL_KINDS, type ErrorDetailKind } from '../../error-details.js';
 import { RETIRED_USER_ERROR_CODES, USER_ERROR_CODES, type UserErrorValue } from '../../graphql/user-errors.js';
 import { fieldName } from '../../graphql/spelling.js';
+import type { ErrorCode } from '../../error-codes.js';
 
 /** The codes a mutation can refuse with, derived from the one list of codes (src/error-codes.ts) by the user-error rule. */
 const UserErrorCodeEnum = Object.fromEntries([...USER_ERROR_CODES, ...Object.keys(RETIRED_USER_ERROR_CODES)].map((code) => [code, code]));
@@ -40,21 +41,45 @@ export class UserError {
   @Field(() => UserErrorDetails, { nullable: true }) details!: UserErrorDetails | null;
 }
 
-/** A mutation payload's class: its result field's name is `resultKey`. */
+/** A mutation payload's class: its result field's name is `resultKey`, the codes it may refuse with `codes`. */
 export interface PayloadClass<K extends string> extends ClassType {
   readonly resultKey: K;
+  readonly codes: ReadonlySet<ErrorCode>;
 }
 
+/** Codes any mutation may answer as a user error: its input does not fit, or a concurrent write won a unique key. */
+const EVERY_MUTATION: readonly ErrorCode[] = ['VALIDATION_FAILED', 'CONFLICT'];
+const userErrorCodes = new Set<string>(USER_ERROR_CODES);
+
 /**
- * The payload type of one mutation, `<Name>Payload { <resultKey>: <type>, userErrors: [UserError!]! }`:
- * the result is null exactly when `userErrors` is not empty. Resolvers fill it through `answer()`.
+ * The payload type of one mutation, `<Name>Payload { <resultKey>: <type>, userErrors: [UserError!]!,
+ * errors: [<Name>Error!]! }`: the result is null exactly when the errors are not empty. `errors` holds
+ * the same refusals as `userErrors`, typed by the mutation's own enum `<Name>ErrorCode`, which names
+ * exactly the codes it can answer (as Saleor types each mutation's errors): its use case's declared
+ * refusals (`refusals`, the list its REST twin documents), the input's and a lost unique key's.
+ * Resolvers fill it through `answer()`.
  */
-export function PayloadType<K extends string>(name: string, resultKey: K, type: () => object, description: string): PayloadClass<K> {
+export function PayloadType<K extends string>(name: string, resultKey: K, type: () => object, description: string, refusals: readonly ErrorCode[] = []): PayloadClass<K> {
+  const codes = [...new Set([...EVERY_MUTATION, ...refusals.filter((code) => userErrorCodes.has(code))])].sort();
+  const codeEnum = Object.fromEntries(codes.map((code) => [code, code]));
+  registerEnumType(codeEnum, { name: `${name}ErrorCode`, description: `What ${fieldName(name.charAt(0).toLowerCase() + name.slice(1))} can refuse its input with; the same codes as its REST twin answers` });
+
+  @ObjectType(`${name}Error`, { description: `A refusal of ${name.charAt(0).toLowerCase() + name.slice(1)}: its code is one this mutation answers` })
+  class MutationError {
+    @Field(() => codeEnum) code!: ErrorCode;
+    @Field({ description: 'For people; the code is for programs' }) message!: string;
+    @Field(() => [String], { nullable: true, description: 'Path of the input field at fault from the argument; null: the input as a whole or the object it names' })
+    field!: string[] | null;
+    @Field(() => UserErrorDetails, { nullable: true }) details!: UserErrorDetails | null;
+  }
+
   @ObjectType(`${name}Payload`)
   class Payload {
     static readonly resultKey = resultKey;
+    static readonly codes: ReadonlySet<ErrorCode> = new Set(codes);
   }
   Field(type, { nullable: true, description })(Payload.prototype, resultKey);
-  Field(() => [UserError], { description: 'Why the mutation refused the input; empty when it succeeded' })(Payload.prototype, 'userErrors');
+  Field(() => [UserError], { description: 'Why the mutation refused the input, with the codes of every mutation (`UserErrorCode`); empty when it succeeded' })(Payload.prototype, 'userErrors');
+  Field(() => [MutationError], { description: `The same refusals, typed by the codes this mutation answers (\`${name}ErrorCode\`); empty when it succeeded` })(Payload.prototype, 'errors');
   return Payload;
 }

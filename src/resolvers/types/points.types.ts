@@ -4,6 +4,7 @@ import { PageArgs, PageType } from './page.types.js';
 import { PayloadType } from './payload.types.js';
 import { ShippingAddress, ShippingAddressInput } from './order.types.js';
 import { RedemptionStatusEnum } from './enums.js';
+import { fulfilRedemptionRefusals, redeemPointsProductRefusals, updatePointsProductRefusals } from '../../services/points/points-mall.service.js';
 
 
 @ObjectType('PointsProduct', { description: 'A platform-owned item of the points mall' })
@@ -78,7 +79,7 @@ export class RedemptionListArgs extends PageArgs {
   @Field(() => RedemptionStatusEnum, { nullable: true }) status?: RedemptionStatus | null;
 }
 
-export const RedeemPointsProductPayload = PayloadType('RedeemPointsProduct', 'redemption', () => RedemptionType, 'The redemption order, pending fulfillment');
+export const RedeemPointsProductPayload = PayloadType('RedeemPointsProduct', 'redemption', () => RedemptionType, 'The redemption order, pending fulfillment', redeemPointsProductRefusals);
 export const CreatePointsProductPayload = PayloadType('CreatePointsProduct', 'pointsProduct', () => PointsProductType, 'The new points product');
-export const UpdatePointsProductPayload = PayloadType('UpdatePointsProduct', 'pointsProduct', () => PointsProductType, 'The points product as changed');
-export const FulfilRedemptionPayload = PayloadType('FulfilRedemption', 'redemption', () => RedemptionType, 'The redemption, fulfilled');
+export const UpdatePointsProductPayload = PayloadType('UpdatePointsProduct', 'pointsProduct', () => PointsProductType, 'The points product as changed', updatePointsProductRefusals);
+export const FulfilRedemptionPayload = PayloadType('FulfilRedemption', 'redemption', () => RedemptionType, 'The redemption, fulfilled', fulfilRedemptionRefusals);

@@ -3,7 +3,10 @@ import { BalanceKind } from '../../entities/balance.entity.js';
 import { PayoutStatus } from '../../entities/settlement.entity.js';
 import { PageArgs, PageType } from './page.types.js';
 import { PayloadType } from './payload.types.js';
-import { PayoutStatusEnum, ShopAccountEnum, BalanceKindEnum } from './enums.js';
+import { PayoutStatusEnum, ShopAccountEnum, BalanceKindEnum, LedgerReasonEnum } from './enums.js';
+import type { LedgerReason } from '../../entities/ledger-entry.entity.js';
+import { createPayoutBatchRefusals, settlePayoutRefusals } from '../../services/settlement/payouts.js';
+import { addCommissionRateRefusals } from '../../services/settlement/commissions.js';
 
 @ObjectType({ description: "A shop's balances, in minor units of `currency`" })
 export class ShopBalances {
@@ -20,7 +23,7 @@ export class StatementEntry {
   @Field(() => ShopAccountEnum) account!: BalanceKind;
   @Field(() => Int) delta!: number;
   @Field(() => Int) balanceAfter!: number;
-  @Field() reason!: string;
+  @Field(() => LedgerReasonEnum) reason!: LedgerReason;
   @Field(() => Int, { nullable: true }) orderId!: number | null;
   @Field(() => Int, { nullable: true }) refundId!: number | null;
   @Field(() => Int, { nullable: true }) payoutId!: number | null;
@@ -128,6 +131,6 @@ export class AddCommissionRateInput {
   @Field({ nullable: true, description: 'Open-ended when absent' }) validUntil?: Date;
 }
 
-export const CreatePayoutBatchPayload = PayloadType('CreatePayoutBatch', 'batch', () => PayoutBatch, 'The batch with its payouts');
-export const SettlePayoutPayload = PayloadType('SettlePayout', 'payout', () => Payout, 'The payout, settled');
-export const AddCommissionRatePayload = PayloadType('AddCommissionRate', 'rate', () => CommissionRate, 'The new rate');
+export const CreatePayoutBatchPayload = PayloadType('CreatePayoutBatch', 'batch', () => PayoutBatch, 'The batch with its payouts', createPayoutBatchRefusals);
+export const SettlePayoutPayload = PayloadType('SettlePayout', 'payout', () => Payout, 'The payout, settled', settlePayoutRefusals);
+export const AddCommissionRatePayload = PayloadType('AddCommissionRate', 'rate', () => CommissionRate, 'The new rate', addCommissionRateRefusals);

@@ -2,6 +2,7 @@ import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { Role } from '../../entities/user.entity.js';
 import { RoleEnum } from './enums.js';
 import { PayloadType } from './payload.types.js';
+import { loginRefusals, registerRefusals } from '../../services/accounts/auth.service.js';
 
 
 @ObjectType('User')
@@ -41,6 +42,6 @@ export class LoginInput {
   deviceToken?: string | null;
 }
 
-export const RegisterPayload = PayloadType('Register', 'session', () => SessionType, 'The new account, signed in');
-export const LoginPayload = PayloadType('Login', 'session', () => SessionType, 'The signed-in session');
+export const RegisterPayload = PayloadType('Register', 'session', () => SessionType, 'The new account, signed in', registerRefusals);
+export const LoginPayload = PayloadType('Login', 'session', () => SessionType, 'The signed-in session', loginRefusals);
 export const LogoutPayload = PayloadType('Logout', 'loggedOut', () => Boolean, 'True: the token this request carried is revoked');

@@ -3,6 +3,8 @@ import { WebhookDisabledReason } from '../../entities/event.entity.js';
 import type { EventType } from '../../services/events/event-types.js';
 import { EventTypeEnum, WebhookDisabledReasonEnum } from './enums.js';
 import { PayloadType } from './payload.types.js';
+import { PageArgs, PageType } from './page.types.js';
+import { createWebhookEndpointRefusals, deleteWebhookEndpointRefusals, pingWebhookEndpointRefusals, redeliverWebhookEventRefusals, rotateWebhookSecretRefusals, updateWebhookEndpointRefusals } from '../../services/events/webhooks/webhook-endpoint.service.js';
 
 @ObjectType({ description: "An outbound webhook endpoint: a platform admin's receives every event of its types, a shop operator's those of the own shop" })
 export class WebhookEndpoint {
@@ -13,8 +15,16 @@ export class WebhookEndpoint {
   @Field() active!: boolean;
   @Field(() => WebhookDisabledReasonEnum, { nullable: true, description: 'Why it is off, when it is' }) disabledReason!: WebhookDisabledReason | null;
   @Field() createdAt!: Date;
-  @Field(() => String, { nullable: true, description: 'The signing secret (whsec_...): only in the answer that created or rotated it, null everywhere else' }) secret?: string;
 }
+
+@ObjectType({ description: 'A webhook endpoint with its signing secret: the answer that created it or rotated the secret, the only one that shows it' })
+export class WebhookEndpointWithSecret extends WebhookEndpoint {
+  @Field({ description: 'The signing secret (whsec_...), shown this once' }) secret!: string;
+}
+
+@ObjectType()
+export class WebhookEndpointPage extends PageType(WebhookEndpoint) {}
+
 
 @ObjectType({ description: 'One attempt to deliver to an endpoint (or a test ping), as the delivery log keeps it' })
 export class WebhookAttempt {
@@ -28,10 +38,12 @@ export class WebhookAttempt {
   @Field(() => String, { nullable: true, description: "The answer's first bytes (at most 1 KiB)" }) responseHead!: string | null;
 }
 
+@ObjectType()
+export class WebhookAttemptPage extends PageType(WebhookAttempt) {}
+
 @ArgsType()
-export class WebhookAttemptsArgs {
+export class WebhookAttemptsArgs extends PageArgs {
   @Field(() => Int) endpointId!: number;
-  @Field(() => Int, { nullable: true, description: 'At most this many, newest first (1-200, default 50)' }) limit?: number | null;
 }
 
 @InputType()
@@ -70,9 +82,9 @@ export class PingWebhookEndpointInput {
   @Field(() => Int) endpointId!: number;
 }
 
-export const CreateWebhookEndpointPayload = PayloadType('CreateWebhookEndpoint', 'endpoint', () => WebhookEndpoint, 'The new endpoint, with its secret (shown this once)');
-export const UpdateWebhookEndpointPayload = PayloadType('UpdateWebhookEndpoint', 'endpoint', () => WebhookEndpoint, 'The endpoint as changed');
-export const DeleteWebhookEndpointPayload = PayloadType('DeleteWebhookEndpoint', 'deletedEndpointId', () => Int, 'The id of the deleted endpoint');
-export const RotateWebhookSecretPayload = PayloadType('RotateWebhookSecret', 'endpoint', () => WebhookEndpoint, 'The endpoint with its new secret (shown this once)');
-export const RedeliverWebhookEventPayload = PayloadType('RedeliverWebhookEvent', 'redeliveredEventId', () => ID, 'The id of the event queued again for the endpoint');
-export const PingWebhookEndpointPayload = PayloadType('PingWebhookEndpoint', 'attempt', () => WebhookAttempt, 'The logged attempt of the ping');
+export const CreateWebhookEndpointPayload = PayloadType('CreateWebhookEndpoint', 'endpoint', () => WebhookEndpointWithSecret, 'The new endpoint, with its secret (shown this once)', createWebhookEndpointRefusals);
+export const UpdateWebhookEndpointPayload = PayloadType('UpdateWebhookEndpoint', 'endpoint', () => WebhookEndpoint, 'The endpoint as changed', updateWebhookEndpointRefusals);
+export const DeleteWebhookEndpointPayload = PayloadType('DeleteWebhookEndpoint', 'deletedEndpointId', () => Int, 'The id of the deleted endpoint', deleteWebhookEndpointRefusals);
+export const RotateWebhookSecretPayload = PayloadType('RotateWebhookSecret', 'endpoint', () => WebhookEndpointWithSecret, 'The endpoint with its new secret (shown this once)', rotateWebhookSecretRefusals);
+export const RedeliverWebhookEventPayload = PayloadType('RedeliverWebhookEvent', 'redeliveredEventId', () => ID, 'The id of the event queued again for the endpoint', redeliverWebhookEventRefusals);
+export const PingWebhookEndpointPayload = PayloadType('PingWebhookEndpoint', 'attempt', () => WebhookAttempt, 'The logged attempt of the ping', pingWebhookEndpointRefusals);

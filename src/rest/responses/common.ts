@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { regionCode } from '../../services/shipping/regions.js';
 
 /**
  * Response bodies as zod schemas, camelCase like the services' views: the OpenAPI document shows
@@ -24,7 +25,7 @@ export const ShopRef = named('ShopRef', z.strictObject({ id, slug: z.string(), n
 
 export const ShippingAddress = named(
   'ShippingAddress',
-  z.strictObject({ recipient: z.string(), phone: z.string(), region: z.string(), address: z.string() }),
+  z.strictObject({ recipient: z.string(), phone: z.string(), region: regionCode, address: z.string() }),
 );
 
 /** A page of a list: `page` from 1, `page_size` as asked (default 20), `total` of the whole list. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { regionCode } from '../../services/shipping/regions.js';
 import { RedemptionStatus } from '../../entities/redemption.entity.js';
 import { count, id, itemsOf, money, named, page, ShippingAddress, timestamp } from './common.js';
 
@@ -47,7 +48,7 @@ export const FreightTemplate = named(
     id,
     shopId: id,
     name: z.string(),
-    regions: z.array(z.strictObject({ ...freightTerms, region: z.string() })),
+    regions: z.array(z.strictObject({ ...freightTerms, region: regionCode })),
     createdAt: timestamp,
     updatedAt: timestamp,
   }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CANCEL_REASONS } from '../../entities/order.entity.js';
 import { OrderStatus } from '../../entities/order.entity.js';
 import { ItemPricing } from '../../entities/order-item.entity.js';
 import { count, id, money, named, page, ShippingAddress, ShopRef, timestamp } from './common.js';
@@ -72,7 +73,7 @@ export const Order = named(
     deliveredAt: timestamp.optional(),
     completedAt: timestamp.optional(),
     cancelledAt: timestamp.optional(),
-    cancelReason: z.string().optional(),
+    cancelReason: z.enum(CANCEL_REASONS).optional(),
     groupId: id.optional(),
     groupPrice: money.optional(),
     items: z.array(OrderItem),

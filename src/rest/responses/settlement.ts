@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LEDGER_REASONS } from '../../entities/ledger-entry.entity.js';
 import { BalanceKind } from '../../entities/balance.entity.js';
 import { PayoutStatus } from '../../entities/settlement.entity.js';
 import { count, id, money, named, page, timestamp } from './common.js';
@@ -15,7 +16,7 @@ export const StatementEntry = named(
     account: z.enum([BalanceKind.ShopPending, BalanceKind.ShopAvailable, BalanceKind.ShopInTransit, BalanceKind.ShopDebt]),
     delta: z.number().int(),
     balanceAfter: z.number().int(),
-    reason: z.string(),
+    reason: z.enum(LEDGER_REASONS),
     orderId: id.nullable(),
     refundId: id.nullable(),
     payoutId: id.nullable(),

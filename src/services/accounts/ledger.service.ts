@@ -12,11 +12,16 @@ import { typedSql } from '../../db/typed-sql.js';
  * moves only by `transfer` (double entry: two accounts, two entries, one statement); points, which
  * are not money, change alone. Call them with the entity manager of the use case's transaction.
  */
+
+import { type LedgerReason } from '../../entities/ledger-entry.entity.js';
+
+export { LEDGER_REASONS, type LedgerReason } from '../../entities/ledger-entry.entity.js';
+
 export interface LedgerChange {
   userId: number;
   kind: BalanceKind;
   amount: number;
-  reason: string;
+  reason: LedgerReason;
   reference?: { type: string; id: number };
 }
 
@@ -135,7 +140,7 @@ export interface Transfer {
   from: Account;
   to: Account;
   amount: number;
-  reason: string;
+  reason: LedgerReason;
   reference?: { type: string; id: number };
   /** Take only what the source holds: when it is short nothing moves and `transfer` answers false. */
   guarded?: boolean;

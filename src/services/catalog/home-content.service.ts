@@ -6,7 +6,7 @@ import { ProductStatus } from '../../entities/product.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireAdmin } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { imageUrl, MAX_ID, parseInput, z } from '../../shared/validate.js';
+import { httpUrl, MAX_ID, parseInput, z } from '../../shared/validate.js';
 import { typedSql } from '../../db/typed-sql.js';
 import { homeContentItems } from './catalog.repository.js';
 import { lockOrderedList } from './ordered-list-lock.js';
@@ -37,7 +37,7 @@ const listKey = (kind: ContentKind) => kind.replace(/_([a-z])/g, (_, c: string) 
 const ContentItemInput = z.strictObject({
   title: z.string().trim().min(1).max(120),
   subtitle: z.string().trim().max(300).nullish(),
-  imageUrl: imageUrl().nullish(),
+  imageUrl: httpUrl().nullish(),
   destination: z.string().max(300),
   active: z.boolean().nullish(),
   // Ignored, so a list read from the admin route can be sent back as is: ids are reassigned and

@@ -11,7 +11,7 @@ import { typedSql, type Database } from '../../db/typed-sql.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireOperator } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { imageUrl, parseInput, idParam, money, quantity, queryFlag, z } from '../../shared/validate.js';
+import { httpUrl, idParam, money, parseInput, quantity, queryFlag, z } from '../../shared/validate.js';
 import { pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { productViewOf, toSkuView, type MerchantProductView } from './catalog-views.js';
 import { soldCounts } from './sold-count.js';
@@ -58,7 +58,7 @@ export const UpsertInput = z
     id: idParam.nullish(),
     name: z.string().trim().min(1).max(200),
     description: z.string().trim().max(10_000).nullish(),
-    imageUrl: imageUrl().nullish(),
+    imageUrl: httpUrl().nullish(),
     categoryId: idParam,
     brandId: idParam.nullish(),
     skus: z.array(SkuInput).min(1, 'a product needs at least one SKU').max(100),

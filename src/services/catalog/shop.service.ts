@@ -2,7 +2,7 @@ import { notFound } from '../../errors.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireAdmin } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { imageUrl, parseInput, idParam, z } from '../../shared/validate.js';
+import { httpUrl, idParam, parseInput, z } from '../../shared/validate.js';
 import { pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { Shop } from '../../entities/shop.entity.js';
 import { ShopProfile } from '../../entities/shop-profile.entity.js';
@@ -13,9 +13,9 @@ import { refusals } from '../../error-codes.js';
 export const ListShopsInput = z.strictObject({ ...pageFields });
 export const Slug = z.string().min(1).max(80);
 export const ProfileInput = z.strictObject({
-  logoUrl: imageUrl(),
+  logoUrl: httpUrl(),
   description: z.string().trim().max(2000).nullish(),
-  bannerUrl: imageUrl().nullish(),
+  bannerUrl: httpUrl().nullish(),
   contactPhone: z.string().trim().max(40).nullish(),
   address: z.string().trim().max(300).nullish(),
 });

@@ -37,7 +37,9 @@ import { EventTypes, type EventType } from '../events/event-types.js';
  */
 
 /** Why an order was cancelled. */
-export type CancelReason = 'customer' | 'payment_timeout' | 'group_expired' | 'refunded';
+import type { CancelReason } from '../../entities/order.entity.js';
+
+export { CANCEL_REASONS, type CancelReason } from '../../entities/order.entity.js';
 
 type OrderRow = ExpressionBuilder<Database, 'Order'>;
 

@@ -3,7 +3,7 @@ import { toDate, opt } from '../../shared/values.js';
 import { BASE_CURRENCY } from '../../currency.js';
 import { intArray } from '../../db/sql.js';
 import type { ItemPricing } from '../../entities/order-item.entity.js';
-import type { OrderStatus, ShippingAddress } from '../../entities/order.entity.js';
+import type { CancelReason, OrderStatus, ShippingAddress } from '../../entities/order.entity.js';
 import { orderRowsById, type OrderItemRow, type OrderRow, type ShipmentRow } from './order.repository.js';
 
 export type { OrderRow };
@@ -58,7 +58,7 @@ export interface OrderView {
   /** When the after-sale window closed the order (its shop's earnings released). */
   completedAt?: Date;
   cancelledAt?: Date;
-  cancelReason?: string;
+  cancelReason?: CancelReason;
   /** Group-buying order: the group it takes a seat in and the seat price, snapshotted at checkout. */
   groupId?: number;
   groupPrice?: number;
@@ -100,7 +100,9 @@ export function orderViewsFromRows(orders: OrderRow[]): OrderView[] {
       couponId: opt(o.coupon_id),
       freightFee: o.freight_fee,
       total: o.total,
-      shippingAddress: o.shipping_address,
+      // In the view's own order: the column's jsonb keeps its keys in another, and a replayed answer
+      // must be the first one byte for byte (docs/api.md, "Retries").
+      shippingAddress: { recipient: o.shipping_address.recipient, phone: o.shipping_address.phone, region: o.shipping_address.region, address: o.shipping_address.address },
       createdAt: toDate(o.created_at),
       paidAt: toDate(o.paid_at),
       shippedAt: toDate(o.shipped_at),

@@ -1,6 +1,6 @@
 import { fixedStatement } from '../../db/prepared-queries.js';
 import { ItemPricing } from '../../entities/order-item.entity.js';
-import { OrderStatus } from '../../entities/order.entity.js';
+import { CANCEL_REASONS, OrderStatus } from '../../entities/order.entity.js';
 import { z } from '../../shared/validate.js';
 
 /**
@@ -62,7 +62,7 @@ export const OrderRow = z.strictObject({
   delivered_at: stamp.nullable(),
   completed_at: stamp.nullable(),
   cancelled_at: stamp.nullable(),
-  cancel_reason: z.string().nullable(),
+  cancel_reason: z.enum(CANCEL_REASONS).nullable(),
   coupon_id: id.nullable(),
   group_id: id.nullable(),
   group_price: count.nullable(),

@@ -95,7 +95,9 @@ export const PayCheckoutInput = z.strictObject({
     .array(id)
     .min(1)
     .max(100)
-    .refine((ids) => new Set(ids).size === ids.length, 'Each order may appear once'),
+    .refine((ids) => new Set(ids).size === ids.length, 'Each order may appear once')
+    // The refinement has no JSON Schema: the document states it as the keyword it is.
+    .meta({ uniqueItems: true }),
 });
 
 export const payCheckoutRefusals = refusals('GROUP_ALREADY_JOINED', 'GROUP_FULL', 'GROUP_NOT_JOINABLE', 'IDEMPOTENCY_KEY_REUSED', 'INSUFFICIENT_FUNDS', 'NOT_FOUND', 'ORDER_STATE_CONFLICT');

@@ -75,8 +75,8 @@ export async function payShopsForPaidOrders(tx: ServiceContext, moved: readonly 
     const reference = { type: 'order', id: m.orderId };
     const cut = commission.get(m.orderId) ?? 0;
     const parts = [
-      { to: { shop: m.shopId, kind: BalanceKind.ShopPending } as const, amount: m.total - cut, reason: fromFrozen ? 'group_settlement' : 'order_payment' },
-      { to: { shop: m.shopId, kind: BalanceKind.PlatformCommission } as const, amount: cut, reason: 'commission' },
+      { to: { shop: m.shopId, kind: BalanceKind.ShopPending } as const, amount: m.total - cut, reason: fromFrozen ? ('group_settlement' as const) : ('order_payment' as const) },
+      { to: { shop: m.shopId, kind: BalanceKind.PlatformCommission } as const, amount: cut, reason: 'commission' as const },
     ].filter((p) => p.amount > 0);
     for (const part of parts) {
       if (fromFrozen) {

@@ -3,6 +3,7 @@ import { refusals } from '../../error-codes.js';
 import { typedSql } from '../../db/typed-sql.js';
 import { BASE_CURRENCY } from '../../currency.js';
 import { BalanceKind } from '../../entities/balance.entity.js';
+import type { LedgerReason } from '../../entities/ledger-entry.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireAdmin, requireOperator } from '../../shared/guards.js';
 import { calendarDate, onceFieldsFit, parseInput, z } from '../../shared/validate.js';
@@ -46,7 +47,7 @@ export interface StatementEntryView {
   account: ShopOwnKind;
   delta: number;
   balanceAfter: number;
-  reason: string;
+  reason: LedgerReason;
   /** What the entry is about: an order, a refund or a payout (null for the ledger's opening). */
   orderId: number | null;
   refundId: number | null;

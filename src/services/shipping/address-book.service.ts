@@ -8,7 +8,7 @@ import { inTransaction } from '../../shared/transaction.js';
 import { idParam, parseInput, z } from '../../shared/validate.js';
 import { refusals } from '../../error-codes.js';
 import { ShippingAddressInput } from './freight-fees.js';
-import { listShippingRegions, shippingRegion, type RegionView } from './regions.js';
+import { listShippingRegions, regionCode, type RegionView } from './regions.js';
 
 /** A customer keeps at most this many addresses: a book, not a log. */
 export const ADDRESS_BOOK_LIMIT = 20;
@@ -25,7 +25,7 @@ export interface SavedAddressView {
 }
 
 /** An address as checkout takes it, its region one the mall ships to; `isDefault` makes it the default. */
-export const SavedAddressInput = ShippingAddressInput.extend({ region: shippingRegion, isDefault: z.boolean().optional() }).strict();
+export const SavedAddressInput = ShippingAddressInput.extend({ region: regionCode, isDefault: z.boolean().optional() }).strict();
 const AddressChange = SavedAddressInput.partial().strict();
 
 const COLUMNS = ['id', 'recipient', 'phone', 'region', 'address', 'isDefault', 'createdAt'] as const;

@@ -2,13 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { freightTermsOfProducts, type FreightTermsRow } from './freight.repository.js';
 import { z } from '../../shared/validate.js';
 import type { DraftOrder } from '../../shared/checkout-draft.js';
+import { regionCode } from './regions.js';
 
-/** ISO 3166-2 style region codes (`CN`, `CN-BJ`, `CN-XZ`), upper-cased; templates match them exactly. */
-export const regionCode = z
-  .string()
-  .trim()
-  .toUpperCase()
-  .regex(/^[A-Z]{2}(-[A-Z0-9]{1,3})?$/, 'Use a region code such as CN-BJ');
+export { regionCode };
 
 /** Where a checkout ships; snapshotted on each order. Strict: no fee or other field is accepted. */
 export const ShippingAddressInput = z

@@ -65,7 +65,7 @@ const CartPageQuery = graphql(`
  * prices freight, which the cart does not show.
  */
 const CartPricesQuery = graphql(`
-  query CartPrices($region: String!) {
+  query CartPrices($region: RegionCode!) {
     checkoutPreview(region: $region) {
       orders {
         shop {

@@ -2,13 +2,14 @@ import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useMutation, useQuery, type UseQueryState } from 'urql';
 import { graphql } from '../gql';
-import type { CheckoutPageQuery as CheckoutData, CheckoutPreviewQuery as CheckoutPreviewData, PlacedOrderFieldsFragment } from '../gql/graphql';
+import type { RegionCode, CheckoutPageQuery as CheckoutData, CheckoutPreviewQuery as CheckoutPreviewData, PlacedOrderFieldsFragment } from '../gql/graphql';
 import { CurrencyProvider, Money } from '../money/currency-context';
 import { QueryResult } from '../ui/query-result';
 import { ErrorNotice } from '../ui/query-state';
 import { refusalOf } from '../api/errors';
 import { usePageTitle } from '../ui/page-title';
-import { AddressFields, DEFAULT_REGION, readAddress } from '../ui/address-fields';
+import { AddressFields, DEFAULT_REGION, readAddress, regionOf } from '../ui/address-fields';
+import { regionLabel } from '../ui/region-label';
 import { RequireSignIn } from '../auth/require-sign-in';
 import { useIdempotencyKey } from '../api/idempotency-key';
 import { linesByShop } from './cart-page';
@@ -53,7 +54,7 @@ const CheckoutPageQuery = graphql(`
 `);
 
 const CheckoutPreviewQuery = graphql(`
-  query CheckoutPreview($region: String!, $coupons: [CouponChoiceInput!]) {
+  query CheckoutPreview($region: RegionCode!, $coupons: [CouponChoiceInput!]) {
     checkoutPreview(region: $region, coupons: $coupons) {
       total
       orders {
@@ -75,7 +76,7 @@ const CheckoutPreviewQuery = graphql(`
 
 /** What the customer has chosen so far: the region prices the freight, the coupons the discounts. */
 interface Choice {
-  region: string;
+  region: RegionCode;
   coupons: { shopId: number; couponId: number }[];
 }
 
@@ -87,7 +88,7 @@ function couponsOf(form: FormData): Choice['coupons'] {
 
 function choiceOf(form: HTMLFormElement): Choice {
   const data = new FormData(form);
-  return { region: String(data.get('region') ?? DEFAULT_REGION), coupons: couponsOf(data) };
+  return { region: regionOf(data.get('region')), coupons: couponsOf(data) };
 }
 
 type Preview = NonNullable<CheckoutPreviewData['checkoutPreview']>;
@@ -155,7 +156,7 @@ function AddressChoice({ saved, picked, onPick }: { saved: SavedAddress[]; picke
             <label key={a.id} className="saved-address">
               <input type="radio" name="saved-address" value={a.id} checked={picked?.id === a.id} onChange={() => onPick(a)} />
               <span>
-                <strong>{a.recipient}</strong> {a.phone} · {a.address} ({a.region}){a.isDefault ? <span className="badge">Default</span> : null}
+                <strong>{a.recipient}</strong> {a.phone} · {a.address} ({regionLabel(a.region)}){a.isDefault ? <span className="badge">Default</span> : null}
               </span>
             </label>
           ))}
@@ -295,7 +296,7 @@ function CheckoutForm({ data, groupBuy }: { data: CheckoutData; groupBuy: { acti
           {groupBuy?.groupId ? 'Joining a group' : 'Opening a group'} for {data.groupBuy.productName} ({data.groupBuy.skuName}) at <Money amount={data.groupBuy.groupPrice} />, {data.groupBuy.capacity} seats.
         </p>
       ) : (
-        <CartSummary data={data} preview={preview.data?.checkoutPreview} />
+        <CartSummary data={data} preview={preview.data?.checkoutPreview ?? undefined} />
       )}
       <AddressChoice saved={data.myAddresses} picked={picked} onPick={pick} />
       {groupBuy ? null : <ServerTotals result={preview} />}

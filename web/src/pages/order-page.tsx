@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { useMutation, useQuery, type CombinedError } from 'urql';
 import { graphql } from '../gql';
 import type { OrderActionMutation, OrderPageQuery as OrderData } from '../gql/graphql';
+import { regionLabel } from '../ui/region-label';
 import { CurrencyProvider, Money } from '../money/currency-context';
 import { Missing, QueryResult } from '../ui/query-result';
 import { refusalOf } from '../api/errors';
@@ -188,7 +189,7 @@ function OrderView({ order, refresh }: { order: Order; refresh: () => void }) {
           <address>
             {order.shippingAddress.recipient}, {order.shippingAddress.phone}
             <br />
-            {order.shippingAddress.address} ({order.shippingAddress.region})
+            {order.shippingAddress.address} ({regionLabel(order.shippingAddress.region)})
           </address>
         </section>
       ) : null}

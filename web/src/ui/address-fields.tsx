@@ -1,5 +1,7 @@
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
+import type { RegionCode } from '../gql/graphql';
+import { regionLabel } from './region-label';
 
 /** Every region the mall ships to (the server's list: 31 mainland provinces, Hong Kong, Macau, Taiwan). */
 const ShippingRegions = graphql(`
@@ -15,11 +17,15 @@ const ShippingRegions = graphql(`
 export interface Address {
   recipient: string;
   phone: string;
-  region: string;
+  region: RegionCode;
   address: string;
 }
 
-export const DEFAULT_REGION = 'CN-SH';
+export const DEFAULT_REGION: RegionCode = 'CN_SH';
+
+
+/** The region a form sent: one of the options, which are the schema's own values. */
+export const regionOf = (value: FormDataEntryValue | null): RegionCode => (value === null || value === '' ? DEFAULT_REGION : (String(value) as RegionCode));
 
 /**
  * The shipping address inputs, read back with `readAddress` from the form's data. `initial` fills
@@ -41,7 +47,7 @@ export function AddressFields({ legend = 'Shipping address', initial }: { legend
       <label>
         Region{' '}
         <select name="region" required defaultValue={region} key={options.length}>
-          {options.length === 0 ? <option value={region}>{region}</option> : null}
+          {options.length === 0 ? <option value={region}>{regionLabel(region)}</option> : null}
           {options.map((r) => (
             <option key={r.code} value={r.code}>
               {r.name} {r.localName}
@@ -58,5 +64,5 @@ export function AddressFields({ legend = 'Shipping address', initial }: { legend
 
 export function readAddress(form: FormData): Address {
   const text = (name: string) => String(form.get(name) ?? '').trim();
-  return { recipient: text('recipient'), phone: text('phone'), region: text('region'), address: text('address') };
+  return { recipient: text('recipient'), phone: text('phone'), region: regionOf(form.get('region')), address: text('address') };
 }

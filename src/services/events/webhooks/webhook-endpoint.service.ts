@@ -8,6 +8,8 @@ import { atLeastOneField, idParam, parseInput, z } from '../../../shared/validat
 import { inTransaction } from '../../../shared/transaction.js';
 import { typedSql } from '../../../db/typed-sql.js';
 import { textArray } from '../../../db/sql.js';
+import { pageFields, pageFrom, PageQuery, type Page } from '../../../shared/pagination.js';
+import { sql } from 'kysely';
 import { ALL_EVENT_TYPES, type EventType } from '../event-types.js';
 import { newWebhookSecret } from './webhook-signing.js';
 import { checkTargetAddresses, urlProblem, WebhookTargetRefused } from './webhook-target.js';
@@ -59,7 +61,8 @@ const Url = z.string().trim().min(1).max(2000);
 export const CreateWebhookInput = z.object({ url: Url, eventTypes: EventTypeList, active: z.boolean().default(true) });
 /** A change must change something: `{}` is refused (it would be an UPDATE with nothing to set). */
 export const UpdateWebhookInput = atLeastOneField(z.object({ url: Url.optional(), eventTypes: EventTypeList.optional(), active: z.boolean().optional() }));
-export const WebhookAttemptsInput = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });
+/** A page of the delivery log, newest first. */
+export const WebhookAttemptsInput = z.object(pageFields);
 export const RedeliverWebhookInput = z.object({ eventId: z.string().regex(/^[1-9][0-9]{0,17}$/, 'an event id') });
 
 
@@ -108,15 +111,20 @@ export async function createWebhookEndpoint(ctx: ServiceContext, input: unknown,
   return { ...viewOf(row), secret };
 }
 
-export async function listWebhookEndpoints(ctx: ServiceContext, door: WebhookDoor = 'caller'): Promise<WebhookEndpointView[]> {
+/** The caller's endpoints, a page at a time (oldest first), as every list is paged (docs/api.md, "Conventions"). */
+export async function listWebhookEndpoints(ctx: ServiceContext, input: unknown, door: WebhookDoor = 'caller'): Promise<Page<WebhookEndpointView>> {
   const scope = scopeOf(ctx, door);
-  const rows = await typedSql(ctx.em)
+  const paging = parseInput(PageQuery, input ?? {});
+  const endpoints = typedSql(ctx.em)
     .selectFrom('WebhookEndpoint')
-    .select(COLUMNS)
-    .where((eb) => (scope.shopId === null ? eb('shop', 'is', null) : eb('shop', '=', scope.shopId)))
+    .where((eb) => (scope.shopId === null ? eb('shop', 'is', null) : eb('shop', '=', scope.shopId)));
+  const rows = await endpoints
+    .select([...COLUMNS, sql<number>`(count(*) over ())::int`.as('total')])
     .orderBy('id')
+    .limit(paging.pageSize)
+    .offset((paging.page - 1) * paging.pageSize)
     .execute();
-  return rows.map(viewOf);
+  return pageFrom(rows, paging, ({ total: _total, ...row }) => viewOf(row), async () => (await endpoints.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n);
 }
 
 export const updateWebhookEndpointRefusals = refusals('WEBHOOK_URL_REFUSED', 'NOT_FOUND');
@@ -183,19 +191,21 @@ export async function rotateWebhookSecret(ctx: ServiceContext, endpointId: unkno
 export const webhookAttemptsRefusals = refusals('NOT_FOUND');
 
 /** The delivery log of an endpoint, newest first: each attempt's time, status, latency and first bytes of the answer. */
-export async function webhookAttempts(ctx: ServiceContext, endpointId: unknown, input: unknown, door: WebhookDoor = 'caller'): Promise<WebhookAttemptView[]> {
+export async function webhookAttempts(ctx: ServiceContext, endpointId: unknown, input: unknown, door: WebhookDoor = 'caller'): Promise<Page<WebhookAttemptView>> {
   const scope = scopeOf(ctx, door);
   // A path segment over REST: anything but an id is refused, never a NaN in SQL.
   const id = parseInput(idParam, endpointId);
   await ownEndpoint(ctx, id, scope);
-  const { limit } = parseInput(WebhookAttemptsInput, input ?? {});
-  const rows = await ctx.em.execute<{ id: string; delivery_id: string | null; event_id: string | null; attempted_at: string; status_code: number | null; latency_ms: number; error: string | null; response_head: string | null }[]>(
-    `select a.id::text as id, a.delivery_id::text as delivery_id, d.position::text as event_id, a.attempted_at, a.status_code, a.latency_ms, a.error, a.response_head
+  const paging = parseInput(WebhookAttemptsInput, input ?? {});
+  const rows = await ctx.em.execute<{ id: string; delivery_id: string | null; event_id: string | null; attempted_at: string; status_code: number | null; latency_ms: number; error: string | null; response_head: string | null; total: number }[]>(
+    `select a.id::text as id, a.delivery_id::text as delivery_id, d.position::text as event_id, a.attempted_at, a.status_code, a.latency_ms, a.error, a.response_head,
+            (count(*) over ())::int as total
        from webhook_attempt a left join webhook_delivery d on d.id = a.delivery_id
-      where a.endpoint_id = ? order by a.id desc limit ?`,
-    [id, limit],
+      where a.endpoint_id = ? order by a.id desc limit ? offset ?`,
+    [id, paging.pageSize, (paging.page - 1) * paging.pageSize],
   );
-  return rows.map((r) => ({
+  const countAll = async () => (await ctx.em.execute<{ n: number }[]>('select count(*)::int as n from webhook_attempt where endpoint_id = ?', [id]))[0].n;
+  return pageFrom(rows, paging, (r) => ({
     id: r.id,
     deliveryId: r.delivery_id,
     eventId: r.event_id,
@@ -204,7 +214,7 @@ export async function webhookAttempts(ctx: ServiceContext, endpointId: unknown, 
     latencyMs: r.latency_ms,
     error: r.error,
     responseHead: r.response_head,
-  }));
+  }), countAll);
 }
 
 export const redeliverWebhookEventRefusals = refusals('NOT_FOUND');

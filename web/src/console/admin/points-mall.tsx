@@ -2,6 +2,7 @@ import { type FormEvent } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { AdminPointsProductsQuery } from '../gql/graphql';
+import { regionLabel } from '../../ui/region-label';
 import { QueryResult } from '../../ui/query-result';
 import { ActionButton, Field, OptimisticSwitch, Pager, int, optionalText, text, useAction, usePageParam, when, useListContext } from '../kit';
 
@@ -251,7 +252,7 @@ export function PointsMall() {
                     </td>
                     <td>{r.pointsTotal}</td>
                     <td>
-                      {r.shippingAddress.recipient}, {r.shippingAddress.phone}, {r.shippingAddress.address} ({r.shippingAddress.region})
+                      {r.shippingAddress.recipient}, {r.shippingAddress.phone}, {r.shippingAddress.address} ({regionLabel(r.shippingAddress.region)})
                     </td>
                     <td>
                       <Fulfil id={r.id} />

@@ -1,7 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
-import type { FreightTemplatesQuery } from '../gql/graphql';
+import type { FreightTemplatesQuery, RegionCode } from '../gql/graphql';
+import { regionLabel } from '../../ui/region-label';
+
+/** A region code as typed (`cn-xz`, `CN-XZ`) in the schema's spelling (`CN_XZ`); the server refuses one it does not ship to. */
+const regionCodeOf = (text: string) => text.trim().toUpperCase().replace('-', '_') as RegionCode;
 import { Money } from '../../money/currency-context';
 import { QueryResult } from '../../ui/query-result';
 import { ActionButton, Field, Pager, fromMinor, optionalMinor, text, toMinor, usePageParam, useListContext, useAction } from '../kit';
@@ -81,7 +85,7 @@ function TemplateForm({ template, onDone }: { template?: Template; onDone: () =>
   const create = useAction(CreateFreightTemplate, (d) => d.createFreightTemplate, 'Not saved');
   const update = useAction(UpdateFreightTemplate, (d) => d.updateFreightTemplate, 'Not saved');
   const [rows, setRows] = useState<RegionRow[]>(() =>
-    (template?.regions ?? []).map((r) => ({ key: nextKey++, region: r.region, first: fromMinor(r.firstUnitFee), additional: fromMinor(r.additionalUnitFee), free: fromMinor(r.freeThreshold) })),
+    (template?.regions ?? []).map((r) => ({ key: nextKey++, region: regionLabel(r.region), first: fromMinor(r.firstUnitFee), additional: fromMinor(r.additionalUnitFee), free: fromMinor(r.freeThreshold) })),
   );
   const action = template ? update : create;
   const errors = action.errors;
@@ -94,7 +98,7 @@ function TemplateForm({ template, onDone }: { template?: Template; onDone: () =>
       firstUnitFee: toMinor(form.get('firstUnitFee')),
       additionalUnitFee: toMinor(form.get('additionalUnitFee')),
       freeThreshold: optionalMinor(form.get('freeThreshold')),
-      regions: rows.map((r) => ({ region: r.region.trim(), firstUnitFee: toMinor(r.first), additionalUnitFee: toMinor(r.additional), freeThreshold: optionalMinor(r.free) })),
+      regions: rows.map((r) => ({ region: regionCodeOf(r.region), firstUnitFee: toMinor(r.first), additionalUnitFee: toMinor(r.additional), freeThreshold: optionalMinor(r.free) })),
     };
     const answer = template ? await update.run({ input: { ...fields, templateId: template.id } }) : await create.run({ input: fields });
     if (answer?.template) onDone();

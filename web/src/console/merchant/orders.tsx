@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { ConsoleIssueInvoiceMutation, MerchantOrderQuery, OrderStatus } from '../gql/graphql';
+import { regionLabel } from '../../ui/region-label';
 import { Money } from '../../money/currency-context';
 import { Missing, QueryResult } from '../../ui/query-result';
 import { Pager, label, optionalText, text, useFilterParam, usePageParam, useAction, when, useListContext } from '../kit';
@@ -78,7 +79,7 @@ export function OrderList() {
                     </td>
                     <td>{label(o.status)}</td>
                     <td>
-                      {o.shippingAddress.recipient} ({o.shippingAddress.region})
+                      {o.shippingAddress.recipient} ({regionLabel(o.shippingAddress.region)})
                     </td>
                     <td>{o.items.reduce((n, i) => n + i.quantity, 0)}</td>
                     <td>
@@ -346,7 +347,7 @@ export function OrderDetail() {
                 <div>
                   <dt>Ship to</dt>
                   <dd>
-                    {order.shippingAddress.recipient}, {order.shippingAddress.phone}, {order.shippingAddress.address} ({order.shippingAddress.region})
+                    {order.shippingAddress.recipient}, {order.shippingAddress.phone}, {order.shippingAddress.address} ({regionLabel(order.shippingAddress.region)})
                   </dd>
                 </div>
               </dl>
