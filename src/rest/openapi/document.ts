@@ -149,7 +149,10 @@ function operationObject(op: RegisteredOperation, responseIds: Map<z.ZodType, st
     required: true,
     schema: doc.params?.[name] ? inputSchema(doc.params[name]) : positiveId,
   }));
-  for (const { name, required, schema } of queryParameters(doc, op.path)) parameters.push({ name, in: 'query', required, schema });
+  for (const { name, required, schema } of queryParameters(doc, op.path)) {
+    // A list in the query is comma-separated (`types=order.paid,order.cancelled`): OpenAPI's `form` without `explode`.
+    parameters.push({ name, in: 'query', required, schema, ...(schema.type === 'array' ? { style: 'form', explode: false } : {}) });
+  }
   if (doc.idempotent) {
     parameters.push({
       name: IDEMPOTENCY_KEY_HEADER,

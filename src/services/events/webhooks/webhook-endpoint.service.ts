@@ -56,7 +56,13 @@ function scopeOf(ctx: ServiceContext, door: WebhookDoor): Scope {
 }
 
 const EventTypeList = z.array(z.enum(ALL_EVENT_TYPES as [EventType, ...EventType[]])).min(1).max(ALL_EVENT_TYPES.length);
-const Url = z.string().trim().min(1).max(2000);
+/**
+ * A receiver's address as the document states it: http(s), an authority without user-info, no
+ * fragment. What depends on the deployment (https only outside development, the addresses behind the
+ * name) is checked when it is saved and again when it is dialled (webhook-target.ts).
+ */
+const WEBHOOK_URL = /^[Hh][Tt][Tt][Pp][Ss]?:\/\/[^\s/?#@\\]+(?:[/?][^\s#]*)?$/;
+const Url = z.string().trim().min(1).max(2000).regex(WEBHOOK_URL, 'must be an http(s) URL without user-info or a fragment').meta({ format: 'uri' });
 
 export const CreateWebhookInput = z.object({ url: Url, eventTypes: EventTypeList, active: z.boolean().default(true) });
 /** A change must change something: `{}` is refused (it would be an UPDATE with nothing to set). */
