@@ -173,10 +173,11 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     limit: deps.config.bodyLimitBytes,
     type: ['application/json', 'application/*+json'],
     // Runs on the raw (inflated) bytes before JSON.parse: too deep a body is refused unparsed.
-    verify: (_req, _res, raw) => {
+    verify: (_req, res, raw) => {
       if (jsonNestsDeeperThan(raw, MAX_JSON_DEPTH)) {
         throw new AppError('JSON_TOO_DEEP', 400, `The JSON body nests more than ${MAX_JSON_DEPTH} levels deep`, { max_depth: MAX_JSON_DEPTH });
       }
+      requestLocals(res as Response).rawBody = raw;
     },
   });
 

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { AppError } from '../../errors.js';
 import { typedSql } from '../../db/typed-sql.js';
 import { BalanceKind } from '../../entities/balance.entity.js';
 import { OrderStatus } from '../../entities/order.entity.js';
@@ -98,8 +99,9 @@ export async function capturePayment(tx: ServiceContext, payment: PaymentRow, pr
   }
   const db = typedSql(tx.em);
   const orderIds = (await db.selectFrom('PaymentOrder').select('order').where('payment', '=', payment.id).orderBy('order').execute()).map((r) => r.order);
-  const moved = await transitionOrders(tx, ORDER_PAYMENT, orderIds, { customerId: payment.customer });
-  const paid = moved.map((m) => m.orderId);
+  const paid = options.allOrNone
+    ? (await transitionOrders(tx, ORDER_PAYMENT, orderIds, { customerId: payment.customer })).map((m) => m.orderId)
+    : await payEachOrder(tx, orderIds, payment.customer);
   const unpaid = orderIds.filter((id) => !paid.includes(id));
   if (unpaid.length > 0 && options.allOrNone) {
     const rows = await db.selectFrom('Order').select(['id', 'status']).where('id', 'in', unpaid).orderBy('id').execute();
@@ -108,4 +110,26 @@ export async function capturePayment(tx: ServiceContext, payment: PaymentRow, pr
   }
   if (paid.length > 0) await db.updateTable('PaymentOrder').set({ captured: true }).where('payment', '=', payment.id).where('order', 'in', paid).execute();
   return { paid, unpaid };
+}
+
+/**
+ * A gateway's capture pays each order in a savepoint of its own: an order whose move is refused (its
+ * group filled or closed while the customer was at the provider) stays unpaid, its events are
+ * dropped, and its money stays on the customer's balance, while the capture and the other orders
+ * commit. The money was taken at the provider; refusing the capture would lose it.
+ */
+async function payEachOrder(tx: ServiceContext, orderIds: readonly number[], customerId: number): Promise<number[]> {
+  const paid: number[] = [];
+  for (const orderId of orderIds) {
+    const mark = tx.pendingEvents?.events.length ?? 0;
+    try {
+      const moved = await tx.em.transactional((em) => transitionOrders({ ...tx, em }, ORDER_PAYMENT, [orderId], { customerId }));
+      if (moved.length > 0) paid.push(orderId);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      tx.pendingEvents?.events.splice(mark);
+      tx.log.warn({ orderId, code: error.code }, 'a captured payment could not pay an order; its money stays on the customer balance');
+    }
+  }
+  return paid;
 }

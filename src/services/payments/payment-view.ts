@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { typedSql } from '../../db/typed-sql.js';
 import type { PaymentMethod } from '../../config.js';
+import type { NextStep } from './provider.js';
 import { PaymentStatus } from '../../entities/payment.entity.js';
 
 /** A payment as both doors answer it. */
@@ -15,7 +16,7 @@ export interface PaymentView {
   refundedAmount: number;
   providerReference: string | null;
   /** What the customer does next while the payment is pending (null once it is not). */
-  nextStep: Record<string, unknown> | null;
+  nextStep: NextStep | null;
   closeReason: string | null;
   orderIds: number[];
   createdAt: Date;
@@ -59,7 +60,7 @@ export async function paymentViews(em: EntityManager, ids: readonly number[]): P
       capturedAmount: row.capturedAmount,
       refundedAmount: row.refundedAmount,
       providerReference: row.providerReference,
-      nextStep: open ? (row.nextStep as Record<string, unknown> | null) : null,
+      nextStep: open ? (row.nextStep as NextStep | null) : null,
       closeReason: row.closeReason,
       orderIds: orders.filter((o) => o.payment === id).map((o) => o.order),
       createdAt: row.createdAt,

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { AppError, notFound, refused, validationError } from '../../errors.js';
+import { AppError, notFound, refused } from '../../errors.js';
 import { refusals } from '../../error-codes.js';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../config.js';
 import { BASE_CURRENCY } from '../../currency.js';
@@ -38,9 +38,10 @@ const OrderIds = z
 
 export const PayCheckoutInput = z.strictObject({ orderIds: OrderIds });
 
-const WALLET_REFUSALS = ['GROUP_ALREADY_JOINED', 'GROUP_FULL', 'GROUP_NOT_JOINABLE', 'IDEMPOTENCY_KEY_REUSED', 'INSUFFICIENT_FUNDS', 'NOT_FOUND', 'ORDER_STATE_CONFLICT'] as const;
+/** What paying from the wallet can refuse: the order moves' own refusals, and a server that does not offer the wallet. */
+const WALLET_REFUSALS = ['GROUP_ALREADY_JOINED', 'GROUP_FULL', 'GROUP_NOT_JOINABLE', 'INSUFFICIENT_FUNDS', 'NOT_FOUND', 'ORDER_STATE_CONFLICT', 'PAYMENT_METHOD_UNAVAILABLE'] as const;
 
-export const payOrderRefusals = refusals(...WALLET_REFUSALS);
+export const payOrderRefusals = refusals(...WALLET_REFUSALS, 'IDEMPOTENCY_KEY_REUSED');
 
 /**
  * Pays a pending order from the customer's available balance, or a group order's seat (the group's
@@ -61,7 +62,7 @@ export async function payOrder(ctx: ServiceContext, input: unknown, idempotencyK
   );
 }
 
-export const payCheckoutRefusals = refusals(...WALLET_REFUSALS);
+export const payCheckoutRefusals = refusals(...WALLET_REFUSALS, 'IDEMPOTENCY_KEY_REUSED');
 
 /**
  * One payment for one checkout from the available balance: every listed order of the customer in one
@@ -131,14 +132,16 @@ export function paymentMethods(ctx: ServiceContext): { methods: PaymentMethod[] 
   return { methods: offeredMethods(ctx) };
 }
 
-export const StartPaymentInput = z.strictObject({
-  orderIds: OrderIds,
-  method: z.enum(PAYMENT_METHODS),
-  /** The sandbox gateway only: its simulated customer declines. */
-  simulateFailure: z.boolean().optional(),
-});
+export const StartPaymentInput = z
+  .strictObject({
+    orderIds: OrderIds,
+    method: z.enum(PAYMENT_METHODS),
+    /** The sandbox gateway only: its simulated customer declines. */
+    simulateFailure: z.boolean().optional(),
+  })
+  .refine((input) => input.simulateFailure === undefined || input.method === 'sandbox', { message: 'is for the sandbox gateway only', path: ['simulateFailure'] });
 
-export const startPaymentRefusals = refusals(...WALLET_REFUSALS, 'PAYMENT_METHOD_UNAVAILABLE', 'PAYMENT_PROVIDER_UNAVAILABLE');
+export const startPaymentRefusals = refusals(...WALLET_REFUSALS, 'PAYMENT_PROVIDER_UNAVAILABLE');
 
 /**
  * Starts one payment for the listed orders (one checkout) with the chosen method. The wallet pays at
@@ -152,9 +155,6 @@ export async function startPayment(ctx: ServiceContext, input: unknown): Promise
   const parsed = parseInput(StartPaymentInput, input);
   const orderIds = [...parsed.orderIds].sort((a, b) => a - b);
   const chosen = provider(ctx, parsed.method);
-  if (parsed.simulateFailure !== undefined && parsed.method !== 'sandbox') {
-    throw validationError('simulate_failure is for the sandbox gateway only', { parameter: 'simulate_failure', method: parsed.method });
-  }
   await prepareTransition(ctx, ORDER_PAYMENT, orderIds);
   if (parsed.method === 'wallet') {
     const paymentId = await inTransaction(ctx, (tx) => payFromWallet(tx, customer.userId, orderIds));
@@ -206,7 +206,12 @@ export async function paymentEvents(ctx: ServiceContext, input: unknown): Promis
 
 export const MethodRef = z.object({ method: z.enum(PAYMENT_METHODS) });
 
-export const receiveNotificationRefusals = refusals('NOTIFICATION_REJECTED', 'NOT_FOUND');
+/**
+ * The order moves' codes are listed because the moves can refuse (the code analysis follows them), but
+ * a capture catches each order's refusal (payment-lifecycle.ts, `payEachOrder`): a verified
+ * notification is answered 200 whatever became of its orders.
+ */
+export const receiveNotificationRefusals = refusals('NOTIFICATION_REJECTED', 'NOT_FOUND', 'GROUP_ALREADY_JOINED', 'GROUP_FULL', 'GROUP_NOT_JOINABLE', 'INSUFFICIENT_FUNDS', 'ORDER_STATE_CONFLICT');
 
 /**
  * A provider's notification. Its signature is checked by the provider's own code; a forged or

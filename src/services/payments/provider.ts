@@ -43,7 +43,7 @@ export type NextStep =
   | { type: 'none' }
   | { type: 'wait'; message: string }
   | { type: 'redirect'; url: string }
-  | { type: 'client_secret'; client_secret: string };
+  | { type: 'client_secret'; clientSecret: string };
 
 export interface CreatedAtProvider {
   reference: string;
