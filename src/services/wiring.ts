@@ -11,6 +11,7 @@ import { payShopsForPaidOrders, releaseEarningsOfCompletedOrders } from './settl
 import type { PaymentProviders } from './payments/provider.js';
 import { walletProvider } from './payments/wallet-provider.js';
 import { SandboxProvider } from './payments/sandbox-provider.js';
+import { StripeProvider } from './payments/stripe-provider.js';
 
 /**
  * What the service layer is made of in this process, chosen once at start-up: the one place that
@@ -58,6 +59,7 @@ export function paymentProviders(payments: AppConfig['payments']): PaymentProvid
   for (const method of payments.methods) {
     if (method === 'wallet') providers.wallet = walletProvider;
     if (method === 'sandbox') providers.sandbox = new SandboxProvider(payments.sandbox);
+    if (method === 'stripe' && payments.stripe) providers.stripe = new StripeProvider(payments.stripe);
   }
   return providers;
 }
