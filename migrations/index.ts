@@ -30,6 +30,7 @@ import { Migration20261127100000SalesChangeLog } from './Migration20261127100000
 import { Migration20261127200000CategoryCoverIndex } from './Migration20261127200000CategoryCoverIndex.js';
 import { Migration20261201200000IdempotencyKeyPerOperation } from './Migration20261201200000IdempotencyKeyPerOperation.js';
 import { Migration20261202100000Payments } from './Migration20261202100000Payments.js';
+import { Migration20261202110000PaymentRefunds } from './Migration20261202110000PaymentRefunds.js';
 import { Migration20261201300000IdempotentAnswerText } from './Migration20261201300000IdempotentAnswerText.js';
 
 /**
@@ -69,4 +70,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261201200000IdempotencyKeyPerOperation', class: Migration20261201200000IdempotencyKeyPerOperation },
   { name: 'Migration20261201300000IdempotentAnswerText', class: Migration20261201300000IdempotentAnswerText },
   { name: 'Migration20261202100000Payments', class: Migration20261202100000Payments },
+  { name: 'Migration20261202110000PaymentRefunds', class: Migration20261202110000PaymentRefunds },
 ];

@@ -2,8 +2,9 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { SandboxProvider } from '../src/services/payments/sandbox-provider.js';
 import { queryPendingPayments } from '../src/services/payments/payment.service.js';
+import { settlePaymentRefunds } from '../src/services/payments/payment-refunds.js';
 import { startTestApp, type TestApp } from './support/harness.js';
-import { newAdmin, newCustomer, newGroupBuy, type TestUser } from './support/fixtures.js';
+import { newAdmin, newCustomer, newGroupBuy, newOperator, type TestUser } from './support/fixtures.js';
 import { addToCart, balanceOf, checkoutOk, expectLedgerReplays, groupCheckoutOk, groupRow, shopWithProduct } from './support/shopping.js';
 import { mutate } from './support/graphql.js';
 
@@ -26,14 +27,14 @@ afterAll(async () => {
 const sandboxOf = (app: TestApp) => app.deps.wiring.paymentProviders.sandbox as SandboxProvider;
 
 /** A new customer (no money at all) with a two-shop checkout of 1000 + 2 x 500. */
-async function twoShopCheckout(app: TestApp, funds = 0): Promise<{ customer: TestUser; orderIds: number[]; total: number }> {
+async function twoShopCheckout(app: TestApp, funds = 0): Promise<{ customer: TestUser; orderIds: number[]; total: number; shopIds: number[] }> {
   const customer = await newCustomer(app, { available: funds, points: 0 });
   const a = await shopWithProduct(app, [{ price: 1000, stock: 10 }]);
   const b = await shopWithProduct(app, [{ price: 500, stock: 10 }]);
   await addToCart(app, customer.token, a.product.skuIds[0], 1);
   await addToCart(app, customer.token, b.product.skuIds[0], 2);
   const orders = await checkoutOk(app, customer.token);
-  return { customer, orderIds: orders.map((o) => o.id as number), total: orders.reduce((n, o) => n + (o.total as number), 0) };
+  return { customer, orderIds: orders.map((o) => o.id as number), total: orders.reduce((n, o) => n + (o.total as number), 0), shopIds: orders.map((o) => o.shop.id as number) };
 }
 
 async function startSandbox(app: TestApp, customer: TestUser, orderIds: number[], extra: Record<string, unknown> = {}) {
@@ -260,6 +261,33 @@ describe('a capture whose orders can no longer be paid', () => {
     // No event of a seat that was not taken.
     expect((await silent.sql(`select count(*)::int as n from event where type = 'order.paid' and (payload->>'orderId')::int = ?`, [third.id]))[0].n).toBe(0);
     await expectLedgerReplays(silent);
+  });
+});
+
+describe('refunds to the method', () => {
+  it("an approved refund of an order the sandbox paid goes back through the sandbox, via its clearing account; the wallet's stays on the balance", async () => {
+    const { customer, orderIds, shopIds } = await twoShopCheckout(t);
+    const payment = await startSandbox(t, customer, orderIds);
+    expect(await settled(t, payment.id)).toBe('captured');
+    const order = (await t.api('GET', `/api/orders/${orderIds[1]}`, { token: customer.token })).body;
+    const operator = await newOperator(t, shopIds[1]);
+    const asked = await t.api('POST', `/api/orders/${order.id}/refunds`, { token: customer.token, body: { kind: 'refund', reason: 'Wrong size', items: [{ order_item_id: order.items[0].id, quantity: 1 }] } });
+    expect(asked.status).toBe(201);
+    const clearingBefore = await clearing(t, 'clearing_sandbox');
+    const approved = await t.api('POST', `/api/merchant/refunds/${asked.body.id}/approve`, { token: operator.token, body: {} });
+    expect(approved.body.status).toBe('completed');
+    const amount = approved.body.amount as number;
+    expect(amount).toBeGreaterThan(0);
+    // The money went on to the gateway, not onto the balance.
+    expect(await balanceOf(t, customer.id, 'available')).toBe(0);
+    expect(await clearing(t, 'clearing_sandbox')).toBe(clearingBefore + amount);
+    expect((await t.sql('select refunded_amount from payment where id = ?', [payment.id]))[0].refunded_amount).toBe(amount);
+    expect(await t.sql('select status, amount from payment_refund where refund_id = ?', [asked.body.id])).toEqual([{ status: 'pending', amount }]);
+    expect(await settlePaymentRefunds(await t.context())).toBeGreaterThanOrEqual(1);
+    const [done] = await t.sql('select status, provider_reference from payment_refund where refund_id = ?', [asked.body.id]);
+    expect(done.status).toBe('succeeded');
+    expect(done.provider_reference).toMatch(/^sbx_refund_/);
+    await expectLedgerReplays(t);
   });
 });
 

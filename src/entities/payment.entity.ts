@@ -2,6 +2,7 @@ import { Entity, PrimaryKey, Property, ManyToOne, Enum, Index, Unique, Check } f
 import { EntityName, type Opt, type Rel } from '@mikro-orm/core';
 import { User } from './user.entity.js';
 import { Order } from './order.entity.js';
+import { Refund } from './refund.entity.js';
 import type { PaymentMethod } from '../config.js';
 
 /**
@@ -162,4 +163,54 @@ export class PaymentEvent {
 
   @Property({ columnType: 'timestamptz' })
   createdAt: Date & Opt = new Date();
+}
+
+/** pending (the provider has not confirmed) -> succeeded | failed (the money came back to the customer's balance). */
+export enum PaymentRefundStatus {
+  Pending = 'pending',
+  Succeeded = 'succeeded',
+  Failed = 'failed',
+}
+
+/**
+ * Money of a captured gateway payment going back to its method: an approved after-sale refund's
+ * amount. Its money left the customer's balance for the provider's clearing account when it was
+ * created; the provider is asked by the refund sweep, with this row's id as the idempotency key.
+ */
+@Entity()
+@Index({ name: 'payment_refund_payment_id_index', properties: ['payment'] })
+@Index({ name: 'payment_refund_pending_index', properties: ['createdAt'], where: "status = 'pending'" })
+@Unique({ name: 'payment_refund_refund_id_unique', properties: ['refund'] })
+@Check({ name: 'payment_refund_amount_positive', expression: 'amount > 0' })
+export class PaymentRefund {
+  declare [EntityName]?: 'PaymentRefund';
+
+  @PrimaryKey()
+  id!: number;
+
+  @ManyToOne(() => Payment)
+  payment!: Rel<Payment>;
+
+  /** The after-sale refund it pays back (one payment refund per after-sale refund). */
+  @ManyToOne(() => Refund, { nullable: true })
+  refund?: Rel<Refund> | null;
+
+  @Property()
+  amount!: number;
+
+  @Enum({ items: () => PaymentRefundStatus })
+  status!: PaymentRefundStatus;
+
+  /** The provider's id of the refund, once it answered. */
+  @Property({ length: 255, nullable: true })
+  providerReference?: string | null;
+
+  @Property({ default: 0 })
+  attempts: number & Opt = 0;
+
+  @Property({ columnType: 'timestamptz' })
+  createdAt: Date & Opt = new Date();
+
+  @Property({ columnType: 'timestamptz' })
+  updatedAt: Date & Opt = new Date();
 }

@@ -68,7 +68,15 @@ export class StripeProvider implements PaymentProvider {
   }
 
   async refund(reference: string, amount: number, key: string): Promise<RefundAnswer> {
-    const refund = await this.client.refunds.create({ payment_intent: reference, amount }, { idempotencyKey: key });
+    let refund: Stripe.Refund;
+    try {
+      refund = await this.client.refunds.create({ payment_intent: reference, amount }, { idempotencyKey: key });
+    } catch (error) {
+      // Stripe refused the request itself (more than is left, an intent it does not know): final. Anything
+      // else (unreachable, 5xx, rate limited) is thrown, and the refund is asked again later.
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) return { reference: '', status: 'failed' };
+      throw error;
+    }
     const status = refund.status === 'succeeded' ? 'succeeded' : refund.status === 'failed' || refund.status === 'canceled' ? 'failed' : 'pending';
     return { reference: refund.id, status };
   }
