@@ -223,7 +223,7 @@ describe('notifications', () => {
     await expectLedgerReplays(silent);
   }, 60_000);
 
-  it('a failure arriving first, then the capture: captured late, the money waits on the balance of orders no longer payable', async () => {
+  it('a failure arriving first, then the capture: captured late; the money of an order no longer payable goes back to the method', async () => {
     const { customer, orderIds, payment, signed, total } = await pendingPayment();
     const failed = JSON.stringify({ id: 'evt_fail_first', reference: payment.provider_reference, status: 'failed', amount: total, currency: 'CNY' });
     expect((await notify(silent, failed, sandboxOf(silent).sign(failed))).body.outcome).toBe('failed');
@@ -231,14 +231,19 @@ describe('notifications', () => {
     expect((await notify(silent, signed.body, signed.signature)).body.outcome).toBe('captured_orders_not_payable');
     expect(await statuses(silent, orderIds)).toEqual(['cancelled', 'paid']);
     const [cancelledTotal] = (await silent.sql<{ total: number }>('select total from shop_order where id = ?', [orderIds[0]])).map((r) => r.total);
-    expect(await balanceOf(silent, customer.id, 'available')).toBe(cancelledTotal);
+    // The cancelled order's money goes back to the method at once (late money), not onto the balance.
+    expect(await balanceOf(silent, customer.id, 'available')).toBe(0);
     expect(await captures(silent, payment.id)).toBe(1);
+    expect(await silent.sql('select amount, status, refund_id from payment_refund where payment_id = ?', [payment.id])).toEqual([{ amount: cancelledTotal, status: 'pending', refund_id: null }]);
+    expect((await silent.sql('select refunded_amount from payment where id = ?', [payment.id]))[0].refunded_amount).toBe(cancelledTotal);
+    await settlePaymentRefunds(await silent.context());
+    expect((await silent.sql('select status from payment_refund where payment_id = ?', [payment.id]))[0].status).toBe('succeeded');
     await expectLedgerReplays(silent);
   });
 });
 
 describe('a capture whose orders can no longer be paid', () => {
-  it('a group seat filled while the customer was at the gateway: the capture commits, the seat is not taken, the money waits on the balance', async () => {
+  it('a group seat filled while the customer was at the gateway: the capture commits, the seat is not taken, the money goes back to the method', async () => {
     const { shop, product } = await shopWithProduct(silent, [{ price: 1000, stock: 10 }]);
     const activity = await newGroupBuy(silent, { shopId: shop.id, productId: product.id, skuId: product.skuIds[0], groupPrice: 600, capacity: 2 });
     const [opener, joiner, late] = await Promise.all([0, 1, 2].map(() => newCustomer(silent, { available: 5000, points: 0 })));
@@ -255,7 +260,8 @@ describe('a capture whose orders can no longer be paid', () => {
     expect([res.status, res.body.outcome]).toEqual([200, 'captured_orders_not_payable']);
     expect((await silent.sql('select status from payment where id = ?', [payment.id]))[0].status).toBe('captured');
     expect(await statuses(silent, [third.id])).toEqual(['pending_payment']);
-    expect(await balanceOf(silent, late.id, 'available')).toBe(5000 + third.total);
+    expect(await balanceOf(silent, late.id, 'available')).toBe(5000);
+    expect(await silent.sql('select amount, status from payment_refund where payment_id = ?', [payment.id])).toEqual([{ amount: third.total, status: 'pending' }]);
     expect(await balanceOf(silent, late.id, 'frozen')).toBe(0);
     expect(await groupRow(silent, first.group_id)).toMatchObject({ paid_seats: 2 });
     // No event of a seat that was not taken.

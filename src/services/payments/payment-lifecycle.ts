@@ -8,6 +8,7 @@ import type { ServiceContext } from '../../shared/context.js';
 import { transfer } from '../accounts/ledger.service.js';
 import { transitionOrders, transitionRefused, type TransitionName } from '../orders/order-lifecycle.js';
 import type { PaymentProvider } from './provider.js';
+import { refundLateMoney } from './payment-refunds.js';
 
 /**
  * The payment's life, in one table, as the order's (orders/order-lifecycle.ts): every change of a
@@ -84,7 +85,7 @@ export interface CaptureResult {
  * of the payment still pending moves, and the move's subscribers take the money from that balance as
  * they always did. `allOrNone` (the wallet, paid at the customer's request): an order that cannot be
  * paid refuses the whole payment. A gateway's capture is a fact at the provider, so it is never
- * refused: what could not be paid stays on the customer's balance, visible in the result.
+ * refused: what could not be paid goes back to the method (a pending payment refund), visible in the result.
  */
 export async function capturePayment(tx: ServiceContext, payment: PaymentRow, provider: PaymentProvider, options: { late?: boolean; allOrNone?: boolean } = {}): Promise<CaptureResult | null> {
   if (!(await movePayment(tx, options.late ? 'captureLate' : 'capture', payment.id))) return null;
@@ -109,6 +110,8 @@ export async function capturePayment(tx: ServiceContext, payment: PaymentRow, pr
     throw transitionRefused('pay', stuck.status);
   }
   if (paid.length > 0) await db.updateTable('PaymentOrder').set({ captured: true }).where('payment', '=', payment.id).where('order', 'in', paid).execute();
+  // Late money: what the unpaid orders cost goes back to the method, not left on the balance.
+  if (unpaid.length > 0 && provider.clearing) await refundLateMoney(tx, payment, provider.clearing, unpaid);
   return { paid, unpaid };
 }
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { typedSql } from '../../db/typed-sql.js';
-import { BalanceKind } from '../../entities/balance.entity.js';
+import { BalanceKind, type ClearingKind } from '../../entities/balance.entity.js';
 import { PaymentRefund, PaymentRefundStatus } from '../../entities/payment.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { inTransaction } from '../../shared/transaction.js';
@@ -32,25 +32,48 @@ export async function refundToMethod(tx: ServiceContext, refund: { id: number; o
     tx.log.warn({ paymentId: payment.id, refundId: refund.id }, 'the payment method is no longer offered: the refund stays on the customer balance');
     return;
   }
-  const raised = await db
+  await sendBack(tx, { paymentId: payment.id, customerId: refund.customerId, clearing: provider.clearing, amount: refund.amount, refundId: refund.id });
+}
+
+/**
+ * Late money: a capture whose orders could not all be paid any more (cancelled by the payment window
+ * or the customer, a group seat filled meanwhile) sends what those orders cost back to the method at
+ * once, in the capture's transaction (payment-lifecycle.ts), so the customer is not left with money
+ * they did not choose to keep.
+ */
+export async function refundLateMoney(tx: ServiceContext, payment: { id: number; customer: number }, clearing: ClearingKind, orderIds: readonly number[]): Promise<number> {
+  const row = await typedSql(tx.em)
+    .selectFrom('PaymentOrder')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.lit(0)).as('amount'))
+    .where('payment', '=', payment.id)
+    .where('order', 'in', [...orderIds])
+    .executeTakeFirstOrThrow();
+  const amount = Number(row.amount);
+  if (amount > 0) await sendBack(tx, { paymentId: payment.id, customerId: payment.customer, clearing, amount, refundId: null });
+  return amount;
+}
+
+/** Customer available -> the provider's clearing account, the payment's refunded amount raised under its guard, and a pending payment refund. */
+async function sendBack(tx: ServiceContext, back: { paymentId: number; customerId: number; clearing: ClearingKind; amount: number; refundId: number | null }): Promise<void> {
+  const raised = await typedSql(tx.em)
     .updateTable('Payment')
-    .set((eb) => ({ refundedAmount: eb('refundedAmount', '+', refund.amount), updatedAt: sql<Date>`now()` }))
-    .where('id', '=', payment.id)
-    .where((eb) => eb(eb('refundedAmount', '+', refund.amount), '<=', eb.ref('capturedAmount')))
+    .set((eb) => ({ refundedAmount: eb('refundedAmount', '+', back.amount), updatedAt: sql<Date>`now()` }))
+    .where('id', '=', back.paymentId)
+    .where((eb) => eb(eb('refundedAmount', '+', back.amount), '<=', eb.ref('capturedAmount')))
     .returning('id')
     .executeTakeFirst();
   if (!raised) {
-    tx.log.warn({ paymentId: payment.id, refundId: refund.id }, 'refund above what the payment captured: it stays on the customer balance');
+    tx.log.warn({ paymentId: back.paymentId, refundId: back.refundId }, 'refund above what the payment captured: it stays on the customer balance');
     return;
   }
   await transferHeld(tx.em, {
-    from: { user: refund.customerId, kind: BalanceKind.Available },
-    to: { platform: provider.clearing },
-    amount: refund.amount,
+    from: { user: back.customerId, kind: BalanceKind.Available },
+    to: { platform: back.clearing },
+    amount: back.amount,
     reason: 'payment_refund',
-    reference: { type: 'payment', id: payment.id },
+    reference: { type: 'payment', id: back.paymentId },
   });
-  tx.em.create(PaymentRefund, { payment: payment.id, refund: refund.id, amount: refund.amount, status: PaymentRefundStatus.Pending });
+  tx.em.create(PaymentRefund, { payment: back.paymentId, refund: back.refundId, amount: back.amount, status: PaymentRefundStatus.Pending });
   await tx.em.flush();
 }
 
