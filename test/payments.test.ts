@@ -297,6 +297,51 @@ describe('refunds to the method', () => {
   });
 });
 
+describe('races', () => {
+  it("a capture racing the customer's cancellation: each order ends paid, or cancelled with its money on the way back; the ledger at zero", async () => {
+    const rounds = await Promise.all(Array.from({ length: 6 }, async () => {
+      const { customer, orderIds } = await twoShopCheckout(silent);
+      const payment = await startSandbox(silent, customer, orderIds);
+      return { customer, orderIds, payment, signed: sandboxOf(silent).notificationFor(payment.provider_reference)! };
+    }));
+    await Promise.all(rounds.flatMap(({ customer, orderIds, signed }) => [
+      notify(silent, signed.body, signed.signature),
+      silent.api('POST', `/api/orders/${orderIds[0]}/cancel`, { token: customer.token }),
+    ]));
+    for (const { customer, orderIds, payment } of rounds) {
+      expect((await silent.sql('select status from payment where id = ?', [payment.id]))[0].status).toBe('captured');
+      expect(await captures(silent, payment.id)).toBe(1);
+      const [first, second] = await statuses(silent, orderIds);
+      expect(second).toBe('paid');
+      const refunds = await silent.sql<{ amount: number }>('select amount from payment_refund where payment_id = ?', [payment.id]);
+      const firstTotal = (await silent.sql<{ total: number }>('select total from shop_order where id = ?', [orderIds[0]]))[0].total;
+      if (first === 'paid') expect(refunds).toEqual([]);
+      else expect([first, refunds]).toEqual(['cancelled', [{ amount: firstTotal }]]);
+      expect(await balanceOf(silent, customer.id, 'available')).toBe(0);
+    }
+    await expectLedgerReplays(silent);
+  }, 60_000);
+
+  it('two refunds of one payment approved at once: both go back, never above what was captured', async () => {
+    const { customer, orderIds, shopIds } = await twoShopCheckout(t);
+    const payment = await startSandbox(t, customer, orderIds);
+    expect(await settled(t, payment.id)).toBe('captured');
+    const asks = await Promise.all(orderIds.map(async (orderId, i) => {
+      const order = (await t.api('GET', `/api/orders/${orderId}`, { token: customer.token })).body;
+      const asked = await t.api('POST', `/api/orders/${orderId}/refunds`, { token: customer.token, body: { kind: 'refund', reason: 'Both', items: order.items.map((item: { id: number; quantity: number }) => ({ order_item_id: item.id, quantity: item.quantity })) } });
+      return { refundId: asked.body.id as number, operator: await newOperator(t, shopIds[i]) };
+    }));
+    const approved = await Promise.all(asks.map(({ refundId, operator }) => t.api('POST', `/api/merchant/refunds/${refundId}/approve`, { token: operator.token, body: {} })));
+    expect(approved.map((a) => a.body.status)).toEqual(['completed', 'completed']);
+    const [row] = await t.sql('select captured_amount, refunded_amount from payment where id = ?', [payment.id]);
+    expect(row.refunded_amount).toBe(approved.reduce((n, a) => n + (a.body.amount as number), 0));
+    expect(row.refunded_amount).toBeLessThanOrEqual(row.captured_amount);
+    expect(await t.sql('select count(*)::int as n from payment_refund where payment_id = ?', [payment.id])).toEqual([{ n: 2 }]);
+    expect(await balanceOf(t, customer.id, 'available')).toBe(0);
+    await expectLedgerReplays(t);
+  }, 60_000);
+});
+
 describe('the lost-notification sweep', () => {
   it('queries the provider for payments pending too long and captures them from its answer, once', async () => {
     const { customer, orderIds, total } = await twoShopCheckout(silent);
