@@ -210,6 +210,15 @@ describe('notifications', () => {
     await expectLedgerReplays(silent);
   });
 
+  it('a notification arriving before the payment stored its reference finds the payment by the id the gateway echoes', async () => {
+    const { orderIds, payment, signed } = await pendingPayment();
+    // As if the gateway answered so fast that the reference was not written yet.
+    await silent.sql('update payment set provider_reference = null where id = ?', [payment.id]);
+    expect((await notify(silent, signed.body, signed.signature)).body).toEqual({ received: true, outcome: 'captured', payment_id: payment.id });
+    expect((await silent.sql('select provider_reference from payment where id = ?', [payment.id]))[0].provider_reference).toBe(payment.provider_reference);
+    expect(await statuses(silent, orderIds)).toEqual(['paid', 'paid']);
+  });
+
   it('captures once when the same notification arrives 20 times at once; the ledger sums to zero', async () => {
     const { customer, orderIds, payment, signed } = await pendingPayment();
     const answers = await Promise.all(Array.from({ length: 20 }, () => notify(silent, signed.body, signed.signature)));

@@ -242,7 +242,11 @@ export async function receiveNotification(ctx: ServiceContext, input: unknown, n
  * capture changes nothing. Every answer is recorded with its outcome.
  */
 export async function applyAnswer(ctx: ServiceContext, chosen: PaymentProvider, answer: ProviderAnswer, source: 'notification' | 'query'): Promise<{ outcome: string; paymentId: number | null }> {
-  const found = await typedSql(ctx.em).selectFrom('Payment').select(['id', 'status']).where('provider', '=', chosen.method).where('providerReference', '=', answer.reference).executeTakeFirst();
+  const payments = typedSql(ctx.em).selectFrom('Payment').select(['id', 'status']).where('provider', '=', chosen.method);
+  // A payment just started may not have its reference stored yet: the provider's echo of our id finds it.
+  const found =
+    (await payments.where('providerReference', '=', answer.reference).executeTakeFirst()) ??
+    (answer.paymentId ? await payments.where('id', '=', answer.paymentId).where('providerReference', 'is', null).executeTakeFirst() : undefined);
   const event = { provider: chosen.method, source, verified: true, providerEventId: answer.eventId, status: answer.status, amount: answer.amount, currency: answer.currency, raw: answer.raw };
   if (!found) {
     await inTransaction(ctx, (tx) => recordEvent(tx, { ...event, paymentId: null, outcome: 'unknown_payment' }));
@@ -259,6 +263,9 @@ export async function applyAnswer(ctx: ServiceContext, chosen: PaymentProvider, 
       .where('id', '=', found.id)
       .forUpdate()
       .executeTakeFirstOrThrow();
+    if (payment.providerReference === null) {
+      await typedSql(tx.em).updateTable('Payment').set({ providerReference: answer.reference }).where('id', '=', payment.id).execute();
+    }
     const result = await decide(tx, chosen, payment, answer);
     await recordEvent(tx, { ...event, paymentId: payment.id, outcome: result });
     return result;

@@ -62,6 +62,11 @@ export interface ProviderAnswer {
   currency: string | null;
   /** The provider's id of this notification (a webhook event id), when it has one. */
   eventId: string | null;
+  /**
+   * Our payment id as the provider echoes it (Stripe's metadata, the sandbox's reference, WeChat's
+   * `out_trade_no`): a notification may arrive before the reference of a payment just started is stored.
+   */
+  paymentId?: number;
   /** The provider's words on a failure. */
   reason?: string;
   /** What the provider sent, as text, kept with the event. */

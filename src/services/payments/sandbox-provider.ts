@@ -63,8 +63,9 @@ export class SandboxProvider implements PaymentProvider {
     if (typeof parsed.reference !== 'string' || !status || !Number.isSafeInteger(parsed.amount) || typeof parsed.currency !== 'string') {
       return Promise.reject(new NotificationRejected('body lacks reference, status, amount or currency'));
     }
+    const paymentId = this.read(parsed.reference)?.paymentId;
     return Promise.resolve({
-      reference: parsed.reference, status, amount: parsed.amount as number, currency: parsed.currency,
+      reference: parsed.reference, status, amount: parsed.amount as number, currency: parsed.currency, ...(paymentId ? { paymentId } : {}),
       eventId: typeof parsed.id === 'string' ? parsed.id : null, raw: notification.rawBody,
       ...(status === 'failed' ? { reason: 'declined by the sandbox customer' } : {}),
     });
@@ -75,7 +76,7 @@ export class SandboxProvider implements PaymentProvider {
     if (!read) return Promise.reject(new Error(`the sandbox made no payment ${reference}`));
     const due = Date.now() >= read.createdAt + this.settings.delayMs;
     const status = due ? read.outcome : 'pending';
-    return Promise.resolve({ reference, status, amount: read.amount, currency: read.currency, eventId: null, raw: JSON.stringify({ reference, status, amount: read.amount, currency: read.currency }) });
+    return Promise.resolve({ reference, status, amount: read.amount, currency: read.currency, paymentId: read.paymentId, eventId: null, raw: JSON.stringify({ reference, status, amount: read.amount, currency: read.currency }) });
   }
 
   refund(reference: string, amount: number, key: string) {
@@ -119,7 +120,7 @@ export class SandboxProvider implements PaymentProvider {
   private read(reference: string) {
     const match = /^(sbx_(\d+)_(\d+)_([A-Z]{3})_(captured|failed)_(\d+))_([0-9a-f]{16})$/.exec(reference);
     if (!match || this.mac(match[1]).slice(0, 16) !== match[7]) return null;
-    return { amount: Number(match[3]), currency: match[4], outcome: match[5] as 'captured' | 'failed', createdAt: Number(match[6]) };
+    return { paymentId: Number(match[2]), amount: Number(match[3]), currency: match[4], outcome: match[5] as 'captured' | 'failed', createdAt: Number(match[6]) };
   }
 
   private mac(text: string): string {

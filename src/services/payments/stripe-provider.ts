@@ -102,9 +102,11 @@ function statusOf(intent: Stripe.PaymentIntent): ProviderStatus {
 
 function answerOf(intent: Stripe.PaymentIntent, eventId: string | null, raw: string): ProviderAnswer {
   const status = statusOf(intent);
+  const paymentId = Number(intent.metadata?.payment_id);
   return {
     reference: intent.id,
     status,
+    ...(Number.isSafeInteger(paymentId) && paymentId > 0 ? { paymentId } : {}),
     // What was received is what a capture must match; before that, what is asked.
     amount: status === 'captured' ? intent.amount_received : intent.amount,
     currency: intent.currency.toUpperCase(),
