@@ -4,7 +4,7 @@ import { queryPendingPayments } from '../src/services/payments/payment.service.j
 import { settlePaymentRefunds } from '../src/services/payments/payment-refunds.js';
 import type { StripeProvider } from '../src/services/payments/stripe-provider.js';
 import { startTestApp, type TestApp } from './support/harness.js';
-import { newCustomer, newOperator, type TestUser } from './support/fixtures.js';
+import { newAdmin, newCustomer, newOperator, type TestUser } from './support/fixtures.js';
 import { addToCart, balanceOf, checkoutOk, expectLedgerReplays, shopWithProduct } from './support/shopping.js';
 import { signStripe, startStripeStandIn, type StripeStandIn } from './support/stripe-stand-in.js';
 
@@ -190,4 +190,25 @@ describe('stripe', () => {
     }
     expect((await startStripe(customer, orderIds)).status).toBe('pending');
   }, 60_000);
+
+  it("reconciliation shows Stripe's day: captured, confirmed refunded, and what still waits on it, over both doors", async () => {
+    const { customer, orderIds, total } = await checkout();
+    await startStripe(customer, orderIds); // stays pending: waits on Stripe
+    const today = new Date().toISOString().slice(0, 10);
+    const admin = await newAdmin(t);
+    const res = await t.api('GET', `/api/admin/reconciliation?from=${today}&to=${today}`, { token: admin.token });
+    expect(res.status).toBe(200);
+    const stripeDay = res.body.days[0].providers.find((p: { provider: string }) => p.provider === 'stripe');
+    const [expected] = await t.sql(`select
+        (select coalesce(sum(captured_amount), 0)::int from payment where provider = 'stripe' and captured_at is not null) as captured,
+        (select coalesce(sum(r.amount), 0)::int from payment_refund r join payment p on p.id = r.payment_id where p.provider = 'stripe' and r.status = 'succeeded') as refunded,
+        (select coalesce(sum(amount), 0)::int from payment where provider = 'stripe' and status in ('pending', 'authorized'))
+          + (select coalesce(sum(r.amount), 0)::int from payment_refund r join payment p on p.id = r.payment_id where p.provider = 'stripe' and r.status = 'pending') as waiting`);
+    expect(stripeDay).toEqual({ provider: 'stripe', ...expected });
+    expect(stripeDay.captured).toBeGreaterThan(0);
+    expect(stripeDay.refunded).toBeGreaterThan(0);
+    expect(stripeDay.waiting).toBeGreaterThanOrEqual(total);
+    const gql = await t.gql(`{ reconciliation(from: "${today}", to: "${today}") { days { providers { provider captured refunded waiting } } } }`, {}, admin.token);
+    expect(gql.data.reconciliation.days[0].providers).toEqual(res.body.days[0].providers);
+  });
 });
