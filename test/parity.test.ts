@@ -148,6 +148,7 @@ const GRAPHQL_TWIN: Record<string, string> = {
   'POST /api/payments': 'Mutation.startPayment',
   'GET /api/payments/{id}': 'Query.payment',
   'GET /api/payments/{id}/events': 'Query.paymentEvents',
+  'GET /api/admin/payments/by-reference': 'Query.paymentByReference',
 };
 
 /**

@@ -211,4 +211,17 @@ describe('stripe', () => {
     const gql = await t.gql(`{ reconciliation(from: "${today}", to: "${today}") { days { providers { provider captured refunded waiting } } } }`, {}, admin.token);
     expect(gql.data.reconciliation.days[0].providers).toEqual(res.body.days[0].providers);
   });
+
+  it("lets an admin look a payment up by Stripe's reference, over both doors; others may not", async () => {
+    const { customer, orderIds } = await checkout();
+    const payment = await startStripe(customer, orderIds);
+    const admin = await newAdmin(t);
+    const path = `/api/admin/payments/by-reference?method=stripe&provider_reference=${payment.provider_reference}`;
+    expect((await t.api('GET', path, { token: admin.token })).body.id).toBe(payment.id);
+    expect((await t.api('GET', path, { token: customer.token })).status).toBe(403);
+    expect((await t.api('GET', '/api/admin/payments/by-reference?method=stripe&provider_reference=pi_nothing', { token: admin.token })).status).toBe(404);
+    expect((await t.api('GET', '/api/admin/payments/by-reference?method=cash&provider_reference=x', { token: admin.token })).status).toBe(400);
+    const gql = await t.gql('query($r: String!) { paymentByReference(method: STRIPE, providerReference: $r) { id status } }', { r: payment.provider_reference }, admin.token);
+    expect(gql.data.paymentByReference).toEqual({ id: payment.id, status: 'PENDING' });
+  });
 });

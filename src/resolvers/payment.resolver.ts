@@ -24,6 +24,11 @@ export class PaymentResolver {
     return (await payments.paymentEvents(ctx, { paymentId })).items;
   }
 
+  @Query(() => Payment, { nullable: true, description: "Platform admin: the payment a provider's reference names" })
+  paymentByReference(@Arg('method', () => PaymentMethodEnum) method: string, @Arg('providerReference', () => String) providerReference: string, @Ctx() { ctx }: GraphQLContext) {
+    return payments.findPaymentByReference(ctx, { method, providerReference });
+  }
+
   @Mutation(() => StartPaymentPayload, { description: "Start one payment for a checkout's orders with a method" })
   startPayment(@Arg('input', () => StartPaymentInput) input: StartPaymentInput, @Ctx() { ctx }: GraphQLContext) {
     return answer(ctx, StartPaymentPayload, () => payments.startPayment(ctx, withoutNulls({ ...input })));

@@ -23,6 +23,12 @@ export function paymentRoutes(router: Router) {
       handle: async ({ ctx, body }) => new Reply(201, await payments.startPayment(ctx, body)),
     },
   });
+  route(router, '/admin/payments/by-reference', {
+    get: {
+      doc: { tag, summary: "The payment a provider's reference names", access: 'platform_admin', query: payments.ReferenceInput, response: Payment, errors: payments.findPaymentByReferenceRefusals },
+      handle: ({ ctx, query }) => payments.findPaymentByReference(ctx, query),
+    },
+  });
   route(router, '/payments/:paymentId', {
     get: { doc: { tag, summary: 'One payment (the customer\'s own; any for an admin)', access: 'signed_in', response: Payment, errors: payments.getPaymentRefusals }, handle: ({ ctx, params }) => payments.getPayment(ctx, params) },
   });

@@ -8,7 +8,7 @@ import { OrderStatus } from '../../entities/order.entity.js';
 import { Payment, PaymentEvent, PaymentOrder, PaymentStatus } from '../../entities/payment.entity.js';
 import { Role } from '../../entities/user.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireCustomer, requireUser } from '../../shared/guards.js';
+import { requireAdmin, requireCustomer, requireUser } from '../../shared/guards.js';
 import { recordAnswer, withIdempotency } from '../../shared/idempotency.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { id, parseInput, z } from '../../shared/validate.js';
@@ -194,6 +194,19 @@ export async function getPayment(ctx: ServiceContext, input: unknown): Promise<P
   if (!view || (actor.role !== Role.PlatformAdmin && view.customerId !== actor.userId)) throw notFound('Payment', { payment_id: paymentId });
   if (actor.role === Role.ShopOperator) throw notFound('Payment', { payment_id: paymentId });
   return view;
+}
+
+export const ReferenceInput = z.strictObject({ method: z.enum(PAYMENT_METHODS), providerReference: z.string().trim().min(1).max(255) });
+
+export const findPaymentByReferenceRefusals = refusals('NOT_FOUND');
+
+/** Platform admin: the payment a provider's reference names (a PaymentIntent id, a trade number), as a support desk looks one up. */
+export async function findPaymentByReference(ctx: ServiceContext, input: unknown): Promise<PaymentView> {
+  requireAdmin(ctx);
+  const { method, providerReference } = parseInput(ReferenceInput, input);
+  const row = await typedSql(ctx.em).selectFrom('Payment').select('id').where('provider', '=', method).where('providerReference', '=', providerReference).executeTakeFirst();
+  if (!row) throw notFound('Payment', { method });
+  return (await paymentViews(ctx.em, [row.id]))[0];
 }
 
 export const paymentEventsRefusals = refusals('NOT_FOUND');
