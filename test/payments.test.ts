@@ -63,6 +63,10 @@ const orderPayments = async (app: TestApp, orderIds: number[]) =>
 const outcomes = async (app: TestApp, paymentId: number) =>
   (await app.sql<{ outcome: string }>('select outcome from payment_event where payment_id = ? order by id', [paymentId])).map((r) => r.outcome);
 
+/** The payment's events in the outbox, by type. */
+const paymentEventsOf = async (app: TestApp, paymentId: number) =>
+  (await app.sql<{ type: string }>(`select type from event where type like 'payment.%' and (payload->>'paymentId')::int = ? order by id`, [paymentId])).map((r) => r.type);
+
 function notify(app: TestApp, body: string, signature: string) {
   return app.api('POST', '/api/payments/notifications/sandbox', { raw: body, headers: { 'sandbox-signature': signature } });
 }
@@ -107,6 +111,7 @@ describe('the sandbox gateway', () => {
     expect(await captures(t, payment.id)).toBe(1);
     const events = await t.api('GET', `/api/payments/${payment.id}/events`, { token: customer.token });
     expect(events.body.items).toMatchObject([{ source: 'notification', verified: true, status: 'captured', amount: total, outcome: 'captured' }]);
+    expect(await paymentEventsOf(t, payment.id)).toEqual(['payment.captured']);
     await expectLedgerReplays(t);
   });
 
@@ -116,6 +121,7 @@ describe('the sandbox gateway', () => {
     expect(await settled(t, payment.id)).toBe('failed');
     expect(await statuses(t, orderIds)).toEqual(['pending_payment', 'pending_payment']);
     expect(await captures(t, payment.id)).toBe(0);
+    expect(await paymentEventsOf(t, payment.id)).toEqual(['payment.failed']);
     const retry = await startSandbox(t, customer, orderIds);
     expect(await settled(t, retry.id)).toBe('captured');
     expect(await statuses(t, orderIds)).toEqual(['paid', 'paid']);
@@ -225,6 +231,7 @@ describe('notifications', () => {
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
     expect(answers.filter((a) => a.body.outcome === 'captured')).toHaveLength(1);
     expect(answers.filter((a) => a.body.outcome === 'duplicate')).toHaveLength(19);
+    expect(await paymentEventsOf(silent, payment.id)).toEqual(['payment.captured']);
     expect(await captures(silent, payment.id)).toBe(1);
     expect(await orderPayments(silent, orderIds)).toBe(2);
     expect(await statuses(silent, orderIds)).toEqual(['paid', 'paid']);
@@ -302,6 +309,7 @@ describe('refunds to the method', () => {
     const [done] = await t.sql('select status, provider_reference from payment_refund where refund_id = ?', [asked.body.id]);
     expect(done.status).toBe('succeeded');
     expect(done.provider_reference).toMatch(/^sbx_refund_/);
+    expect(await paymentEventsOf(t, payment.id)).toEqual(['payment.captured', 'payment.refunded']);
     await expectLedgerReplays(t);
   });
 });

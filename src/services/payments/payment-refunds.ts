@@ -3,7 +3,8 @@ import { typedSql } from '../../db/typed-sql.js';
 import { BalanceKind, type ClearingKind } from '../../entities/balance.entity.js';
 import { PaymentRefund, PaymentRefundStatus } from '../../entities/payment.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { inTransaction } from '../../shared/transaction.js';
+import { emit, inTransaction } from '../../shared/transaction.js';
+import { EventTypes } from '../events/event-types.js';
 import { transferHeld } from '../accounts/ledger.service.js';
 
 /**
@@ -120,6 +121,7 @@ export async function settlePaymentRefunds(ctx: ServiceContext, batchSize = 100)
         .returning('id')
         .executeTakeFirst();
       if (!moved) return false;
+      emit(tx, { type: EventTypes.PAYMENT_REFUNDED, shopIds: [], customerId: refund.customer, payload: { paymentId: refund.payment, method: refund.provider, amount: refund.amount, status: answer.status === 'succeeded' ? 'succeeded' : 'failed' } });
       if (answer.status === 'failed') {
         await db.updateTable('Payment').set((eb) => ({ refundedAmount: eb('refundedAmount', '-', refund.amount), updatedAt: sql<Date>`now()` })).where('id', '=', refund.payment).execute();
         await transferHeld(tx.em, {

@@ -10,7 +10,8 @@ import { Role } from '../../entities/user.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireAdmin, requireCustomer, requireUser } from '../../shared/guards.js';
 import { recordAnswer, withIdempotency } from '../../shared/idempotency.js';
-import { inTransaction } from '../../shared/transaction.js';
+import { emit, inTransaction } from '../../shared/transaction.js';
+import { EventTypes } from '../events/event-types.js';
 import { id, parseInput, z } from '../../shared/validate.js';
 import { orderViews, type OrderView } from '../orders/order-view.js';
 import { prepareTransition, transitionRefused } from '../orders/order-lifecycle.js';
@@ -173,7 +174,7 @@ export async function startPayment(ctx: ServiceContext, input: unknown): Promise
   } catch (error) {
     ctx.log.warn({ err: error, paymentId: payment.id, method: parsed.method }, 'payment provider refused or unreachable at create');
     await inTransaction(ctx, async (tx) => {
-      await movePayment(tx, 'fail', payment.id, 'provider_unavailable');
+      if (await movePayment(tx, 'fail', payment.id, 'provider_unavailable')) announceFailure(tx, payment, 'failed', 'provider_unavailable');
       await recordEvent(tx, { paymentId: payment.id, provider: parsed.method, source: 'create', verified: false, outcome: 'provider_unavailable', raw: String(error instanceof Error ? error.message : error) });
     });
     throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE', 502, `The ${parsed.method} provider could not start the payment; try again`, { payment_id: payment.id, method: parsed.method });
@@ -296,6 +297,10 @@ async function decide(tx: ServiceContext, chosen: PaymentProvider, payment: Paym
       if (payment.status === PaymentStatus.Captured) return 'duplicate';
       const result = await capturePayment(tx, payment, chosen, { late: !OPEN.has(payment.status) });
       if (!result) return 'ignored';
+      emit(tx, {
+        type: EventTypes.PAYMENT_CAPTURED, shopIds: [], customerId: payment.customer,
+        payload: { paymentId: payment.id, method: chosen.method, amount: payment.amount, orderIds: [...result.paid, ...result.unpaid].sort((a, b) => a - b), unpaidOrderIds: result.unpaid },
+      });
       return result.unpaid.length > 0 ? 'captured_orders_not_payable' : 'captured';
     }
     case 'authorized':
@@ -304,11 +309,18 @@ async function decide(tx: ServiceContext, chosen: PaymentProvider, payment: Paym
     case 'cancelled': {
       if (!OPEN.has(payment.status)) return payment.status === PaymentStatus.Captured ? 'ignored_after_capture' : 'duplicate';
       const move: PaymentTransition = answer.status === 'failed' ? 'fail' : 'cancel';
-      return (await movePayment(tx, move, payment.id, answer.reason ?? answer.status)) ? (answer.status === 'failed' ? 'failed' : 'cancelled') : 'ignored';
+      if (!(await movePayment(tx, move, payment.id, answer.reason ?? answer.status))) return 'ignored';
+      announceFailure(tx, payment, answer.status, answer.reason ?? null);
+      return answer.status;
     }
     case 'pending':
       return 'still_pending';
   }
+}
+
+/** A gateway payment ended without money (`payment.failed`, to its customer). */
+function announceFailure(tx: ServiceContext, payment: { id: number; customer: number; provider: string; amount: number }, status: 'failed' | 'cancelled' | 'expired', reason: string | null): void {
+  emit(tx, { type: EventTypes.PAYMENT_FAILED, shopIds: [], customerId: payment.customer, payload: { paymentId: payment.id, method: payment.provider, amount: payment.amount, status, reason } });
 }
 
 interface EventRecord {
@@ -351,7 +363,7 @@ async function recordEvent(tx: ServiceContext, event: EventRecord): Promise<void
 export async function queryPendingPayments(ctx: ServiceContext, batchSize = 100): Promise<number> {
   const due = await typedSql(ctx.em)
     .selectFrom('Payment')
-    .select(['id', 'provider', 'providerReference', 'createdAt'])
+    .select(['id', 'provider', 'providerReference', 'createdAt', 'customer', 'amount'])
     .where('status', 'in', [PaymentStatus.Pending, PaymentStatus.Authorized])
     .where('provider', '<>', 'wallet')
     .where('createdAt', '<', sql<Date>`now() - make_interval(secs => ${ctx.config.payments.queryAfterSeconds})`)
@@ -365,18 +377,24 @@ export async function queryPendingPayments(ctx: ServiceContext, batchSize = 100)
     const lapsed = Date.now() - payment.createdAt.getTime() > windowMs;
     if (!chosen) continue;
     if (payment.providerReference === null) {
-      if (await inTransaction(ctx, (tx) => movePayment(tx, 'expire', payment.id, 'never_reached_provider'))) changed++;
+      if (await inTransaction(ctx, (tx) => expire(tx, payment, 'never_reached_provider'))) changed++;
       continue;
     }
     try {
       const answer = await chosen.query(payment.providerReference);
       const { outcome } = await applyAnswer(ctx, chosen, answer, 'query');
       if (outcome === 'still_pending' && lapsed) {
-        if (await inTransaction(ctx, (tx) => movePayment(tx, 'expire', payment.id, 'payment_window_over'))) changed++;
+        if (await inTransaction(ctx, (tx) => expire(tx, payment, 'payment_window_over'))) changed++;
       } else if (!['still_pending', 'duplicate', 'ignored', 'amount_mismatch', 'unknown_payment'].includes(outcome)) changed++;
     } catch (error) {
       ctx.log.warn({ err: error, paymentId: payment.id }, 'payment query failed; tried again next sweep');
     }
   }
   return changed;
+}
+
+async function expire(tx: ServiceContext, payment: { id: number; customer: number; provider: string; amount: number }, reason: string): Promise<boolean> {
+  if (!(await movePayment(tx, 'expire', payment.id, reason))) return false;
+  announceFailure(tx, payment, 'expired', reason);
+  return true;
 }
