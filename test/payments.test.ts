@@ -2,6 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { SandboxProvider } from '../src/services/payments/sandbox-provider.js';
 import { queryPendingPayments } from '../src/services/payments/payment.service.js';
+import { withSubscriber } from '../src/services/wiring.js';
 import { settlePaymentRefunds } from '../src/services/payments/payment-refunds.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newCustomer, newGroupBuy, newOperator, type TestUser } from './support/fixtures.js';
@@ -15,9 +16,20 @@ class SilentSandbox extends SandboxProvider {
 
 let t: TestApp;
 let silent: TestApp;
+let failNextPayment = false;
 beforeAll(async () => {
   t = await startTestApp({ payments: { ...loadConfig({ NODE_ENV: 'test' }).payments, sandbox: { delayMs: 50, secret: 'test-sandbox-secret' } } });
-  silent = await startTestApp({}, { wiring: (base) => ({ paymentProviders: { ...base.paymentProviders, sandbox: new SilentSandbox({ delayMs: 0, secret: 'silent-secret' }) } }) });
+  silent = await startTestApp({}, {
+    wiring: (base) => ({
+      paymentProviders: { ...base.paymentProviders, sandbox: new SilentSandbox({ delayMs: 0, secret: 'silent-secret' }) },
+      // A fault inside the capture's transaction, after the provider took the money: as the process dying there.
+      orderTransitions: withSubscriber(base.orderTransitions, 'order.paid', () => {
+        if (!failNextPayment) return Promise.resolve();
+        failNextPayment = false;
+        return Promise.reject(new Error('simulated crash inside the capture'));
+      }),
+    }),
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -357,6 +369,28 @@ describe('races', () => {
     expect(await balanceOf(t, customer.id, 'available')).toBe(0);
     await expectLedgerReplays(t);
   }, 60_000);
+});
+
+describe('faults', () => {
+  it('a crash inside the capture (after the provider took the money) commits nothing; the sweep captures once later; the retried notification is a duplicate', async () => {
+    const { customer, orderIds } = await twoShopCheckout(silent);
+    const payment = await startSandbox(silent, customer, orderIds);
+    const signed = sandboxOf(silent).notificationFor(payment.provider_reference)!;
+    failNextPayment = true;
+    const crashed = await notify(silent, signed.body, signed.signature);
+    expect([crashed.status, crashed.body.error.code]).toEqual([500, 'INTERNAL']);
+    expect((await silent.sql('select status from payment where id = ?', [payment.id]))[0].status).toBe('pending');
+    expect(await captures(silent, payment.id)).toBe(0);
+    expect(await statuses(silent, orderIds)).toEqual(['pending_payment', 'pending_payment']);
+    await silent.sql(`update payment set created_at = now() - interval '10 minutes' where id = ?`, [payment.id]);
+    await queryPendingPayments(await silent.context());
+    expect((await silent.sql('select status from payment where id = ?', [payment.id]))[0].status).toBe('captured');
+    expect((await notify(silent, signed.body, signed.signature)).body.outcome).toBe('duplicate');
+    expect(await captures(silent, payment.id)).toBe(1);
+    expect(await orderPayments(silent, orderIds)).toBe(2);
+    expect(await balanceOf(silent, customer.id, 'available')).toBe(0);
+    await expectLedgerReplays(silent);
+  });
 });
 
 describe('the lost-notification sweep', () => {
