@@ -415,6 +415,18 @@ describe('the lost-notification sweep', () => {
   });
 });
 
+describe('the sweep expires', () => {
+  it('a payment that never got its provider reference (its start failed midway), with a payment.failed event', async () => {
+    const { customer, orderIds } = await twoShopCheckout(silent);
+    const payment = await startSandbox(silent, customer, orderIds);
+    await silent.sql(`update payment set provider_reference = null, created_at = now() - interval '10 minutes' where id = ?`, [payment.id]);
+    await queryPendingPayments(await silent.context());
+    expect(await silent.sql('select status, close_reason from payment where id = ?', [payment.id])).toEqual([{ status: 'expired', close_reason: 'never_reached_provider' }]);
+    expect(await paymentEventsOf(silent, payment.id)).toEqual(['payment.failed']);
+    expect(await statuses(silent, orderIds)).toEqual(['pending_payment', 'pending_payment']);
+  });
+});
+
 describe('GraphQL', () => {
   it('starts a payment, reads it and its events, with the same answers as REST', async () => {
     const { customer, orderIds, total } = await twoShopCheckout(t);
