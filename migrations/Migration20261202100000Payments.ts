@@ -16,7 +16,7 @@ export class Migration20261202100000Payments extends Migration {
     this.addSql(`alter table "payment" add constraint "payment_provider_reference_unique" unique ("provider", "provider_reference")`);
     this.addSql(`alter table "payment" add constraint "payment_customer_id_foreign" foreign key ("customer_id") references "app_user" ("id")`);
     this.addSql(`alter table "payment" add constraint "payment_captured_has_amount" check ((status = 'captured') = (captured_at is not null))`);
-    this.addSql(`alter table "payment" add constraint "payment_amounts_valid" check (amount > 0 and captured_amount >= 0 and captured_amount <= amount and refunded_amount >= 0 and refunded_amount <= captured_amount)`);
+    this.addSql(`alter table "payment" add constraint "payment_amounts_valid" check (amount >= 0 and captured_amount >= 0 and captured_amount <= amount and refunded_amount >= 0 and refunded_amount <= captured_amount)`);
     this.addSql(`alter table "payment" add constraint "payment_status_check" check ("status" in ('pending', 'authorized', 'captured', 'failed', 'cancelled', 'expired'))`);
 
     this.addSql(`create table "payment_event" ("id" serial primary key, "payment_id" int null, "provider" varchar(20) not null, "source" varchar(20) not null, "provider_event_id" varchar(255) null, "status" varchar(40) null, "amount" int null, "currency" varchar(3) null, "verified" boolean not null, "outcome" varchar(40) not null, "raw" text not null, "created_at" timestamptz not null)`);

@@ -35,7 +35,7 @@ export { PAYMENT_METHODS, type PaymentMethod } from '../config.js';
 @Index({ name: 'payment_customer_id_index', properties: ['customer', 'id'] })
 // The sweep's look-up: gateway payments still waiting on their provider.
 @Index({ name: 'payment_open_created_at_index', properties: ['createdAt'], where: "status in ('pending', 'authorized')" })
-@Check({ name: 'payment_amounts_valid', expression: 'amount > 0 and captured_amount >= 0 and captured_amount <= amount and refunded_amount >= 0 and refunded_amount <= captured_amount' })
+@Check({ name: 'payment_amounts_valid', expression: 'amount >= 0 and captured_amount >= 0 and captured_amount <= amount and refunded_amount >= 0 and refunded_amount <= captured_amount' })
 @Check({ name: 'payment_captured_has_amount', expression: "(status = 'captured') = (captured_at is not null)" })
 export class Payment {
   declare [EntityName]?: 'Payment';
@@ -52,7 +52,7 @@ export class Payment {
   @Enum({ items: () => PaymentStatus })
   status!: PaymentStatus;
 
-  /** Minor units of `currency`: the sum of the orders' totals when the payment started. */
+  /** Minor units of `currency`: the sum of the orders' totals when the payment started (zero when coupons paid it all). */
   @Property()
   amount!: number;
 

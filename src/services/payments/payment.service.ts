@@ -157,7 +157,10 @@ export async function startPayment(ctx: ServiceContext, input: unknown): Promise
   const orderIds = [...parsed.orderIds].sort((a, b) => a - b);
   const chosen = provider(ctx, parsed.method);
   await prepareTransition(ctx, ORDER_PAYMENT, orderIds);
-  if (parsed.method === 'wallet') {
+  // Nothing to collect (coupons paid it all): no gateway is asked; the orders are paid as the wallet pays.
+  const due = (await typedSql(ctx.em).selectFrom('Order').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('total'), eb.lit(0)).as('sum')).where('id', 'in', orderIds).where('customer', '=', customer.userId).where('status', '=', OrderStatus.PendingPayment).executeTakeFirstOrThrow()).sum;
+  const free = parsed.method !== 'wallet' && Number(due) === 0;
+  if (parsed.method === 'wallet' || free) {
     const paymentId = await inTransaction(ctx, (tx) => payFromWallet(tx, customer.userId, orderIds));
     if (paymentId === null) throw transitionRefused('pay', OrderStatus.Paid);
     return (await paymentViews(ctx.em, [paymentId]))[0];
