@@ -42,8 +42,8 @@ export function paymentRoutes(router: Router) {
     post: {
       doc: {
         tag, summary: "A payment provider's notification (called by the provider)", access: 'public', params: { method: z.enum(PAYMENT_METHODS) },
-        body: z.record(z.string(), z.unknown()), response: NotificationReceipt, errors: payments.receiveNotificationRefusals,
-        description: 'Verified with the provider\'s own signature check over the raw body; a forged one is recorded and answered 400. A verified one is answered 200 with what was done (`captured`, `duplicate`, `amount_mismatch`, `unknown_payment`...), so the provider stops resending it.',
+        response: NotificationReceipt, errors: payments.receiveNotificationRefusals,
+        description: 'The body is the provider\'s own notification (its JSON as it sends it), so it is not described here. Verified with the provider\'s own signature check over the raw body; a forged one is recorded and answered 400. A verified one is answered 200 with what was done (`captured`, `duplicate`, `amount_mismatch`, `unknown_payment`...), so the provider stops resending it.',
       },
       handle: ({ ctx, params, headers, rawBody }) => payments.receiveNotification(ctx, params, { headers, rawBody: rawBody() }),
     },
