@@ -7,7 +7,7 @@ import { Payout, PayoutBatch, PayoutStatus } from '../../entities/settlement.ent
 import type { ServiceContext } from '../../shared/context.js';
 import { requireAdmin } from '../../shared/guards.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
-import { id, parseInput, z } from '../../shared/validate.js';
+import { id, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { PLATFORM_CLEARING, transferHeld } from '../accounts/ledger.service.js';
 
 /**
@@ -147,8 +147,11 @@ export async function exportPayoutBatchCsv(ctx: ServiceContext, input: unknown):
 const SettleInput = z.object({
   payoutId: id,
   status: z.enum([PayoutStatus.Paid, PayoutStatus.Failed]),
-  failureReason: z.string().trim().min(1).max(200).optional(),
+  failureReason: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(200).optional(),
 });
+
+/** What the request body carries (the payout is the path's): the one description REST documents. */
+export const SettlePayoutBody = SettleInput.omit({ payoutId: true });
 
 export const settlePayoutRefusals = refusals('FORBIDDEN', 'NOT_FOUND', 'PAYOUT_WRONG_STATE', 'VALIDATION_FAILED');
 
