@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { conflict, notFound } from '../../errors.js';
+import { conflict, notFound, validationError } from '../../errors.js';
 import { refusals } from '../../error-codes.js';
 import { typedSql } from '../../db/typed-sql.js';
 import { BalanceKind } from '../../entities/balance.entity.js';
@@ -53,7 +53,7 @@ async function findBatch(ctx: ServiceContext, batchId: number): Promise<PayoutBa
   return { ...batch, payouts, total: payouts.reduce((sum, p) => sum + p.amount, 0) };
 }
 
-const BatchInput = z.object({ threshold: z.number().int().min(1).max(1_000_000_000) });
+const BatchInput = z.object({ threshold: z.number().int().min(1, 'must be at least one minor unit (0.01)').max(1_000_000_000, 'must be at most 1,000,000,000 minor units') });
 
 export const createPayoutBatchRefusals = refusals('FORBIDDEN', 'VALIDATION_FAILED');
 
@@ -76,6 +76,11 @@ export async function createPayoutBatch(ctx: ServiceContext, input: unknown): Pr
       .orderBy('shop')
       .forNoKeyUpdate()
       .execute();
+    // A batch pays someone: an empty one would be a file with no line for the bank, so the threshold is refused.
+    if (due.length === 0) {
+      const message = 'no shop has this much available: lower the threshold, or wait for earnings to be released';
+      throw validationError(`threshold: ${message}`, { problems: [{ field: 'threshold', message }] });
+    }
     const batch = tx.em.create(PayoutBatch, { createdBy: admin.userId, threshold });
     await tx.em.flush();
     for (const row of due) {
