@@ -16,7 +16,7 @@ import { expectDocumentedAnswer } from './support/contract.js';
 type Schema = Record<string, any>;
 const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, Schema>>; components: { schemas: Record<string, Schema> } };
 
-/** Rules between fields, which the document says in words (descriptions) and the server checks. */
+/** Rules between fields, or about the data, which the document says in words (descriptions) and the server checks. */
 const CROSS_FIELD_RULES: { operation: RegExp; message: RegExp }[] = [
   // A period ends after it starts: valid_until after valid_from, ends_at after starts_at.
   { operation: /./, message: /must be (after|later than)|ends? (before|after)|before .*start|after .*end/i },
@@ -36,6 +36,8 @@ const CROSS_FIELD_RULES: { operation: RegExp; message: RegExp }[] = [
   { operation: /^GET \/api\/ops\//, message: /not a known IANA time zone/ },
   // The WHATWG URL parser's host numbers and IPv6 grammar, which the pattern states only approximately.
   { operation: /webhooks$/, message: /^The URL is not a URL$/ },
+  // A payout batch pays someone: a threshold no shop's available balance reaches is refused (the data's rule).
+  { operation: /^POST \/api\/admin\/payout-batches$/, message: /no shop has this much available/ },
   // https only outside development: a rule of the deployment, which the field's description states.
   { operation: /webhooks$/, message: /^The URL must be https$/ },
 ];
