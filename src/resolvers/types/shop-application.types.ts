@@ -46,8 +46,8 @@ export class ApplyForShopInput {
   @Field() contactPhone!: string;
   @Field() contactEmail!: string;
   @Field(() => [Int], { description: 'Existing categories the shop means to sell in (1 to 20)' }) categoryIds!: number[];
-  @Field({ nullable: true, description: 'With a logo, approval creates the shop profile' }) logoUrl?: string | null;
-  @Field({ nullable: true }) description?: string | null;
+  @Field(() => String, { nullable: true, description: 'With a logo, approval creates the shop profile' }) logoUrl?: string | null;
+  @Field(() => String, { nullable: true }) description?: string | null;
   @Field({ description: 'Must be true: the platform terms are accepted' }) termsAccepted!: boolean;
 }
 
