@@ -311,6 +311,22 @@ describe('deciding', () => {
     expect(await worldOf(applicant, mine.slug)).toEqual(before);
   });
 
+  it('approval is one transaction: when the applicant cannot become the operator, no shop or profile is left behind', async () => {
+    const applicant = await newCustomer(t);
+    const mine = await applyOk(applicant, { logo_url: 'https://img.test/atomic.png' });
+    // The applicant was made staff meanwhile (outside onboarding): the shop is written first, then refused.
+    await t.sql(`update app_user set role = 'platform_admin' where id = ?`, [applicant.id]);
+    const before = await worldOf(applicant, mine.slug);
+    const [profiles] = await t.sql(`select count(*)::int as n from shop_profile`);
+    const res = await approve(admin.token, mine.id);
+    expect([res.status, res.body.error.code]).toEqual([409, 'SHOP_APPLICANT_NOT_CUSTOMER']);
+    expect(await worldOf(applicant, mine.slug)).toEqual(before);
+    expect(before).toMatchObject({ shops: 0, role: 'platform_admin', shop_id: null });
+    expect((await t.sql(`select count(*)::int as n from shop_profile`))[0]).toEqual(profiles);
+    const [row] = await t.sql(`select status, shop_id, decided_at from shop_application where id = ?`, [mine.id]);
+    expect(row).toEqual({ status: 'submitted', shop_id: null, decided_at: null });
+  });
+
   it('withdrawal: only the applicant, only while submitted', async () => {
     const applicant = await newCustomer(t);
     const mine = await applyOk(applicant);
@@ -449,6 +465,16 @@ describe('over GraphQL', () => {
     expect(taken.userErrors).toMatchObject([{ code: 'SHOP_SLUG_TAKEN' }]);
     const [{ n }] = await t.sql(`select count(*)::int as n from shop_application where applicant_id = ?`, [applicant.id]);
     expect(n).toBe(0);
+
+    const open = await mutate(t, 'applyForShop', input(), SELECTION, applicant.token);
+    const blank = await mutate(t, 'rejectShopApplication', { applicationId: open.payload.application.id, reason: ' ' }, SELECTION, admin.token);
+    expect(blank.userErrors).toMatchObject([{ code: 'VALIDATION_FAILED', field: ['input', 'reason'] }]);
+    const badId = await mutate(t, 'approveShopApplication', { applicationId: 0 }, SELECTION, admin.token);
+    expect(badId.userErrors).toMatchObject([{ code: 'VALIDATION_FAILED' }]);
+    const [still] = await t.sql(`select status from shop_application where id = ?`, [open.payload.application.id]);
+    expect(still.status).toBe('submitted');
+    const notMine = await mutate(t, 'withdrawShopApplication', { applicationId: open.payload.application.id }, SELECTION, (await newCustomer(t)).token);
+    expect(notMine.userErrors).toMatchObject([{ code: 'NOT_FOUND' }]);
 
     const anonymous = await mutate(t, 'applyForShop', input(), SELECTION);
     expect(anonymous.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
