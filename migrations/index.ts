@@ -30,6 +30,7 @@ import { Migration20261127100000SalesChangeLog } from './Migration20261127100000
 import { Migration20261127200000CategoryCoverIndex } from './Migration20261127200000CategoryCoverIndex.js';
 import { Migration20261201200000IdempotencyKeyPerOperation } from './Migration20261201200000IdempotencyKeyPerOperation.js';
 import { Migration20261201300000IdempotentAnswerText } from './Migration20261201300000IdempotentAnswerText.js';
+import { Migration20261202300000ShopApplications } from './Migration20261202300000ShopApplications.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -67,4 +68,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127200000CategoryCoverIndex', class: Migration20261127200000CategoryCoverIndex },
   { name: 'Migration20261201200000IdempotencyKeyPerOperation', class: Migration20261201200000IdempotencyKeyPerOperation },
   { name: 'Migration20261201300000IdempotentAnswerText', class: Migration20261201300000IdempotentAnswerText },
+  { name: 'Migration20261202300000ShopApplications', class: Migration20261202300000ShopApplications },
 ];

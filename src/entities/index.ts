@@ -11,6 +11,7 @@ import { Product } from './product.entity.js';
 import { Redemption } from './redemption.entity.js';
 import { Shop } from './shop.entity.js';
 import { ShopProfile } from './shop-profile.entity.js';
+import { ShopApplication } from './shop-application.entity.js';
 import { Sku } from './sku.entity.js';
 import { User } from './user.entity.js';
 import { CartItem } from './cart-item.entity.js';
@@ -47,4 +48,5 @@ export const entities = [
   CatalogVersion, SalesVersion, SalesChange, SalesChangeHorizon, SearchSuggestion, StockMovement, SavedAddress,
   CommissionRate, PayoutBatch, Payout,
   Event, EventSequence, WebhookEndpoint, WebhookDelivery, WebhookAttempt,
+  ShopApplication,
 ];

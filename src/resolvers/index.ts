@@ -18,6 +18,7 @@ import { SearchResolver } from './search.resolver.js';
 import { PageResolver } from './page.resolver.js';
 import { SettlementResolver } from './settlement.resolver.js';
 import { WebhookResolver } from './webhook.resolver.js';
+import { ShopApplicationResolver } from './shop-application.resolver.js';
 
 export const resolvers = [
   AuthResolver,
@@ -43,4 +44,5 @@ export const resolvers = [
   WebhookResolver,
   PageResolver,
   SettlementResolver,
+  ShopApplicationResolver,
 ] as const;
