@@ -24,11 +24,11 @@ export interface Expirable {
 }
 
 /**
- * One timer per scope, not one per statement (issue 43): armed when the scope first waits for the
- * database, it ends everything still waiting when the deadline passes. Waits register and leave
- * without a timer of their own; a timer that fires with nothing waiting does nothing (it is not
- * cleared on every answer, which would cost a timer per statement again), and one that fires early
- * because `outsideDeadline` moved the deadline on is armed again for the rest.
+ * One timer per scope at a time, not one per statement (issue 43): armed when the scope starts
+ * waiting for the database, it ends everything still waiting when the deadline passes, and goes as
+ * soon as nothing waits (statements run at the same time share it). Waits register and leave without
+ * a timer or a promise of their own; a timer that fires early because `outsideDeadline` moved the
+ * deadline on is armed again for the rest.
  */
 export class DeadlineWatch {
   private readonly waiting = new Map<Expirable, number>();
@@ -45,8 +45,17 @@ export class DeadlineWatch {
   release(waiter: Expirable): void {
     const count = this.waiting.get(waiter);
     if (count === undefined) return;
-    if (count <= 1) this.waiting.delete(waiter);
-    else this.waiting.set(waiter, count - 1);
+    if (count > 1) {
+      this.waiting.set(waiter, count - 1);
+      return;
+    }
+    this.waiting.delete(waiter);
+    // Nothing waits: the timer goes, so that the request (and all it holds) is not kept alive until its
+    // deadline. Kept, it outlived the request by seconds and every scavenge copied it (issue 43).
+    if (this.waiting.size === 0 && this.timer !== null) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
   }
 
   private arm(): void {
