@@ -297,8 +297,10 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   app.use(routeNotFound);
   app.use(errorHandler(deps.log));
 
-  // The storefront's home content is kept by the process until a change is heard (issue 43).
-  const homeContentChanges = new ChangeListener(deps.orm.config.get('clientUrl'), HOME_CONTENT_CHANNEL, deps.log.child({ component: 'home-content' }));
+  // The storefront's home content is kept by the process until a change is heard (issue 43). LISTEN
+  // needs a session of its own: behind a transaction pooler, the direct one (DATABASE_LISTEN_URL).
+  const listenUrl = deps.config.databaseListenUrl ?? deps.orm.config.get('clientUrl');
+  const homeContentChanges = new ChangeListener(listenUrl, HOME_CONTENT_CHANNEL, deps.log.child({ component: 'home-content' }));
   registerChangeListener(deps.orm.em, homeContentChanges);
   await homeContentChanges.start();
   // A ranking by sales takes every candidate's sold_count from the sales tally: read it before serving,
