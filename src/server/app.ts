@@ -300,6 +300,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   // The storefront's home content is kept by the process until a change is heard (issue 43). LISTEN
   // needs a session of its own: behind a transaction pooler, the direct one (DATABASE_LISTEN_URL).
   const listenUrl = deps.config.databaseListenUrl ?? deps.orm.config.get('clientUrl');
+  if (!listenUrl) throw new Error('no database URL to LISTEN on: the ORM was opened without clientUrl');
   const homeContentChanges = new ChangeListener(listenUrl, HOME_CONTENT_CHANNEL, deps.log.child({ component: 'home-content' }));
   registerChangeListener(deps.orm.em, homeContentChanges);
   await homeContentChanges.start();
