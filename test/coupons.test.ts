@@ -1,4 +1,4 @@
-import { ADDRESS, addToCart, balanceOf, checkoutBody, expectLedgerReplays, payOk, shopWithProduct, stockOf } from './support/shopping.js';
+import { ADDRESS, addToCart, balanceOf, GRAPHQL_ADDRESS, checkoutBody, expectLedgerReplays, payOk, shopWithProduct, stockOf } from './support/shopping.js';
 import pg from 'pg';
 import { mutate } from './support/graphql.js';
 import { startTestApp, type TestApp } from './support/harness.js';
@@ -643,15 +643,15 @@ describe('GraphQL door', () => {
     expect(twice.userErrors).toEqual([{ code: 'COUPON_ALREADY_CLAIMED', message: expect.any(String), field: null, details: expect.objectContaining({ templateId }) }]);
 
     await addToCart(t, customer.token, product.skuIds[0], 1);
-    const dup = await mutate(t, 'checkout', { coupons: [{ shopId: shop.id, couponId }, { shopId: shop.id, couponId }], shippingAddress: ADDRESS }, 'orders { id }', customer.token);
+    const dup = await mutate(t, 'checkout', { coupons: [{ shopId: shop.id, couponId }, { shopId: shop.id, couponId }], shippingAddress: GRAPHQL_ADDRESS }, 'orders { id }', customer.token);
     expect(dup.userErrors.map((e) => e.code)).toEqual(['VALIDATION_FAILED']);
     const stranger = await newCustomer(t);
     await addToCart(t, stranger.token, product.skuIds[0], 1);
-    const notTheirs = await mutate(t, 'checkout', { coupons: [{ shopId: shop.id, couponId }], shippingAddress: ADDRESS }, 'orders { id }', stranger.token);
+    const notTheirs = await mutate(t, 'checkout', { coupons: [{ shopId: shop.id, couponId }], shippingAddress: GRAPHQL_ADDRESS }, 'orders { id }', stranger.token);
     expect(notTheirs.userErrors).toEqual([
       { code: 'COUPON_NOT_FOUND', message: expect.any(String), field: null, details: expect.objectContaining({ shopId: shop.id, couponId }) },
     ]);
-    const checkout = await mutate(t, 'checkout', { coupons: [{ shopId: shop.id, couponId }], shippingAddress: ADDRESS }, 'orders { id itemsTotal discount total couponId }', customer.token);
+    const checkout = await mutate(t, 'checkout', { coupons: [{ shopId: shop.id, couponId }], shippingAddress: GRAPHQL_ADDRESS }, 'orders { id itemsTotal discount total couponId }', customer.token);
     expect(checkout.errors).toBeUndefined();
     expect(checkout.payload.orders).toEqual([{ id: expect.any(Number), itemsTotal: 2000, discount: 350, total: 1650, couponId }]);
     const mine = await t.gql(`{ myCoupons(status: USED) { total items { id status usedAt } } }`, {}, customer.token);

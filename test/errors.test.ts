@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer } from './support/fixtures.js';
-import { ADDRESS } from './support/shopping.js';
+import { ADDRESS, GRAPHQL_ADDRESS } from './support/shopping.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -174,10 +174,10 @@ describe('problems named in each door\u2019s own case', () => {
 
   it('REST names a nested body field in snake_case, in the problems and the message', async () => {
     const customer = await newCustomer(t);
-    const res = await t.api('POST', '/api/checkout', { token: customer.token, body: { shipping_address: { ...ADDRESS, region: '' } } });
+    const res = await t.api('POST', '/api/checkout', { token: customer.token, body: { shipping_address: { ...ADDRESS, recipient: '' } } });
     expectErrorShape(res, 400, 'VALIDATION_FAILED');
-    expect(fields(res)).toEqual(['shipping_address.region']);
-    expect(res.body.error.message).toMatch(/^shipping_address\.region: /);
+    expect(fields(res)).toEqual(['shipping_address.recipient']);
+    expect(res.body.error.message).toMatch(/^shipping_address\.recipient: /);
     const unknown = await t.api('POST', '/api/checkout', { token: customer.token, body: { shipping_address: { ...ADDRESS, post_code: '200000' } } });
     expect(unknown.body.error.details.problems).toEqual([{ field: 'shipping_address.post_code', message: 'Unknown field' }]);
   });
@@ -194,9 +194,9 @@ describe('problems named in each door\u2019s own case', () => {
     const customer = await newCustomer(t);
     const res = await t.gql(
       'mutation($a: ShippingAddressInput!) { checkout(input: { shippingAddress: $a }) { orders { id } userErrors { code field } } }',
-      { a: { ...ADDRESS, region: '' } },
+      { a: { ...GRAPHQL_ADDRESS, recipient: '' } },
       customer.token,
     );
-    expect(res.data.checkout).toEqual({ orders: null, userErrors: [{ code: 'VALIDATION_FAILED', field: ['input', 'shippingAddress', 'region'] }] });
+    expect(res.data.checkout).toEqual({ orders: null, userErrors: [{ code: 'VALIDATION_FAILED', field: ['input', 'shippingAddress', 'recipient'] }] });
   });
 });

@@ -80,7 +80,7 @@ it('buys as a customer against the test server: login, listing, cart, checkout w
     replayedSameOrder: true,
     paidStatus: 'paid',
     requestId: expect.stringMatching(/^[\w.-]{1,100}$/),
-    refusedField: 'shipping_address.region',
+    refusedField: 'shipping_address.phone',
     missingCode: 'NOT_FOUND',
   });
   const orders = await t.sql<{ id: number; status: string }>('select id, status from shop_order where customer_id = ?', [customer.id]);

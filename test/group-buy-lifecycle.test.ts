@@ -4,7 +4,7 @@ import { mutate } from './support/graphql.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer, newGroupBuy, newOperator, newProduct } from './support/fixtures.js';
 import {
-  ADDRESS, addToCart, balanceOf, checkoutBody, expectLedgerReplays, groupCheckoutOk, groupRow, lapseGroup, payOk, shopWithProduct, stockOf,
+  ADDRESS, addToCart, GRAPHQL_ADDRESS, balanceOf, checkoutBody, expectLedgerReplays, groupCheckoutOk, groupRow, lapseGroup, payOk, shopWithProduct, stockOf,
 } from './support/shopping.js';
 import { expireLapsedGroups } from '../src/services/promotions/group-buy-lifecycle.js';
 import { cancelUnpaidOrders } from '../src/services/orders/order.service.js';
@@ -211,16 +211,16 @@ describe('group-buying checkout', () => {
     const { activity, skuId } = await activitySetup();
     const customer = await newCustomer(t);
     const fields = 'orders { id status groupId groupPrice total items { skuId quantity unitPrice pricing } }';
-    const opened = await mutate(t, 'checkout', { groupBuy: { activityId: activity.id }, shippingAddress: ADDRESS }, fields, customer.token);
+    const opened = await mutate(t, 'checkout', { groupBuy: { activityId: activity.id }, shippingAddress: GRAPHQL_ADDRESS }, fields, customer.token);
     expect(opened.errors).toBeUndefined();
     expect(opened.payload.orders).toEqual([
       { id: expect.any(Number), status: 'PENDING_PAYMENT', groupId: expect.any(Number), groupPrice: 600, total: 600, items: [{ skuId, quantity: 1, unitPrice: 600, pricing: 'GROUP_BUY' }] },
     ]);
     const joiner = await newCustomer(t);
     const groupId = opened.payload.orders[0].groupId;
-    const joined = await mutate(t, 'checkout', { groupBuy: { activityId: activity.id, groupId, skuId: null, quantity: null }, shippingAddress: ADDRESS }, fields, joiner.token);
+    const joined = await mutate(t, 'checkout', { groupBuy: { activityId: activity.id, groupId, skuId: null, quantity: null }, shippingAddress: GRAPHQL_ADDRESS }, fields, joiner.token);
     expect(joined.payload.orders[0].groupId).toBe(groupId);
-    const refused = await mutate(t, 'checkout', { groupBuy: { activityId: activity.id, quantity: 2 }, shippingAddress: ADDRESS }, fields, (await newCustomer(t)).token);
+    const refused = await mutate(t, 'checkout', { groupBuy: { activityId: activity.id, quantity: 2 }, shippingAddress: GRAPHQL_ADDRESS }, fields, (await newCustomer(t)).token);
     expect(refused.userErrors).toEqual([
       { code: 'GROUP_BUY_SINGLE_ITEM', message: expect.any(String), field: null, details: expect.objectContaining({ problem: 'QUANTITY', activityId: activity.id, quantity: 2 }) },
     ]);

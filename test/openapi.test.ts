@@ -4,6 +4,7 @@ import { normalizeRoute as normalize, servedRoutes } from './support/served-rout
 import { openApiJson } from '../src/rest/openapi/document.js';
 import { expectDocumentedAnswer } from './support/contract.js';
 import { startTestApp, type TestApp } from './support/harness.js';
+import { newAdmin } from './support/fixtures.js';
 
 const document = () => JSON.parse(openApiJson()) as { paths: Record<string, Record<string, unknown>> };
 
@@ -87,5 +88,30 @@ describe('OpenAPI document', () => {
     expect(conflict.content['application/json'].schema.properties.error.properties.code.enum).toEqual(
       ['CART_CHANGED', 'CONFLICT', 'FLASH_SALE_LIMIT_CHANGED', 'FLASH_SALE_STOCK_CHANGED', 'GROUP_ALREADY_JOINED', 'RESOURCE_LOCKED'],
     );
+  });
+
+  it('states the webhook URL by the pattern the server applies: what it refuses by shape, the document refuses', async () => {
+    const admin = await newAdmin(t);
+    const paths = (document() as unknown as { paths: Record<string, Record<string, any>> }).paths;
+    const url = paths['/api/admin/webhooks'].post.requestBody.content['application/json'].schema.properties.url;
+    expect(url).toMatchObject({ type: 'string', format: 'uri', pattern: expect.any(String) });
+    const pattern = new RegExp(url.pattern);
+    const refused = ['ftp://hooks.example.com/h', 'https://user:pw@hooks.example.com/h', 'https://hooks.example.com/h#part', 'hooks.example.com/h', 'https:///h', 'https://hooks.example.com/a b'];
+    const shaped = ['https://hooks.example.com/a?b=c', 'https://[2001:4860:4860::8888]/h', 'HTTPS://hooks.example.com:8443/h'];
+    for (const candidate of [...refused, ...shaped]) {
+      const res = await t.api('POST', '/api/admin/webhooks', { token: admin.token, body: { url: candidate, event_types: ['stock.low'] } });
+      const byShape = res.status === 400 && res.body.error.code === 'VALIDATION_FAILED';
+      expect([candidate, pattern.test(candidate), byShape]).toEqual([candidate, shaped.includes(candidate), refused.includes(candidate)]);
+    }
+    expect(await t.sql('select id from webhook_endpoint where url like ?', ['%hooks.example.com%'])).toEqual([]);
+  });
+
+  it("states the event feed's `types` as a comma-separated array of the event types, as the server reads it", async () => {
+    const admin = await newAdmin(t);
+    const types = (document() as unknown as { paths: Record<string, Record<string, any>> }).paths['/api/events'].get.parameters.find((p: { name: string }) => p.name === 'types');
+    expect(types).toMatchObject({ in: 'query', style: 'form', explode: false, schema: { type: 'array', items: { type: 'string', enum: expect.arrayContaining(['order.paid', 'stock.low']) } } });
+    expect((await t.api('GET', '/api/events?types=order.paid,stock.low', { token: admin.token })).status).toBe(200);
+    const unknown = await t.api('GET', '/api/events?types=order.paid,order.nope', { token: admin.token });
+    expect([unknown.status, unknown.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
   });
 });

@@ -1,7 +1,7 @@
 import { mutate } from './support/graphql.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer, newOperator } from './support/fixtures.js';
-import { ADDRESS, balanceOf, expectLedgerReplays, payOk, placeOrder, shopWithProduct, stockOf } from './support/shopping.js';
+import { ADDRESS, balanceOf, expectLedgerReplays, GRAPHQL_ADDRESS, payOk, placeOrder, shopWithProduct, stockOf } from './support/shopping.js';
 import { cancelUnpaidOrders } from '../src/services/orders/order.service.js';
 import { soldCounts } from '../src/services/catalog/sold-count.js';
 import { recordAnswer, withIdempotency, type IdempotencyRecord } from '../src/shared/idempotency.js';
@@ -319,14 +319,14 @@ describe('GraphQL door', () => {
     const cart = await mutate(t, 'setCartItem', { skuId: product.skuIds[0], quantity: 2 }, 'cart { total lines { stock shop { id } } }', customer.token);
     expect(cart.payload.cart.total).toBe(900);
     const order = 'orders { id status total shippingAddress { region } items { unitPrice quantity } }';
-    const placed = await mutate(t, 'checkout', { shippingAddress: ADDRESS, idempotencyKey: 'g1' }, order, customer.token);
+    const placed = await mutate(t, 'checkout', { shippingAddress: GRAPHQL_ADDRESS, idempotencyKey: 'g1' }, order, customer.token);
     expect(placed.errors).toBeUndefined();
-    expect(placed.payload.orders[0].shippingAddress).toEqual({ region: ADDRESS.region });
+    expect(placed.payload.orders[0].shippingAddress).toEqual({ region: GRAPHQL_ADDRESS.region });
     const orderId = placed.payload.orders[0].id;
     // The same key replays the first answer; the same key for another request is a user error.
-    const replayed = await mutate(t, 'checkout', { shippingAddress: ADDRESS, idempotencyKey: 'g1' }, order, customer.token);
+    const replayed = await mutate(t, 'checkout', { shippingAddress: GRAPHQL_ADDRESS, idempotencyKey: 'g1' }, order, customer.token);
     expect(replayed.payload).toEqual(placed.payload);
-    const reused = await mutate(t, 'checkout', { shippingAddress: { ...ADDRESS, recipient: 'Someone Else' }, idempotencyKey: 'g1' }, order, customer.token);
+    const reused = await mutate(t, 'checkout', { shippingAddress: { ...GRAPHQL_ADDRESS, recipient: 'Someone Else' }, idempotencyKey: 'g1' }, order, customer.token);
     expect(reused.userErrors.map((e) => e.code)).toEqual(['IDEMPOTENCY_KEY_REUSED']);
     const paid = await mutate(t, 'payOrder', { orderId }, 'order { status }', customer.token);
     expect(paid.payload.order.status).toBe('PAID');

@@ -299,6 +299,34 @@ describe('the platform console', () => {
 });
 
 describe('what a console user expects', () => {
+  it("never asks a signed-in operator to sign in while the console's code loads", async () => {
+    const ctx = await context();
+    const page = await ctx.page();
+    await page.goto(`/login?redirect=${encodeURIComponent('/merchant')}`);
+    await page.getByText('Sign in to continue.').waitFor();
+    // The page's code asked for after the click is held until the page says it is opening the console.
+    let submitted = false;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/.*\.js$/, async (route) => {
+      if (submitted) await released;
+      await route.continue();
+    });
+    await page.getByLabel('Email').fill(data.operator.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    submitted = true;
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('status').getByText('Opening the page').waitFor();
+    expect(await page.getByText('Sign in to continue').count()).toBe(0);
+    // From here until the console shows, no frame may ask to sign in.
+    await page.evaluate(`window.__askedToSignIn = 0; new MutationObserver(() => { if (document.body.innerText.includes('Sign in to continue')) window.__askedToSignIn++; }).observe(document.body, { subtree: true, childList: true, characterData: true });`);
+    release();
+    await page.getByRole('navigation', { name: /console/ }).waitFor();
+    await page.getByRole('main').getByRole('heading').first().waitFor();
+    expect(await page.evaluate('window.__askedToSignIn')).toBe(0);
+    expect(ctx.problems).toEqual([]);
+  });
+
   it('shows a publish at once, rolls it back when the server refuses, and keeps the server\'s answer when it agrees', async () => {
     const { ctx, page } = await open(data.operator);
     await page.goto('/merchant/products');

@@ -5,7 +5,7 @@
  * document alone: the test compiles this file strictly and refuses a cast, `any` or `unknown` in it.
  */
 import createClient from 'openapi-fetch';
-import type { paths } from './api.js';
+import type { components, paths } from './api.js';
 
 const { BASE_URL, EMAIL, PASSWORD } = process.env;
 if (!BASE_URL || !EMAIL || !PASSWORD) throw new Error('BASE_URL, EMAIL and PASSWORD are needed');
@@ -29,12 +29,14 @@ if (!sku) throw new Error('no SKU with stock');
 const cart = await api.PUT('/api/cart/items/{sku_id}', { params: { path: { sku_id: sku.id } }, body: { quantity: 2 }, headers });
 if (cart.error) throw new Error(`cart: ${cart.error.error.code}`);
 
-const address = { recipient: 'Generated Client', phone: '+86 138 0000 0001', region: 'CN-SH', address: '1 Typed Road, Shanghai' };
+// Typed by the document: the region is one of its `RegionCode` values, not any string.
+const address: components['schemas']['ShippingAddress'] = { recipient: 'Generated Client', phone: '+86 138 0000 0001', region: 'CN-SH', address: '1 Typed Road, Shanghai' };
 
-// A bad address first: the refusal is typed down to the field it names.
-const refused = await api.POST('/api/checkout', { body: { shipping_address: { ...address, region: 'nowhere' } }, headers });
+// A bad address first (the compiler already refuses an unknown region; the server refuses what only it can
+// judge, a phone that is not one): the refusal is typed down to the field it names.
+const refused = await api.POST('/api/checkout', { body: { shipping_address: { ...address, phone: 'call me' } }, headers });
 const problem = refused.error?.error.details?.problems?.[0];
-if (refused.error?.error.code !== 'VALIDATION_FAILED' || !problem) throw new Error('an invalid region was not refused');
+if (refused.error?.error.code !== 'VALIDATION_FAILED' || !problem) throw new Error('an invalid phone was not refused');
 
 const checkoutKey = `buy-${Date.now()}`;
 const checkout = () => api.POST('/api/checkout', { params: { header: { 'Idempotency-Key': checkoutKey } }, body: { shipping_address: address }, headers });

@@ -11,6 +11,9 @@ export async function addToCart(t: TestApp, token: string, skuId: number, quanti
 /** Checkout requires a shipping address; this one is in a region no test template overrides unless it means to. */
 export const ADDRESS = { recipient: 'Test Buyer', phone: '+86 138 0000 0000', region: 'CN-SH', address: '1 Test Road, Shanghai' };
 
+/** The same address as a GraphQL `ShippingAddressInput`: the schema spells the region as its `RegionCode` value. */
+export const GRAPHQL_ADDRESS = { ...ADDRESS, region: 'CN_SH' };
+
 /** A checkout body: the default address plus whatever the test adds. */
 export const checkoutBody = (extra: Record<string, unknown> = {}) => ({ shipping_address: ADDRESS, ...extra });
 

@@ -138,7 +138,7 @@ export type TestEvent = Omit<DomainEvent, 'id' | 'occurredAt'>;
  * delivered payload with what was emitted (closed-set values in the schema's spelling). Fields of
  * one name and two types in two payload types must be aliased in one document (GraphQL's rule for
  * fields of a union): a refund's `status` is `refundStatus` here, a paid order's `groupId` is
- * `seatGroupId`.
+ * `seatGroupId`, a disabled endpoint's `reason` (not an order's cancel reason) is `disabledReason`.
  */
 export const PAYLOAD_FIELDS = `payload {
   ... on OrderPlacedEventPayload { orderId total status }
@@ -157,7 +157,7 @@ export const PAYLOAD_FIELDS = `payload {
   ... on RefundCompletedEventPayload { refundId orderId kind refundStatus: status amount }
   ... on RefundRejectedEventPayload { refundId orderId kind refundStatus: status }
   ... on RefundCancelledEventPayload { refundId orderId kind refundStatus: status }
-  ... on WebhookEndpointDisabledEventPayload { endpointId url reason }
+  ... on WebhookEndpointDisabledEventPayload { endpointId url disabledReason: reason }
 }`;
 
 /**

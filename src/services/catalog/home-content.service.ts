@@ -6,7 +6,7 @@ import { ProductStatus } from '../../entities/product.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireAdmin } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { httpUrl, MAX_ID, parseInput, z } from '../../shared/validate.js';
+import { httpUrl, MAX_ID, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { typedSql } from '../../db/typed-sql.js';
 import { homeContentItems } from './catalog.repository.js';
 import { lockOrderedList } from './ordered-list-lock.js';
@@ -36,7 +36,7 @@ const KINDS = Object.values(ContentKind);
 const listKey = (kind: ContentKind) => kind.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()) as keyof HomeContentView;
 
 const ContentItemInput = z.strictObject({
-  title: z.string().trim().min(1).max(120),
+  title: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(120),
   subtitle: z.string().trim().max(300).nullish(),
   imageUrl: httpUrl().nullish(),
   destination: z.string().max(300),

@@ -24,10 +24,16 @@ const PageInput = FeedInput.extend({
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 
-/** `GET /api/events`'s query: `types` comma-separated (`order.paid,order.cancelled`). */
+/** A query string's comma-separated list (`order.paid,order.cancelled`) as the array it stands for. */
+const commaSeparated = (value: unknown) => (typeof value === 'string' ? value.split(',').filter((part) => part !== '') : value);
+
+/**
+ * `GET /api/events`'s query: `types` comma-separated (`order.paid,order.cancelled`), which OpenAPI
+ * states as an array of the event types in the `form` style without `explode`.
+ */
 export const EventPageQuery = z.object({
   after: Position.optional().describe('Events after this id (default 0: from the oldest kept)'),
-  types: z.string().optional().describe('Comma-separated event types (default: all you may see)'),
+  types: z.preprocess(commaSeparated, FeedInput.shape.types.unwrap().unwrap().optional()).describe('Event types, comma-separated (default: all you may see)'),
   limit: z.coerce.number().int().min(1).max(500).optional().describe('At most this many (1-500, default 100)'),
 });
 
@@ -169,8 +175,7 @@ export async function listEvents(ctx: ServiceContext, input: unknown): Promise<{
     actor.role === Role.PlatformAdmin ? { kind: 'admin' }
     : actor.role === Role.ShopOperator && actor.shopId !== null ? { kind: 'shop', shopId: actor.shopId }
     : { kind: 'customer', customerId: actor.userId };
-  const query = parseInput(EventPageQuery, input ?? {});
-  const { types, after, limit } = parseInput(PageInput, { ...query, types: query.types?.split(',').filter((t) => t !== '') });
+  const { types, after, limit } = parseInput(PageInput, parseInput(EventPageQuery, input ?? {}));
   await checkRetention(ctx, after);
   const events = await page(ctx, audience, typesFor(audience, types), after, limit);
   return { events, next: events.length > 0 ? events[events.length - 1].id : after };
