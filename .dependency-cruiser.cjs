@@ -28,6 +28,7 @@ const LAYERS = [
   { name: 'settlement', paths: ['^src/services/settlement/'], why: "shops' earnings, commissions and payouts act on order moves and refunds through the ledger" },
   { name: 'promotions', paths: ['^src/services/promotions/'], why: 'coupons, flash sales and group buying subscribe to order moves' },
   { name: 'points', paths: ['^src/services/points/'], why: 'points subscribe to order moves' },
+  { name: 'shops', paths: ['^src/services/shops/'], why: 'shop onboarding creates shops and their operators; order-facing domains above may ask it about a shop' },
   { name: 'orders', paths: ['^src/services/orders/'], why: 'the order lifecycle: others attach to its moves, it imports none of them' },
   { name: 'shipping', paths: ['^src/services/shipping/'], why: 'freight and shipping companies know no order' },
   { name: 'catalog', paths: ['^src/services/catalog/'], why: 'products, search and content know no order' },

@@ -39,7 +39,14 @@ export interface BenchOptions {
   soakSeconds: number | undefined;
   /** Said of the machine in the JSON and on the chart (`--note "shared machine"`). */
   note: string | undefined;
+  /** Compare mode (`--against <commit>`): the other commit, built in a worktree of its own (bench/compare.ts). */
+  against: string | undefined;
+  /** Compare mode: how many A, B pairs of runs (at least 3: a median of fewer is one run's noise). */
+  pairs: number;
 }
+
+/** Compare mode's fewest pairs: a median needs three of each side. */
+export const MIN_PAIRS = 3;
 
 /** A bench run that cannot give figures at the size asked; the message says what to change. */
 export class BenchRefused extends Error {}
@@ -65,6 +72,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       db: { type: 'string', default: process.env.BENCH_DB ?? 'mallfront_bench' },
       soak: { type: 'boolean', default: false }, 'soak-seconds': { type: 'string' },
       note: { type: 'string' },
+      against: { type: 'string' }, pairs: { type: 'string' },
     },
   });
   const db = args.db;
@@ -94,13 +102,24 @@ export function parseOptions(argv: string[]): BenchOptions {
     connections: positiveInteger('connections', args.connections, 50),
     port: positiveInteger('port', args.port, 4900),
     bursts: positiveInteger('bursts', args.bursts, 5),
-    workers: positiveInteger('workers', args.workers, os.availableParallelism()),
+    // Compare mode measures one server process unless told otherwise: CPU per request, not throughput.
+    workers: positiveInteger('workers', args.workers, args.against === undefined ? os.availableParallelism() : 1),
     reuse: args.reuse,
     only: args.only === undefined ? undefined : new RegExp(args.only, 'i'),
     soakSeconds: args.soak ? positiveInteger('soak-seconds', args['soak-seconds'], 300) : undefined,
     note: args.note,
+    against: args.against,
+    pairs: positiveInteger('pairs', args.pairs, MIN_PAIRS, MIN_PAIRS),
   };
-  for (const size of options.sizes) refuseUnworkable(size, options);
+  if (options.against !== undefined) {
+    if (!/^[\w./^~-]+$/.test(options.against) || options.against.startsWith('-')) throw new BenchRefused(`--against takes a commit (hash, branch or tag), not ${JSON.stringify(options.against)}`);
+    if (options.perSizeDatabases) throw new BenchRefused('--against compares at one data size: give --products (and the rest) instead of --sizes');
+    if (args.soak) throw new BenchRefused('--against compares the read scenarios; run the soak on its own');
+  } else if (args.pairs !== undefined) {
+    throw new BenchRefused('--pairs is for compare mode: give --against <commit> too');
+  }
+  // Compare mode runs only the read scenarios, which work at any size.
+  if (options.against === undefined) for (const size of options.sizes) refuseUnworkable(size, options);
   return options;
 }
 

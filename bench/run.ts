@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import pg from 'pg';
 import { costCurveSvg, type CurvePoint } from './chart.js';
+import { compare, comparisonTable, FLAG_ABOVE_PERCENT } from './compare.js';
 import { fixtures, type BenchContext } from './context.js';
 import { cpuMeter } from './cpu.js';
 import { databaseSize, databaseUrl, prepareDatabase } from './database.js';
@@ -176,6 +177,17 @@ async function main() {
     sizes: [] as { size: DataSize; [key: string]: unknown }[],
   };
   await mkdir('bench/results', { recursive: true });
+  if (options.against !== undefined) {
+    const compared = await compare(options, log);
+    console.log(`\nMedians of ${options.pairs} alternated runs per side, CPU per request (${compared.a}: this checkout; ${compared.b}: --against ${options.against}):`);
+    console.log(comparisonTable(compared.rows, compared.a, compared.b));
+    const flagged = compared.rows.filter((r) => r.flagged);
+    console.log(flagged.length === 0 ? `\nNo scenario costs more than ${FLAG_ABOVE_PERCENT}% more server CPU per request.` : `\n${flagged.length} scenario(s) cost more than ${FLAG_ABOVE_PERCENT}% more server CPU per request.`);
+    const file = `bench/results/compare-${stamp}.json`;
+    await writeFile(file, JSON.stringify({ ...results, size: options.sizes[0], against: options.against, sides: [compared.a, compared.b], pairs: options.pairs, comparison: compared.rows, runs: compared.runs }, null, 2));
+    log(`figures written to ${file}`);
+    return;
+  }
   const file = `bench/results/${stamp}.json`;
   const largest = Math.max(...options.sizes.map((s) => s.products));
   for (const size of options.sizes) {

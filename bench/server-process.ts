@@ -3,11 +3,20 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 
 /** Starts the compiled server as a user would (production mode, logs at warn) in its own process. */
-export async function startServer(options: { databaseUrl: string; port: number; workers: number; env?: Record<string, string> }): Promise<{ pid: number; stop(): Promise<void> }> {
+export async function startServer(options: {
+  databaseUrl: string;
+  port: number;
+  workers: number;
+  env?: Record<string, string>;
+  /** The checkout whose compiled server to start (another commit's worktree in compare mode); this one by default. */
+  root?: string;
+}): Promise<{ pid: number; stop(): Promise<void> }> {
   // Something already answering on the port would be measured instead of this server.
   const taken = await fetch(`http://127.0.0.1:${options.port}/readyz`).then(() => true, () => false);
   if (taken) throw new Error(`port ${options.port} is already in use: stop what runs there or pass --port`);
-  const child: ChildProcess = spawn(process.execPath, [path.resolve('dist/src/main.js')], {
+  const root = path.resolve(options.root ?? '.');
+  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'dist/src/main.js')], {
+    cwd: root,
     env: {
       ...process.env,
       NODE_ENV: 'production',

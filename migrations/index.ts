@@ -31,7 +31,9 @@ import { Migration20261127200000CategoryCoverIndex } from './Migration2026112720
 import { Migration20261201200000IdempotencyKeyPerOperation } from './Migration20261201200000IdempotencyKeyPerOperation.js';
 import { Migration20261202100000Payments } from './Migration20261202100000Payments.js';
 import { Migration20261202110000PaymentRefunds } from './Migration20261202110000PaymentRefunds.js';
+import { Migration20261202200000HomeContentNotify } from './Migration20261202200000HomeContentNotify.js';
 import { Migration20261201300000IdempotentAnswerText } from './Migration20261201300000IdempotentAnswerText.js';
+import { Migration20261202300000ShopApplications } from './Migration20261202300000ShopApplications.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -71,4 +73,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261201300000IdempotentAnswerText', class: Migration20261201300000IdempotentAnswerText },
   { name: 'Migration20261202100000Payments', class: Migration20261202100000Payments },
   { name: 'Migration20261202110000PaymentRefunds', class: Migration20261202110000PaymentRefunds },
+  { name: 'Migration20261202200000HomeContentNotify', class: Migration20261202200000HomeContentNotify },
+  { name: 'Migration20261202300000ShopApplications', class: Migration20261202300000ShopApplications },
 ];

@@ -9,6 +9,7 @@ import { checkoutCustomers } from '../bench/context.js';
 import { costCurveSvg, niceCeiling, shortCount } from '../bench/chart.js';
 import { slope, soakGrowth } from '../bench/memory.js';
 import { percentile } from '../bench/load.js';
+import { compareRuns, comparisonTable, median, percentChange } from '../bench/compare.js';
 import { adminQuery, databaseUrl, PREFIX, TEMPLATE_DB } from './support/databases.js';
 import { ensureTemplate } from './support/template.js';
 
@@ -222,5 +223,42 @@ describe('bench figures', () => {
   it('rounds axes up to 1, 2 or 5 times a power of ten and shortens counts', () => {
     expect([niceCeiling(0.7), niceCeiling(3), niceCeiling(2349), niceCeiling(5000), niceCeiling(0)]).toEqual([1, 5, 5000, 5000, 1]);
     expect([shortCount(10_000), shortCount(100_000), shortCount(1_000_000), shortCount(20_000_000), shortCount(500)]).toEqual(['10k', '100k', '1M', '20M', '500']);
+  });
+});
+
+describe('bench compare mode (--against)', () => {
+  it('takes a commit and at least three pairs, at one size, and measures one process unless told', () => {
+    const options = parseOptions(['--against', '59d0a31', '--products', '200', '--customers', '10']);
+    expect(options.against).toBe('59d0a31');
+    expect(options.pairs).toBe(3);
+    expect(options.workers).toBe(1);
+    expect(parseOptions(['--against', 'main~3', '--pairs', '5', '--workers', '2']).pairs).toBe(5);
+    expect(() => parseOptions(['--against', '59d0a31', '--pairs', '2'])).toThrow(/--pairs must be an integer of at least 3/);
+    expect(() => parseOptions(['--against', '59d0a31', '--sizes', '10000,100000'])).toThrow(/one data size/);
+    expect(() => parseOptions(['--against=--upload-pack=x'])).toThrow(/takes a commit/);
+    expect(() => parseOptions(['--pairs', '4'])).toThrow(/give --against/);
+  });
+
+  it('compares medians of server and database CPU per request, and flags a rise above 10%', () => {
+    const run = (serverUsPerRequest: number, dbUsPerRequest: number) => ({ requestsPerSecond: 1, p50Ms: 1, p99Ms: 1, errors: 0, non2xx: 0, requests: 1, serverUsPerRequest, dbUsPerRequest });
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(percentChange(110, 100)).toBe(10);
+    const rows = compareRuns({
+      // One wild run on either side does not move a median of three.
+      listing: { a: [run(120, 50), run(900, 50), run(118, 51)], b: [run(100, 40), run(101, 40), run(20, 40)] },
+      home: { a: [run(110, 10), run(109, 10), run(111, 10)], b: [run(100, 10), run(100, 10), run(100, 10)] },
+      detail: { a: [run(80, 30), run(81, 30), run(79, 30)], b: [run(100, 30), run(100, 30), run(100, 30)] },
+    });
+    expect(rows).toEqual([
+      { scenario: 'listing', a: { serverUs: 120, dbUs: 50 }, b: { serverUs: 100, dbUs: 40 }, serverChangePercent: 20, dbChangePercent: 25, flagged: true },
+      { scenario: 'home', a: { serverUs: 110, dbUs: 10 }, b: { serverUs: 100, dbUs: 10 }, serverChangePercent: 10, dbChangePercent: 0, flagged: false },
+      { scenario: 'detail', a: { serverUs: 80, dbUs: 30 }, b: { serverUs: 100, dbUs: 30 }, serverChangePercent: -20, dbChangePercent: 0, flagged: false },
+    ]);
+    const table = comparisonTable(rows, 'A new', 'B old').split('\n');
+    expect(table[0]).toMatch(/server µs B old\s+server µs A new\s+change\s+db µs B old\s+db µs A new\s+change/);
+    expect(table[1]).toMatch(/^listing\s+100\s+120\s+\+20\.0%\s+40\s+50\s+\+25\.0%\s+<< worse by more than 10%$/);
+    expect(table[2]).not.toMatch(/worse/);
+    expect(table[3]).toMatch(/-20\.0%/);
   });
 });

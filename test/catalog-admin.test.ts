@@ -1,6 +1,6 @@
 import { startTestApp, type TestApp } from './support/harness.js';
 import {
-  newAdmin, newBrand, newCategory, newCustomer, newOperator, newProduct, newShop, setContent, type TestUser,
+  homeContentWritten, newAdmin, newBrand, newCategory, newCustomer, newOperator, newProduct, newShop, setContent, type TestUser,
 } from './support/fixtures.js';
 
 let t: TestApp;
@@ -135,6 +135,7 @@ describe('admin shop profile', () => {
 describe('home content', () => {
   it('serves the four keys, each present even when empty', async () => {
     await t.sql('delete from home_content_item');
+    homeContentWritten(t);
     const res = await t.api('GET', '/api/content/home');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ banners: [], promos: [], quick_links: [], floor_adverts: [] });

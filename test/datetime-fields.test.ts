@@ -93,9 +93,22 @@ beforeAll(async () => {
   // A platform webhook endpoint with a logged ping (written directly: no receiver is needed to read a log).
   const [endpoint] = await t.sql<{ id: number }>(`insert into webhook_endpoint (url, event_types, secret, created_at) values ('https://example.com/hook', '{order.paid}', 'whsec_AAAA', now()) returning id`);
   await t.sql('insert into webhook_attempt (endpoint_id, attempted_at, status_code, latency_ms) values (?, now(), 200, 3)', [endpoint.id]);
+  // Shop applications: the customer's rejected one and a withdrawn one; another customer's approved one.
+  const applyFor = async (token: string, slug: string) => (await t.api('POST', '/api/me/shop-applications', {
+    token,
+    body: { legal_name: 'Dated Ltd.', shop_name: 'Dated', slug, contact_name: 'Zhao Lei', contact_phone: '010-5555-0100', contact_email: 'zl@example.test', category_ids: [category.id], terms_accepted: true },
+  })).body;
+  const rejectedApplication = await applyFor(customer.token, `dated-rejected-${process.pid}`);
+  await t.api('POST', `/api/admin/shop-applications/${rejectedApplication.id}/reject`, { token: admin.token, body: { reason: 'No licence' } });
+  const withdrawnApplication = await applyFor(customer.token, `dated-withdrawn-${process.pid}`);
+  await t.api('POST', `/api/me/shop-applications/${withdrawnApplication.id}/withdraw`, { token: customer.token });
+  const approvedApplication = await applyFor((await newCustomer(t)).token, `dated-approved-${process.pid}`);
+  await t.api('POST', `/api/admin/shop-applications/${approvedApplication.id}/approve`, { token: admin.token });
 
   // Values for the required arguments of queries, by `query.argument`.
   ids = {
+    'myShopApplication.id': rejectedApplication.id,
+    'shopApplication.id': approvedApplication.id,
     'category.id': category.id,
     'shop.slug': shop.slug,
     'product.id': product.id,

@@ -209,12 +209,11 @@ describe('liveness and readiness', () => {
       const live = await t.api('GET', '/healthz');
       expect(live.status).toBe(503);
       expect(live.body.error.code).toBe('DATABASE_POOL_STUCK');
-      // A request waiting for a connection gets 503 after its deadline instead of hanging.
-      const started = Date.now();
+      // A request waiting for a connection gets 503 after its deadline instead of hanging (how soon:
+      // test/bounded-waits.test.ts, in the timing project).
       const me = await t.api('GET', '/api/products');
       expect(me.status).toBe(503);
       expect(me.body.error.code).toBe('SERVICE_UNAVAILABLE');
-      expect(Date.now() - started).toBeLessThan(t.config.dbAcquireTimeoutMs + 1_500);
       // Readiness asks the database on a connection of its own: it answers, so the server stays in
       // its load balancer (a pool that waits is not a database that is away).
       expect((await t.api('GET', '/readyz')).status).toBe(200);

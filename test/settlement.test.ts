@@ -295,11 +295,22 @@ describe('payouts', () => {
   });
 
   it('refuses bad input and other roles, changing nothing', async () => {
+    const batches = async () => (await t.sql<{ n: number }>('select count(*)::int as n from payout_batch'))[0].n;
+    const before = await batches();
     for (const body of [{}, { threshold: 0 }, { threshold: 'x' }]) {
       const res = await t.api('POST', '/api/admin/payout-batches', { token: admin.token, body });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_FAILED');
+      expect(res.body.error.details.problems).toEqual([{ field: 'threshold', message: expect.any(String) }]);
     }
+    // A person's sentence, not zod's ("Too small: expected number to be >=1").
+    expect((await t.api('POST', '/api/admin/payout-batches', { token: admin.token, body: { threshold: 0 } })).body.error.details.problems[0].message).toBe('must be at least one minor unit (0.01)');
+    // A threshold no shop reaches would make an empty batch: refused on its field, over both doors.
+    const empty = await t.api('POST', '/api/admin/payout-batches', { token: admin.token, body: { threshold: 1_000_000_000 } });
+    expect([empty.status, empty.body.error.code, empty.body.error.details.problems]).toEqual([400, 'VALIDATION_FAILED', [{ field: 'threshold', message: expect.stringMatching(/^no shop has this much available/) }]]);
+    const viaGraphql = await mutate(t, 'createPayoutBatch', { threshold: 1_000_000_000 }, 'batch { id }', admin.token);
+    expect([viaGraphql.payload.batch, viaGraphql.userErrors.map((e) => [e.code, e.field])]).toEqual([null, [['VALIDATION_FAILED', ['input', 'threshold']]]]);
+    expect(await batches()).toBe(before);
     const { operator } = await scene();
     expect((await t.api('POST', '/api/admin/payout-batches', { token: operator.token, body: { threshold: 1 } })).status).toBe(403);
     expect((await t.api('POST', '/api/admin/payouts/99999999/settle', { token: admin.token, body: { status: 'paid' } })).status).toBe(404);
@@ -351,15 +362,18 @@ describe('races', () => {
     const results = await Promise.all(work);
     // A request that waited past DB_LOCK_TIMEOUT_MS for a row another holds is told 409
     // RESOURCE_LOCKED and changed nothing (a loaded machine makes it likelier): it is tried again.
-    const unexpected = results.filter((r) => !(r.status === 200 || r.status === 201 || (r.status === 409 && ['REFUND_WRONG_STATE', 'RESOURCE_LOCKED'].includes(r.body.error.code))));
+    // A batch that finds every balance already taken by another batch is refused as empty (400 on `threshold`).
+    const emptyBatch = (r: { status: number; body: any }) => r.status === 400 && r.body.error.details?.problems?.[0]?.message.startsWith('no shop has this much available');
+    const unexpected = results.filter((r) => !(r.status === 200 || r.status === 201 || emptyBatch(r) || (r.status === 409 && ['REFUND_WRONG_STATE', 'RESOURCE_LOCKED'].includes(r.body.error.code))));
     expect(unexpected.map((r) => [r.status, r.body])).toEqual([]);
     for (const r of requested) {
       let answer = await t.api('POST', `/api/merchant/refunds/${r.id}/approve`, { token: r.operator });
       for (let i = 0; i < 5 && answer.status === 409 && answer.body.error.code === 'RESOURCE_LOCKED'; i++) answer = await t.api('POST', `/api/merchant/refunds/${r.id}/approve`, { token: r.operator });
       expect(answer.body.status).toBe('completed');
     }
-    // Whatever a locked-out batch left is paid by one more.
-    expect((await t.api('POST', '/api/admin/payout-batches', { token: admin.token, body: { threshold: 1 } })).status).toBe(201);
+    // Whatever a locked-out batch left is paid by one more (or nothing was left, and it is refused as empty).
+    const last = await t.api('POST', '/api/admin/payout-batches', { token: admin.token, body: { threshold: 1 } });
+    expect(last.status === 201 || emptyBatch(last)).toBe(true);
     expect(await balanceOf(t, customer.id, 'available')).toBe(before + refundable.length * 1_000);
     for (const s of shops) {
       expect(await shopBalances(s.operator.token)).toMatchObject({ available: 0, pending: 0, in_transit: 8_000 });

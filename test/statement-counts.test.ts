@@ -56,12 +56,14 @@ describe('statement counts', () => {
     const few = await fill(3);
     const many = await fill(20);
     const customer = await newCustomer(t);
+    // The process keeps the home content once read (issue 43): read it first, so both counts are of warm reads.
+    expect((await t.gql('{ homeContent { banners { title } } }')).errors).toBeUndefined();
 
     for (const token of [undefined, customer.token]) {
       const small = await statementsFor(() => t.gql(STOREFRONT, { category: few }, token));
       const large = await statementsFor(() => t.gql(STOREFRONT, { category: many }, token));
       expect(large).toBe(small);
-      // auth? + home + page + count + sold + ratings + profiles + skus + brands + categories + favorites
+      // auth? + page + count + sold + ratings + profiles + skus + brands + categories + favorites (home: kept)
       expect(large).toBeLessThanOrEqual(13);
     }
   });

@@ -91,8 +91,14 @@ describe("the shop's money and the platform's payouts", () => {
     await showsAmount(shopPage, 'balance-available', SHARE);
     await showsAmount(shopPage, 'balance-pending', SHARE);
 
-    // The admin creates a batch over a ¥50.00 threshold: the shop's available balance is in it.
+    // A threshold no shop reaches is refused on its field: no empty batch.
     await adminPage.goto('/admin/payouts');
+    await adminPage.getByLabel('Threshold').fill('9000000');
+    await adminPage.getByRole('button', { name: 'Create batch' }).click();
+    await adminPage.getByRole('button', { name: 'Yes, create batch' }).click();
+    await adminPage.locator('.field-message').getByText(/no shop has this much available/).waitFor();
+    expect(await adminPage.getByLabel('Threshold').getAttribute('aria-invalid')).toBe('true');
+    // The admin creates a batch over a ¥50.00 threshold: the shop's available balance is in it.
     await adminPage.getByLabel('Threshold').fill('50');
     await adminPage.getByRole('button', { name: 'Create batch' }).click();
     await adminPage.getByRole('button', { name: 'Yes, create batch' }).click();

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newBrand, newCategory, newCustomer, newOperator, newShop, PASSWORD, type TestUser } from './support/fixtures.js';
 import { addToCart, checkoutOk, placeOrder, shopWithProduct } from './support/shopping.js';
-import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, sessionFor, StoreContext, TABLET } from './support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, MOBILE, sessionFor, StoreContext, TABLET } from './support/browser.js';
 import { webAppDir } from '../src/server/web-app.js';
 
 vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
@@ -277,6 +277,30 @@ describe('the platform console', () => {
     expect(visitorCtx.problems).toEqual([]);
   });
 
+  it('does not move what it has drawn while its figures load: the landing pages shift by at most 0.01 (CLS), on a desk and on a phone', async () => {
+    const shifts: Record<string, number> = {};
+    for (const [user, path, ready, viewport] of [
+      [data.admin, '/admin', 'count-placed', DESKTOP], [data.operator, '/merchant', null, DESKTOP],
+      [data.admin, '/admin', 'count-placed', MOBILE], [data.operator, '/merchant', null, MOBILE],
+    ] as const) {
+      const page = await (await context(user, viewport)).page();
+      const where = `${path} ${viewport.width}px`;
+      await page.goto(path);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      if (ready) await page.getByTestId(ready).waitFor();
+      await page.waitForLoadState('networkidle');
+      // Every layout shift since the page began (buffered), not caused by input: the page's CLS.
+      shifts[where] = Number(await page.evaluate(`(() => {
+        const observer = new PerformanceObserver(() => {});
+        observer.observe({ type: 'layout-shift', buffered: true });
+        return observer.takeRecords().filter((e) => !e.hadRecentInput).reduce((sum, e) => sum + e.value, 0);
+      })()`));
+    }
+    expect(Object.keys(shifts)).toHaveLength(4);
+    console.log(`console layout shift: ${JSON.stringify(shifts)}`);
+    for (const value of Object.values(shifts)) expect(value).toBeLessThanOrEqual(0.01);
+  });
+
   it("keeps the consoles' code off the storefront's first page", async () => {
     const ctx = await context();
     const page = await ctx.page();
@@ -299,6 +323,34 @@ describe('the platform console', () => {
 });
 
 describe('what a console user expects', () => {
+  it("never asks a signed-in operator to sign in while the console's code loads", async () => {
+    const ctx = await context();
+    const page = await ctx.page();
+    await page.goto(`/login?redirect=${encodeURIComponent('/merchant')}`);
+    await page.getByText('Sign in to continue.').waitFor();
+    // The page's code asked for after the click is held until the page says it is opening the console.
+    let submitted = false;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/.*\.js$/, async (route) => {
+      if (submitted) await released;
+      await route.continue();
+    });
+    await page.getByLabel('Email').fill(data.operator.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    submitted = true;
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('status').getByText('Opening the page').waitFor();
+    expect(await page.getByText('Sign in to continue').count()).toBe(0);
+    // From here until the console shows, no frame may ask to sign in.
+    await page.evaluate(`window.__askedToSignIn = 0; new MutationObserver(() => { if (document.body.innerText.includes('Sign in to continue')) window.__askedToSignIn++; }).observe(document.body, { subtree: true, childList: true, characterData: true });`);
+    release();
+    await page.getByRole('navigation', { name: /console/ }).waitFor();
+    await page.getByRole('main').getByRole('heading').first().waitFor();
+    expect(await page.evaluate('window.__askedToSignIn')).toBe(0);
+    expect(ctx.problems).toEqual([]);
+  });
+
   it('shows a publish at once, rolls it back when the server refuses, and keeps the server\'s answer when it agrees', async () => {
     const { ctx, page } = await open(data.operator);
     await page.goto('/merchant/products');

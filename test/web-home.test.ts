@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/harness.js';
-import { BROWSER_TEST_TIMEOUT_MS, launchBrowser, MOBILE, SCREENSHOT_DIR, storePages } from './support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, launchBrowser, MOBILE, SCREENSHOT_DIR, storePages, WAIT_TIMEOUT_MS } from './support/browser.js';
 import { seedDemoData } from '../src/seed/demo-seed.js';
 
 vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
@@ -29,11 +29,16 @@ afterAll(async () => {
 });
 
 
-/** Holds the app's entry script back, so that what the page does before its code runs can be seen. */
-async function holdAppCode(page: Page, ms: number): Promise<{ released: () => number }> {
+/**
+ * Holds the app's entry script back until `until()` holds (or WAIT_TIMEOUT_MS has passed), so that what
+ * the page does before its code runs can be seen: a condition, not a clock, so a slow machine only waits
+ * longer.
+ */
+async function holdAppCode(page: Page, until: () => boolean): Promise<{ released: () => number }> {
   let releasedAt = 0;
   await page.route(/\/assets\/main-[\w-]+\.js$/, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, ms));
+    const deadline = Date.now() + WAIT_TIMEOUT_MS;
+    while (!until() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     releasedAt = Date.now();
     await route.continue();
   });
@@ -73,8 +78,9 @@ describe('the home page with the demo data', () => {
   ] as const)('starts the %s page query from the page itself while the app code loads, and the app takes that answer', async (_name, path, operation, heading) => {
     const [product] = await t.sql<{ id: number }>(`select id from product where status = 'published' and description is not null order by id limit 1`);
     const { store, page } = await open();
-    const held = await holdAppCode(page, 800);
     const sent = recordOperations(page);
+    // Released once the page's own query has left: without it the app code waits the whole deadline and then asks itself.
+    const held = await holdAppCode(page, () => sent.some((s) => s.name === operation));
     await page.goto(path ?? `/products/${product.id}`);
     await page.getByRole('heading', { name: heading }).waitFor();
     await page.waitForLoadState('networkidle');

@@ -4,6 +4,9 @@ import { newAdmin, newCustomer, newOperator, newShop, type TestUser } from './su
 import { mutate } from './support/graphql.js';
 import { commitEvents, marker, orderPlaced, waitFor } from './support/subscriptions.js';
 import { startReceiver } from './support/webhook-receiver.js';
+import { expectDocumentedWebhook } from './support/contract.js';
+import { buildOpenApiDocument } from '../src/rest/openapi/document.js';
+import { EVENT_PAYLOADS } from '../src/shared/domain-event.js';
 import { loadConfig } from '../src/config.js';
 import type { DomainEvent } from '../src/shared/domain-event.js';
 
@@ -49,6 +52,27 @@ describe('webhooks', () => {
       // Another secret does not verify it.
       expect(() => new Webhook('whsec_' + Buffer.alloc(24, 1).toString('base64')).verify(request.body, request.headers as Record<string, string>)).toThrow();
       expect((await t.api('GET', '/api/admin/webhooks?page_size=100', { token: admin.token })).body.items.find((e: { id: number }) => e.id === endpoint.id).secret).toBeUndefined();
+      await t.api('DELETE', `/api/admin/webhooks/${endpoint.id}`, { token: admin.token });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("sends what the OpenAPI document's webhooks section describes: one entry per event type and the ping, each body and signature header as stated", async () => {
+    const section = (buildOpenApiDocument() as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { $ref: string } }> } } }> }).webhooks;
+    expect(Object.keys(section).sort()).toEqual([...Object.keys(EVENT_PAYLOADS), 'webhook.ping'].sort());
+    const receiver = await startReceiver();
+    try {
+      const endpoint = await register(admin.token, receiver.url, ['stock.low', 'order.placed']);
+      await commitEvents(t, [marker(500_002), orderPlaced(1, 2, 3)]);
+      expect((await t.api('POST', `/api/admin/webhooks/${endpoint.id}/ping`, { token: admin.token })).status).toBe(200);
+      await waitFor(() => receiver.received.length >= 3, 10_000, 'two deliveries and a ping');
+      expect(receiver.received.map((r) => JSON.parse(r.body).type).sort()).toEqual(['order.placed', 'stock.low', 'webhook.ping']);
+      for (const request of receiver.received) expectDocumentedWebhook(request);
+      // A body the section does not describe is caught: the check is not a pass-through.
+      const [delivered] = receiver.received;
+      expect(() => expectDocumentedWebhook({ ...delivered, body: JSON.stringify({ ...JSON.parse(delivered.body), payload: { surprise: 1 } }) })).toThrow(/does not fit/);
+      expect(() => expectDocumentedWebhook({ ...delivered, headers: { ...delivered.headers, 'webhook-signature': 'v2,abc' } })).toThrow(/webhook-signature/);
       await t.api('DELETE', `/api/admin/webhooks/${endpoint.id}`, { token: admin.token });
     } finally {
       await receiver.close();

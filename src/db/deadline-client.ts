@@ -1,6 +1,6 @@
 import net from 'node:net';
 import pg from 'pg';
-import { DatabaseDeadlineError, timeLeft } from './request-scope.js';
+import { DatabaseDeadlineError, currentScope, deadlineWatch, type DeadlineWatch, type Expirable } from './request-scope.js';
 
 export interface DeadlineClientConfig extends pg.ClientConfig {
   /**
@@ -24,8 +24,15 @@ export const KEEPALIVE = { keepAlive: true, keepAliveInitialDelayMillis: 10_000 
  * waiting for that answer, and the next request to take it inherits the wait. Cut, the connection is
  * dropped by the pool, and the server ends the session (and its locks) when it notices.
  */
-export class DeadlineClient extends pg.Client {
+export class DeadlineClient extends pg.Client implements Expirable {
   readonly answerTimeoutMs: number;
+  /** Cut for a deadline: the statements failing now fail with DatabaseDeadlineError. */
+  private cutOff = false;
+  /**
+   * The deadline watch of each statement in flight under one, in the order sent: `pg` answers a
+   * connection's statements in that order, so the first to settle is the first here.
+   */
+  private readonly watches: DeadlineWatch[] = [];
 
   constructor(config: DeadlineClientConfig = {}) {
     super(config);
@@ -41,6 +48,36 @@ export class DeadlineClient extends pg.Client {
     this.connection.stream.destroy();
     const { processID, secretKey } = this as unknown as { processID?: number; secretKey?: number };
     if (processID !== undefined && secretKey !== undefined) sendCancelRequest(this.host, this.port, processID, secretKey);
+  }
+
+  /** The request's deadline passed with a statement of this connection in flight. */
+  expire(): void {
+    this.cutOff = true;
+    this.cut();
+  }
+
+  /** A statement sent under a deadline watch (below), answered or failed: made once per connection, not per statement. */
+  readonly answered = (value: unknown): unknown => {
+    this.watches.shift()?.release(this);
+    return value;
+  };
+
+  readonly failed = (error: Error): never => {
+    this.watches.shift()?.release(this);
+    throw this.cutOff ? new DatabaseDeadlineError('answer') : error;
+  };
+
+  /** Bounded by the request's deadline: the scope's one timer (request-scope.ts), no timer or closure of its own. */
+  watched(result: Promise<unknown>, watch: DeadlineWatch): Promise<unknown> {
+    if (this.cutOff) {
+      // Cut already (the deadline passed): this statement fails as the others did.
+      return result.catch(() => {
+        throw new DatabaseDeadlineError('answer');
+      });
+    }
+    this.watches.push(watch);
+    watch.add(this);
+    return result.then(this.answered, this.failed);
   }
 }
 
@@ -69,22 +106,29 @@ function isPromise(value: unknown): value is Promise<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
+/**
+ * Inside a request whose deadline comes before the answer timeout, the statement joins the
+ * request's deadline watch. Otherwise (no request: sweeps, event delivery; or a statement timeout
+ * shorter than what is left of the request) it gets a timer of its own.
+ */
 Object.defineProperty(DeadlineClient.prototype, 'query', {
   value: function boundedQuery(this: DeadlineClient, ...args: unknown[]): unknown {
     const result = query.apply(this, args);
-    const left = timeLeft();
-    const bounds = [left, this.answerTimeoutMs || null].filter((ms) => ms !== null);
-    if (!isPromise(result) || bounds.length === 0) return result;
-    const wait = Math.min(...bounds);
+    if (!isPromise(result)) return result;
+    const scope = currentScope();
+    const deadline = scope?.deadline ?? null;
+    const answerMs = this.answerTimeoutMs;
+    if (deadline !== null && (answerMs === 0 || deadline - Date.now() <= answerMs)) {
+      // Rejections of a statement sent before the watch existed end the same way (`failed`).
+      return this.watched(result, deadlineWatch(scope)!);
+    }
+    if (answerMs === 0) return result;
     return new Promise((resolve, reject) => {
       let cutOff = false;
-      const timer = setTimeout(
-        () => {
-          cutOff = true;
-          this.cut();
-        },
-        Math.max(0, wait),
-      );
+      const timer = setTimeout(() => {
+        cutOff = true;
+        this.cut();
+      }, answerMs);
       result.then(
         (value) => {
           clearTimeout(timer);

@@ -2,6 +2,10 @@ import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql'
 import type pg from 'pg';
 import { LeakProofPostgreSqlConnection } from './leak-proof-driver.js';
 import { acquireWithin } from './write-slots.js';
+import { currentScope, withinDeadline } from './request-scope.js';
+
+/** A connection that came after the deadline goes back to the pool. */
+const giveBack = (late: pg.PoolClient) => late.release();
 
 /**
  * Hot statements (storefront reads: listing, detail, catalog loaders, token lookup; checkout's reads
@@ -48,7 +52,11 @@ export async function queryRows<Row extends object>(
 async function pooledQuery<Row extends object>(em: EntityManager, pool: pg.Pool, config: pg.QueryConfig): Promise<pg.QueryResult<Row & pg.QueryResultRow>> {
   const orm = em.getConnection();
   const slots = orm instanceof LeakProofPostgreSqlConnection ? orm.writeSlots : null;
-  const { connection: client, releaseSlot } = await acquireWithin(slots, () => pool.connect(), (late) => late.release());
+  // Reads take no write slot: their connection is bounded by the deadline alone (no closure made for the slot's turn).
+  const { connection: client, releaseSlot } =
+    slots !== null && currentScope()?.writing === true
+      ? await acquireWithin(slots, () => pool.connect(), giveBack)
+      : { connection: await withinDeadline(pool.connect(), 'connection', giveBack), releaseSlot: null };
   let failed: Error | undefined;
   try {
     return await client.query<Row & pg.QueryResultRow>(config);

@@ -14,6 +14,70 @@ export interface RequestScope {
   deadline: number | null;
   /** Work that writes (a mutation, a use case's transaction or write statement): it may wait for row locks. */
   writing: boolean;
+  /** What of this scope waits for the database now, ended together at the deadline (`deadlineWatch`). */
+  watch?: DeadlineWatch;
+}
+
+/** Something waiting for the database that the deadline ends: a statement's connection, a wait for a connection. */
+export interface Expirable {
+  expire(): void;
+}
+
+/**
+ * One timer per scope at a time, not one per statement (issue 43): armed when the scope starts
+ * waiting for the database, it ends everything still waiting when the deadline passes, and goes as
+ * soon as nothing waits (statements run at the same time share it). Waits register and leave without
+ * a timer or a promise of their own; a timer that fires early because `outsideDeadline` moved the
+ * deadline on is armed again for the rest.
+ */
+export class DeadlineWatch {
+  private readonly waiting = new Map<Expirable, number>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly scope: RequestScope & { deadline: number }) {}
+
+  add(waiter: Expirable): void {
+    this.waiting.set(waiter, (this.waiting.get(waiter) ?? 0) + 1);
+    if (this.timer === null) this.arm();
+  }
+
+  /** One wait of `waiter` ended (a statement answered, a connection given). */
+  release(waiter: Expirable): void {
+    const count = this.waiting.get(waiter);
+    if (count === undefined) return;
+    if (count > 1) {
+      this.waiting.set(waiter, count - 1);
+      return;
+    }
+    this.waiting.delete(waiter);
+    // Nothing waits: the timer goes, so that the request (and all it holds) is not kept alive until its
+    // deadline. Kept, it outlived the request by seconds and every scavenge copied it (issue 43).
+    if (this.waiting.size === 0 && this.timer !== null) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+  }
+
+  private arm(): void {
+    this.timer = setTimeout(this.fire, Math.max(0, this.scope.deadline - Date.now()));
+    // What waits keeps the process alive (a socket, a promise); the watch over it need not.
+    this.timer.unref();
+  }
+
+  private readonly fire = (): void => {
+    this.timer = null;
+    if (this.waiting.size === 0) return;
+    if (this.scope.deadline > Date.now()) return this.arm();
+    const expired = [...this.waiting.keys()];
+    this.waiting.clear();
+    for (const waiter of expired) waiter.expire();
+  };
+}
+
+/** The watch of the current scope's deadline; null when there is no deadline (no request). */
+export function deadlineWatch(scope: RequestScope | undefined = storage.getStore()): DeadlineWatch | null {
+  if (!scope || scope.deadline === null) return null;
+  return (scope.watch ??= new DeadlineWatch(scope as RequestScope & { deadline: number }));
 }
 
 const storage = new AsyncLocalStorage<RequestScope>();
@@ -102,26 +166,31 @@ export function timeLeft(now = Date.now()): number | null {
  * still brings after that is handed to `late` (a connection that must go back to the pool).
  */
 export function withinDeadline<T>(waiting: Promise<T>, what: string, late: (value: T) => void): Promise<T> {
-  const left = timeLeft();
-  if (left === null) return waiting;
-  if (left <= 0) {
+  const scope = storage.getStore();
+  const watch = deadlineWatch(scope);
+  if (!watch) return waiting;
+  if (scope!.deadline! <= Date.now()) {
     waiting.then(late, () => undefined);
     return Promise.reject(new DatabaseDeadlineError(what));
   }
+  // The scope's one timer ends the wait (no timer of its own).
   return new Promise<T>((resolve, reject) => {
     let expired = false;
-    const timer = setTimeout(() => {
-      expired = true;
-      reject(new DatabaseDeadlineError(what));
-    }, left);
+    const waiter: Expirable = {
+      expire() {
+        expired = true;
+        reject(new DatabaseDeadlineError(what));
+      },
+    };
+    watch.add(waiter);
     waiting.then(
       (value) => {
-        clearTimeout(timer);
+        watch.release(waiter);
         if (expired) late(value);
         else resolve(value);
       },
       (error: Error) => {
-        clearTimeout(timer);
+        watch.release(waiter);
         if (!expired) reject(error);
       },
     );

@@ -1,4 +1,5 @@
-import { Entity, PrimaryKey, Property, Enum, Unique, Check } from '@mikro-orm/decorators/legacy';
+import { Entity, PrimaryKey, Property, Enum, Unique, Check, Trigger } from '@mikro-orm/decorators/legacy';
+import { sqlTrigger } from './sql-trigger.js';
 import { EntityName } from '@mikro-orm/core';
 
 /** The four home content lists; the values are also the JSON keys and the `{kind}` of the admin route. */
@@ -10,6 +11,8 @@ export enum ContentKind {
 }
 
 @Entity()
+// Every process keeps the storefront's home content until it hears of a change (migration HomeContentNotify).
+@Trigger(sqlTrigger('create trigger home_content_item_changed after insert or update or delete or truncate on home_content_item for each statement execute function mf_home_content_changed()'))
 // One item per position of a list. The migration made it a unique index, not a constraint (same
 // enforcement), and MikroORM makes every plain `@Unique` a constraint: the raw definition creates
 // the index, and the schema comparator then matches it by name only.

@@ -11,6 +11,7 @@ import { Product } from './product.entity.js';
 import { Redemption } from './redemption.entity.js';
 import { Shop } from './shop.entity.js';
 import { ShopProfile } from './shop-profile.entity.js';
+import { ShopApplication } from './shop-application.entity.js';
 import { Sku } from './sku.entity.js';
 import { User } from './user.entity.js';
 import { CartItem } from './cart-item.entity.js';
@@ -49,4 +50,5 @@ export const entities = [
   CommissionRate, PayoutBatch, Payout,
   Event, EventSequence, WebhookEndpoint, WebhookDelivery, WebhookAttempt,
   Payment, PaymentOrder, PaymentEvent, PaymentRefund,
+  ShopApplication,
 ];

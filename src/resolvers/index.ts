@@ -19,6 +19,7 @@ import { PageResolver } from './page.resolver.js';
 import { SettlementResolver } from './settlement.resolver.js';
 import { WebhookResolver } from './webhook.resolver.js';
 import { PaymentResolver } from './payment.resolver.js';
+import { ShopApplicationResolver } from './shop-application.resolver.js';
 
 export const resolvers = [
   AuthResolver,
@@ -45,4 +46,5 @@ export const resolvers = [
   WebhookResolver,
   PageResolver,
   SettlementResolver,
+  ShopApplicationResolver,
 ] as const;

@@ -17,6 +17,7 @@ import { settlementRoutes } from './settlement.routes.js';
 import { eventRoutes } from './events.routes.js';
 import { webhookRoutes } from './webhook.routes.js';
 import { paymentRoutes } from './payment.routes.js';
+import { shopApplicationRoutes } from './shop-application.routes.js';
 
 /** The REST facade: every route calls one service method, like its GraphQL twin. */
 export function apiRouter(): Router {
@@ -39,5 +40,6 @@ export function apiRouter(): Router {
   eventRoutes(router);
   webhookRoutes(router);
   paymentRoutes(router);
+  shopApplicationRoutes(router);
   return router;
 }

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import * as payouts from '../services/settlement/payouts.js';
 import * as statements from '../services/settlement/statements.js';
 import * as commissions from '../services/settlement/commissions.js';
-import { PayoutStatus } from '../entities/settlement.entity.js';
 import { route, Reply, TextReply } from './route.js';
 import {
   CommissionRate, CommissionRateList, PayoutBatch, PayoutBatchCsv, PayoutBatchList, Payout, PayoutPage, Reconciliation, ShopBalances, StatementPage,
@@ -13,7 +12,6 @@ const tag = 'Settlement';
 
 /** Bodies and queries as the services validate them (documented from the same schemas). */
 const BatchBody = z.object({ threshold: z.number().int().min(1) });
-const SettleBody = z.object({ status: z.enum([PayoutStatus.Paid, PayoutStatus.Failed]), failureReason: z.string().max(200).optional() });
 const StatementQuery = z.object({
   page: z.coerce.number().int().min(1).optional(),
   pageSize: z.coerce.number().int().min(1).max(100).optional(),
@@ -55,7 +53,7 @@ export function settlementRoutes(router: Router) {
   });
   route(router, '/admin/payouts/:payoutId/settle', {
     post: {
-      doc: { tag, summary: "The bank's answer for a payout: paid or failed", access: 'platform_admin', body: SettleBody, response: Payout, errors: payouts.settlePayoutRefusals },
+      doc: { tag, summary: "The bank's answer for a payout: paid or failed", access: 'platform_admin', body: payouts.SettlePayoutBody, response: Payout, errors: payouts.settlePayoutRefusals },
       handle: ({ ctx, params, body }) => payouts.settlePayout(ctx, { ...(body as object), ...params }),
     },
   });

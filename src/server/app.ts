@@ -38,6 +38,8 @@ import { operationExecution } from '../graphql/operation-executor.js';
 import { primaryRetryOf } from '../shared/replica-reads.js';
 import { graphqlHttp } from './graphql-http.js';
 import { loadSalesTally } from '../services/catalog/sales-tally.js';
+import { HOME_CONTENT_CHANNEL } from '../services/catalog/home-content.service.js';
+import { ChangeListener, registerChangeListener } from '../db/change-listener.js';
 
 /** How long stopping waits for requests in flight before closing what is left. */
 const STOP_GRACE_MS = 10_000;
@@ -297,6 +299,13 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   app.use(routeNotFound);
   app.use(errorHandler(deps.log));
 
+  // The storefront's home content is kept by the process until a change is heard (issue 43). LISTEN
+  // needs a session of its own: behind a transaction pooler, the direct one (DATABASE_LISTEN_URL).
+  const listenUrl = deps.config.databaseListenUrl ?? deps.orm.config.get('clientUrl');
+  if (!listenUrl) throw new Error('no database URL to LISTEN on: the ORM was opened without clientUrl');
+  const homeContentChanges = new ChangeListener(listenUrl, HOME_CONTENT_CHANNEL, deps.log.child({ component: 'home-content' }));
+  registerChangeListener(deps.orm.em, homeContentChanges);
+  await homeContentChanges.start();
   // A ranking by sales takes every candidate's sold_count from the sales tally: read it before serving,
   // so a process's first rankings do not sum sold lines (src/services/catalog/sales-tally.ts).
   await loadSalesTally(deps.orm.em);
@@ -332,6 +341,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
         await authThrottle.stop();
         await throttleStore.end();
         await health.close();
+        await homeContentChanges.stop();
       })();
       return stopping;
     },

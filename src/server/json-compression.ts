@@ -35,24 +35,37 @@ export function compressJson(minBytes = JSON_COMPRESSION_MIN_BYTES): RequestHand
   // JSON_COMPRESSION_MIN_BYTES=0: a proxy in front compresses, or nothing should.
   if (minBytes <= 0) return (_req: Request, _res: Response, next: NextFunction) => next();
   return (req: Request, res: Response, next: NextFunction) => {
-    res.vary('Accept-Encoding');
-    const send = res.send.bind(res);
-    res.send = (body?: unknown) => {
-      const payload = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.isBuffer(body) ? body : undefined;
-      const encoding = payload && payload.length >= minBytes && compressible(req, res) ? accepted(req) : undefined;
-      if (!payload || !encoding) return send(body);
-      ENCODERS[encoding](payload).then(
-        (compressed) => {
-          res.set('Content-Encoding', encoding);
-          send(compressed);
-        },
-        // Compression failing is no reason to fail the answer: it goes out as it is.
-        () => send(payload),
-      );
-      return res;
-    };
+    if (res.getHeader('Vary') === undefined) res.setHeader('Vary', 'Accept-Encoding');
+    else res.vary('Accept-Encoding');
+    // A client that sends no Accept-Encoding accepts no encoding here (as `acceptsEncodings` says):
+    // its answers need no wrapper. For the others, one shared function, no closure per request.
+    const header = req.headers['accept-encoding'];
+    if (header !== undefined && header !== '') {
+      (res as CompressingResponse)[MIN_BYTES] = minBytes;
+      res.send = compressingSend;
+    }
     next();
   };
+}
+
+const MIN_BYTES = Symbol('jsonCompressionMinBytes');
+type CompressingResponse = Response & { [MIN_BYTES]: number };
+
+/** `res.send` of a response that may be compressed: Express's own (the prototype's) for what is not. */
+function compressingSend(this: CompressingResponse, body?: unknown): Response {
+  const send = (Object.getPrototypeOf(this) as Response).send;
+  const payload = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.isBuffer(body) ? body : undefined;
+  const encoding = payload && payload.length >= this[MIN_BYTES] && compressible(this.req, this) ? accepted(this.req) : undefined;
+  if (!payload || !encoding) return send.call(this, body);
+  ENCODERS[encoding](payload).then(
+    (compressed) => {
+      this.set('Content-Encoding', encoding);
+      send.call(this, compressed);
+    },
+    // Compression failing is no reason to fail the answer: it goes out as it is.
+    () => send.call(this, payload),
+  );
+  return this;
 }
 
 function compressible(req: Request, res: Response): boolean {

@@ -18,7 +18,9 @@ const helmetHeaders = helmet({
  * registration are POSTs, over REST and GraphQL alike.
  */
 function noStore(req: Request, res: Response, next: NextFunction) {
-  if ((req.method !== 'GET' && req.method !== 'HEAD') || bearerToken(req.header('authorization'))) res.set('Cache-Control', 'no-store');
+  // An anonymous read (most of a storefront's traffic) is told apart by two field reads.
+  const authorization = req.headers.authorization;
+  if ((req.method !== 'GET' && req.method !== 'HEAD') || (authorization !== undefined && bearerToken(authorization))) res.setHeader('Cache-Control', 'no-store');
   next();
 }
 

@@ -62,6 +62,13 @@ const HOST = `(?:(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2
  */
 const HTTP_URL = new RegExp(`^(?:https?://${HOST}(?::${PORT})?(?:/${URI_CHAR}*)?${URI_TAIL}|/(?![/\\\\])${URI_CHAR}*${URI_TAIL})$`);
 
+/**
+ * Text that must not be blank: the services trim it and then want a character. A pattern rather than
+ * `min(1)`, so that the document says so too (a client would otherwise think `" "` a valid name), and
+ * an empty or blank value is one problem: `.trim().regex(NOT_BLANK, 'must not be blank')`.
+ */
+export const NOT_BLANK = /\S/;
+
 /** An email address, trimmed and lower-cased before it is checked. */
 export const emailAddress = z.string().trim().toLowerCase().max(254).regex(EMAIL, 'must be an email address').meta({ format: 'email' });
 

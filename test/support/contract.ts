@@ -144,3 +144,32 @@ export function expectDocumentedAnswer(method: string, url: string, status: numb
     throw new Error(`${where}: the answer does not fit the OpenAPI document: ${describeErrors(answer.validate)} (answer ${JSON.stringify(body)?.slice(0, 500)})`);
   }
 }
+
+let webhooks: Map<string, { validate: ValidateFunction; headers: DocumentedHeader[] }> | undefined;
+
+/**
+ * Throws when a request the server POSTed to a receiver is not what the document's `webhooks` section
+ * says for its type: the body by the entry's schema, and the signature headers by their patterns.
+ */
+export function expectDocumentedWebhook(request: { headers: Record<string, string | string[] | undefined>; body: string }): void {
+  operations ??= load();
+  if (!webhooks) {
+    const doc = buildOpenApiDocument() as JsonObject;
+    webhooks = new Map(
+      Object.entries(doc.webhooks as Record<string, JsonObject>).map(([type, item]) => [
+        type,
+        {
+          validate: ajv!.compile(rebase(item.post.requestBody.content['application/json'].schema)),
+          headers: (item.post.parameters as JsonObject[]).map((p) => ({ name: p.name, required: p.required === true, schema: p.schema })),
+        },
+      ]),
+    );
+  }
+  const body = JSON.parse(request.body) as JsonObject;
+  const entry = webhooks.get(String(body.type));
+  if (!entry) throw new Error(`a webhook of type ${String(body.type)}, which the document's webhooks section does not list`);
+  const where = `webhook ${String(body.type)}`;
+  const headers = { get: (name: string) => [request.headers[name]].flat()[0] ?? null };
+  expectDocumentedHeaders(where, { schema: null, headers: entry.headers }, headers);
+  if (!entry.validate(body)) throw new Error(`${where}: the body does not fit the document: ${describeErrors(entry.validate)} (body ${request.body.slice(0, 500)})`);
+}

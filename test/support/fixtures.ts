@@ -1,3 +1,5 @@
+import { changeListenerOf } from '../../src/db/change-listener.js';
+import { HOME_CONTENT_CHANNEL } from '../../src/services/catalog/home-content.service.js';
 import { randomBytes } from 'node:crypto';
 import { hashToken } from '../../src/services/accounts/auth.service.js';
 import { hashPassword } from '../../src/services/accounts/password.js';
@@ -128,6 +130,15 @@ export async function setContent(t: TestApp, kind: string, items: ContentSpec[])
       [kind, position, item.active ?? true, item.title ?? `${kind} ${position}`, item.destination ?? '/'],
     );
   }
+  homeContentWritten(t);
+}
+
+/**
+ * The home content was written through the app's own ORM (`t.sql`): as after the admin route's
+ * write, this process reads it again at once (the trigger's notification may still be on its way).
+ */
+export function homeContentWritten(t: TestApp): void {
+  changeListenerOf(t.orm.em, HOME_CONTENT_CHANNEL)?.changed();
 }
 
 export interface CouponTemplateSpec {

@@ -10,6 +10,7 @@ import { RefundKind, RefundStatus } from '../../entities/refund.entity.js';
 import { CouponTemplateStatus, DiscountKind } from '../../entities/coupon-template.entity.js';
 import { RedemptionStatus } from '../../entities/redemption.entity.js';
 import { PayoutStatus } from '../../entities/settlement.entity.js';
+import { ShopApplicationStatus } from '../../entities/shop-application.entity.js';
 import { BalanceKind } from '../../entities/balance.entity.js';
 import { PaymentStatus } from '../../entities/payment.entity.js';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../config.js';
@@ -93,6 +94,11 @@ export const RefundStatusEnum = schemaEnum(
   RefundStatus,
   'RefundStatus',
   'refund: REQUESTED -> COMPLETED | REJECTED | CANCELLED; return: REQUESTED -> APPROVED -> SHIPPED_BACK -> COMPLETED, REQUESTED -> REJECTED, REQUESTED | APPROVED -> CANCELLED',
+);
+export const ShopApplicationStatusEnum = schemaEnum(
+  ShopApplicationStatus,
+  'ShopApplicationStatus',
+  'SUBMITTED -> APPROVED (the shop exists) | REJECTED (with a reason) | WITHDRAWN (by the applicant)',
 );
 export const PayoutStatusEnum = schemaEnum(
   PayoutStatus,

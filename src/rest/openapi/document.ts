@@ -7,6 +7,7 @@ import { IdempotencyKeyText } from '../../shared/idempotency.js';
 import { REQUEST_ID_PATTERN } from '../../shared/request-id.js';
 import { IDEMPOTENCY_KEY_HEADER } from '../request-rules.js';
 import { errorBody, errorSchemas } from './error-schemas.js';
+import { webhooksSection } from './webhooks.js';
 import { inputSchema, outputSchemas, type JsonSchema } from './json-schema.js';
 import {
   openApiPath, queryParameters, registeredOperations, withoutPathKeys, type Access, type OperationDoc, type RegisteredOperation,
@@ -232,8 +233,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         'A path answers a method it does not take with 405 `METHOD_NOT_ALLOWED` and an `Allow` header, an unknown path with 404 `ROUTE_NOT_FOUND` (`#/components/responses`). ' +
         'Conventions, pagination, errors and events: docs/api.md. The same operations over GraphQL: `/graphql`.',
     },
-    tags: tags.map((name) => ({ name })),
+    tags: [...tags, 'Webhooks'].map((name) => ({ name })),
     paths,
+    webhooks: webhooksSection(),
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The token from register or login.' } },
       schemas: { ...errorSchemas(everyCode), ...outputSchemas(responseSchemas) },

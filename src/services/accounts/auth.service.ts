@@ -6,7 +6,7 @@ import { User, Role } from '../../entities/user.entity.js';
 import type { Actor, ServiceContext } from '../../shared/context.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { requireUser } from '../../shared/guards.js';
-import { emailAddress, parseInput, z } from '../../shared/validate.js';
+import { emailAddress, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { hashPassword, verifyPassword, verifyNoAccount } from './password.js';
 import { unthrottled, type AuthThrottle } from '../../shared/auth-throttle.js';
 import { issueDeviceToken, verifiedDevice } from '../../shared/device-token.js';
@@ -42,7 +42,7 @@ const email = emailAddress;
 export const RegisterInput = z.strictObject({
   email,
   password: z.string().min(8, 'must be at least 8 characters').max(200),
-  displayName: z.string().trim().min(1).max(120),
+  displayName: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(120),
 });
 export const LoginInput = z.strictObject({
   email,

@@ -9,7 +9,7 @@ import { Refund, RefundItem, RefundKind, RefundStatus } from '../../entities/ref
 import type { ServiceContext } from '../../shared/context.js';
 import { requireCustomer, requireOperator } from '../../shared/guards.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
-import { id, parseInput, z } from '../../shared/validate.js';
+import { id, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
 import { takeBackForRefund } from '../settlement/earnings.js';
 import { takeBackPointsForRefund } from '../points/points-earning.service.js';
@@ -35,15 +35,15 @@ import { refusals } from '../../error-codes.js';
 export const RequestInput = z.strictObject({
   orderId: id,
   kind: z.enum(RefundKind),
-  reason: z.string().trim().min(1).max(500),
+  reason: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(500),
   items: z
     .array(z.strictObject({ orderItemId: id, quantity: z.number().int().min(1).max(1_000_000) }))
     .min(1)
     .max(100),
 });
 const RefundRef = z.strictObject({ refundId: id });
-export const RejectInput = RefundRef.extend({ reason: z.string().trim().min(1).max(500) });
-export const ShipBackInput = RefundRef.extend({ companyCode, trackingNumber: z.string().trim().min(1).max(80) });
+export const RejectInput = RefundRef.extend({ reason: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(500) });
+export const ShipBackInput = RefundRef.extend({ companyCode, trackingNumber: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(80) });
 export const ListInput = z.object({ ...pageFields, status: z.enum(RefundStatus).optional(), kind: z.enum(RefundKind).optional() });
 
 type Owner = { column: 'customer' | 'shop'; id: number };

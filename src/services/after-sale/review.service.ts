@@ -11,7 +11,7 @@ import { conflict, notFound } from '../../errors.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireAdmin, requireCustomer, requireOperator } from '../../shared/guards.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
-import { httpUrl, id, parseInput, queryFlag, z } from '../../shared/validate.js';
+import { httpUrl, id, parseInput, queryFlag, NOT_BLANK, z } from '../../shared/validate.js';
 import { pageFields, pageOf, pageOffset, windowTotal, type Page, type PageRequest } from '../../shared/pagination.js';
 import { ratingSummaries, type RatingSummary } from '../catalog/rating-summary.js';
 import { refusals } from '../../error-codes.js';
@@ -41,11 +41,11 @@ export const ReviewInput = z.strictObject({
   orderId: id,
   orderItemId: id,
   rating: z.number().int().min(1).max(5),
-  text: z.string().trim().min(1).max(2000),
+  text: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(2000),
   imageUrls: z.array(httpUrl()).max(9).default([]),
 });
 const ReviewRef = z.strictObject({ reviewId: id });
-export const ReplyInput = ReviewRef.extend({ text: z.string().trim().min(1).max(1000) });
+export const ReplyInput = ReviewRef.extend({ text: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(1000) });
 
 const mask = (name: string) => `${[...name.trim()][0] ?? '*'}***`;
 

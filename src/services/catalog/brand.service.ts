@@ -2,7 +2,7 @@ import { validationError } from '../../errors.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireAdmin } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { httpUrl, idParam, parseInput, z } from '../../shared/validate.js';
+import { httpUrl, idParam, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { Brand } from '../../entities/brand.entity.js';
 import { toBrandView, type BrandView } from './catalog-views.js';
 import { lockOrderedList } from './ordered-list-lock.js';
@@ -10,7 +10,7 @@ import { lockOrderedList } from './ordered-list-lock.js';
 const BrandInput = z.strictObject({
   /** An existing brand keeps its id (and its products); without id a brand is created. */
   id: idParam.nullish(),
-  name: z.string().trim().min(1).max(80),
+  name: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(80),
   logoUrl: httpUrl().nullish(),
   /** Ignored (a list as read is sent back as is): the position is the item's index in the submitted list. */
   position: z.number().int().nullish(),

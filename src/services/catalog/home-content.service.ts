@@ -6,11 +6,12 @@ import { ProductStatus } from '../../entities/product.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireAdmin } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { httpUrl, MAX_ID, parseInput, z } from '../../shared/validate.js';
+import { httpUrl, MAX_ID, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { typedSql } from '../../db/typed-sql.js';
 import { homeContentItems } from './catalog.repository.js';
 import { lockOrderedList } from './ordered-list-lock.js';
 import { refusals } from '../../error-codes.js';
+import { changeListenerOf, type ChangeListener } from '../../db/change-listener.js';
 
 export interface ContentItemView {
   id: number;
@@ -35,7 +36,7 @@ const KINDS = Object.values(ContentKind);
 const listKey = (kind: ContentKind) => kind.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()) as keyof HomeContentView;
 
 const ContentItemInput = z.strictObject({
-  title: z.string().trim().min(1).max(120),
+  title: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(120),
   subtitle: z.string().trim().max(300).nullish(),
   imageUrl: httpUrl().nullish(),
   destination: z.string().max(300),
@@ -129,9 +130,40 @@ async function readContent(ctx: ServiceContext, activeOnly: boolean): Promise<Ho
   return out;
 }
 
-/** The storefront home: the active items of each kind, in position order. */
+/** The channel the home content's trigger NOTIFYs (migration HomeContentNotify). */
+export const HOME_CONTENT_CHANNEL = 'mallfront_home_content';
+
+/** The storefront home as last read, and the generation of the process's listener it was read at. */
+const kept = new WeakMap<ChangeListener, { generation: number; view: Promise<HomeContentView> }>();
+
+/**
+ * The storefront home: the active items of each kind, in position order. Read on every visit and
+ * changed a few times a day, so a process keeps it until its listener hears of a change (issue 43,
+ * src/db/change-listener.ts): no database round trip per request. Concurrent first reads share one
+ * read. Without a listening connection (a replica's reads, a lost connection) it is read every time.
+ */
 export function homeContent(ctx: ServiceContext): Promise<HomeContentView> {
-  return readContent(ctx, true);
+  const changes = changeListenerOf(ctx.em, HOME_CONTENT_CHANNEL);
+  if (!changes?.live) return readContent(ctx, true);
+  const last = kept.get(changes);
+  if (last && last.generation === changes.generation) return last.view;
+  const generation = changes.generation;
+  const view = readContent(ctx, true).then(frozen);
+  kept.set(changes, { generation, view });
+  // A failed read is not kept: the next request reads again.
+  view.catch(() => {
+    if (kept.get(changes)?.view === view) kept.delete(changes);
+  });
+  return view;
+}
+
+/** Shared by every request that gets it: nobody may change it. */
+function frozen(view: HomeContentView): HomeContentView {
+  for (const list of Object.values(view) as ContentItemView[][]) {
+    for (const item of list) Object.freeze(item);
+    Object.freeze(list);
+  }
+  return Object.freeze(view);
 }
 
 /** Every item of every kind, inactive ones included. */
@@ -179,5 +211,9 @@ export async function replaceHomeContent(
     );
     await em.flush();
     return { kind, items: stored.map(toItemView) };
+  }).finally(() => {
+    // After the commit (or a failure): this process reads the home content again at once; the
+    // others when the trigger's notification reaches them.
+    changeListenerOf(ctx.em, HOME_CONTENT_CHANNEL)?.changed();
   });
 }

@@ -11,7 +11,7 @@ import { typedSql, type Database } from '../../db/typed-sql.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireOperator } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { httpUrl, idParam, money, parseInput, quantity, queryFlag, z } from '../../shared/validate.js';
+import { httpUrl, idParam, money, parseInput, quantity, queryFlag, NOT_BLANK, z } from '../../shared/validate.js';
 import { pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { productViewOf, toSkuView, type MerchantProductView } from './catalog-views.js';
 import { soldCounts } from './sold-count.js';
@@ -41,7 +41,7 @@ const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\
 const SkuInput = z.strictObject({
   /** An existing SKU of this product; without id a SKU is created. */
   id: idParam.nullish(),
-  name: z.string().trim().min(1).max(120),
+  name: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(120),
   price: money,
   /**
    * Sets the stock. Required for a new SKU; left out on an existing SKU the stock stays as it is, so
@@ -56,7 +56,7 @@ const SkuInput = z.strictObject({
 export const UpsertInput = z
   .strictObject({
     id: idParam.nullish(),
-    name: z.string().trim().min(1).max(200),
+    name: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(200),
     description: z.string().trim().max(10_000).nullish(),
     imageUrl: httpUrl().nullish(),
     categoryId: idParam,
@@ -68,7 +68,7 @@ export const UpsertInput = z
     input.skus.forEach((sku, i) => {
       if (sku.id == null && sku.stock == null) issue.addIssue({ code: 'custom', path: ['skus', i, 'stock'], message: 'a new SKU needs its stock' });
       if (sku.id == null && sku.stockDelta != null) issue.addIssue({ code: 'custom', path: ['skus', i, 'stockDelta'], message: 'only an existing SKU takes a stock delta' });
-      if (sku.stock != null && sku.stockDelta != null) issue.addIssue({ code: 'custom', path: ['skus', i, 'stockDelta'], message: 'send stock or stockDelta, not both' });
+      if (sku.stock != null && sku.stockDelta != null) issue.addIssue({ code: 'custom', path: ['skus', i, 'stockDelta'], message: 'send a stock or a stock delta, not both' });
       if (sku.id != null) {
         if (seen.has(sku.id)) issue.addIssue({ code: 'custom', path: ['skus', i, 'id'], message: 'appears twice in the list' });
         seen.add(sku.id);

@@ -9,7 +9,7 @@ import type { ServiceContext } from '../../shared/context.js';
 import { requireCustomer, requireOperator } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { netPaid } from './net-paid.js';
-import { id, parseInput, z } from '../../shared/validate.js';
+import { id, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { refusals } from '../../error-codes.js';
 
 /**
@@ -28,8 +28,8 @@ export interface InvoiceView {
 
 export const IssueInput = z.strictObject({
   orderId: id,
-  title: z.string().trim().min(1).max(200).optional(),
-  taxNumber: z.string().trim().min(1).max(40).optional(),
+  title: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(200).optional(),
+  taxNumber: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(40).optional(),
 });
 const OrderRef = z.object({ orderId: id });
 

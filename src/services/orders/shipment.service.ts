@@ -7,7 +7,7 @@ import type { ServiceContext } from '../../shared/context.js';
 import { requireOperator } from '../../shared/guards.js';
 import { EventTypes } from '../events/event-types.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
-import { id, parseInput, z } from '../../shared/validate.js';
+import { id, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { orderViews, type OrderView } from './order-view.js';
 import { activeCompanyName, companyCode } from '../shipping/shipping-company.service.js';
 import { closeShippingIfDone } from './fulfilment.js';
@@ -17,7 +17,7 @@ import { refusals } from '../../error-codes.js';
 export const ShipmentInput = z.strictObject({
   orderId: id,
   companyCode,
-  trackingNumber: z.string().trim().min(1).max(80),
+  trackingNumber: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(80),
   /** Absent: everything not yet shipped goes in this parcel. */
   items: z
     .array(z.strictObject({ orderItemId: id, quantity: z.number().int().min(1).max(1_000_000) }))

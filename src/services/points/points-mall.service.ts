@@ -13,7 +13,7 @@ import { ShippingAddressInput } from '../shipping/freight-fees.js';
 import { PageQuery, pageFields, pageOf, pageWindow, type Page, type PageRequest } from '../../shared/pagination.js';
 import { opt } from '../../shared/values.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
-import { atLeastOneField, httpUrl, idParam, parseInput, z } from '../../shared/validate.js';
+import { atLeastOneField, httpUrl, idParam, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { refusals } from '../../error-codes.js';
 
 /**
@@ -52,7 +52,7 @@ export const MAX_REDEEM_QUANTITY = 100;
 const MAX_POINTS_PRICE = 10_000_000;
 const MAX_STOCK = 1_000_000;
 
-const text = (max: number) => z.string().trim().min(1).max(max);
+const text = (max: number) => z.string().trim().regex(NOT_BLANK, 'must not be blank').max(max);
 const optionalText = (max: number) => z.string().trim().max(max).nullish().transform((v) => (v ? v : null));
 const image = httpUrl().nullish().transform((v) => v ?? null);
 

@@ -11,7 +11,7 @@ import type { ServiceContext } from '../../shared/context.js';
 import { Role } from '../../entities/user.entity.js';
 import { requireCustomer, requireOperator } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { dateTime, id, money, onceFieldsFit, parseInput, quantity, z } from '../../shared/validate.js';
+import { dateTime, id, money, onceFieldsFit, parseInput, quantity, NOT_BLANK, z } from '../../shared/validate.js';
 import { pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { refusals } from '../../error-codes.js';
 
@@ -122,7 +122,7 @@ const percent = (params?: Needed) => z.number(params).int().min(1, 'must be betw
 const otherKinds = (message: string) => z.null({ error: message }).optional();
 
 const TermFields = {
-  name: z.string().trim().min(1).max(120),
+  name: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(120),
   discountKind: z.enum(DiscountKind),
   amountOff: positiveMoney().nullish(),
   percentOff: percent().nullish(),

@@ -9,7 +9,7 @@ import { Sku } from '../../entities/sku.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireOperator } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { dateTime, idParam, money, onceFieldsFit, parseInput, quantity, queryFlag, z } from '../../shared/validate.js';
+import { dateTime, idParam, money, onceFieldsFit, parseInput, quantity, queryFlag, NOT_BLANK, z } from '../../shared/validate.js';
 import { PageQuery, pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { refusals } from '../../error-codes.js';
 
@@ -70,7 +70,7 @@ const ItemInput = z
 
 const SessionFields = z
   .object({
-    name: z.string().trim().min(1).max(120),
+    name: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(120),
     startsAt: dateTime,
     endsAt: dateTime,
     items: z.array(ItemInput).min(1).max(100),

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { conflict, notFound } from '../../errors.js';
+import { conflict, notFound, validationError } from '../../errors.js';
 import { refusals } from '../../error-codes.js';
 import { typedSql } from '../../db/typed-sql.js';
 import { BalanceKind } from '../../entities/balance.entity.js';
@@ -7,7 +7,7 @@ import { Payout, PayoutBatch, PayoutStatus } from '../../entities/settlement.ent
 import type { ServiceContext } from '../../shared/context.js';
 import { requireAdmin } from '../../shared/guards.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
-import { id, parseInput, z } from '../../shared/validate.js';
+import { id, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { PLATFORM_CLEARING, transferHeld } from '../accounts/ledger.service.js';
 
 /**
@@ -53,7 +53,7 @@ async function findBatch(ctx: ServiceContext, batchId: number): Promise<PayoutBa
   return { ...batch, payouts, total: payouts.reduce((sum, p) => sum + p.amount, 0) };
 }
 
-const BatchInput = z.object({ threshold: z.number().int().min(1).max(1_000_000_000) });
+const BatchInput = z.object({ threshold: z.number().int().min(1, 'must be at least one minor unit (0.01)').max(1_000_000_000, 'must be at most 1,000,000,000 minor units') });
 
 export const createPayoutBatchRefusals = refusals('FORBIDDEN', 'VALIDATION_FAILED');
 
@@ -76,6 +76,11 @@ export async function createPayoutBatch(ctx: ServiceContext, input: unknown): Pr
       .orderBy('shop')
       .forNoKeyUpdate()
       .execute();
+    // A batch pays someone: an empty one would be a file with no line for the bank, so the threshold is refused.
+    if (due.length === 0) {
+      const message = 'no shop has this much available: lower the threshold, or wait for earnings to be released';
+      throw validationError(`threshold: ${message}`, { problems: [{ field: 'threshold', message }] });
+    }
     const batch = tx.em.create(PayoutBatch, { createdBy: admin.userId, threshold });
     await tx.em.flush();
     for (const row of due) {
@@ -147,8 +152,11 @@ export async function exportPayoutBatchCsv(ctx: ServiceContext, input: unknown):
 const SettleInput = z.object({
   payoutId: id,
   status: z.enum([PayoutStatus.Paid, PayoutStatus.Failed]),
-  failureReason: z.string().trim().min(1).max(200).optional(),
+  failureReason: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(200).optional(),
 });
+
+/** What the request body carries (the payout is the path's): the one description REST documents. */
+export const SettlePayoutBody = SettleInput.omit({ payoutId: true });
 
 export const settlePayoutRefusals = refusals('FORBIDDEN', 'NOT_FOUND', 'PAYOUT_WRONG_STATE', 'VALIDATION_FAILED');
 

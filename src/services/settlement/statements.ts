@@ -154,7 +154,7 @@ export async function reconciliationReport(ctx: ServiceContext, input: unknown):
   const { from, to } = parseInput(ReconciliationInput, input);
   const start = new Date(`${from}T00:00:00Z`);
   const end = new Date(new Date(`${to}T00:00:00Z`).getTime() + 86_400_000);
-  if (end.getTime() - start.getTime() > 92 * 86_400_000) throw validationError('The report covers at most 92 days', { parameter: 'to', value: to });
+  if (end.getTime() - start.getTime() > 92 * 86_400_000) throw validationError('The report covers at most 92 days', { problems: [{ field: 'to', message: 'The report covers at most 92 days from `from`' }] });
   const db = typedSql(ctx.em);
   const day = (column: string) => sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD')`;
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { freightTermsOfProducts, type FreightTermsRow } from './freight.repository.js';
-import { z } from '../../shared/validate.js';
+import { NOT_BLANK, z } from '../../shared/validate.js';
 import type { DraftOrder } from '../../shared/checkout-draft.js';
 import { regionCode } from './regions.js';
 
@@ -9,10 +9,10 @@ export { regionCode };
 /** Where a checkout ships; snapshotted on each order. Strict: no fee or other field is accepted. */
 export const ShippingAddressInput = z
   .object({
-    recipient: z.string().trim().min(1).max(60),
-    phone: z.string().trim().regex(/^\+?[0-9][0-9 -]{4,28}$/, 'Use digits, spaces and dashes, with an optional leading +'),
+    recipient: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(60),
+    phone: z.string().trim().regex(/^\+?[0-9][0-9 -]{3,27}[0-9]$/, 'Use digits, spaces and dashes, with an optional leading +, ending in a digit'),
     region: regionCode,
-    address: z.string().trim().min(1).max(300),
+    address: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(300),
   })
   .strict();
 

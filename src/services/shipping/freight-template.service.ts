@@ -7,7 +7,7 @@ import { FreightTemplate, FreightTemplateRegion } from '../../entities/freight-t
 import type { ServiceContext } from '../../shared/context.js';
 import { requireOperator } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { id, parseInput, z } from '../../shared/validate.js';
+import { id, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { PageQuery, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { regionCode, type FreightTerms } from './freight-fees.js';
 import { refusals } from '../../error-codes.js';
@@ -34,7 +34,7 @@ const terms = {
   freeThreshold: z.number().int().min(0).max(2_000_000_000).nullable().default(null),
 };
 export const TemplateInput = z.strictObject({
-  name: z.string().trim().min(1).max(80),
+  name: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(80),
   ...terms,
   regions: z
     .array(z.strictObject({ region: regionCode, ...terms }))

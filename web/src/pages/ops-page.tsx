@@ -233,10 +233,11 @@ export default function OpsPage() {
   return (
     <RequireSignIn roles={['SHOP_OPERATOR', 'PLATFORM_ADMIN']}>
       <h1>Operations {session?.user.role === 'PLATFORM_ADMIN' ? '(all shops)' : ''}</h1>
-      <OpsContent />
+      {/* Above the figures, not under them: under them it moved down when they arrived (a layout shift). */}
       <p className="meta">
         Counts follow your time zone ({TIME_ZONE}). <Link to="/">Storefront</Link>
       </p>
+      <OpsContent />
     </RequireSignIn>
   );
 }

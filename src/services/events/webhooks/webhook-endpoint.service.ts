@@ -57,12 +57,15 @@ function scopeOf(ctx: ServiceContext, door: WebhookDoor): Scope {
 
 const EventTypeList = z.array(z.enum(ALL_EVENT_TYPES as [EventType, ...EventType[]])).min(1).max(ALL_EVENT_TYPES.length);
 /**
- * A receiver's address as the document states it: http(s), an authority without user-info, no
- * fragment. What depends on the deployment (https only outside development, the addresses behind the
- * name) is checked when it is saved and again when it is dialled (webhook-target.ts).
+ * A receiver's address as the document states it: http(s); a host name, IPv4 address or bracketed IPv6
+ * address with no user-info; a port; a path and query of URL characters; no fragment. What depends on
+ * the deployment (https only outside development, the addresses behind the name) is checked when it is
+ * saved and again when it is dialled (webhook-target.ts).
  */
-const WEBHOOK_URL = /^[Hh][Tt][Tt][Pp][Ss]?:\/\/[^\s/?#@\\]+(?:[/?][^\s#]*)?$/;
-const Url = z.string().trim().min(1).max(2000).regex(WEBHOOK_URL, 'must be an http(s) URL without user-info or a fragment').meta({ format: 'uri' });
+const WEBHOOK_URL =
+  /^[Hh][Tt][Tt][Pp][Ss]?:\/\/(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?(?:[/?][A-Za-z0-9._~!$&'()*+,;=:@/%?-]*)?$/;
+const Url = z.string().trim().min(1).max(2000).regex(WEBHOOK_URL, 'must be an http(s) URL without user-info or a fragment')
+  .meta({ format: 'uri', description: 'https outside development; its host must be, and resolve only to, global unicast addresses (else 422 WEBHOOK_URL_REFUSED)' });
 
 export const CreateWebhookInput = z.object({ url: Url, eventTypes: EventTypeList, active: z.boolean().default(true) });
 /** A change must change something: `{}` is refused (it would be an UPDATE with nothing to set). */
