@@ -24,6 +24,7 @@ const LAYERS = [
   // life; shipping, catalog, inventory, accounts and events know no order.
   { name: 'checkout', paths: ['^src/services/checkout/'], why: 'checkout prices and places orders with the domains below it' },
   { name: 'after-sale', paths: ['^src/services/after-sale/'], why: 'refunds and reviews act on orders, stock, points and balances' },
+  { name: 'payments', paths: ['^src/services/payments/'], why: 'the payment module owns payments and is the only way an order is paid (through the order lifecycle)' },
   { name: 'settlement', paths: ['^src/services/settlement/'], why: "shops' earnings, commissions and payouts act on order moves and refunds through the ledger" },
   { name: 'promotions', paths: ['^src/services/promotions/'], why: 'coupons, flash sales and group buying subscribe to order moves' },
   { name: 'points', paths: ['^src/services/points/'], why: 'points subscribe to order moves' },

@@ -29,6 +29,8 @@ import { Migration20261126900000RelayRound } from './Migration20261126900000Rela
 import { Migration20261127100000SalesChangeLog } from './Migration20261127100000SalesChangeLog.js';
 import { Migration20261127200000CategoryCoverIndex } from './Migration20261127200000CategoryCoverIndex.js';
 import { Migration20261201200000IdempotencyKeyPerOperation } from './Migration20261201200000IdempotencyKeyPerOperation.js';
+import { Migration20261202100000Payments } from './Migration20261202100000Payments.js';
+import { Migration20261202110000PaymentRefunds } from './Migration20261202110000PaymentRefunds.js';
 import { Migration20261202200000HomeContentNotify } from './Migration20261202200000HomeContentNotify.js';
 import { Migration20261201300000IdempotentAnswerText } from './Migration20261201300000IdempotentAnswerText.js';
 import { Migration20261202300000ShopApplications } from './Migration20261202300000ShopApplications.js';
@@ -69,6 +71,8 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127200000CategoryCoverIndex', class: Migration20261127200000CategoryCoverIndex },
   { name: 'Migration20261201200000IdempotencyKeyPerOperation', class: Migration20261201200000IdempotencyKeyPerOperation },
   { name: 'Migration20261201300000IdempotentAnswerText', class: Migration20261201300000IdempotentAnswerText },
+  { name: 'Migration20261202100000Payments', class: Migration20261202100000Payments },
+  { name: 'Migration20261202110000PaymentRefunds', class: Migration20261202110000PaymentRefunds },
   { name: 'Migration20261202200000HomeContentNotify', class: Migration20261202200000HomeContentNotify },
   { name: 'Migration20261202300000ShopApplications', class: Migration20261202300000ShopApplications },
 ];

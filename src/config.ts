@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { isIP } from 'node:net';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 /**
  * Configuration comes only from environment variables, validated once at start so that a bad value
  * stops the process with a message naming the variable instead of failing later in a request.
@@ -118,6 +118,8 @@ export interface AppConfig {
   maxAnonymousSocketsPerAddress: number;
   /** The event outbox and its relay (src/services/events/postgres-event-bus.ts). */
   outbox: OutboxConfig;
+  /** The ways to pay and their providers' settings (src/services/payments). */
+  payments: PaymentsConfig;
   /** Outbound webhooks (src/services/events/webhooks/). */
   webhooks: WebhookConfig;
 }
@@ -195,6 +197,21 @@ export interface GraphQLLimits {
   /** Lexical tokens of the whole document. */
   maxTokens: number;
   maxDirectives: number;
+}
+
+/** The ways to pay. A method is offered only when configured (PAYMENT_METHODS). */
+export const PAYMENT_METHODS = ['wallet', 'sandbox', 'stripe', 'alipay'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+export interface PaymentsConfig {
+  /** The methods offered to customers, in the order they are listed. */
+  methods: PaymentMethod[];
+  /** A gateway payment still pending this long is queried at its provider by the sweep (a lost notification). */
+  queryAfterSeconds: number;
+  /** The development gateway: how long its simulated customer takes, and the key its notifications are signed with. */
+  sandbox: { delayMs: number; secret: string };
+  /** Stripe: the secret API key, the webhook endpoint's signing secret, and (tests) another API address. */
+  stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | null;
 }
 
 export class ConfigError extends Error {}
@@ -280,6 +297,43 @@ function corsOrigins(env: Env): string[] {
     }
     return origin;
   });
+}
+
+/**
+ * PAYMENT_METHODS (default: wallet, sandbox outside production, stripe when its keys are set). The
+ * sandbox gateway pays without any money moving at a provider, so a production server refuses to start
+ * with it. Its notifications are signed with a key derived from DEVICE_TOKEN_SECRET, which every
+ * process of one server shares.
+ */
+function payments(env: Env, nodeEnv: AppConfig['nodeEnv'], deviceSecret: string): PaymentsConfig {
+  const stripeKey = env.STRIPE_SECRET_KEY ?? '';
+  const stripeHook = env.STRIPE_WEBHOOK_SECRET ?? '';
+  const raw = env.PAYMENT_METHODS?.trim();
+  const methods: PaymentMethod[] = raw
+    ? raw.split(',').map((entry) => {
+        const method = entry.trim();
+        if (!(PAYMENT_METHODS as readonly string[]).includes(method)) {
+          throw new ConfigError(`PAYMENT_METHODS must be methods among ${PAYMENT_METHODS.join(', ')} separated by commas, got "${method}"`);
+        }
+        return method as PaymentMethod;
+      })
+    : ['wallet', ...(nodeEnv === 'production' ? [] : (['sandbox'] as const)), ...(stripeKey ? (['stripe'] as const) : [])];
+  if (new Set(methods).size !== methods.length) throw new ConfigError(`PAYMENT_METHODS lists a method twice: "${raw}"`);
+  if (methods.includes('sandbox') && nodeEnv === 'production') {
+    throw new ConfigError('PAYMENT_METHODS: the sandbox gateway is for development only (it pays without money) and is refused with NODE_ENV=production');
+  }
+  if (methods.includes('stripe') && (!stripeKey || !stripeHook)) {
+    throw new ConfigError('PAYMENT_METHODS lists stripe: set STRIPE_SECRET_KEY (sk_...) and STRIPE_WEBHOOK_SECRET (whsec_..., the webhook endpoint\'s signing secret)');
+  }
+  if (methods.includes('alipay')) throw new ConfigError('PAYMENT_METHODS: alipay is not available in this version');
+  const stripeApiUrl = env.STRIPE_API_URL?.trim() || undefined;
+  if (stripeApiUrl && !/^https?:\/\/[^/]+\/?$/.test(stripeApiUrl)) throw new ConfigError(`STRIPE_API_URL must be an origin such as http://127.0.0.1:12111, got "${stripeApiUrl}"`);
+  return {
+    methods,
+    queryAfterSeconds: integer(env, 'PAYMENT_QUERY_AFTER_SECONDS', 180, 1, 86_400),
+    sandbox: { delayMs: integer(env, 'SANDBOX_PAYMENT_DELAY_MS', 3_000, 0, 600_000), secret: createHmac('sha256', deviceSecret).update('sandbox-payments').digest('base64url') },
+    stripe: methods.includes('stripe') ? { secretKey: stripeKey, webhookSecret: stripeHook, apiUrl: stripeApiUrl } : null,
+  };
 }
 
 /** Made once per process when DEVICE_TOKEN_SECRET is not set (development and test only). */
@@ -372,6 +426,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const clusterWorkers = integer(env, 'CLUSTER_WORKERS', 1, 1, 64);
   // About 2 x cores + 1 connections for the whole server, shared by its processes.
   const defaultPoolSize = Math.max(2, Math.ceil((2 * os.availableParallelism() + 1) / clusterWorkers));
+  const devices = deviceTokens(env, nodeEnv);
   return {
     ...databaseSettings(env),
     port: integer(env, 'PORT', 4000, 0, 65535),
@@ -418,7 +473,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       syncIntervalMs: 500,
       refusalHoldMs: 1_000,
     },
-    deviceTokens: deviceTokens(env, nodeEnv),
+    deviceTokens: devices,
+    payments: payments(env, nodeEnv, devices.secret),
     passwordHashing: {
       // Half the cores (at least one): scrypt is pure CPU, and the other half keeps serving requests.
       concurrency: integer(env, 'PASSWORD_HASH_CONCURRENCY', Math.max(1, Math.floor(os.availableParallelism() / 2)), 1, 64),

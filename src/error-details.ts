@@ -18,6 +18,7 @@ export const ERROR_DETAIL_KINDS = {
   group_id: 'int',
   order_id: 'int',
   order_item_id: 'int',
+  payment_id: 'int',
   payout_id: 'int',
   points_product_id: 'int',
   product_id: 'int',
@@ -45,6 +46,8 @@ export const ERROR_DETAIL_KINDS = {
   standard_price: 'int',
   stock_delta: 'int',
   company_code: 'string',
+  /** A payment method (`wallet`, `sandbox`, `stripe`, `alipay`). */
+  method: 'string',
   /** EVENTS_EXPIRED: the earliest `after` still answered exactly (events up to it were pruned). */
   oldest_after: 'string',
   parameter: 'string',

@@ -8,6 +8,7 @@ import {
 import { newFlashSale } from './support/flash-sales.js';
 import { ADDRESS, addToCart, checkoutOk, deliveredOrder, groupCheckoutOk, payOk, placeOrder, shipOk, shopWithProduct } from './support/shopping.js';
 import { graphqlSchema } from '../src/resolvers/schema.js';
+import type { SandboxProvider } from '../src/services/payments/sandbox-provider.js';
 
 /**
  * Every DateTime field of the GraphQL schema is served on real data, for every query that reaches
@@ -60,6 +61,17 @@ beforeAll(async () => {
   await t.api('POST', `/api/refunds/${cancelledRefund.body.id}/cancel`, { token: customer.token });
   const cancelled = await placeOrder(t, customer.token, sku);
   await t.api('POST', `/api/orders/${cancelled.id}/cancel`, { token: customer.token });
+  // Gateway payments: one captured by its notification, one declined (closed), each with its events.
+  const sandbox = t.deps.wiring.paymentProviders.sandbox as SandboxProvider;
+  const sandboxPayment = async (simulateFailure: boolean) => {
+    const order = await placeOrder(t, customer.token, sku);
+    const started = await t.api('POST', '/api/payments', { token: customer.token, body: { order_ids: [order.id], method: 'sandbox', ...(simulateFailure ? { simulate_failure: true } : {}) } });
+    const notification = sandbox.notificationFor(started.body.provider_reference)!;
+    await t.api('POST', '/api/payments/notifications/sandbox', { raw: notification.body, headers: { 'sandbox-signature': notification.signature } });
+    return started.body as { id: number; provider_reference: string };
+  };
+  const capturedPayment = await sandboxPayment(false);
+  const declinedPayment = await sandboxPayment(true);
   // A shipped order still waiting for delivery, and one left in the cart.
   const shipped = await placeOrder(t, customer.token, sku);
   await payOk(t, customer.token, shipped.id);
@@ -113,6 +125,10 @@ beforeAll(async () => {
     'commissionRates.shopId': shop.id,
     'payoutBatchCsv.id': batch.body.id,
     'webhookAttempts.endpointId': endpoint.id,
+    'payment.id': capturedPayment.id,
+    'paymentEvents.paymentId': capturedPayment.id,
+    'paymentByReference.method': 'SANDBOX',
+    'paymentByReference.providerReference': declinedPayment.provider_reference,
   };
 }, 120_000);
 afterAll(() => t.close());
@@ -188,7 +204,9 @@ it('serves every DateTime field of every query on real data, with no error', asy
       .map((a) => {
         const value = ids[`${field.name}.${a.name}`];
         if (value === undefined) problems.push(`${field.name}: no test value for its required argument ${a.name}`);
-        return `${a.name}: ${JSON.stringify(value ?? 0)}`;
+        // An enum's value is written bare (`method: SANDBOX`), anything else as JSON.
+        const isEnum = 'getValues' in (schema.getType(a.type.toString().replace(/[![\]]/g, '')) ?? {});
+        return `${a.name}: ${isEnum ? String(value) : JSON.stringify(value ?? 0)}`;
       });
     const query = `{ ${field.name}${args.length ? `(${args.join(', ')})` : ''} ${selection} }`;
     let answered = false;

@@ -36,6 +36,8 @@ const CROSS_FIELD_RULES: { operation: RegExp; message: RegExp }[] = [
   { operation: /^GET \/api\/ops\//, message: /not a known IANA time zone/ },
   // The WHATWG URL parser's host numbers and IPv6 grammar, which the pattern states only approximately.
   { operation: /webhooks$/, message: /^The URL is not a URL$/ },
+  // `simulate_failure` is the sandbox gateway's only (a field against the method).
+  { operation: /^POST \/api\/payments$/, message: /^simulate_failure: is for the sandbox gateway only$/ },
   // A payout batch pays someone: a threshold no shop's available balance reaches is refused (the data's rule).
   { operation: /^POST \/api\/admin\/payout-batches$/, message: /no shop has this much available/ },
   // https only outside development: a rule of the deployment, which the field's description states.

@@ -6,7 +6,7 @@ import { graphqlSchema } from '../src/resolvers/schema.js';
 import { ERROR_STATUS, type ErrorCode } from '../src/error-codes.js';
 import { RETIRED_USER_ERROR_CODES, USER_ERROR_CODES } from '../src/graphql/user-errors.js';
 import { EventTypes } from '../src/services/events/event-types.js';
-import { payOrderRefusals } from '../src/services/orders/order.service.js';
+import { payOrderRefusals } from '../src/services/payments/payment.service.js';
 
 /**
  * The conventions of docs/api.md ("GraphQL conventions"), checked on the schema the code builds, so

@@ -152,11 +152,23 @@ const GRAPHQL_TWIN: Record<string, string> = {
   'GET /api/merchant/webhooks/{id}/attempts': 'Query.webhookAttempts',
   'POST /api/merchant/webhooks/{id}/redeliver': 'Mutation.redeliverWebhookEvent',
   'POST /api/merchant/webhooks/{id}/ping': 'Mutation.pingWebhookEndpoint',
+  'GET /api/payments/methods': 'Query.paymentMethods',
+  'POST /api/payments': 'Mutation.startPayment',
+  'GET /api/payments/{id}': 'Query.payment',
+  'GET /api/payments/{id}/events': 'Query.paymentEvents',
+  'GET /api/admin/payments/by-reference': 'Query.paymentByReference',
 };
+
+/**
+ * Routes only a payment provider calls (its signed notifications, in its own wire format): no client
+ * operation, so no GraphQL twin (docs/api.md says so).
+ */
+const PROVIDER_CALLBACKS = ['POST /api/payments/notifications/{method}'];
 
 describe('REST and GraphQL parity', () => {
   it('maps exactly the routes Express serves, each to a GraphQL field', () => {
-    expect(Object.keys(GRAPHQL_TWIN).map(normalize).sort()).toEqual(servedRoutes().map(normalize).sort());
+    const callbacks = PROVIDER_CALLBACKS.map(normalize);
+    expect(Object.keys(GRAPHQL_TWIN).map(normalize).sort()).toEqual(servedRoutes().map(normalize).filter((route) => !callbacks.includes(route)).sort());
   });
 
   it('points every mapping at a field the schema has', async () => {

@@ -11,6 +11,9 @@ import { Shop } from './shop.entity.js';
  * platform's commission on the shop's sales (`platform_commission`, one per shop so that payments of
  * different shops never queue on one row). The platform's `platform_clearing` is the other side of
  * money entering or leaving the mall (deposits, paid payouts): at most zero while the mall holds money.
+ * Money a payment gateway captured enters through that gateway's own clearing account
+ * (`clearing_<provider>`), and refunds to the gateway leave through it, so each gateway's books can
+ * be reconciled with its own statements.
  */
 export enum BalanceKind {
   Available = 'available',
@@ -22,7 +25,14 @@ export enum BalanceKind {
   ShopDebt = 'shop_debt',
   PlatformCommission = 'platform_commission',
   PlatformClearing = 'platform_clearing',
+  SandboxClearing = 'clearing_sandbox',
+  StripeClearing = 'clearing_stripe',
+  AlipayClearing = 'clearing_alipay',
 }
+
+/** The platform's accounts (no owner) on the other side of money entering or leaving the mall. */
+export const CLEARING_KINDS = [BalanceKind.PlatformClearing, BalanceKind.SandboxClearing, BalanceKind.StripeClearing, BalanceKind.AlipayClearing] as const;
+export type ClearingKind = (typeof CLEARING_KINDS)[number];
 
 export const CUSTOMER_KINDS = [BalanceKind.Available, BalanceKind.Frozen, BalanceKind.Points] as const;
 export const SHOP_KINDS = [BalanceKind.ShopPending, BalanceKind.ShopAvailable, BalanceKind.ShopInTransit, BalanceKind.ShopDebt, BalanceKind.PlatformCommission] as const;
@@ -43,13 +53,13 @@ export const SHOP_KINDS = [BalanceKind.ShopPending, BalanceKind.ShopAvailable, B
 @Index({ name: 'balance_shop_id_index', properties: ['shop'], where: 'shop_id is not null' })
 @Check({
   name: 'balance_amount_sign',
-  expression: "kind = 'platform_clearing' or (kind = 'shop_debt' and amount <= 0) or (kind <> 'shop_debt' and amount >= 0)",
+  expression: "kind in ('platform_clearing', 'clearing_sandbox', 'clearing_stripe', 'clearing_alipay') or (kind = 'shop_debt' and amount <= 0) or (kind <> 'shop_debt' and amount >= 0)",
 })
 @Check({ name: 'balance_currency_matches_kind', expression: "(kind = 'points') = (currency is null)" })
 @Check({
   name: 'balance_owner_matches_kind',
   expression:
-    "case when kind in ('available', 'frozen', 'points') then user_id is not null and shop_id is null when kind = 'platform_clearing' then user_id is null and shop_id is null else user_id is null and shop_id is not null end",
+    "case when kind in ('available', 'frozen', 'points') then user_id is not null and shop_id is null when kind in ('platform_clearing', 'clearing_sandbox', 'clearing_stripe', 'clearing_alipay') then user_id is null and shop_id is null else user_id is null and shop_id is not null end",
 })
 export class Balance {
   declare [EntityName]?: 'Balance';

@@ -34,6 +34,7 @@ import { SearchSuggestion } from './search-suggestion.entity.js';
 import { StockMovement } from './stock-movement.entity.js';
 import { SavedAddress } from './saved-address.entity.js';
 import { CommissionRate, Payout, PayoutBatch } from './settlement.entity.js';
+import { Payment, PaymentEvent, PaymentOrder, PaymentRefund } from './payment.entity.js';
 import { Event, EventSequence, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './event.entity.js';
 
 /** Every entity, listed explicitly so the ORM needs no folder scanning (works the same in tests and dist). */
@@ -48,5 +49,6 @@ export const entities = [
   CatalogVersion, SalesVersion, SalesChange, SalesChangeHorizon, SearchSuggestion, StockMovement, SavedAddress,
   CommissionRate, PayoutBatch, Payout,
   Event, EventSequence, WebhookEndpoint, WebhookDelivery, WebhookAttempt,
+  Payment, PaymentOrder, PaymentEvent, PaymentRefund,
   ShopApplication,
 ];

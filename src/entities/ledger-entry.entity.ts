@@ -11,7 +11,7 @@ import { sqlTrigger } from './sql-trigger.js';
 export const LEDGER_REASONS = [
   'seed', 'order_payment', 'commission', 'group_seat', 'group_settlement', 'group_expired', 'earnings_released', 'debt_netted',
   'refund', 'refund_commission', 'refund_shortfall', 'payout', 'payout_paid', 'payout_failed', 'payout_returned',
-  'redemption', 'points_earned', 'points_reversed', 'opening_pending', 'opening_balance',
+  'redemption', 'points_earned', 'points_reversed', 'opening_pending', 'opening_balance', 'payment_capture', 'payment_refund',
 ] as const;
 export type LedgerReason = (typeof LEDGER_REASONS)[number];
 

@@ -18,6 +18,7 @@ import { SearchResolver } from './search.resolver.js';
 import { PageResolver } from './page.resolver.js';
 import { SettlementResolver } from './settlement.resolver.js';
 import { WebhookResolver } from './webhook.resolver.js';
+import { PaymentResolver } from './payment.resolver.js';
 import { ShopApplicationResolver } from './shop-application.resolver.js';
 
 export const resolvers = [
@@ -39,6 +40,7 @@ export const resolvers = [
   PointsResolver,
   FavoritesResolver,
   AddressBookResolver,
+  PaymentResolver,
   OperationsResolver,
   SearchResolver,
   WebhookResolver,

@@ -2,6 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } f
 import * as cart from '../services/checkout/cart.service.js';
 import { checkout, previewCheckout } from '../services/checkout/checkout.service.js';
 import * as orders from '../services/orders/order.service.js';
+import * as payments from '../services/payments/payment.service.js';
 import { createShipment } from '../services/orders/shipment.service.js';
 import { getMyInvoice, issueInvoice } from '../services/orders/invoice.service.js';
 import { myStats } from '../services/accounts/account.service.js';
@@ -79,12 +80,12 @@ export class PurchaseResolver {
 
   @Mutation(() => PayOrderPayload, { description: 'Pay from the available balance; paying a paid order charges nothing' })
   payOrder(@Arg('input', () => PayOrderInput) input: PayOrderInput, @Ctx() { ctx }: GraphQLContext) {
-    return answer(ctx, PayOrderPayload, () => orders.payOrder(ctx, { orderId: input.orderId }, input.idempotencyKey ?? undefined));
+    return answer(ctx, PayOrderPayload, () => payments.payOrder(ctx, { orderId: input.orderId }, input.idempotencyKey ?? undefined));
   }
 
   @Mutation(() => PayCheckoutPayload, { description: 'Pay every order of a checkout at once from the balance: all or none' })
   payCheckout(@Arg('input', () => PayCheckoutInput) input: PayCheckoutInput, @Ctx() { ctx }: GraphQLContext) {
-    return answer(ctx, PayCheckoutPayload, () => orders.payCheckout(ctx, { orderIds: input.orderIds }, input.idempotencyKey ?? undefined));
+    return answer(ctx, PayCheckoutPayload, () => payments.payCheckout(ctx, { orderIds: input.orderIds }, input.idempotencyKey ?? undefined));
   }
 
   @Mutation(() => CancelOrderPayload, { description: 'Cancel an order waiting for payment' })

@@ -16,6 +16,7 @@ import { operationsRoutes } from './operations.routes.js';
 import { settlementRoutes } from './settlement.routes.js';
 import { eventRoutes } from './events.routes.js';
 import { webhookRoutes } from './webhook.routes.js';
+import { paymentRoutes } from './payment.routes.js';
 import { shopApplicationRoutes } from './shop-application.routes.js';
 
 /** The REST facade: every route calls one service method, like its GraphQL twin. */
@@ -38,6 +39,7 @@ export function apiRouter(): Router {
   settlementRoutes(router);
   eventRoutes(router);
   webhookRoutes(router);
+  paymentRoutes(router);
   shopApplicationRoutes(router);
   return router;
 }

@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import * as cart from '../services/checkout/cart.service.js';
 import { checkout, CheckoutInput, checkoutRefusals, previewCheckout, previewCheckoutRefusals, PreviewInput } from '../services/checkout/checkout.service.js';
 import * as orders from '../services/orders/order.service.js';
+import * as payments from '../services/payments/payment.service.js';
 import { createShipment, createShipmentRefusals, ShipmentInput } from '../services/orders/shipment.service.js';
 import { getMyInvoice, getMyInvoiceRefusals, issueInvoice, issueInvoiceRefusals, IssueInput } from '../services/orders/invoice.service.js';
 import { myStats } from '../services/accounts/account.service.js';
@@ -68,11 +69,11 @@ export function purchaseRoutes(router: Router) {
   route(router, '/checkout/pay', {
     post: {
       doc: {
-        tag, summary: 'Pay every order of a checkout at once from the available balance: all or none', access: 'customer', body: orders.PayCheckoutInput,
-        response: PaidCheckout, idempotent: true, errors: orders.payCheckoutRefusals,
+        tag, summary: 'Pay every order of a checkout at once from the available balance: all or none', access: 'customer', body: payments.PayCheckoutInput,
+        response: PaidCheckout, idempotent: true, errors: payments.payCheckoutRefusals,
         description: 'Each order moves by itself (`paid`, or `awaiting_group` for a group seat) with its own ledger entry; any refusal pays none. Orders already paid are answered and charged nothing.',
       },
-      handle: async ({ ctx, body, header }) => ({ orders: await orders.payCheckout(ctx, body, header('idempotency-key')) }),
+      handle: async ({ ctx, body, header }) => ({ orders: await payments.payCheckout(ctx, body, header('idempotency-key')) }),
     },
   });
   route(router, '/checkout/preview', {
@@ -95,9 +96,9 @@ export function purchaseRoutes(router: Router) {
     post: {
       doc: {
         tag, summary: 'Pay an order from the available balance', access: 'customer', response: Order, idempotent: true,
-        errors: orders.payOrderRefusals, links: { order: next.readOrder('/id'), ship: next.ship('/id') },
+        errors: payments.payOrderRefusals, links: { order: next.readOrder('/id'), ship: next.ship('/id') },
       },
-      handle: ({ ctx, params, header }) => orders.payOrder(ctx, params, header('idempotency-key')),
+      handle: ({ ctx, params, header }) => payments.payOrder(ctx, params, header('idempotency-key')),
     },
   });
   route(router, '/orders/:orderId/cancel', {

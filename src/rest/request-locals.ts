@@ -14,6 +14,8 @@ export interface RequestLocals {
    * the route has checked who calls (route.ts), so that a caller who may not call learns 401 or 403.
    */
   bodyError?: unknown;
+  /** The JSON body's bytes as received (kept by the body parser, no copy): signed notifications are checked over them. */
+  rawBody?: Buffer;
 }
 
 export const requestLocals = (res: Response) => res.locals as RequestLocals;

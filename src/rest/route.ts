@@ -23,6 +23,10 @@ export interface RestCall {
   query: Record<string, unknown>;
   body: unknown;
   header: (name: string) => string | undefined;
+  /** Every request header, by lower-case name (a provider's notification carries its signature in one). */
+  headers: Record<string, string | undefined>;
+  /** The body exactly as it arrived (signatures cover the bytes); empty without a JSON body. */
+  rawBody: () => string;
 }
 
 /** A handler returns the body (sent as snake_case JSON), or `{ status, body }` for another status. */
@@ -77,6 +81,8 @@ export function route(router: Router, path: string, operations: Partial<Record<M
           query: camelKeys(query) as Record<string, unknown>,
           body: camelKeys(req.body ?? {}),
           header: (name) => req.header(name),
+          headers: Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value])),
+          rawBody: () => requestLocals(res).rawBody?.toString('utf8') ?? '',
         };
         const result = await handler(call).catch((error: unknown) => {
           // A read the replica lost under it runs once more on the primary (shared/replica-reads.ts).

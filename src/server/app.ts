@@ -19,6 +19,7 @@ import { requestId } from '../shared/request-id.js';
 import { requestLocals } from '../rest/request-locals.js';
 import { startSubscriptionServer } from './subscriptions.js';
 import { startSweeps, startWebhookDispatcher } from './jobs.js';
+import { SandboxProvider } from '../services/payments/sandbox-provider.js';
 import { PoolHealth } from '../db/pool-health.js';
 import { markWriting, requestScope, runInScope } from '../db/request-scope.js';
 import { poolOf } from '../db/prepared-statements.js';
@@ -174,10 +175,11 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     limit: deps.config.bodyLimitBytes,
     type: ['application/json', 'application/*+json'],
     // Runs on the raw (inflated) bytes before JSON.parse: too deep a body is refused unparsed.
-    verify: (_req, _res, raw) => {
+    verify: (_req, res, raw) => {
       if (jsonNestsDeeperThan(raw, MAX_JSON_DEPTH)) {
         throw new AppError('JSON_TOO_DEEP', 400, `The JSON body nests more than ${MAX_JSON_DEPTH} levels deep`, { max_depth: MAX_JSON_DEPTH });
       }
+      requestLocals(res as Response).rawBody = raw;
     },
   });
 
@@ -314,6 +316,9 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   const stopSweeps = startSweeps(deps);
   const stopWebhooks = startWebhookDispatcher(deps);
   const address = server.address();
+  // The sandbox gateway notifies this server's own route, as a gateway calls a configured URL.
+  const sandbox = deps.wiring.paymentProviders.sandbox;
+  if (sandbox instanceof SandboxProvider) sandbox.deliverTo(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`);
   let stopping: Promise<void> | undefined;
   return {
     server,
@@ -323,6 +328,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
       // Idempotent: a second caller waits for the same stop.
       stopping ??= (async () => {
         stopSweeps();
+        if (sandbox instanceof SandboxProvider) sandbox.stop();
         await stopWebhooks();
         inFlight.stopping = true;
         // Upgraded sockets would keep the HTTP server from closing: end them first.

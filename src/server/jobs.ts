@@ -5,6 +5,8 @@ import { expireIdempotencyKeys } from '../shared/idempotency.js';
 import { pruneAuthThrottle } from '../shared/auth-throttle.js';
 import { pruneExpiredEvents } from '../services/events/event-feed.service.js';
 import { pruneSalesChangeLog } from '../services/catalog/sales-ranking-cache.js';
+import { queryPendingPayments } from '../services/payments/payment.service.js';
+import { settlePaymentRefunds } from '../services/payments/payment-refunds.js';
 import type { AppDeps } from './request-context.js';
 import { WebhookDispatcher } from '../services/events/webhooks/webhook-dispatcher.js';
 
@@ -24,6 +26,8 @@ export function systemContext(deps: AppDeps, label: string): ServiceContext {
 
 /** The periodic sweeps. Each is safe to run in several processes at once. Returns a stop function. */
 export const SWEEPS: Record<string, (ctx: ServiceContext) => Promise<number>> = {
+  'payment-query': queryPendingPayments,
+  'payment-refunds': settlePaymentRefunds,
   'payment-window': cancelUnpaidOrders,
   'order-completion': completeDeliveredOrders,
   'group-expiry': expireLapsedGroups,

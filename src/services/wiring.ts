@@ -8,6 +8,10 @@ import { giveBackCountersOfCancelledOrders } from './promotions/flash-sale-prici
 import { restoreCouponsOfCancelledOrders } from './promotions/coupon-redemption.js';
 import { earnPointsForDeliveredOrders } from './points/points-earning.service.js';
 import { payShopsForPaidOrders, releaseEarningsOfCompletedOrders } from './settlement/earnings.js';
+import type { PaymentProviders } from './payments/provider.js';
+import { walletProvider } from './payments/wallet-provider.js';
+import { SandboxProvider } from './payments/sandbox-provider.js';
+import { StripeProvider } from './payments/stripe-provider.js';
 
 /**
  * What the service layer is made of in this process, chosen once at start-up: the one place that
@@ -35,10 +39,11 @@ export const ORDER_TRANSITION_HOOKS: OrderTransitionHooks = {
 };
 
 /** The wiring CHECKOUT_WRITER and the hooks above describe; `parts` replaces some (a test's own writer or hooks). */
-export function serviceWiring(config: Pick<AppConfig, 'checkoutWriter'>, parts: Partial<ServiceWiring> = {}): ServiceWiring {
+export function serviceWiring(config: Pick<AppConfig, 'checkoutWriter' | 'payments'>, parts: Partial<ServiceWiring> = {}): ServiceWiring {
   return {
     orderWriter: config.checkoutWriter === 'transactional' ? transactionalOrderWriter : combinedOrderWriter,
     orderTransitions: ORDER_TRANSITION_HOOKS,
+    paymentProviders: paymentProviders(config.payments),
     ...parts,
   };
 }
@@ -46,4 +51,15 @@ export function serviceWiring(config: Pick<AppConfig, 'checkoutWriter'>, parts: 
 /** The hooks with one more subscriber of `event`, acting after the others. */
 export function withSubscriber(hooks: OrderTransitionHooks, event: OrderTransitionEvent, subscriber: OrderTransitionSubscriber): OrderTransitionHooks {
   return { ...hooks, on: { ...hooks.on, [event]: [...(hooks.on?.[event] ?? []), subscriber] } };
+}
+
+/** A provider for each configured payment method (PAYMENT_METHODS); each gateway's settings are its own. */
+export function paymentProviders(payments: AppConfig['payments']): PaymentProviders {
+  const providers: PaymentProviders = {};
+  for (const method of payments.methods) {
+    if (method === 'wallet') providers.wallet = walletProvider;
+    if (method === 'sandbox') providers.sandbox = new SandboxProvider(payments.sandbox);
+    if (method === 'stripe' && payments.stripe) providers.stripe = new StripeProvider(payments.stripe);
+  }
+  return providers;
 }

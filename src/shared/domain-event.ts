@@ -47,6 +47,12 @@ export const EVENT_PAYLOADS = {
   'payout.created': z.object({ payoutId: id, batchId: id, shopId: id, amount }),
   /** The bank's answer: `paid`, or `failed` (the money back in the shop's available balance; `failedAfterPaid` when it was reported paid first). */
   'payout.settled': z.object({ payoutId: id, shopId: id, amount, status: z.enum(PayoutStatus), failedAfterPaid: z.boolean() }),
+  /** A gateway captured a payment (the wallet's show as `order.paid` alone); `unpaidOrderIds`: orders it could no longer pay, their money going back to the method. */
+  'payment.captured': z.object({ paymentId: id, method: z.string(), amount, orderIds: z.array(id), unpaidOrderIds: z.array(id) }),
+  /** A gateway payment ended without money: `failed`, `cancelled` or `expired`, with the provider's (or our) reason. */
+  'payment.failed': z.object({ paymentId: id, method: z.string(), amount, status: z.enum(['failed', 'cancelled', 'expired']), reason: z.string().nullable() }),
+  /** A refund to a gateway settled: `succeeded`, or `failed` (the money back on the customer's balance). */
+  'payment.refunded': z.object({ paymentId: id, method: z.string(), amount, status: z.enum(['succeeded', 'failed']) }),
   /** An outbound webhook endpoint stopped receiving: it failed for WEBHOOK_DISABLE_AFTER_SECONDS, or answered 410 Gone. */
   'webhook.endpoint_disabled': z.object({ endpointId: id, url: z.string(), reason: z.enum(['failing', 'gone']) }),
 };

@@ -12,6 +12,8 @@ import { RedemptionStatus } from '../../entities/redemption.entity.js';
 import { PayoutStatus } from '../../entities/settlement.entity.js';
 import { ShopApplicationStatus } from '../../entities/shop-application.entity.js';
 import { BalanceKind } from '../../entities/balance.entity.js';
+import { PaymentStatus } from '../../entities/payment.entity.js';
+import { PAYMENT_METHODS, type PaymentMethod } from '../../config.js';
 import { CouponState } from '../../services/promotions/coupon.service.js';
 import { FlashSaleState } from '../../services/promotions/flash-sale.service.js';
 import { MergeOutcome } from '../../services/checkout/cart.service.js';
@@ -102,6 +104,16 @@ export const PayoutStatusEnum = schemaEnum(
   PayoutStatus,
   'PayoutStatus',
   'PENDING (in transit to the bank) -> PAID | FAILED; PAID -> FAILED when the bank returns it after reporting it paid',
+);
+export const PaymentStatusEnum = schemaEnum(
+  PaymentStatus,
+  'PaymentStatus',
+  'PENDING -> (AUTHORIZED ->) CAPTURED, or PENDING | AUTHORIZED -> FAILED | CANCELLED | EXPIRED; a closed payment the provider captured after all becomes CAPTURED',
+);
+export const PaymentMethodEnum = schemaEnum(
+  Object.fromEntries(PAYMENT_METHODS.map((m) => [m, m])) as Record<string, PaymentMethod>,
+  'PaymentMethod',
+  'How a checkout is paid: WALLET (the available balance), SANDBOX (development gateway), STRIPE, ALIPAY',
 );
 export const BalanceKindEnum = schemaEnum(BalanceKind, 'BalanceKind', 'An account of the ledger: a customer, a shop or the platform');
 export const ShopAccountEnum = schemaEnum(

@@ -149,6 +149,32 @@ class WebhookEndpointDisabledEventPayload implements PayloadOf<'webhook.endpoint
   @Field(() => WebhookDisabledReasonEnum) reason!: EventPayloads['webhook.endpoint_disabled']['reason'];
 }
 
+@ObjectType({ description: 'PAYMENT_CAPTURED: a gateway captured the payment; unpaidOrderIds: orders it could no longer pay, their money going back to the method' })
+class PaymentCapturedEventPayload implements PayloadOf<'payment.captured'> {
+  @Field(() => Int) paymentId!: number;
+  @Field() method!: string;
+  @Field(() => Int) amount!: number;
+  @Field(() => [Int]) orderIds!: number[];
+  @Field(() => [Int]) unpaidOrderIds!: number[];
+}
+
+@ObjectType({ description: 'PAYMENT_FAILED: a gateway payment ended without money; status failed, cancelled or expired' })
+class PaymentFailedEventPayload implements PayloadOf<'payment.failed'> {
+  @Field(() => Int) paymentId!: number;
+  @Field() method!: string;
+  @Field(() => Int) amount!: number;
+  @Field(() => String) status!: EventPayloads['payment.failed']['status'];
+  @Field(() => String, { nullable: true }) reason!: string | null;
+}
+
+@ObjectType({ description: 'PAYMENT_REFUNDED: a refund to the gateway settled; status succeeded or failed (the money back on the balance)' })
+class PaymentRefundedEventPayload implements PayloadOf<'payment.refunded'> {
+  @Field(() => Int) paymentId!: number;
+  @Field() method!: string;
+  @Field(() => Int) amount!: number;
+  @Field(() => String) status!: EventPayloads['payment.refunded']['status'];
+}
+
 /** Each event type's payload type (one each, so `__typename` tells the event type too). */
 const PAYLOAD_TYPES = {
   [EventTypes.ORDER_PLACED]: OrderPlacedEventPayload,
@@ -172,6 +198,9 @@ const PAYLOAD_TYPES = {
   [EventTypes.EARNINGS_RELEASED]: EarningsReleasedEventPayload,
   [EventTypes.PAYOUT_CREATED]: PayoutCreatedEventPayload,
   [EventTypes.PAYOUT_SETTLED]: PayoutSettledEventPayload,
+  [EventTypes.PAYMENT_CAPTURED]: PaymentCapturedEventPayload,
+  [EventTypes.PAYMENT_FAILED]: PaymentFailedEventPayload,
+  [EventTypes.PAYMENT_REFUNDED]: PaymentRefundedEventPayload,
 } satisfies { [T in EventName]: new () => EventPayloads[T] };
 
 /** Which event a payload value came from: set by `DomainEvent.payload`, read by the union's type resolver. */

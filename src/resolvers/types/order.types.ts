@@ -8,7 +8,8 @@ import type { RegionCode } from '../../services/shipping/regions.js';
 import type { CancelReason } from '../../services/orders/order-lifecycle.js';
 import type { MergeOutcome } from '../../services/checkout/cart.service.js';
 import { createShipmentRefusals } from '../../services/orders/shipment.service.js';
-import { cancelOrderRefusals, confirmDeliveryRefusals, payCheckoutRefusals, payOrderRefusals } from '../../services/orders/order.service.js';
+import { cancelOrderRefusals, confirmDeliveryRefusals } from '../../services/orders/order.service.js';
+import { payCheckoutRefusals, payOrderRefusals } from '../../services/payments/payment.service.js';
 import { issueInvoiceRefusals } from '../../services/orders/invoice.service.js';
 import { mergeCartRefusals, removeCartItemRefusals, setCartItemRefusals } from '../../services/checkout/cart.service.js';
 

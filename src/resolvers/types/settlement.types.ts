@@ -88,6 +88,14 @@ export class KindTotal {
   @Field(() => Int) total!: number;
 }
 
+@ObjectType({ description: "A payment gateway's day: captured, confirmed refunded, and what of the day's payments and refunds still waits on it" })
+export class ProviderDay {
+  @Field({ description: 'sandbox, stripe, alipay' }) provider!: string;
+  @Field(() => Int) captured!: number;
+  @Field(() => Int) refunded!: number;
+  @Field(() => Int) waiting!: number;
+}
+
 @ObjectType()
 export class ReconciliationDay {
   @Field({ description: 'UTC day, YYYY-MM-DD' }) day!: string;
@@ -99,6 +107,7 @@ export class ReconciliationDay {
   @Field(() => Int) commissionEarned!: number;
   @Field(() => Int) payoutsCreated!: number;
   @Field(() => Int) amountPaidOut!: number;
+  @Field(() => [ProviderDay], { description: 'Per payment gateway (not the wallet)' }) providers!: ProviderDay[];
 }
 
 @ObjectType()

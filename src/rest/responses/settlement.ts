@@ -76,6 +76,7 @@ export const Reconciliation = named(
         commissionEarned: z.number().int(),
         payoutsCreated: count,
         amountPaidOut: money,
+        providers: z.array(z.strictObject({ provider: z.string(), captured: money, refunded: money, waiting: money })),
       }),
     ),
   }),

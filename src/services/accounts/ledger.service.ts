@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { refused } from '../../errors.js';
 import { BASE_CURRENCY } from '../../currency.js';
-import { Balance, BalanceKind, SHOP_KINDS } from '../../entities/balance.entity.js';
+import { Balance, BalanceKind, SHOP_KINDS, type ClearingKind } from '../../entities/balance.entity.js';
 import { z } from '../../shared/validate.js';
 import { typedSql } from '../../db/typed-sql.js';
 
@@ -128,11 +128,11 @@ export async function release(em: EntityManager, move: Move): Promise<void> {
   await transferHeld(em, { from: { user: move.userId, kind: BalanceKind.Frozen }, to: { user: move.userId, kind: BalanceKind.Available }, amount: move.amount, reason: move.reason, reference: move.reference });
 }
 
-/** An account of the ledger: a customer's money, a shop's, or the platform's clearing account. */
+/** An account of the ledger: a customer's money, a shop's, or one of the platform's clearing accounts (its own, a gateway's). */
 export type Account =
   | { user: number; kind: BalanceKind.Available | BalanceKind.Frozen }
   | { shop: number; kind: (typeof SHOP_KINDS)[number] }
-  | { platform: BalanceKind.PlatformClearing };
+  | { platform: ClearingKind };
 
 export const PLATFORM_CLEARING: Account = { platform: BalanceKind.PlatformClearing };
 

@@ -1,4 +1,5 @@
 import type { EventType } from '../events/event-types.js';
+import { refundToMethod } from '../payments/payment-refunds.js';
 import { conflict, notFound, refused } from '../../errors.js';
 import { sql, type UpdateObject } from 'kysely';
 import { typedSql, type Database } from '../../db/typed-sql.js';
@@ -214,7 +215,8 @@ async function releaseUnits(tx: ServiceContext, refundId: number): Promise<void>
  * puts the SKU stock back (and activity-priced units back into their flash sale) and closes the
  * order's shipping when nothing is left to ship; when that closes an order of which nothing shipped,
  * this refund also returns the order's freight fee. Then the customer's available balance is
- * credited from the shop's and the platform's accounts (settlement/earnings.ts; reference the refund).
+ * credited from the shop's and the platform's accounts (settlement/earnings.ts; reference the refund),
+ * and for an order a gateway paid, that money goes on to the gateway (payments/payment-refunds.ts).
  */
 async function complete(tx: ServiceContext, refund: LockedRefund): Promise<void> {
   const db = typedSql(tx.em);
@@ -235,6 +237,8 @@ async function complete(tx: ServiceContext, refund: LockedRefund): Promise<void>
   const { amount } = await db.selectFrom('Refund').select('amount').where('id', '=', refund.id).executeTakeFirstOrThrow();
   if (amount > 0) {
     await takeBackForRefund(tx, { id: refund.id, orderId: refund.orderId, customerId: refund.customerId, amount });
+    // An order a gateway paid gets its money back on that method (the wallet's stays on the balance).
+    await refundToMethod(tx, { id: refund.id, orderId: refund.orderId, customerId: refund.customerId, amount });
     await takeBackPointsForRefund(tx.em, { userId: refund.customerId, orderId: refund.orderId, refundId: refund.id, amountRefunded: amount });
   }
   emitRefund(tx, refund, RefundStatus.Completed, { amount });

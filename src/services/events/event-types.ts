@@ -36,6 +36,10 @@ export const EventTypes = {
   EARNINGS_RELEASED: 'earnings.released',
   PAYOUT_CREATED: 'payout.created',
   PAYOUT_SETTLED: 'payout.settled',
+  /** Payments through a gateway: captured, failed (or cancelled, expired), a refund to it settled. */
+  PAYMENT_CAPTURED: 'payment.captured',
+  PAYMENT_FAILED: 'payment.failed',
+  PAYMENT_REFUNDED: 'payment.refunded',
   /** A webhook endpoint was disabled (failing for a day, or 410 Gone): to its shop and the admins. */
   WEBHOOK_ENDPOINT_DISABLED: 'webhook.endpoint_disabled',
 } as const satisfies Record<string, EventName>;

@@ -9,10 +9,9 @@ import { inTransaction } from '../../shared/transaction.js';
 import { id, parseInput, z } from '../../shared/validate.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
 import { orderViews, type OrderView } from './order-view.js';
-import { recordAnswer, withIdempotency } from '../../shared/idempotency.js';
 import { giveBackOrderStock } from '../inventory/inventory.service.js';
 import { MovementKind } from '../../entities/stock-movement.entity.js';
-import { OPEN_REFUND_STATES, prepareTransition, transitionOrder, transitionOrders, transitionRefused } from './order-lifecycle.js';
+import { OPEN_REFUND_STATES, transitionOrder, transitionOrders, transitionRefused } from './order-lifecycle.js';
 import { refusals } from '../../error-codes.js';
 
 export const ListInput = z.object({ ...pageFields, status: z.enum(OrderStatus).optional() });
@@ -62,92 +61,6 @@ async function currentStatus(em: EntityManager, orderId: number, customerId: num
   const row = await typedSql(em).selectFrom('Order').select('status').where('id', '=', orderId).where('customer', '=', customerId).executeTakeFirst();
   if (!row) throw notFound('Order', { order_id: orderId });
   return row.status;
-}
-
-export const payOrderRefusals = refusals('GROUP_ALREADY_JOINED', 'GROUP_FULL', 'GROUP_NOT_JOINABLE', 'IDEMPOTENCY_KEY_REUSED', 'INSUFFICIENT_FUNDS', 'NOT_FOUND', 'ORDER_STATE_CONFLICT');
-
-/**
- * Pays a pending order from the customer's available balance (`pay`), or a group order's seat
- * (`paySeat`: the group's module freezes the money and takes the seat; order `awaiting_group`), after
- * what must commit first (a lapsed group is expired). The move is a conditional update, so of two
- * concurrent payments (or a payment racing a cancellation) exactly one wins; the debit is guarded, so
- * short funds refuse the payment and the order stays pending. Paying an order that is already paid
- * answers the order without charging again.
- */
-export async function payOrder(ctx: ServiceContext, input: unknown, idempotencyKey?: string): Promise<OrderView> {
-  const customer = requireCustomer(ctx);
-  const { orderId } = parseInput(OrderRef, input);
-  await prepareTransition(ctx, PAYMENT, [orderId]);
-  return withIdempotency(ctx, { scope: `order.pay:${orderId}`, key: idempotencyKey, request: { orderId } }, (idempotency) =>
-    inTransaction(ctx, async (tx) => {
-      const view = await payPendingOrder(tx, orderId, customer.userId);
-      await recordAnswer(tx, idempotency, view);
-      return view;
-    }),
-  );
-}
-
-const PAYMENT = ['pay', 'paySeat'] as const;
-
-/** The orders of one checkout: each once, at most as many as a checkout can place (one per shop). */
-export const PayCheckoutInput = z.strictObject({
-  orderIds: z
-    .array(id)
-    .min(1)
-    .max(100)
-    .refine((ids) => new Set(ids).size === ids.length, 'Each order may appear once')
-    // The refinement has no JSON Schema: the document states it as the keyword it is.
-    .meta({ uniqueItems: true }),
-});
-
-export const payCheckoutRefusals = refusals('GROUP_ALREADY_JOINED', 'GROUP_FULL', 'GROUP_NOT_JOINABLE', 'IDEMPOTENCY_KEY_REUSED', 'INSUFFICIENT_FUNDS', 'NOT_FOUND', 'ORDER_STATE_CONFLICT');
-
-/**
- * One payment for one checkout: pays every listed order of the customer from the available balance
- * in one transaction, all or none. Each order still moves by itself through the lifecycle (`pay`, or
- * `paySeat` for a group order) and keeps its own ledger transfer (made by the move's subscribers); the first refusal (short funds, an
- * order cancelled meanwhile, another customer's order) rolls every move back. Orders already paid
- * are answered as they are and charged nothing, so a retry after a lost answer is harmless even
- * without a key. The orders' rows are locked in id order first, so two payments of overlapping
- * checkouts queue instead of deadlocking.
- */
-export async function payCheckout(ctx: ServiceContext, input: unknown, idempotencyKey?: string): Promise<OrderView[]> {
-  const customer = requireCustomer(ctx);
-  const orderIds = [...parseInput(PayCheckoutInput, input).orderIds].sort((a, b) => a - b);
-  await prepareTransition(ctx, PAYMENT, orderIds);
-  return withIdempotency(ctx, { scope: 'checkout.pay', key: idempotencyKey, request: { orderIds } }, (idempotency) =>
-    inTransaction(ctx, async (tx) => {
-      const db = typedSql(tx.em);
-      const owned = await db.selectFrom('Order').select('id').where('id', 'in', orderIds).where('customer', '=', customer.userId).orderBy('id').forUpdate().execute();
-      const missing = orderIds.find((orderId) => !owned.some((row) => row.id === orderId));
-      if (missing !== undefined) throw notFound('Order', { order_id: missing });
-      const moved = await transitionOrders(tx, PAYMENT, orderIds, { customerId: customer.userId });
-      const unmoved = orderIds.filter((orderId) => !moved.some((m) => m.orderId === orderId));
-      if (unmoved.length > 0) {
-        const rows = await db.selectFrom('Order').select(['id', 'status']).where('id', 'in', unmoved).orderBy('id').execute();
-        // Paid before (or its seat): nothing to do. Cancelled, or still pending (no payment move applies): refused.
-        const stuck = rows.find((row) => row.status === OrderStatus.Cancelled || row.status === OrderStatus.PendingPayment);
-        if (stuck) throw transitionRefused('pay', stuck.status);
-      }
-      // Each moved order's money went with its move (the `order.paid` subscribers: settlement), so
-      // short funds for any of them refused the moves above and nothing is paid.
-      const views = await orderViews(tx.em, orderIds);
-      await recordAnswer(tx, idempotency, views);
-      return views;
-    }),
-  );
-}
-
-/** The payment itself, inside `payOrder`'s transaction. */
-async function payPendingOrder(tx: ServiceContext, orderId: number, customerId: number): Promise<OrderView> {
-  const paid = await transitionOrder(tx, PAYMENT, orderId, { customerId });
-  if (!paid) {
-    const status = await currentStatus(tx.em, orderId, customerId);
-    if (status === OrderStatus.Cancelled) throw transitionRefused('pay', status);
-  }
-  // The money moves in the move's subscribers: the seat's is frozen (group buying), a paid order's
-  // goes to its shop and the platform's commission (settlement), refused when the balance is short.
-  return (await orderViews(tx.em, [orderId]))[0];
 }
 
 /**

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { PaymentRefundStatus, PaymentStatus } from '../../entities/payment.entity.js';
 import { refusals } from '../../error-codes.js';
 import { typedSql } from '../../db/typed-sql.js';
 import { BASE_CURRENCY } from '../../currency.js';
@@ -115,6 +116,18 @@ export interface ReconciliationDay {
   commissionEarned: number;
   payoutsCreated: number;
   amountPaidOut: number;
+  /**
+   * Per payment gateway (the wallet is not one): what it captured that day, what it confirmed refunded
+   * that day, and what of the day's payments and refunds still waits on it (pending now).
+   */
+  providers: ProviderDay[];
+}
+
+export interface ProviderDay {
+  provider: string;
+  captured: number;
+  refunded: number;
+  waiting: number;
 }
 
 export interface ReconciliationView {
@@ -185,6 +198,52 @@ export async function reconciliationReport(ctx: ServiceContext, input: unknown):
     .groupBy(day('createdAt'))
     .execute();
 
+  const captured = await db
+    .selectFrom('Payment as p')
+    .select((eb) => [day('p.capturedAt').as('day'), 'p.provider', eb.fn.sum<string>('p.capturedAmount').as('amount')])
+    .where('p.provider', '<>', 'wallet')
+    .where('p.capturedAt', '>=', start)
+    .where('p.capturedAt', '<', end)
+    .groupBy([day('p.capturedAt'), 'p.provider'])
+    .execute();
+  const gatewayRefunds = await db
+    .selectFrom('PaymentRefund as r')
+    .innerJoin('Payment as p', 'p.id', 'r.payment')
+    .select((eb) => [day('r.updatedAt').as('day'), 'p.provider', eb.fn.sum<string>('r.amount').as('amount')])
+    .where('r.status', '=', PaymentRefundStatus.Succeeded)
+    .where('r.updatedAt', '>=', start)
+    .where('r.updatedAt', '<', end)
+    .groupBy([day('r.updatedAt'), 'p.provider'])
+    .execute();
+  const waitingPayments = await db
+    .selectFrom('Payment as p')
+    .select((eb) => [day('p.createdAt').as('day'), 'p.provider', eb.fn.sum<string>('p.amount').as('amount')])
+    .where('p.provider', '<>', 'wallet')
+    .where('p.status', 'in', [PaymentStatus.Pending, PaymentStatus.Authorized])
+    .where('p.createdAt', '>=', start)
+    .where('p.createdAt', '<', end)
+    .groupBy([day('p.createdAt'), 'p.provider'])
+    .execute();
+  const waitingRefunds = await db
+    .selectFrom('PaymentRefund as r')
+    .innerJoin('Payment as p', 'p.id', 'r.payment')
+    .select((eb) => [day('r.createdAt').as('day'), 'p.provider', eb.fn.sum<string>('r.amount').as('amount')])
+    .where('r.status', '=', PaymentRefundStatus.Pending)
+    .where('r.createdAt', '>=', start)
+    .where('r.createdAt', '<', end)
+    .groupBy([day('r.createdAt'), 'p.provider'])
+    .execute();
+  const providersOf = (d: string): ProviderDay[] => {
+    const sum = (rows: { day: string; provider: string; amount: string }[], provider: string) => rows.filter((r) => r.day === d && r.provider === provider).reduce((n, r) => n + Number(r.amount), 0);
+    const names = [...new Set([captured, gatewayRefunds, waitingPayments, waitingRefunds].flat().filter((r) => r.day === d).map((r) => r.provider))].sort();
+    return names.map((provider) => ({
+      provider,
+      captured: sum(captured, provider),
+      refunded: sum(gatewayRefunds, provider),
+      waiting: sum(waitingPayments, provider) + sum(waitingRefunds, provider),
+    }));
+  };
+
   const days: ReconciliationDay[] = [];
   for (let t = start.getTime(); t < end.getTime(); t += 86_400_000) {
     const d = new Date(t).toISOString().slice(0, 10);
@@ -201,6 +260,7 @@ export async function reconciliationReport(ctx: ServiceContext, input: unknown):
       commissionEarned: Number(p?.commission ?? 0) - Number(r?.commission ?? 0),
       payoutsCreated: Number(o?.n ?? 0),
       amountPaidOut: Number(o?.amount ?? 0),
+      providers: providersOf(d),
     });
   }
   const booksSum = Number(books.sum);

@@ -6,7 +6,7 @@ type TopLevelCode =
   | 'MALFORMED_JSON' | 'REQUEST_ABORTED' | 'SORT_UNSUPPORTED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'ROUTE_NOT_FOUND'
   | 'METHOD_NOT_ALLOWED' | 'RESOURCE_LOCKED' | 'REQUEST_TIMEOUT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_ENCODING' | 'RATE_LIMITED' | 'HEADERS_TOO_LARGE'
   | 'TOO_MANY_SUBSCRIPTIONS' | 'TOO_MANY_CONNECTIONS' | 'INTERNAL' | 'SERVICE_BUSY' | 'SERVICE_UNAVAILABLE' | 'DATABASE_POOL_STUCK' | 'SUBSCRIBER_TOO_SLOW'
-  | 'EVENTS_EXPIRED';
+  | 'EVENTS_EXPIRED' | 'PAYMENT_PROVIDER_UNAVAILABLE';
 
 /**
  * Every error code the storefront can meet, as a sentence a shopper understands (no raw code on the
@@ -61,6 +61,9 @@ export const ERROR_SENTENCES: Record<UserErrorCode | TopLevelCode, string> = {
   HEADERS_TOO_LARGE: 'Your browser sent too much data. Clear this site\'s cookies and try again.',
   IDEMPOTENCY_KEY_REUSED: 'This was already sent with other details. Reload the page and try again.',
   INSUFFICIENT_FUNDS: 'Your balance is not enough to pay. Top up your balance, or pay fewer orders.',
+  NOTIFICATION_REJECTED: 'That payment message could not be verified.',
+  PAYMENT_METHOD_UNAVAILABLE: 'That way of paying is not offered here. Choose another one.',
+  PAYMENT_PROVIDER_UNAVAILABLE: 'The payment service could not be reached. Nothing was charged; try again in a moment.',
   INSUFFICIENT_POINTS: 'You do not have enough points for this.',
   INSUFFICIENT_STOCK: 'There is not enough stock for an item in your cart. Lower its quantity and try again.',
   INTERNAL: 'Something went wrong on our side. Try again in a moment.',

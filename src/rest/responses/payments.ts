@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { PAYMENT_METHODS } from '../../config.js';
+import { PaymentStatus } from '../../entities/payment.entity.js';
+import { count, id, money, named, timestamp } from './common.js';
+
+export const PaymentMethods = named('PaymentMethods', z.strictObject({ methods: z.array(z.enum(PAYMENT_METHODS)) }));
+
+/** What the customer does next while the payment is pending: nothing, wait, go to the provider, or confirm with its client library. */
+export const PaymentNextStep = named(
+  'PaymentNextStep',
+  z.discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('none') }),
+    z.strictObject({ type: z.literal('wait'), message: z.string() }),
+    z.strictObject({ type: z.literal('redirect'), url: z.string() }),
+    z.strictObject({ type: z.literal('client_secret'), clientSecret: z.string() }),
+  ]),
+);
+
+export const Payment = named(
+  'Payment',
+  z.strictObject({
+    id,
+    customerId: id,
+    method: z.enum(PAYMENT_METHODS),
+    status: z.enum(PaymentStatus),
+    amount: money,
+    currency: z.string(),
+    capturedAmount: money,
+    refundedAmount: money,
+    providerReference: z.string().nullable(),
+    nextStep: PaymentNextStep.nullable(),
+    closeReason: z.string().nullable(),
+    orderIds: z.array(id),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    capturedAt: timestamp.nullable(),
+    closedAt: timestamp.nullable(),
+  }),
+);
+
+export const PaymentEvent = named(
+  'PaymentEvent',
+  z.strictObject({
+    id,
+    source: z.enum(['notification', 'query', 'create']),
+    providerEventId: z.string().nullable(),
+    status: z.string().nullable(),
+    amount: count.nullable(),
+    currency: z.string().nullable(),
+    verified: z.boolean(),
+    outcome: z.string(),
+    raw: z.string(),
+    createdAt: timestamp,
+  }),
+);
+export const PaymentEventList = named('PaymentEventList', z.strictObject({ items: z.array(PaymentEvent) }));
+
+export const NotificationReceipt = named('NotificationReceipt', z.strictObject({ received: z.literal(true), outcome: z.string(), paymentId: id.nullable() }));

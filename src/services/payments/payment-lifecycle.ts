@@ -1,0 +1,138 @@
+import { sql } from 'kysely';
+import { AppError } from '../../errors.js';
+import { typedSql } from '../../db/typed-sql.js';
+import { BalanceKind } from '../../entities/balance.entity.js';
+import { OrderStatus } from '../../entities/order.entity.js';
+import { PaymentStatus } from '../../entities/payment.entity.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { transfer } from '../accounts/ledger.service.js';
+import { transitionOrders, transitionRefused, type TransitionName } from '../orders/order-lifecycle.js';
+import type { PaymentProvider } from './provider.js';
+import { refundLateMoney } from './payment-refunds.js';
+
+/**
+ * The payment's life, in one table, as the order's (orders/order-lifecycle.ts): every change of a
+ * payment's status is a call of `movePayment`, a conditional UPDATE, so of two concurrent moves of one
+ * payment exactly one wins. Capturing is the one move with consequences, and they happen here, in the
+ * capture's transaction: gateway money enters through the provider's clearing account, and the
+ * payment's orders move to paid through the order lifecycle's own payment moves (`pay`, `paySeat`), so
+ * everything hanging on `order.paid` (seats, earnings, points, sold counts, events) runs as before.
+ *
+ *   pending ──authorize──> authorized ──capture──> captured
+ *      └───────────────capture───────────────────────┘
+ *   pending | authorized ──fail | cancel | expire──> failed | cancelled | expired
+ *   failed | cancelled | expired ──captureLate──> captured (the provider took the money after all)
+ */
+export const PAYMENT_TRANSITIONS = {
+  authorize: { from: [PaymentStatus.Pending], to: PaymentStatus.Authorized },
+  capture: { from: [PaymentStatus.Pending, PaymentStatus.Authorized], to: PaymentStatus.Captured },
+  /**
+   * A verified capture of a payment we had closed (a "failed" that came first, a customer who gave up):
+   * the money was taken, so it is captured; orders no longer payable leave it on the customer's balance.
+   */
+  captureLate: { from: [PaymentStatus.Failed, PaymentStatus.Cancelled, PaymentStatus.Expired], to: PaymentStatus.Captured },
+  fail: { from: [PaymentStatus.Pending, PaymentStatus.Authorized], to: PaymentStatus.Failed },
+  cancel: { from: [PaymentStatus.Pending, PaymentStatus.Authorized], to: PaymentStatus.Cancelled },
+  expire: { from: [PaymentStatus.Pending, PaymentStatus.Authorized], to: PaymentStatus.Expired },
+} as const;
+
+export type PaymentTransition = keyof typeof PAYMENT_TRANSITIONS;
+
+/** The order moves a payment makes: an ordinary order is paid, a group order's seat is taken. */
+export const ORDER_PAYMENT: readonly TransitionName[] = ['pay', 'paySeat'];
+
+/** The payment's row as the module reads it. */
+export interface PaymentRow {
+  id: number;
+  customer: number;
+  provider: string;
+  status: PaymentStatus;
+  amount: number;
+  currency: string;
+  providerReference: string | null;
+}
+
+/** Moves one payment; false when it was not in a state the move leaves (someone else moved it first). */
+export async function movePayment(tx: ServiceContext, name: PaymentTransition, paymentId: number, closeReason?: string): Promise<boolean> {
+  const rule = PAYMENT_TRANSITIONS[name];
+  const closes = rule.to === PaymentStatus.Failed || rule.to === PaymentStatus.Cancelled || rule.to === PaymentStatus.Expired;
+  const captures = rule.to === PaymentStatus.Captured;
+  const moved = await typedSql(tx.em)
+    .updateTable('Payment')
+    .set((eb) => ({
+      status: rule.to,
+      updatedAt: sql<Date>`now()`,
+      ...(captures ? { capturedAt: sql<Date>`now()`, capturedAmount: eb.ref('amount') } : {}),
+      ...(closes ? { closedAt: sql<Date>`now()`, closeReason: closeReason?.slice(0, 200) ?? null } : {}),
+    }))
+    .where('id', '=', paymentId)
+    .where('status', 'in', [...rule.from])
+    .returning('id')
+    .executeTakeFirst();
+  return moved !== undefined;
+}
+
+export interface CaptureResult {
+  /** The orders this capture paid (or whose seat it took). */
+  paid: number[];
+  /** Orders of the payment that could no longer be paid (cancelled meanwhile, paid another way): their money stays on the customer's balance. */
+  unpaid: number[];
+}
+
+/**
+ * Captures the payment in the caller's transaction. A gateway's money first enters the customer's
+ * available balance from the provider's clearing account (the ledger stays at zero); then every order
+ * of the payment still pending moves, and the move's subscribers take the money from that balance as
+ * they always did. `allOrNone` (the wallet, paid at the customer's request): an order that cannot be
+ * paid refuses the whole payment. A gateway's capture is a fact at the provider, so it is never
+ * refused: what could not be paid goes back to the method (a pending payment refund), visible in the result.
+ */
+export async function capturePayment(tx: ServiceContext, payment: PaymentRow, provider: PaymentProvider, options: { late?: boolean; allOrNone?: boolean } = {}): Promise<CaptureResult | null> {
+  if (!(await movePayment(tx, options.late ? 'captureLate' : 'capture', payment.id))) return null;
+  if (provider.clearing) {
+    await transfer(tx.em, {
+      from: { platform: provider.clearing },
+      to: { user: payment.customer, kind: BalanceKind.Available },
+      amount: payment.amount,
+      reason: 'payment_capture',
+      reference: { type: 'payment', id: payment.id },
+    });
+  }
+  const db = typedSql(tx.em);
+  const orderIds = (await db.selectFrom('PaymentOrder').select('order').where('payment', '=', payment.id).orderBy('order').execute()).map((r) => r.order);
+  const paid = options.allOrNone
+    ? (await transitionOrders(tx, ORDER_PAYMENT, orderIds, { customerId: payment.customer })).map((m) => m.orderId)
+    : await payEachOrder(tx, orderIds, payment.customer);
+  const unpaid = orderIds.filter((id) => !paid.includes(id));
+  if (unpaid.length > 0 && options.allOrNone) {
+    const rows = await db.selectFrom('Order').select(['id', 'status']).where('id', 'in', unpaid).orderBy('id').execute();
+    const stuck = rows.find((row) => row.status !== OrderStatus.Paid && row.status !== OrderStatus.AwaitingGroup) ?? rows[0];
+    throw transitionRefused('pay', stuck.status);
+  }
+  if (paid.length > 0) await db.updateTable('PaymentOrder').set({ captured: true }).where('payment', '=', payment.id).where('order', 'in', paid).execute();
+  // Late money: what the unpaid orders cost goes back to the method, not left on the balance.
+  if (unpaid.length > 0 && provider.clearing) await refundLateMoney(tx, payment, provider.clearing, unpaid);
+  return { paid, unpaid };
+}
+
+/**
+ * A gateway's capture pays each order in a savepoint of its own: an order whose move is refused (its
+ * group filled or closed while the customer was at the provider) stays unpaid, its events are
+ * dropped, and its money stays on the customer's balance, while the capture and the other orders
+ * commit. The money was taken at the provider; refusing the capture would lose it.
+ */
+async function payEachOrder(tx: ServiceContext, orderIds: readonly number[], customerId: number): Promise<number[]> {
+  const paid: number[] = [];
+  for (const orderId of orderIds) {
+    const mark = tx.pendingEvents?.events.length ?? 0;
+    try {
+      const moved = await tx.em.transactional((em) => transitionOrders({ ...tx, em }, ORDER_PAYMENT, [orderId], { customerId }));
+      if (moved.length > 0) paid.push(orderId);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      tx.pendingEvents?.events.splice(mark);
+      tx.log.warn({ orderId, code: error.code }, 'a captured payment could not pay an order; its money stays on the customer balance');
+    }
+  }
+  return paid;
+}

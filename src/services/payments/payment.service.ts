@@ -1,0 +1,403 @@
+import { sql } from 'kysely';
+import { AppError, notFound, refused } from '../../errors.js';
+import { refusals } from '../../error-codes.js';
+import { PAYMENT_METHODS, type PaymentMethod } from '../../config.js';
+import { BASE_CURRENCY } from '../../currency.js';
+import { typedSql } from '../../db/typed-sql.js';
+import { OrderStatus } from '../../entities/order.entity.js';
+import { Payment, PaymentEvent, PaymentOrder, PaymentStatus } from '../../entities/payment.entity.js';
+import { Role } from '../../entities/user.entity.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { requireAdmin, requireCustomer, requireUser } from '../../shared/guards.js';
+import { recordAnswer, withIdempotency } from '../../shared/idempotency.js';
+import { emit, inTransaction } from '../../shared/transaction.js';
+import { EventTypes } from '../events/event-types.js';
+import { id, parseInput, z } from '../../shared/validate.js';
+import { orderViews, type OrderView } from '../orders/order-view.js';
+import { prepareTransition, transitionRefused } from '../orders/order-lifecycle.js';
+import { capturePayment, movePayment, ORDER_PAYMENT, type PaymentRow, type PaymentTransition } from './payment-lifecycle.js';
+import { paymentEventViews, paymentViews, type PaymentEventView, type PaymentView } from './payment-view.js';
+import { NotificationRejected, type IncomingNotification, type PaymentProvider, type ProviderAnswer } from './provider.js';
+
+/**
+ * The payment module's use cases: the one owner of a payment's status and the only way an order is
+ * paid. The wallet pays at once (the customer's request is the payment); a gateway's payment is
+ * pending until a verified notification, or the provider's answer to a query, captures or fails it.
+ * The browser's word is never taken: a customer coming back from a provider only reads the payment.
+ */
+
+const OrderRef = z.object({ orderId: id });
+
+/** The orders of one checkout: each once, at most as many as a checkout can place (one per shop). */
+const OrderIds = z
+  .array(id)
+  .min(1)
+  .max(100)
+  .refine((ids) => new Set(ids).size === ids.length, 'Each order may appear once')
+  // The refinement has no JSON Schema: the document states it as the keyword it is.
+  .meta({ uniqueItems: true });
+
+export const PayCheckoutInput = z.strictObject({ orderIds: OrderIds });
+
+/** What paying from the wallet can refuse: the order moves' own refusals, and a server that does not offer the wallet. */
+const WALLET_REFUSALS = ['GROUP_ALREADY_JOINED', 'GROUP_FULL', 'GROUP_NOT_JOINABLE', 'INSUFFICIENT_FUNDS', 'NOT_FOUND', 'ORDER_STATE_CONFLICT', 'PAYMENT_METHOD_UNAVAILABLE'] as const;
+
+export const payOrderRefusals = refusals(...WALLET_REFUSALS, 'IDEMPOTENCY_KEY_REUSED');
+
+/**
+ * Pays a pending order from the customer's available balance, or a group order's seat (the group's
+ * module freezes the money and takes the seat; order `awaiting_group`): a wallet payment of one order.
+ * Paying an order that is already paid answers the order without charging again.
+ */
+export async function payOrder(ctx: ServiceContext, input: unknown, idempotencyKey?: string): Promise<OrderView> {
+  const customer = requireCustomer(ctx);
+  const { orderId } = parseInput(OrderRef, input);
+  await prepareTransition(ctx, ORDER_PAYMENT, [orderId]);
+  return withIdempotency(ctx, { scope: `order.pay:${orderId}`, key: idempotencyKey, request: { orderId } }, (idempotency) =>
+    inTransaction(ctx, async (tx) => {
+      await payFromWallet(tx, customer.userId, [orderId]);
+      const [view] = await orderViews(tx.em, [orderId]);
+      await recordAnswer(tx, idempotency, view);
+      return view;
+    }),
+  );
+}
+
+export const payCheckoutRefusals = refusals(...WALLET_REFUSALS, 'IDEMPOTENCY_KEY_REUSED');
+
+/**
+ * One payment for one checkout from the available balance: every listed order of the customer in one
+ * transaction, all or none. Each order still moves by itself through the lifecycle (`pay`, or
+ * `paySeat` for a group order) and keeps its own ledger transfer (made by the move's subscribers); the
+ * first refusal (short funds, an order cancelled meanwhile, another customer's order) rolls every move
+ * back. Orders already paid are answered as they are and charged nothing, so a retry after a lost
+ * answer is harmless even without a key.
+ */
+export async function payCheckout(ctx: ServiceContext, input: unknown, idempotencyKey?: string): Promise<OrderView[]> {
+  const customer = requireCustomer(ctx);
+  const orderIds = [...parseInput(PayCheckoutInput, input).orderIds].sort((a, b) => a - b);
+  await prepareTransition(ctx, ORDER_PAYMENT, orderIds);
+  return withIdempotency(ctx, { scope: 'checkout.pay', key: idempotencyKey, request: { orderIds } }, (idempotency) =>
+    inTransaction(ctx, async (tx) => {
+      await payFromWallet(tx, customer.userId, orderIds);
+      const views = await orderViews(tx.em, orderIds);
+      await recordAnswer(tx, idempotency, views);
+      return views;
+    }),
+  );
+}
+
+/**
+ * Locks the customer's orders (in id order, so two payments of overlapping checkouts queue instead of
+ * deadlocking): another customer's or a missing one is 404. Answers their statuses.
+ */
+async function lockOwnOrders(tx: ServiceContext, customerId: number, orderIds: readonly number[]) {
+  const rows = await typedSql(tx.em).selectFrom('Order').select(['id', 'status', 'total']).where('id', 'in', [...orderIds]).where('customer', '=', customerId).orderBy('id').forUpdate().execute();
+  const missing = orderIds.find((orderId) => !rows.some((row) => row.id === orderId));
+  if (missing !== undefined) throw notFound('Order', { order_id: missing });
+  return rows;
+}
+
+/** The wallet payment, inside the caller's transaction: a captured payment of the orders still pending, or nothing when none is. */
+async function payFromWallet(tx: ServiceContext, customerId: number, orderIds: readonly number[]): Promise<number | null> {
+  const orders = await lockOwnOrders(tx, customerId, orderIds);
+  const cancelled = orders.find((o) => o.status === OrderStatus.Cancelled);
+  if (cancelled) throw transitionRefused('pay', cancelled.status);
+  const pending = orders.filter((o) => o.status === OrderStatus.PendingPayment);
+  if (pending.length === 0) return null;
+  const payment = await insertPayment(tx, customerId, 'wallet', pending);
+  await capturePayment(tx, payment, provider(tx, 'wallet'), { allOrNone: true });
+  return payment.id;
+}
+
+/** A new pending payment of these orders (their totals as they are now). */
+async function insertPayment(tx: ServiceContext, customerId: number, method: PaymentMethod, orders: readonly { id: number; total: number }[]): Promise<PaymentRow> {
+  const amount = orders.reduce((sum, o) => sum + o.total, 0);
+  const payment = tx.em.create(Payment, { customer: customerId, provider: method, status: PaymentStatus.Pending, amount, currency: BASE_CURRENCY.code });
+  for (const o of orders) tx.em.create(PaymentOrder, { payment, order: o.id, amount: o.total });
+  // Written now: the moves that follow are statements of their own.
+  await tx.em.flush();
+  return { id: payment.id, customer: customerId, provider: method, status: PaymentStatus.Pending, amount, currency: BASE_CURRENCY.code, providerReference: null };
+}
+
+function provider(ctx: ServiceContext, method: string): PaymentProvider {
+  const found = ctx.wiring.paymentProviders[method as PaymentMethod];
+  if (!found) throw refused('PAYMENT_METHOD_UNAVAILABLE', `Payment method ${method} is not offered here`, { method });
+  return found;
+}
+
+const offeredMethods = (ctx: ServiceContext) => ctx.config.payments.methods.filter((m) => ctx.wiring.paymentProviders[m]);
+
+/** The methods a customer may choose, in the configured order. */
+export function paymentMethods(ctx: ServiceContext): { methods: PaymentMethod[] } {
+  return { methods: offeredMethods(ctx) };
+}
+
+export const StartPaymentInput = z
+  .strictObject({
+    orderIds: OrderIds,
+    method: z.enum(PAYMENT_METHODS),
+    /** The sandbox gateway only: its simulated customer declines. */
+    simulateFailure: z.boolean().optional(),
+  })
+  .refine((input) => input.simulateFailure === undefined || input.method === 'sandbox', { message: 'is for the sandbox gateway only', path: ['simulateFailure'] });
+
+export const startPaymentRefusals = refusals(...WALLET_REFUSALS, 'PAYMENT_PROVIDER_UNAVAILABLE');
+
+/**
+ * Starts one payment for the listed orders (one checkout) with the chosen method. The wallet pays at
+ * once (as `payCheckout`). A gateway: the payment is recorded pending in one short transaction, the
+ * provider is called outside any transaction (never a lock held across the network), and its reference
+ * and the customer's next step are stored. A provider that cannot be reached fails the payment
+ * (502 PAYMENT_PROVIDER_UNAVAILABLE); the customer may start another.
+ */
+export async function startPayment(ctx: ServiceContext, input: unknown): Promise<PaymentView> {
+  const customer = requireCustomer(ctx);
+  const parsed = parseInput(StartPaymentInput, input);
+  const orderIds = [...parsed.orderIds].sort((a, b) => a - b);
+  const chosen = provider(ctx, parsed.method);
+  await prepareTransition(ctx, ORDER_PAYMENT, orderIds);
+  // Nothing to collect (coupons paid it all): no gateway is asked; the orders are paid as the wallet pays.
+  const due = (await typedSql(ctx.em).selectFrom('Order').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('total'), eb.lit(0)).as('sum')).where('id', 'in', orderIds).where('customer', '=', customer.userId).where('status', '=', OrderStatus.PendingPayment).executeTakeFirstOrThrow()).sum;
+  const free = parsed.method !== 'wallet' && Number(due) === 0;
+  if (parsed.method === 'wallet' || free) {
+    const paymentId = await inTransaction(ctx, (tx) => payFromWallet(tx, customer.userId, orderIds));
+    if (paymentId === null) throw transitionRefused('pay', OrderStatus.Paid);
+    return (await paymentViews(ctx.em, [paymentId]))[0];
+  }
+  const payment = await inTransaction(ctx, async (tx) => {
+    const orders = await lockOwnOrders(tx, customer.userId, orderIds);
+    const unpayable = orders.find((o) => o.status !== OrderStatus.PendingPayment);
+    if (unpayable) throw transitionRefused('pay', unpayable.status);
+    return insertPayment(tx, customer.userId, parsed.method, orders);
+  });
+  let created;
+  try {
+    created = await chosen.create({ paymentId: payment.id, amount: payment.amount, currency: payment.currency, description: `Mallfront orders ${orderIds.join(', ')}`, simulateFailure: parsed.simulateFailure });
+  } catch (error) {
+    ctx.log.warn({ err: error, paymentId: payment.id, method: parsed.method }, 'payment provider refused or unreachable at create');
+    await inTransaction(ctx, async (tx) => {
+      if (await movePayment(tx, 'fail', payment.id, 'provider_unavailable')) announceFailure(tx, payment, 'failed', 'provider_unavailable');
+      await recordEvent(tx, { paymentId: payment.id, provider: parsed.method, source: 'create', verified: false, outcome: 'provider_unavailable', raw: String(error instanceof Error ? error.message : error) });
+    });
+    throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE', 502, `The ${parsed.method} provider could not start the payment; try again`, { payment_id: payment.id, method: parsed.method });
+  }
+  await typedSql(ctx.em).updateTable('Payment').set({ providerReference: created.reference, nextStep: created.nextStep, updatedAt: sql<Date>`now()` }).where('id', '=', payment.id).execute();
+  return (await paymentViews(ctx.em, [payment.id]))[0];
+}
+
+const PaymentRef = z.object({ paymentId: id });
+
+export const getPaymentRefusals = refusals('NOT_FOUND');
+
+/** A payment: the customer's own, or any for a platform admin; another customer's is 404. */
+export async function getPayment(ctx: ServiceContext, input: unknown): Promise<PaymentView> {
+  const actor = requireUser(ctx);
+  const { paymentId } = parseInput(PaymentRef, input);
+  const [view] = await paymentViews(ctx.em, [paymentId]);
+  if (!view || (actor.role !== Role.PlatformAdmin && view.customerId !== actor.userId)) throw notFound('Payment', { payment_id: paymentId });
+  if (actor.role === Role.ShopOperator) throw notFound('Payment', { payment_id: paymentId });
+  return view;
+}
+
+export const ReferenceInput = z.strictObject({ method: z.enum(PAYMENT_METHODS), providerReference: z.string().trim().min(1).max(255) });
+
+export const findPaymentByReferenceRefusals = refusals('NOT_FOUND');
+
+/** Platform admin: the payment a provider's reference names (a PaymentIntent id, a trade number), as a support desk looks one up. */
+export async function findPaymentByReference(ctx: ServiceContext, input: unknown): Promise<PaymentView> {
+  requireAdmin(ctx);
+  const { method, providerReference } = parseInput(ReferenceInput, input);
+  const row = await typedSql(ctx.em).selectFrom('Payment').select('id').where('provider', '=', method).where('providerReference', '=', providerReference).executeTakeFirst();
+  if (!row) throw notFound('Payment', { method });
+  return (await paymentViews(ctx.em, [row.id]))[0];
+}
+
+export const paymentEventsRefusals = refusals('NOT_FOUND');
+
+/** What the providers told us about a payment, oldest first (the customer's own payment, or any for an admin). */
+export async function paymentEvents(ctx: ServiceContext, input: unknown): Promise<{ items: PaymentEventView[] }> {
+  const payment = await getPayment(ctx, input);
+  return { items: await paymentEventViews(ctx.em, payment.id) };
+}
+
+export const MethodRef = z.object({ method: z.enum(PAYMENT_METHODS) });
+
+/**
+ * The order moves' codes are listed because the moves can refuse (the code analysis follows them), but
+ * a capture catches each order's refusal (payment-lifecycle.ts, `payEachOrder`): a verified
+ * notification is answered 200 whatever became of its orders.
+ */
+export const receiveNotificationRefusals = refusals('NOTIFICATION_REJECTED', 'NOT_FOUND', 'GROUP_ALREADY_JOINED', 'GROUP_FULL', 'GROUP_NOT_JOINABLE', 'INSUFFICIENT_FUNDS', 'ORDER_STATE_CONFLICT');
+
+/**
+ * A provider's notification. Its signature is checked by the provider's own code; a forged or
+ * unreadable one is recorded (unverified) and refused with 400, changing nothing. A verified one is
+ * applied by `applyAnswer`: the answer says what we did (`outcome`).
+ */
+export async function receiveNotification(ctx: ServiceContext, input: unknown, notification: IncomingNotification): Promise<{ received: true; outcome: string; paymentId: number | null }> {
+  const { method } = parseInput(MethodRef, input);
+  const chosen = ctx.wiring.paymentProviders[method];
+  if (!chosen || method === 'wallet') throw notFound('Payment method', { method });
+  let answer: ProviderAnswer;
+  try {
+    answer = await chosen.verifyNotification(notification);
+  } catch (error) {
+    if (!(error instanceof NotificationRejected)) throw error;
+    await inTransaction(ctx, (tx) => recordEvent(tx, { paymentId: null, provider: method, source: 'notification', verified: false, outcome: 'signature_invalid', raw: notification.rawBody }));
+    throw new AppError('NOTIFICATION_REJECTED', 400, `The notification did not verify: ${error.message}`, { method });
+  }
+  const applied = await applyAnswer(ctx, chosen, answer, 'notification');
+  return { received: true, ...applied };
+}
+
+/**
+ * Acts on what a provider said about a payment (a verified notification or a query's answer), in one
+ * transaction under the payment's row lock, so the same notification delivered many times at once is
+ * applied once: the first capture moves the payment, the others find it captured ("duplicate"). An
+ * amount or currency that differs from the payment's is recorded and refused; a failure after the
+ * capture changes nothing. Every answer is recorded with its outcome.
+ */
+export async function applyAnswer(ctx: ServiceContext, chosen: PaymentProvider, answer: ProviderAnswer, source: 'notification' | 'query'): Promise<{ outcome: string; paymentId: number | null }> {
+  const payments = typedSql(ctx.em).selectFrom('Payment').select(['id', 'status']).where('provider', '=', chosen.method);
+  // A payment just started may not have its reference stored yet: the provider's echo of our id finds it.
+  const found =
+    (await payments.where('providerReference', '=', answer.reference).executeTakeFirst()) ??
+    (answer.paymentId ? await payments.where('id', '=', answer.paymentId).where('providerReference', 'is', null).executeTakeFirst() : undefined);
+  const event = { provider: chosen.method, source, verified: true, providerEventId: answer.eventId, status: answer.status, amount: answer.amount, currency: answer.currency, raw: answer.raw };
+  if (!found) {
+    await inTransaction(ctx, (tx) => recordEvent(tx, { ...event, paymentId: null, outcome: 'unknown_payment' }));
+    return { outcome: 'unknown_payment', paymentId: null };
+  }
+  if (answer.status === 'captured') {
+    const orderIds = (await typedSql(ctx.em).selectFrom('PaymentOrder').select('order').where('payment', '=', found.id).execute()).map((r) => r.order);
+    await prepareTransition(ctx, ORDER_PAYMENT, orderIds);
+  }
+  const outcome = await inTransaction(ctx, async (tx) => {
+    const payment = await typedSql(tx.em)
+      .selectFrom('Payment')
+      .select(['id', 'customer', 'provider', 'status', 'amount', 'currency', 'providerReference'])
+      .where('id', '=', found.id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    if (payment.providerReference === null) {
+      await typedSql(tx.em).updateTable('Payment').set({ providerReference: answer.reference }).where('id', '=', payment.id).execute();
+    }
+    const result = await decide(tx, chosen, payment, answer);
+    await recordEvent(tx, { ...event, paymentId: payment.id, outcome: result });
+    return result;
+  });
+  if (outcome === 'amount_mismatch') ctx.log.warn({ paymentId: found.id, answer: { amount: answer.amount, currency: answer.currency } }, 'payment notification refused: amount or currency differs');
+  return { outcome, paymentId: found.id };
+}
+
+const OPEN = new Set<PaymentStatus>([PaymentStatus.Pending, PaymentStatus.Authorized]);
+
+async function decide(tx: ServiceContext, chosen: PaymentProvider, payment: PaymentRow, answer: ProviderAnswer): Promise<string> {
+  if ((answer.amount !== null && answer.amount !== payment.amount) || (answer.currency !== null && answer.currency.toUpperCase() !== payment.currency)) return 'amount_mismatch';
+  switch (answer.status) {
+    case 'captured': {
+      if (payment.status === PaymentStatus.Captured) return 'duplicate';
+      const result = await capturePayment(tx, payment, chosen, { late: !OPEN.has(payment.status) });
+      if (!result) return 'ignored';
+      emit(tx, {
+        type: EventTypes.PAYMENT_CAPTURED, shopIds: [], customerId: payment.customer,
+        payload: { paymentId: payment.id, method: chosen.method, amount: payment.amount, orderIds: [...result.paid, ...result.unpaid].sort((a, b) => a - b), unpaidOrderIds: result.unpaid },
+      });
+      return result.unpaid.length > 0 ? 'captured_orders_not_payable' : 'captured';
+    }
+    case 'authorized':
+      return payment.status === PaymentStatus.Pending && (await movePayment(tx, 'authorize', payment.id)) ? 'authorized' : 'ignored';
+    case 'failed':
+    case 'cancelled': {
+      if (!OPEN.has(payment.status)) return payment.status === PaymentStatus.Captured ? 'ignored_after_capture' : 'duplicate';
+      const move: PaymentTransition = answer.status === 'failed' ? 'fail' : 'cancel';
+      if (!(await movePayment(tx, move, payment.id, answer.reason ?? answer.status))) return 'ignored';
+      announceFailure(tx, payment, answer.status, answer.reason ?? null);
+      return answer.status;
+    }
+    case 'pending':
+      return 'still_pending';
+  }
+}
+
+/** A gateway payment ended without money (`payment.failed`, to its customer). */
+function announceFailure(tx: ServiceContext, payment: { id: number; customer: number; provider: string; amount: number }, status: 'failed' | 'cancelled' | 'expired', reason: string | null): void {
+  emit(tx, { type: EventTypes.PAYMENT_FAILED, shopIds: [], customerId: payment.customer, payload: { paymentId: payment.id, method: payment.provider, amount: payment.amount, status, reason } });
+}
+
+interface EventRecord {
+  paymentId: number | null;
+  provider: string;
+  source: 'notification' | 'query' | 'create';
+  verified: boolean;
+  outcome: string;
+  raw: string;
+  providerEventId?: string | null;
+  status?: string | null;
+  amount?: number | null;
+  currency?: string | null;
+}
+
+/** Keeps what a provider said (at most 64 KiB of it) with what we did. */
+async function recordEvent(tx: ServiceContext, event: EventRecord): Promise<void> {
+  tx.em.create(PaymentEvent, {
+      payment: event.paymentId,
+      provider: event.provider.slice(0, 20),
+      source: event.source,
+      providerEventId: event.providerEventId?.slice(0, 255) ?? null,
+      status: event.status?.slice(0, 40) ?? null,
+      amount: event.amount ?? null,
+      currency: event.currency?.slice(0, 3) ?? null,
+      verified: event.verified,
+      outcome: event.outcome,
+      raw: event.raw.slice(0, 65_536),
+    });
+  await tx.em.flush();
+}
+
+/**
+ * The lost-notification sweep: gateway payments still open PAYMENT_QUERY_AFTER_SECONDS after they
+ * started are queried at their provider and captured or failed from the answer (applied as a
+ * notification would be, so a notification arriving at the same time is applied once). One the
+ * provider never heard of (its start failed midway) or that is still pending after the payment
+ * window is expired. Returns how many payments changed.
+ */
+export async function queryPendingPayments(ctx: ServiceContext, batchSize = 100): Promise<number> {
+  const due = await typedSql(ctx.em)
+    .selectFrom('Payment')
+    .select(['id', 'provider', 'providerReference', 'createdAt', 'customer', 'amount'])
+    .where('status', 'in', [PaymentStatus.Pending, PaymentStatus.Authorized])
+    .where('provider', '<>', 'wallet')
+    .where('createdAt', '<', sql<Date>`now() - make_interval(secs => ${ctx.config.payments.queryAfterSeconds})`)
+    .orderBy('createdAt')
+    .limit(batchSize)
+    .execute();
+  let changed = 0;
+  const windowMs = ctx.config.paymentWindowMinutes * 60_000;
+  for (const payment of due) {
+    const chosen = ctx.wiring.paymentProviders[payment.provider];
+    const lapsed = Date.now() - payment.createdAt.getTime() > windowMs;
+    if (!chosen) continue;
+    if (payment.providerReference === null) {
+      if (await inTransaction(ctx, (tx) => expire(tx, payment, 'never_reached_provider'))) changed++;
+      continue;
+    }
+    try {
+      const answer = await chosen.query(payment.providerReference);
+      const { outcome } = await applyAnswer(ctx, chosen, answer, 'query');
+      if (outcome === 'still_pending' && lapsed) {
+        if (await inTransaction(ctx, (tx) => expire(tx, payment, 'payment_window_over'))) changed++;
+      } else if (!['still_pending', 'duplicate', 'ignored', 'amount_mismatch', 'unknown_payment'].includes(outcome)) changed++;
+    } catch (error) {
+      ctx.log.warn({ err: error, paymentId: payment.id }, 'payment query failed; tried again next sweep');
+    }
+  }
+  return changed;
+}
+
+async function expire(tx: ServiceContext, payment: { id: number; customer: number; provider: string; amount: number }, reason: string): Promise<boolean> {
+  if (!(await movePayment(tx, 'expire', payment.id, reason))) return false;
+  announceFailure(tx, payment, 'expired', reason);
+  return true;
+}

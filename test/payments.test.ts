@@ -1,0 +1,445 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { SandboxProvider } from '../src/services/payments/sandbox-provider.js';
+import { queryPendingPayments } from '../src/services/payments/payment.service.js';
+import { withSubscriber } from '../src/services/wiring.js';
+import { settlePaymentRefunds } from '../src/services/payments/payment-refunds.js';
+import { startTestApp, type TestApp } from './support/harness.js';
+import { newAdmin, newCustomer, newGroupBuy, newOperator, type TestUser } from './support/fixtures.js';
+import { addToCart, balanceOf, checkoutOk, expectLedgerReplays, groupCheckoutOk, groupRow, shopWithProduct } from './support/shopping.js';
+import { mutate } from './support/graphql.js';
+
+/** A sandbox whose notifications never leave: what a gateway's lost notification looks like. */
+class SilentSandbox extends SandboxProvider {
+  override deliverTo(): void {}
+}
+
+let t: TestApp;
+let silent: TestApp;
+let failNextPayment = false;
+beforeAll(async () => {
+  t = await startTestApp({ payments: { ...loadConfig({ NODE_ENV: 'test' }).payments, sandbox: { delayMs: 50, secret: 'test-sandbox-secret' } } });
+  silent = await startTestApp({}, {
+    wiring: (base) => ({
+      paymentProviders: { ...base.paymentProviders, sandbox: new SilentSandbox({ delayMs: 0, secret: 'silent-secret' }) },
+      // A fault inside the capture's transaction, after the provider took the money: as the process dying there.
+      orderTransitions: withSubscriber(base.orderTransitions, 'order.paid', () => {
+        if (!failNextPayment) return Promise.resolve();
+        failNextPayment = false;
+        return Promise.reject(new Error('simulated crash inside the capture'));
+      }),
+    }),
+  });
+});
+afterAll(async () => {
+  await t?.close();
+  await silent?.close();
+});
+
+const sandboxOf = (app: TestApp) => app.deps.wiring.paymentProviders.sandbox as SandboxProvider;
+
+/** A new customer (no money at all) with a two-shop checkout of 1000 + 2 x 500. */
+async function twoShopCheckout(app: TestApp, funds = 0): Promise<{ customer: TestUser; orderIds: number[]; total: number; shopIds: number[] }> {
+  const customer = await newCustomer(app, { available: funds, points: 0 });
+  const a = await shopWithProduct(app, [{ price: 1000, stock: 10 }]);
+  const b = await shopWithProduct(app, [{ price: 500, stock: 10 }]);
+  await addToCart(app, customer.token, a.product.skuIds[0], 1);
+  await addToCart(app, customer.token, b.product.skuIds[0], 2);
+  const orders = await checkoutOk(app, customer.token);
+  return { customer, orderIds: orders.map((o) => o.id as number), total: orders.reduce((n, o) => n + (o.total as number), 0), shopIds: orders.map((o) => o.shop.id as number) };
+}
+
+async function startSandbox(app: TestApp, customer: TestUser, orderIds: number[], extra: Record<string, unknown> = {}) {
+  const res = await app.api('POST', '/api/payments', { token: customer.token, body: { order_ids: orderIds, method: 'sandbox', ...extra } });
+  expect(res.status).toBe(201);
+  return res.body as { id: number; status: string; provider_reference: string; amount: number; next_step: { type: string } | null };
+}
+
+/** Waits (by condition, not by clock) until the payment leaves `pending`. */
+async function settled(app: TestApp, paymentId: number): Promise<string> {
+  for (let i = 0; i < 400; i++) {
+    const [row] = await app.sql<{ status: string }>('select status from payment where id = ?', [paymentId]);
+    if (row.status !== 'pending') return row.status;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`payment ${paymentId} still pending`);
+}
+
+const statuses = async (app: TestApp, ids: number[]) =>
+  (await app.sql<{ status: string }>('select status from shop_order where id = any(?::int[]) order by id', [`{${ids.join(',')}}`])).map((r) => r.status);
+const clearing = async (app: TestApp, kind: string) => Number((await app.sql('select amount from balance where kind = ? and user_id is null and shop_id is null', [kind]))[0].amount);
+const captures = async (app: TestApp, paymentId: number) =>
+  Number((await app.sql(`select count(distinct transfer_id)::int as n from ledger_entry where reason = 'payment_capture' and reference_type = 'payment' and reference_id = ?`, [paymentId]))[0].n);
+const orderPayments = async (app: TestApp, orderIds: number[]) =>
+  Number((await app.sql(`select count(*)::int as n from ledger_entry l join balance b on b.id = l.balance_id where l.reason = 'order_payment' and b.user_id is not null and l.reference_id = any(?::int[])`, [`{${orderIds.join(',')}}`]))[0].n);
+const outcomes = async (app: TestApp, paymentId: number) =>
+  (await app.sql<{ outcome: string }>('select outcome from payment_event where payment_id = ? order by id', [paymentId])).map((r) => r.outcome);
+
+/** The payment's events in the outbox, by type. */
+const paymentEventsOf = async (app: TestApp, paymentId: number) =>
+  (await app.sql<{ type: string }>(`select type from event where type like 'payment.%' and (payload->>'paymentId')::int = ? order by id`, [paymentId])).map((r) => r.type);
+
+function notify(app: TestApp, body: string, signature: string) {
+  return app.api('POST', '/api/payments/notifications/sandbox', { raw: body, headers: { 'sandbox-signature': signature } });
+}
+
+describe('the wallet as a provider', () => {
+  it('pays a checkout at once: one captured payment covering its orders, orders paid, the ledger replays', async () => {
+    const { customer, orderIds, total } = await twoShopCheckout(t, 5000);
+    const res = await t.api('POST', '/api/payments', { token: customer.token, body: { order_ids: orderIds, method: 'wallet' } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ method: 'wallet', status: 'captured', amount: total, captured_amount: total, order_ids: orderIds, next_step: null });
+    expect(await statuses(t, orderIds)).toEqual(['paid', 'paid']);
+    expect(await balanceOf(t, customer.id, 'available')).toBe(5000 - total);
+    // Paying again: nothing pending, refused, nothing charged.
+    const again = await t.api('POST', '/api/payments', { token: customer.token, body: { order_ids: orderIds, method: 'wallet' } });
+    expect([again.status, again.body.error.code]).toEqual([409, 'ORDER_STATE_CONFLICT']);
+    expect(await balanceOf(t, customer.id, 'available')).toBe(5000 - total);
+    await expectLedgerReplays(t);
+  });
+
+  it('"Pay all" records the same captured wallet payment; short funds leave no payment behind', async () => {
+    const paid = await twoShopCheckout(t, 5000);
+    expect((await t.api('POST', '/api/checkout/pay', { token: paid.customer.token, body: { order_ids: paid.orderIds } })).status).toBe(200);
+    const rows = await t.sql('select status, amount from payment where customer_id = ?', [paid.customer.id]);
+    expect(rows).toEqual([{ status: 'captured', amount: paid.total }]);
+    const short = await twoShopCheckout(t, 100);
+    const res = await t.api('POST', '/api/checkout/pay', { token: short.customer.token, body: { order_ids: short.orderIds } });
+    expect(res.body.error.code).toBe('INSUFFICIENT_FUNDS');
+    expect(await t.sql('select id from payment where customer_id = ?', [short.customer.id])).toEqual([]);
+  });
+});
+
+describe('the sandbox gateway', () => {
+  it('lets a new customer with no money pay two shops: pending, then its signed notification captures, money through its clearing account', async () => {
+    const before = await clearing(t, 'clearing_sandbox');
+    const { customer, orderIds, total } = await twoShopCheckout(t);
+    const payment = await startSandbox(t, customer, orderIds);
+    expect(payment).toMatchObject({ status: 'pending', amount: total, next_step: { type: 'wait' } });
+    expect(await settled(t, payment.id)).toBe('captured');
+    expect(await statuses(t, orderIds)).toEqual(['paid', 'paid']);
+    expect(await balanceOf(t, customer.id, 'available')).toBe(0);
+    expect(await clearing(t, 'clearing_sandbox')).toBe(before - total);
+    expect(await captures(t, payment.id)).toBe(1);
+    const events = await t.api('GET', `/api/payments/${payment.id}/events`, { token: customer.token });
+    expect(events.body.items).toMatchObject([{ source: 'notification', verified: true, status: 'captured', amount: total, outcome: 'captured' }]);
+    expect(await paymentEventsOf(t, payment.id)).toEqual(['payment.captured']);
+    await expectLedgerReplays(t);
+  });
+
+  it('fails on demand: the payment fails, the orders stay pending, no money moves; a retry with another payment works', async () => {
+    const { customer, orderIds } = await twoShopCheckout(t);
+    const payment = await startSandbox(t, customer, orderIds, { simulate_failure: true });
+    expect(await settled(t, payment.id)).toBe('failed');
+    expect(await statuses(t, orderIds)).toEqual(['pending_payment', 'pending_payment']);
+    expect(await captures(t, payment.id)).toBe(0);
+    expect(await paymentEventsOf(t, payment.id)).toEqual(['payment.failed']);
+    const retry = await startSandbox(t, customer, orderIds);
+    expect(await settled(t, retry.id)).toBe('captured');
+    expect(await statuses(t, orderIds)).toEqual(['paid', 'paid']);
+    await expectLedgerReplays(t);
+  });
+
+  it('refuses simulate_failure for another method, and a method not configured, changing nothing', async () => {
+    const { customer, orderIds } = await twoShopCheckout(t, 5000);
+    const wallet = await t.api('POST', '/api/payments', { token: customer.token, body: { order_ids: orderIds, method: 'wallet', simulate_failure: true } });
+    expect([wallet.status, wallet.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
+    const stripe = await t.api('POST', '/api/payments', { token: customer.token, body: { order_ids: orderIds, method: 'stripe' } });
+    expect([stripe.status, stripe.body.error.code]).toEqual([422, 'PAYMENT_METHOD_UNAVAILABLE']);
+    for (const body of [{}, { order_ids: orderIds }, { order_ids: [], method: 'wallet' }, { order_ids: orderIds, method: 'cash' }]) {
+      const res = await t.api('POST', '/api/payments', { token: customer.token, body });
+      expect([res.status, res.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
+    }
+    expect(await t.sql('select id from payment where customer_id = ?', [customer.id])).toEqual([]);
+    expect((await t.api('GET', '/api/payments/methods')).body).toEqual({ methods: ['wallet', 'sandbox'] });
+  });
+
+  it("shows a payment to its customer and admins only; another customer's is 404", async () => {
+    const { customer, orderIds } = await twoShopCheckout(t);
+    const payment = await startSandbox(t, customer, orderIds);
+    const other = await newCustomer(t);
+    expect((await t.api('GET', `/api/payments/${payment.id}`, { token: other.token })).status).toBe(404);
+    expect((await t.api('GET', `/api/payments/${payment.id}/events`, { token: other.token })).status).toBe(404);
+    const admin = await newAdmin(t);
+    expect((await t.api('GET', `/api/payments/${payment.id}`, { token: admin.token })).body.id).toBe(payment.id);
+    expect((await t.api('GET', `/api/payments/${payment.id}`)).status).toBe(401);
+    await settled(t, payment.id);
+  });
+
+  it('is refused at start in production, and not offered there by default', () => {
+    const secret = 'x'.repeat(40);
+    expect(() => loadConfig({ NODE_ENV: 'production', DEVICE_TOKEN_SECRET: secret, PAYMENT_METHODS: 'wallet,sandbox' })).toThrow(ConfigError);
+    expect(loadConfig({ NODE_ENV: 'production', DEVICE_TOKEN_SECRET: secret }).payments.methods).toEqual(['wallet']);
+    expect(loadConfig({ NODE_ENV: 'development' }).payments.methods).toEqual(['wallet', 'sandbox']);
+    expect(() => loadConfig({ PAYMENT_METHODS: 'wallet,cash' })).toThrow(/PAYMENT_METHODS/);
+    expect(() => loadConfig({ PAYMENT_METHODS: 'stripe' })).toThrow(/STRIPE_SECRET_KEY/);
+  });
+});
+
+describe('notifications', () => {
+  /** A pending sandbox payment whose notification has not been applied (the silent app sends none). */
+  async function pendingPayment() {
+    const { customer, orderIds, total } = await twoShopCheckout(silent);
+    const payment = await startSandbox(silent, customer, orderIds);
+    const signed = sandboxOf(silent).notificationFor(payment.provider_reference)!;
+    return { customer, orderIds, total, payment, signed };
+  }
+
+  it('refuses a forged signature: recorded unverified, 400, nothing changes', async () => {
+    const { orderIds, payment, signed } = await pendingPayment();
+    // One hex digit of the signature changed (to another digit, whatever it was).
+    const forged = await notify(silent, signed.body, signed.signature.replace(/v1=(.)/, (_, c: string) => `v1=${c === '0' ? '1' : '0'}`));
+    const bad = await notify(silent, signed.body, 't=1,v1=' + 'ab'.repeat(32));
+    const missing = await notify(silent, signed.body, '');
+    for (const res of [forged, bad, missing]) expect([res.status, res.body.error.code]).toEqual([400, 'NOTIFICATION_REJECTED']);
+    const tampered = await notify(silent, signed.body.replace('"captured"', '"failed"'), signed.signature);
+    expect(tampered.status).toBe(400);
+    const [row] = await silent.sql(`select count(*)::int as n from payment_event where verified = false and outcome = 'signature_invalid' and raw = ?`, [signed.body]);
+    expect(row.n).toBeGreaterThanOrEqual(3);
+    expect(await settled(silent, payment.id).catch(() => 'pending')).toBe('pending');
+    expect(await statuses(silent, orderIds)).toEqual(['pending_payment', 'pending_payment']);
+  }, 30_000);
+
+  it('records and refuses a wrong amount or currency, and an unknown payment', async () => {
+    const { payment, total } = await pendingPayment();
+    const sandbox = sandboxOf(silent);
+    for (const change of [{ amount: total + 1 }, { currency: 'USD' }]) {
+      const body = JSON.stringify({ id: 'evt_wrong', reference: payment.provider_reference, status: 'captured', amount: total, currency: 'CNY', ...change });
+      const res = await notify(silent, body, sandbox.sign(body));
+      expect([res.status, res.body.outcome]).toEqual([200, 'amount_mismatch']);
+    }
+    expect((await silent.sql('select status from payment where id = ?', [payment.id]))[0].status).toBe('pending');
+    expect(await captures(silent, payment.id)).toBe(0);
+    const unknown = JSON.stringify({ id: 'evt_unknown', reference: 'sbx_nothing', status: 'captured', amount: 1, currency: 'CNY' });
+    const res = await notify(silent, unknown, sandbox.sign(unknown));
+    expect(res.body).toEqual({ received: true, outcome: 'unknown_payment', payment_id: null });
+    expect((await silent.sql(`select count(*)::int as n from payment_event where outcome = 'unknown_payment' and raw = ?`, [unknown]))[0].n).toBe(1);
+  });
+
+  it('is idempotent: the same notification twice captures once; a failure after the capture changes nothing', async () => {
+    const { orderIds, payment, signed, total } = await pendingPayment();
+    expect((await notify(silent, signed.body, signed.signature)).body.outcome).toBe('captured');
+    expect((await notify(silent, signed.body, signed.signature)).body.outcome).toBe('duplicate');
+    const failed = JSON.stringify({ id: 'evt_late_fail', reference: payment.provider_reference, status: 'failed', amount: total, currency: 'CNY' });
+    expect((await notify(silent, failed, sandboxOf(silent).sign(failed))).body.outcome).toBe('ignored_after_capture');
+    expect((await silent.sql('select status from payment where id = ?', [payment.id]))[0].status).toBe('captured');
+    expect(await captures(silent, payment.id)).toBe(1);
+    expect(await orderPayments(silent, orderIds)).toBe(2);
+    expect(await outcomes(silent, payment.id)).toEqual(['captured', 'duplicate', 'ignored_after_capture']);
+    await expectLedgerReplays(silent);
+  });
+
+  it('a notification arriving before the payment stored its reference finds the payment by the id the gateway echoes', async () => {
+    const { orderIds, payment, signed } = await pendingPayment();
+    // As if the gateway answered so fast that the reference was not written yet.
+    await silent.sql('update payment set provider_reference = null where id = ?', [payment.id]);
+    expect((await notify(silent, signed.body, signed.signature)).body).toEqual({ received: true, outcome: 'captured', payment_id: payment.id });
+    expect((await silent.sql('select provider_reference from payment where id = ?', [payment.id]))[0].provider_reference).toBe(payment.provider_reference);
+    expect(await statuses(silent, orderIds)).toEqual(['paid', 'paid']);
+  });
+
+  it('captures once when the same notification arrives 20 times at once; the ledger sums to zero', async () => {
+    const { customer, orderIds, payment, signed } = await pendingPayment();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => notify(silent, signed.body, signed.signature)));
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+    expect(answers.filter((a) => a.body.outcome === 'captured')).toHaveLength(1);
+    expect(answers.filter((a) => a.body.outcome === 'duplicate')).toHaveLength(19);
+    expect(await paymentEventsOf(silent, payment.id)).toEqual(['payment.captured']);
+    expect(await captures(silent, payment.id)).toBe(1);
+    expect(await orderPayments(silent, orderIds)).toBe(2);
+    expect(await statuses(silent, orderIds)).toEqual(['paid', 'paid']);
+    expect(await balanceOf(silent, customer.id, 'available')).toBe(0);
+    await expectLedgerReplays(silent);
+  }, 60_000);
+
+  it('a failure arriving first, then the capture: captured late; the money of an order no longer payable goes back to the method', async () => {
+    const { customer, orderIds, payment, signed, total } = await pendingPayment();
+    const failed = JSON.stringify({ id: 'evt_fail_first', reference: payment.provider_reference, status: 'failed', amount: total, currency: 'CNY' });
+    expect((await notify(silent, failed, sandboxOf(silent).sign(failed))).body.outcome).toBe('failed');
+    await silent.api('POST', `/api/orders/${orderIds[0]}/cancel`, { token: customer.token });
+    expect((await notify(silent, signed.body, signed.signature)).body.outcome).toBe('captured_orders_not_payable');
+    expect(await statuses(silent, orderIds)).toEqual(['cancelled', 'paid']);
+    const [cancelledTotal] = (await silent.sql<{ total: number }>('select total from shop_order where id = ?', [orderIds[0]])).map((r) => r.total);
+    // The cancelled order's money goes back to the method at once (late money), not onto the balance.
+    expect(await balanceOf(silent, customer.id, 'available')).toBe(0);
+    expect(await captures(silent, payment.id)).toBe(1);
+    expect(await silent.sql('select amount, status, refund_id from payment_refund where payment_id = ?', [payment.id])).toEqual([{ amount: cancelledTotal, status: 'pending', refund_id: null }]);
+    expect((await silent.sql('select refunded_amount from payment where id = ?', [payment.id]))[0].refunded_amount).toBe(cancelledTotal);
+    await settlePaymentRefunds(await silent.context());
+    expect((await silent.sql('select status from payment_refund where payment_id = ?', [payment.id]))[0].status).toBe('succeeded');
+    await expectLedgerReplays(silent);
+  });
+});
+
+describe('a capture whose orders can no longer be paid', () => {
+  it('a group seat filled while the customer was at the gateway: the capture commits, the seat is not taken, the money goes back to the method', async () => {
+    const { shop, product } = await shopWithProduct(silent, [{ price: 1000, stock: 10 }]);
+    const activity = await newGroupBuy(silent, { shopId: shop.id, productId: product.id, skuId: product.skuIds[0], groupPrice: 600, capacity: 2 });
+    const [opener, joiner, late] = await Promise.all([0, 1, 2].map(() => newCustomer(silent, { available: 5000, points: 0 })));
+    const first = await groupCheckoutOk(silent, opener.token, { activity_id: activity.id });
+    const second = await groupCheckoutOk(silent, joiner.token, { activity_id: activity.id, group_id: first.group_id });
+    const third = await groupCheckoutOk(silent, late.token, { activity_id: activity.id, group_id: first.group_id });
+    const payment = await startSandbox(silent, late, [third.id]);
+    for (const [who, order] of [[opener, first], [joiner, second]] as const) {
+      expect((await silent.api('POST', `/api/orders/${order.id}/pay`, { token: who.token })).status).toBe(200);
+    }
+    expect(await groupRow(silent, first.group_id)).toMatchObject({ state: 'successful', paid_seats: 2 });
+    const signed = sandboxOf(silent).notificationFor(payment.provider_reference)!;
+    const res = await notify(silent, signed.body, signed.signature);
+    expect([res.status, res.body.outcome]).toEqual([200, 'captured_orders_not_payable']);
+    expect((await silent.sql('select status from payment where id = ?', [payment.id]))[0].status).toBe('captured');
+    expect(await statuses(silent, [third.id])).toEqual(['pending_payment']);
+    expect(await balanceOf(silent, late.id, 'available')).toBe(5000);
+    expect(await silent.sql('select amount, status from payment_refund where payment_id = ?', [payment.id])).toEqual([{ amount: third.total, status: 'pending' }]);
+    expect(await balanceOf(silent, late.id, 'frozen')).toBe(0);
+    expect(await groupRow(silent, first.group_id)).toMatchObject({ paid_seats: 2 });
+    // No event of a seat that was not taken.
+    expect((await silent.sql(`select count(*)::int as n from event where type = 'order.paid' and (payload->>'orderId')::int = ?`, [third.id]))[0].n).toBe(0);
+    await expectLedgerReplays(silent);
+  });
+});
+
+describe('refunds to the method', () => {
+  it("an approved refund of an order the sandbox paid goes back through the sandbox, via its clearing account; the wallet's stays on the balance", async () => {
+    const { customer, orderIds, shopIds } = await twoShopCheckout(t);
+    const payment = await startSandbox(t, customer, orderIds);
+    expect(await settled(t, payment.id)).toBe('captured');
+    const order = (await t.api('GET', `/api/orders/${orderIds[1]}`, { token: customer.token })).body;
+    const operator = await newOperator(t, shopIds[1]);
+    const asked = await t.api('POST', `/api/orders/${order.id}/refunds`, { token: customer.token, body: { kind: 'refund', reason: 'Wrong size', items: [{ order_item_id: order.items[0].id, quantity: 1 }] } });
+    expect(asked.status).toBe(201);
+    const clearingBefore = await clearing(t, 'clearing_sandbox');
+    const approved = await t.api('POST', `/api/merchant/refunds/${asked.body.id}/approve`, { token: operator.token, body: {} });
+    expect(approved.body.status).toBe('completed');
+    const amount = approved.body.amount as number;
+    expect(amount).toBeGreaterThan(0);
+    // The money went on to the gateway, not onto the balance.
+    expect(await balanceOf(t, customer.id, 'available')).toBe(0);
+    expect(await clearing(t, 'clearing_sandbox')).toBe(clearingBefore + amount);
+    expect((await t.sql('select refunded_amount from payment where id = ?', [payment.id]))[0].refunded_amount).toBe(amount);
+    expect(await t.sql('select status, amount from payment_refund where refund_id = ?', [asked.body.id])).toEqual([{ status: 'pending', amount }]);
+    expect(await settlePaymentRefunds(await t.context())).toBeGreaterThanOrEqual(1);
+    const [done] = await t.sql('select status, provider_reference from payment_refund where refund_id = ?', [asked.body.id]);
+    expect(done.status).toBe('succeeded');
+    expect(done.provider_reference).toMatch(/^sbx_refund_/);
+    expect(await paymentEventsOf(t, payment.id)).toEqual(['payment.captured', 'payment.refunded']);
+    await expectLedgerReplays(t);
+  });
+});
+
+describe('races', () => {
+  it("a capture racing the customer's cancellation: each order ends paid, or cancelled with its money on the way back; the ledger at zero", async () => {
+    const rounds = await Promise.all(Array.from({ length: 6 }, async () => {
+      const { customer, orderIds } = await twoShopCheckout(silent);
+      const payment = await startSandbox(silent, customer, orderIds);
+      return { customer, orderIds, payment, signed: sandboxOf(silent).notificationFor(payment.provider_reference)! };
+    }));
+    await Promise.all(rounds.flatMap(({ customer, orderIds, signed }) => [
+      notify(silent, signed.body, signed.signature),
+      silent.api('POST', `/api/orders/${orderIds[0]}/cancel`, { token: customer.token }),
+    ]));
+    for (const { customer, orderIds, payment } of rounds) {
+      expect((await silent.sql('select status from payment where id = ?', [payment.id]))[0].status).toBe('captured');
+      expect(await captures(silent, payment.id)).toBe(1);
+      const [first, second] = await statuses(silent, orderIds);
+      expect(second).toBe('paid');
+      const refunds = await silent.sql<{ amount: number }>('select amount from payment_refund where payment_id = ?', [payment.id]);
+      const firstTotal = (await silent.sql<{ total: number }>('select total from shop_order where id = ?', [orderIds[0]]))[0].total;
+      if (first === 'paid') expect(refunds).toEqual([]);
+      else expect([first, refunds]).toEqual(['cancelled', [{ amount: firstTotal }]]);
+      expect(await balanceOf(silent, customer.id, 'available')).toBe(0);
+    }
+    await expectLedgerReplays(silent);
+  }, 60_000);
+
+  it('two refunds of one payment approved at once: both go back, never above what was captured', async () => {
+    const { customer, orderIds, shopIds } = await twoShopCheckout(t);
+    const payment = await startSandbox(t, customer, orderIds);
+    expect(await settled(t, payment.id)).toBe('captured');
+    const asks = await Promise.all(orderIds.map(async (orderId, i) => {
+      const order = (await t.api('GET', `/api/orders/${orderId}`, { token: customer.token })).body;
+      const asked = await t.api('POST', `/api/orders/${orderId}/refunds`, { token: customer.token, body: { kind: 'refund', reason: 'Both', items: order.items.map((item: { id: number; quantity: number }) => ({ order_item_id: item.id, quantity: item.quantity })) } });
+      return { refundId: asked.body.id as number, operator: await newOperator(t, shopIds[i]) };
+    }));
+    const approved = await Promise.all(asks.map(({ refundId, operator }) => t.api('POST', `/api/merchant/refunds/${refundId}/approve`, { token: operator.token, body: {} })));
+    expect(approved.map((a) => a.body.status)).toEqual(['completed', 'completed']);
+    const [row] = await t.sql('select captured_amount, refunded_amount from payment where id = ?', [payment.id]);
+    expect(row.refunded_amount).toBe(approved.reduce((n, a) => n + (a.body.amount as number), 0));
+    expect(row.refunded_amount).toBeLessThanOrEqual(row.captured_amount);
+    expect(await t.sql('select count(*)::int as n from payment_refund where payment_id = ?', [payment.id])).toEqual([{ n: 2 }]);
+    expect(await balanceOf(t, customer.id, 'available')).toBe(0);
+    await expectLedgerReplays(t);
+  }, 60_000);
+});
+
+describe('faults', () => {
+  it('a crash inside the capture (after the provider took the money) commits nothing; the sweep captures once later; the retried notification is a duplicate', async () => {
+    const { customer, orderIds } = await twoShopCheckout(silent);
+    const payment = await startSandbox(silent, customer, orderIds);
+    const signed = sandboxOf(silent).notificationFor(payment.provider_reference)!;
+    failNextPayment = true;
+    const crashed = await notify(silent, signed.body, signed.signature);
+    expect([crashed.status, crashed.body.error.code]).toEqual([500, 'INTERNAL']);
+    expect((await silent.sql('select status from payment where id = ?', [payment.id]))[0].status).toBe('pending');
+    expect(await captures(silent, payment.id)).toBe(0);
+    expect(await statuses(silent, orderIds)).toEqual(['pending_payment', 'pending_payment']);
+    await silent.sql(`update payment set created_at = now() - interval '10 minutes' where id = ?`, [payment.id]);
+    await queryPendingPayments(await silent.context());
+    expect((await silent.sql('select status from payment where id = ?', [payment.id]))[0].status).toBe('captured');
+    expect((await notify(silent, signed.body, signed.signature)).body.outcome).toBe('duplicate');
+    expect(await captures(silent, payment.id)).toBe(1);
+    expect(await orderPayments(silent, orderIds)).toBe(2);
+    expect(await balanceOf(silent, customer.id, 'available')).toBe(0);
+    await expectLedgerReplays(silent);
+  });
+});
+
+describe('the lost-notification sweep', () => {
+  it('queries the provider for payments pending too long and captures them from its answer, once', async () => {
+    const { customer, orderIds, total } = await twoShopCheckout(silent);
+    const payment = await startSandbox(silent, customer, orderIds);
+    const ctx = await silent.context();
+    // Not yet due: younger than PAYMENT_QUERY_AFTER_SECONDS.
+    await queryPendingPayments(ctx);
+    expect((await silent.sql('select status from payment where id = ?', [payment.id]))[0].status).toBe('pending');
+    await silent.sql(`update payment set created_at = now() - interval '10 minutes' where id = ?`, [payment.id]);
+    expect(await queryPendingPayments(await silent.context())).toBeGreaterThanOrEqual(1);
+    expect((await silent.sql('select status from payment where id = ?', [payment.id]))[0].status).toBe('captured');
+    expect(await statuses(silent, orderIds)).toEqual(['paid', 'paid']);
+    const events = await silent.sql('select source, verified, outcome, amount from payment_event where payment_id = ?', [payment.id]);
+    expect(events).toEqual([{ source: 'query', verified: true, outcome: 'captured', amount: total }]);
+    // The notification that finally arrives changes nothing.
+    const signed = sandboxOf(silent).notificationFor((await silent.sql('select provider_reference from payment where id = ?', [payment.id]))[0].provider_reference)!;
+    expect((await notify(silent, signed.body, signed.signature)).body.outcome).toBe('duplicate');
+    expect(await captures(silent, payment.id)).toBe(1);
+    await expectLedgerReplays(silent);
+  });
+});
+
+describe('the sweep expires', () => {
+  it('a payment that never got its provider reference (its start failed midway), with a payment.failed event', async () => {
+    const { customer, orderIds } = await twoShopCheckout(silent);
+    const payment = await startSandbox(silent, customer, orderIds);
+    await silent.sql(`update payment set provider_reference = null, created_at = now() - interval '10 minutes' where id = ?`, [payment.id]);
+    await queryPendingPayments(await silent.context());
+    expect(await silent.sql('select status, close_reason from payment where id = ?', [payment.id])).toEqual([{ status: 'expired', close_reason: 'never_reached_provider' }]);
+    expect(await paymentEventsOf(silent, payment.id)).toEqual(['payment.failed']);
+    expect(await statuses(silent, orderIds)).toEqual(['pending_payment', 'pending_payment']);
+  });
+});
+
+describe('GraphQL', () => {
+  it('starts a payment, reads it and its events, with the same answers as REST', async () => {
+    const { customer, orderIds, total } = await twoShopCheckout(t);
+    const started = await mutate(t, 'startPayment', { orderIds, method: 'SANDBOX' }, 'payment { id status method amount nextStep { type } }', customer.token);
+    expect(started.userErrors).toEqual([]);
+    expect(started.payload.payment).toMatchObject({ status: 'PENDING', method: 'SANDBOX', amount: total, nextStep: { type: 'wait' } });
+    const id = started.payload.payment.id as number;
+    expect(await settled(t, id)).toBe('captured');
+    const read = await t.gql('query($id: Int!) { payment(id: $id) { status capturedAmount orderIds } paymentEvents(paymentId: $id) { outcome verified } }', { id }, customer.token);
+    expect(read.data).toEqual({ payment: { status: 'CAPTURED', capturedAmount: total, orderIds }, paymentEvents: [{ outcome: 'captured', verified: true }] });
+    const refused = await mutate(t, 'startPayment', { orderIds, method: 'STRIPE' }, 'payment { id }', customer.token);
+    expect(refused.userErrors.map((e) => e.code)).toEqual(['PAYMENT_METHOD_UNAVAILABLE']);
+    expect((await t.gql('{ paymentMethods }')).data).toEqual({ paymentMethods: ['WALLET', 'SANDBOX'] });
+  });
+});
