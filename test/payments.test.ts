@@ -110,6 +110,43 @@ describe('the wallet as a provider', () => {
   });
 });
 
+describe('the payment window (PAYMENT_WINDOW_MINUTES)', () => {
+  const pastWindow = (app: TestApp, orderIds: number[]) =>
+    app.sql(`update shop_order set created_at = now() - make_interval(mins => ? + 1) where id = any(?::int[])`, [app.config.paymentWindowMinutes, `{${orderIds.join(',')}}`]);
+
+  it('refuses to pay an order past it before the sweep has cancelled it, on every wallet door, and nothing moves', async () => {
+    const { customer, orderIds } = await twoShopCheckout(t, 5000);
+    await pastWindow(t, [orderIds[0]]);
+    const payments = async () => t.sql('select id from payment where customer_id = ?', [customer.id]);
+    for (const [path, body] of [[`/api/orders/${orderIds[0]}/pay`, undefined], ['/api/checkout/pay', { order_ids: orderIds }], ['/api/payments', { order_ids: orderIds, method: 'wallet' }]] as const) {
+      const res = await t.api('POST', path, { token: customer.token, body });
+      expect([path, res.status, res.body.error.code, res.body.error.details]).toEqual([path, 409, 'ORDER_STATE_CONFLICT', { order_id: orderIds[0], status: 'pending_payment', transition: 'pay' }]);
+      expect(res.body.error.message).toMatch(/payment window .* has closed/);
+    }
+    const viaGraphql = await mutate(t, 'payOrder', { orderId: orderIds[0] }, 'order { id }', customer.token);
+    expect(viaGraphql.userErrors.map((e) => e.code)).toEqual(['ORDER_STATE_CONFLICT']);
+    expect(await statuses(t, orderIds)).toEqual(['pending_payment', 'pending_payment']);
+    expect(await balanceOf(t, customer.id, 'available')).toBe(5000);
+    expect(await payments()).toEqual([]);
+    // The order still within its window is paid as ever.
+    expect((await t.api('POST', `/api/orders/${orderIds[1]}/pay`, { token: customer.token })).status).toBe(200);
+    await expectLedgerReplays(t);
+  });
+
+  it("takes a gateway's capture that arrives after it as late money: the orders stay unpaid and the amount goes back to the method", async () => {
+    const { customer, orderIds, total } = await twoShopCheckout(silent);
+    const payment = await startSandbox(silent, customer, orderIds);
+    const signed = sandboxOf(silent).notificationFor(payment.provider_reference)!;
+    await pastWindow(silent, orderIds);
+    expect((await notify(silent, signed.body, signed.signature)).body.outcome).toBe('captured_orders_not_payable');
+    expect(await statuses(silent, orderIds)).toEqual(['pending_payment', 'pending_payment']);
+    expect(await orderPayments(silent, orderIds)).toBe(0);
+    expect(await silent.sql('select amount, status from payment_refund where payment_id = ?', [payment.id])).toEqual([{ amount: total, status: 'pending' }]);
+    expect(await balanceOf(silent, customer.id, 'available')).toBe(0);
+    await expectLedgerReplays(silent);
+  });
+});
+
 describe('the sandbox gateway', () => {
   it('lets a new customer with no money pay two shops: pending, then its signed notification captures, money through its clearing account', async () => {
     const before = await clearing(t, 'clearing_sandbox');

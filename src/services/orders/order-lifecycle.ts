@@ -62,7 +62,16 @@ interface TransitionRule {
 }
 
 /** What a guard may read of the configuration. */
-type GuardConfig = Pick<AppConfig, 'afterSaleWindowDays'>;
+type GuardConfig = Pick<AppConfig, 'afterSaleWindowDays' | 'paymentWindowMinutes'>;
+
+/**
+ * The order was placed within its payment window (PAYMENT_WINDOW_MINUTES). After it, the order can
+ * no longer be paid, whatever the sweep has done yet: the sweep cancels exactly the orders this
+ * excludes (`created_at` before `now() - window`), so nothing is paid in the gap before it runs, and a
+ * gateway's capture arriving then is late money that goes back to the method.
+ */
+export const withinPaymentWindow = (eb: OrderRow, config: GuardConfig) =>
+  eb('Order.createdAt', '>=', sql<Date>`now() - make_interval(mins => ${config.paymentWindowMinutes})`);
 
 /** Refunds and returns still open: their money may yet go back to the customer. */
 export const OPEN_REFUND_STATES = [RefundStatus.Requested, RefundStatus.Approved, RefundStatus.ShippedBack] as const;
@@ -119,9 +128,9 @@ const someShipped = (eb: OrderRow) =>
 /** Every legal move. A pair of states not listed here is refused. */
 export const ORDER_TRANSITIONS = {
   /** The customer pays an ordinary order from their balance. */
-  pay: { from: OrderStatus.PendingPayment, to: OrderStatus.Paid, guard: (eb) => eb('Order.group', 'is', null), stamp: 'paidAt', publishes: EventTypes.ORDER_PAID, verb: 'paid' },
+  pay: { from: OrderStatus.PendingPayment, to: OrderStatus.Paid, guard: (eb, config) => eb.and([eb('Order.group', 'is', null), withinPaymentWindow(eb, config)]), stamp: 'paidAt', publishes: EventTypes.ORDER_PAID, verb: 'paid' },
   /** The customer pays a seat of a group: money frozen until the group succeeds or expires. */
-  paySeat: { from: OrderStatus.PendingPayment, to: OrderStatus.AwaitingGroup, guard: (eb) => eb('Order.group', 'is not', null), stamp: 'paidAt', publishes: EventTypes.ORDER_PAID, verb: 'paid' },
+  paySeat: { from: OrderStatus.PendingPayment, to: OrderStatus.AwaitingGroup, guard: (eb, config) => eb.and([eb('Order.group', 'is not', null), withinPaymentWindow(eb, config)]), stamp: 'paidAt', publishes: EventTypes.ORDER_PAID, verb: 'paid' },
   /** The group reached its capacity: each seat's frozen money is settled. */
   settleSeat: { from: OrderStatus.AwaitingGroup, to: OrderStatus.Paid, guard: groupIs(GroupState.Successful), publishes: EventTypes.ORDER_PAID, verb: 'settled' },
   /** The customer, or the payment-window sweep, cancels an unpaid order. */

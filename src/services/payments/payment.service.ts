@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { AppError, notFound, refused } from '../../errors.js';
+import { AppError, conflict, notFound, refused } from '../../errors.js';
 import { refusals } from '../../error-codes.js';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../config.js';
 import { BASE_CURRENCY } from '../../currency.js';
@@ -14,7 +14,7 @@ import { emit, inTransaction } from '../../shared/transaction.js';
 import { EventTypes } from '../events/event-types.js';
 import { id, parseInput, z } from '../../shared/validate.js';
 import { orderViews, type OrderView } from '../orders/order-view.js';
-import { prepareTransition, transitionRefused } from '../orders/order-lifecycle.js';
+import { prepareTransition, transitionRefused, withinPaymentWindow } from '../orders/order-lifecycle.js';
 import { capturePayment, movePayment, ORDER_PAYMENT, type PaymentRow, type PaymentTransition } from './payment-lifecycle.js';
 import { paymentEventViews, paymentViews, type PaymentEventView, type PaymentView } from './payment-view.js';
 import { NotificationRejected, type IncomingNotification, type PaymentProvider, type ProviderAnswer } from './provider.js';
@@ -92,10 +92,34 @@ export async function payCheckout(ctx: ServiceContext, input: unknown, idempoten
  * deadlocking): another customer's or a missing one is 404. Answers their statuses.
  */
 async function lockOwnOrders(tx: ServiceContext, customerId: number, orderIds: readonly number[]) {
-  const rows = await typedSql(tx.em).selectFrom('Order').select(['id', 'status', 'total']).where('id', 'in', [...orderIds]).where('customer', '=', customerId).orderBy('id').forUpdate().execute();
+  const rows = await typedSql(tx.em)
+    .selectFrom('Order')
+    .select(['id', 'status', 'total'])
+    // Past its payment window (the order lifecycle's own rule, read at the same instant as its guard).
+    .select((eb) => eb.not(withinPaymentWindow(eb, tx.config)).as('lapsed'))
+    .where('id', 'in', [...orderIds])
+    .where('customer', '=', customerId)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
   const missing = orderIds.find((orderId) => !rows.some((row) => row.id === orderId));
   if (missing !== undefined) throw notFound('Order', { order_id: missing });
+  const lapsed = rows.find((row) => row.status === OrderStatus.PendingPayment && row.lapsed);
+  if (lapsed) throw paymentWindowClosed(tx, lapsed.id);
   return rows;
+}
+
+/**
+ * A pending order past its payment window: it can no longer be paid (the sweep cancels it), so it is
+ * refused before any money moves, with the state it is in and the move refused.
+ */
+function paymentWindowClosed(tx: ServiceContext, orderId: number) {
+  const minutes = tx.config.paymentWindowMinutes;
+  return conflict('ORDER_STATE_CONFLICT', `Order ${orderId} can no longer be paid: its payment window (${minutes} minutes from when it was placed) has closed, and it is being cancelled`, {
+    order_id: orderId,
+    status: OrderStatus.PendingPayment,
+    transition: 'pay',
+  });
 }
 
 /** The wallet payment, inside the caller's transaction: a captured payment of the orders still pending, or nothing when none is. */
