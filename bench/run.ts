@@ -11,11 +11,11 @@ import type { DataSize } from './load-data.js';
 import type { Figures } from './load.js';
 import { peakAndMean, residentOfServer, sampleResident } from './memory.js';
 import { mixedTraffic } from './mixed.js';
-import { BURST, BenchRefused, CHECKOUT, MIXED, SOAK, WEBHOOK_DRAIN, WEBHOOK_DRAIN_EVENTS, WEBHOOKS, databaseOf, parseOptions, selected, type BenchOptions } from './options.js';
+import { BURST, BenchRefused, CHECKOUT, CHECKOUT_AND_PAY, MIXED, SOAK, WEBHOOK_DRAIN, WEBHOOK_DRAIN_EVENTS, WEBHOOKS, databaseOf, parseOptions, selected, type BenchOptions } from './options.js';
 import { LISTING, READS, measureRead } from './reads.js';
 import { startServer } from './server-process.js';
 import { soak } from './soak.js';
-import { checkoutRate, flashSaleBursts, rawDecrementRate } from './writes.js';
+import { checkoutAndPayRate, checkoutRate, flashSaleBursts, rawDecrementRate } from './writes.js';
 import { webhookDrain, webhookFanOut, type ReceiverPace } from './webhooks.js';
 
 /**
@@ -58,6 +58,7 @@ async function benchAt(options: BenchOptions, size: DataSize, dbName: string, so
           if (sampler) memory.underListingLoad = peakAndMean(sampler.stop());
         }
         if (workers === 1 && selected(options, CHECKOUT)) rows.push([CHECKOUT, await checkoutRate(ctx)]);
+        if (workers === 1 && selected(options, CHECKOUT_AND_PAY)) rows.push([CHECKOUT_AND_PAY, await checkoutAndPayRate(ctx)]);
         if (workers === 1 && selected(options, BURST)) {
           const burst = await flashSaleBursts(ctx);
           const raw = await rawDecrementRate(ctx);
