@@ -3,7 +3,8 @@ import { AppError } from '../../errors.js';
 import { typedSql } from '../../db/typed-sql.js';
 import { BalanceKind } from '../../entities/balance.entity.js';
 import { OrderStatus } from '../../entities/order.entity.js';
-import { PaymentStatus } from '../../entities/payment.entity.js';
+import { Payment, PaymentOrder, PaymentStatus } from '../../entities/payment.entity.js';
+import { BASE_CURRENCY } from '../../currency.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { transfer } from '../accounts/ledger.service.js';
 import { transitionOrders, transitionRefused, type TransitionName } from '../orders/order-lifecycle.js';
@@ -80,14 +81,13 @@ export interface CaptureResult {
 }
 
 /**
- * Captures the payment in the caller's transaction. A gateway's money first enters the customer's
+ * Captures a gateway's payment in the caller's transaction. Its money first enters the customer's
  * available balance from the provider's clearing account (the ledger stays at zero); then every order
  * of the payment still pending moves, and the move's subscribers take the money from that balance as
- * they always did. `allOrNone` (the wallet, paid at the customer's request): an order that cannot be
- * paid refuses the whole payment. A gateway's capture is a fact at the provider, so it is never
- * refused: what could not be paid goes back to the method (a pending payment refund), visible in the result.
+ * they always did. A gateway's capture is a fact at the provider, so it is never refused: what could
+ * not be paid goes back to the method (a pending payment refund), visible in the result.
  */
-export async function capturePayment(tx: ServiceContext, payment: PaymentRow, provider: PaymentProvider, options: { late?: boolean; allOrNone?: boolean } = {}): Promise<CaptureResult | null> {
+export async function capturePayment(tx: ServiceContext, payment: PaymentRow, provider: PaymentProvider, options: { late?: boolean } = {}): Promise<CaptureResult | null> {
   if (!(await movePayment(tx, options.late ? 'captureLate' : 'capture', payment.id))) return null;
   if (provider.clearing) {
     await transfer(tx.em, {
@@ -100,19 +100,40 @@ export async function capturePayment(tx: ServiceContext, payment: PaymentRow, pr
   }
   const db = typedSql(tx.em);
   const orderIds = (await db.selectFrom('PaymentOrder').select('order').where('payment', '=', payment.id).orderBy('order').execute()).map((r) => r.order);
-  const paid = options.allOrNone
-    ? (await transitionOrders(tx, ORDER_PAYMENT, orderIds, { customerId: payment.customer })).map((m) => m.orderId)
-    : await payEachOrder(tx, orderIds, payment.customer);
+  const paid = await payEachOrder(tx, orderIds, payment.customer);
   const unpaid = orderIds.filter((id) => !paid.includes(id));
-  if (unpaid.length > 0 && options.allOrNone) {
-    const rows = await db.selectFrom('Order').select(['id', 'status']).where('id', 'in', unpaid).orderBy('id').execute();
-    const stuck = rows.find((row) => row.status !== OrderStatus.Paid && row.status !== OrderStatus.AwaitingGroup) ?? rows[0];
-    throw transitionRefused('pay', stuck.status);
-  }
   if (paid.length > 0) await db.updateTable('PaymentOrder').set({ captured: true }).where('payment', '=', payment.id).where('order', 'in', paid).execute();
   // Late money: what the unpaid orders cost goes back to the method, not left on the balance.
   if (unpaid.length > 0 && provider.clearing) await refundLateMoney(tx, payment, provider.clearing, unpaid);
   return { paid, unpaid };
+}
+
+/**
+ * The wallet's payment of `orders` (pending, locked by the caller), in the caller's transaction. The
+ * money is the customer's own balance, so the payment is captured as it is written: one row in the
+ * state `captured` and its order links captured, then the orders move, their subscribers taking the
+ * money from the balance as always. Paid at the customer's request, it is all or none: an order that
+ * cannot be paid refuses the whole payment, and the transaction, rolled back, keeps nothing of it.
+ * (Written pending and then moved, it took three statements more on every purchase.)
+ */
+export async function captureWalletPayment(tx: ServiceContext, customerId: number, orders: readonly { id: number; total: number }[]): Promise<number> {
+  const amount = orders.reduce((sum, o) => sum + o.total, 0);
+  const now = new Date();
+  const id = Number(
+    await tx.em.insert(Payment, {
+      customer: customerId, provider: 'wallet', status: PaymentStatus.Captured, amount, capturedAmount: amount, currency: BASE_CURRENCY.code, capturedAt: now, createdAt: now, updatedAt: now,
+    }),
+  );
+  await tx.em.insertMany(PaymentOrder, orders.map((o) => ({ payment: id, order: o.id, amount: o.total, captured: true })));
+  const orderIds = orders.map((o) => o.id);
+  const paid = (await transitionOrders(tx, ORDER_PAYMENT, orderIds, { customerId })).map((m) => m.orderId);
+  const unpaid = orderIds.filter((orderId) => !paid.includes(orderId));
+  if (unpaid.length > 0) {
+    const rows = await typedSql(tx.em).selectFrom('Order').select(['id', 'status']).where('id', 'in', unpaid).orderBy('id').execute();
+    const stuck = rows.find((row) => row.status !== OrderStatus.Paid && row.status !== OrderStatus.AwaitingGroup) ?? rows[0];
+    throw transitionRefused('pay', stuck.status);
+  }
+  return id;
 }
 
 /**

@@ -15,7 +15,7 @@ import { EventTypes } from '../events/event-types.js';
 import { id, parseInput, z } from '../../shared/validate.js';
 import { orderViews, type OrderView } from '../orders/order-view.js';
 import { prepareTransition, transitionRefused, withinPaymentWindow } from '../orders/order-lifecycle.js';
-import { capturePayment, movePayment, ORDER_PAYMENT, type PaymentRow, type PaymentTransition } from './payment-lifecycle.js';
+import { capturePayment, captureWalletPayment, movePayment, ORDER_PAYMENT, type PaymentRow, type PaymentTransition } from './payment-lifecycle.js';
 import { paymentEventViews, paymentViews, type PaymentEventView, type PaymentView } from './payment-view.js';
 import { NotificationRejected, type IncomingNotification, type PaymentProvider, type ProviderAnswer } from './provider.js';
 
@@ -129,9 +129,8 @@ async function payFromWallet(tx: ServiceContext, customerId: number, orderIds: r
   if (cancelled) throw transitionRefused('pay', cancelled.status);
   const pending = orders.filter((o) => o.status === OrderStatus.PendingPayment);
   if (pending.length === 0) return null;
-  const payment = await insertPayment(tx, customerId, 'wallet', pending);
-  await capturePayment(tx, payment, provider(tx, 'wallet'), { allOrNone: true });
-  return payment.id;
+  provider(tx, 'wallet'); // offered here, or PAYMENT_METHOD_UNAVAILABLE
+  return captureWalletPayment(tx, customerId, pending);
 }
 
 /** A new pending payment of these orders (their totals as they are now). */
@@ -253,7 +252,7 @@ export const MethodRef = z.object({ method: z.enum(PAYMENT_METHODS) });
  * a capture catches each order's refusal (payment-lifecycle.ts, `payEachOrder`): a verified
  * notification is answered 200 whatever became of its orders.
  */
-export const receiveNotificationRefusals = refusals('NOTIFICATION_REJECTED', 'NOT_FOUND', 'GROUP_ALREADY_JOINED', 'GROUP_FULL', 'GROUP_NOT_JOINABLE', 'INSUFFICIENT_FUNDS', 'ORDER_STATE_CONFLICT');
+export const receiveNotificationRefusals = refusals('NOTIFICATION_REJECTED', 'NOT_FOUND', 'GROUP_ALREADY_JOINED', 'GROUP_FULL', 'GROUP_NOT_JOINABLE', 'INSUFFICIENT_FUNDS');
 
 /**
  * A provider's notification. Its signature is checked by the provider's own code; a forged or
