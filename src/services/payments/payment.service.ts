@@ -2,10 +2,9 @@ import { sql } from 'kysely';
 import { AppError, conflict, notFound, refused } from '../../errors.js';
 import { refusals } from '../../error-codes.js';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../config.js';
-import { BASE_CURRENCY } from '../../currency.js';
 import { typedSql } from '../../db/typed-sql.js';
 import { OrderStatus } from '../../entities/order.entity.js';
-import { Payment, PaymentEvent, PaymentOrder, PaymentStatus } from '../../entities/payment.entity.js';
+import { PaymentEvent, PaymentStatus } from '../../entities/payment.entity.js';
 import { Role } from '../../entities/user.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireAdmin, requireCustomer, requireUser } from '../../shared/guards.js';
@@ -15,7 +14,7 @@ import { EventTypes } from '../events/event-types.js';
 import { id, parseInput, z } from '../../shared/validate.js';
 import { orderViews, type OrderView } from '../orders/order-view.js';
 import { prepareTransition, transitionRefused, withinPaymentWindow } from '../orders/order-lifecycle.js';
-import { capturePayment, captureWalletPayment, movePayment, ORDER_PAYMENT, type PaymentRow, type PaymentTransition } from './payment-lifecycle.js';
+import { capturePayment, captureWalletPayment, insertPayment, movePayment, ORDER_PAYMENT, type PaymentRow, type PaymentTransition } from './payment-lifecycle.js';
 import { paymentEventViews, paymentViews, type PaymentEventView, type PaymentView } from './payment-view.js';
 import { NotificationRejected, type IncomingNotification, type PaymentProvider, type ProviderAnswer } from './provider.js';
 
@@ -131,17 +130,6 @@ async function payFromWallet(tx: ServiceContext, customerId: number, orderIds: r
   if (pending.length === 0) return null;
   provider(tx, 'wallet'); // offered here, or PAYMENT_METHOD_UNAVAILABLE
   return captureWalletPayment(tx, customerId, pending);
-}
-
-/** A new pending payment of these orders (their totals as they are now). */
-async function insertPayment(tx: ServiceContext, customerId: number, method: PaymentMethod, orders: readonly { id: number; total: number }[]): Promise<PaymentRow> {
-  const amount = orders.reduce((sum, o) => sum + o.total, 0);
-  // Two direct inserts rather than the unit of work's flush (its change sets cost more than the
-  // statements): this is on every purchase's path.
-  const now = new Date();
-  const id = Number(await tx.em.insert(Payment, { customer: customerId, provider: method, status: PaymentStatus.Pending, amount, currency: BASE_CURRENCY.code, createdAt: now, updatedAt: now }));
-  await tx.em.insertMany(PaymentOrder, orders.map((o) => ({ payment: id, order: o.id, amount: o.total })));
-  return { id, customer: customerId, provider: method, status: PaymentStatus.Pending, amount, currency: BASE_CURRENCY.code, providerReference: null };
 }
 
 function provider(ctx: ServiceContext, method: string): PaymentProvider {
