@@ -38,6 +38,8 @@ let operations: Operation[] | undefined;
 let errorShape: ValidateFunction | undefined;
 let ajv: Ajv2020 | undefined;
 let routerAnswers: Map<string, Answer> | undefined;
+/** The `webhooks` section's entries by event type: the body's validator and the signature headers. */
+let webhooks: Map<string, { validate: ValidateFunction; headers: DocumentedHeader[] }> | undefined;
 
 /** The codes whose answers always list the bad fields in `details.problems`. */
 const PROBLEM_CODES = new Set(['VALIDATION_FAILED', 'DESTINATION_INVALID']);
@@ -60,6 +62,15 @@ function load(): Operation[] {
   ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
   ajv.addSchema({ $id: 'openapi.json', components: doc.components }, 'openapi.json');
   errorShape = ajv.compile(rebase({ $ref: '#/components/schemas/Error' }));
+  webhooks = new Map(
+    Object.entries((doc.webhooks ?? {}) as Record<string, JsonObject>).map(([type, item]) => [
+      type,
+      {
+        validate: ajv!.compile(rebase(item.post.requestBody.content['application/json'].schema)),
+        headers: (item.post.parameters as JsonObject[]).map((p) => ({ name: p.name, required: p.required === true, schema: p.schema })),
+      },
+    ]),
+  );
   routerAnswers = new Map(['ROUTE_NOT_FOUND', 'METHOD_NOT_ALLOWED'].map((code) => [code, answerOf(doc, { $ref: `#/components/responses/${code}` })]));
   const list: Operation[] = [];
   for (const [template, item] of Object.entries(doc.paths as Record<string, JsonObject>)) {
@@ -145,28 +156,14 @@ export function expectDocumentedAnswer(method: string, url: string, status: numb
   }
 }
 
-let webhooks: Map<string, { validate: ValidateFunction; headers: DocumentedHeader[] }> | undefined;
-
 /**
  * Throws when a request the server POSTed to a receiver is not what the document's `webhooks` section
  * says for its type: the body by the entry's schema, and the signature headers by their patterns.
  */
 export function expectDocumentedWebhook(request: { headers: Record<string, string | string[] | undefined>; body: string }): void {
   operations ??= load();
-  if (!webhooks) {
-    const doc = buildOpenApiDocument() as JsonObject;
-    webhooks = new Map(
-      Object.entries(doc.webhooks as Record<string, JsonObject>).map(([type, item]) => [
-        type,
-        {
-          validate: ajv!.compile(rebase(item.post.requestBody.content['application/json'].schema)),
-          headers: (item.post.parameters as JsonObject[]).map((p) => ({ name: p.name, required: p.required === true, schema: p.schema })),
-        },
-      ]),
-    );
-  }
   const body = JSON.parse(request.body) as JsonObject;
-  const entry = webhooks.get(String(body.type));
+  const entry = webhooks!.get(String(body.type));
   if (!entry) throw new Error(`a webhook of type ${String(body.type)}, which the document's webhooks section does not list`);
   const where = `webhook ${String(body.type)}`;
   const headers = { get: (name: string) => [request.headers[name]].flat()[0] ?? null };
