@@ -52,6 +52,7 @@ export class StartPaymentInput {
   @Field(() => [Int], { description: 'The orders of one checkout, each once' }) orderIds!: number[];
   @Field(() => PaymentMethodEnum) method!: PaymentMethod;
   @Field(() => Boolean, { nullable: true, description: 'The sandbox gateway only: its simulated customer declines' }) simulateFailure?: boolean | null;
+  @Field(() => String, { nullable: true, description: 'The same key answers the same payment: a retry never starts a second one (retry safely)' }) idempotencyKey?: string | null;
 }
 
 export const StartPaymentPayload = PayloadType('StartPayment', 'payment', () => Payment, 'The payment: CAPTURED for the wallet, PENDING with its next step for a gateway', startPaymentRefusals);
