@@ -46,7 +46,8 @@ async function startStripe(customer: TestUser, orderIds: number[]) {
 const webhook = (body: string, signature: string) => t.api('POST', '/api/payments/notifications/stripe', { raw: body, headers: { 'stripe-signature': signature } });
 const paymentStatus = async (id: number) => (await t.sql<{ status: string }>('select status from payment where id = ?', [id]))[0].status;
 const orderStatuses = async (ids: number[]) => (await t.sql<{ status: string }>('select status from shop_order where id = any(?::int[]) order by id', [`{${ids.join(',')}}`])).map((r) => r.status);
-const clearing = async () => Number((await t.sql(`select amount from balance where kind = 'clearing_stripe'`))[0].amount);
+/** Stripe's clearing account: the sum of its rows (CLEARING_SLOTS). */
+const clearing = async () => Number((await t.sql(`select sum(amount) as amount from balance where kind = 'clearing_stripe'`))[0].amount);
 
 describe('stripe', () => {
   it('creates one PaymentIntent per payment in minor units, hands the client secret on, and captures on the verified webhook', async () => {

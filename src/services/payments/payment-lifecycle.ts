@@ -7,7 +7,7 @@ import { Payment, PaymentOrder, PaymentStatus } from '../../entities/payment.ent
 import { BASE_CURRENCY } from '../../currency.js';
 import type { PaymentMethod } from '../../config.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { transfer } from '../accounts/ledger.service.js';
+import { paymentClearing, transfer } from '../accounts/ledger.service.js';
 import { transitionOrders, transitionRefused, type TransitionName } from '../orders/order-lifecycle.js';
 import type { PaymentProvider } from './provider.js';
 import { refundLateMoney } from './payment-refunds.js';
@@ -92,7 +92,7 @@ export async function capturePayment(tx: ServiceContext, payment: PaymentRow, pr
   if (!(await movePayment(tx, options.late ? 'captureLate' : 'capture', payment.id))) return null;
   if (provider.clearing) {
     await transfer(tx.em, {
-      from: { platform: provider.clearing },
+      from: paymentClearing(provider.clearing, payment.id),
       to: { user: payment.customer, kind: BalanceKind.Available },
       amount: payment.amount,
       reason: 'payment_capture',

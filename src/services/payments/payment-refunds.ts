@@ -5,7 +5,7 @@ import { PaymentRefund, PaymentRefundStatus } from '../../entities/payment.entit
 import type { ServiceContext } from '../../shared/context.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
 import { EventTypes } from '../events/event-types.js';
-import { transferHeld } from '../accounts/ledger.service.js';
+import { paymentClearing, transferHeld } from '../accounts/ledger.service.js';
 
 /**
  * Refunds back to the payment's method. An approved after-sale refund first credits the customer's
@@ -69,7 +69,7 @@ async function sendBack(tx: ServiceContext, back: { paymentId: number; customerI
   }
   await transferHeld(tx.em, {
     from: { user: back.customerId, kind: BalanceKind.Available },
-    to: { platform: back.clearing },
+    to: paymentClearing(back.clearing, back.paymentId),
     amount: back.amount,
     reason: 'payment_refund',
     reference: { type: 'payment', id: back.paymentId },
@@ -125,7 +125,7 @@ export async function settlePaymentRefunds(ctx: ServiceContext, batchSize = 100)
       if (answer.status === 'failed') {
         await db.updateTable('Payment').set((eb) => ({ refundedAmount: eb('refundedAmount', '-', refund.amount), updatedAt: sql<Date>`now()` })).where('id', '=', refund.payment).execute();
         await transferHeld(tx.em, {
-          from: { platform: clearing },
+          from: paymentClearing(clearing, refund.payment),
           to: { user: refund.customer, kind: BalanceKind.Available },
           amount: refund.amount,
           reason: 'payment_refund',
