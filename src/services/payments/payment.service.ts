@@ -121,15 +121,40 @@ function paymentWindowClosed(tx: ServiceContext, orderId: number) {
   });
 }
 
-/** The wallet payment, inside the caller's transaction: a captured payment of the orders still pending, or nothing when none is. */
+/**
+ * The wallet payment, inside the caller's transaction: a captured payment of the orders still pending,
+ * or nothing when none is. Several orders are locked in id order first, so two payments of
+ * overlapping checkouts queue instead of deadlocking (one order needs no such care). The orders move
+ * by their own guards; only when one did not move is it read, to tell why.
+ */
 async function payFromWallet(tx: ServiceContext, customerId: number, orderIds: readonly number[]): Promise<number | null> {
-  const orders = await lockOwnOrders(tx, customerId, orderIds);
-  const cancelled = orders.find((o) => o.status === OrderStatus.Cancelled);
-  if (cancelled) throw transitionRefused('pay', cancelled.status);
-  const pending = orders.filter((o) => o.status === OrderStatus.PendingPayment);
-  if (pending.length === 0) return null;
   provider(tx, 'wallet'); // offered here, or PAYMENT_METHOD_UNAVAILABLE
-  return captureWalletPayment(tx, customerId, pending);
+  if (orderIds.length > 1) await typedSql(tx.em).selectFrom('Order').select('id').where('id', 'in', [...orderIds]).where('customer', '=', customerId).orderBy('id').forUpdate().execute();
+  const { paymentId, unmoved } = await captureWalletPayment(tx, customerId, orderIds);
+  if (unmoved.length > 0) await explainUnmoved(tx, customerId, unmoved);
+  return paymentId;
+}
+
+/**
+ * Why orders of a wallet payment did not move: another customer's or a missing one is 404, one past
+ * its payment window or cancelled is a conflict (thrown, so nothing of the payment stays). One already
+ * paid (or its seat taken) is not an error: a retry after a lost answer charges nothing.
+ */
+async function explainUnmoved(tx: ServiceContext, customerId: number, orderIds: readonly number[]): Promise<void> {
+  const rows = await typedSql(tx.em)
+    .selectFrom('Order')
+    .select(['id', 'status'])
+    .select((eb) => eb.not(withinPaymentWindow(eb, tx.config)).as('lapsed'))
+    .where('id', 'in', [...orderIds])
+    .where('customer', '=', customerId)
+    .orderBy('id')
+    .execute();
+  const missing = orderIds.find((orderId) => !rows.some((row) => row.id === orderId));
+  if (missing !== undefined) throw notFound('Order', { order_id: missing });
+  const lapsed = rows.find((row) => row.status === OrderStatus.PendingPayment && row.lapsed);
+  if (lapsed) throw paymentWindowClosed(tx, lapsed.id);
+  const stuck = rows.find((row) => row.status === OrderStatus.Cancelled || row.status === OrderStatus.PendingPayment);
+  if (stuck) throw transitionRefused('pay', stuck.status);
 }
 
 function provider(ctx: ServiceContext, method: string): PaymentProvider {
