@@ -16,7 +16,7 @@ import { orderViews, type OrderView } from '../orders/order-view.js';
 import { prepareTransition, transitionRefused, withinPaymentWindow } from '../orders/order-lifecycle.js';
 import { capturePayment, captureWalletPayment, insertPayment, movePayment, ORDER_PAYMENT, type PaymentRow, type PaymentTransition } from './payment-lifecycle.js';
 import { paymentEventViews, paymentViews, type PaymentEventView, type PaymentView } from './payment-view.js';
-import { NotificationRejected, type IncomingNotification, type PaymentProvider, type ProviderAnswer } from './provider.js';
+import { NotificationRejected, PAYMENT_DEVICES, type IncomingNotification, type PaymentProvider, type ProviderAnswer } from './provider.js';
 
 /**
  * The payment module's use cases: the one owner of a payment's status and the only way an order is
@@ -151,6 +151,8 @@ export const StartPaymentInput = z
     method: z.enum(PAYMENT_METHODS),
     /** The sandbox gateway only: its simulated customer declines. */
     simulateFailure: z.boolean().optional(),
+    /** Where the customer pays: `mobile` gets a provider's page for phones (Alipay's mobile-web pay); default desktop. */
+    device: z.enum(PAYMENT_DEVICES).optional(),
   })
   .refine((input) => input.simulateFailure === undefined || input.method === 'sandbox', { message: 'is for the sandbox gateway only', path: ['simulateFailure'] });
 
@@ -185,7 +187,7 @@ export async function startPayment(ctx: ServiceContext, input: unknown): Promise
   });
   let created;
   try {
-    created = await chosen.create({ paymentId: payment.id, amount: payment.amount, currency: payment.currency, description: `Mallfront orders ${orderIds.join(', ')}`, simulateFailure: parsed.simulateFailure });
+    created = await chosen.create({ paymentId: payment.id, amount: payment.amount, currency: payment.currency, description: `Mallfront orders ${orderIds.join(', ')}`, simulateFailure: parsed.simulateFailure, device: parsed.device });
   } catch (error) {
     ctx.log.warn({ err: error, paymentId: payment.id, method: parsed.method }, 'payment provider refused or unreachable at create');
     await inTransaction(ctx, async (tx) => {
@@ -245,9 +247,10 @@ export const receiveNotificationRefusals = refusals('NOTIFICATION_REJECTED', 'NO
 /**
  * A provider's notification. Its signature is checked by the provider's own code; a forged or
  * unreadable one is recorded (unverified) and refused with 400, changing nothing. A verified one is
- * applied by `applyAnswer`: the answer says what we did (`outcome`).
+ * applied by `applyAnswer`: the answer says what we did (`outcome`), and `plainAnswer` is the word a
+ * provider reads as "received" (Alipay's `success`), when it wants one instead of the JSON receipt.
  */
-export async function receiveNotification(ctx: ServiceContext, input: unknown, notification: IncomingNotification): Promise<{ received: true; outcome: string; paymentId: number | null }> {
+export async function receiveNotification(ctx: ServiceContext, input: unknown, notification: IncomingNotification): Promise<{ received: true; outcome: string; paymentId: number | null; plainAnswer?: string }> {
   const { method } = parseInput(MethodRef, input);
   const chosen = ctx.wiring.paymentProviders[method];
   if (!chosen || method === 'wallet') throw notFound('Payment method', { method });
@@ -256,11 +259,11 @@ export async function receiveNotification(ctx: ServiceContext, input: unknown, n
     answer = await chosen.verifyNotification(notification);
   } catch (error) {
     if (!(error instanceof NotificationRejected)) throw error;
-    await inTransaction(ctx, (tx) => recordEvent(tx, { paymentId: null, provider: method, source: 'notification', verified: false, outcome: 'signature_invalid', raw: notification.rawBody }));
+    await inTransaction(ctx, (tx) => recordEvent(tx, { paymentId: null, provider: method, source: 'notification', verified: false, outcome: error.outcome, raw: notification.rawBody }));
     throw new AppError('NOTIFICATION_REJECTED', 400, `The notification did not verify: ${error.message}`, { method });
   }
   const applied = await applyAnswer(ctx, chosen, answer, 'notification');
-  return { received: true, ...applied };
+  return { received: true, ...applied, ...(chosen.notificationAnswer ? { plainAnswer: chosen.notificationAnswer } : {}) };
 }
 
 /**
