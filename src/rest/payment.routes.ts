@@ -44,11 +44,11 @@ export function paymentRoutes(router: Router) {
         tag, summary: "A payment provider's notification (called by the provider)", access: 'public', params: { method: z.enum(PAYMENT_METHODS) },
         response: NotificationReceipt, alsoAnswers: { 'text/plain': NotificationAcknowledgement }, errors: payments.receiveNotificationRefusals,
         foreignBody: {
-          'application/json': 'The JSON notification of `stripe` and `sandbox`, as they send it.',
-          'application/x-www-form-urlencoded': "Alipay's asynchronous notification (`alipay`): its signed form, as it posts it.",
+          mediaTypes: ['application/json', 'application/x-www-form-urlencoded'],
+          description: "The provider's own notification as it sends it: JSON from `stripe` and `sandbox`, a signed form from `alipay`.",
         },
         description:
-          "The body is the provider's own notification, so it is not described here. Verified with the provider's own signature check over the body as received; a forged one (or one addressed to another Alipay app) is recorded and answered 400. A verified one is answered 200 so the provider stops resending it: with what was done (`captured`, `duplicate`, `amount_mismatch`, `unknown_payment`...) in JSON, or, to Alipay, the plain text `success` it waits for (what was done is in the payment's events).",
+          "The body is the provider's own notification, so its fields are not described here. Verified with the provider's own signature check over the body as received; a forged one (or one addressed to another Alipay app) is recorded and answered 400. A verified one is answered 200 so the provider stops resending it: with what was done (`captured`, `duplicate`, `amount_mismatch`, `unknown_payment`...) in JSON, or, to Alipay, the plain text `success` it waits for (what was done is in the payment's events).",
       },
       handle: async ({ ctx, params, headers, rawBody }) => {
         const { plainAnswer, ...receipt } = await payments.receiveNotification(ctx, params, { headers, rawBody: rawBody() });

@@ -190,7 +190,7 @@ function operationObject(op: RegisteredOperation, responseIds: Map<z.ZodType, st
       ? { requestBody: { required: true, content: { 'application/json': { schema: withoutPathKeys(inputSchema(doc.body), pathKeys) } } } }
       : {}),
     ...(doc.foreignBody
-      ? { requestBody: { required: true, content: Object.fromEntries(Object.entries(doc.foreignBody).map(([type, description]) => [type, { schema: { description } }])) } }
+      ? { requestBody: { required: true, description: doc.foreignBody.description, content: Object.fromEntries(doc.foreignBody.mediaTypes.map((type) => [type, {}])) } }
       : {}),
     responses,
   };

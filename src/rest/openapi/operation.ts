@@ -33,9 +33,9 @@ export interface OperationDoc {
   alsoAnswers?: Record<string, z.ZodType>;
   /**
    * A body that is not ours to describe (a provider's notification, signed over its bytes): the media
-   * types taken, each with what it carries. Instead of `body`.
+   * types taken and what they carry, with no schema. Instead of `body`.
    */
-  foreignBody?: Record<string, string>;
+  foreignBody?: { mediaTypes: string[]; description: string };
   /** Success status (default 200, or 204 without a response); a list when it depends on the request. */
   status?: number | number[];
   /**
