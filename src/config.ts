@@ -360,27 +360,28 @@ function payments(env: Env, nodeEnv: AppConfig['nodeEnv'], deviceSecret: string,
  * key tool writes, with `\n` for line breaks as environment files often hold them.
  */
 function alipay(env: Env, paymentWindowMinutes: number): AlipayConfig {
-  const missing = ['ALIPAY_APP_ID', 'ALIPAY_PRIVATE_KEY', 'ALIPAY_PUBLIC_KEY', 'PUBLIC_URL'].filter((name) => !env[name]?.trim());
+  const required = { ALIPAY_APP_ID: env.ALIPAY_APP_ID, ALIPAY_PRIVATE_KEY: env.ALIPAY_PRIVATE_KEY, ALIPAY_PUBLIC_KEY: env.ALIPAY_PUBLIC_KEY, PUBLIC_URL: env.PUBLIC_URL };
+  const missing = Object.entries(required).filter(([, value]) => !value?.trim()).map(([name]) => name);
   if (missing.length > 0) {
     throw new ConfigError(`PAYMENT_METHODS lists alipay: set ${missing.join(', ')} (the app id, the app's private key, Alipay's public key, and this server's public origin for notify_url and return_url)`);
   }
   // Alipay trades in yuan only (its cross-border products aside): a mall in another currency cannot offer it.
   if ((BASE_CURRENCY.code as string) !== 'CNY') throw new ConfigError(`PAYMENT_METHODS lists alipay, which takes CNY only; this mall's currency is ${BASE_CURRENCY.code}`);
-  const appId = env.ALIPAY_APP_ID!.trim();
+  const appId = required.ALIPAY_APP_ID!.trim();
   if (!/^\d{16}$/.test(appId)) throw new ConfigError(`ALIPAY_APP_ID must be the app's 16-digit id, got "${appId}"`);
   const gatewayUrl = env.ALIPAY_GATEWAY_URL?.trim() || 'https://openapi.alipay.com/gateway.do';
   if (!/^https?:\/\/[^/]+\/.*gateway\.do$/.test(gatewayUrl)) throw new ConfigError(`ALIPAY_GATEWAY_URL must be a gateway address ending in gateway.do (https://openapi-sandbox.dl.alipaydev.com/gateway.do), got "${gatewayUrl}"`);
-  const publicUrl = env.PUBLIC_URL!.trim().replace(/\/$/, '');
+  const publicUrl = required.PUBLIC_URL!.trim().replace(/\/$/, '');
   if (!/^https?:\/\/[^/]+$/.test(publicUrl)) throw new ConfigError(`PUBLIC_URL must be an origin such as https://mall.example, got "${publicUrl}"`);
-  const text = (name: string) => env[name]!.trim().replace(/\\n/g, '\n');
+  const text = (raw: string) => raw.trim().replace(/\\n/g, '\n');
   let privateKey: string;
   let keyType: AlipayConfig['keyType'];
   try {
-    ({ privateKey, keyType } = appPrivateKey(text('ALIPAY_PRIVATE_KEY')));
+    ({ privateKey, keyType } = appPrivateKey(text(required.ALIPAY_PRIVATE_KEY!)));
   } catch (error) {
     throw new ConfigError(`ALIPAY_PRIVATE_KEY must be the app's RSA private key (PEM, or the base64 Alipay's key tool writes): ${error instanceof Error ? error.message : String(error)}`);
   }
-  let alipayPublicKey = text('ALIPAY_PUBLIC_KEY');
+  let alipayPublicKey = text(required.ALIPAY_PUBLIC_KEY!);
   try {
     if (!alipayPublicKey.includes('-----BEGIN')) alipayPublicKey = pemOf(alipayPublicKey, 'PUBLIC KEY');
     if (createPublicKey(alipayPublicKey).asymmetricKeyType !== 'rsa') throw new Error('not an RSA key');

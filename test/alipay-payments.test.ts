@@ -357,6 +357,30 @@ describe('alipay', () => {
     await expectLedgerReplays(t);
   });
 
+  it('late money: a capture after the customer cancelled one order pays the other, and the cancelled one goes back through trade.refund', async () => {
+    const { customer, orderIds, total } = await checkout();
+    const payment = await startAlipay(customer, orderIds);
+    expect((await t.api('POST', `/api/orders/${orderIds[0]}/cancel`, { token: customer.token })).status).toBe(200);
+    const [cancelledTotal] = (await t.sql<{ total: number }>('select total from shop_order where id = ?', [orderIds[0]])).map((r) => r.total);
+    expect((await paidAndNotified(payment)).answer.text).toBe('success');
+    expect(await outcomes(payment.id)).toEqual(['captured_orders_not_payable']);
+    expect(await orderStatuses(orderIds)).toEqual(['cancelled', 'paid']);
+    await settlePaymentRefunds(await t.context());
+    const [refund] = await t.sql<{ id: number; status: string; amount: number }>('select id, status, amount from payment_refund where payment_id = ?', [payment.id]);
+    expect(refund).toMatchObject({ status: 'succeeded', amount: cancelledTotal });
+    expect([...alipay.trades.get(payment.provider_reference)!.refunds.entries()]).toEqual([[`mallfront-refund-${refund.id}`, cancelledTotal]]);
+    expect(await balanceOf(t, customer.id, 'available')).toBe(0);
+    expect(cancelledTotal).toBeLessThan(total);
+    await expectLedgerReplays(t);
+  });
+
+  it('refuses a form body above BODY_LIMIT_BYTES with 413 in the error shape, recording nothing', async () => {
+    const before = Number((await t.sql(`select count(*)::int as n from payment_event where provider = 'alipay'`))[0].n);
+    const res = await post(`sign=x&subject=${'a'.repeat(t.config.bodyLimitBytes)}`);
+    expect([res.status, res.json?.error.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
+    expect(Number((await t.sql(`select count(*)::int as n from payment_event where provider = 'alipay'`))[0].n)).toBe(before);
+  });
+
   it('takes CNY only: a payment in another currency is refused by the provider with a clear message', async () => {
     const provider = t.deps.wiring.paymentProviders.alipay as AlipayProvider;
     await expect(provider.create({ paymentId: 1, amount: 100, currency: 'USD', description: 'x' })).rejects.toThrow(/Alipay takes CNY only; payment 1 is in USD/);
