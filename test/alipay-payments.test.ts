@@ -140,6 +140,8 @@ const post = async (body: string) => {
 
 describe('alipay', () => {
   it('a new customer with no balance pays: a signed page-pay URL to the gateway, one capture from the verified notification, `success` answered', async () => {
+    expect((await t.api('GET', '/api/payments/methods')).body).toEqual({ methods: ['wallet', 'alipay'] });
+    expect((await t.gql('{ paymentMethods }')).data.paymentMethods).toEqual(['WALLET', 'ALIPAY']);
     const before = await clearing();
     const { customer, orderIds, total } = await checkout();
     expect(await balanceOf(t, customer.id, 'available')).toBe(0);
