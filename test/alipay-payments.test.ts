@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { queryPendingPayments } from '../src/services/payments/payment.service.js';
 import { settlePaymentRefunds } from '../src/services/payments/payment-refunds.js';
-import type { AlipayProvider } from '../src/services/payments/alipay-provider.js';
+import { AlipayProvider } from '../src/services/payments/alipay-provider.js';
 import { fenOf, yuanOf } from '../src/services/payments/yuan.js';
 import { openApiJson } from '../src/rest/openapi/document.js';
 import { startTestApp, type TestApp } from './support/harness.js';
@@ -48,7 +48,7 @@ describe('yuan text, converted exactly', () => {
 describe('alipay settings', () => {
   const base = { NODE_ENV: 'test', PAYMENT_METHODS: 'wallet,alipay', ALIPAY_APP_ID: APP_ID, ALIPAY_PRIVATE_KEY: pem(app.privateKey, 'pkcs1'), ALIPAY_PUBLIC_KEY: pem(alipayKeys.publicKey, 'spki'), PUBLIC_URL: 'https://mall.example' };
 
-  it('is offered when configured (and by default once ALIPAY_APP_ID is set), with the real gateway unless told', () => {
+  it('is offered when configured (and by default once ALIPAY_APP_ID is set), with the real gateway unless told', async () => {
     const listed = loadConfig(base).payments;
     expect(listed.methods).toEqual(['wallet', 'alipay']);
     expect(listed.alipay).toMatchObject({ appId: APP_ID, keyType: 'PKCS1', gatewayUrl: 'https://openapi.alipay.com/gateway.do', publicUrl: 'https://mall.example', timeoutMinutes: 30 });
@@ -58,6 +58,11 @@ describe('alipay settings', () => {
     const bare = (text: string) => text.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
     const fromTool = loadConfig({ ...base, ALIPAY_PRIVATE_KEY: bare(pem(app.privateKey, 'pkcs8')), ALIPAY_PUBLIC_KEY: bare(pem(alipayKeys.publicKey, 'spki')) }).payments.alipay;
     expect(fromTool?.keyType).toBe('PKCS8');
+    // And the SDK signs with it: the cashier URL verifies with the app's public key.
+    const { nextStep } = await new AlipayProvider(fromTool!).create({ paymentId: 7, amount: 1, currency: 'CNY', description: 'one fen' });
+    const params = Object.fromEntries(new URL((nextStep as { url: string }).url).searchParams);
+    expect(JSON.parse(params.biz_content)).toMatchObject({ total_amount: '0.01' });
+    expect(createVerify('RSA-SHA256').update(signContent(params, ['sign'])).verify(app.publicKey, params.sign, 'base64')).toBe(true);
   });
 
   it('refuses to start without its settings or with keys that are not keys, naming the variable', () => {

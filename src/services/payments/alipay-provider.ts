@@ -26,9 +26,10 @@ export class AlipayProvider implements PaymentProvider {
   constructor(private readonly settings: AlipayConfig) {
     this.sdk = new AlipaySdk({
       appId: settings.appId,
-      privateKey: settings.privateKey,
+      // Trimmed: the SDK rebuilds the PEM from its lines and keeps an END line that a trailing newline hides.
+      privateKey: settings.privateKey.trim(),
       keyType: settings.keyType,
-      alipayPublicKey: settings.alipayPublicKey,
+      alipayPublicKey: settings.alipayPublicKey.trim(),
       gateway: settings.gatewayUrl,
       signType: 'RSA2',
       timeout: 10_000,
