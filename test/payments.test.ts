@@ -424,6 +424,42 @@ describe('faults', () => {
   });
 });
 
+describe('an Idempotency-Key on starting a payment', () => {
+  const start = (app: TestApp, customer: TestUser, body: Record<string, unknown>, key: string) =>
+    app.api('POST', '/api/payments', { token: customer.token, body, headers: { 'idempotency-key': key } });
+
+  it('a retry with the same key answers the same payment, byte for byte, and starts nothing at the provider', async () => {
+    const { customer, orderIds } = await twoShopCheckout(silent);
+    const first = await start(silent, customer, { order_ids: orderIds, method: 'sandbox' }, 'pay-once-1');
+    const again = await start(silent, customer, { order_ids: orderIds, method: 'sandbox' }, 'pay-once-1');
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(JSON.stringify(again.body)).toBe(JSON.stringify(first.body));
+    expect(first.body.next_step).toMatchObject({ type: 'wait' });
+    expect(await silent.sql('select id from payment where customer_id = ?', [customer.id])).toEqual([{ id: first.body.id }]);
+    // The key names one request: other orders, another method, or another operation are refused.
+    const other = await start(silent, customer, { order_ids: orderIds, method: 'sandbox', simulate_failure: true }, 'pay-once-1');
+    expect([other.status, other.body.error.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+    const gql = await mutate(silent, 'startPayment', { orderIds, method: 'SANDBOX', idempotencyKey: 'pay-once-1' }, 'payment { id }', customer.token);
+    expect([gql.payload.payment, gql.userErrors]).toEqual([{ id: first.body.id }, []]);
+    expect(await silent.sql('select count(*)::int as n from payment where customer_id = ?', [customer.id])).toEqual([{ n: 1 }]);
+  });
+
+  it('ten retries with one key at once start one payment, and every answer names it', async () => {
+    const { customer, orderIds } = await twoShopCheckout(silent);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => start(silent, customer, { order_ids: orderIds, method: 'sandbox' }, 'pay-once-race')));
+    const payments = await silent.sql<{ id: number }>('select id from payment where customer_id = ?', [customer.id]);
+    expect(payments).toHaveLength(1);
+    for (const res of answers) expect([res.status, res.body.id]).toEqual([201, payments[0].id]);
+  });
+
+  it('a bad key is refused before anything is written', async () => {
+    const { customer, orderIds } = await twoShopCheckout(silent);
+    const res = await start(silent, customer, { order_ids: orderIds, method: 'sandbox' }, ' ');
+    expect([res.status, res.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
+    expect(await silent.sql('select id from payment where customer_id = ?', [customer.id])).toEqual([]);
+  });
+});
+
 describe('the lost-notification sweep', () => {
   it('queries the provider for payments pending too long and captures them from its answer, once', async () => {
     const { customer, orderIds, total } = await twoShopCheckout(silent);

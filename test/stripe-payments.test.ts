@@ -161,15 +161,19 @@ describe('stripe', () => {
 
   it('a Stripe that cannot be reached fails the payment with 502, and the customer may start another', async () => {
     const { customer, orderIds } = await checkout();
+    const withKey = { token: customer.token, body: { order_ids: orderIds, method: 'stripe' }, headers: { 'idempotency-key': 'stripe-down-1' } };
     stripe.failing = true;
     try {
-      const res = await t.api('POST', '/api/payments', { token: customer.token, body: { order_ids: orderIds, method: 'stripe' } });
+      const res = await t.api('POST', '/api/payments', withKey);
       expect([res.status, res.body.error.code]).toEqual([502, 'PAYMENT_PROVIDER_UNAVAILABLE']);
       expect(await paymentStatus(res.body.error.details.payment_id)).toBe('failed');
     } finally {
       stripe.failing = false;
     }
-    expect((await startStripe(customer, orderIds)).status).toBe('pending');
+    // The refusal freed the key: the same key starts a new payment once Stripe answers again.
+    const retried = await t.api('POST', '/api/payments', withKey);
+    expect([retried.status, retried.body.status]).toEqual([201, 'pending']);
+    expect((await t.api('POST', '/api/payments', withKey)).body.id).toBe(retried.body.id);
   }, 60_000);
 
   it("reconciliation shows Stripe's day: captured, confirmed refunded, and what still waits on it, over both doors", async () => {

@@ -15,12 +15,12 @@ export function paymentRoutes(router: Router) {
   route(router, '/payments', {
     post: {
       doc: {
-        tag, summary: "Start one payment for a checkout's orders with a method", access: 'customer', body: payments.StartPaymentInput, response: Payment, status: 201,
+        tag, summary: "Start one payment for a checkout's orders with a method", access: 'customer', body: payments.StartPaymentInput, response: Payment, status: 201, idempotent: true,
         errors: payments.startPaymentRefusals,
         description:
           'The wallet pays at once (status `captured`). A gateway answers the payment `pending` with its `next_step`; only the gateway\'s verified notification or its answer to a query captures it, never the browser coming back. `simulate_failure`: the sandbox gateway only.',
       },
-      handle: async ({ ctx, body }) => new Reply(201, await payments.startPayment(ctx, body)),
+      handle: async ({ ctx, body, header }) => new Reply(201, await payments.startPayment(ctx, body, header('idempotency-key'))),
     },
   });
   route(router, '/admin/payments/by-reference', {

@@ -54,6 +54,7 @@ export class StartPaymentInput {
   @Field(() => PaymentMethodEnum) method!: PaymentMethod;
   @Field(() => Boolean, { nullable: true, description: 'The sandbox gateway only: its simulated customer declines' }) simulateFailure?: boolean | null;
   @Field(() => PaymentDeviceEnum, { nullable: true, description: 'Where the customer pays (default DESKTOP)' }) device?: PaymentDevice | null;
+  @Field(() => String, { nullable: true, description: 'The same key answers the same payment: a retry never starts a second one (retry safely)' }) idempotencyKey?: string | null;
 }
 
 export const StartPaymentPayload = PayloadType('StartPayment', 'payment', () => Payment, 'The payment: CAPTURED for the wallet, PENDING with its next step for a gateway', startPaymentRefusals);

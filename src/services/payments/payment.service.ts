@@ -8,7 +8,7 @@ import { PaymentEvent, PaymentStatus } from '../../entities/payment.entity.js';
 import { Role } from '../../entities/user.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireAdmin, requireCustomer, requireUser } from '../../shared/guards.js';
-import { recordAnswer, withIdempotency } from '../../shared/idempotency.js';
+import { recordAnswer, releaseKey, replaceAnswer, withIdempotency } from '../../shared/idempotency.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
 import { EventTypes } from '../events/event-types.js';
 import { id, parseInput, z } from '../../shared/validate.js';
@@ -156,7 +156,7 @@ export const StartPaymentInput = z
   })
   .refine((input) => input.simulateFailure === undefined || input.method === 'sandbox', { message: 'is for the sandbox gateway only', path: ['simulateFailure'] });
 
-export const startPaymentRefusals = refusals(...WALLET_REFUSALS, 'PAYMENT_PROVIDER_UNAVAILABLE');
+export const startPaymentRefusals = refusals(...WALLET_REFUSALS, 'PAYMENT_PROVIDER_UNAVAILABLE', 'IDEMPOTENCY_KEY_REUSED');
 
 /**
  * Starts one payment for the listed orders (one checkout) with the chosen method. The wallet pays at
@@ -164,40 +164,61 @@ export const startPaymentRefusals = refusals(...WALLET_REFUSALS, 'PAYMENT_PROVID
  * provider is called outside any transaction (never a lock held across the network), and its reference
  * and the customer's next step are stored. A provider that cannot be reached fails the payment
  * (502 PAYMENT_PROVIDER_UNAVAILABLE); the customer may start another.
+ *
+ * With an idempotency key the key is written with the pending payment, in its own transaction, so a
+ * retry (a lost answer, a process killed while the provider was asked) never starts a second payment
+ * at the provider: it answers the first one. Once the provider answered, the key's stored answer
+ * becomes the payment with its next step, so a later retry replays exactly what the first request
+ * answered. A start the provider refused frees the key with the payment's failure: the same key
+ * may try again.
  */
-export async function startPayment(ctx: ServiceContext, input: unknown): Promise<PaymentView> {
+export async function startPayment(ctx: ServiceContext, input: unknown, idempotencyKey?: string): Promise<PaymentView> {
   const customer = requireCustomer(ctx);
   const parsed = parseInput(StartPaymentInput, input);
   const orderIds = [...parsed.orderIds].sort((a, b) => a - b);
   const chosen = provider(ctx, parsed.method);
   await prepareTransition(ctx, ORDER_PAYMENT, orderIds);
-  // Nothing to collect (coupons paid it all): no gateway is asked; the orders are paid as the wallet pays.
-  const due = (await typedSql(ctx.em).selectFrom('Order').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('total'), eb.lit(0)).as('sum')).where('id', 'in', orderIds).where('customer', '=', customer.userId).where('status', '=', OrderStatus.PendingPayment).executeTakeFirstOrThrow()).sum;
-  const free = parsed.method !== 'wallet' && Number(due) === 0;
-  if (parsed.method === 'wallet' || free) {
-    const paymentId = await inTransaction(ctx, (tx) => payFromWallet(tx, customer.userId, orderIds));
-    if (paymentId === null) throw transitionRefused('pay', OrderStatus.Paid);
-    return (await paymentViews(ctx.em, [paymentId]))[0];
-  }
-  const payment = await inTransaction(ctx, async (tx) => {
-    const orders = await lockOwnOrders(tx, customer.userId, orderIds);
-    const unpayable = orders.find((o) => o.status !== OrderStatus.PendingPayment);
-    if (unpayable) throw transitionRefused('pay', unpayable.status);
-    return insertPayment(tx, customer.userId, parsed.method, orders);
-  });
-  let created;
-  try {
-    created = await chosen.create({ paymentId: payment.id, amount: payment.amount, currency: payment.currency, description: `Mallfront orders ${orderIds.join(', ')}`, simulateFailure: parsed.simulateFailure, device: parsed.device });
-  } catch (error) {
-    ctx.log.warn({ err: error, paymentId: payment.id, method: parsed.method }, 'payment provider refused or unreachable at create');
-    await inTransaction(ctx, async (tx) => {
-      if (await movePayment(tx, 'fail', payment.id, 'provider_unavailable')) announceFailure(tx, payment, 'failed', 'provider_unavailable');
-      await recordEvent(tx, { paymentId: payment.id, provider: parsed.method, source: 'create', verified: false, outcome: 'provider_unavailable', raw: String(error instanceof Error ? error.message : error) });
+  const request = { orderIds, method: parsed.method, simulateFailure: parsed.simulateFailure ?? false, device: parsed.device ?? 'desktop' };
+  return withIdempotency(ctx, { scope: 'payment.start', key: idempotencyKey, request }, async (idempotency) => {
+    // Nothing to collect (coupons paid it all): no gateway is asked; the orders are paid as the wallet pays.
+    const due = (await typedSql(ctx.em).selectFrom('Order').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('total'), eb.lit(0)).as('sum')).where('id', 'in', orderIds).where('customer', '=', customer.userId).where('status', '=', OrderStatus.PendingPayment).executeTakeFirstOrThrow()).sum;
+    const free = parsed.method !== 'wallet' && Number(due) === 0;
+    if (parsed.method === 'wallet' || free) {
+      return inTransaction(ctx, async (tx) => {
+        const paymentId = await payFromWallet(tx, customer.userId, orderIds);
+        if (paymentId === null) throw transitionRefused('pay', OrderStatus.Paid);
+        const [view] = await paymentViews(tx.em, [paymentId]);
+        await recordAnswer(tx, idempotency, view);
+        return view;
+      });
+    }
+    const payment = await inTransaction(ctx, async (tx) => {
+      const orders = await lockOwnOrders(tx, customer.userId, orderIds);
+      const unpayable = orders.find((o) => o.status !== OrderStatus.PendingPayment);
+      if (unpayable) throw transitionRefused('pay', unpayable.status);
+      const inserted = await insertPayment(tx, customer.userId, parsed.method, orders);
+      await recordAnswer(tx, idempotency, (await paymentViews(tx.em, [inserted.id]))[0]);
+      return inserted;
     });
-    throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE', 502, `The ${parsed.method} provider could not start the payment; try again`, { payment_id: payment.id, method: parsed.method });
-  }
-  await typedSql(ctx.em).updateTable('Payment').set({ providerReference: created.reference, nextStep: created.nextStep, updatedAt: sql<Date>`now()` }).where('id', '=', payment.id).execute();
-  return (await paymentViews(ctx.em, [payment.id]))[0];
+    let created;
+    try {
+      created = await chosen.create({ paymentId: payment.id, amount: payment.amount, currency: payment.currency, description: `Mallfront orders ${orderIds.join(', ')}`, simulateFailure: parsed.simulateFailure, device: parsed.device });
+    } catch (error) {
+      ctx.log.warn({ err: error, paymentId: payment.id, method: parsed.method }, 'payment provider refused or unreachable at create');
+      await inTransaction(ctx, async (tx) => {
+        if (await movePayment(tx, 'fail', payment.id, 'provider_unavailable')) announceFailure(tx, payment, 'failed', 'provider_unavailable');
+        await recordEvent(tx, { paymentId: payment.id, provider: parsed.method, source: 'create', verified: false, outcome: 'provider_unavailable', raw: String(error instanceof Error ? error.message : error) });
+        await releaseKey(tx, idempotency);
+      });
+      throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE', 502, `The ${parsed.method} provider could not start the payment; try again`, { payment_id: payment.id, method: parsed.method });
+    }
+    return inTransaction(ctx, async (tx) => {
+      await typedSql(tx.em).updateTable('Payment').set({ providerReference: created.reference, nextStep: created.nextStep, updatedAt: sql<Date>`now()` }).where('id', '=', payment.id).execute();
+      const [view] = await paymentViews(tx.em, [payment.id]);
+      await replaceAnswer(tx, idempotency, view);
+      return view;
+    });
+  });
 }
 
 const PaymentRef = z.object({ paymentId: id });
