@@ -208,6 +208,18 @@ describe('alipay', () => {
     expect([bad.status, bad.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
   });
 
+  it('a start retried with its Idempotency-Key answers the same trade and signed URL; the same key for a phone is another request', async () => {
+    const { customer, orderIds } = await checkout();
+    const start = (device?: string) => t.api('POST', '/api/payments', { token: customer.token, headers: { 'Idempotency-Key': `alipay-${customer.id}` }, body: { order_ids: orderIds, method: 'alipay', ...(device ? { device } : {}) } });
+    const first = await start();
+    const again = await start('desktop');
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.body).toEqual(first.body);
+    expect((await t.sql('select count(*)::int as n from payment p join payment_order po on po.payment_id = p.id where po.order_id = ?', [orderIds[0]]))[0].n).toBe(1);
+    const mobile = await start('mobile');
+    expect([mobile.status, mobile.body.error.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+  });
+
   it('refuses a forged signature, a tampered form, a missing sign and another app: 400, recorded unverified, nothing paid', async () => {
     const { customer, orderIds } = await checkout();
     const payment = await startAlipay(customer, orderIds);
