@@ -7,6 +7,7 @@ import { settlePaymentRefunds } from '../src/services/payments/payment-refunds.j
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newCustomer, newGroupBuy, newOperator, type TestUser } from './support/fixtures.js';
 import { addToCart, balanceOf, checkoutOk, expectLedgerReplays, groupCheckoutOk, groupRow, shopWithProduct } from './support/shopping.js';
+import { twoShopCheckout as checkoutOfTwoShops } from './support/payment-flows.js';
 import { mutate } from './support/graphql.js';
 
 /** A sandbox whose notifications never leave: what a gateway's lost notification looks like. */
@@ -38,16 +39,8 @@ afterAll(async () => {
 
 const sandboxOf = (app: TestApp) => app.deps.wiring.paymentProviders.sandbox as SandboxProvider;
 
-/** A new customer (no money at all) with a two-shop checkout of 1000 + 2 x 500. */
-async function twoShopCheckout(app: TestApp, funds = 0): Promise<{ customer: TestUser; orderIds: number[]; total: number; shopIds: number[] }> {
-  const customer = await newCustomer(app, { available: funds, points: 0 });
-  const a = await shopWithProduct(app, [{ price: 1000, stock: 10 }]);
-  const b = await shopWithProduct(app, [{ price: 500, stock: 10 }]);
-  await addToCart(app, customer.token, a.product.skuIds[0], 1);
-  await addToCart(app, customer.token, b.product.skuIds[0], 2);
-  const orders = await checkoutOk(app, customer.token);
-  return { customer, orderIds: orders.map((o) => o.id as number), total: orders.reduce((n, o) => n + (o.total as number), 0), shopIds: orders.map((o) => o.shop.id as number) };
-}
+/** A new customer (no money at all, unless `funds`) with a two-shop checkout of 1000 + 2 x 500. */
+const twoShopCheckout = (app: TestApp, funds = 0) => checkoutOfTwoShops(app, { funds, lines: [[1000, 1], [500, 2]] });
 
 async function startSandbox(app: TestApp, customer: TestUser, orderIds: number[], extra: Record<string, unknown> = {}) {
   const res = await app.api('POST', '/api/payments', { token: customer.token, body: { order_ids: orderIds, method: 'sandbox', ...extra } });

@@ -4,8 +4,9 @@ import { queryPendingPayments } from '../src/services/payments/payment.service.j
 import { settlePaymentRefunds } from '../src/services/payments/payment-refunds.js';
 import type { StripeProvider } from '../src/services/payments/stripe-provider.js';
 import { startTestApp, type TestApp } from './support/harness.js';
-import { newAdmin, newCustomer, newOperator, type TestUser } from './support/fixtures.js';
-import { addToCart, balanceOf, checkoutOk, expectLedgerReplays, shopWithProduct } from './support/shopping.js';
+import { newAdmin, type TestUser } from './support/fixtures.js';
+import { balanceOf, expectLedgerReplays } from './support/shopping.js';
+import { approvedRefund, settleWhileDown, twoShopCheckout } from './support/payment-flows.js';
 import { signStripe, startStripeStandIn, type StripeStandIn } from './support/stripe-stand-in.js';
 
 /**
@@ -27,15 +28,7 @@ afterAll(async () => {
   await stripe?.close();
 });
 
-async function checkout(): Promise<{ customer: TestUser; orderIds: number[]; total: number; shopIds: number[] }> {
-  const customer = await newCustomer(t);
-  const a = await shopWithProduct(t, [{ price: 1250, stock: 10 }]);
-  const b = await shopWithProduct(t, [{ price: 799, stock: 10 }]);
-  await addToCart(t, customer.token, a.product.skuIds[0], 1);
-  await addToCart(t, customer.token, b.product.skuIds[0], 3);
-  const orders = await checkoutOk(t, customer.token);
-  return { customer, orderIds: orders.map((o) => o.id as number), total: orders.reduce((n, o) => n + (o.total as number), 0), shopIds: orders.map((o) => o.shop.id as number) };
-}
+const checkout = () => twoShopCheckout(t);
 
 async function startStripe(customer: TestUser, orderIds: number[]) {
   const res = await t.api('POST', '/api/payments', { token: customer.token, body: { order_ids: orderIds, method: 'stripe' } });
@@ -150,27 +143,15 @@ describe('stripe', () => {
     const payment = await startStripe(customer, orderIds);
     const event = stripe.event('payment_intent.succeeded', stripe.succeed(payment.provider_reference), WEBHOOK_SECRET);
     expect((await webhook(event.body, event.signature)).body.outcome).toBe('captured');
-    const refundOne = async (orderId: number, shopId: number) => {
-      const order = (await t.api('GET', `/api/orders/${orderId}`, { token: customer.token })).body;
-      const asked = await t.api('POST', `/api/orders/${orderId}/refunds`, { token: customer.token, body: { kind: 'refund', reason: 'Not needed', items: [{ order_item_id: order.items[0].id, quantity: 1 }] } });
-      const approved = await t.api('POST', `/api/merchant/refunds/${asked.body.id}/approve`, { token: (await newOperator(t, shopId)).token, body: {} });
-      expect(approved.body.status).toBe('completed');
-      return { refundId: asked.body.id as number, amount: approved.body.amount as number };
-    };
-    const first = await refundOne(orderIds[0], shopIds[0]);
-    stripe.failing = true;
-    try {
-      await settlePaymentRefunds(await t.context());
-    } finally {
-      stripe.failing = false;
-    }
+    const first = await approvedRefund(t, customer, orderIds[0], shopIds[0]);
+    await settleWhileDown(t, stripe);
     expect((await t.sql('select status, attempts from payment_refund where refund_id = ?', [first.refundId]))[0]).toEqual({ status: 'pending', attempts: 1 });
     await settlePaymentRefunds(await t.context());
     expect((await t.sql('select status from payment_refund where refund_id = ?', [first.refundId]))[0].status).toBe('succeeded');
     expect(stripe.refunds.filter((r) => r.payment_intent === payment.provider_reference).map((r) => r.amount)).toEqual([first.amount]);
     // Stripe refuses the second (here: it has nothing left to refund): the money comes back to the balance.
     stripe.intents.get(payment.provider_reference)!.amount_received = first.amount;
-    const second = await refundOne(orderIds[1], shopIds[1]);
+    const second = await approvedRefund(t, customer, orderIds[1], shopIds[1]);
     expect(await balanceOf(t, customer.id, 'available')).toBe(0);
     await settlePaymentRefunds(await t.context());
     expect((await t.sql('select status from payment_refund where refund_id = ?', [second.refundId]))[0].status).toBe('failed');

@@ -2,8 +2,8 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import * as payments from '../services/payments/payment.service.js';
 import { PAYMENT_METHODS } from '../config.js';
-import { route, Reply } from './route.js';
-import { NotificationReceipt, Payment, PaymentEventList, PaymentMethods } from './responses/payments.js';
+import { route, Reply, TextReply } from './route.js';
+import { NotificationAcknowledgement, NotificationReceipt, Payment, PaymentEventList, PaymentMethods } from './responses/payments.js';
 
 const tag = 'Payments';
 
@@ -42,10 +42,18 @@ export function paymentRoutes(router: Router) {
     post: {
       doc: {
         tag, summary: "A payment provider's notification (called by the provider)", access: 'public', params: { method: z.enum(PAYMENT_METHODS) },
-        response: NotificationReceipt, errors: payments.receiveNotificationRefusals,
-        description: 'The body is the provider\'s own notification (its JSON as it sends it), so it is not described here. Verified with the provider\'s own signature check over the raw body; a forged one is recorded and answered 400. A verified one is answered 200 with what was done (`captured`, `duplicate`, `amount_mismatch`, `unknown_payment`...), so the provider stops resending it.',
+        response: NotificationReceipt, alsoAnswers: { 'text/plain': NotificationAcknowledgement }, errors: payments.receiveNotificationRefusals,
+        foreignBody: {
+          mediaTypes: ['application/json', 'application/x-www-form-urlencoded'],
+          description: "The provider's own notification as it sends it: JSON from `stripe` and `sandbox`, a signed form from `alipay`.",
+        },
+        description:
+          "The body is the provider's own notification, so its fields are not described here. Verified with the provider's own signature check over the body as received; a forged one (or one addressed to another Alipay app) is recorded and answered 400. A verified one is answered 200 so the provider stops resending it: with what was done (`captured`, `duplicate`, `amount_mismatch`, `unknown_payment`...) in JSON, or, to Alipay, the plain text `success` it waits for (what was done is in the payment's events).",
       },
-      handle: ({ ctx, params, headers, rawBody }) => payments.receiveNotification(ctx, params, { headers, rawBody: rawBody() }),
+      handle: async ({ ctx, params, headers, rawBody }) => {
+        const { plainAnswer, ...receipt } = await payments.receiveNotification(ctx, params, { headers, rawBody: rawBody() });
+        return plainAnswer ? new TextReply('text/plain; charset=utf-8', plainAnswer) : receipt;
+      },
     },
   });
 }

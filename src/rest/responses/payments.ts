@@ -56,3 +56,6 @@ export const PaymentEvent = named(
 export const PaymentEventList = named('PaymentEventList', z.strictObject({ items: z.array(PaymentEvent) }));
 
 export const NotificationReceipt = named('NotificationReceipt', z.strictObject({ received: z.literal(true), outcome: z.string(), paymentId: id.nullable() }));
+
+/** What Alipay reads as "received, stop resending" (any other answer makes it send the notification again). */
+export const NotificationAcknowledgement = named('NotificationAcknowledgement', z.literal('success').describe('Alipay: the notification was received (what was done is in the payment\'s events)'));

@@ -16,7 +16,7 @@ import { orderViews, type OrderView } from '../orders/order-view.js';
 import { prepareTransition, transitionRefused, withinPaymentWindow } from '../orders/order-lifecycle.js';
 import { capturePayment, captureWalletPayment, insertPayment, movePayment, ORDER_PAYMENT, type PaymentRow, type PaymentTransition } from './payment-lifecycle.js';
 import { paymentEventViews, paymentViews, type PaymentEventView, type PaymentView } from './payment-view.js';
-import { NotificationRejected, type IncomingNotification, type PaymentProvider, type ProviderAnswer } from './provider.js';
+import { NotificationRejected, PAYMENT_DEVICES, type IncomingNotification, type PaymentProvider, type ProviderAnswer } from './provider.js';
 
 /**
  * The payment module's use cases: the one owner of a payment's status and the only way an order is
@@ -176,6 +176,8 @@ export const StartPaymentInput = z
     method: z.enum(PAYMENT_METHODS),
     /** The sandbox gateway only: its simulated customer declines. */
     simulateFailure: z.boolean().optional(),
+    /** Where the customer pays: `mobile` gets a provider's page for phones (Alipay's mobile-web pay); default desktop. */
+    device: z.enum(PAYMENT_DEVICES).optional(),
   })
   .refine((input) => input.simulateFailure === undefined || input.method === 'sandbox', { message: 'is for the sandbox gateway only', path: ['simulateFailure'] });
 
@@ -201,7 +203,7 @@ export async function startPayment(ctx: ServiceContext, input: unknown, idempote
   const orderIds = [...parsed.orderIds].sort((a, b) => a - b);
   const chosen = provider(ctx, parsed.method);
   await prepareTransition(ctx, ORDER_PAYMENT, orderIds);
-  const request = { orderIds, method: parsed.method, simulateFailure: parsed.simulateFailure ?? false };
+  const request = { orderIds, method: parsed.method, simulateFailure: parsed.simulateFailure ?? false, device: parsed.device ?? 'desktop' };
   return withIdempotency(ctx, { scope: 'payment.start', key: idempotencyKey, request }, async (idempotency) => {
     // Nothing to collect (coupons paid it all): no gateway is asked; the orders are paid as the wallet pays.
     const due = (await typedSql(ctx.em).selectFrom('Order').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('total'), eb.lit(0)).as('sum')).where('id', 'in', orderIds).where('customer', '=', customer.userId).where('status', '=', OrderStatus.PendingPayment).executeTakeFirstOrThrow()).sum;
@@ -225,7 +227,7 @@ export async function startPayment(ctx: ServiceContext, input: unknown, idempote
     });
     let created;
     try {
-      created = await chosen.create({ paymentId: payment.id, amount: payment.amount, currency: payment.currency, description: `Mallfront orders ${orderIds.join(', ')}`, simulateFailure: parsed.simulateFailure });
+      created = await chosen.create({ paymentId: payment.id, amount: payment.amount, currency: payment.currency, description: `Mallfront orders ${orderIds.join(', ')}`, simulateFailure: parsed.simulateFailure, device: parsed.device });
     } catch (error) {
       ctx.log.warn({ err: error, paymentId: payment.id, method: parsed.method }, 'payment provider refused or unreachable at create');
       await inTransaction(ctx, async (tx) => {
@@ -291,9 +293,10 @@ export const receiveNotificationRefusals = refusals('NOTIFICATION_REJECTED', 'NO
 /**
  * A provider's notification. Its signature is checked by the provider's own code; a forged or
  * unreadable one is recorded (unverified) and refused with 400, changing nothing. A verified one is
- * applied by `applyAnswer`: the answer says what we did (`outcome`).
+ * applied by `applyAnswer`: the answer says what we did (`outcome`), and `plainAnswer` is the word a
+ * provider reads as "received" (Alipay's `success`), when it wants one instead of the JSON receipt.
  */
-export async function receiveNotification(ctx: ServiceContext, input: unknown, notification: IncomingNotification): Promise<{ received: true; outcome: string; paymentId: number | null }> {
+export async function receiveNotification(ctx: ServiceContext, input: unknown, notification: IncomingNotification): Promise<{ received: true; outcome: string; paymentId: number | null; plainAnswer?: string }> {
   const { method } = parseInput(MethodRef, input);
   const chosen = ctx.wiring.paymentProviders[method];
   if (!chosen || method === 'wallet') throw notFound('Payment method', { method });
@@ -302,11 +305,11 @@ export async function receiveNotification(ctx: ServiceContext, input: unknown, n
     answer = await chosen.verifyNotification(notification);
   } catch (error) {
     if (!(error instanceof NotificationRejected)) throw error;
-    await inTransaction(ctx, (tx) => recordEvent(tx, { paymentId: null, provider: method, source: 'notification', verified: false, outcome: 'signature_invalid', raw: notification.rawBody }));
+    await inTransaction(ctx, (tx) => recordEvent(tx, { paymentId: null, provider: method, source: 'notification', verified: false, outcome: error.outcome, raw: notification.rawBody }));
     throw new AppError('NOTIFICATION_REJECTED', 400, `The notification did not verify: ${error.message}`, { method });
   }
   const applied = await applyAnswer(ctx, chosen, answer, 'notification');
-  return { received: true, ...applied };
+  return { received: true, ...applied, ...(chosen.notificationAnswer ? { plainAnswer: chosen.notificationAnswer } : {}) };
 }
 
 /**
