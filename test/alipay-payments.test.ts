@@ -134,7 +134,8 @@ async function paidAndNotified(payment: StartedPayment) {
 
 const paymentStatus = async (id: number) => (await t.sql<{ status: string }>('select status from payment where id = ?', [id]))[0].status;
 const orderStatuses = async (ids: number[]) => (await t.sql<{ status: string }>('select status from shop_order where id = any(?::int[]) order by id', [`{${ids.join(',')}}`])).map((r) => r.status);
-const clearing = async () => Number((await t.sql(`select amount from balance where kind = 'clearing_alipay'`))[0].amount);
+/** Alipay's clearing account: the sum of its rows (CLEARING_SLOTS). */
+const clearing = async () => Number((await t.sql(`select sum(amount) as amount from balance where kind = 'clearing_alipay'`))[0].amount);
 const outcomes = async (paymentId: number) => (await t.sql<{ outcome: string }>('select outcome from payment_event where payment_id = ? order by id', [paymentId])).map((r) => r.outcome);
 /** Posts a notification body as Alipay does, without a trade behind it. */
 const post = async (body: string) => {

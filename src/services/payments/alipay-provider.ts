@@ -100,6 +100,10 @@ export class AlipayProvider implements PaymentProvider {
     throw refusal('alipay.trade.refund', answer);
   }
 
+  async refundStatus(reference: string, refundReference: string): Promise<RefundAnswer> {
+    return { reference: refundReference, status: (await this.refunded(reference, refundReference)) ? 'succeeded' : 'pending' };
+  }
+
   /** Alipay's refund query: whether the refund `key` of the trade was made. */
   private async refunded(reference: string, key: string): Promise<boolean> {
     const answer = await this.sdk.exec('alipay.trade.fastpay.refund.query', { bizContent: { out_trade_no: reference, out_request_no: key } }, { validateSign: true });

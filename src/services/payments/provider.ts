@@ -30,6 +30,11 @@ export interface PaymentProvider {
   query(reference: string): Promise<ProviderAnswer>;
   /** Gives `amount` of a captured payment back to the method; `key` makes a retried refund one refund. */
   refund(reference: string, amount: number, key: string): Promise<RefundAnswer>;
+  /**
+   * Where a refund the provider answered `pending` stands now (the refund sweep follows it to its
+   * end, rather than asking for the refund again: a provider's idempotency keys expire).
+   */
+  refundStatus(reference: string, refundReference: string): Promise<RefundAnswer>;
 }
 
 /** What the module asks a provider to collect. */
