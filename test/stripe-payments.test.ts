@@ -160,6 +160,40 @@ describe('stripe', () => {
     await expectLedgerReplays(t);
   });
 
+  it('a refund Stripe answers pending is followed to its end by retrieving it, never created again; a failed one comes back to the balance', async () => {
+    const { customer, orderIds, shopIds } = await checkout();
+    const payment = await startStripe(customer, orderIds);
+    const event = stripe.event('payment_intent.succeeded', stripe.succeed(payment.provider_reference), WEBHOOK_SECRET);
+    expect((await webhook(event.body, event.signature)).body.outcome).toBe('captured');
+    stripe.refundsPending = true;
+    try {
+      const first = await approvedRefund(t, customer, orderIds[0], shopIds[0]);
+      const second = await approvedRefund(t, customer, orderIds[1], shopIds[1]);
+      const refundRow = async (refundId: number) => (await t.sql<{ status: string; provider_reference: string | null }>('select status, provider_reference from payment_refund where refund_id = ?', [refundId]))[0];
+      await settlePaymentRefunds(await t.context());
+      const [a, b] = [await refundRow(first.refundId), await refundRow(second.refundId)];
+      expect([a.status, b.status]).toEqual(['pending', 'pending']);
+      expect(a.provider_reference).toMatch(/^re_/);
+      // Still at the bank: asked again, nothing changes, and no second refund is made.
+      await settlePaymentRefunds(await t.context());
+      expect(stripe.refunds.filter((r) => r.payment_intent === payment.provider_reference)).toHaveLength(2);
+      expect(stripe.requests.filter((r) => r.method === 'GET' && r.path === `/v1/refunds/${a.provider_reference}`)).toHaveLength(1);
+      stripe.settleRefund(a.provider_reference!, 'succeeded');
+      stripe.settleRefund(b.provider_reference!, 'failed');
+      await settlePaymentRefunds(await t.context());
+      expect([(await refundRow(first.refundId)).status, (await refundRow(second.refundId)).status]).toEqual(['succeeded', 'failed']);
+      expect(stripe.refunds.filter((r) => r.payment_intent === payment.provider_reference)).toHaveLength(2);
+      // The failed one's money is back on the customer's balance; the payment's refunded amount is the succeeded one's.
+      expect(await balanceOf(t, customer.id, 'available')).toBe(second.amount);
+      expect((await t.sql('select refunded_amount from payment where id = ?', [payment.id]))[0].refunded_amount).toBe(first.amount);
+      const refunded = await t.sql<{ status: string }>(`select payload->>'status' as status from event where type = 'payment.refunded' and (payload->>'paymentId')::int = ? order by id`, [payment.id]);
+      expect(refunded.map((r) => r.status)).toEqual(['succeeded', 'failed']);
+      await expectLedgerReplays(t);
+    } finally {
+      stripe.refundsPending = false;
+    }
+  });
+
   it('a Stripe that cannot be reached fails the payment with 502, and the customer may start another', async () => {
     const { customer, orderIds } = await checkout();
     const withKey = { token: customer.token, body: { order_ids: orderIds, method: 'stripe' }, headers: { 'idempotency-key': 'stripe-down-1' } };
