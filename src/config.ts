@@ -6,6 +6,17 @@ import { BASE_CURRENCY } from './currency.js';
  * Configuration comes only from environment variables, validated once at start so that a bad value
  * stops the process with a message naming the variable instead of failing later in a request.
  */
+export interface MemoryBounds {
+  /** Listing totals remembered, one per filter (LISTING_TOTALS_CACHE_FILTERS). */
+  listingTotalFilters: number;
+  /** Search facets remembered, one set per filter (FACETS_CACHE_FILTERS). */
+  facetFilters: number;
+  /** Products held by the remembered sales and keyword rankings, 8 to 16 bytes each (RANKING_CACHE_PRODUCTS). */
+  rankingProducts: number;
+  /** Sign-in attempt counters copied from other processes (SIGN_IN_COUNTS_MAX_KEYS). */
+  signInCountKeys: number;
+}
+
 export interface AppConfig {
   /** Connection string of an external PostgreSQL; absent means the embedded server is started. */
   databaseUrl: string | undefined;
@@ -46,6 +57,11 @@ export interface AppConfig {
   idempotencyKeyTtlHours: number;
   /** How often background sweeps (payment window, ...) run; 0 turns them off. */
   sweepIntervalSeconds: number;
+  /**
+   * What each per-process memory of the catalog and the sign-in limits may hold, per database: the
+   * parts of a server's memory that grow with traffic (docs/operations.md, "Memory").
+   */
+  memoryBounds: MemoryBounds;
   /** How often open websocket connections have their token checked again (logout, expiry end them). */
   subscriptionRecheckSeconds: number;
   /** Server processes sharing the port (node:cluster); 1 runs in-process. */
@@ -512,6 +528,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     afterSaleWindowDays: integer(env, 'AFTER_SALE_WINDOW_DAYS', 7, 0, 365),
     idempotencyKeyTtlHours: integer(env, 'IDEMPOTENCY_KEY_TTL_HOURS', 24, 1, 24 * 365),
     sweepIntervalSeconds: integer(env, 'SWEEP_INTERVAL_SECONDS', 30, 0, 3600),
+    memoryBounds: {
+      listingTotalFilters: integer(env, 'LISTING_TOTALS_CACHE_FILTERS', 10_000, 1, 10_000_000),
+      facetFilters: integer(env, 'FACETS_CACHE_FILTERS', 2_000, 1, 1_000_000),
+      rankingProducts: integer(env, 'RANKING_CACHE_PRODUCTS', 4_000_000, 1, 1_000_000_000),
+      signInCountKeys: integer(env, 'SIGN_IN_COUNTS_MAX_KEYS', 200_000, 1, 100_000_000),
+    },
     subscriptionRecheckSeconds: integer(env, 'SUBSCRIPTION_RECHECK_SECONDS', 5, 1, 3600),
     clusterWorkers,
     dbPoolSize: integer(env, 'DB_POOL_SIZE', defaultPoolSize, 1, 200),

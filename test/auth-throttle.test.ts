@@ -203,6 +203,24 @@ describe('several server processes', () => {
     }
   });
 
+  it('copy at most SIGN_IN_COUNTS_MAX_KEYS keys counted by other processes (memory bound), still counting their own', async () => {
+    const pool = new pg.Pool({ connectionString: t.dbUrl, max: 2 });
+    const log = pino({ level: 'silent' });
+    const here = new AttemptCounts(60_000, postgresCountExchange(pool, 60), log, 2);
+    const there = new AttemptCounts(60_000, postgresCountExchange(pool, 60), log);
+    const keys = [1, 2, 3, 4].map(() => addressKey(freshIp()));
+    try {
+      for (const key of keys) there.add(key, 1);
+      await there.sync();
+      await here.sync();
+      expect(keys.filter((key) => here.count(key).count > 0).length).toBeLessThanOrEqual(2);
+      here.add(keys[3], 1);
+      expect(here.count(keys[3]).count).toBeGreaterThanOrEqual(1);
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('honour each other’s device tokens', async () => {
     const second = await startSecondApp(t, { trustProxy: ['loopback'], authThrottle: t.config.authThrottle });
     try {

@@ -535,22 +535,22 @@ describe('applying sales changes to a ranking', () => {
   });
 
   it('a store keeps at most its bound of candidates, dropping the least recently used, and never an older ranking over a newer one', () => {
-    const store = new RankingStore(10);
+    const store = new RankingStore();
     const ranking = (n: number, salesVector = '{1,0}', catalogVersion = '1'): Ranking => ({ catalogVersion, salesVector, ids: new Int32Array(n), sold: new Int32Array(n) });
-    store.remember('a', ranking(4));
-    store.remember('b', ranking(4));
+    store.remember('a', ranking(4), 10);
+    store.remember('b', ranking(4), 10);
     expect(store.get('a')).toBeDefined(); // a is now the most recently used
-    store.remember('c', ranking(4));
+    store.remember('c', ranking(4), 10);
     expect(store.get('b')).toBeUndefined();
     expect(store.get('a')).toBeDefined();
     expect(store.candidates).toBe(8);
-    store.remember('huge', ranking(11));
+    store.remember('huge', ranking(11), 10);
     expect(store.get('huge')).toBeUndefined();
     const newer = ranking(4, '{2,1}');
-    store.remember('a', newer);
-    store.remember('a', ranking(4, '{1,1}'));
+    store.remember('a', newer, 10);
+    store.remember('a', ranking(4, '{1,1}'), 10);
     expect(store.get('a')).toBe(newer);
-    store.remember('a', ranking(4, '{0,0}', '2'));
+    store.remember('a', ranking(4, '{0,0}', '2'), 10);
     expect(store.get('a')!.catalogVersion).toBe('2');
     expect(store.candidates).toBe(8);
   });

@@ -34,8 +34,8 @@ interface Entry {
   clears: number;
 }
 
-/** Past this many keys, counts changed by other processes are no longer copied here (memory bound). */
-const MAX_KEYS = 200_000;
+/** Past this many keys, counts changed by other processes are no longer copied here (memory bound; SIGN_IN_COUNTS_MAX_KEYS). */
+const DEFAULT_MAX_KEYS = 200_000;
 /** Rows changed this long before the last exchange are read again: a change committed late is not missed. */
 const OVERLAP_MS = 2_000;
 
@@ -59,6 +59,7 @@ export class AttemptCounts {
     private readonly windowMs: number,
     private readonly store: CountExchange | null,
     private readonly log: Logger,
+    private readonly maxKeys = DEFAULT_MAX_KEYS,
   ) {}
 
   /** The key's count in its current window, and when that window ends. */
@@ -164,7 +165,7 @@ export class AttemptCounts {
     for (const { key, count, windowEndsAt } of answer.counts) {
       let e = this.entries.get(key);
       if (!e) {
-        if (this.entries.size >= MAX_KEYS) continue;
+        if (this.entries.size >= this.maxKeys) continue;
         e = { shared: 0, sharedEndsAt: 0, pending: 0, sending: 0, localSince: 0, cleared: false, clears: 0 };
         this.entries.set(key, e);
       }

@@ -231,9 +231,9 @@ class Throttle implements AuthThrottle {
 }
 
 /** The server's throttle: counts in memory, exchanged through `auth_attempt` on `pool`. */
-export function postgresAuthThrottle(pool: pg.Pool, config: Pick<AppConfig, 'authThrottle' | 'passwordHashing'>, log: Logger): AuthThrottle {
+export function postgresAuthThrottle(pool: pg.Pool, config: Pick<AppConfig, 'authThrottle' | 'passwordHashing' | 'memoryBounds'>, log: Logger): AuthThrottle {
   const { windowSeconds, syncIntervalMs } = config.authThrottle;
-  const counts = new AttemptCounts(windowSeconds * 1000, postgresCountExchange(pool, windowSeconds), log);
+  const counts = new AttemptCounts(windowSeconds * 1000, postgresCountExchange(pool, windowSeconds), log, config.memoryBounds.signInCountKeys);
   counts.start(syncIntervalMs);
   return new Throttle(counts, config, log);
 }

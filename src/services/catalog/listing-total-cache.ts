@@ -19,8 +19,6 @@ interface Counted {
 
 /** Per database connection, per filter key. */
 const totalsOf = perConnectionMap<Counted>();
-/** Filters are few (category x brand x shop); the bound only guards against a crawler's variety. */
-const MAX_FILTERS = 10_000;
 
 /** The total of `filter` counted at `version`, if known. */
 export function totalAt(em: EntityManager, filter: string, version: string): number | undefined {
@@ -33,8 +31,17 @@ export function hasTotal(em: EntityManager, filter: string): boolean {
   return totalsOf(em).has(filter);
 }
 
-export function rememberTotal(em: EntityManager, filter: string, version: string, total: number): void {
+/**
+ * Filters are few (category x brand x shop); `maxFilters` (LISTING_TOTALS_CACHE_FILTERS) only guards
+ * against a crawler's variety: past it the map starts again.
+ */
+export function rememberTotal(em: EntityManager, filter: string, version: string, total: number, maxFilters: number): void {
   const map = totalsOf(em);
-  if (map.size >= MAX_FILTERS && !map.has(filter)) map.clear();
+  if (map.size >= maxFilters && !map.has(filter)) map.clear();
   map.set(filter, { version, total });
+}
+
+/** Filters whose totals this process holds for the database (tests, operations). */
+export function totalsHeld(em: EntityManager): number {
+  return totalsOf(em).size;
 }

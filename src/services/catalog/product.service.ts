@@ -120,9 +120,9 @@ async function orderedPage(ctx: ServiceContext, page: PageRequest, order: PageSh
   if (total === undefined) {
     const [counted] = await listingCount.run(ctx.em, { filter: listing.shape }, listing.values, { replan: page.replan });
     total = counted.total;
-    rememberTotal(ctx.em, listing.key, counted.catalogVersion, total);
+    rememberTotal(ctx.em, listing.key, counted.catalogVersion, total, ctx.config.memoryBounds.listingTotalFilters);
   } else if (withCount) {
-    rememberTotal(ctx.em, listing.key, version, total);
+    rememberTotal(ctx.em, listing.key, version, total, ctx.config.memoryBounds.listingTotalFilters);
   }
   return { rows: pageRows(rows), total };
 }
@@ -217,7 +217,7 @@ function rankBy(ctx: ServiceContext, page: PageRequest, key: string, relevance: 
         rank: relevance ? Float64Array.from(row.rank) : undefined,
       };
     }
-    rememberRanking(ctx.em, key, ranked);
+    rememberRanking(ctx.em, key, ranked, ctx.config.memoryBounds.rankingProducts);
     return ranked;
   });
 }

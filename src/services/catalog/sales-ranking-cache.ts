@@ -49,18 +49,15 @@ export interface Ranking {
 }
 
 /**
- * Candidates held per database: 4 bytes each for the id and for sold_count, 8 more for a keyword
- * ranking's relevance, so at most 32-64 MB per database. Counted in candidates, not rankings: at
- * 1,000,000 products one whole-catalog ranking holds as many as a thousand small ones.
+ * Candidates held per database (RANKING_CACHE_PRODUCTS, 4,000,000 by default): 4 bytes each for the
+ * id and for sold_count, 8 more for a keyword ranking's relevance, so at most 32-64 MB per database
+ * by default. Counted in candidates, not rankings: at 1,000,000 products one whole-catalog ranking
+ * holds as many as a thousand small ones.
  */
-export const MAX_CANDIDATES = 4_000_000;
-
 /** A database's remembered rankings, least recently used first. */
 export class RankingStore {
   private readonly rankings = new Map<string, Ranking>();
   private held = 0;
-
-  constructor(private readonly maxCandidates: number) {}
 
   get(filter: string): Ranking | undefined {
     const ranking = this.rankings.get(filter);
@@ -72,15 +69,16 @@ export class RankingStore {
   }
 
   /** Keeps `ranking` unless the one kept is newer (a computation that started earlier may end later). */
-  remember(filter: string, ranking: Ranking): void {
+  /** Keeps at most `maxCandidates` (the setting, read by the caller), dropping the least recently used. */
+  remember(filter: string, ranking: Ranking, maxCandidates: number): void {
     const kept = this.rankings.get(filter);
     if (kept && isNewer(kept, ranking)) return;
     if (kept) this.drop(filter, kept);
-    if (ranking.ids.length > this.maxCandidates) return;
+    if (ranking.ids.length > maxCandidates) return;
     this.rankings.set(filter, ranking);
     this.held += ranking.ids.length;
     for (const [oldest, old] of this.rankings) {
-      if (this.held <= this.maxCandidates) break;
+      if (this.held <= maxCandidates) break;
       this.drop(oldest, old);
     }
   }
@@ -113,14 +111,19 @@ function vectorSum(vector: string): bigint {
     .reduce((sum, n) => sum + BigInt(n || '0'), 0n);
 }
 
-const storeOf = perConnection(() => new RankingStore(MAX_CANDIDATES));
+const storeOf = perConnection(() => new RankingStore());
 
 export function rankingOf(em: EntityManager, filter: string): Ranking | undefined {
   return storeOf(em).get(filter);
 }
 
-export function rememberRanking(em: EntityManager, filter: string, ranking: Ranking): void {
-  storeOf(em).remember(filter, ranking);
+/** Products held by the database's remembered rankings (tests, operations). */
+export function rankingCandidatesHeld(em: EntityManager): number {
+  return storeOf(em).candidates;
+}
+
+export function rememberRanking(em: EntityManager, filter: string, ranking: Ranking, maxCandidates: number): void {
+  storeOf(em).remember(filter, ranking, maxCandidates);
 }
 
 /** Rankings being computed, per filter key: concurrent listings of one filter wait for one computation. */

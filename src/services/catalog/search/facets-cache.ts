@@ -17,8 +17,6 @@ interface Counted<F> {
 }
 
 const facetsOf = perConnectionMap<Counted<unknown>>();
-/** Keyword searches vary more than category filters; the bound keeps memory small. */
-const MAX_FILTERS = 2_000;
 
 /** Whether facets of `filter` were counted at some version (else the count reads the version itself). */
 export function hasFacets(em: EntityManager, filter: string): boolean {
@@ -30,8 +28,14 @@ export function facetsAt<F>(em: EntityManager, filter: string, version: string):
   return counted?.version === version ? (counted.facets as F) : undefined;
 }
 
-export function rememberFacets<F>(em: EntityManager, filter: string, version: string, facets: F): void {
+/** Keyword searches vary more than category filters: `maxFilters` (FACETS_CACHE_FILTERS) keeps memory small. */
+export function rememberFacets<F>(em: EntityManager, filter: string, version: string, facets: F, maxFilters: number): void {
   const map = facetsOf(em);
-  if (map.size >= MAX_FILTERS && !map.has(filter)) map.clear();
+  if (map.size >= maxFilters && !map.has(filter)) map.clear();
   map.set(filter, { version, facets });
+}
+
+/** Filters whose facets this process holds for the database (tests, operations). */
+export function facetsHeld(em: EntityManager): number {
+  return facetsOf(em).size;
 }

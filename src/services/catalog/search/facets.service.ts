@@ -85,7 +85,7 @@ async function facetsOf(ctx: ServiceContext, listing: Listing, replan: boolean):
     shops: row.shops,
     prices: priceBuckets(row.priceFloor, row.priceBounds ?? [], row.priceCounts),
   };
-  rememberFacets(ctx.em, listing.key, row.catalogVersion, counted);
+  rememberFacets(ctx.em, listing.key, row.catalogVersion, counted, ctx.config.memoryBounds.facetFilters);
   return counted;
 }
 

@@ -1,0 +1,46 @@
+import { loadConfig } from '../src/config.js';
+import { totalsHeld } from '../src/services/catalog/listing-total-cache.js';
+import { facetsHeld } from '../src/services/catalog/search/facets-cache.js';
+import { rankingCandidatesHeld } from '../src/services/catalog/sales-ranking-cache.js';
+import { startTestApp, type TestApp } from './support/harness.js';
+import { shopWithProduct } from './support/shopping.js';
+
+/**
+ * The per-process memories that grow with traffic are each bound by a setting (issue 42): listing
+ * totals (LISTING_TOTALS_CACHE_FILTERS), search facets (FACETS_CACHE_FILTERS), the rankings' products
+ * (RANKING_CACHE_PRODUCTS). The sign-in counts' bound (SIGN_IN_COUNTS_MAX_KEYS) is held in
+ * test/auth-throttle.test.ts, where two processes' counts are exchanged.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ memoryBounds: { listingTotalFilters: 2, facetFilters: 2, rankingProducts: 3, signInCountKeys: 5 } });
+});
+afterAll(() => t?.close());
+
+describe('memory bounds', () => {
+  it('are read from the settings, with their defaults, and refuse nonsense', () => {
+    expect(loadConfig({}).memoryBounds).toEqual({ listingTotalFilters: 10_000, facetFilters: 2_000, rankingProducts: 4_000_000, signInCountKeys: 200_000 });
+    expect(loadConfig({ LISTING_TOTALS_CACHE_FILTERS: '50', FACETS_CACHE_FILTERS: '60', RANKING_CACHE_PRODUCTS: '70', SIGN_IN_COUNTS_MAX_KEYS: '80' }).memoryBounds)
+      .toEqual({ listingTotalFilters: 50, facetFilters: 60, rankingProducts: 70, signInCountKeys: 80 });
+    for (const name of ['LISTING_TOTALS_CACHE_FILTERS', 'FACETS_CACHE_FILTERS', 'RANKING_CACHE_PRODUCTS', 'SIGN_IN_COUNTS_MAX_KEYS']) {
+      expect(() => loadConfig({ [name]: '0' })).toThrow(name);
+      expect(() => loadConfig({ [name]: 'lots' })).toThrow(name);
+    }
+  });
+
+  it('hold no more listing totals, facets and ranked products than their settings say, however many filters are asked', async () => {
+    const shops = await Promise.all([1, 2, 3, 4, 5].map(() => shopWithProduct(t, [{ price: 100, stock: 5 }])));
+    for (const { shop } of shops) {
+      expect((await t.api('GET', `/api/products?shop_id=${shop.id}`)).status).toBe(200);
+      expect((await t.api('GET', `/api/products/facets?shop_id=${shop.id}`)).status).toBe(200);
+      expect((await t.api('GET', `/api/products?shop_id=${shop.id}&sort=sales`)).status).toBe(200);
+    }
+    const em = t.em();
+    expect(totalsHeld(em)).toBeGreaterThan(0);
+    expect(totalsHeld(em)).toBeLessThanOrEqual(2);
+    expect(facetsHeld(em)).toBeGreaterThan(0);
+    expect(facetsHeld(em)).toBeLessThanOrEqual(2);
+    expect(rankingCandidatesHeld(em)).toBeGreaterThan(0);
+    expect(rankingCandidatesHeld(em)).toBeLessThanOrEqual(3);
+  });
+});
