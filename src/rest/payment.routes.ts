@@ -51,7 +51,7 @@ export function paymentRoutes(router: Router) {
           "The body is the provider's own notification, so its fields are not described here. Verified with the provider's own signature check over the body as received; a forged one (or one addressed to another Alipay app) is recorded and answered 400. A verified one is answered 200 so the provider stops resending it: with what was done (`captured`, `duplicate`, `amount_mismatch`, `unknown_payment`...) in JSON, or, to Alipay, the plain text `success` it waits for (what was done is in the payment's events).",
       },
       handle: async ({ ctx, params, headers, rawBody }) => {
-        const { plainAnswer, ...receipt } = await payments.receiveNotification(ctx, params, { headers, rawBody: rawBody() });
+        const { plainAnswer, ...receipt } = await payments.receiveNotification(ctx, params, { headers: headers(), rawBody: rawBody() });
         return plainAnswer ? new TextReply('text/plain; charset=utf-8', plainAnswer) : receipt;
       },
     },

@@ -23,8 +23,11 @@ export interface RestCall {
   query: Record<string, unknown>;
   body: unknown;
   header: (name: string) => string | undefined;
-  /** Every request header, by lower-case name (a provider's notification carries its signature in one). */
-  headers: Record<string, string | undefined>;
+  /**
+   * Every request header, by lower-case name (a provider's notification carries its signature in
+   * one). A function: only the routes that need them all pay for the copy.
+   */
+  headers: () => Record<string, string | undefined>;
   /** The body exactly as it arrived (signatures cover the bytes); empty without a JSON body. */
   rawBody: () => string;
 }
@@ -81,7 +84,7 @@ export function route(router: Router, path: string, operations: Partial<Record<M
           query: camelKeys(query) as Record<string, unknown>,
           body: camelKeys(req.body ?? {}),
           header: (name) => req.header(name),
-          headers: Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value])),
+          headers: () => Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value])),
           rawBody: () => requestLocals(res).rawBody?.toString('utf8') ?? '',
         };
         const result = await handler(call).catch((error: unknown) => {

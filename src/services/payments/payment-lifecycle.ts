@@ -2,8 +2,7 @@ import { sql } from 'kysely';
 import { AppError } from '../../errors.js';
 import { typedSql } from '../../db/typed-sql.js';
 import { BalanceKind } from '../../entities/balance.entity.js';
-import { OrderStatus } from '../../entities/order.entity.js';
-import { Payment, PaymentOrder, PaymentStatus } from '../../entities/payment.entity.js';
+import { PaymentStatus } from '../../entities/payment.entity.js';
 import { BASE_CURRENCY } from '../../currency.js';
 import type { PaymentMethod } from '../../config.js';
 import type { ServiceContext } from '../../shared/context.js';
@@ -112,8 +111,8 @@ export async function capturePayment(tx: ServiceContext, payment: PaymentRow, pr
 /**
  * A new payment of these orders (their totals as they are now), in one of the two states a payment is
  * born in: `pending` (a gateway's, moved later by `movePayment`) or, for the wallet, `captured`
- * (its links captured too). Two direct inserts rather than the unit of work's flush (its change sets
- * cost more than the statements): this is on every purchase's path.
+ * (its links captured too). One statement writes the payment and its links (the payment's insert
+ * in a WITH, each link selected from it): this is on every purchase's path.
  */
 export async function insertPayment(
   tx: ServiceContext,
@@ -125,14 +124,38 @@ export async function insertPayment(
   const amount = orders.reduce((sum, o) => sum + o.total, 0);
   const now = new Date();
   const captured = born === PaymentStatus.Captured;
-  const id = Number(
-    await tx.em.insert(Payment, {
-      customer: customerId, provider: method, status: born, amount, currency: BASE_CURRENCY.code, createdAt: now, updatedAt: now,
-      ...(captured ? { capturedAmount: amount, capturedAt: now } : {}),
-    }),
-  );
-  await tx.em.insertMany(PaymentOrder, orders.map((o) => ({ payment: id, order: o.id, amount: o.total, captured })));
-  return { id, customer: customerId, provider: method, status: born, amount, currency: BASE_CURRENCY.code, providerReference: null };
+  // The links' insert runs although nothing reads it (PostgreSQL runs every data-modifying WITH).
+  const [row] = await typedSql(tx.em)
+    .with('p', (db) =>
+      db
+        .insertInto('Payment')
+        .columns(['customer', 'provider', 'status', 'amount', 'currency', 'createdAt', 'updatedAt', 'capturedAmount', 'capturedAt'])
+        .expression(
+          // Typed parameters: in an INSERT ... SELECT PostgreSQL takes an untyped one as text.
+          db.selectNoFrom((e) => [
+            e.cast<number>(e.val(customerId), 'integer').as('customer'), e.cast<PaymentMethod>(e.val(method), 'text').as('provider'),
+            e.cast<PaymentStatus>(e.val(born), 'text').as('status'), e.cast<number>(e.val(amount), 'bigint').as('amount'),
+            e.cast<string>(e.val(BASE_CURRENCY.code), 'text').as('currency'), e.cast<Date>(e.val(now), 'timestamptz').as('createdAt'),
+            e.cast<Date>(e.val(now), 'timestamptz').as('updatedAt'), e.cast<number>(e.val(captured ? amount : 0), 'bigint').as('capturedAmount'),
+            e.cast<Date | null>(e.val(captured ? now : null), 'timestamptz').as('capturedAt'),
+          ]),
+        )
+        .returning('id'),
+    )
+    .with('links', (db) =>
+      db
+        .insertInto('PaymentOrder')
+        .columns(['payment', 'order', 'amount', 'captured'])
+        .expression((eb) => {
+          const link = (order: { id: number; total: number }) =>
+            eb.selectFrom('p').select((e) => ['p.id', e.cast<number>(e.val(order.id), 'integer').as('order'), e.cast<number>(e.val(order.total), 'bigint').as('amount'), e.cast<boolean>(e.val(captured), 'boolean').as('captured')]);
+          return orders.slice(1).reduce((links, order) => links.unionAll(link(order)), link(orders[0]));
+        }),
+    )
+    .selectFrom('p')
+    .select('p.id')
+    .execute();
+  return { id: row.id, customer: customerId, provider: method, status: born, amount, currency: BASE_CURRENCY.code, providerReference: null };
 }
 
 /**
