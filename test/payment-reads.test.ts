@@ -75,7 +75,7 @@ describe("an order's payments", () => {
       expect(refused.body.error.code).toBe('NOT_FOUND');
       const gql = await t.gql('query ($id: Int!) { orderPayments(orderId: $id) { paymentId } }', { id: orderId }, token);
       expect(gql.data.orderPayments).toBeNull();
-      expect(gql.errors[0].extensions.code).toBe('NOT_FOUND');
+      expect(gql.errors?.[0].extensions.code).toBe('NOT_FOUND');
     }
     expect((await t.api('GET', `/api/orders/${orderA.id}/payments`)).status).toBe(401);
     const viaGraphql = await t.gql('query ($id: Int!) { orderPayments(orderId: $id) { paymentId method status orderAmount paidThisOrder refunds { amount } } }', { id: orderB.id }, operatorB.token);
