@@ -6,21 +6,7 @@ import { PaymentSummary } from '../ui/payment-summary';
 const ConsoleOrderPayments = graphql(`
   query ConsoleOrderPayments($orderId: Int!) {
     orderPayments(orderId: $orderId) {
-      paymentId
-      method
-      status
-      orderAmount
-      paidThisOrder
-      providerReference
-      closeReason
-      createdAt
-      refunds {
-        refundId
-        amount
-        status
-        providerReference
-        updatedAt
-      }
+      ...OrderPaymentFields
     }
   }
 `);

@@ -70,19 +70,7 @@ const OrderPageQuery = graphql(`
       }
     }
     orderPayments(orderId: $id) {
-      paymentId
-      method
-      status
-      orderAmount
-      paidThisOrder
-      closeReason
-      createdAt
-      refunds {
-        refundId
-        amount
-        status
-        updatedAt
-      }
+      ...OrderPaymentFields
     }
   }
 `);
