@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { SandboxProvider } from '../src/services/payments/sandbox-provider.js';
 import { settlePaymentRefunds } from '../src/services/payments/payment-refunds.js';
 import { startTestApp, type TestApp } from './support/harness.js';
-import { newCategory, newOperator, newProduct, newShop, PASSWORD, type TestUser } from './support/fixtures.js';
+import { newAdmin, newCategory, newOperator, newProduct, newShop, PASSWORD, type TestUser } from './support/fixtures.js';
 import { waitFor } from './support/subscriptions.js';
 import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, MOBILE, sessionFor, StoreContext } from './support/browser.js';
 
@@ -172,8 +172,26 @@ describe('paying through a gateway in Chromium', () => {
     const panel = shopPage.getByTestId('order-payments');
     await panel.getByText('Refunded').waitFor();
     await panel.getByText(/^sbx_refund_/).waitFor();
+
+    // The platform's payment desk finds the payment by the gateway's reference, with what the gateway said.
+    const admin = await newAdmin(t);
+    const adminContext = await StoreContext.open(browser, t, DESKTOP, await sessionFor(t, admin.email, PASSWORD));
+    contexts.push(adminContext);
+    const desk = await adminContext.page();
+    await desk.goto('/admin/payments');
+    await desk.getByRole('heading', { name: 'Payments', exact: true }).waitFor();
+    await desk.getByRole('combobox', { name: /^Provider/ }).selectOption({ label: 'Sandbox gateway (development)' });
+    await desk.getByLabel('Provider reference').fill(await referenceOf(paymentId));
+    await desk.getByRole('button', { name: 'Find payment' }).click();
+    const found = desk.getByTestId('found-payment');
+    await found.getByRole('heading', { name: `Payment #${paymentId}: Paid` }).waitFor();
+    await found.getByTestId('payment-events').getByRole('cell', { name: 'captured' }).first().waitFor();
+    await desk.getByLabel('Order number').fill(String(shirtOrder.id));
+    await desk.getByRole('button', { name: 'Show its payments' }).click();
+    await desk.getByTestId('order-payments').getByText('Refunded').waitFor();
     expect(store.problems).toEqual([]);
     expect(shopContext.problems).toEqual([]);
+    expect(adminContext.problems).toEqual([]);
   });
 
   it('shows a declined payment live at 390 px and pays on the retry', async () => {
@@ -199,6 +217,13 @@ describe('paying through a gateway in Chromium', () => {
     const [order] = await t.sql<{ status: string }>('select o.status from shop_order o join payment_order po on po.order_id = o.id where po.payment_id = ?', [retry]);
     expect(order.status).toBe('paid');
     expect((await t.sql<{ status: string }>('select status from payment where id in (?, ?) order by id', [declined, retry])).map((r) => r.status)).toEqual(['failed', 'captured']);
+    // The order page lists both attempts, the paying one first, within the phone's width.
+    await page.getByRole('link', { name: /^View order #/ }).click();
+    const attempts = page.getByRole('list', { name: 'Payment' }).getByTestId('payment-status');
+    await attempts.nth(1).waitFor();
+    expect(await attempts.allInnerTexts()).toEqual(['Paid', 'Failed']);
+    expect(await overflowsWidth(page)).toBe(false);
+    await store.screenshot(page, 'order-payments-mobile');
     expect(store.problems).toEqual([]);
   });
 });

@@ -78,6 +78,8 @@ export function Cashier({ orderIds, wallet, gatewaysOnly = false, title = 'Pay w
     navigate(paymentPath(payment.id));
   };
   const refused = refusalOf(state.error, state.data?.startPayment);
+  // Only the balance offered and the caller pays from it already: nothing to choose here.
+  if (methods.data && offered.length === 0) return null;
   const busy = state.fetching || leaving || (method === 'WALLET' && wallet?.busy === true);
   const buttonLabel = method === 'WALLET' && wallet ? wallet.label : method ? `Pay with ${methodLabel(method)}` : 'Pay';
   return (
