@@ -103,7 +103,16 @@ async function payWithSandbox(page: Page, options: { decline?: boolean } = {}): 
 const referenceOf = async (paymentId: number) => (await t.sql<{ provider_reference: string }>('select provider_reference from payment where id = ?', [paymentId]))[0].provider_reference;
 
 /** A marker only this document holds: still there after the outcome arrives means the page was not reloaded. */
-const markDocument = (page: Page) => page.evaluate(() => void Object.assign(globalThis, { journeyMark: 1 }));
+const markDocument = (page: Page) => page.evaluate(() => void Object.assign(globalThis, { journeyMark: 1, journeyMarkAt: performance.now() }));
+/** How far what was drawn moved since the mark (layout shifts not caused by input, as CLS counts them). */
+const shiftSinceMark = async (page: Page) =>
+  Number(
+    await page.evaluate(`(() => {
+      const observer = new PerformanceObserver(() => {});
+      observer.observe({ type: 'layout-shift', buffered: true });
+      return observer.takeRecords().filter((e) => !e.hadRecentInput && e.startTime > globalThis.journeyMarkAt).reduce((sum, e) => sum + e.value, 0);
+    })()`),
+  );
 const stillSameDocument = (page: Page) => page.evaluate(() => (globalThis as { journeyMark?: number }).journeyMark === 1);
 
 /** No element wider than the viewport (a phone scrolls only down). */
@@ -134,6 +143,8 @@ describe('paying through a gateway in Chromium', () => {
     expect(await sandbox().release(await referenceOf(paymentId))).toBe('captured');
     await page.getByRole('heading', { name: 'Paid. Thank you!' }).waitFor();
     expect(await stillSameDocument(page)).toBe(true);
+    // The outcome took the room kept for it: nothing drawn moved.
+    expect(await shiftSinceMark(page)).toBeLessThanOrEqual(0.01);
     await waitFor(() => page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string | null } | null } }).document.activeElement?.textContent === 'Paid. Thank you!'), 5000, 'the outcome focused');
     const orders = (await t.api('GET', '/api/orders', { token: customer.token })).body.items as { id: number; status: string; shop: { id: number }; items: { id: number }[] }[];
     expect(orders.map((o) => o.status)).toEqual(['paid', 'paid']);
@@ -206,6 +217,7 @@ describe('paying through a gateway in Chromium', () => {
     expect(await sandbox().release(await referenceOf(declined))).toBe('failed');
     await page.getByRole('heading', { name: 'The payment did not go through' }).waitFor();
     expect(await stillSameDocument(page)).toBe(true);
+    expect(await shiftSinceMark(page)).toBeLessThanOrEqual(0.01);
     expect(await overflowsWidth(page)).toBe(false);
     await store.screenshot(page, 'payment-declined-mobile');
 
