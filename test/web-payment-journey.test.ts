@@ -205,12 +205,19 @@ describe('paying through a gateway in Chromium', () => {
     expect(adminContext.problems).toEqual([]);
   });
 
-  it('shows a declined payment live at 390 px and pays on the retry', async () => {
+  it("pays an unpaid order from its page at 390 px: the decline shown live, and the retry that pays", async () => {
     const { store, page } = await open(MOBILE);
     const email = `declined-${Date.now()}@example.test`;
     await register(page, email);
     await addToCart(page, data.lantern.id, 'Trail Lantern');
     await checkOut(page, 1);
+    expect(await overflowsWidth(page)).toBe(false);
+    // Left unpaid at checkout, it is paid from the order's own page, where the balance button stays apart.
+    const token = (await t.api('POST', '/api/auth/login', { body: { email, password: PASSWORD } })).body.token as string;
+    const [unpaid] = (await t.api('GET', '/api/orders', { token })).body.items as { id: number }[];
+    await page.goto(`/orders/${unpaid.id}`);
+    await page.getByRole('group', { name: 'Or pay through a provider' }).waitFor();
+    expect(await page.getByRole('radio', { name: 'Mall balance' }).count()).toBe(0);
     expect(await overflowsWidth(page)).toBe(false);
     const declined = await payWithSandbox(page, { decline: true });
     await markDocument(page);
