@@ -3,14 +3,37 @@ import { existsSync, readFileSync, realpathSync, symlinkSync, writeFileSync } fr
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import type { BenchContext, Fixtures } from './context.js';
+import { fixtures, type BenchContext, type Fixtures } from './context.js';
 import { cpuMeter } from './cpu.js';
 import { databaseUrl, prepareDatabase } from './database.js';
 import type { DataSize } from './load-data.js';
 import type { Figures } from './load.js';
-import { selected, type BenchOptions } from './options.js';
+import { CHECKOUT, CHECKOUT_AND_PAY, selected, type BenchOptions } from './options.js';
 import { READS, measureRead, type ReadTarget } from './reads.js';
 import { startServer } from './server-process.js';
+import { checkoutAndPayRate, checkoutRate } from './writes.js';
+
+/**
+ * The write scenarios compare mode runs too, each measured per checkout or per purchase (cart,
+ * checkout and payment). They add orders to each side's database; the sides alternate, so each gets
+ * the same number of runs on data grown alike.
+ */
+const WRITES: { name: string; measure(ctx: BenchContext): Promise<Figures> }[] = [
+  {
+    name: CHECKOUT,
+    measure: async (ctx) => {
+      const f: Awaited<ReturnType<typeof checkoutRate>> & { serverUsPerCheckout?: number; dbUsPerCheckout?: number } = await checkoutRate(ctx);
+      return { requestsPerSecond: f.checkoutsPerSecond, p50Ms: 0, p99Ms: f.p99Ms, errors: f.errors, non2xx: f.non2xx, requests: 0, serverUsPerRequest: f.serverUsPerCheckout, dbUsPerRequest: f.dbUsPerCheckout };
+    },
+  },
+  {
+    name: CHECKOUT_AND_PAY,
+    measure: async (ctx) => {
+      const f = await checkoutAndPayRate(ctx);
+      return { requestsPerSecond: f.paymentsPerSecond, p50Ms: 0, p99Ms: f.p99Ms, errors: f.errors, non2xx: 0, requests: 0, serverUsPerRequest: f.serverUsPerPurchase, dbUsPerRequest: f.dbUsPerPurchase };
+    },
+  },
+];
 
 /**
  * Compare mode (`npm run bench -- --against <commit>`, issue 43): this checkout (A) against another
@@ -132,7 +155,7 @@ function loadOther(root: string, dbName: string, size: DataSize, options: BenchO
   ], root, log);
 }
 
-/** What the read scenarios need from a side's database (no tokens: compare mode writes nothing). */
+/** What the read scenarios need from a side's database (no tokens: only the write scenarios need customers). */
 async function readFixtures(db: pg.Client): Promise<Fixtures> {
   const topCategory = (await db.query<{ id: number }>(`select id from category where depth = 0 order by id limit 1`)).rows[0].id;
   const productIds = (await db.query<{ id: number }>(`select id from product where status = 'published' order by id`)).rows.map((r) => r.id);
@@ -148,7 +171,10 @@ function thisCheckout(): string {
 export async function compare(options: BenchOptions, log: (line: string) => void): Promise<{ rows: ScenarioComparison[]; runs: Record<string, { a: Figures[]; b: Figures[] }>; a: string; b: string }> {
   const size = options.sizes[0];
   const reads: ReadTarget[] = READS.filter((r) => selected(options, r.name));
-  if (reads.length === 0) throw new Error(`--only matches no read scenario (compare mode runs these: ${READS.map((r) => r.name).join('; ')})`);
+  const writes = WRITES.filter((w) => selected(options, w.name));
+  if (reads.length === 0 && writes.length === 0) {
+    throw new Error(`--only matches no scenario compare mode runs (these: ${[...READS.map((r) => r.name), ...WRITES.map((w) => w.name)].join('; ')})`);
+  }
   const other = buildOther(options.against!, log);
   const sides: Side[] = [
     { label: `A ${thisCheckout()}`, root: '.', dbName: options.db },
@@ -158,7 +184,7 @@ export async function compare(options: BenchOptions, log: (line: string) => void
   if (loadA) log(`${sides[0].label}: loaded ${JSON.stringify(size)} in ${loadA.seconds} s`);
   loadOther(other.root, sides[1].dbName, size, options, log);
 
-  const runs: Record<string, { a: Figures[]; b: Figures[] }> = Object.fromEntries(reads.map((r) => [r.name, { a: [], b: [] }]));
+  const runs: Record<string, { a: Figures[]; b: Figures[] }> = Object.fromEntries([...reads, ...writes].map((r) => [r.name, { a: [], b: [] }]));
   for (let pair = 1; pair <= options.pairs; pair++) {
     for (const [i, side] of sides.entries()) {
       log(`pair ${pair} of ${options.pairs}: ${side.label} (${options.workers} server process(es))`);
@@ -168,7 +194,8 @@ export async function compare(options: BenchOptions, log: (line: string) => void
       const server = await startServer({ databaseUrl: dbUrl, port: options.port, workers: options.workers, root: side.root });
       try {
         const ctx: BenchContext = {
-          options, base: `http://127.0.0.1:${options.port}`, db, dbUrl, dbName: side.dbName, fixtures: await readFixtures(db), log,
+          // Write scenarios need customers with tokens (written into the side's database); reads need none.
+          options, base: `http://127.0.0.1:${options.port}`, db, dbUrl, dbName: side.dbName, fixtures: writes.length > 0 ? await fixtures(db, options) : await readFixtures(db), log,
           meter: cpuMeter(server.pid, db, side.dbName),
         };
         for (const read of reads) {
@@ -176,6 +203,12 @@ export async function compare(options: BenchOptions, log: (line: string) => void
           if (figures.non2xx > 0 || figures.errors > 0) log(`${side.label}: ${read.name}: ${figures.non2xx} non-2xx, ${figures.errors} errors`);
           runs[read.name][i === 0 ? 'a' : 'b'].push(figures);
           log(`${side.label}: ${read.name}: ${figures.requestsPerSecond} req/s, server ${figures.serverUsPerRequest} µs, db ${figures.dbUsPerRequest} µs per request`);
+        }
+        for (const write of writes) {
+          const figures = await write.measure(ctx);
+          if (figures.errors > 0) log(`${side.label}: ${write.name}: ${figures.errors} errors`);
+          runs[write.name][i === 0 ? 'a' : 'b'].push(figures);
+          log(`${side.label}: ${write.name}: ${figures.requestsPerSecond}/s, server ${figures.serverUsPerRequest} µs, db ${figures.dbUsPerRequest} µs each`);
         }
         // Requests the load generator cut off at the end of the last run are still being served.
         await new Promise((r) => setTimeout(r, 1000));

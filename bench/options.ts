@@ -16,6 +16,8 @@ export const WEBHOOK_ENDPOINTS = 3;
 export const CHECKOUT = 'Checkout, customers buying distinct SKUs';
 /** The same customers, each paying the order just placed from their balance (the payment path, issue 40). */
 export const CHECKOUT_AND_PAY = 'Checkout and pay, customers buying distinct SKUs';
+/** Stripe webhooks verified by the SDK, each capturing one pending payment (the notification path, issue 40). */
+export const NOTIFICATIONS = 'Payment notifications, Stripe webhooks through the SDK';
 export const BURST = `Flash-sale burst: ${BURST_BUYERS} customers, activity stock ${BURST_STOCK}, one SKU (median)`;
 export const MIXED = 'Mixed traffic';
 export const SOAK = 'Soak';

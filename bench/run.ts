@@ -11,12 +11,13 @@ import type { DataSize } from './load-data.js';
 import type { Figures } from './load.js';
 import { peakAndMean, residentOfServer, sampleResident } from './memory.js';
 import { mixedTraffic } from './mixed.js';
-import { BURST, BenchRefused, CHECKOUT, CHECKOUT_AND_PAY, MIXED, SOAK, WEBHOOK_DRAIN, WEBHOOK_DRAIN_EVENTS, WEBHOOKS, databaseOf, parseOptions, selected, type BenchOptions } from './options.js';
+import { BURST, BenchRefused, CHECKOUT, CHECKOUT_AND_PAY, MIXED, NOTIFICATIONS, SOAK, WEBHOOK_DRAIN, WEBHOOK_DRAIN_EVENTS, WEBHOOKS, databaseOf, parseOptions, selected, type BenchOptions } from './options.js';
 import { LISTING, READS, measureRead } from './reads.js';
 import { startServer } from './server-process.js';
 import { soak } from './soak.js';
 import { checkoutAndPayRate, checkoutRate, flashSaleBursts, rawDecrementRate } from './writes.js';
 import { webhookDrain, webhookFanOut, type ReceiverPace } from './webhooks.js';
+import { notificationGateway, notificationRate } from './notifications.js';
 
 /**
  * `npm run bench`: a fresh database with the scale data set (one per size with `--sizes`), the
@@ -45,8 +46,10 @@ async function benchAt(options: BenchOptions, size: DataSize, dbName: string, so
     for (const workers of [...new Set([1, options.workers])]) {
       log(`${size.products} products: scenarios with ${workers} server process(es)`);
       // The fan-out's receivers listen on 127.0.0.1, which the sender refuses unless allowed.
-      const env = selected(options, WEBHOOKS) ? { WEBHOOK_ALLOW_PRIVATE: 'true' } : undefined;
-      const server = await startServer({ databaseUrl: dbUrl, port: options.port, workers, env });
+      const env: Record<string, string> = selected(options, WEBHOOKS) ? { WEBHOOK_ALLOW_PRIVATE: 'true' } : {};
+      // Stripe offered, its SDK pointed at the stand-in, for the notifications scenario.
+      const gateway = workers === 1 && selected(options, NOTIFICATIONS) ? await notificationGateway() : undefined;
+      const server = await startServer({ databaseUrl: dbUrl, port: options.port, workers, env: { ...env, ...gateway?.env } });
       ctx.meter = cpuMeter(server.pid, db, dbName);
       const rows: [string, object][] = [];
       const memory: Record<string, unknown> = { atRest: residentOfServer(server.pid) };
@@ -59,6 +62,7 @@ async function benchAt(options: BenchOptions, size: DataSize, dbName: string, so
         }
         if (workers === 1 && selected(options, CHECKOUT)) rows.push([CHECKOUT, await checkoutRate(ctx)]);
         if (workers === 1 && selected(options, CHECKOUT_AND_PAY)) rows.push([CHECKOUT_AND_PAY, await checkoutAndPayRate(ctx)]);
+        if (gateway) rows.push([NOTIFICATIONS, await notificationRate(ctx, gateway.standIn)]);
         if (workers === 1 && selected(options, BURST)) {
           const burst = await flashSaleBursts(ctx);
           const raw = await rawDecrementRate(ctx);
@@ -97,6 +101,7 @@ async function benchAt(options: BenchOptions, size: DataSize, dbName: string, so
         memory.afterScenarios = residentOfServer(server.pid);
       } finally {
         await server.stop();
+        await gateway?.standIn.close();
       }
       rows.push(['Resident memory (MB)', memory]);
       table(rows);

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { isIP } from 'node:net';
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
+import { BASE_CURRENCY } from './currency.js';
 /**
  * Configuration comes only from environment variables, validated once at start so that a bad value
  * stops the process with a message naming the variable instead of failing later in a request.
@@ -212,6 +213,23 @@ export interface PaymentsConfig {
   sandbox: { delayMs: number; secret: string };
   /** Stripe: the secret API key, the webhook endpoint's signing secret, and (tests) another API address. */
   stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | null;
+  alipay: AlipayConfig | null;
+}
+
+/** Alipay (public-key mode): the app, its keys, the gateway, and where Alipay sends the customer and its notifications. */
+export interface AlipayConfig {
+  appId: string;
+  /** The app's private key, as PEM of the form `keyType` names (the SDK's own two). */
+  privateKey: string;
+  keyType: 'PKCS1' | 'PKCS8';
+  /** Alipay's public key (SPKI PEM): notifications and answers are checked against it. */
+  alipayPublicKey: string;
+  /** `gateway.do` of Alipay (or of the tests' stand-in). */
+  gatewayUrl: string;
+  /** This server's origin as customers and Alipay reach it: `notify_url` and `return_url` are made from it. */
+  publicUrl: string;
+  /** Alipay closes an unpaid trade after this many minutes (`timeout_express`): the payment window. */
+  timeoutMinutes: number;
 }
 
 export class ConfigError extends Error {}
@@ -300,12 +318,12 @@ function corsOrigins(env: Env): string[] {
 }
 
 /**
- * PAYMENT_METHODS (default: wallet, sandbox outside production, stripe when its keys are set). The
+ * PAYMENT_METHODS (default: wallet, sandbox outside production, stripe when its keys are set, alipay when ALIPAY_APP_ID is). The
  * sandbox gateway pays without any money moving at a provider, so a production server refuses to start
  * with it. Its notifications are signed with a key derived from DEVICE_TOKEN_SECRET, which every
  * process of one server shares.
  */
-function payments(env: Env, nodeEnv: AppConfig['nodeEnv'], deviceSecret: string): PaymentsConfig {
+function payments(env: Env, nodeEnv: AppConfig['nodeEnv'], deviceSecret: string, paymentWindowMinutes: number): PaymentsConfig {
   const stripeKey = env.STRIPE_SECRET_KEY ?? '';
   const stripeHook = env.STRIPE_WEBHOOK_SECRET ?? '';
   const raw = env.PAYMENT_METHODS?.trim();
@@ -317,7 +335,7 @@ function payments(env: Env, nodeEnv: AppConfig['nodeEnv'], deviceSecret: string)
         }
         return method as PaymentMethod;
       })
-    : ['wallet', ...(nodeEnv === 'production' ? [] : (['sandbox'] as const)), ...(stripeKey ? (['stripe'] as const) : [])];
+    : ['wallet', ...(nodeEnv === 'production' ? [] : (['sandbox'] as const)), ...(stripeKey ? (['stripe'] as const) : []), ...(env.ALIPAY_APP_ID ? (['alipay'] as const) : [])];
   if (new Set(methods).size !== methods.length) throw new ConfigError(`PAYMENT_METHODS lists a method twice: "${raw}"`);
   if (methods.includes('sandbox') && nodeEnv === 'production') {
     throw new ConfigError('PAYMENT_METHODS: the sandbox gateway is for development only (it pays without money) and is refused with NODE_ENV=production');
@@ -325,7 +343,6 @@ function payments(env: Env, nodeEnv: AppConfig['nodeEnv'], deviceSecret: string)
   if (methods.includes('stripe') && (!stripeKey || !stripeHook)) {
     throw new ConfigError('PAYMENT_METHODS lists stripe: set STRIPE_SECRET_KEY (sk_...) and STRIPE_WEBHOOK_SECRET (whsec_..., the webhook endpoint\'s signing secret)');
   }
-  if (methods.includes('alipay')) throw new ConfigError('PAYMENT_METHODS: alipay is not available in this version');
   const stripeApiUrl = env.STRIPE_API_URL?.trim() || undefined;
   if (stripeApiUrl && !/^https?:\/\/[^/]+\/?$/.test(stripeApiUrl)) throw new ConfigError(`STRIPE_API_URL must be an origin such as http://127.0.0.1:12111, got "${stripeApiUrl}"`);
   return {
@@ -333,7 +350,64 @@ function payments(env: Env, nodeEnv: AppConfig['nodeEnv'], deviceSecret: string)
     queryAfterSeconds: integer(env, 'PAYMENT_QUERY_AFTER_SECONDS', 180, 1, 86_400),
     sandbox: { delayMs: integer(env, 'SANDBOX_PAYMENT_DELAY_MS', 3_000, 0, 600_000), secret: createHmac('sha256', deviceSecret).update('sandbox-payments').digest('base64url') },
     stripe: methods.includes('stripe') ? { secretKey: stripeKey, webhookSecret: stripeHook, apiUrl: stripeApiUrl } : null,
+    alipay: methods.includes('alipay') ? alipay(env, paymentWindowMinutes) : null,
   };
+}
+
+/**
+ * ALIPAY_*: read only when `alipay` is offered, and checked here (each key parsed), so a wrong key
+ * stops the start instead of failing the first customer. Keys may be PEM or the bare base64 Alipay's
+ * key tool writes, with `\n` for line breaks as environment files often hold them.
+ */
+function alipay(env: Env, paymentWindowMinutes: number): AlipayConfig {
+  const required = { ALIPAY_APP_ID: env.ALIPAY_APP_ID, ALIPAY_PRIVATE_KEY: env.ALIPAY_PRIVATE_KEY, ALIPAY_PUBLIC_KEY: env.ALIPAY_PUBLIC_KEY, PUBLIC_URL: env.PUBLIC_URL };
+  const missing = Object.entries(required).filter(([, value]) => !value?.trim()).map(([name]) => name);
+  if (missing.length > 0) {
+    throw new ConfigError(`PAYMENT_METHODS lists alipay: set ${missing.join(', ')} (the app id, the app's private key, Alipay's public key, and this server's public origin for notify_url and return_url)`);
+  }
+  // Alipay trades in yuan only (its cross-border products aside): a mall in another currency cannot offer it.
+  if ((BASE_CURRENCY.code as string) !== 'CNY') throw new ConfigError(`PAYMENT_METHODS lists alipay, which takes CNY only; this mall's currency is ${BASE_CURRENCY.code}`);
+  const appId = required.ALIPAY_APP_ID!.trim();
+  if (!/^\d{16}$/.test(appId)) throw new ConfigError(`ALIPAY_APP_ID must be the app's 16-digit id, got "${appId}"`);
+  const gatewayUrl = env.ALIPAY_GATEWAY_URL?.trim() || 'https://openapi.alipay.com/gateway.do';
+  if (!/^https?:\/\/[^/]+\/.*gateway\.do$/.test(gatewayUrl)) throw new ConfigError(`ALIPAY_GATEWAY_URL must be a gateway address ending in gateway.do (https://openapi-sandbox.dl.alipaydev.com/gateway.do), got "${gatewayUrl}"`);
+  const publicUrl = required.PUBLIC_URL!.trim().replace(/\/$/, '');
+  if (!/^https?:\/\/[^/]+$/.test(publicUrl)) throw new ConfigError(`PUBLIC_URL must be an origin such as https://mall.example, got "${publicUrl}"`);
+  const text = (raw: string) => raw.trim().replace(/\\n/g, '\n');
+  let privateKey: string;
+  let keyType: AlipayConfig['keyType'];
+  try {
+    ({ privateKey, keyType } = appPrivateKey(text(required.ALIPAY_PRIVATE_KEY!)));
+  } catch (error) {
+    throw new ConfigError(`ALIPAY_PRIVATE_KEY must be the app's RSA private key (PEM, or the base64 Alipay's key tool writes): ${error instanceof Error ? error.message : String(error)}`);
+  }
+  let alipayPublicKey = text(required.ALIPAY_PUBLIC_KEY!);
+  try {
+    if (!alipayPublicKey.includes('-----BEGIN')) alipayPublicKey = pemOf(alipayPublicKey, 'PUBLIC KEY');
+    if (createPublicKey(alipayPublicKey).asymmetricKeyType !== 'rsa') throw new Error('not an RSA key');
+  } catch (error) {
+    throw new ConfigError(`ALIPAY_PUBLIC_KEY must be Alipay's RSA public key (PEM, or the base64 shown in Alipay's console; not the app's own): ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return { appId, privateKey, keyType, alipayPublicKey, gatewayUrl, publicUrl, timeoutMinutes: paymentWindowMinutes };
+}
+
+const pemOf = (base64: string, label: string) => `-----BEGIN ${label}-----\n${base64.replace(/\s+/g, '').replace(/.{1,64}/g, '$&\n')}-----END ${label}-----\n`;
+
+/** The app's key as PEM and which of the SDK's two forms it is; bare base64 is PKCS#8 (Alipay's key tool) or else PKCS#1. */
+function appPrivateKey(raw: string): { privateKey: string; keyType: AlipayConfig['keyType'] } {
+  let privateKey = raw;
+  if (!raw.includes('-----BEGIN')) {
+    const der = Buffer.from(raw.replace(/\s+/g, ''), 'base64');
+    let pkcs8 = true;
+    try {
+      createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });
+    } catch {
+      pkcs8 = false;
+    }
+    privateKey = pemOf(raw, pkcs8 ? 'PRIVATE KEY' : 'RSA PRIVATE KEY');
+  }
+  if (createPrivateKey(privateKey).asymmetricKeyType !== 'rsa') throw new Error('not an RSA key');
+  return { privateKey, keyType: privateKey.includes('BEGIN RSA PRIVATE KEY') ? 'PKCS1' : 'PKCS8' };
 }
 
 /** Made once per process when DEVICE_TOKEN_SECRET is not set (development and test only). */
@@ -427,13 +501,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
   // About 2 x cores + 1 connections for the whole server, shared by its processes.
   const defaultPoolSize = Math.max(2, Math.ceil((2 * os.availableParallelism() + 1) / clusterWorkers));
   const devices = deviceTokens(env, nodeEnv);
+  const paymentWindowMinutes = integer(env, 'PAYMENT_WINDOW_MINUTES', 30, 1, 60 * 24 * 30);
   return {
     ...databaseSettings(env),
     port: integer(env, 'PORT', 4000, 0, 65535),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     nodeEnv,
     tokenTtlHours: integer(env, 'TOKEN_TTL_HOURS', 24 * 7, 1, 24 * 365),
-    paymentWindowMinutes: integer(env, 'PAYMENT_WINDOW_MINUTES', 30, 1, 60 * 24 * 30),
+    paymentWindowMinutes,
     afterSaleWindowDays: integer(env, 'AFTER_SALE_WINDOW_DAYS', 7, 0, 365),
     idempotencyKeyTtlHours: integer(env, 'IDEMPOTENCY_KEY_TTL_HOURS', 24, 1, 24 * 365),
     sweepIntervalSeconds: integer(env, 'SWEEP_INTERVAL_SECONDS', 30, 0, 3600),
@@ -474,7 +549,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       refusalHoldMs: 1_000,
     },
     deviceTokens: devices,
-    payments: payments(env, nodeEnv, devices.secret),
+    payments: payments(env, nodeEnv, devices.secret, paymentWindowMinutes),
     passwordHashing: {
       // Half the cores (at least one): scrypt is pure CPU, and the other half keeps serving requests.
       concurrency: integer(env, 'PASSWORD_HASH_CONCURRENCY', Math.max(1, Math.floor(os.availableParallelism() / 2)), 1, 64),

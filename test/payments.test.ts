@@ -7,6 +7,7 @@ import { settlePaymentRefunds } from '../src/services/payments/payment-refunds.j
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newCustomer, newGroupBuy, newOperator, type TestUser } from './support/fixtures.js';
 import { addToCart, balanceOf, checkoutOk, expectLedgerReplays, groupCheckoutOk, groupRow, shopWithProduct } from './support/shopping.js';
+import { twoShopCheckout as checkoutOfTwoShops } from './support/payment-flows.js';
 import { mutate } from './support/graphql.js';
 
 /** A sandbox whose notifications never leave: what a gateway's lost notification looks like. */
@@ -38,16 +39,8 @@ afterAll(async () => {
 
 const sandboxOf = (app: TestApp) => app.deps.wiring.paymentProviders.sandbox as SandboxProvider;
 
-/** A new customer (no money at all) with a two-shop checkout of 1000 + 2 x 500. */
-async function twoShopCheckout(app: TestApp, funds = 0): Promise<{ customer: TestUser; orderIds: number[]; total: number; shopIds: number[] }> {
-  const customer = await newCustomer(app, { available: funds, points: 0 });
-  const a = await shopWithProduct(app, [{ price: 1000, stock: 10 }]);
-  const b = await shopWithProduct(app, [{ price: 500, stock: 10 }]);
-  await addToCart(app, customer.token, a.product.skuIds[0], 1);
-  await addToCart(app, customer.token, b.product.skuIds[0], 2);
-  const orders = await checkoutOk(app, customer.token);
-  return { customer, orderIds: orders.map((o) => o.id as number), total: orders.reduce((n, o) => n + (o.total as number), 0), shopIds: orders.map((o) => o.shop.id as number) };
-}
+/** A new customer (no money at all, unless `funds`) with a two-shop checkout of 1000 + 2 x 500. */
+const twoShopCheckout = (app: TestApp, funds = 0) => checkoutOfTwoShops(app, { funds, lines: [[1000, 1], [500, 2]] });
 
 async function startSandbox(app: TestApp, customer: TestUser, orderIds: number[], extra: Record<string, unknown> = {}) {
   const res = await app.api('POST', '/api/payments', { token: customer.token, body: { order_ids: orderIds, method: 'sandbox', ...extra } });
@@ -57,7 +50,8 @@ async function startSandbox(app: TestApp, customer: TestUser, orderIds: number[]
 
 /** Waits (by condition, not by clock) until the payment leaves `pending`. */
 async function settled(app: TestApp, paymentId: number): Promise<string> {
-  for (let i = 0; i < 400; i++) {
+  // A ceiling for a server that never notifies, far above the sandbox's delay on a loaded machine.
+  for (let i = 0; i < 2400; i++) {
     const [row] = await app.sql<{ status: string }>('select status from payment where id = ?', [paymentId]);
     if (row.status !== 'pending') return row.status;
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -67,7 +61,8 @@ async function settled(app: TestApp, paymentId: number): Promise<string> {
 
 const statuses = async (app: TestApp, ids: number[]) =>
   (await app.sql<{ status: string }>('select status from shop_order where id = any(?::int[]) order by id', [`{${ids.join(',')}}`])).map((r) => r.status);
-const clearing = async (app: TestApp, kind: string) => Number((await app.sql('select amount from balance where kind = ? and user_id is null and shop_id is null', [kind]))[0].amount);
+/** A gateway's clearing account: the sum of its rows (CLEARING_SLOTS). */
+const clearing = async (app: TestApp, kind: string) => Number((await app.sql('select coalesce(sum(amount), 0) as amount from balance where kind = ? and user_id is null and shop_id is null', [kind]))[0].amount);
 const captures = async (app: TestApp, paymentId: number) =>
   Number((await app.sql(`select count(distinct transfer_id)::int as n from ledger_entry where reason = 'payment_capture' and reference_type = 'payment' and reference_id = ?`, [paymentId]))[0].n);
 const orderPayments = async (app: TestApp, orderIds: number[]) =>
@@ -164,6 +159,22 @@ describe('the sandbox gateway', () => {
     await expectLedgerReplays(t);
   });
 
+  it("takes each payment's money through its own row of the clearing account (payment id % 8), so captures of different payments never queue on one row", async () => {
+    const paid = await Promise.all([1, 2, 3].map(async () => {
+      const { customer, orderIds, total } = await twoShopCheckout(t);
+      const payment = await startSandbox(t, customer, orderIds);
+      expect(await settled(t, payment.id)).toBe('captured');
+      return { id: payment.id, total };
+    }));
+    for (const payment of paid) {
+      const rows = await t.sql<{ slot: number; delta: number }>(
+        `select b.slot, l.delta::int as delta from ledger_entry l join balance b on b.id = l.balance_id where b.kind = 'clearing_sandbox' and l.reference_type = 'payment' and l.reference_id = ?`, [payment.id]);
+      expect(rows).toEqual([{ slot: payment.id % 8, delta: -payment.total }]);
+    }
+    expect(await t.sql(`select count(*)::int as n from balance where kind = 'clearing_sandbox'`)).toEqual([{ n: 8 }]);
+    await expectLedgerReplays(t);
+  });
+
   it('fails on demand: the payment fails, the orders stay pending, no money moves; a retry with another payment works', async () => {
     const { customer, orderIds } = await twoShopCheckout(t);
     const payment = await startSandbox(t, customer, orderIds, { simulate_failure: true });
@@ -233,7 +244,8 @@ describe('notifications', () => {
     expect(tampered.status).toBe(400);
     const [row] = await silent.sql(`select count(*)::int as n from payment_event where verified = false and outcome = 'signature_invalid' and raw = ?`, [signed.body]);
     expect(row.n).toBeGreaterThanOrEqual(3);
-    expect(await settled(silent, payment.id).catch(() => 'pending')).toBe('pending');
+    // The silent sandbox never notifies: only these forged notifications could have moved it.
+    expect((await silent.sql('select status from payment where id = ?', [payment.id]))[0].status).toBe('pending');
     expect(await statuses(silent, orderIds)).toEqual(['pending_payment', 'pending_payment']);
   }, 30_000);
 
@@ -428,6 +440,42 @@ describe('faults', () => {
     expect(await orderPayments(silent, orderIds)).toBe(2);
     expect(await balanceOf(silent, customer.id, 'available')).toBe(0);
     await expectLedgerReplays(silent);
+  });
+});
+
+describe('an Idempotency-Key on starting a payment', () => {
+  const start = (app: TestApp, customer: TestUser, body: Record<string, unknown>, key: string) =>
+    app.api('POST', '/api/payments', { token: customer.token, body, headers: { 'idempotency-key': key } });
+
+  it('a retry with the same key answers the same payment, byte for byte, and starts nothing at the provider', async () => {
+    const { customer, orderIds } = await twoShopCheckout(silent);
+    const first = await start(silent, customer, { order_ids: orderIds, method: 'sandbox' }, 'pay-once-1');
+    const again = await start(silent, customer, { order_ids: orderIds, method: 'sandbox' }, 'pay-once-1');
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(JSON.stringify(again.body)).toBe(JSON.stringify(first.body));
+    expect(first.body.next_step).toMatchObject({ type: 'wait' });
+    expect(await silent.sql('select id from payment where customer_id = ?', [customer.id])).toEqual([{ id: first.body.id }]);
+    // The key names one request: other orders, another method, or another operation are refused.
+    const other = await start(silent, customer, { order_ids: orderIds, method: 'sandbox', simulate_failure: true }, 'pay-once-1');
+    expect([other.status, other.body.error.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+    const gql = await mutate(silent, 'startPayment', { orderIds, method: 'SANDBOX', idempotencyKey: 'pay-once-1' }, 'payment { id }', customer.token);
+    expect([gql.payload.payment, gql.userErrors]).toEqual([{ id: first.body.id }, []]);
+    expect(await silent.sql('select count(*)::int as n from payment where customer_id = ?', [customer.id])).toEqual([{ n: 1 }]);
+  });
+
+  it('ten retries with one key at once start one payment, and every answer names it', async () => {
+    const { customer, orderIds } = await twoShopCheckout(silent);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => start(silent, customer, { order_ids: orderIds, method: 'sandbox' }, 'pay-once-race')));
+    const payments = await silent.sql<{ id: number }>('select id from payment where customer_id = ?', [customer.id]);
+    expect(payments).toHaveLength(1);
+    for (const res of answers) expect([res.status, res.body.id]).toEqual([201, payments[0].id]);
+  });
+
+  it('a bad key is refused before anything is written', async () => {
+    const { customer, orderIds } = await twoShopCheckout(silent);
+    const res = await start(silent, customer, { order_ids: orderIds, method: 'sandbox' }, ' ');
+    expect([res.status, res.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
+    expect(await silent.sql('select id from payment where customer_id = ?', [customer.id])).toEqual([]);
   });
 });
 

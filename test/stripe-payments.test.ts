@@ -4,8 +4,9 @@ import { queryPendingPayments } from '../src/services/payments/payment.service.j
 import { settlePaymentRefunds } from '../src/services/payments/payment-refunds.js';
 import type { StripeProvider } from '../src/services/payments/stripe-provider.js';
 import { startTestApp, type TestApp } from './support/harness.js';
-import { newAdmin, newCustomer, newOperator, type TestUser } from './support/fixtures.js';
-import { addToCart, balanceOf, checkoutOk, expectLedgerReplays, shopWithProduct } from './support/shopping.js';
+import { newAdmin, type TestUser } from './support/fixtures.js';
+import { balanceOf, expectLedgerReplays } from './support/shopping.js';
+import { approvedRefund, settleWhileDown, twoShopCheckout } from './support/payment-flows.js';
 import { signStripe, startStripeStandIn, type StripeStandIn } from './support/stripe-stand-in.js';
 
 /**
@@ -27,15 +28,7 @@ afterAll(async () => {
   await stripe?.close();
 });
 
-async function checkout(): Promise<{ customer: TestUser; orderIds: number[]; total: number; shopIds: number[] }> {
-  const customer = await newCustomer(t);
-  const a = await shopWithProduct(t, [{ price: 1250, stock: 10 }]);
-  const b = await shopWithProduct(t, [{ price: 799, stock: 10 }]);
-  await addToCart(t, customer.token, a.product.skuIds[0], 1);
-  await addToCart(t, customer.token, b.product.skuIds[0], 3);
-  const orders = await checkoutOk(t, customer.token);
-  return { customer, orderIds: orders.map((o) => o.id as number), total: orders.reduce((n, o) => n + (o.total as number), 0), shopIds: orders.map((o) => o.shop.id as number) };
-}
+const checkout = () => twoShopCheckout(t);
 
 async function startStripe(customer: TestUser, orderIds: number[]) {
   const res = await t.api('POST', '/api/payments', { token: customer.token, body: { order_ids: orderIds, method: 'stripe' } });
@@ -46,7 +39,8 @@ async function startStripe(customer: TestUser, orderIds: number[]) {
 const webhook = (body: string, signature: string) => t.api('POST', '/api/payments/notifications/stripe', { raw: body, headers: { 'stripe-signature': signature } });
 const paymentStatus = async (id: number) => (await t.sql<{ status: string }>('select status from payment where id = ?', [id]))[0].status;
 const orderStatuses = async (ids: number[]) => (await t.sql<{ status: string }>('select status from shop_order where id = any(?::int[]) order by id', [`{${ids.join(',')}}`])).map((r) => r.status);
-const clearing = async () => Number((await t.sql(`select amount from balance where kind = 'clearing_stripe'`))[0].amount);
+/** Stripe's clearing account: the sum of its rows (CLEARING_SLOTS). */
+const clearing = async () => Number((await t.sql(`select sum(amount) as amount from balance where kind = 'clearing_stripe'`))[0].amount);
 
 describe('stripe', () => {
   it('creates one PaymentIntent per payment in minor units, hands the client secret on, and captures on the verified webhook', async () => {
@@ -149,27 +143,15 @@ describe('stripe', () => {
     const payment = await startStripe(customer, orderIds);
     const event = stripe.event('payment_intent.succeeded', stripe.succeed(payment.provider_reference), WEBHOOK_SECRET);
     expect((await webhook(event.body, event.signature)).body.outcome).toBe('captured');
-    const refundOne = async (orderId: number, shopId: number) => {
-      const order = (await t.api('GET', `/api/orders/${orderId}`, { token: customer.token })).body;
-      const asked = await t.api('POST', `/api/orders/${orderId}/refunds`, { token: customer.token, body: { kind: 'refund', reason: 'Not needed', items: [{ order_item_id: order.items[0].id, quantity: 1 }] } });
-      const approved = await t.api('POST', `/api/merchant/refunds/${asked.body.id}/approve`, { token: (await newOperator(t, shopId)).token, body: {} });
-      expect(approved.body.status).toBe('completed');
-      return { refundId: asked.body.id as number, amount: approved.body.amount as number };
-    };
-    const first = await refundOne(orderIds[0], shopIds[0]);
-    stripe.failing = true;
-    try {
-      await settlePaymentRefunds(await t.context());
-    } finally {
-      stripe.failing = false;
-    }
+    const first = await approvedRefund(t, customer, orderIds[0], shopIds[0]);
+    await settleWhileDown(t, stripe);
     expect((await t.sql('select status, attempts from payment_refund where refund_id = ?', [first.refundId]))[0]).toEqual({ status: 'pending', attempts: 1 });
     await settlePaymentRefunds(await t.context());
     expect((await t.sql('select status from payment_refund where refund_id = ?', [first.refundId]))[0].status).toBe('succeeded');
     expect(stripe.refunds.filter((r) => r.payment_intent === payment.provider_reference).map((r) => r.amount)).toEqual([first.amount]);
     // Stripe refuses the second (here: it has nothing left to refund): the money comes back to the balance.
     stripe.intents.get(payment.provider_reference)!.amount_received = first.amount;
-    const second = await refundOne(orderIds[1], shopIds[1]);
+    const second = await approvedRefund(t, customer, orderIds[1], shopIds[1]);
     expect(await balanceOf(t, customer.id, 'available')).toBe(0);
     await settlePaymentRefunds(await t.context());
     expect((await t.sql('select status from payment_refund where refund_id = ?', [second.refundId]))[0].status).toBe('failed');
@@ -178,17 +160,55 @@ describe('stripe', () => {
     await expectLedgerReplays(t);
   });
 
+  it('a refund Stripe answers pending is followed to its end by retrieving it, never created again; a failed one comes back to the balance', async () => {
+    const { customer, orderIds, shopIds } = await checkout();
+    const payment = await startStripe(customer, orderIds);
+    const event = stripe.event('payment_intent.succeeded', stripe.succeed(payment.provider_reference), WEBHOOK_SECRET);
+    expect((await webhook(event.body, event.signature)).body.outcome).toBe('captured');
+    stripe.refundsPending = true;
+    try {
+      const first = await approvedRefund(t, customer, orderIds[0], shopIds[0]);
+      const second = await approvedRefund(t, customer, orderIds[1], shopIds[1]);
+      const refundRow = async (refundId: number) => (await t.sql<{ status: string; provider_reference: string | null }>('select status, provider_reference from payment_refund where refund_id = ?', [refundId]))[0];
+      await settlePaymentRefunds(await t.context());
+      const [a, b] = [await refundRow(first.refundId), await refundRow(second.refundId)];
+      expect([a.status, b.status]).toEqual(['pending', 'pending']);
+      expect(a.provider_reference).toMatch(/^re_/);
+      // Still at the bank: asked again, nothing changes, and no second refund is made.
+      await settlePaymentRefunds(await t.context());
+      expect(stripe.refunds.filter((r) => r.payment_intent === payment.provider_reference)).toHaveLength(2);
+      expect(stripe.requests.filter((r) => r.method === 'GET' && r.path === `/v1/refunds/${a.provider_reference}`)).toHaveLength(1);
+      stripe.settleRefund(a.provider_reference!, 'succeeded');
+      stripe.settleRefund(b.provider_reference!, 'failed');
+      await settlePaymentRefunds(await t.context());
+      expect([(await refundRow(first.refundId)).status, (await refundRow(second.refundId)).status]).toEqual(['succeeded', 'failed']);
+      expect(stripe.refunds.filter((r) => r.payment_intent === payment.provider_reference)).toHaveLength(2);
+      // The failed one's money is back on the customer's balance; the payment's refunded amount is the succeeded one's.
+      expect(await balanceOf(t, customer.id, 'available')).toBe(second.amount);
+      expect((await t.sql('select refunded_amount from payment where id = ?', [payment.id]))[0].refunded_amount).toBe(first.amount);
+      const refunded = await t.sql<{ status: string }>(`select payload->>'status' as status from event where type = 'payment.refunded' and (payload->>'paymentId')::int = ? order by id`, [payment.id]);
+      expect(refunded.map((r) => r.status)).toEqual(['succeeded', 'failed']);
+      await expectLedgerReplays(t);
+    } finally {
+      stripe.refundsPending = false;
+    }
+  });
+
   it('a Stripe that cannot be reached fails the payment with 502, and the customer may start another', async () => {
     const { customer, orderIds } = await checkout();
+    const withKey = { token: customer.token, body: { order_ids: orderIds, method: 'stripe' }, headers: { 'idempotency-key': 'stripe-down-1' } };
     stripe.failing = true;
     try {
-      const res = await t.api('POST', '/api/payments', { token: customer.token, body: { order_ids: orderIds, method: 'stripe' } });
+      const res = await t.api('POST', '/api/payments', withKey);
       expect([res.status, res.body.error.code]).toEqual([502, 'PAYMENT_PROVIDER_UNAVAILABLE']);
       expect(await paymentStatus(res.body.error.details.payment_id)).toBe('failed');
     } finally {
       stripe.failing = false;
     }
-    expect((await startStripe(customer, orderIds)).status).toBe('pending');
+    // The refusal freed the key: the same key starts a new payment once Stripe answers again.
+    const retried = await t.api('POST', '/api/payments', withKey);
+    expect([retried.status, retried.body.status]).toEqual([201, 'pending']);
+    expect((await t.api('POST', '/api/payments', withKey)).body.id).toBe(retried.body.id);
   }, 60_000);
 
   it("reconciliation shows Stripe's day: captured, confirmed refunded, and what still waits on it, over both doors", async () => {

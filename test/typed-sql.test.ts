@@ -28,7 +28,7 @@ export type Checks = [
   // No column holds an entity: each relation is its foreign key's value (the target's key is known).
   Assert<Same<{ [T in keyof Database]: { [C in keyof Database[T]]: typeof EntityName extends keyof NonNullable<Database[T][C]> ? C : never }[keyof Database[T]] }[keyof Database], never>>,
   // A bigint kept as a number (BigIntType('number')), an enum, a nullable column, a foreign key.
-  Assert<Same<Database['Balance'], { id: number; user: number | null; shop: number | null; kind: BalanceKind; currency: string | null; amount: number }>>,
+  Assert<Same<Database['Balance'], { id: number; user: number | null; shop: number | null; kind: BalanceKind; currency: string | null; amount: number; slot: number }>>,
   // Timestamps, nullable ones, a JSON column typed as its shape.
   Assert<Same<Database['Order']['createdAt'], Date>>,
   Assert<Same<Database['Order']['paidAt'], Date | null>>,
@@ -77,7 +77,7 @@ describe('typed SQL on the entities', () => {
 
   it('reads a bigint balance as the number its type says, with its enum and nullable columns', async () => {
     const row = await typedSql(orm.em.fork()).selectFrom('Balance').selectAll().where('id', '=', ids.balance).executeTakeFirstOrThrow();
-    expect(row).toEqual({ id: ids.balance, user: ids.user, shop: null, kind: BalanceKind.Available, currency: 'CNY', amount: bigAmount });
+    expect(row).toEqual({ id: ids.balance, user: ids.user, shop: null, kind: BalanceKind.Available, currency: 'CNY', amount: bigAmount, slot: 0 });
   });
 
   it('reads timestamps as Dates, a null timestamp as null and a JSON column as its object', async () => {

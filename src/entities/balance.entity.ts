@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property, ManyToOne, Enum, Check, Index, Unique } from '@mikro-orm/decorators/legacy';
-import { BigIntType, EntityName, type Rel } from '@mikro-orm/core';
+import { BigIntType, EntityName, type Opt, type Rel } from '@mikro-orm/core';
 import { User } from './user.entity.js';
 import { Shop } from './shop.entity.js';
 
@@ -34,13 +34,25 @@ export enum BalanceKind {
 export const CLEARING_KINDS = [BalanceKind.PlatformClearing, BalanceKind.SandboxClearing, BalanceKind.StripeClearing, BalanceKind.AlipayClearing] as const;
 export type ClearingKind = (typeof CLEARING_KINDS)[number];
 
+/** A gateway's clearing account: money it captured enters through it, refunds to it leave through it. */
+export const GATEWAY_CLEARING_KINDS = [BalanceKind.SandboxClearing, BalanceKind.StripeClearing, BalanceKind.AlipayClearing] as const;
+
+/**
+ * Rows per gateway clearing account. Every capture of a gateway moves money out of its clearing
+ * account, so with one row every capture of the mall would queue on that row's lock until its
+ * transaction commits (measured: 23 Stripe captures per second at 50 connections, the transfer
+ * waiting 115 ms on average). The account is kept in this many rows (`slot`), a payment using the
+ * row `payment id % CLEARING_SLOTS` for its capture and its refunds; the account is their sum.
+ */
+export const CLEARING_SLOTS = 8;
+
 export const CUSTOMER_KINDS = [BalanceKind.Available, BalanceKind.Frozen, BalanceKind.Points] as const;
 export const SHOP_KINDS = [BalanceKind.ShopPending, BalanceKind.ShopAvailable, BalanceKind.ShopInTransit, BalanceKind.ShopDebt, BalanceKind.PlatformCommission] as const;
 
 /**
- * One row per (owner, kind, currency): a customer's, a shop's or the platform's (neither). The
- * unique index is NULLS NOT DISTINCT so a second `points` row (currency null) or a second platform
- * row is refused too. Changed only by the ledger service: every money change is a transfer between
+ * One row per (owner, kind, currency, slot): a customer's, a shop's or the platform's (neither); only
+ * a gateway's clearing account has several slots (`CLEARING_SLOTS`). The unique index is NULLS NOT
+ * DISTINCT so a second `points` row (currency null) or a second platform row is refused too. Changed only by the ledger service: every money change is a transfer between
  * two of them, so their sum is zero.
  */
 @Entity()
@@ -48,7 +60,11 @@ export const SHOP_KINDS = [BalanceKind.ShopPending, BalanceKind.ShopAvailable, B
 // comparator then matches the index by name only.
 @Unique({
   name: 'balance_owner_kind_currency_unique',
-  expression: 'create unique index "balance_owner_kind_currency_unique" on "balance" ("user_id", "shop_id", "kind", "currency") nulls not distinct',
+  expression: 'create unique index "balance_owner_kind_currency_unique" on "balance" ("user_id", "shop_id", "kind", "currency", "slot") nulls not distinct',
+})
+@Check({
+  name: 'balance_slot_of_gateway_clearing',
+  expression: "slot = 0 or (kind in ('clearing_sandbox', 'clearing_stripe', 'clearing_alipay') and slot between 0 and 7)",
 })
 @Index({ name: 'balance_shop_id_index', properties: ['shop'], where: 'shop_id is not null' })
 @Check({
@@ -82,4 +98,8 @@ export class Balance {
   /** Minor units of the currency, or points. */
   @Property({ type: new BigIntType('number') })
   amount!: number;
+
+  /** Which row of a gateway's clearing account (0 to CLEARING_SLOTS - 1); 0 for every other account. */
+  @Property({ type: 'smallint', default: 0 })
+  slot: number & Opt = 0;
 }

@@ -54,6 +54,7 @@ export class PaymentResolver {
 
   @Mutation(() => StartPaymentPayload, { description: "Start one payment for a checkout's orders with a method" })
   startPayment(@Arg('input', () => StartPaymentInput) input: StartPaymentInput, @Ctx() { ctx }: GraphQLContext) {
-    return answer(ctx, StartPaymentPayload, () => payments.startPayment(ctx, withoutNulls({ ...input })));
+    const { idempotencyKey, ...start } = input;
+    return answer(ctx, StartPaymentPayload, () => payments.startPayment(ctx, withoutNulls({ ...start }), idempotencyKey ?? undefined));
   }
 }

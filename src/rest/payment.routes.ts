@@ -2,9 +2,9 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import * as payments from '../services/payments/payment.service.js';
 import { PAYMENT_METHODS } from '../config.js';
-import { route, Reply } from './route.js';
+import { route, Reply, TextReply } from './route.js';
 import * as orderPayments from '../services/payments/order-payments.js';
-import { NotificationReceipt, OrderPaymentList, Payment, PaymentEventList, PaymentMethods } from './responses/payments.js';
+import { NotificationAcknowledgement, NotificationReceipt, OrderPaymentList, Payment, PaymentEventList, PaymentMethods } from './responses/payments.js';
 
 const tag = 'Payments';
 
@@ -16,12 +16,12 @@ export function paymentRoutes(router: Router) {
   route(router, '/payments', {
     post: {
       doc: {
-        tag, summary: "Start one payment for a checkout's orders with a method", access: 'customer', body: payments.StartPaymentInput, response: Payment, status: 201,
+        tag, summary: "Start one payment for a checkout's orders with a method", access: 'customer', body: payments.StartPaymentInput, response: Payment, status: 201, idempotent: true,
         errors: payments.startPaymentRefusals,
         description:
           'The wallet pays at once (status `captured`). A gateway answers the payment `pending` with its `next_step`; only the gateway\'s verified notification or its answer to a query captures it, never the browser coming back. `simulate_failure`: the sandbox gateway only.',
       },
-      handle: async ({ ctx, body }) => new Reply(201, await payments.startPayment(ctx, body)),
+      handle: async ({ ctx, body, header }) => new Reply(201, await payments.startPayment(ctx, body, header('idempotency-key'))),
     },
   });
   route(router, '/admin/payments/by-reference', {
@@ -52,10 +52,18 @@ export function paymentRoutes(router: Router) {
     post: {
       doc: {
         tag, summary: "A payment provider's notification (called by the provider)", access: 'public', params: { method: z.enum(PAYMENT_METHODS) },
-        response: NotificationReceipt, errors: payments.receiveNotificationRefusals,
-        description: 'The body is the provider\'s own notification (its JSON as it sends it), so it is not described here. Verified with the provider\'s own signature check over the raw body; a forged one is recorded and answered 400. A verified one is answered 200 with what was done (`captured`, `duplicate`, `amount_mismatch`, `unknown_payment`...), so the provider stops resending it.',
+        response: NotificationReceipt, alsoAnswers: { 'text/plain': NotificationAcknowledgement }, errors: payments.receiveNotificationRefusals,
+        foreignBody: {
+          mediaTypes: ['application/json', 'application/x-www-form-urlencoded'],
+          description: "The provider's own notification as it sends it: JSON from `stripe` and `sandbox`, a signed form from `alipay`.",
+        },
+        description:
+          "The body is the provider's own notification, so its fields are not described here. Verified with the provider's own signature check over the body as received; a forged one (or one addressed to another Alipay app) is recorded and answered 400. A verified one is answered 200 so the provider stops resending it: with what was done (`captured`, `duplicate`, `amount_mismatch`, `unknown_payment`...) in JSON, or, to Alipay, the plain text `success` it waits for (what was done is in the payment's events).",
       },
-      handle: ({ ctx, params, headers, rawBody }) => payments.receiveNotification(ctx, params, { headers, rawBody: rawBody() }),
+      handle: async ({ ctx, params, headers, rawBody }) => {
+        const { plainAnswer, ...receipt } = await payments.receiveNotification(ctx, params, { headers, rawBody: rawBody() });
+        return plainAnswer ? new TextReply('text/plain; charset=utf-8', plainAnswer) : receipt;
+      },
     },
   });
 }

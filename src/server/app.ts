@@ -183,6 +183,16 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     },
   });
 
+  // Alipay notifies with a signed form post: its bytes are kept as a JSON body's are, for the signature
+  // check, and nothing is parsed (no route takes a form body; others see none, as before).
+  const notificationForm = express.raw({
+    limit: deps.config.bodyLimitBytes,
+    type: 'application/x-www-form-urlencoded',
+    verify: (_req, res, raw) => {
+      requestLocals(res as Response).rawBody = raw;
+    },
+  });
+
   // Requests in flight, so that stopping can let them finish before the pool closes.
   const inFlight = new InFlight();
 
@@ -287,7 +297,12 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     (req: Request, res: Response, next: NextFunction) => {
       bodyParser(req, res, (error?: unknown) => {
         if (error !== undefined && error !== null) requestLocals(res).bodyError = error;
-        next();
+        if (!req.path.startsWith('/payments/notifications/')) return next();
+        notificationForm(req, res, (formError?: unknown) => {
+          if (formError !== undefined && formError !== null) requestLocals(res).bodyError = formError;
+          if (Buffer.isBuffer(req.body)) req.body = undefined;
+          next();
+        });
       });
     },
     apiRouter(),

@@ -12,6 +12,7 @@ import type { PaymentProviders } from './payments/provider.js';
 import { walletProvider } from './payments/wallet-provider.js';
 import { SandboxProvider } from './payments/sandbox-provider.js';
 import { StripeProvider } from './payments/stripe-provider.js';
+import { AlipayProvider } from './payments/alipay-provider.js';
 
 /**
  * What the service layer is made of in this process, chosen once at start-up: the one place that
@@ -60,6 +61,7 @@ export function paymentProviders(payments: AppConfig['payments']): PaymentProvid
     if (method === 'wallet') providers.wallet = walletProvider;
     if (method === 'sandbox') providers.sandbox = new SandboxProvider(payments.sandbox);
     if (method === 'stripe' && payments.stripe) providers.stripe = new StripeProvider(payments.stripe);
+    if (method === 'alipay' && payments.alipay) providers.alipay = new AlipayProvider(payments.alipay);
   }
   return providers;
 }

@@ -126,6 +126,21 @@ export async function recordStoredAnswer(tx: ServiceContext, record: Idempotency
 }
 
 /**
+ * Replaces a key's stored answer, inside the transaction that finishes a use case begun under it
+ * (a payment whose provider answered after the key was written with the pending payment).
+ */
+export async function replaceAnswer(tx: ServiceContext, record: IdempotencyRecord | undefined, result: unknown): Promise<void> {
+  if (!record) return;
+  await typedSql(tx.em).updateTable('IdempotencyKey').set({ response: { result } }).where('user', '=', record.userId).where('key', '=', record.key).execute();
+}
+
+/** Frees a key whose use case ended in a refusal after the key was written: the same key may try again. */
+export async function releaseKey(tx: ServiceContext, record: IdempotencyRecord | undefined): Promise<void> {
+  if (!record) return;
+  await typedSql(tx.em).deleteFrom('IdempotencyKey').where('user', '=', record.userId).where('key', '=', record.key).execute();
+}
+
+/**
  * Deletes keys older than the configured lifetime (the sweeps run it every interval, so each call
  * finds about one interval's worth of keys, through the `created_at` index).
  */

@@ -12,7 +12,8 @@ import type { AddressInfo } from 'node:net';
  * with the endpoint's `whsec_` secret.
  *
  * What it covers: PaymentIntents (create, retrieve; the customer's confirmation is simulated by
- * `succeed` and `decline`), refunds (create), webhook events `payment_intent.*`. What only a real
+ * `succeed` and `decline`), refunds (create, retrieve; a bank that answers later by `refundsPending`
+ * and `settleRefund`), webhook events `payment_intent.*`. What only a real
  * Stripe account shows: card confirmation and 3-D Secure in Stripe.js, other payment methods,
  * disputes, payouts, API version drift.
  */
@@ -34,7 +35,7 @@ export interface StandInIntent {
 export interface StripeStandIn {
   url: string;
   intents: Map<string, StandInIntent>;
-  refunds: { id: string; payment_intent: string; amount: number }[];
+  refunds: { id: string; payment_intent: string; amount: number; status: string }[];
   /** Requests seen, for assertions: method, path, form fields, headers. */
   requests: { method: string; path: string; form: Record<string, string>; idempotencyKey: string | undefined }[];
   /** The customer confirmed: the intent succeeded with its full amount. */
@@ -45,6 +46,10 @@ export interface StripeStandIn {
   event(type: string, intent: StandInIntent, secret: string, override?: Partial<StandInIntent>): { body: string; signature: string; id: string };
   /** Refuse every request with a 500 (an outage). */
   failing: boolean;
+  /** New refunds answer `pending` (a bank that takes its time) until `settleRefund`. */
+  refundsPending: boolean;
+  /** The bank answered: a pending refund succeeds or fails. */
+  settleRefund(id: string, status: 'succeeded' | 'failed'): void;
   close(): Promise<void>;
 }
 
@@ -57,7 +62,7 @@ export async function startStripeStandIn(secretKey: string): Promise<StripeStand
   const refunds: StripeStandIn['refunds'] = [];
   const requests: StripeStandIn['requests'] = [];
   const answered = new Map<string, { status: number; body: string }>();
-  const stand: Partial<StripeStandIn> = { intents, refunds, requests, failing: false };
+  const stand: Partial<StripeStandIn> = { intents, refunds, requests, failing: false, refundsPending: false };
 
   const send = (res: http.ServerResponse, status: number, body: unknown) => {
     const text = JSON.stringify(body);
@@ -109,13 +114,18 @@ export async function startStripeStandIn(secretKey: string): Promise<StripeStand
         const intent = intents.get(form.payment_intent ?? '');
         if (!intent) return error(res, 404, 'invalid_request_error', 'resource_missing', `No such payment_intent: '${form.payment_intent}'`);
         const amount = form.amount ? Number(form.amount) : intent.amount_received;
-        const already = refunds.filter((r) => r.payment_intent === intent.id).reduce((n, r) => n + r.amount, 0);
+        const already = refunds.filter((r) => r.payment_intent === intent.id && r.status !== 'failed').reduce((n, r) => n + r.amount, 0);
         if (intent.status !== 'succeeded' || amount < 1 || already + amount > intent.amount_received) {
           return error(res, 400, 'invalid_request_error', 'amount_too_large', 'Refund amount is greater than the unrefunded amount');
         }
-        const refund = { id: `re_${randomBytes(12).toString('hex')}`, object: 'refund', payment_intent: intent.id, amount, currency: intent.currency, status: 'succeeded' };
+        const refund = { id: `re_${randomBytes(12).toString('hex')}`, object: 'refund', payment_intent: intent.id, amount, currency: intent.currency, status: stand.refundsPending ? 'pending' : 'succeeded' };
         refunds.push(refund);
         return remember(200, refund);
+      }
+      const refundPath = /^\/v1\/refunds\/([^/]+)$/.exec(url.pathname);
+      if (req.method === 'GET' && refundPath) {
+        const refund = refunds.find((r) => r.id === refundPath[1]);
+        return refund ? send(res, 200, refund) : error(res, 404, 'invalid_request_error', 'resource_missing', `No such refund: '${refundPath[1]}'`);
       }
       return error(res, 404, 'invalid_request_error', 'resource_missing', `Unrecognized request URL (${req.method} ${url.pathname})`);
     });
@@ -129,6 +139,10 @@ export async function startStripeStandIn(secretKey: string): Promise<StripeStand
       const intent = intents.get(id)!;
       Object.assign(intent, { status: 'succeeded', amount_received: intent.amount, last_payment_error: null });
       return intent;
+    },
+    settleRefund(id: string, status: 'succeeded' | 'failed') {
+      const refund = refunds.find((r) => r.id === id)!;
+      refund.status = status;
     },
     decline(id: string) {
       const intent = intents.get(id)!;

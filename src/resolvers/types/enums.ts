@@ -24,6 +24,7 @@ import { enumValueName } from '../../graphql/spelling.js';
 import { REGION_CODES } from '../../services/shipping/regions.js';
 import { CANCEL_REASONS } from '../../services/orders/order-lifecycle.js';
 import { LEDGER_REASONS } from '../../services/accounts/ledger.service.js';
+import { PAYMENT_DEVICES, type PaymentDevice } from '../../services/payments/provider.js';
 
 
 /**
@@ -114,6 +115,11 @@ export const PaymentMethodEnum = schemaEnum(
   Object.fromEntries(PAYMENT_METHODS.map((m) => [m, m])) as Record<string, PaymentMethod>,
   'PaymentMethod',
   'How a checkout is paid: WALLET (the available balance), SANDBOX (development gateway), STRIPE, ALIPAY',
+);
+export const PaymentDeviceEnum = schemaEnum(
+  Object.fromEntries(PAYMENT_DEVICES.map((d) => [d, d])) as Record<string, PaymentDevice>,
+  'PaymentDevice',
+  "Where the customer pays: MOBILE gets a provider's page for phones (Alipay's mobile-web pay), DESKTOP its page for computers",
 );
 export const BalanceKindEnum = schemaEnum(BalanceKind, 'BalanceKind', 'An account of the ledger: a customer, a shop or the platform');
 export const ShopAccountEnum = schemaEnum(

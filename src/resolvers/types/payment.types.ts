@@ -2,7 +2,8 @@ import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import type { PaymentMethod } from '../../config.js';
 import type { PaymentStatus } from '../../entities/payment.entity.js';
 import { startPaymentRefusals } from '../../services/payments/payment.service.js';
-import { PaymentMethodEnum, PaymentStatusEnum } from './enums.js';
+import type { PaymentDevice } from '../../services/payments/provider.js';
+import { PaymentDeviceEnum, PaymentMethodEnum, PaymentStatusEnum } from './enums.js';
 import { PayloadType } from './payload.types.js';
 
 @ObjectType({ description: 'What the customer does next while a payment is pending' })
@@ -52,6 +53,8 @@ export class StartPaymentInput {
   @Field(() => [Int], { description: 'The orders of one checkout, each once' }) orderIds!: number[];
   @Field(() => PaymentMethodEnum) method!: PaymentMethod;
   @Field(() => Boolean, { nullable: true, description: 'The sandbox gateway only: its simulated customer declines' }) simulateFailure?: boolean | null;
+  @Field(() => PaymentDeviceEnum, { nullable: true, description: 'Where the customer pays (default DESKTOP)' }) device?: PaymentDevice | null;
+  @Field(() => String, { nullable: true, description: 'The same key answers the same payment: a retry never starts a second one (retry safely)' }) idempotencyKey?: string | null;
 }
 
 export const StartPaymentPayload = PayloadType('StartPayment', 'payment', () => Payment, 'The payment: CAPTURED for the wallet, PENDING with its next step for a gateway', startPaymentRefusals);

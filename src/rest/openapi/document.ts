@@ -173,7 +173,7 @@ function operationObject(op: RegisteredOperation, responseIds: Map<z.ZodType, st
     responses[String(status)] = {
       description: doc.response ? 'Success' : 'Done; no body',
       headers: answerHeaders(status),
-      ...(doc.response ? { content: { [doc.contentType ?? 'application/json']: { schema: ref('schemas', responseIds.get(doc.response)!) } } } : {}),
+      ...(doc.response ? { content: responseContent(doc, responseIds) } : {}),
       ...(links ? { links } : {}),
     };
   }
@@ -189,8 +189,18 @@ function operationObject(op: RegisteredOperation, responseIds: Map<z.ZodType, st
     ...(doc.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: withoutPathKeys(inputSchema(doc.body), pathKeys) } } } }
       : {}),
+    ...(doc.foreignBody
+      ? { requestBody: { required: true, description: doc.foreignBody.description, content: Object.fromEntries(doc.foreignBody.mediaTypes.map((type) => [type, {}])) } }
+      : {}),
     responses,
   };
+}
+
+/** The success body's media types: its own (JSON unless `contentType` says) and those it `alsoAnswers` in. */
+function responseContent(doc: OperationDoc, responseIds: Map<z.ZodType, string>): Record<string, unknown> {
+  const content: Record<string, unknown> = { [doc.contentType ?? 'application/json']: { schema: ref('schemas', responseIds.get(doc.response!)!) } };
+  for (const [type, schema] of Object.entries(doc.alsoAnswers ?? {})) content[type] = { schema: ref('schemas', responseSchemas.get(schema)!.id) };
+  return content;
 }
 
 /** Response schemas an operation gives inline get a component of their own, named after it. */

@@ -29,6 +29,13 @@ export interface OperationDoc {
   response: z.ZodType | null;
   /** The success body's media type when it is not JSON (a CSV export: the handler answers a `TextReply`). */
   contentType?: string;
+  /** The success body in other media types too, by media type, each a named response schema (a provider that wants a plain word back). */
+  alsoAnswers?: Record<string, z.ZodType>;
+  /**
+   * A body that is not ours to describe (a provider's notification, signed over its bytes): the media
+   * types taken and what they carry, with no schema. Instead of `body`.
+   */
+  foreignBody?: { mediaTypes: string[]; description: string };
   /** Success status (default 200, or 204 without a response); a list when it depends on the request. */
   status?: number | number[];
   /**

@@ -89,3 +89,6 @@ export const OrderPayment = named(
   }),
 );
 export const OrderPaymentList = named('OrderPaymentList', z.strictObject({ items: z.array(OrderPayment) }));
+
+/** What Alipay reads as "received, stop resending" (any other answer makes it send the notification again). */
+export const NotificationAcknowledgement = named('NotificationAcknowledgement', z.literal('success').describe('Alipay: the notification was received (what was done is in the payment\'s events)'));

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { refused } from '../../errors.js';
 import { BASE_CURRENCY } from '../../currency.js';
-import { Balance, BalanceKind, SHOP_KINDS, type ClearingKind } from '../../entities/balance.entity.js';
+import { Balance, BalanceKind, CLEARING_SLOTS, SHOP_KINDS, type ClearingKind } from '../../entities/balance.entity.js';
 import { z } from '../../shared/validate.js';
 import { typedSql } from '../../db/typed-sql.js';
 
@@ -132,9 +132,15 @@ export async function release(em: EntityManager, move: Move): Promise<void> {
 export type Account =
   | { user: number; kind: BalanceKind.Available | BalanceKind.Frozen }
   | { shop: number; kind: (typeof SHOP_KINDS)[number] }
-  | { platform: ClearingKind };
+  /** `slot`: the row of a gateway's clearing account (balance.entity.ts, CLEARING_SLOTS); 0 by default. */
+  | { platform: ClearingKind; slot?: number };
 
 export const PLATFORM_CLEARING: Account = { platform: BalanceKind.PlatformClearing };
+
+/** The row of a gateway's clearing account that a payment's capture and refunds go through (CLEARING_SLOTS). */
+export function paymentClearing(kind: ClearingKind, paymentId: number): Account {
+  return { platform: kind, slot: paymentId % CLEARING_SLOTS };
+}
 
 export interface Transfer {
   from: Account;
@@ -149,7 +155,7 @@ export interface Transfer {
 function accountIs(account: Account) {
   if ('user' in account) return sql`user_id = ${account.user} and kind = ${account.kind}`;
   if ('shop' in account) return sql`shop_id = ${account.shop} and kind = ${account.kind}`;
-  return sql`user_id is null and shop_id is null and kind = ${account.platform}`;
+  return sql`user_id is null and shop_id is null and kind = ${account.platform} and slot = ${account.slot ?? 0}`;
 }
 
 const TransferEntry = z.object({ balance_id: z.number(), balance_after: z.coerce.number() });

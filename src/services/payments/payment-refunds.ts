@@ -5,7 +5,7 @@ import { PaymentRefund, PaymentRefundStatus } from '../../entities/payment.entit
 import type { ServiceContext } from '../../shared/context.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
 import { EventTypes } from '../events/event-types.js';
-import { transferHeld } from '../accounts/ledger.service.js';
+import { paymentClearing, transferHeld } from '../accounts/ledger.service.js';
 
 /**
  * Refunds back to the payment's method. An approved after-sale refund first credits the customer's
@@ -69,7 +69,7 @@ async function sendBack(tx: ServiceContext, back: { paymentId: number; customerI
   }
   await transferHeld(tx.em, {
     from: { user: back.customerId, kind: BalanceKind.Available },
-    to: { platform: back.clearing },
+    to: paymentClearing(back.clearing, back.paymentId),
     amount: back.amount,
     reason: 'payment_refund',
     reference: { type: 'payment', id: back.paymentId },
@@ -89,7 +89,7 @@ export async function settlePaymentRefunds(ctx: ServiceContext, batchSize = 100)
   const due = await typedSql(ctx.em)
     .selectFrom('PaymentRefund as r')
     .innerJoin('Payment as p', 'p.id', 'r.payment')
-    .select(['r.id', 'r.amount', 'r.payment', 'p.provider', 'p.providerReference', 'p.customer'])
+    .select(['r.id', 'r.amount', 'r.payment', 'r.providerReference as refundReference', 'p.provider', 'p.providerReference', 'p.customer'])
     .where('r.status', '=', PaymentRefundStatus.Pending)
     .orderBy('r.id')
     .limit(batchSize)
@@ -101,13 +101,17 @@ export async function settlePaymentRefunds(ctx: ServiceContext, batchSize = 100)
     const clearing = provider.clearing;
     let answer;
     try {
-      answer = await provider.refund(refund.providerReference, refund.amount, `mallfront-refund-${refund.id}`);
+      // A refund the provider already answered (pending) is followed, never asked for again.
+      answer = refund.refundReference
+        ? await provider.refundStatus(refund.providerReference, refund.refundReference)
+        : await provider.refund(refund.providerReference, refund.amount, `mallfront-refund-${refund.id}`);
     } catch (error) {
       ctx.log.warn({ err: error, paymentRefundId: refund.id }, 'payment refund not reached; tried again next sweep');
       await typedSql(ctx.em).updateTable('PaymentRefund').set((eb) => ({ attempts: eb('attempts', '+', 1), updatedAt: sql<Date>`now()` })).where('id', '=', refund.id).execute();
       continue;
     }
     if (answer.status === 'pending') {
+      if (refund.refundReference) continue;
       await typedSql(ctx.em).updateTable('PaymentRefund').set({ providerReference: answer.reference, updatedAt: sql<Date>`now()` }).where('id', '=', refund.id).execute();
       continue;
     }
@@ -125,7 +129,7 @@ export async function settlePaymentRefunds(ctx: ServiceContext, batchSize = 100)
       if (answer.status === 'failed') {
         await db.updateTable('Payment').set((eb) => ({ refundedAmount: eb('refundedAmount', '-', refund.amount), updatedAt: sql<Date>`now()` })).where('id', '=', refund.payment).execute();
         await transferHeld(tx.em, {
-          from: { platform: clearing },
+          from: paymentClearing(clearing, refund.payment),
           to: { user: refund.customer, kind: BalanceKind.Available },
           amount: refund.amount,
           reason: 'payment_refund',

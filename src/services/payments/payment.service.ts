@@ -8,7 +8,7 @@ import { PaymentEvent, PaymentStatus } from '../../entities/payment.entity.js';
 import { Role } from '../../entities/user.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireAdmin, requireCustomer, requireUser } from '../../shared/guards.js';
-import { recordAnswer, withIdempotency } from '../../shared/idempotency.js';
+import { recordAnswer, releaseKey, replaceAnswer, withIdempotency } from '../../shared/idempotency.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
 import { EventTypes } from '../events/event-types.js';
 import { id, parseInput, z } from '../../shared/validate.js';
@@ -16,7 +16,7 @@ import { orderViews, type OrderView } from '../orders/order-view.js';
 import { prepareTransition, transitionRefused, withinPaymentWindow } from '../orders/order-lifecycle.js';
 import { capturePayment, captureWalletPayment, insertPayment, movePayment, ORDER_PAYMENT, type PaymentRow, type PaymentTransition } from './payment-lifecycle.js';
 import { paymentEventViews, paymentViews, type PaymentEventView, type PaymentView } from './payment-view.js';
-import { NotificationRejected, type IncomingNotification, type PaymentProvider, type ProviderAnswer } from './provider.js';
+import { NotificationRejected, PAYMENT_DEVICES, type IncomingNotification, type PaymentProvider, type ProviderAnswer } from './provider.js';
 
 /**
  * The payment module's use cases: the one owner of a payment's status and the only way an order is
@@ -121,15 +121,40 @@ function paymentWindowClosed(tx: ServiceContext, orderId: number) {
   });
 }
 
-/** The wallet payment, inside the caller's transaction: a captured payment of the orders still pending, or nothing when none is. */
+/**
+ * The wallet payment, inside the caller's transaction: a captured payment of the orders still pending,
+ * or nothing when none is. Several orders are locked in id order first, so two payments of
+ * overlapping checkouts queue instead of deadlocking (one order needs no such care). The orders move
+ * by their own guards; only when one did not move is it read, to tell why.
+ */
 async function payFromWallet(tx: ServiceContext, customerId: number, orderIds: readonly number[]): Promise<number | null> {
-  const orders = await lockOwnOrders(tx, customerId, orderIds);
-  const cancelled = orders.find((o) => o.status === OrderStatus.Cancelled);
-  if (cancelled) throw transitionRefused('pay', cancelled.status);
-  const pending = orders.filter((o) => o.status === OrderStatus.PendingPayment);
-  if (pending.length === 0) return null;
   provider(tx, 'wallet'); // offered here, or PAYMENT_METHOD_UNAVAILABLE
-  return captureWalletPayment(tx, customerId, pending);
+  if (orderIds.length > 1) await typedSql(tx.em).selectFrom('Order').select('id').where('id', 'in', [...orderIds]).where('customer', '=', customerId).orderBy('id').forUpdate().execute();
+  const { paymentId, unmoved } = await captureWalletPayment(tx, customerId, orderIds);
+  if (unmoved.length > 0) await explainUnmoved(tx, customerId, unmoved);
+  return paymentId;
+}
+
+/**
+ * Why orders of a wallet payment did not move: another customer's or a missing one is 404, one past
+ * its payment window or cancelled is a conflict (thrown, so nothing of the payment stays). One already
+ * paid (or its seat taken) is not an error: a retry after a lost answer charges nothing.
+ */
+async function explainUnmoved(tx: ServiceContext, customerId: number, orderIds: readonly number[]): Promise<void> {
+  const rows = await typedSql(tx.em)
+    .selectFrom('Order')
+    .select(['id', 'status'])
+    .select((eb) => eb.not(withinPaymentWindow(eb, tx.config)).as('lapsed'))
+    .where('id', 'in', [...orderIds])
+    .where('customer', '=', customerId)
+    .orderBy('id')
+    .execute();
+  const missing = orderIds.find((orderId) => !rows.some((row) => row.id === orderId));
+  if (missing !== undefined) throw notFound('Order', { order_id: missing });
+  const lapsed = rows.find((row) => row.status === OrderStatus.PendingPayment && row.lapsed);
+  if (lapsed) throw paymentWindowClosed(tx, lapsed.id);
+  const stuck = rows.find((row) => row.status === OrderStatus.Cancelled || row.status === OrderStatus.PendingPayment);
+  if (stuck) throw transitionRefused('pay', stuck.status);
 }
 
 function provider(ctx: ServiceContext, method: string): PaymentProvider {
@@ -151,10 +176,12 @@ export const StartPaymentInput = z
     method: z.enum(PAYMENT_METHODS),
     /** The sandbox gateway only: its simulated customer declines. */
     simulateFailure: z.boolean().optional(),
+    /** Where the customer pays: `mobile` gets a provider's page for phones (Alipay's mobile-web pay); default desktop. */
+    device: z.enum(PAYMENT_DEVICES).optional(),
   })
   .refine((input) => input.simulateFailure === undefined || input.method === 'sandbox', { message: 'is for the sandbox gateway only', path: ['simulateFailure'] });
 
-export const startPaymentRefusals = refusals(...WALLET_REFUSALS, 'PAYMENT_PROVIDER_UNAVAILABLE');
+export const startPaymentRefusals = refusals(...WALLET_REFUSALS, 'PAYMENT_PROVIDER_UNAVAILABLE', 'IDEMPOTENCY_KEY_REUSED');
 
 /**
  * Starts one payment for the listed orders (one checkout) with the chosen method. The wallet pays at
@@ -162,40 +189,61 @@ export const startPaymentRefusals = refusals(...WALLET_REFUSALS, 'PAYMENT_PROVID
  * provider is called outside any transaction (never a lock held across the network), and its reference
  * and the customer's next step are stored. A provider that cannot be reached fails the payment
  * (502 PAYMENT_PROVIDER_UNAVAILABLE); the customer may start another.
+ *
+ * With an idempotency key the key is written with the pending payment, in its own transaction, so a
+ * retry (a lost answer, a process killed while the provider was asked) never starts a second payment
+ * at the provider: it answers the first one. Once the provider answered, the key's stored answer
+ * becomes the payment with its next step, so a later retry replays exactly what the first request
+ * answered. A start the provider refused frees the key with the payment's failure: the same key
+ * may try again.
  */
-export async function startPayment(ctx: ServiceContext, input: unknown): Promise<PaymentView> {
+export async function startPayment(ctx: ServiceContext, input: unknown, idempotencyKey?: string): Promise<PaymentView> {
   const customer = requireCustomer(ctx);
   const parsed = parseInput(StartPaymentInput, input);
   const orderIds = [...parsed.orderIds].sort((a, b) => a - b);
   const chosen = provider(ctx, parsed.method);
   await prepareTransition(ctx, ORDER_PAYMENT, orderIds);
-  // Nothing to collect (coupons paid it all): no gateway is asked; the orders are paid as the wallet pays.
-  const due = (await typedSql(ctx.em).selectFrom('Order').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('total'), eb.lit(0)).as('sum')).where('id', 'in', orderIds).where('customer', '=', customer.userId).where('status', '=', OrderStatus.PendingPayment).executeTakeFirstOrThrow()).sum;
-  const free = parsed.method !== 'wallet' && Number(due) === 0;
-  if (parsed.method === 'wallet' || free) {
-    const paymentId = await inTransaction(ctx, (tx) => payFromWallet(tx, customer.userId, orderIds));
-    if (paymentId === null) throw transitionRefused('pay', OrderStatus.Paid);
-    return (await paymentViews(ctx.em, [paymentId]))[0];
-  }
-  const payment = await inTransaction(ctx, async (tx) => {
-    const orders = await lockOwnOrders(tx, customer.userId, orderIds);
-    const unpayable = orders.find((o) => o.status !== OrderStatus.PendingPayment);
-    if (unpayable) throw transitionRefused('pay', unpayable.status);
-    return insertPayment(tx, customer.userId, parsed.method, orders);
-  });
-  let created;
-  try {
-    created = await chosen.create({ paymentId: payment.id, amount: payment.amount, currency: payment.currency, description: `Mallfront orders ${orderIds.join(', ')}`, simulateFailure: parsed.simulateFailure });
-  } catch (error) {
-    ctx.log.warn({ err: error, paymentId: payment.id, method: parsed.method }, 'payment provider refused or unreachable at create');
-    await inTransaction(ctx, async (tx) => {
-      if (await movePayment(tx, 'fail', payment.id, 'provider_unavailable')) announceFailure(tx, payment, 'failed', 'provider_unavailable');
-      await recordEvent(tx, { paymentId: payment.id, provider: parsed.method, source: 'create', verified: false, outcome: 'provider_unavailable', raw: String(error instanceof Error ? error.message : error) });
+  const request = { orderIds, method: parsed.method, simulateFailure: parsed.simulateFailure ?? false, device: parsed.device ?? 'desktop' };
+  return withIdempotency(ctx, { scope: 'payment.start', key: idempotencyKey, request }, async (idempotency) => {
+    // Nothing to collect (coupons paid it all): no gateway is asked; the orders are paid as the wallet pays.
+    const due = (await typedSql(ctx.em).selectFrom('Order').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('total'), eb.lit(0)).as('sum')).where('id', 'in', orderIds).where('customer', '=', customer.userId).where('status', '=', OrderStatus.PendingPayment).executeTakeFirstOrThrow()).sum;
+    const free = parsed.method !== 'wallet' && Number(due) === 0;
+    if (parsed.method === 'wallet' || free) {
+      return inTransaction(ctx, async (tx) => {
+        const paymentId = await payFromWallet(tx, customer.userId, orderIds);
+        if (paymentId === null) throw transitionRefused('pay', OrderStatus.Paid);
+        const [view] = await paymentViews(tx.em, [paymentId]);
+        await recordAnswer(tx, idempotency, view);
+        return view;
+      });
+    }
+    const payment = await inTransaction(ctx, async (tx) => {
+      const orders = await lockOwnOrders(tx, customer.userId, orderIds);
+      const unpayable = orders.find((o) => o.status !== OrderStatus.PendingPayment);
+      if (unpayable) throw transitionRefused('pay', unpayable.status);
+      const inserted = await insertPayment(tx, customer.userId, parsed.method, orders);
+      await recordAnswer(tx, idempotency, (await paymentViews(tx.em, [inserted.id]))[0]);
+      return inserted;
     });
-    throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE', 502, `The ${parsed.method} provider could not start the payment; try again`, { payment_id: payment.id, method: parsed.method });
-  }
-  await typedSql(ctx.em).updateTable('Payment').set({ providerReference: created.reference, nextStep: created.nextStep, updatedAt: sql<Date>`now()` }).where('id', '=', payment.id).execute();
-  return (await paymentViews(ctx.em, [payment.id]))[0];
+    let created;
+    try {
+      created = await chosen.create({ paymentId: payment.id, amount: payment.amount, currency: payment.currency, description: `Mallfront orders ${orderIds.join(', ')}`, simulateFailure: parsed.simulateFailure, device: parsed.device });
+    } catch (error) {
+      ctx.log.warn({ err: error, paymentId: payment.id, method: parsed.method }, 'payment provider refused or unreachable at create');
+      await inTransaction(ctx, async (tx) => {
+        if (await movePayment(tx, 'fail', payment.id, 'provider_unavailable')) announceFailure(tx, payment, 'failed', 'provider_unavailable');
+        await recordEvent(tx, { paymentId: payment.id, provider: parsed.method, source: 'create', verified: false, outcome: 'provider_unavailable', raw: String(error instanceof Error ? error.message : error) });
+        await releaseKey(tx, idempotency);
+      });
+      throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE', 502, `The ${parsed.method} provider could not start the payment; try again`, { payment_id: payment.id, method: parsed.method });
+    }
+    return inTransaction(ctx, async (tx) => {
+      await typedSql(tx.em).updateTable('Payment').set({ providerReference: created.reference, nextStep: created.nextStep, updatedAt: sql<Date>`now()` }).where('id', '=', payment.id).execute();
+      const [view] = await paymentViews(tx.em, [payment.id]);
+      await replaceAnswer(tx, idempotency, view);
+      return view;
+    });
+  });
 }
 
 const PaymentRef = z.object({ paymentId: id });
@@ -245,9 +293,10 @@ export const receiveNotificationRefusals = refusals('NOTIFICATION_REJECTED', 'NO
 /**
  * A provider's notification. Its signature is checked by the provider's own code; a forged or
  * unreadable one is recorded (unverified) and refused with 400, changing nothing. A verified one is
- * applied by `applyAnswer`: the answer says what we did (`outcome`).
+ * applied by `applyAnswer`: the answer says what we did (`outcome`), and `plainAnswer` is the word a
+ * provider reads as "received" (Alipay's `success`), when it wants one instead of the JSON receipt.
  */
-export async function receiveNotification(ctx: ServiceContext, input: unknown, notification: IncomingNotification): Promise<{ received: true; outcome: string; paymentId: number | null }> {
+export async function receiveNotification(ctx: ServiceContext, input: unknown, notification: IncomingNotification): Promise<{ received: true; outcome: string; paymentId: number | null; plainAnswer?: string }> {
   const { method } = parseInput(MethodRef, input);
   const chosen = ctx.wiring.paymentProviders[method];
   if (!chosen || method === 'wallet') throw notFound('Payment method', { method });
@@ -256,11 +305,11 @@ export async function receiveNotification(ctx: ServiceContext, input: unknown, n
     answer = await chosen.verifyNotification(notification);
   } catch (error) {
     if (!(error instanceof NotificationRejected)) throw error;
-    await inTransaction(ctx, (tx) => recordEvent(tx, { paymentId: null, provider: method, source: 'notification', verified: false, outcome: 'signature_invalid', raw: notification.rawBody }));
+    await inTransaction(ctx, (tx) => recordEvent(tx, { paymentId: null, provider: method, source: 'notification', verified: false, outcome: error.outcome, raw: notification.rawBody }));
     throw new AppError('NOTIFICATION_REJECTED', 400, `The notification did not verify: ${error.message}`, { method });
   }
   const applied = await applyAnswer(ctx, chosen, answer, 'notification');
-  return { received: true, ...applied };
+  return { received: true, ...applied, ...(chosen.notificationAnswer ? { plainAnswer: chosen.notificationAnswer } : {}) };
 }
 
 /**

@@ -14,6 +14,11 @@ export interface PaymentProvider {
    * (`clearing_<provider>`). Null for the wallet: its money is already in the mall.
    */
   readonly clearing: ClearingKind | null;
+  /**
+   * The plain-text body this provider reads as "received, stop resending" (Alipay: `success`); without
+   * it a verified notification is answered with the JSON receipt.
+   */
+  readonly notificationAnswer?: string;
   /** Starts the payment at the provider: its reference and what the customer does next. */
   create(payment: ProviderPayment): Promise<CreatedAtProvider>;
   /**
@@ -25,6 +30,11 @@ export interface PaymentProvider {
   query(reference: string): Promise<ProviderAnswer>;
   /** Gives `amount` of a captured payment back to the method; `key` makes a retried refund one refund. */
   refund(reference: string, amount: number, key: string): Promise<RefundAnswer>;
+  /**
+   * Where a refund the provider answered `pending` stands now (the refund sweep follows it to its
+   * end, rather than asking for the refund again: a provider's idempotency keys expire).
+   */
+  refundStatus(reference: string, refundReference: string): Promise<RefundAnswer>;
 }
 
 /** What the module asks a provider to collect. */
@@ -36,7 +46,12 @@ export interface ProviderPayment {
   description: string;
   /** Development gateways only: make the simulated customer decline. */
   simulateFailure?: boolean;
+  /** Where the customer pays: a provider with a page for phones (Alipay's mobile-web pay) sends `mobile` there. */
+  device?: PaymentDevice;
 }
+
+export const PAYMENT_DEVICES = ['desktop', 'mobile'] as const;
+export type PaymentDevice = (typeof PAYMENT_DEVICES)[number];
 
 /** What the customer does next to pay. */
 export type NextStep =
@@ -84,8 +99,15 @@ export interface IncomingNotification {
   rawBody: string;
 }
 
-/** A notification whose signature (or form) did not check out. */
-export class NotificationRejected extends Error {}
+/**
+ * A notification whose signature (or form) did not check out, or that is not addressed to us (another
+ * app's): recorded unverified with `outcome`, and refused.
+ */
+export class NotificationRejected extends Error {
+  constructor(message: string, readonly outcome: string = 'signature_invalid') {
+    super(message);
+  }
+}
 
 /** The configured providers of this process, by method (built by the service wiring). */
 export type PaymentProviders = Partial<Record<PaymentMethod, PaymentProvider>>;

@@ -84,6 +84,11 @@ export class SandboxProvider implements PaymentProvider {
     return Promise.resolve({ reference: `sbx_refund_${key}_${amount}`, status: 'succeeded' as const });
   }
 
+  /** The sandbox's refunds succeed at once: one it answered is done. */
+  refundStatus(_reference: string, refundReference: string) {
+    return Promise.resolve({ reference: refundReference, status: 'succeeded' as const });
+  }
+
   /** Signs a notification body as the sandbox does (`t=<seconds>,v1=<hex HMAC of "t.body">`). */
   sign(rawBody: string, timestamp = Math.floor(Date.now() / 1000)): string {
     return `t=${timestamp},v1=${this.mac(`${timestamp}.${rawBody}`)}`;

@@ -77,9 +77,18 @@ export class StripeProvider implements PaymentProvider {
       if (error instanceof Stripe.errors.StripeInvalidRequestError) return { reference: '', status: 'failed' };
       throw error;
     }
-    const status = refund.status === 'succeeded' ? 'succeeded' : refund.status === 'failed' || refund.status === 'canceled' ? 'failed' : 'pending';
-    return { reference: refund.id, status };
+    return answerOfRefund(refund);
   }
+
+  async refundStatus(_reference: string, refundReference: string): Promise<RefundAnswer> {
+    return answerOfRefund(await this.client.refunds.retrieve(refundReference));
+  }
+}
+
+/** A refund's state in the module's words (`pending` and `requires_action` wait on the bank or the customer). */
+function answerOfRefund(refund: Stripe.Refund): RefundAnswer {
+  const status = refund.status === 'succeeded' ? 'succeeded' : refund.status === 'failed' || refund.status === 'canceled' ? 'failed' : 'pending';
+  return { reference: refund.id, status };
 }
 
 /** A PaymentIntent's state in the module's words. */

@@ -15,4 +15,5 @@ export const walletProvider: PaymentProvider = {
   verifyNotification: () => Promise.reject(new NotificationRejected('the wallet sends no notifications')),
   query: (reference) => Promise.reject(new Error(`the wallet answers when it is paid; there is nothing to ask about ${reference}`)),
   refund: (reference) => Promise.resolve({ reference: `${reference}-refund`, status: 'succeeded' }),
+  refundStatus: (_reference, refundReference) => Promise.resolve({ reference: refundReference, status: 'succeeded' }),
 };

@@ -6,6 +6,7 @@ import type { PaymentMethod } from '../../gql/graphql';
 import { refusalOf } from '../../api/errors';
 import { ErrorNotice } from '../../ui/query-state';
 import { methodLabel } from '../../ui/payment-summary';
+import { useIdempotencyKey } from '../../api/idempotency-key';
 
 const CashierMethods = graphql(`
   query CashierMethods {
@@ -59,14 +60,28 @@ export function Cashier({ orderIds, wallet, gatewaysOnly = false, title = 'Pay w
   const [chosen, setChosen] = useState<PaymentMethod | null>(null);
   const [decline, setDecline] = useState(false);
   const [leaving, setLeaving] = useState(false);
+  // One key per payment the customer means: a retry after a lost answer never starts a second one.
+  const idempotency = useIdempotencyKey();
   const name = useId();
   const offered = (methods.data?.paymentMethods ?? []).filter((m) => !(gatewaysOnly && m === 'WALLET'));
   const method = chosen && offered.includes(chosen) ? chosen : (offered[0] ?? null);
+  // Another choice is another payment, not the retry of one whose answer was lost: a new key.
+  const choose = (m: PaymentMethod) => {
+    setChosen(m);
+    idempotency.answered();
+  };
+  const chooseDecline = (on: boolean) => {
+    setDecline(on);
+    idempotency.answered();
+  };
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!method) return;
     if (method === 'WALLET' && wallet) return wallet.pay();
-    const result = await start({ input: { orderIds, method, simulateFailure: method === 'SANDBOX' && decline ? true : null } });
+    // A phone gets the provider's mobile page (Alipay's mobile-web pay), a larger screen its desktop one.
+    const device = matchMedia('(max-width: 720px)').matches ? 'MOBILE' : 'DESKTOP';
+    const result = await start({ input: { orderIds, method, device, simulateFailure: method === 'SANDBOX' && decline ? true : null, idempotencyKey: idempotency.key() } });
+    if (!result.error?.networkError) idempotency.answered();
     const payment = result.data?.startPayment.payment;
     if (!payment) return;
     const next = payment.nextStep;
@@ -89,12 +104,12 @@ export function Cashier({ orderIds, wallet, gatewaysOnly = false, title = 'Pay w
         {methods.error ? <ErrorNotice error={methods.error} title="The payment methods could not be loaded" /> : null}
         {offered.map((m) => (
           <label key={m} className="method-choice">
-            <input type="radio" name={name} value={m} checked={m === method} onChange={() => setChosen(m)} /> {methodLabel(m)}
+            <input type="radio" name={name} value={m} checked={m === method} onChange={() => choose(m)} /> {methodLabel(m)}
           </label>
         ))}
         {method === 'SANDBOX' ? (
           <label className="method-option">
-            <input type="checkbox" checked={decline} onChange={(e) => setDecline(e.target.checked)} /> Make the sandbox customer decline (to try a failure)
+            <input type="checkbox" checked={decline} onChange={(e) => chooseDecline(e.target.checked)} /> Make the sandbox customer decline (to try a failure)
           </label>
         ) : null}
       </fieldset>
