@@ -1,7 +1,7 @@
 import { startTestApp, type TestApp } from './support/harness.js';
 import { seedDemoData } from '../src/seed/demo-seed.js';
 import { DEMO_PASSWORD, POINTS_PRODUCTS, SEED_FUNDS, SEED_POINTS, startingStock } from '../src/seed/demo-data.js';
-import { FREIGHT_TEMPLATE, REDEMPTION } from '../src/seed/showcase-data.js';
+import { FREIGHT_TEMPLATE, GATEWAY_PURCHASE, REDEMPTION } from '../src/seed/showcase-data.js';
 import { auditStockAndClose } from './support/inventory-audit.js';
 import { openApiJson } from '../src/rest/openapi/document.js';
 import { graphqlSchema } from '../src/resolvers/schema.js';
@@ -103,6 +103,23 @@ describe('demo data', () => {
     await t.api('DELETE', `/api/cart/items/${product.id}`, { token: bob });
   });
 
+  it("has bob's purchase paid through the sandbox gateway, with its verified notification, and a line refunded back through the gateway", async () => {
+    const bob = await login('bob@mallfront.test');
+    const paid = (await t.api('GET', '/api/orders?status=paid&page_size=100', { token: bob })).body.items as { id: number; shop: { slug: string } }[];
+    expect(paid.map((o) => o.shop.slug).sort()).toEqual(GATEWAY_PURCHASE.lines.map((l) => l.shop).sort());
+    const refunded = paid.find((o) => o.shop.slug === GATEWAY_PURCHASE.refund.shop)!;
+    const [payment] = (await t.api('GET', `/api/orders/${refunded.id}/payments`, { token: bob })).body.items;
+    expect(payment).toMatchObject({ method: 'sandbox', status: 'captured', paid_this_order: true, refunds: [expect.objectContaining({ status: 'succeeded', provider_reference: expect.stringMatching(/^sbx_refund_/) })] });
+    // The shop sees the same payment of its order, the admin finds it by the gateway's reference with what the gateway said.
+    const shop = await t.api('GET', `/api/orders/${refunded.id}/payments`, { token: await login(`ops@${GATEWAY_PURCHASE.refund.shop}.mallfront.test`) });
+    expect(shop.body.items[0].payment_id).toBe(payment.payment_id);
+    const admin = await login('admin@mallfront.test');
+    const found = await t.api('GET', `/api/admin/payments/by-reference?method=sandbox&provider_reference=${encodeURIComponent(payment.provider_reference)}`, { token: admin });
+    expect(found.body).toMatchObject({ id: payment.payment_id, status: 'captured', refunded_amount: payment.refunds[0].amount });
+    const events = await t.api('GET', `/api/payments/${payment.payment_id}/events`, { token: admin });
+    expect(events.body.items).toEqual([expect.objectContaining({ source: 'notification', verified: true, status: 'captured', outcome: 'captured' })]);
+  });
+
   it('has a redemption waiting for fulfilment, visible to the admin', async () => {
     const queue = await t.api('GET', '/api/admin/redemptions?status=pending_fulfillment', { token: await login('admin@mallfront.test') });
     expect(queue.body.items).toEqual([expect.objectContaining({ product_name: REDEMPTION.item, quantity: REDEMPTION.quantity })]);
@@ -114,10 +131,13 @@ describe('demo data', () => {
       select s.stock, row_number() over (partition by s.product_id order by s.id)::int - 1 as variant,
              dense_rank() over (order by s.product_id)::int as n,
              (select coalesce(sum(oi.quantity), 0)::int from order_item oi join shop_order o on o.id = oi.order_id
-               where oi.sku_id = s.id and o.status <> 'cancelled') as ordered
+               where oi.sku_id = s.id and o.status <> 'cancelled')
+             - (select coalesce(sum(ri.quantity), 0)::int from refund_item ri join refund r on r.id = ri.refund_id join order_item oi on oi.id = ri.order_item_id
+               where oi.sku_id = s.id and r.status = 'completed' and r.kind = 'refund') as ordered
         from sku s order by s.id`);
     for (const sku of skus) expect(sku.stock).toBe(startingStock(sku.n, sku.variant) - sku.ordered);
-    expect(skus.reduce((sum, s) => sum + s.ordered, 0)).toBe(4);
+    // Alice's four, and bob's gateway purchase of three less the unit refunded.
+    expect(skus.reduce((sum, s) => sum + s.ordered, 0)).toBe(4 + GATEWAY_PURCHASE.lines.reduce((n, l) => n + l.quantity, 0) - GATEWAY_PURCHASE.refund.quantity);
 
     const redeemed = POINTS_PRODUCTS.find((p) => p.name === REDEMPTION.item)!;
     const [tote] = await t.sql(`select stock from points_product where name = ?`, [REDEMPTION.item]);

@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { startTestApp, type TestApp } from './support/harness.js';
-import { webAppDir } from '../src/server/web-app.js';
+import { pageCsp, webAppDir } from '../src/server/web-app.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -17,7 +17,7 @@ const get = (path: string, accept = 'text/html') => fetch(t.baseUrl + path, { he
 const errorCode = async (res: Response) => ((await res.json()) as { error: { code: string } }).error.code;
 
 describe('the web app served by the API process', () => {
-  it.each(['/', '/products/12', '/shops/tech-harbor', '/categories/3', '/brands/1', '/flash-sales', '/group-buys', '/points', '/coupons', '/search?q=tea', '/login', '/register', '/cart', '/checkout', '/orders', '/orders/5', '/account', '/favorites', '/ops'])(
+  it.each(['/', '/products/12', '/shops/tech-harbor', '/categories/3', '/brands/1', '/flash-sales', '/group-buys', '/points', '/coupons', '/search?q=tea', '/login', '/register', '/cart', '/checkout', '/checkout/payment/7', '/orders', '/orders/5', '/account', '/favorites', '/ops'])(
     'answers %s with the app (history fallback)',
     async (path) => {
       const res = await get(path);
@@ -88,6 +88,21 @@ describe('the web app served by the API process', () => {
     expect(html).toContain('"operation":"HomePage"');
     expect(html).toContain('"operation":"ProductPage"');
     expect(html).not.toMatch(/<link rel="stylesheet"/);
+  });
+
+  it("names Stripe's documented origins (its script, its card frames, its API) only where Stripe is offered", async () => {
+    const served = (await get('/')).headers.get('content-security-policy') ?? '';
+    expect(served).not.toContain('stripe.com');
+    const html = readFileSync(join(webAppDir(), 'index.html'), 'utf8');
+    const directives = (csp: string) => Object.fromEntries(csp.split('; ').map((d) => [d.split(' ')[0], d]));
+    const withStripe = directives(pageCsp(html, { stripe: true }));
+    expect(withStripe['script-src']).toMatch(/ https:\/\/js\.stripe\.com$/);
+    expect(withStripe['connect-src']).toMatch(/ https:\/\/api\.stripe\.com$/);
+    expect(withStripe['frame-src']).toBe('frame-src https://js.stripe.com https://hooks.stripe.com');
+    // Nothing else loosens: the rest is the page's policy without Stripe.
+    const without = directives(pageCsp(html));
+    expect(Object.keys(withStripe).filter((k) => k !== 'frame-src')).toEqual(Object.keys(without));
+    expect(without['script-src']).toBe(served.split('; ').find((d) => d.startsWith('script-src ')));
   });
 
   it('leaves the API doors their own answers, 404s in the common error shape included', async () => {

@@ -1,10 +1,19 @@
-import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, ArgsType, Ctx, Field, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import type { SubscribeResolverData } from 'type-graphql';
 import * as payments from '../services/payments/payment.service.js';
+import { orderPayments } from '../services/payments/order-payments.js';
+import { watchPayment } from '../services/payments/payment-watch.js';
+import type { PaymentView } from '../services/payments/payment-view.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
 import { answer } from './answer.js';
 import { PaymentMethodEnum } from './types/enums.js';
-import { Payment, PaymentEvent, StartPaymentInput, StartPaymentPayload } from './types/payment.types.js';
+import { OrderPayment, Payment, PaymentEvent, StartPaymentInput, StartPaymentPayload } from './types/payment.types.js';
+
+@ArgsType()
+class PaymentUpdatesArgs {
+  @Field(() => Int) paymentId!: number;
+}
 
 /** The GraphQL door of payments (the REST door: rest/payment.routes.ts); one service call each. Notifications come over REST only: providers post them. */
 @Resolver()
@@ -27,6 +36,20 @@ export class PaymentResolver {
   @Query(() => Payment, { nullable: true, description: "Platform admin: the payment a provider's reference names" })
   paymentByReference(@Arg('method', () => PaymentMethodEnum) method: string, @Arg('providerReference', () => String) providerReference: string, @Ctx() { ctx }: GraphQLContext) {
     return payments.findPaymentByReference(ctx, { method, providerReference });
+  }
+
+  @Query(() => [OrderPayment], { nullable: true, description: "An order's payments, newest first, with what went back on their method: the order's customer, the operator of the shop that sold it (its own order's share only), or a platform admin" })
+  async orderPayments(@Arg('orderId', () => Int) orderId: number, @Ctx() { ctx }: GraphQLContext) {
+    return (await orderPayments(ctx, { orderId })).items;
+  }
+
+  @Subscription(() => Payment, {
+    description: 'A payment as it is now, then again each time it is captured, fails or is refunded (read from the server, never from the browser): its customer, or a platform admin',
+    subscribe: ({ args, context }: SubscribeResolverData<unknown, PaymentUpdatesArgs, GraphQLContext>) => watchPayment(context.ctx, args),
+  })
+  // The parameter declares the subscription's arguments in the schema; `subscribe` is what reads them.
+  paymentUpdates(@Root() payment: PaymentView, @Args(() => PaymentUpdatesArgs) _args: PaymentUpdatesArgs): PaymentView {
+    return payment;
   }
 
   @Mutation(() => StartPaymentPayload, { description: "Start one payment for a checkout's orders with a method" })

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import * as payments from '../services/payments/payment.service.js';
 import { PAYMENT_METHODS } from '../config.js';
 import { route, Reply, TextReply } from './route.js';
-import { NotificationAcknowledgement, NotificationReceipt, Payment, PaymentEventList, PaymentMethods } from './responses/payments.js';
+import * as orderPayments from '../services/payments/order-payments.js';
+import { NotificationAcknowledgement, NotificationReceipt, OrderPaymentList, Payment, PaymentEventList, PaymentMethods } from './responses/payments.js';
 
 const tag = 'Payments';
 
@@ -36,6 +37,15 @@ export function paymentRoutes(router: Router) {
     get: {
       doc: { tag, summary: 'What the provider told us about a payment, and what we did', access: 'signed_in', response: PaymentEventList, errors: payments.paymentEventsRefusals },
       handle: ({ ctx, params }) => payments.paymentEvents(ctx, params),
+    },
+  });
+  route(router, '/orders/:orderId/payments', {
+    get: {
+      doc: {
+        tag, summary: "An order's payments and what went back on their method", access: 'signed_in', response: OrderPaymentList, errors: orderPayments.orderPaymentsRefusals,
+        description: "Newest first (a failed payment, then the retry that paid). The order's customer, the operator of the shop that sold it, or a platform admin; a shop sees its own order's share only.",
+      },
+      handle: ({ ctx, params }) => orderPayments.orderPayments(ctx, params),
     },
   });
   route(router, '/payments/notifications/:method', {

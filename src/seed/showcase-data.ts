@@ -76,5 +76,18 @@ export const DELIVERED_PURCHASES = [
   },
 ];
 
+/**
+ * Bob's purchase from two shops paid through the sandbox gateway (development's stand-in for a card
+ * or Alipay, so the demo needs no keys): a captured gateway payment with the gateway's notification
+ * recorded, and one unit of the second shop's line refunded back through the gateway.
+ */
+export const GATEWAY_PURCHASE = {
+  lines: [
+    { shop: 'home-nest', quantity: 1 },
+    { shop: 'outdoor-lab', quantity: 2 },
+  ],
+  refund: { shop: 'outdoor-lab', quantity: 1, reason: 'Ordered one too many' },
+};
+
 /** Bob's points-mall redemption, waiting for the platform to send it. */
 export const REDEMPTION = { item: 'Canvas tote bag', quantity: 1 };

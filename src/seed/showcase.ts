@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { typedSql } from '../db/typed-sql.js';
 import { ProductStatus } from '../entities/product.entity.js';
 import type { User } from '../entities/user.entity.js';
+import type { ServiceContext } from '../shared/context.js';
 import { createTemplate } from '../services/promotions/coupon.service.js';
 import { createFlashSale, enableFlashSale } from '../services/promotions/flash-sale.service.js';
 import { createGroupBuy } from '../services/promotions/group-buy.service.js';
@@ -9,13 +10,16 @@ import { assignFreightTemplate, createFreightTemplate } from '../services/shippi
 import { setCartItem } from '../services/checkout/cart.service.js';
 import { checkout } from '../services/checkout/checkout.service.js';
 import { confirmDelivery } from '../services/orders/order.service.js';
-import { payOrder } from '../services/payments/payment.service.js';
+import { payOrder, receiveNotification, startPayment } from '../services/payments/payment.service.js';
+import { settlePaymentRefunds } from '../services/payments/payment-refunds.js';
+import { SandboxProvider } from '../services/payments/sandbox-provider.js';
+import { approveRefund, requestRefund } from '../services/after-sale/refund.service.js';
 import { createShipment } from '../services/orders/shipment.service.js';
 import { replyToReview, reviewOrderItem } from '../services/after-sale/review.service.js';
 import { redeemPointsProduct } from '../services/points/points-mall.service.js';
 import { seedContexts } from './seed-context.js';
 import {
-  ALICE_ADDRESS, BOB_ADDRESS, COUPON_TEMPLATES, DELIVERED_PURCHASES, FLASH_SALES, FREIGHT_TEMPLATE, GROUP_BUY, REDEMPTION,
+  ALICE_ADDRESS, BOB_ADDRESS, COUPON_TEMPLATES, DELIVERED_PURCHASES, FLASH_SALES, FREIGHT_TEMPLATE, GATEWAY_PURCHASE, GROUP_BUY, REDEMPTION,
 } from './showcase-data.js';
 
 export interface ShowcaseCast {
@@ -117,6 +121,33 @@ export async function seedShowcase(em: EntityManager, nodeEnv: string, cast: Sho
     if (p.reply) await replyToReview(operator(p.shop), { reviewId: review.id, text: p.reply });
   }
 
+  await seedGatewayPurchase(bob, operator, pick);
+
   const [tote] = await typedSql(em).selectFrom('PointsProduct').select('id').where('name', '=', REDEMPTION.item).execute();
   await redeemPointsProduct(bob, tote.id, { quantity: REDEMPTION.quantity, shippingAddress: BOB_ADDRESS });
+}
+
+/**
+ * Bob's purchase through the sandbox gateway, as it happens on a running server: the payment is
+ * started (pending), the gateway's signed notification is received and verified by the payment
+ * module (the seed delivers it itself: no server listens yet), a line is refunded and the refund sent
+ * back through the gateway. Skipped where the sandbox is not offered (PAYMENT_METHODS without it).
+ */
+async function seedGatewayPurchase(bob: ServiceContext, operator: (shop: string) => ServiceContext, pick: (shop: string) => SkuPick): Promise<void> {
+  const sandbox = bob.wiring.paymentProviders.sandbox;
+  if (!(sandbox instanceof SandboxProvider)) return;
+  const lines = GATEWAY_PURCHASE.lines.map((line) => ({ ...line, sku: pick(line.shop) }));
+  for (const line of lines) await setCartItem(bob, { skuId: line.sku.skuId, quantity: line.quantity });
+  const orders = await checkout(bob, { shippingAddress: BOB_ADDRESS });
+  const payment = await startPayment(bob, { orderIds: orders.map((o) => o.id), method: 'sandbox' });
+  // The sandbox would notify the server after its delay; the seed hands the same signed notification in now.
+  sandbox.stop();
+  const signed = sandbox.notificationFor(payment.providerReference!)!;
+  await receiveNotification(bob, { method: 'sandbox' }, { headers: { 'sandbox-signature': signed.signature }, rawBody: signed.body });
+  const order = orders.find((o) => o.shop.slug === GATEWAY_PURCHASE.refund.shop)!;
+  const refund = await requestRefund(bob, {
+    orderId: order.id, kind: 'refund', reason: GATEWAY_PURCHASE.refund.reason, items: [{ orderItemId: order.items[0].id, quantity: GATEWAY_PURCHASE.refund.quantity }],
+  });
+  await approveRefund(operator(GATEWAY_PURCHASE.refund.shop), { refundId: refund.id });
+  await settlePaymentRefunds(bob);
 }

@@ -309,7 +309,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   );
   // The storefront web app at `/` (after the API doors, which keep their own answers).
   app.use(demoImages());
-  const web = webApp(deps.log);
+  const web = webApp(deps.log, undefined, { stripe: deps.config.payments.methods.includes('stripe') });
   if (web) app.use(web);
   app.use(routeNotFound);
   app.use(errorHandler(deps.log));

@@ -29,17 +29,21 @@ const RESERVED = /^\/(api|graphql|healthz|readyz|demo-images)(\/|$)/;
 /**
  * The page's Content-Security-Policy: scripts and styles of our own origin only, plus the page's own
  * inline blocks by their hashes (the build inlines the stylesheet and the route preload script,
- * web/vite.config.ts); API calls to our origin (HTTP and websocket).
+ * web/vite.config.ts); API calls to our origin (HTTP and websocket). With Stripe offered, the origins
+ * Stripe.js documents for its script, its card frames and its API (https://docs.stripe.com/security/guide#content-security-policy):
+ * the card is typed into Stripe's frame and never reaches this server.
  */
-export function pageCsp(html: string): string {
+export function pageCsp(html: string, options: { stripe?: boolean } = {}): string {
+  const stripe = options.stripe ?? false;
   const hashes = (tag: 'script' | 'style') =>
     [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map(([, body]) => ` 'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`).join('');
   return [
     "default-src 'self'",
-    `script-src 'self'${hashes('script')}`,
+    `script-src 'self'${hashes('script')}${stripe ? ' https://js.stripe.com' : ''}`,
     `style-src 'self'${hashes('style')}`,
     "img-src 'self' https: data:",
-    "connect-src 'self' ws: wss:",
+    `connect-src 'self' ws: wss:${stripe ? ' https://api.stripe.com' : ''}`,
+    ...(stripe ? ['frame-src https://js.stripe.com https://hooks.stripe.com'] : []),
     "base-uri 'none'",
     "form-action 'self'",
     "frame-ancestors 'none'",
@@ -82,14 +86,14 @@ export function sendPage(res: Response, status: number, html: Buffer, csp: strin
 }
 
 /** The handler, or null (logged) when the app has not been built. */
-export function webApp(log: Logger, dir = webAppDir()): RequestHandler | null {
+export function webApp(log: Logger, dir = webAppDir(), options: { stripe?: boolean } = {}): RequestHandler | null {
   const indexFile = join(dir, 'index.html');
   if (!existsSync(indexFile)) {
     log.warn({ dir }, 'web app not built (run `npm run build`): / is not served');
     return null;
   }
   const index = readEncodedPage(indexFile);
-  const csp = pageCsp(index.plain.toString('utf8'));
+  const csp = pageCsp(index.plain.toString('utf8'), options);
   const assets = express.static(join(dir, 'assets'), { index: false, immutable: true, maxAge: '365d', fallthrough: true });
   const sendIndex = (req: Request, res: Response, status: number) => sendPage(res, status, pageBody(req, res, index), csp);
   return (req: Request, res: Response, next: NextFunction) => {

@@ -58,3 +58,29 @@ export class StartPaymentInput {
 }
 
 export const StartPaymentPayload = PayloadType('StartPayment', 'payment', () => Payment, 'The payment: CAPTURED for the wallet, PENDING with its next step for a gateway', startPaymentRefusals);
+
+@ObjectType({ description: 'Money sent back on a payment\'s method for one order' })
+export class OrderPaymentRefund {
+  @Field(() => Int, { nullable: true, description: 'The after-sale refund it pays back; null for late money (captured after the order was cancelled)' }) refundId!: number | null;
+  @Field(() => Int) amount!: number;
+  @Field({ description: 'pending, succeeded or failed (at the provider)' }) status!: string;
+  @Field(() => String, { nullable: true, description: "The provider's id of the refund" }) providerReference!: string | null;
+  @Field() createdAt!: Date;
+  @Field() updatedAt!: Date;
+}
+
+@ObjectType({ description: "One payment of an order as its customer, its shop and an admin see it: the order's share, not the whole checkout's" })
+export class OrderPayment {
+  @Field(() => Int) paymentId!: number;
+  @Field(() => PaymentMethodEnum) method!: PaymentMethod;
+  @Field(() => PaymentStatusEnum) status!: PaymentStatus;
+  @Field() currency!: string;
+  @Field(() => Int, { description: "This order's share of the payment" }) orderAmount!: number;
+  @Field({ description: 'The payment paid this order' }) paidThisOrder!: boolean;
+  @Field(() => String, { nullable: true }) providerReference!: string | null;
+  @Field(() => String, { nullable: true }) closeReason!: string | null;
+  @Field() createdAt!: Date;
+  @Field(() => Date, { nullable: true }) capturedAt!: Date | null;
+  @Field(() => Date, { nullable: true }) closedAt!: Date | null;
+  @Field(() => [OrderPaymentRefund]) refunds!: OrderPaymentRefund[];
+}

@@ -57,5 +57,38 @@ export const PaymentEventList = named('PaymentEventList', z.strictObject({ items
 
 export const NotificationReceipt = named('NotificationReceipt', z.strictObject({ received: z.literal(true), outcome: z.string(), paymentId: id.nullable() }));
 
+/** Money sent back on a payment's method for one order. */
+export const OrderPaymentRefund = named(
+  'OrderPaymentRefund',
+  z.strictObject({
+    refundId: id.nullable().describe('The after-sale refund it pays back; null for late money (captured after the order was cancelled)'),
+    amount: money,
+    status: z.enum(['pending', 'succeeded', 'failed']),
+    providerReference: z.string().nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  }),
+);
+
+/** One payment of an order as its customer, its shop and an admin see it: the order's share, not the whole checkout's. */
+export const OrderPayment = named(
+  'OrderPayment',
+  z.strictObject({
+    paymentId: id,
+    method: z.enum(PAYMENT_METHODS),
+    status: z.enum(PaymentStatus),
+    currency: z.string(),
+    orderAmount: money.describe("This order's share of the payment"),
+    paidThisOrder: z.boolean().describe('The payment paid this order'),
+    providerReference: z.string().nullable(),
+    closeReason: z.string().nullable(),
+    createdAt: timestamp,
+    capturedAt: timestamp.nullable(),
+    closedAt: timestamp.nullable(),
+    refunds: z.array(OrderPaymentRefund),
+  }),
+);
+export const OrderPaymentList = named('OrderPaymentList', z.strictObject({ items: z.array(OrderPayment) }));
+
 /** What Alipay reads as "received, stop resending" (any other answer makes it send the notification again). */
 export const NotificationAcknowledgement = named('NotificationAcknowledgement', z.literal('success').describe('Alipay: the notification was received (what was done is in the payment\'s events)'));

@@ -30,6 +30,7 @@ export const routes: RouteObject[] = [
       { path: 'register', ...page(() => import('../pages/register-page')) },
       { path: 'cart', ...page(() => import('../pages/cart-page')) },
       { path: 'checkout', ...page(() => import('../pages/checkout-page')) },
+      { path: 'checkout/payment/:id', ...page(() => import('../pages/payment-page')) },
       { path: 'orders', ...page(() => import('../pages/orders-page')) },
       { path: 'orders/:id', ...page(() => import('../pages/order-page')) },
       { path: 'account', ...page(() => import('../pages/account-page')) },

@@ -16,6 +16,8 @@ import { useIdempotencyKey } from '../api/idempotency-key';
 import { ReviewForm } from './order/review-form';
 import { RefundForm } from './order/refund-form';
 import { InvoicePanel } from './order/invoice-panel';
+import { PaymentSummary } from '../ui/payment-summary';
+import { Cashier, paymentPath } from './checkout/cashier';
 
 const OrderPageQuery = graphql(`
   query OrderPage($id: Int!) {
@@ -66,6 +68,9 @@ const OrderPageQuery = graphql(`
         trackingNumber
         createdAt
       }
+    }
+    orderPayments(orderId: $id) {
+      ...OrderPaymentFields
     }
   }
 `);
@@ -140,7 +145,24 @@ function OrderActions({ order, refresh }: { order: Order; refresh: () => void })
   );
 }
 
-function OrderView({ order, refresh }: { order: Order; refresh: () => void }) {
+/** The order's payments and what went back on their method; a pending order can also be paid through a gateway. */
+function OrderPayments({ order, payments }: { order: Order; payments: OrderData['orderPayments'] }) {
+  const waiting = payments?.find((p) => p.status === 'PENDING' || p.status === 'AUTHORIZED');
+  return (
+    <section aria-labelledby="payment-heading">
+      <h2 id="payment-heading">Payment</h2>
+      <PaymentSummary payments={payments ?? []} headingId="payment-heading" />
+      {order.status === 'PENDING_PAYMENT' && waiting ? (
+        <p>
+          <Link to={paymentPath(waiting.paymentId)}>See payment #{waiting.paymentId}, still waiting for the provider</Link>
+        </p>
+      ) : null}
+      {order.status === 'PENDING_PAYMENT' ? <Cashier orderIds={[order.id]} gatewaysOnly title="Or pay through a provider" /> : null}
+    </section>
+  );
+}
+
+function OrderView({ order, payments, refresh }: { order: Order; payments: OrderData['orderPayments']; refresh: () => void }) {
   const paidOrLater = order.status === 'PAID' || order.status === 'SHIPPED' || order.status === 'DELIVERED' || order.status === 'COMPLETED';
   return (
     <>
@@ -183,6 +205,7 @@ function OrderView({ order, refresh }: { order: Order; refresh: () => void }) {
         </tbody>
       </table>
       <OrderTotals order={order} />
+      <OrderPayments order={order} payments={payments} />
       {order.shippingAddress ? (
         <section aria-labelledby="ship-to">
           <h2 id="ship-to">Shipping to</h2>
@@ -228,8 +251,8 @@ function OrderContent() {
   usePageTitle(result.data?.order ? `Order #${result.data.order.id}` : 'Order');
   return (
     <QueryResult result={result} what="Loading the order">
-      {({ currency, order }) => (
-        <CurrencyProvider currency={currency}>{order ? <OrderView order={order} refresh={refresh} /> : <Missing error={result.error} what="order" />}</CurrencyProvider>
+      {({ currency, order, orderPayments }) => (
+        <CurrencyProvider currency={currency}>{order ? <OrderView order={order} payments={orderPayments} refresh={refresh} /> : <Missing error={result.error} what="order" />}</CurrencyProvider>
       )}
     </QueryResult>
   );

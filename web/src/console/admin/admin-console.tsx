@@ -9,6 +9,7 @@ import { PointsMall } from './points-mall';
 import { ReviewModeration } from './reviews';
 import { PayoutBatchDetail, PayoutBatchList } from './payouts';
 import { Reconciliation } from './reconciliation';
+import { PaymentDesk } from './payments';
 
 const LINKS: ConsoleLink[] = [
   { to: '/admin', label: 'Live operations', end: true },
@@ -19,6 +20,7 @@ const LINKS: ConsoleLink[] = [
   { to: '/admin/reviews', label: 'Review moderation' },
   { to: '/admin/payouts', label: 'Payouts' },
   { to: '/admin/reconciliation', label: 'Reconciliation' },
+  { to: '/admin/payments', label: 'Payments' },
 ];
 
 /** The platform console (`/admin/*`): its own chunk; the live operations feed is its dashboard. */
@@ -36,6 +38,7 @@ export default function AdminConsole() {
         <Route path="payouts" element={<PayoutBatchList />} />
         <Route path="payouts/:id" element={<PayoutBatchDetail />} />
         <Route path="reconciliation" element={<Reconciliation />} />
+        <Route path="payments" element={<PaymentDesk />} />
         <Route path="*" element={<p role="alert">No such screen in the platform console.</p>} />
       </Routes>
     </ConsoleShell>

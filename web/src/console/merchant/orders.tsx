@@ -6,6 +6,7 @@ import type { ConsoleIssueInvoiceMutation, MerchantOrderQuery, OrderStatus } fro
 import { regionLabel } from '../../ui/region-label';
 import { Money } from '../../money/currency-context';
 import { Missing, QueryResult } from '../../ui/query-result';
+import { OrderPaymentsPanel } from '../order-payments-panel';
 import { Pager, label, optionalText, text, useFilterParam, usePageParam, useAction, when, useListContext } from '../kit';
 
 const PAGE_SIZE = 20;
@@ -397,6 +398,7 @@ export function OrderDetail() {
                   </tr>
                 </tfoot>
               </table>
+              <OrderPaymentsPanel orderId={order.id} />
               {order.shipments.length > 0 ? (
                 <section aria-labelledby="shipments-heading">
                   <h2 id="shipments-heading">Shipments</h2>

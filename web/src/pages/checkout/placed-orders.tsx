@@ -9,6 +9,7 @@ import { refusalOf } from '../../api/errors';
 import { useIdempotencyKey } from '../../api/idempotency-key';
 import { OrderTotals } from '../../ui/order-totals';
 import { OrderStatusBadge } from '../../ui/order-status';
+import { Cashier } from './cashier';
 
 export const PlacedOrderFields = graphql(`
   fragment PlacedOrderFields on Order {
@@ -73,7 +74,8 @@ function PlacedOrder({ order }: { order: PlacedOrderFieldsFragment }) {
 
 /**
  * The orders checkout created, with the server's freight and totals, paid together in one payment
- * (all or none: each shop still gets its own order).
+ * (all or none: each shop still gets its own order): from the balance here, or through a gateway
+ * chosen at the cashier.
  */
 export function PlacedOrders({ orders: placed }: { orders: PlacedOrderFieldsFragment[] }) {
   const [state, pay] = useMutation(PayCheckout);
@@ -102,9 +104,10 @@ export function PlacedOrders({ orders: placed }: { orders: PlacedOrderFieldsFrag
           <p>
             To pay: <Money amount={due} className="money price-now" />
           </p>
-          <button type="button" className="primary" onClick={submit} disabled={state.fetching}>
-            {state.fetching ? 'Paying…' : pending.length === 1 ? `Pay order #${pending[0].id} from balance` : `Pay all ${pending.length} orders from balance`}
-          </button>
+          <Cashier
+            orderIds={pending.map((o) => o.id)}
+            wallet={{ label: state.fetching ? 'Paying…' : pending.length === 1 ? `Pay order #${pending[0].id} from balance` : `Pay all ${pending.length} orders from balance`, pay: () => void submit(), busy: state.fetching }}
+          />
         </div>
       ) : null}
     </section>

@@ -33,7 +33,8 @@ export function RefundForm({ order, onDone }: { order: RefundableOrder; onDone: 
   const kind = order.status === 'DELIVERED' ? 'RETURN' : 'REFUND';
   const left = (i: RefundableOrder['items'][number]) => (kind === 'REFUND' ? i.quantity - i.shippedQuantity - i.refundQuantity : i.quantity - i.refundQuantity);
   const items = order.items.filter((i) => left(i) > 0);
-  if (items.length === 0) return null;
+  // Once every unit is asked for the form goes, but the confirmation of the last request stays.
+  if (items.length === 0 && !sent) return null;
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
@@ -49,20 +50,22 @@ export function RefundForm({ order, onDone }: { order: RefundableOrder; onDone: 
     <section aria-labelledby="refund-heading">
       <h2 id="refund-heading">{kind === 'REFUND' ? 'Ask for a refund' : 'Return items'}</h2>
       {sent ? <p role="status">Your request is with the shop.</p> : null}
-      <form onSubmit={submit} className="refund-form">
-        {items.map((i) => (
-          <label key={i.id}>
-            {i.productName} ({i.skuName}), up to {left(i)}: <input type="number" name={`qty-${i.id}`} min={0} max={left(i)} defaultValue={0} />
+      {items.length > 0 ? (
+        <form onSubmit={submit} className="refund-form">
+          {items.map((i) => (
+            <label key={i.id}>
+              {i.productName} ({i.skuName}), up to {left(i)}: <input type="number" name={`qty-${i.id}`} min={0} max={left(i)} defaultValue={0} />
+            </label>
+          ))}
+          <label>
+            Reason <input name="reason" required maxLength={500} />
           </label>
-        ))}
-        <label>
-          Reason <input name="reason" required maxLength={500} />
-        </label>
-        {refused ? <ErrorNotice error={refused} title="Request not sent" /> : null}
-        <button type="submit" disabled={state.fetching}>
-          Send request
-        </button>
-      </form>
+          {refused ? <ErrorNotice error={refused} title="Request not sent" /> : null}
+          <button type="submit" disabled={state.fetching}>
+            Send request
+          </button>
+        </form>
+      ) : null}
     </section>
   );
 }

@@ -1,0 +1,124 @@
+import { notFound } from '../../errors.js';
+import { refusals } from '../../error-codes.js';
+import type { PaymentMethod } from '../../config.js';
+import { typedSql } from '../../db/typed-sql.js';
+import type { PaymentStatus } from '../../entities/payment.entity.js';
+import { RefundStatus } from '../../entities/refund.entity.js';
+import { Role } from '../../entities/user.entity.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { requireUser } from '../../shared/guards.js';
+import { id, parseInput, z } from '../../shared/validate.js';
+
+/**
+ * The payments of one order as the three kinds of reader see it: its customer, the shop that sold
+ * it and a platform admin. A checkout's payment covers every shop's order of that checkout, so a
+ * shop is shown only its own order's share and the refunds of its own order, never the other shops'
+ * orders or the customer's other amounts.
+ */
+
+/** Money sent back on the payment's method for this order. */
+export interface OrderPaymentRefundView {
+  /** The after-sale refund it pays back; null for late money (a capture after the order was cancelled). */
+  refundId: number | null;
+  amount: number;
+  status: 'pending' | 'succeeded' | 'failed';
+  /** The provider's id of the refund (null for the wallet, and until the provider answered). */
+  providerReference: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface OrderPaymentView {
+  paymentId: number;
+  method: PaymentMethod;
+  status: PaymentStatus;
+  currency: string;
+  /** This order's share of the payment (the order's total when the payment started). */
+  orderAmount: number;
+  /** The payment paid this order (a payment captured after the order was cancelled did not). */
+  paidThisOrder: boolean;
+  providerReference: string | null;
+  closeReason: string | null;
+  createdAt: Date;
+  capturedAt: Date | null;
+  closedAt: Date | null;
+  refunds: OrderPaymentRefundView[];
+}
+
+const OrderRef = z.object({ orderId: id });
+
+export const orderPaymentsRefusals = refusals('NOT_FOUND');
+
+/**
+ * Every payment tried for an order, newest first (a failed one, then the retry that paid), each with
+ * what went back on its method: a gateway's refunds as the provider settles them; for the wallet,
+ * the order's completed after-sale refunds, which are credited to the balance (its method). Readable
+ * by the order's customer, the operator of the shop that sold it and a platform admin; anyone else
+ * learns 404, as for an order that does not exist.
+ */
+export async function orderPayments(ctx: ServiceContext, input: unknown): Promise<{ items: OrderPaymentView[] }> {
+  const actor = requireUser(ctx);
+  const { orderId } = parseInput(OrderRef, input);
+  const db = typedSql(ctx.em);
+  const order = await db.selectFrom('Order').select(['id', 'customer', 'shop']).where('id', '=', orderId).executeTakeFirst();
+  const mayRead =
+    order !== undefined &&
+    (actor.role === Role.PlatformAdmin ||
+      (actor.role === Role.Customer && order.customer === actor.userId) ||
+      (actor.role === Role.ShopOperator && actor.shopId !== null && order.shop === actor.shopId));
+  if (!mayRead) throw notFound('Order', { order_id: orderId });
+
+  const payments = await db
+    .selectFrom('PaymentOrder as po')
+    .innerJoin('Payment as p', 'p.id', 'po.payment')
+    .select(['p.id', 'p.provider', 'p.status', 'p.currency', 'po.amount', 'po.captured', 'p.providerReference', 'p.closeReason', 'p.createdAt', 'p.capturedAt', 'p.closedAt'])
+    .where('po.order', '=', orderId)
+    .orderBy('p.id', 'desc')
+    .execute();
+  if (payments.length === 0) return { items: [] };
+  // A gateway's refunds of this order: those paying back its after-sale refunds, and the late money of
+  // an order the capture could not pay any more (the only kind without an after-sale refund).
+  const sent = await db
+    .selectFrom('PaymentRefund as r')
+    .leftJoin('Refund as a', 'a.id', 'r.refund')
+    .select(['r.payment', 'r.refund', 'r.amount', 'r.status', 'r.providerReference', 'r.createdAt', 'r.updatedAt', 'a.order'])
+    .where('r.payment', 'in', payments.map((p) => p.id))
+    .orderBy('r.id')
+    .execute();
+  const toBalance = payments.some((p) => p.provider === 'wallet')
+    ? await db
+        .selectFrom('Refund')
+        .select(['id', 'amount', 'createdAt', 'completedAt'])
+        .where('order', '=', orderId)
+        .where('status', '=', RefundStatus.Completed)
+        .orderBy('id')
+        .execute()
+    : [];
+  return {
+    items: payments.map((p) => ({
+      paymentId: p.id,
+      method: p.provider,
+      status: p.status,
+      currency: p.currency,
+      orderAmount: p.amount,
+      paidThisOrder: p.captured,
+      providerReference: p.providerReference,
+      closeReason: p.closeReason,
+      createdAt: p.createdAt,
+      capturedAt: p.capturedAt,
+      closedAt: p.closedAt,
+      refunds:
+        p.provider === 'wallet'
+          ? p.captured
+            ? toBalance.map((r) => ({ refundId: r.id, amount: r.amount, status: 'succeeded' as const, providerReference: null, createdAt: r.createdAt, updatedAt: r.completedAt ?? r.createdAt }))
+            : []
+          : sent
+              .filter((r) => r.payment === p.id && (r.refund === null ? !p.captured : r.order === orderId))
+              .map((r) => ({
+                refundId: r.refund,
+                // Late money is one refund of every order the capture could not pay: this order's part of it is its share.
+                amount: r.refund === null ? p.amount : r.amount,
+                status: r.status, providerReference: r.providerReference, createdAt: r.createdAt, updatedAt: r.updatedAt })),
+    })),
+  };
+}
