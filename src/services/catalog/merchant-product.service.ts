@@ -16,6 +16,7 @@ import { pageFields, pageOf, pageWindow, type Page } from '../../shared/paginati
 import { productViewOf, toSkuView, type MerchantProductView } from './catalog-views.js';
 import { soldCounts } from './sold-count.js';
 import { refusals } from '../../error-codes.js';
+import { refuseInactiveShops } from './shop-status.js';
 import { adjustSkuStock, type StockChange } from '../inventory/inventory.service.js';
 
 /**
@@ -222,11 +223,17 @@ async function changeStock(em: EntityManager, skus: Upsert['skus']): Promise<voi
   }
 }
 
-/** Moves an own product to `to` when its state is one of `from`; already in `to` is a no-op. */
+/**
+ * Moves an own product to `to` when its state is one of `from`; already in `to` is a no-op. Publishing
+ * needs an active shop: the shop's row is share-locked first (the order a shop's move locks in: shop,
+ * then products), so a product is never published after its shop's suspension held the others.
+ */
 async function transition(ctx: ServiceContext, productId: unknown, to: ProductStatus, from: ProductStatus[]): Promise<MerchantProductView> {
   const { shopId } = requireOperator(ctx);
   const id = parseInput(idParam, productId);
-  return inTransaction(ctx, async ({ em }) => {
+  return inTransaction(ctx, async (tx) => {
+    const { em } = tx;
+    if (to === ProductStatus.Published) await refuseInactiveShops(tx, [shopId]);
     const product = await lockOwnProduct(em, shopId, id);
     const status: ProductStatus = product.status;
     if (status !== to) {
@@ -238,7 +245,7 @@ async function transition(ctx: ServiceContext, productId: unknown, to: ProductSt
   });
 }
 
-export const publishProductRefusals = refusals('NOT_FOUND', 'PRODUCT_STATE_CONFLICT');
+export const publishProductRefusals = refusals('NOT_FOUND', 'PRODUCT_STATE_CONFLICT', 'SHOP_NOT_ACTIVE');
 
 export const publishProduct = (ctx: ServiceContext, productId: unknown) =>
   transition(ctx, productId, ProductStatus.Published, [ProductStatus.Draft, ProductStatus.Unpublished]);
@@ -246,4 +253,5 @@ export const publishProduct = (ctx: ServiceContext, productId: unknown) =>
 export const unpublishProductRefusals = refusals('NOT_FOUND', 'PRODUCT_STATE_CONFLICT');
 
 export const unpublishProduct = (ctx: ServiceContext, productId: unknown) =>
-  transition(ctx, productId, ProductStatus.Unpublished, [ProductStatus.Published]);
+  // A held product may be withdrawn too: it then stays unpublished when its shop is reinstated.
+  transition(ctx, productId, ProductStatus.Unpublished, [ProductStatus.Published, ProductStatus.Held]);
