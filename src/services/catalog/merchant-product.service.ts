@@ -224,16 +224,21 @@ async function changeStock(em: EntityManager, skus: Upsert['skus']): Promise<voi
 }
 
 /**
- * Moves an own product to `to` when its state is one of `from`; already in `to` is a no-op. Publishing
- * needs an active shop: the shop's row is share-locked first (the order a shop's move locks in: shop,
- * then products), so a product is never published after its shop's suspension held the others.
+ * Moves an own product to `to` when its state is one of `from`; already in `to` is a no-op. `first`
+ * runs before the product is locked (publishing's check of the shop).
  */
-async function transition(ctx: ServiceContext, productId: unknown, to: ProductStatus, from: ProductStatus[]): Promise<MerchantProductView> {
+async function transition(
+  ctx: ServiceContext,
+  productId: unknown,
+  to: ProductStatus,
+  from: ProductStatus[],
+  first?: (tx: ServiceContext, shopId: number) => Promise<void>,
+): Promise<MerchantProductView> {
   const { shopId } = requireOperator(ctx);
   const id = parseInput(idParam, productId);
   return inTransaction(ctx, async (tx) => {
     const { em } = tx;
-    if (to === ProductStatus.Published) await refuseInactiveShops(tx, [shopId]);
+    await first?.(tx, shopId);
     const product = await lockOwnProduct(em, shopId, id);
     const status: ProductStatus = product.status;
     if (status !== to) {
@@ -247,8 +252,12 @@ async function transition(ctx: ServiceContext, productId: unknown, to: ProductSt
 
 export const publishProductRefusals = refusals('NOT_FOUND', 'PRODUCT_STATE_CONFLICT', 'SHOP_NOT_ACTIVE');
 
+/**
+ * Publishing needs an active shop: the shop's row is share-locked before the product (the order a
+ * shop's move locks them in), so a product is never published after its shop's suspension held the others.
+ */
 export const publishProduct = (ctx: ServiceContext, productId: unknown) =>
-  transition(ctx, productId, ProductStatus.Published, [ProductStatus.Draft, ProductStatus.Unpublished]);
+  transition(ctx, productId, ProductStatus.Published, [ProductStatus.Draft, ProductStatus.Unpublished], (tx, shopId) => refuseInactiveShops(tx, [shopId]));
 
 export const unpublishProductRefusals = refusals('NOT_FOUND', 'PRODUCT_STATE_CONFLICT');
 
