@@ -7,6 +7,7 @@ import { waitFor } from './support/subscriptions.js';
 import { changeListenerOf } from '../src/db/change-listener.js';
 import { HOME_CONTENT_CHANNEL } from '../src/services/catalog/home-content.service.js';
 import { completeDeliveredOrders } from '../src/services/orders/order.service.js';
+import { homeContentItems } from '../src/services/catalog/catalog.repository.js';
 import { systemContext } from '../src/server/jobs.js';
 
 /**
@@ -532,6 +533,45 @@ describe('a suspension racing checkouts of the shop', () => {
       expect(afterSuspension).toBe(placed);
       expect(await stockOf(t, s.skuId)).toBe(100 - placed);
       expect((await t.sql('select count(*)::int as n from cart_item where sku_id = ?', [s.skuId]))[0].n).toBe(12 - placed);
+    }
+  });
+});
+
+describe('plans', () => {
+  interface PlanNode { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] }
+  const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+
+  /**
+   * How each statement shop states added or changed reads `product` and `shop`: with sequential scans
+   * priced out (`enable_seqscan = off`, on tables this small the planner would scan them anyway), a
+   * read no index can serve would still be a Seq Scan. The listing, search and detail statements are
+   * unchanged (sql/statements.sql): suspension costs them nothing.
+   */
+  it('reads the shop and its products by key in the statements shop states add', async () => {
+    const client = new pg.Client({ connectionString: t.dbUrl });
+    await client.connect();
+    try {
+      await client.query('set enable_seqscan = off');
+      /** The tables read by a sequential scan, and the indexes the plan reads. */
+      const scans = async (text: string, params: unknown[] = []) => {
+        const [row] = (await client.query(`explain (format json) ${text}`, params)).rows;
+        const plan = nodes(row['QUERY PLAN'][0].Plan);
+        return {
+          seqScans: plan.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name']).filter((r) => r === 'product' || r === 'shop'),
+          indexes: [...new Set(plan.flatMap((n) => (n['Index Name'] ? [n['Index Name']] : [])))].sort(),
+        };
+      };
+      // The storefront's home content, as kept by each process.
+      expect(await scans(homeContentItems.textOf(t.orm.em, { activeOnly: true }))).toMatchObject({ seqScans: [], indexes: expect.arrayContaining(['product_pkey', 'shop_slug_unique']) });
+      // Checkout's share lock of its shops (the `shop_lock` step of place_orders; the transactional writer's own).
+      expect(await scans(`select sh.id, sh.status from shop sh where sh.id = any($1::int[]) order by sh.id for share`, [[1, 2]])).toEqual({ seqScans: [], indexes: ['shop_pkey'] });
+      // A shop's move: its row by key, its products by an index holding shop_id (which one is the planner's choice).
+      expect(await scans(`update shop set status = 'suspended' where id = $1 and status in ('active')`, [1])).toEqual({ seqScans: [], indexes: ['shop_pkey'] });
+      expect(await scans(`update product set status = 'held' where shop_id = $1 and status = 'published'`, [1])).toMatchObject({ seqScans: [], indexes: [expect.stringMatching(/^product_/)] });
+      // A payout batch's shops.
+      expect(await scans(`select b.shop_id from balance b join shop s on s.id = b.shop_id where b.kind = 'shop_available' and b.amount >= 1 and s.status = 'active'`)).toMatchObject({ seqScans: [], indexes: expect.arrayContaining(['shop_pkey']) });
+    } finally {
+      await client.end();
     }
   });
 });
