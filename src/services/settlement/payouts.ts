@@ -69,8 +69,10 @@ export async function createPayoutBatch(ctx: ServiceContext, input: unknown): Pr
   const { threshold } = parseInput(BatchInput, input);
   const batchId = await inTransaction(ctx, async (tx) => {
     const db = typedSql(tx.em);
-    // A suspended (or closed) shop's payouts are held: it is skipped, its balance stays available.
-    // Its row is share-locked with the balance, so a suspension waits for the batch or is seen by it.
+    // A suspended (or closed) shop's payouts are held: it is skipped, its balance stays available. The
+    // shop's row is not locked: a batch that read it active is ordered before a suspension committing
+    // meanwhile, as an order placed before it (the money was due then), and a batch never waits for
+    // the checkouts that share-lock their shops.
     const due = await db
       .selectFrom('Balance as b')
       .innerJoin('Shop as s', 's.id', 'b.shop')
@@ -80,7 +82,6 @@ export async function createPayoutBatch(ctx: ServiceContext, input: unknown): Pr
       .where('s.status', '=', ShopStatus.Active)
       .orderBy('b.shop')
       .forNoKeyUpdate('b')
-      .forShare('s')
       .execute();
     // A batch pays someone: an empty one would be a file with no line for the bank, so the threshold is refused.
     if (due.length === 0) {
