@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { conflict } from '../../errors.js';
 import { refusals } from '../../error-codes.js';
 import { typedSql } from '../../db/typed-sql.js';
