@@ -173,6 +173,11 @@ describe('suspending and reinstating', () => {
       expect(res.status).toBe(422);
       expect(res.body.error).toMatchObject({ code: 'SHOP_NOT_ACTIVE', details: { shop_id: s.shop.id, sku_id: s.skuId } });
     }
+    // Nor can it be added again.
+    const again = await t.api('PUT', `/api/cart/items/${s.skuId}`, { token: customer.token, body: { quantity: 3 } });
+    expect(again.status).toBe(422);
+    expect(again.body.error).toMatchObject({ code: 'SHOP_NOT_ACTIVE', details: { shop_id: s.shop.id, status: 'suspended' } });
+    expect(((await t.api('GET', '/api/cart', { token: customer.token })).body.lines as { available: boolean }[]).map((l) => l.available)).toEqual([false]);
     const preview = await t.api('POST', '/api/checkout/preview', { token: customer.token, body: { region: 'CN-SH' } });
     expect(preview.status).toBe(422);
     expect(preview.body.error.code).toBe('SHOP_NOT_ACTIVE');
@@ -221,6 +226,7 @@ describe('suspending and reinstating', () => {
     expect(((await t.api('GET', '/api/flash-sales')).body.items as { id: number }[]).some((f) => f.id === flash.id)).toBe(false);
     expect(((await t.api('GET', '/api/group-buys?page_size=100')).body.items as { id: number }[]).some((g) => g.id === activity.id)).toBe(false);
     expect((await t.sql('select count(*)::int as n from coupon where template_id = ?', [template.id]))[0].n).toBe(0);
+    expect((await t.api('GET', `/api/shops/${s.shop.slug}/coupon-templates`)).status).toBe(404);
     expect((await t.sql('select remaining_stock from flash_sale_item where id = ?', [flash.itemIds[0]]))[0].remaining_stock).toBe(5);
 
     await reinstated(s.shop.id);

@@ -6,7 +6,7 @@ import { typedSql } from '../../db/typed-sql.js';
 import { conflict, notFound, refused } from '../../errors.js';
 import { CouponTemplate, CouponTemplateStatus, DiscountKind } from '../../entities/coupon-template.entity.js';
 import { Coupon, CouponStatus } from '../../entities/coupon.entity.js';
-import { Shop } from '../../entities/shop.entity.js';
+import { Shop, ShopStatus } from '../../entities/shop.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { Role } from '../../entities/user.entity.js';
 import { requireCustomer, requireOperator } from '../../shared/guards.js';
@@ -319,7 +319,8 @@ export const listShopTemplatesRefusals = refusals('NOT_FOUND');
 /** A shop's claimable templates, public; an unknown slug is 404. */
 export async function listShopTemplates(ctx: ServiceContext, input: unknown): Promise<Page<CouponTemplateView>> {
   const request = parseInput(ShopListInput, input ?? {});
-  const shop = await ctx.em.findOne(Shop, { slug: request.slug });
+  // A shop that is not active has no storefront page, nor coupons on offer (as catalog's getShop).
+  const shop = await ctx.em.findOne(Shop, { slug: request.slug, status: ShopStatus.Active });
   if (!shop) throw notFound('Shop', { slug: request.slug });
   const [templates, total] = await ctx.em.findAndCount(
     CouponTemplate,
