@@ -3,6 +3,7 @@ import { startSecondApp, startTestApp, type TestApp } from './support/harness.js
 import { newAdmin, newCategory, newCouponTemplate, newCustomer, newGroupBuy, newOperator, newProduct, newShop, setContent, type TestUser } from './support/fixtures.js';
 import { addToCart, checkoutBody, expectBooksBalance, expectLedgerReplays, payOk, placeOrder, shipOk, deliverOk, stockOf } from './support/shopping.js';
 import { newFlashSale } from './support/flash-sales.js';
+import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { waitFor } from './support/subscriptions.js';
 import { changeListenerOf } from '../src/db/change-listener.js';
 import { HOME_CONTENT_CHANNEL } from '../src/services/catalog/home-content.service.js';
@@ -579,5 +580,54 @@ describe('plans', () => {
     } finally {
       await client.end();
     }
+  });
+});
+
+describe('in another OS process', () => {
+  let server: ServerProcess | undefined;
+  beforeAll(async () => {
+    // The compiled server (`npm start`'s code path) on this test's database; production: no demo seed.
+    server = await startServerProcess({ DATABASE_URL: t.dbUrl, NODE_ENV: 'production', DEVICE_TOKEN_SECRET: 'p'.repeat(48) });
+  });
+  afterAll(async () => {
+    if (server && server.child.exitCode === null) await server.stop();
+  });
+
+  it('never shows a suspended shop product from what that process keeps (rankings, totals, facets, home content), and shows it again once reinstated', async () => {
+    const s = await scene();
+    await setContent(t, 'promos', [{ title: 'Kettle', destination: `/products/${s.product.id}` }]);
+    const get = async (path: string) => {
+      const res = await fetch(`${server!.baseUrl}${path}`);
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const seen = async () => {
+      const [sales, words, facets, detail, home] = await Promise.all([
+        get(`/api/products?category=${s.category.id}&sort=sales`),
+        get(`/api/products?q=${s.name}`),
+        get(`/api/products/facets?q=${s.name}`),
+        get(`/api/products/${s.product.id}`),
+        get('/api/content/home'),
+      ]);
+      return {
+        sales: (sales.body.items as { id: number }[]).map((p) => p.id),
+        words: (words.body.items as { id: number }[]).map((p) => p.id),
+        facetShops: (facets.body.shops as { id: number }[]).map((f) => f.id),
+        detail: detail.status,
+        promos: (home.body.promos as { title: string }[]).map((p) => p.title),
+      };
+    };
+    const visible = { sales: [s.product.id], words: [s.product.id], facetShops: [s.shop.id], detail: 200, promos: ['Kettle'] };
+    // The other process has read (and keeps) all of it.
+    await waitFor(async () => JSON.stringify(await seen()) === JSON.stringify(visible), 10_000, 'the server process shows the product');
+
+    await suspended(s.shop.id);
+    // The home content is read again when the shop's notification arrives; the rest at once.
+    await waitFor(async () => (await seen()).promos.length === 0, 10_000, 'the server process drops the promo');
+    expect(await seen()).toEqual({ sales: [], words: [], facetShops: [], detail: 404, promos: [] });
+
+    await reinstated(s.shop.id);
+    await waitFor(async () => JSON.stringify(await seen()) === JSON.stringify(visible), 10_000, 'the server process shows the product again');
+    await setContent(t, 'promos', []);
+    expect(server!.output()).not.toMatch(/"level":(50|60)/);
   });
 });
