@@ -22,7 +22,8 @@ import { adjustSkuStock, type StockChange } from '../inventory/inventory.service
 /**
  * Product management for a shop operator, limited to their own shop: another shop's product is
  * answered as not found. Lifecycle: created as `draft`; `publish` shows it on the storefront (from
- * draft or unpublished); `unpublish` withdraws a published product. Edits keep the state.
+ * draft or unpublished, while the shop is active); `unpublish` withdraws a published or held product
+ * (`held`: its shop is suspended or closed, shops/shop-lifecycle.ts). Edits keep the state.
  */
 
 export const ListInput = z.strictObject({
