@@ -13,7 +13,7 @@ const require = createRequire(import.meta.url);
  */
 
 /** The suites of checkout's rules, run a second time against the other order writer (CHECKOUT_WRITER). */
-const CHECKOUT_SUITES = ['checkout', 'flash-sale-checkout', 'coupons', 'group-buy-lifecycle', 'faults', 'inventory'];
+const CHECKOUT_SUITES = ['checkout', 'flash-sale-checkout', 'coupons', 'group-buy-lifecycle', 'faults', 'inventory', 'shop-states'];
 
 /**
  * Suites that measure time on a wall clock: the server under a load they make themselves (a sign-in

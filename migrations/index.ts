@@ -34,6 +34,7 @@ import { Migration20261202110000PaymentRefunds } from './Migration20261202110000
 import { Migration20261202200000HomeContentNotify } from './Migration20261202200000HomeContentNotify.js';
 import { Migration20261201300000IdempotentAnswerText } from './Migration20261201300000IdempotentAnswerText.js';
 import { Migration20261202300000ShopApplications } from './Migration20261202300000ShopApplications.js';
+import { Migration20261203300000ShopStates } from './Migration20261203300000ShopStates.js';
 import { Migration20261203400000ClearingSlots } from './Migration20261203400000ClearingSlots.js';
 
 /**
@@ -76,5 +77,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261202110000PaymentRefunds', class: Migration20261202110000PaymentRefunds },
   { name: 'Migration20261202200000HomeContentNotify', class: Migration20261202200000HomeContentNotify },
   { name: 'Migration20261202300000ShopApplications', class: Migration20261202300000ShopApplications },
+  { name: 'Migration20261203300000ShopStates', class: Migration20261203300000ShopStates },
   { name: 'Migration20261203400000ClearingSlots', class: Migration20261203400000ClearingSlots },
 ];

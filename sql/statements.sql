@@ -176,7 +176,13 @@ select "f".*
 -- values: none
 select "h"."id" as "id", "h"."kind" as "kind", "h"."position" as "position", "h"."active" as "active", "h"."title" as "title", "h"."subtitle" as "subtitle", "h"."image_url" as "imageUrl", "h"."destination" as "destination"
   from "home_content_item" as "h"
-  where "h"."active"
+  where "h"."active" and not exists (select "p"."id"
+  from "product" as "p"
+  where "p"."id" = case when h.destination ~ '^/products/[0-9]{1,10}$' then substring(h.destination
+  from 11)::bigint end and "p"."status" = 'held') and not exists (select "s"."id"
+  from "shop" as "s"
+  where "s"."slug" = case when h.destination like '/shops/%' then substring(h.destination
+  from 8) end and "s"."status" <> 'active')
   order by "h"."kind", "h"."position";
 
 -- home_content_items {"activeOnly":false}
@@ -639,9 +645,13 @@ with cart_in as (select * from json_to_recordset(?::json) as l(customer_id int, 
                 quantity int, pricing text, flash_sale_item_id int)
      ),
      keys_in as (select * from json_to_recordset(?::json) as k(user_id int, scope text, key text, request_hash text)),
+     shop_lock as (
+       select sh.id, sh.status from shop sh where sh.id = any(?::int[]) order by sh.id for share
+     ),
      cart as (
        delete from cart_item c using cart_in l
         where c.customer_id = any(?::int[]) and c.customer_id = l.customer_id and c.sku_id = l.sku_id and c.quantity = l.quantity
+          and (select count(*) from shop_lock) >= 0
        returning c.customer_id, c.sku_id
      ),
      redeemed as (
@@ -737,6 +747,8 @@ with cart_in as (select * from json_to_recordset(?::json) as l(customer_id int, 
      ),
      verdict as (
        select case
+         when exists (select 1 from shop_lock l where l.status <> 'active') then mf_refuse('SHOP_NOT_ACTIVE', (
+           select json_build_object('shop_id', l.id, 'status', l.status) from shop_lock l where l.status <> 'active' order by l.id limit 1))
          when (select count(*) from cart) <> (select count(*) from cart_in) then mf_refuse('CART_CHANGED', (
            select json_build_object('customer_id', l.customer_id) from cart_in l
             where not exists (select 1 from cart c where c.customer_id = l.customer_id and c.sku_id = l.sku_id)

@@ -17,11 +17,15 @@ const STOCK: OwnedColumn[] = [
 ];
 
 const APPLICATION_STATUS: OwnedColumn = { entity: 'ShopApplication', table: 'shop_application', property: 'status', column: 'status' };
+// A shop is created active (the column's default): no writer names its status but the lifecycle.
+const SHOP_STATUS: OwnedColumn = { entity: 'Shop', table: 'shop', property: 'status', column: 'status' };
 
 const OWNERS: { columns: OwnedColumn[]; allowed: (file: string) => boolean }[] = [
   { columns: [ORDER_STATUS], allowed: (file) => file === 'src/services/orders/order-lifecycle.ts' },
   // A shop application's status moves only in its lifecycle (submitted -> approved | rejected | withdrawn).
   { columns: [APPLICATION_STATUS], allowed: (file) => file === 'src/services/shops/application-lifecycle.ts' },
+  // A shop's status moves only in its lifecycle (active -> suspended -> active, active | suspended -> closed).
+  { columns: [SHOP_STATUS], allowed: (file) => file === 'src/services/shops/shop-lifecycle.ts' },
   {
     columns: STOCK,
     allowed: (file) => file.startsWith('src/services/inventory/') || file === 'src/services/checkout/place-orders.repository.ts',
@@ -43,7 +47,7 @@ beforeAll(() => {
   program = programOf(files, join(root, 'tsconfig.json'));
 }, 60_000);
 
-it('writes an order status only in the order lifecycle, a shop application status only in its lifecycle, and stock only in inventory', () => {
+it('writes an order status only in the order lifecycle, a shop application status and a shop status only in their lifecycles, and stock only in inventory', () => {
   const found = OWNERS.flatMap(({ columns, allowed }) =>
     scanForWrites(program, files, columns)
       .map((v) => ({ ...v, file: relative(root, v.file) }))
@@ -51,9 +55,10 @@ it('writes an order status only in the order lifecycle, a shop application statu
   );
   expect(found.map((v) => `${v.file}:${v.line} ${v.what}`)).toEqual([]);
   // The scan does see the owners' own writes (so an empty answer above is not a blind scan).
-  const seen = new Set(scanForWrites(program, files, [ORDER_STATUS, ...STOCK, APPLICATION_STATUS]).map((v) => relative(root, v.file)));
+  const seen = new Set(scanForWrites(program, files, [ORDER_STATUS, ...STOCK, APPLICATION_STATUS, SHOP_STATUS]).map((v) => relative(root, v.file)));
   expect([...seen].sort()).toEqual([
     'src/services/checkout/place-orders.repository.ts', 'src/services/inventory/inventory.service.ts', 'src/services/orders/order-lifecycle.ts', 'src/services/shops/application-lifecycle.ts',
+    'src/services/shops/shop-lifecycle.ts',
   ]);
 }, 60_000);
 

@@ -6,7 +6,7 @@ import { Balance, BalanceKind } from '../src/entities/balance.entity.js';
 import { Order, OrderStatus, type ShippingAddress } from '../src/entities/order.entity.js';
 import { Shipment } from '../src/entities/shipment.entity.js';
 import { ShippingCompany } from '../src/entities/shipping-company.entity.js';
-import { Shop } from '../src/entities/shop.entity.js';
+import { Shop, type ShopStatus } from '../src/entities/shop.entity.js';
 import { Role, User } from '../src/entities/user.entity.js';
 import { ensureTemplate } from './support/template.js';
 import { adminQuery, databaseUrl, PREFIX, TEMPLATE_DB } from './support/databases.js';
@@ -44,7 +44,7 @@ export type Checks = [
   Assert<Same<Database['CatalogVersion'], { id: number; n: string }>>,
   Assert<Same<Database['User']['shop'], number | null>>,
   // The inverse side of a one-to-one (`Shop.profile`) is no column.
-  Assert<Same<Database['Shop'], { id: number; slug: string; name: string; createdAt: Date }>>,
+  Assert<Same<Database['Shop'], { id: number; slug: string; name: string; status: ShopStatus; statusReason: string | null; statusChangedAt: Date | null; createdAt: Date }>>,
 ];
 
 describe('typed SQL on the entities', () => {

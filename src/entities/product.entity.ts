@@ -7,11 +7,17 @@ import { Sku } from './sku.entity.js';
 import { FreightTemplate } from './freight-template.entity.js';
 import { sqlTrigger } from './sql-trigger.js';
 
-/** Publish lifecycle: created as draft, published to the storefront, unpublished to withdraw. */
+/**
+ * Publish lifecycle: created as draft, published to the storefront, unpublished to withdraw. `held`:
+ * published, but its shop is suspended or closed; only the shop lifecycle moves a product in or out
+ * of it (src/services/shops/shop-lifecycle.ts), so reinstating the shop publishes exactly the
+ * products it held. Every storefront read keys on `published`, so a held product is on none of them.
+ */
 export enum ProductStatus {
   Draft = 'draft',
   Published = 'published',
   Unpublished = 'unpublished',
+  Held = 'held',
 }
 
 /**

@@ -20,6 +20,7 @@ import { SettlementResolver } from './settlement.resolver.js';
 import { WebhookResolver } from './webhook.resolver.js';
 import { PaymentResolver } from './payment.resolver.js';
 import { ShopApplicationResolver } from './shop-application.resolver.js';
+import { ShopStateResolver } from './shop-state.resolver.js';
 
 export const resolvers = [
   AuthResolver,
@@ -47,4 +48,5 @@ export const resolvers = [
   PageResolver,
   SettlementResolver,
   ShopApplicationResolver,
+  ShopStateResolver,
 ] as const;

@@ -3,6 +3,7 @@ import { OrderStatus } from '../entities/order.entity.js';
 import { GroupState } from '../entities/group-buy.entity.js';
 import { RefundKind, RefundStatus } from '../entities/refund.entity.js';
 import { PayoutStatus } from '../entities/settlement.entity.js';
+import { ShopStatus } from '../entities/shop.entity.js';
 
 const id = z.number().int();
 const amount = z.number().int();
@@ -53,6 +54,12 @@ export const EVENT_PAYLOADS = {
   'payment.failed': z.object({ paymentId: id, method: z.string(), amount, status: z.enum(['failed', 'cancelled', 'expired']), reason: z.string().nullable() }),
   /** A refund to a gateway settled: `succeeded`, or `failed` (the money back on the customer's balance). */
   'payment.refunded': z.object({ paymentId: id, method: z.string(), amount, status: z.enum(['succeeded', 'failed']) }),
+  /** A platform admin suspended the shop, with the reason: its products are off the storefront, its payouts held. */
+  'shop.suspended': z.object({ shopId: id, status: z.enum(ShopStatus), reason: z.string() }),
+  /** A suspended shop was reinstated: its products are back on the storefront. */
+  'shop.reinstated': z.object({ shopId: id, status: z.enum(ShopStatus) }),
+  /** The shop closed for good (no open order or refund, nothing on its balance). */
+  'shop.closed': z.object({ shopId: id, status: z.enum(ShopStatus) }),
   /** An outbound webhook endpoint stopped receiving: it failed for WEBHOOK_DISABLE_AFTER_SECONDS, or answered 410 Gone. */
   'webhook.endpoint_disabled': z.object({ endpointId: id, url: z.string(), reason: z.enum(['failing', 'gone']) }),
 };

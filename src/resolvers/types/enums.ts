@@ -11,6 +11,7 @@ import { CouponTemplateStatus, DiscountKind } from '../../entities/coupon-templa
 import { RedemptionStatus } from '../../entities/redemption.entity.js';
 import { PayoutStatus } from '../../entities/settlement.entity.js';
 import { ShopApplicationStatus } from '../../entities/shop-application.entity.js';
+import { ShopStatus } from '../../entities/shop.entity.js';
 import { BalanceKind } from '../../entities/balance.entity.js';
 import { PaymentStatus } from '../../entities/payment.entity.js';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../config.js';
@@ -66,7 +67,11 @@ export enum SortOrder {
 export type InvoiceStatus = InvoiceView['status'];
 
 export const RoleEnum = schemaEnum(Role, 'Role', 'What an account may do');
-export const ProductStatusEnum = schemaEnum(ProductStatus, 'ProductStatus', 'Publish lifecycle: DRAFT -> PUBLISHED -> UNPUBLISHED -> PUBLISHED ...');
+export const ProductStatusEnum = schemaEnum(
+  ProductStatus,
+  'ProductStatus',
+  'Publish lifecycle: DRAFT -> PUBLISHED -> UNPUBLISHED -> PUBLISHED ...; HELD: published, but its shop is suspended or closed (published again when the shop is reinstated)',
+);
 export const ContentKindEnum = schemaEnum(ContentKind, 'ContentKind', 'The four home content lists');
 export const ProductSortEnum = schemaEnum(ProductSort, 'ProductSort', 'Sort key of the product listing', {
   price: 'Lowest SKU price; ascending unless `order` says otherwise',
@@ -100,6 +105,11 @@ export const ShopApplicationStatusEnum = schemaEnum(
   ShopApplicationStatus,
   'ShopApplicationStatus',
   'SUBMITTED -> APPROVED (the shop exists) | REJECTED (with a reason) | WITHDRAWN (by the applicant)',
+);
+export const ShopStatusEnum = schemaEnum(
+  ShopStatus,
+  'ShopStatus',
+  'ACTIVE -> SUSPENDED (with a reason; its products held) -> ACTIVE (reinstated); ACTIVE | SUSPENDED -> CLOSED (final)',
 );
 export const PayoutStatusEnum = schemaEnum(
   PayoutStatus,

@@ -5,7 +5,8 @@ import { RefundKind, RefundStatus } from '../../entities/refund.entity.js';
 import type { EventName, EventPayloads } from '../../shared/domain-event.js';
 import { EventTypes, type EventType } from '../../services/events/event-types.js';
 import { PayoutStatus } from '../../entities/settlement.entity.js';
-import { EventTypeEnum, GroupStateEnum, OrderCancelReasonEnum, OrderStatusEnum, PayoutStatusEnum, RefundKindEnum, RefundStatusEnum, WebhookDisabledReasonEnum } from './enums.js';
+import { ShopStatus } from '../../entities/shop.entity.js';
+import { EventTypeEnum, GroupStateEnum, OrderCancelReasonEnum, OrderStatusEnum, PayoutStatusEnum, RefundKindEnum, RefundStatusEnum, ShopStatusEnum, WebhookDisabledReasonEnum } from './enums.js';
 
 /** The payload of one event type, in a form a class may implement. */
 type PayloadOf<T extends EventName> = EventPayloads[T];
@@ -149,6 +150,25 @@ class WebhookEndpointDisabledEventPayload implements PayloadOf<'webhook.endpoint
   @Field(() => WebhookDisabledReasonEnum) reason!: EventPayloads['webhook.endpoint_disabled']['reason'];
 }
 
+@ObjectType({ description: 'SHOP_SUSPENDED: a platform admin suspended the shop, with the reason; its products are off the storefront, its payouts held' })
+class ShopSuspendedEventPayload implements PayloadOf<'shop.suspended'> {
+  @Field(() => Int) shopId!: number;
+  @Field(() => ShopStatusEnum) status!: ShopStatus;
+  @Field() reason!: string;
+}
+
+@ObjectType({ description: 'SHOP_REINSTATED: a suspended shop was reinstated; its products are back on the storefront' })
+class ShopReinstatedEventPayload implements PayloadOf<'shop.reinstated'> {
+  @Field(() => Int) shopId!: number;
+  @Field(() => ShopStatusEnum) status!: ShopStatus;
+}
+
+@ObjectType({ description: 'SHOP_CLOSED: the shop closed for good' })
+class ShopClosedEventPayload implements PayloadOf<'shop.closed'> {
+  @Field(() => Int) shopId!: number;
+  @Field(() => ShopStatusEnum) status!: ShopStatus;
+}
+
 @ObjectType({ description: 'PAYMENT_CAPTURED: a gateway captured the payment; unpaidOrderIds: orders it could no longer pay, their money going back to the method' })
 class PaymentCapturedEventPayload implements PayloadOf<'payment.captured'> {
   @Field(() => Int) paymentId!: number;
@@ -201,6 +221,9 @@ const PAYLOAD_TYPES = {
   [EventTypes.PAYMENT_CAPTURED]: PaymentCapturedEventPayload,
   [EventTypes.PAYMENT_FAILED]: PaymentFailedEventPayload,
   [EventTypes.PAYMENT_REFUNDED]: PaymentRefundedEventPayload,
+  [EventTypes.SHOP_SUSPENDED]: ShopSuspendedEventPayload,
+  [EventTypes.SHOP_REINSTATED]: ShopReinstatedEventPayload,
+  [EventTypes.SHOP_CLOSED]: ShopClosedEventPayload,
 } satisfies { [T in EventName]: new () => EventPayloads[T] };
 
 /** Which event a payload value came from: set by `DomainEvent.payload`, read by the union's type resolver. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ShopApplicationStatus } from '../../entities/shop-application.entity.js';
+import { ShopStatus } from '../../entities/shop.entity.js';
 import { id, named, page, timestamp } from './common.js';
 
 export const ShopApplication = named(
@@ -28,3 +29,15 @@ export const ShopApplication = named(
   }),
 );
 export const ShopApplicationPage = named('ShopApplicationPage', page(ShopApplication));
+
+export const ShopState = named(
+  'ShopState',
+  z.strictObject({
+    shopId: id,
+    status: z.enum(ShopStatus),
+    /** The reason of the last suspension. */
+    reason: z.string().optional(),
+    /** When the state last changed (absent: active since the shop was created). */
+    changedAt: timestamp.optional(),
+  }),
+);

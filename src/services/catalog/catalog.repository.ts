@@ -1,6 +1,8 @@
 import { expressionBuilder, sql, type Expression } from 'kysely';
 import { asText, preparedQuery } from '../../db/prepared-queries.js';
 import type { Database } from '../../db/typed-sql.js';
+import { ProductStatus } from '../../entities/product.entity.js';
+import { ShopStatus } from '../../entities/shop.entity.js';
 
 /**
  * The catalog's batched lookups and small hot reads (loaders of a page, sold counts, rating
@@ -152,7 +154,13 @@ export function ratingCountsOf(productId: Expression<number | null>) {
     .$notNull();
 }
 
-/** The home page's items (all of them for the admin), in kind and position order: read on every visit (docs/performance.md). */
+/**
+ * The home page's items (all of them for the admin), in kind and position order: read on every visit
+ * (docs/performance.md), kept by each process until a change is heard (home-content.service.ts).
+ * The storefront's leaves out a link to a product its shop holds (suspended or closed: the product
+ * is `held`) and to such a shop's page; each is one lookup by key, made only for such a link. The
+ * admin's keeps them, so the list can be edited and sent back whole.
+ */
 export const homeContentItems = preparedQuery({
   name: 'home_content_items',
   examples: [{ activeOnly: true }, { activeOnly: false }],
@@ -163,6 +171,13 @@ export const homeContentItems = preparedQuery({
       .select(['h.subtitle as subtitle', 'h.imageUrl as imageUrl', 'h.destination as destination'])
       .orderBy('h.kind')
       .orderBy('h.position');
-    return shape.activeOnly ? items.where((eb) => eb.ref('h.active')) : items;
+    if (!shape.activeOnly) return items;
+    // A CASE, not a WHERE beside the cast: the cast must only ever see a product route's id.
+    const productId = sql<number | null>`case when h.destination ~ '^/products/[0-9]{1,10}$' then substring(h.destination from 11)::bigint end`;
+    const shopSlug = sql<string | null>`case when h.destination like '/shops/%' then substring(h.destination from 8) end`;
+    return items
+      .where((eb) => eb.ref('h.active'))
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('Product as p').select('p.id').where('p.id', '=', productId).where('p.status', '=', sql.lit(ProductStatus.Held)))))
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('Shop as s').select('s.id').where('s.slug', '=', shopSlug).where('s.status', '<>', sql.lit(ShopStatus.Active)))));
   },
 });

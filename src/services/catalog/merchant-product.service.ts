@@ -16,12 +16,14 @@ import { pageFields, pageOf, pageWindow, type Page } from '../../shared/paginati
 import { productViewOf, toSkuView, type MerchantProductView } from './catalog-views.js';
 import { soldCounts } from './sold-count.js';
 import { refusals } from '../../error-codes.js';
+import { refuseInactiveShops } from './shop-status.js';
 import { adjustSkuStock, type StockChange } from '../inventory/inventory.service.js';
 
 /**
  * Product management for a shop operator, limited to their own shop: another shop's product is
  * answered as not found. Lifecycle: created as `draft`; `publish` shows it on the storefront (from
- * draft or unpublished); `unpublish` withdraws a published product. Edits keep the state.
+ * draft or unpublished, while the shop is active); `unpublish` withdraws a published or held product
+ * (`held`: its shop is suspended or closed, shops/shop-lifecycle.ts). Edits keep the state.
  */
 
 export const ListInput = z.strictObject({
@@ -222,11 +224,22 @@ async function changeStock(em: EntityManager, skus: Upsert['skus']): Promise<voi
   }
 }
 
-/** Moves an own product to `to` when its state is one of `from`; already in `to` is a no-op. */
-async function transition(ctx: ServiceContext, productId: unknown, to: ProductStatus, from: ProductStatus[]): Promise<MerchantProductView> {
+/**
+ * Moves an own product to `to` when its state is one of `from`; already in `to` is a no-op. `first`
+ * runs before the product is locked (publishing's check of the shop).
+ */
+async function transition(
+  ctx: ServiceContext,
+  productId: unknown,
+  to: ProductStatus,
+  from: ProductStatus[],
+  first?: (tx: ServiceContext, shopId: number) => Promise<void>,
+): Promise<MerchantProductView> {
   const { shopId } = requireOperator(ctx);
   const id = parseInput(idParam, productId);
-  return inTransaction(ctx, async ({ em }) => {
+  return inTransaction(ctx, async (tx) => {
+    const { em } = tx;
+    await first?.(tx, shopId);
     const product = await lockOwnProduct(em, shopId, id);
     const status: ProductStatus = product.status;
     if (status !== to) {
@@ -238,12 +251,17 @@ async function transition(ctx: ServiceContext, productId: unknown, to: ProductSt
   });
 }
 
-export const publishProductRefusals = refusals('NOT_FOUND', 'PRODUCT_STATE_CONFLICT');
+export const publishProductRefusals = refusals('NOT_FOUND', 'PRODUCT_STATE_CONFLICT', 'SHOP_NOT_ACTIVE');
 
+/**
+ * Publishing needs an active shop: the shop's row is share-locked before the product (the order a
+ * shop's move locks them in), so a product is never published after its shop's suspension held the others.
+ */
 export const publishProduct = (ctx: ServiceContext, productId: unknown) =>
-  transition(ctx, productId, ProductStatus.Published, [ProductStatus.Draft, ProductStatus.Unpublished]);
+  transition(ctx, productId, ProductStatus.Published, [ProductStatus.Draft, ProductStatus.Unpublished], (tx, shopId) => refuseInactiveShops(tx, [shopId]));
 
 export const unpublishProductRefusals = refusals('NOT_FOUND', 'PRODUCT_STATE_CONFLICT');
 
 export const unpublishProduct = (ctx: ServiceContext, productId: unknown) =>
-  transition(ctx, productId, ProductStatus.Unpublished, [ProductStatus.Published]);
+  // A held product may be withdrawn too: it then stays unpublished when its shop is reinstated.
+  transition(ctx, productId, ProductStatus.Unpublished, [ProductStatus.Published, ProductStatus.Held]);

@@ -4,7 +4,7 @@ import { requireAdmin } from '../../shared/guards.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { httpUrl, idParam, parseInput, z } from '../../shared/validate.js';
 import { pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
-import { Shop } from '../../entities/shop.entity.js';
+import { Shop, ShopStatus } from '../../entities/shop.entity.js';
 import { ShopProfile } from '../../entities/shop-profile.entity.js';
 import { withFavoritedShops } from '../accounts/favorites.service.js';
 import { profileViewOf, type ShopProfileView, type ShopView } from './catalog-views.js';
@@ -25,10 +25,13 @@ function toShopView(shop: Shop): ShopView {
   return { id: shop.id, slug: shop.slug, name: shop.name, profile: shop.profile ? profileViewOf(shop.profile) : undefined };
 }
 
-/** Every shop, by name, with its profile when it has one (no profile: the `profile` key is absent). */
+/**
+ * Every active shop, by name, with its profile when it has one (no profile: the `profile` key is
+ * absent). A suspended or closed shop is on no storefront page: neither here nor by its slug.
+ */
 export async function listShops(ctx: ServiceContext, input: unknown = {}): Promise<Page<ShopView>> {
   const page = parseInput(ListShopsInput, input);
-  const [shops, total] = await ctx.em.findAndCount(Shop, {}, { populate: ['profile'], orderBy: { name: 'asc', id: 'asc' }, ...pageWindow(page) });
+  const [shops, total] = await ctx.em.findAndCount(Shop, { status: ShopStatus.Active }, { populate: ['profile'], orderBy: { name: 'asc', id: 'asc' }, ...pageWindow(page) });
   return pageOf(await withFavoritedShops(ctx, shops.map(toShopView)), page, total);
 }
 
@@ -36,7 +39,7 @@ export const getShopRefusals = refusals('NOT_FOUND');
 
 export async function getShop(ctx: ServiceContext, slug: unknown): Promise<ShopView> {
   const wanted = parseInput(Slug, slug);
-  const shop = await ctx.em.findOne(Shop, { slug: wanted }, { populate: ['profile'] });
+  const shop = await ctx.em.findOne(Shop, { slug: wanted, status: ShopStatus.Active }, { populate: ['profile'] });
   if (!shop) throw notFound('Shop', { slug: wanted });
   return (await withFavoritedShops(ctx, [toShopView(shop)]))[0];
 }

@@ -9,6 +9,7 @@ import { recordAnswer, withIdempotency } from '../../shared/idempotency.js';
 import { ProductStatus } from '../../entities/product.entity.js';
 import { id, parseInput, z } from '../../shared/validate.js';
 import { refusals } from '../../error-codes.js';
+import { shopNotActive } from '../catalog/shop-status.js';
 
 export interface CartLineView {
   skuId: number;
@@ -63,7 +64,7 @@ export async function getCart(ctx: ServiceContext): Promise<CartView> {
   };
 }
 
-export const setCartItemRefusals = refusals('NOT_FOUND', 'PRODUCT_UNAVAILABLE');
+export const setCartItemRefusals = refusals('NOT_FOUND', 'PRODUCT_UNAVAILABLE', 'SHOP_NOT_ACTIVE');
 
 /**
  * Sets a line's quantity (0 removes it). Only SKUs of published products can be added: the upsert
@@ -78,8 +79,16 @@ export async function setCartItem(ctx: ServiceContext, input: unknown): Promise<
   }
   const put = await putCartLine.run(ctx.em, {}, { customerId: customer.userId, skuId, quantity });
   if (put.length === 0) {
-    const sku = await typedSql(ctx.em).selectFrom('Sku as s').innerJoin('Product as p', 'p.id', 's.product').select('p.status').where('s.id', '=', skuId).executeTakeFirst();
+    const sku = await typedSql(ctx.em)
+      .selectFrom('Sku as s')
+      .innerJoin('Product as p', 'p.id', 's.product')
+      .innerJoin('Shop as sh', 'sh.id', 'p.shop')
+      .select(['p.status', 'sh.id as shopId', 'sh.status as shopStatus'])
+      .where('s.id', '=', skuId)
+      .executeTakeFirst();
     if (!sku) throw notFound('SKU', { sku_id: skuId });
+    // Held: published, but its shop is suspended or closed (shops/shop-lifecycle.ts).
+    if (sku.status === ProductStatus.Held) throw shopNotActive({ id: sku.shopId, status: sku.shopStatus });
     throw refused('PRODUCT_UNAVAILABLE', 'This product is not on sale', { sku_id: skuId });
   }
   return getCart(ctx);
@@ -87,7 +96,7 @@ export async function setCartItem(ctx: ServiceContext, input: unknown): Promise<
 
 const CartLine = z.object({ skuId: id });
 
-export const removeCartItemRefusals = refusals('NOT_FOUND', 'PRODUCT_UNAVAILABLE');
+export const removeCartItemRefusals = refusals('NOT_FOUND', 'PRODUCT_UNAVAILABLE', 'SHOP_NOT_ACTIVE');
 
 export async function removeCartItem(ctx: ServiceContext, input: unknown): Promise<CartView> {
   return setCartItem(ctx, { ...parseInput(CartLine, input), quantity: 0 });

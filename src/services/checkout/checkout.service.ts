@@ -1,6 +1,7 @@
 import { refused } from '../../errors.js';
 import { refusals } from '../../error-codes.js';
 import { ItemPricing } from '../../entities/order-item.entity.js';
+import { ProductStatus } from '../../entities/product.entity.js';
 import { orderTotals, type CheckoutLine, type DraftItem, type DraftOrder } from '../../shared/checkout-draft.js';
 import { typedSql } from '../../db/typed-sql.js';
 import { BASE_CURRENCY } from '../../currency.js';
@@ -60,7 +61,7 @@ export interface CheckoutPreview {
 
 /** What pricing a cart can refuse, at preview and at checkout. */
 const cartPricing = refusals(
-  'CART_EMPTY', 'PRODUCT_UNAVAILABLE',
+  'CART_EMPTY', 'PRODUCT_UNAVAILABLE', 'SHOP_NOT_ACTIVE',
   'COUPON_ALREADY_USED', 'COUPON_BELOW_THRESHOLD', 'COUPON_NOT_ALLOWED', 'COUPON_NOT_FOR_THIS_SHOP', 'COUPON_NOT_FOUND', 'COUPON_NOT_IN_WINDOW', 'COUPON_SHOP_NOT_IN_CART',
 );
 
@@ -77,7 +78,9 @@ export const checkoutRefusals = refusals(pricing, 'INSUFFICIENT_STOCK', 'IDEMPOT
  * Turns the customer's cart into one order per shop: price snapshots and totals, every figure from
  * the server (flash-sale pricing, coupons, group buying, freight), then the order writer (the
  * service wiring's, see `order-writer.ts`) takes the cart lines, the coupons, the flash-sale units
- * and the stock under guards and inserts the orders. Any short line refuses the whole checkout: no
+ * and the stock under guards and inserts the orders, holding its shops' rows in share mode so that a
+ * shop suspended meanwhile refuses it (SHOP_NOT_ACTIVE) and a suspension that comes later waits for
+ * it (catalog/shop-status.ts). Any short line refuses the whole checkout: no
  * order, no stock change, the cart stays. A group-buying checkout buys the intent's single unit in
  * one transaction, which holds its group (opened, or joined under a share lock) until the order is
  * written; the cart plays no part in it.
@@ -190,6 +193,10 @@ async function draftCartCheckout(tx: ServiceContext, customerId: number, region:
 function availableCart(cart: CheckoutCart): CheckoutCart {
   const unavailable = cart.lines.find((l) => l.status !== 'published');
   if (cart.lines.length === 0) throw refused('CART_EMPTY', 'Your cart is empty');
+  // A held product is published but its shop is suspended or closed: say so, not "no longer on sale".
+  if (unavailable?.status === ProductStatus.Held) {
+    throw refused('SHOP_NOT_ACTIVE', `SKU ${unavailable.skuId} is from shop ${unavailable.shopId}, which is not selling now`, { shop_id: unavailable.shopId, sku_id: unavailable.skuId });
+  }
   if (unavailable) {
     throw refused('PRODUCT_UNAVAILABLE', `SKU ${unavailable.skuId} is no longer on sale`, { sku_id: unavailable.skuId });
   }

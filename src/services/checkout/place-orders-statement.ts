@@ -8,6 +8,8 @@ import { StaleReadConflict } from '../../shared/transaction.js';
 import type { Placed, Placement } from './order-writer.js';
 import { orderTotals } from '../../shared/checkout-draft.js';
 import { z } from '../../shared/validate.js';
+import { ShopStatus } from '../../entities/shop.entity.js';
+import { shopNotActive } from '../catalog/shop-status.js';
 
 /**
  * Writes a checkout in one statement: takes the lines out of the cart, redeems the coupons, counts
@@ -25,7 +27,8 @@ import { z } from '../../shared/validate.js';
  * - a coupon used meanwhile (by another checkout): `COUPON_ALREADY_USED`;
  * - a per-customer counter or the activity stock moved since pricing: rerun, so the line is priced
  *   again from fresh figures;
- * - SKU stock short: `INSUFFICIENT_STOCK`, the whole checkout refused.
+ * - SKU stock short: `INSUFFICIENT_STOCK`, the whole checkout refused;
+ * - a shop of the orders suspended or closed since the cart was read: `SHOP_NOT_ACTIVE`.
  *
  * The refusal is data: `mf_refuse` raises SQLSTATE MF001 with the code and what fell short as JSON in
  * its detail, read into `PlacementRefused`.
@@ -113,6 +116,7 @@ export function placementValues(placements: Placement[]): unknown[] {
     JSON.stringify(orders),
     JSON.stringify(items),
     JSON.stringify(keys),
+    intArray([...new Set(orders.map((o) => o.shop_id))]),
     intArray([...new Set(cart.map((l) => l.customer_id))]),
     intArray(coupons.map((c) => c.coupon_id)),
     intArray([...new Set(flash.map((f) => f.id))]),
@@ -122,6 +126,7 @@ export function placementValues(placements: Placement[]): unknown[] {
 
 /** What the statement found short (its `mf_refuse` detail: the code and what fell short, see the verdict of place-orders.repository.ts). */
 const Refusal = z.discriminatedUnion('code', [
+  z.object({ code: z.literal('SHOP_NOT_ACTIVE'), shop_id: z.number().int(), status: z.enum(ShopStatus) }),
   z.object({ code: z.enum(['CART_CHANGED', 'FLASH_SALE_LIMIT_CHANGED']), customer_id: z.number().int() }),
   z.object({ code: z.literal('COUPON_ALREADY_USED'), customer_id: z.number().int(), shop_id: z.number().int(), coupon_id: z.number().int() }),
   z.object({ code: z.literal('FLASH_SALE_STOCK_CHANGED'), flash_sale_item_id: z.number().int(), remaining: z.number().int() }),
@@ -165,6 +170,10 @@ const RERUNS = {
  */
 export function refusalErrors(refusal: Refusal, placements: readonly Placement[]): (AppError | undefined)[] {
   switch (refusal.code) {
+    case 'SHOP_NOT_ACTIVE': {
+      const error = shopNotActive({ id: refusal.shop_id, status: refusal.status });
+      return placements.map((p) => (p.drafts.some((d) => d.shopId === refusal.shop_id) ? error : undefined));
+    }
     case 'CART_CHANGED':
     case 'FLASH_SALE_LIMIT_CHANGED': {
       const error = new StaleReadConflict(refusal.code, RERUNS[refusal.code], { customer_id: refusal.customer_id });

@@ -7,7 +7,10 @@ import { OrderRow } from '../orders/order.repository.js';
  * it says in SQL what a builder would only obscure (data-modifying CTEs in a set order, guards
  * compared in a verdict). Its parameters, in order: the cart lines, the coupons, the flash-sale
  * units, the demand per SKU, the orders, their items and the Idempotency-Keys (JSON lists), then
- * the customers', coupons', activity items' and SKUs' ids (integer arrays), and STOCK_LOW_THRESHOLD.
+ * the shops', customers', coupons', activity items' and SKUs' ids (integer arrays), and STOCK_LOW_THRESHOLD.
+ * The orders' shops are share-locked before anything is taken (`shop_lock`): a shop suspended or
+ * closed meanwhile refuses the statement (SHOP_NOT_ACTIVE), and a move of the shop that comes later
+ * waits for its commit (catalog/shop-status.ts says why).
  *
  * It stores its own events in the outbox (it has no transaction another statement could join): an
  * `order.placed` per order and a `stock.low` per SKU whose stock it took below the threshold. Their
@@ -40,9 +43,13 @@ with cart_in as (select * from json_to_recordset(?::json) as l(customer_id int, 
                 quantity int, pricing text, flash_sale_item_id int)
      ),
      keys_in as (select * from json_to_recordset(?::json) as k(user_id int, scope text, key text, request_hash text)),
+     shop_lock as (
+       select sh.id, sh.status from shop sh where sh.id = any(?::int[]) order by sh.id for share
+     ),
      cart as (
        delete from cart_item c using cart_in l
         where c.customer_id = any(?::int[]) and c.customer_id = l.customer_id and c.sku_id = l.sku_id and c.quantity = l.quantity
+          and (select count(*) from shop_lock) >= 0
        returning c.customer_id, c.sku_id
      ),
      redeemed as (
@@ -138,6 +145,8 @@ with cart_in as (select * from json_to_recordset(?::json) as l(customer_id int, 
      ),
      verdict as (
        select case
+         when exists (select 1 from shop_lock l where l.status <> 'active') then mf_refuse('SHOP_NOT_ACTIVE', (
+           select json_build_object('shop_id', l.id, 'status', l.status) from shop_lock l where l.status <> 'active' order by l.id limit 1))
          when (select count(*) from cart) <> (select count(*) from cart_in) then mf_refuse('CART_CHANGED', (
            select json_build_object('customer_id', l.customer_id) from cart_in l
             where not exists (select 1 from cart c where c.customer_id = l.customer_id and c.sku_id = l.sku_id)

@@ -11,12 +11,14 @@ import type { OrderWriter, Placement } from './order-writer.js';
 import { orderTotals } from '../../shared/checkout-draft.js';
 import { takeActivityStock, takeSkuStock } from '../inventory/inventory.service.js';
 import { redeemCoupons } from '../promotions/coupon-redemption.js';
+import { refuseInactiveShops } from '../catalog/shop-status.js';
 
 /**
  * The plain order writer (`CHECKOUT_WRITER=transactional`), and the reference the combined one is
  * held to: the whole checkout in one transaction, one guarded write per step, readable top to bottom,
  * stock taken through inventory. The same guards as the combined statement, each a conditional write
- * whose affected rows decide; rows are locked in the order every writer of them uses (cart lines,
+ * whose affected rows decide; the shops' rows are share-locked first (a suspension waits for the
+ * checkout or refuses it); rows are locked in the order every writer of them uses (cart lines,
  * coupons, purchase counters, activity items by id, SKUs by id), so two checkouts cannot deadlock. It
  * holds the hot stock rows until COMMIT, one round trip longer than the combined writer: slower under
  * a flash sale (docs/performance.md), which is why it is not the default.
@@ -32,6 +34,8 @@ export const transactionalOrderWriter: OrderWriter = {
 
   async placeOrders(tx, placement) {
     const { em } = tx;
+    // First: a suspension of one of these shops waits for this transaction, or this one sees it.
+    await refuseInactiveShops(tx, placement.drafts.map((d) => d.shopId));
     await takeCartLines(em, placement);
     const coupons = placement.drafts.flatMap((d) => (d.couponId === undefined ? [] : [{ shopId: d.shopId, couponId: d.couponId }]));
     await redeemCoupons(em, placement.customerId, coupons);

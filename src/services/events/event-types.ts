@@ -40,6 +40,10 @@ export const EventTypes = {
   PAYMENT_CAPTURED: 'payment.captured',
   PAYMENT_FAILED: 'payment.failed',
   PAYMENT_REFUNDED: 'payment.refunded',
+  /** Shop states (a platform admin's moves): to the shop and the admins. */
+  SHOP_SUSPENDED: 'shop.suspended',
+  SHOP_REINSTATED: 'shop.reinstated',
+  SHOP_CLOSED: 'shop.closed',
   /** A webhook endpoint was disabled (failing for a day, or 410 Gone): to its shop and the admins. */
   WEBHOOK_ENDPOINT_DISABLED: 'webhook.endpoint_disabled',
 } as const satisfies Record<string, EventName>;

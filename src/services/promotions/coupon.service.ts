@@ -6,7 +6,7 @@ import { typedSql } from '../../db/typed-sql.js';
 import { conflict, notFound, refused } from '../../errors.js';
 import { CouponTemplate, CouponTemplateStatus, DiscountKind } from '../../entities/coupon-template.entity.js';
 import { Coupon, CouponStatus } from '../../entities/coupon.entity.js';
-import { Shop } from '../../entities/shop.entity.js';
+import { Shop, ShopStatus } from '../../entities/shop.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { Role } from '../../entities/user.entity.js';
 import { requireCustomer, requireOperator } from '../../shared/guards.js';
@@ -14,6 +14,7 @@ import { inTransaction } from '../../shared/transaction.js';
 import { dateTime, id, money, onceFieldsFit, parseInput, quantity, NOT_BLANK, z } from '../../shared/validate.js';
 import { pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { refusals } from '../../error-codes.js';
+import { refuseInactiveShops } from '../catalog/shop-status.js';
 
 /** How a customer sees a coupon: `expired` is computed (now past `validUntil` and not used). */
 export enum CouponState {
@@ -318,7 +319,8 @@ export const listShopTemplatesRefusals = refusals('NOT_FOUND');
 /** A shop's claimable templates, public; an unknown slug is 404. */
 export async function listShopTemplates(ctx: ServiceContext, input: unknown): Promise<Page<CouponTemplateView>> {
   const request = parseInput(ShopListInput, input ?? {});
-  const shop = await ctx.em.findOne(Shop, { slug: request.slug });
+  // A shop that is not active has no storefront page, nor coupons on offer (as catalog's getShop).
+  const shop = await ctx.em.findOne(Shop, { slug: request.slug, status: ShopStatus.Active });
   if (!shop) throw notFound('Shop', { slug: request.slug });
   const [templates, total] = await ctx.em.findAndCount(
     CouponTemplate,
@@ -328,19 +330,23 @@ export async function listShopTemplates(ctx: ServiceContext, input: unknown): Pr
   return pageOf(templates.map(templateView), request, total);
 }
 
-export const claimCouponRefusals = refusals('COUPON_ALREADY_CLAIMED', 'COUPON_OUT_OF_STOCK', 'COUPON_TEMPLATE_DISABLED', 'COUPON_TEMPLATE_ENDED', 'NOT_FOUND');
+export const claimCouponRefusals = refusals('COUPON_ALREADY_CLAIMED', 'COUPON_OUT_OF_STOCK', 'COUPON_TEMPLATE_DISABLED', 'COUPON_TEMPLATE_ENDED', 'NOT_FOUND', 'SHOP_NOT_ACTIVE');
 
 /**
  * Claims a template: one statement decrements the claim stock under its guard and inserts the
  * coupon with a copy of the terms (as the decrement returned them, so a concurrent edit is seen
  * whole or not at all) and the concrete window (fixed, or `valid_days` from now). The unique
  * (customer, template) key makes a second claim insert nothing; then the transaction rolls back
- * the decrement and the reason is looked up, so a refused claim changes nothing.
+ * the decrement and the reason is looked up, so a refused claim changes nothing. A shop that is not
+ * active gives no coupon (SHOP_NOT_ACTIVE); its row stays share-locked until the claim commits, so a
+ * suspension comes after the claim or before it, never in between.
  */
 export async function claimCoupon(ctx: ServiceContext, input: unknown): Promise<CouponView> {
   const customer = requireCustomer(ctx);
   const { templateId } = parseInput(TemplateRef, input);
   return inTransaction(ctx, async (tx) => {
+    const owner = await typedSql(tx.em).selectFrom('CouponTemplate').select('shop').where('id', '=', templateId).executeTakeFirst();
+    if (owner) await refuseInactiveShops(tx, [owner.shop]);
     const now = sql<Date>`now()`;
     const claimed = await typedSql(tx.em)
       .with('taken', (db) =>

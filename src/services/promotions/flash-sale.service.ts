@@ -5,6 +5,7 @@ import { setActivityReserve } from '../inventory/inventory.service.js';
 import { typedSql } from '../../db/typed-sql.js';
 import { FlashSale, FlashSaleItem } from '../../entities/flash-sale.entity.js';
 import { ProductStatus } from '../../entities/product.entity.js';
+import { ShopStatus } from '../../entities/shop.entity.js';
 import { Sku } from '../../entities/sku.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireOperator } from '../../shared/guards.js';
@@ -108,7 +109,8 @@ export async function listFlashSales(ctx: ServiceContext, input: unknown): Promi
       enabled: true,
       endsAt: { $gt: now },
       ...(includeUpcoming ? {} : { startsAt: { $lte: now } }),
-      ...(shopId !== undefined ? { shop: shopId } : {}),
+      // A suspended or closed shop's sessions are not offered (its items are held products anyway).
+      shop: { status: ShopStatus.Active, ...(shopId !== undefined ? { id: shopId } : {}) },
       ...(productId !== undefined ? { items: { $some: { sku: { product: productId } } } } : {}),
     },
     { populate: VIEW_POPULATE, orderBy: [{ startsAt: QueryOrder.ASC }, { id: QueryOrder.ASC }], ...pageWindow(request) },

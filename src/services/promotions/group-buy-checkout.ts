@@ -7,6 +7,7 @@ import { BuyingGroup } from '../../entities/group-buy.entity.js';
 import { ItemPricing } from '../../entities/order-item.entity.js';
 import { Order, OrderStatus } from '../../entities/order.entity.js';
 import { ProductStatus } from '../../entities/product.entity.js';
+import { refuseInactiveShops } from '../catalog/shop-status.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { id, z } from '../../shared/validate.js';
 import type { DraftOrder } from '../../shared/checkout-draft.js';
@@ -36,7 +37,7 @@ export async function prepareGroupBuyCheckout(ctx: ServiceContext, intent: Group
 /**
  * The one draft order of a group-buying checkout, priced `group_buy` at the group's price, with the
  * group it takes a seat in (opened here when the intent names none). The cart plays no part.
- * Refused: coupons, a quantity other than 1 or another SKU, an unpublished product, a SKU in an
+ * Refused: coupons, a quantity other than 1 or another SKU, a shop not active, an unpublished product, a SKU in an
  * active flash sale, an activity outside its window (opening), a closed group or one where the
  * customer already holds an order (joining).
  */
@@ -54,6 +55,8 @@ export async function draftGroupBuyOrder(
   const activity = await readActivity(tx.em, intent.activityId);
   if (!activity) throw notFound('Group-buying activity', { activity_id: intent.activityId });
   if (intent.skuId !== undefined && intent.skuId !== activity.sku) throw singleItem(intent, 'sku', activity.sku);
+  // Held until this checkout commits: a suspension of the shop waits for it, or refuses it here.
+  await refuseInactiveShops(tx, [activity.shop]);
   if (!activity.onSale) {
     throw refused('PRODUCT_UNAVAILABLE', `SKU ${activity.sku} is no longer on sale`, { sku_id: activity.sku });
   }

@@ -3,6 +3,7 @@ import { conflict, notFound, validationError } from '../../errors.js';
 import { refusals } from '../../error-codes.js';
 import { typedSql } from '../../db/typed-sql.js';
 import { BalanceKind } from '../../entities/balance.entity.js';
+import { ShopStatus } from '../../entities/shop.entity.js';
 import { Payout, PayoutBatch, PayoutStatus } from '../../entities/settlement.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireAdmin } from '../../shared/guards.js';
@@ -58,8 +59,8 @@ const BatchInput = z.object({ threshold: z.number().int().min(1, 'must be at lea
 export const createPayoutBatchRefusals = refusals('FORBIDDEN', 'VALIDATION_FAILED');
 
 /**
- * One batch: every shop whose available balance is at least `threshold` gets a payout of all of it,
- * moved to in transit. The shops' available rows are locked as they are chosen (`for no key update`,
+ * One batch: every active shop whose available balance is at least `threshold` gets a payout of all
+ * of it, moved to in transit (a suspended shop's payouts are held until it is reinstated). The shops' available rows are locked as they are chosen (`for no key update`,
  * re-checked after a wait), so two batches at once, or a batch and a refund, never pay the same money
  * twice: the second batch finds the balance already in transit.
  */
@@ -68,13 +69,19 @@ export async function createPayoutBatch(ctx: ServiceContext, input: unknown): Pr
   const { threshold } = parseInput(BatchInput, input);
   const batchId = await inTransaction(ctx, async (tx) => {
     const db = typedSql(tx.em);
+    // A suspended (or closed) shop's payouts are held: it is skipped, its balance stays available. The
+    // shop's row is not locked: a batch that read it active is ordered before a suspension committing
+    // meanwhile, as an order placed before it (the money was due then), and a batch never waits for
+    // the checkouts that share-lock their shops.
     const due = await db
-      .selectFrom('Balance')
-      .select(['shop', 'amount'])
-      .where('kind', '=', BalanceKind.ShopAvailable)
-      .where('amount', '>=', threshold)
-      .orderBy('shop')
-      .forNoKeyUpdate()
+      .selectFrom('Balance as b')
+      .innerJoin('Shop as s', 's.id', 'b.shop')
+      .select(['b.shop as shop', 'b.amount as amount'])
+      .where('b.kind', '=', BalanceKind.ShopAvailable)
+      .where('b.amount', '>=', threshold)
+      .where('s.status', '=', ShopStatus.Active)
+      .orderBy('b.shop')
+      .forNoKeyUpdate('b')
       .execute();
     // A batch pays someone: an empty one would be a file with no line for the bank, so the threshold is refused.
     if (due.length === 0) {

@@ -73,11 +73,12 @@ const UnpublishProduct = graphql(`
   }
 `);
 
-const STATUSES: ProductStatus[] = ['DRAFT', 'PUBLISHED', 'UNPUBLISHED'];
+const STATUSES: ProductStatus[] = ['DRAFT', 'PUBLISHED', 'UNPUBLISHED', 'HELD'];
 
 /**
  * The product's status with the button that changes it: publishing shows it on the storefront,
- * withdrawing it asks first. Optimistic: the new status shows at once, then the server's.
+ * withdrawing it asks first. Optimistic: the new status shows at once, then the server's. A held
+ * product (its shop suspended) can only be withdrawn: publishing waits for the shop's reinstatement.
  */
 function PublishToggle({ id, status }: { id: number; status: ProductStatus }) {
   const publish = useAction(PublishProduct, (d) => d.publishProduct, 'Not published');
@@ -89,7 +90,7 @@ function PublishToggle({ id, status }: { id: number; status: ProductStatus }) {
       text={(shown) => <strong data-testid="product-status">{label(shown)}</strong>}
       busy={publish.fetching || unpublish.fetching}
       action={(shown) =>
-        shown === 'PUBLISHED'
+        shown === 'PUBLISHED' || shown === 'HELD'
           ? { to: 'UNPUBLISHED' as const, label: 'Unpublish', confirm: 'Take it off the storefront?', run: async () => (await unpublish.run(input))?.product?.status ?? null }
           : { to: 'PUBLISHED' as const, label: 'Publish', run: async () => (await publish.run(input))?.product?.status ?? null }
       }
