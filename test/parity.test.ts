@@ -160,6 +160,7 @@ const GRAPHQL_TWIN: Record<string, string> = {
   'GET /api/payments/{id}': 'Query.payment',
   'GET /api/payments/{id}/events': 'Query.paymentEvents',
   'GET /api/admin/payments/by-reference': 'Query.paymentByReference',
+  'GET /api/admin/payments/late-money': 'Query.lateMoney',
   'GET /api/orders/{id}/payments': 'Query.orderPayments',
 };
 

@@ -139,6 +139,20 @@ describe('the payment window (PAYMENT_WINDOW_MINUTES)', () => {
     expect(await silent.sql('select amount, status from payment_refund where payment_id = ?', [payment.id])).toEqual([{ amount: total, status: 'pending' }]);
     expect(await balanceOf(silent, customer.id, 'available')).toBe(0);
     await expectLedgerReplays(silent);
+
+    // The admin console's list of late money, over both doors; nobody else reads it.
+    const admin = await newAdmin(silent);
+    const listed = await silent.api('GET', '/api/admin/payments/late-money?status=pending&page_size=100', { token: admin.token });
+    expect(listed.status).toBe(200);
+    const row = (listed.body.items as { payment_id: number }[]).find((item) => item.payment_id === payment.id);
+    expect(row).toMatchObject({ method: 'sandbox', customer_id: customer.id, amount: total, status: 'pending', unpaid_order_ids: [...orderIds].sort((a, b) => a - b), refund_reference: null });
+    const gql = await silent.gql('query { lateMoney(status: PENDING, pageSize: 100) { total items { paymentId amount status unpaidOrderIds } } }', undefined, admin.token);
+    expect(gql.data.lateMoney.items).toContainEqual({ paymentId: payment.id, amount: total, status: 'PENDING', unpaidOrderIds: [...orderIds].sort((a, b) => a - b) });
+    expect(gql.data.lateMoney.total).toBe(listed.body.total);
+    expect((await silent.api('GET', '/api/admin/payments/late-money?status=succeeded&page_size=100', { token: admin.token })).body.items.some((item: { payment_id: number }) => item.payment_id === payment.id)).toBe(false);
+    expect((await silent.api('GET', '/api/admin/payments/late-money', { token: customer.token })).status).toBe(403);
+    const bad = await silent.api('GET', '/api/admin/payments/late-money?status=lost&page_size=0', { token: admin.token });
+    expect([bad.status, bad.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
   });
 });
 

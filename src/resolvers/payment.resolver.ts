@@ -8,7 +8,8 @@ import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
 import { answer } from './answer.js';
 import { PaymentMethodEnum } from './types/enums.js';
-import { OrderPayment, Payment, PaymentEvent, StartPaymentInput, StartPaymentPayload } from './types/payment.types.js';
+import { LateMoneyListArgs, LateMoneyPage, OrderPayment, Payment, PaymentEvent, StartPaymentInput, StartPaymentPayload } from './types/payment.types.js';
+import { listLateMoney } from '../services/payments/late-money.js';
 
 @ArgsType()
 class PaymentUpdatesArgs {
@@ -31,6 +32,11 @@ export class PaymentResolver {
   @Query(() => [PaymentEvent], { nullable: true, description: 'What the provider told us about a payment, oldest first' })
   async paymentEvents(@Arg('paymentId', () => Int) paymentId: number, @Ctx() { ctx }: GraphQLContext) {
     return (await payments.paymentEvents(ctx, { paymentId })).items;
+  }
+
+  @Query(() => LateMoneyPage, { description: 'Platform admin: late money sent back to the methods (captures whose orders could no longer be paid), newest first' })
+  lateMoney(@Args(() => LateMoneyListArgs) args: LateMoneyListArgs, @Ctx() { ctx }: GraphQLContext) {
+    return listLateMoney(ctx, withoutNulls(args));
   }
 
   @Query(() => Payment, { nullable: true, description: "Platform admin: the payment a provider's reference names" })

@@ -4,7 +4,8 @@ import * as payments from '../services/payments/payment.service.js';
 import { PAYMENT_METHODS } from '../config.js';
 import { route, Reply, TextReply } from './route.js';
 import * as orderPayments from '../services/payments/order-payments.js';
-import { NotificationAcknowledgement, NotificationReceipt, OrderPaymentList, Payment, PaymentEventList, PaymentMethods } from './responses/payments.js';
+import { LateMoneyPage, NotificationAcknowledgement, NotificationReceipt, OrderPaymentList, Payment, PaymentEventList, PaymentMethods } from './responses/payments.js';
+import { LateMoneyListInput, listLateMoney, listLateMoneyRefusals } from '../services/payments/late-money.js';
 
 const tag = 'Payments';
 
@@ -22,6 +23,15 @@ export function paymentRoutes(router: Router) {
           'The wallet pays at once (status `captured`). A gateway answers the payment `pending` with its `next_step`; only the gateway\'s verified notification or its answer to a query captures it, never the browser coming back. `simulate_failure`: the sandbox gateway only.',
       },
       handle: async ({ ctx, body, header }) => new Reply(201, await payments.startPayment(ctx, body, header('idempotency-key'))),
+    },
+  });
+  route(router, '/admin/payments/late-money', {
+    get: {
+      doc: {
+        tag, summary: 'Late money sent back to the methods, newest first', access: 'platform_admin', query: LateMoneyListInput, response: LateMoneyPage, errors: listLateMoneyRefusals,
+        description: 'What a gateway captured for orders that could no longer be paid (cancelled by the payment window meanwhile, a group seat filled): each goes back to the method by itself; `status` says where it stands at the provider.',
+      },
+      handle: ({ ctx, query }) => listLateMoney(ctx, query),
     },
   });
   route(router, '/admin/payments/by-reference', {

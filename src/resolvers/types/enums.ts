@@ -13,7 +13,7 @@ import { PayoutStatus } from '../../entities/settlement.entity.js';
 import { ShopApplicationStatus } from '../../entities/shop-application.entity.js';
 import { ShopStatus } from '../../entities/shop.entity.js';
 import { BalanceKind } from '../../entities/balance.entity.js';
-import { PaymentStatus } from '../../entities/payment.entity.js';
+import { PaymentRefundStatus, PaymentStatus } from '../../entities/payment.entity.js';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../config.js';
 import { CouponState } from '../../services/promotions/coupon.service.js';
 import { FlashSaleState } from '../../services/promotions/flash-sale.service.js';
@@ -116,6 +116,7 @@ export const PayoutStatusEnum = schemaEnum(
   'PayoutStatus',
   'PENDING (in transit to the bank) -> PAID | FAILED; PAID -> FAILED when the bank returns it after reporting it paid',
 );
+export const PaymentRefundStatusEnum = schemaEnum(PaymentRefundStatus, 'PaymentRefundStatus', 'Money on its way back to a payment\'s method: PENDING at the provider, then SUCCEEDED or FAILED (then back on the balance)');
 export const PaymentStatusEnum = schemaEnum(
   PaymentStatus,
   'PaymentStatus',

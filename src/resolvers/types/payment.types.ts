@@ -1,9 +1,10 @@
-import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import type { PaymentMethod } from '../../config.js';
-import type { PaymentStatus } from '../../entities/payment.entity.js';
+import type { PaymentRefundStatus, PaymentStatus } from '../../entities/payment.entity.js';
 import { startPaymentRefusals } from '../../services/payments/payment.service.js';
 import type { PaymentDevice } from '../../services/payments/provider.js';
-import { PaymentDeviceEnum, PaymentMethodEnum, PaymentStatusEnum } from './enums.js';
+import { PaymentDeviceEnum, PaymentMethodEnum, PaymentRefundStatusEnum, PaymentStatusEnum } from './enums.js';
+import { PageArgs, PageType } from './page.types.js';
 import { PayloadType } from './payload.types.js';
 
 @ObjectType({ description: 'What the customer does next while a payment is pending' })
@@ -83,4 +84,27 @@ export class OrderPayment {
   @Field(() => Date, { nullable: true }) capturedAt!: Date | null;
   @Field(() => Date, { nullable: true }) closedAt!: Date | null;
   @Field(() => [OrderPaymentRefund]) refunds!: OrderPaymentRefund[];
+}
+
+@ObjectType({ description: 'Late money: what a gateway captured for orders that could no longer be paid, on its way back to the method' })
+export class LateMoney {
+  @Field(() => Int, { description: 'The payment refund sending it back' }) id!: number;
+  @Field(() => Int) paymentId!: number;
+  @Field(() => PaymentMethodEnum) method!: PaymentMethod;
+  @Field(() => String, { nullable: true }) providerReference!: string | null;
+  @Field(() => Int) customerId!: number;
+  @Field(() => Int) amount!: number;
+  @Field(() => PaymentRefundStatusEnum) status!: PaymentRefundStatus;
+  @Field(() => [Int], { description: "The payment's orders its capture could not pay" }) unpaidOrderIds!: number[];
+  @Field(() => String, { nullable: true, description: "The provider's id of the refund, once it answered" }) refundReference!: string | null;
+  @Field() createdAt!: Date;
+  @Field() updatedAt!: Date;
+}
+
+@ObjectType()
+export class LateMoneyPage extends PageType(LateMoney) {}
+
+@ArgsType()
+export class LateMoneyListArgs extends PageArgs {
+  @Field(() => PaymentRefundStatusEnum, { nullable: true }) status?: PaymentRefundStatus | null;
 }

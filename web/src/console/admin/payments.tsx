@@ -45,6 +45,77 @@ const AdminPaymentEvents = graphql(`
   }
 `);
 
+const LateMoneyList = graphql(`
+  query AdminLateMoney {
+    lateMoney(pageSize: 20) {
+      total
+      items {
+        id
+        paymentId
+        method
+        providerReference
+        customerId
+        amount
+        status
+        unpaidOrderIds
+        createdAt
+        updatedAt
+      }
+    }
+  }
+`);
+
+const REFUND_STATUS: Record<string, string> = { PENDING: 'On its way back', SUCCEEDED: 'Back on the method', FAILED: 'Refused: on the balance' };
+
+/**
+ * Late money: what a gateway captured for orders that could no longer be paid (cancelled by the
+ * payment window, a seat filled meanwhile), sent back to the method by itself. Newest first.
+ */
+function LateMoney() {
+  const [result] = useQuery({ query: LateMoneyList });
+  if (result.error && !result.data) return <ErrorNotice error={result.error} />;
+  if (!result.data) return <Loading what="Loading late money" />;
+  const { items, total } = result.data.lateMoney;
+  return (
+    <section className="panel" aria-labelledby="late-money-heading" data-testid="late-money">
+      <h2 id="late-money-heading">Late money ({total})</h2>
+      <p className="meta">Captured after its orders could no longer be paid; each goes back to the method by itself.</p>
+      {items.length === 0 ? (
+        <p className="meta">None.</p>
+      ) : (
+        <table className="grid">
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Payment</th>
+              <th scope="col">Customer</th>
+              <th scope="col">Orders not paid</th>
+              <th scope="col">Amount</th>
+              <th scope="col">Refund</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((m) => (
+              <tr key={m.id}>
+                <td>{when(m.createdAt)}</td>
+                <td>
+                  {m.providerReference ? <Link to={`/admin/payments?method=${m.method}&reference=${encodeURIComponent(m.providerReference)}`}>#{m.paymentId}</Link> : `#${m.paymentId}`} ({methodLabel(m.method)})
+                </td>
+                <td>#{m.customerId}</td>
+                <td>{m.unpaidOrderIds.map((id) => `#${id}`).join(', ')}</td>
+                <td>
+                  <Money amount={m.amount} />
+                </td>
+                <td>{REFUND_STATUS[m.status] ?? m.status}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
 const GATEWAYS: PaymentMethod[] = ['SANDBOX', 'STRIPE', 'ALIPAY', 'WALLET'];
 
 function PaymentEvents({ paymentId }: { paymentId: number }) {
@@ -180,6 +251,7 @@ export function PaymentDesk() {
       </form>
       {reference ? <ReferenceLookup method={method} reference={reference} /> : null}
       {Number.isFinite(order) && order > 0 ? <OrderPaymentsPanel orderId={order} /> : null}
+      <LateMoney />
     </>
   );
 }
