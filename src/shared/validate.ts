@@ -96,7 +96,7 @@ const dateTimeText = withoutYearZero(z.iso.datetime({ offset: true, error: DATE_
 /**
  * Every date-time input of both doors: a date-time with an offset (`2026-11-26T09:00:00Z`,
  * `...+08:00`) as JSON sends it, or a Date as the GraphQL scalar gives it (which checks its text with
- * `parseDateTimeText`, the same rule), within DATE_RANGE. Anything else (`false`, `0`, a six-digit
+ * `parseDateTimeValue`, the same rule), within DATE_RANGE. Anything else (`false`, `0`, a six-digit
  * year, a date without a time) is VALIDATION_FAILED, never a 500. (A Date cannot come in JSON: the
  * document shows the text form only.)
  */

@@ -31,7 +31,7 @@ export function launchBrowser(): Promise<Browser> {
 
 /**
  * A browser context on the test app that records every console error and uncaught page error of
- * its pages: a test ends with `expectNoPageErrors()`.
+ * its pages: a test ends with `expect(store.problems).toEqual([])`.
  */
 export class StoreContext {
   readonly problems: string[] = [];

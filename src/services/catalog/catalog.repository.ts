@@ -15,7 +15,7 @@ interface Ids {
   ids: number[];
 }
 
-/** The product columns of `product p join shop s`, as `toProductView` reads them (timestamps: with `productStamps`). */
+/** The product columns of `product p join shop s`, as `toProductView` reads them (timestamps: with `asText`, as the page reads `createdAt` and `updatedAt`). */
 export const PRODUCT_COLUMNS = [
   'p.id as id', 'p.name as name', 'p.description as description', 'p.imageUrl as imageUrl', 'p.status as status', 'p.priceFrom as priceFrom',
   'p.category as categoryId', 'p.brand as brandId', 's.id as shopId', 's.slug as shopSlug', 's.name as shopName',

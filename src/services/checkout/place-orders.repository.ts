@@ -14,7 +14,7 @@ import { OrderRow } from '../orders/order.repository.js';
  *
  * It stores its own events in the outbox (it has no transaction another statement could join): an
  * `order.placed` per order and a `stock.low` per SKU whose stock it took below the threshold. Their
- * payloads are the ones `orderPlacedEvent` (orders/order-lifecycle.ts) and `stockLowEvents`
+ * payloads are the ones `announcePlaced` (orders/order-lifecycle.ts) and `emitStockLow`
  * (inventory/stock-events.ts) build for the transactional writer; test/checkout-writers.test.ts holds
  * the two writers' events equal.
  */

@@ -17,7 +17,7 @@ import { refusals } from '../../error-codes.js';
  * The live operations page's reads (docs/api.md "Orders, payment and invoices"): today's counters and the paid orders
  * waiting for shipment. A shop operator sees their own shop; a platform admin sees every shop, or
  * one when `shopId` is given. Served by the partial and time indexes of migration
- * `Migration20261125000000OperationsIndexes`.
+ * `Migration20261125010000OperationsIndexes`.
  */
 
 export interface OperationsScope {

@@ -14,7 +14,7 @@ import { EventTypes, type EventType } from '../events/event-types.js';
  * and what a move announces. Every change of an order's status in the code is a call of
  * `transitionOrders` (a test reads the sources to hold that); checkout inserts orders in the first
  * state and moves none. As Vendure's OrderStateMachine: transitions declared in one place, guards
- * before a move, hooks after it (there `onTransitionStart` / `onTransitionEnd`).
+ * before a move, hooks after it (Vendure's `onTransitionStart` / `onTransitionEnd`; here the subscribers of each move).
  *
  *   pending_payment ──pay──────> paid ──ship──> shipped ──deliver──> delivered
  *        │    └──paySeat──> awaiting_group ──settleSeat──> paid
