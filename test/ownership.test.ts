@@ -7,7 +7,8 @@ import { programOf, scanForGluedSql, scanForWrites, type OwnedColumn } from './s
  * Rules read from the sources. One owner per lifecycle: an order's status changes only in the order
  * lifecycle (`transitionOrders`), stock only in inventory (and in checkout's one write statement,
  * which records the same movements and is held equal to the transactional writer by
- * test/checkout-writers.test.ts). A write anywhere else fails here, naming the file and line.
+ * test/checkout-writers.test.ts), a balance only by the ledger's transfers, a coupon's status only in
+ * the coupon module (and that statement). A write anywhere else fails here, naming the file and line.
  */
 const ORDER_STATUS: OwnedColumn = { entity: 'Order', table: 'shop_order', property: 'status', column: 'status' };
 const STOCK: OwnedColumn[] = [
@@ -20,6 +21,9 @@ const APPLICATION_STATUS: OwnedColumn = { entity: 'ShopApplication', table: 'sho
 // A shop is created active (the column's default): no writer names its status but the lifecycle.
 const SHOP_STATUS: OwnedColumn = { entity: 'Shop', table: 'shop', property: 'status', column: 'status' };
 
+const BALANCE: OwnedColumn = { entity: 'Balance', table: 'balance', property: 'amount', column: 'amount', createdAs: '0' };
+const COUPON_STATUS: OwnedColumn = { entity: 'Coupon', table: 'coupon', property: 'status', column: 'status', createdAs: 'CouponStatus.Available' };
+
 const OWNERS: { columns: OwnedColumn[]; allowed: (file: string) => boolean }[] = [
   { columns: [ORDER_STATUS], allowed: (file) => file === 'src/services/orders/order-lifecycle.ts' },
   // A shop application's status moves only in its lifecycle (submitted -> approved | rejected | withdrawn).
@@ -30,6 +34,12 @@ const OWNERS: { columns: OwnedColumn[]; allowed: (file: string) => boolean }[] =
     columns: STOCK,
     allowed: (file) => file.startsWith('src/services/inventory/') || file === 'src/services/checkout/place-orders.repository.ts',
   },
+  // Money moves only by the ledger's transfers (each one statement, both sides and their entries).
+  { columns: [BALANCE], allowed: (file) => file === 'src/services/accounts/ledger.service.ts' },
+  // A coupon is used and given back only by its module; checkout's one write statement marks the
+  // coupons it applies used, as it takes stock, held equal to the transactional writer by
+  // test/checkout-writers.test.ts.
+  { columns: [COUPON_STATUS], allowed: (file) => file === 'src/services/promotions/coupon-redemption.ts' || file === 'src/services/checkout/place-orders.repository.ts' },
 ];
 
 function sourcesUnder(dir: string): string[] {
@@ -47,7 +57,7 @@ beforeAll(() => {
   program = programOf(files, join(root, 'tsconfig.json'));
 }, 60_000);
 
-it('writes an order status only in the order lifecycle, a shop application status and a shop status only in their lifecycles, and stock only in inventory', () => {
+it('writes an order status only in the order lifecycle, a shop application status and a shop status only in their lifecycles, stock only in inventory, balances only in the ledger and coupon status only in the coupon module', () => {
   const found = OWNERS.flatMap(({ columns, allowed }) =>
     scanForWrites(program, files, columns)
       .map((v) => ({ ...v, file: relative(root, v.file) }))
@@ -55,10 +65,10 @@ it('writes an order status only in the order lifecycle, a shop application statu
   );
   expect(found.map((v) => `${v.file}:${v.line} ${v.what}`)).toEqual([]);
   // The scan does see the owners' own writes (so an empty answer above is not a blind scan).
-  const seen = new Set(scanForWrites(program, files, [ORDER_STATUS, ...STOCK, APPLICATION_STATUS, SHOP_STATUS]).map((v) => relative(root, v.file)));
+  const seen = new Set(scanForWrites(program, files, [ORDER_STATUS, ...STOCK, APPLICATION_STATUS, SHOP_STATUS, BALANCE, COUPON_STATUS]).map((v) => relative(root, v.file)));
   expect([...seen].sort()).toEqual([
-    'src/services/checkout/place-orders.repository.ts', 'src/services/inventory/inventory.service.ts', 'src/services/orders/order-lifecycle.ts', 'src/services/shops/application-lifecycle.ts',
-    'src/services/shops/shop-lifecycle.ts',
+    'src/services/accounts/ledger.service.ts', 'src/services/checkout/place-orders.repository.ts', 'src/services/inventory/inventory.service.ts', 'src/services/orders/order-lifecycle.ts',
+    'src/services/promotions/coupon-redemption.ts', 'src/services/shops/application-lifecycle.ts', 'src/services/shops/shop-lifecycle.ts',
   ]);
 }, 60_000);
 
