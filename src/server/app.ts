@@ -297,7 +297,8 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     (req: Request, res: Response, next: NextFunction) => {
       bodyParser(req, res, (error?: unknown) => {
         if (error !== undefined && error !== null) requestLocals(res).bodyError = error;
-        if (!req.path.startsWith('/payments/notifications/')) return next();
+        // Only a form post to a notification route is read as one (the header first: it costs nothing on every other request).
+        if (!req.headers['content-type']?.toLowerCase().startsWith('application/x-www-form-urlencoded') || !req.path.startsWith('/payments/notifications/')) return next();
         notificationForm(req, res, (formError?: unknown) => {
           if (formError !== undefined && formError !== null) requestLocals(res).bodyError = formError;
           if (Buffer.isBuffer(req.body)) req.body = undefined;
