@@ -25,6 +25,7 @@ const GRAPHQL_TWIN: Record<string, string> = {
   'PUT /api/admin/content/{kind}': 'Mutation.replaceHomeContent',
   'GET /api/products': 'Query.products',
   'GET /api/products/{id}': 'Query.product',
+  'GET /api/skus': 'Query.skuSummaries',
   'GET /api/products/facets': 'Query.productFacets',
   'GET /api/search/suggest': 'Query.searchSuggestions',
   'GET /api/merchant/products': 'Query.merchantProducts',

@@ -64,3 +64,26 @@ it('no page is wider than the screen at 320, 390 and 768 px, with the longest na
   }
   expect(wide).toEqual([]);
 });
+
+it("shows a guest's cart with its lines (names, prices, totals) and removes one, without widening a 320 px screen", async () => {
+  const store = await StoreContext.open(browser, t, { width: 320, height: 800 });
+  // The guest cart as the product page's "Add to cart" leaves it in the browser, plus a SKU gone from sale.
+  await store.context.addInitScript((lines) => {
+    if (!sessionStorage.getItem('seeded')) {
+      localStorage.setItem('mallfront.guestCart', JSON.stringify(lines));
+      sessionStorage.setItem('seeded', '1');
+    }
+  }, [{ skuId: data.product.skuIds[1], quantity: 2 }, { skuId: 999_999, quantity: 1 }]);
+  const page = await store.page();
+  await page.goto('/cart');
+  const lines = page.getByTestId('guest-cart-line');
+  await expect.poll(() => lines.count()).toBe(2);
+  await expect.poll(() => lines.first().innerText()).toContain(SKU_NAMES[1].slice(0, 20));
+  expect(await lines.nth(1).innerText()).toContain('No longer on sale');
+  expect(Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'))).toBeLessThanOrEqual(0);
+  await lines.nth(1).getByRole('button', { name: /Remove/ }).click();
+  await expect.poll(() => lines.count()).toBe(1);
+  expect(await page.getByRole('link', { name: 'Sign in to check out' }).count()).toBe(1);
+  expect(store.problems).toEqual([]);
+  await store.close();
+});

@@ -3,13 +3,14 @@ import { Arg, Args, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Ro
 import { selects } from '../graphql/lookahead.js';
 import * as products from '../services/catalog/product.service.js';
 import * as merchant from '../services/catalog/merchant-product.service.js';
+import { skuSummaries } from '../services/catalog/sku-summaries.js';
 import { pathIds, type ProductDetailView, type ProductView } from '../services/catalog/catalog-views.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
 import { RatingSummary } from './types/after-sale.types.js';
 import { answer } from './answer.js';
 import {
-  BrandType, CategoryType, MerchantProductListArgs, ProductListArgs, ProductPageType, ProductType, PublishProductInput, PublishProductPayload, SkuType,
+  BrandType, CategoryType, MerchantProductListArgs, SkuSummaryType, ProductListArgs, ProductPageType, ProductType, PublishProductInput, PublishProductPayload, SkuType,
   UnpublishProductInput, UnpublishProductPayload, UpsertProductInput, UpsertProductPayload,
 } from './types/catalog.types.js';
 
@@ -25,6 +26,11 @@ export class ProductResolver {
       skus: selects(info, ['items', 'skus']),
       shopProfiles: selects(info, ['items', 'shop', 'profile']),
     });
+  }
+
+  @Query(() => [SkuSummaryType], { description: "SKUs of published products among these ids, in their order (a guest cart's lines); others are left out" })
+  async skuSummaries(@Arg('ids', () => [Int]) ids: number[], @Ctx() { ctx }: GraphQLContext) {
+    return (await skuSummaries(ctx, { ids })).items;
   }
 
   @Query(() => ProductType, { nullable: true, description: 'One published product' })

@@ -9,8 +9,10 @@ import { ContentKind } from '../entities/home-content-item.entity.js';
 import { FacetsInput, productFacets, productFacetsRefusals } from '../services/catalog/search/facets.service.js';
 import { SuggestInput, searchSuggestions } from '../services/catalog/search/suggestions.service.js';
 import { route } from './route.js';
+import { skuSummaries, SkuSummariesQuery } from '../services/catalog/sku-summaries.js';
 import {
   BrandList, CategoryNode, CategoryTree, ContentKindList, Currency, HomeContent, ProductDetail, ProductPage, Shop, ShopPage, ShopProfile,
+  SkuSummaryList,
 } from './responses/catalog.js';
 import { ProductFacets, SearchSuggestionList } from './responses/search.js';
 
@@ -102,6 +104,12 @@ export function catalogRoutes(router: Router) {
     get: {
       doc: { tag, summary: 'Up to 8 brands, categories and products whose names start with `q`', access: 'public', query: SuggestInput, response: SearchSuggestionList },
       handle: ({ ctx, query }) => searchSuggestions(ctx, query),
+    },
+  });
+  route(router, '/skus', {
+    get: {
+      doc: { tag, summary: "SKUs of published products among the ids, in their order (a guest cart's lines); others are left out", access: 'public', query: SkuSummariesQuery, response: SkuSummaryList },
+      handle: ({ ctx, query }) => skuSummaries(ctx, query),
     },
   });
   route(router, '/products/:id', {

@@ -67,6 +67,19 @@ export class SkuType {
   @Field(() => Int) stock!: number;
 }
 
+@ObjectType('SkuSummary', { description: 'A SKU as a guest cart shows its line, with its product and shop' })
+export class SkuSummaryType {
+  @Field(() => Int) skuId!: number;
+  @Field() name!: string;
+  @Field(() => Int, { description: 'Minor units of the base currency, now' }) price!: number;
+  @Field(() => Int) stock!: number;
+  @Field(() => Int) productId!: number;
+  @Field() productName!: string;
+  @Field(() => String, { nullable: true }) imageUrl!: string | null;
+  @Field(() => Int) shopId!: number;
+  @Field() shopName!: string;
+}
+
 @ObjectType('Product')
 export class ProductType {
   @Field(() => Int) id!: number;

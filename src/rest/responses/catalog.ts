@@ -54,6 +54,13 @@ export const ShopPage = named('ShopPage', page(Shop));
 
 export const Sku = named('Sku', z.strictObject({ id, name: z.string(), price: money, stock: count }));
 
+/** A SKU as a guest cart shows its line: with its product and shop. */
+export const SkuSummary = named(
+  'SkuSummary',
+  z.strictObject({ skuId: id, name: z.string(), price: money, stock: count, productId: id, productName: z.string(), imageUrl: z.string().nullable(), shopId: id, shopName: z.string() }),
+);
+export const SkuSummaryList = named('SkuSummaryList', itemsOf(SkuSummary));
+
 const productFields = {
   id,
   name: z.string(),

@@ -6,7 +6,7 @@ import { ALL_EVENT_TYPES, ORDER_EVENT_TYPES, type EventType } from './event-type
 import { eventStream } from './event-stream.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireCustomer, requireUser } from '../../shared/guards.js';
-import { parseInput, z } from '../../shared/validate.js';
+import { commaSeparated, parseInput, z } from '../../shared/validate.js';
 import { textArray } from '../../db/sql.js';
 import { feedForAdmin, feedForCustomer, feedForShop, pruneEvents, retentionHorizon, type EventRow } from './outbox.repository.js';
 
@@ -24,8 +24,6 @@ const PageInput = FeedInput.extend({
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 
-/** A query string's comma-separated list (`order.paid,order.cancelled`) as the array it stands for. */
-const commaSeparated = (value: unknown) => (typeof value === 'string' ? value.split(',').filter((part) => part !== '') : value);
 
 /**
  * `GET /api/events`'s query: `types` comma-separated (`order.paid,order.cancelled`), which OpenAPI

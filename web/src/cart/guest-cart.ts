@@ -46,6 +46,11 @@ export function addToGuestCart(add: GuestLine): void {
   write(lines);
 }
 
+/** Removes a line (the guest cart page's Remove). */
+export function removeFromGuestCart(skuId: number): void {
+  write(read().filter((l) => l.skuId !== skuId));
+}
+
 export function clearGuestCart(): void {
   write([]);
 }
@@ -64,4 +69,18 @@ const countOf = () => read().reduce((n, l) => n + l.quantity, 0);
 /** How many items the guest cart holds, kept current across tabs. */
 export function useGuestCartCount(): number {
   return useSyncExternalStore(subscribe, countOf, () => 0);
+}
+
+/** The lines as last read: the same array until the stored cart changes (useSyncExternalStore compares snapshots). */
+let snapshot: { raw: string | null; lines: GuestLine[] } = { raw: null, lines: [] };
+const linesOf = () => {
+  const raw = localStorage.getItem(KEY);
+  if (raw !== snapshot.raw) snapshot = { raw, lines: read() };
+  return snapshot.lines;
+};
+const NO_LINES: GuestLine[] = [];
+
+/** The guest cart's lines, kept current across tabs. */
+export function useGuestCartLines(): GuestLine[] {
+  return useSyncExternalStore(subscribe, linesOf, () => NO_LINES);
 }

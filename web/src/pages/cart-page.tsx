@@ -10,7 +10,7 @@ import { refusalOf } from '../api/errors';
 import { usePageTitle } from '../ui/page-title';
 import { loginPathFor, RequireSignIn } from '../auth/require-sign-in';
 import { useSession } from '../auth/session';
-import { useGuestCartCount } from '../cart/guest-cart';
+import { removeFromGuestCart, useGuestCartLines } from '../cart/guest-cart';
 import { partsBySku, partsTotal, PricedUnits, standardParts, type PricedPart } from '../cart/priced-units';
 import { DEFAULT_REGION } from '../ui/address-fields';
 import { Image } from '../ui/image';
@@ -167,17 +167,7 @@ function CartView({ cart, coupons }: { cart: CartData['cart']; coupons: Coupon[]
             </Link>
           </h2>
           <table className="lines">
-            <thead>
-              <tr>
-                <th scope="col">Item</th>
-                <th scope="col">Price</th>
-                <th scope="col">Quantity</th>
-                <th scope="col">Total</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <LinesHead />
             <tbody>
               {lines.map(({ line, parts: lineParts }) => (
                 <tr key={line.skuId}>
@@ -267,25 +257,131 @@ function CartView({ cart, coupons }: { cart: CartData['cart']; coupons: Coupon[]
   );
 }
 
-/** Signed out: the guest cart waits in this browser until sign-in merges it. */
-function GuestCart() {
-  const count = useGuestCartCount();
+/** The head of a cart's lines table, signed in or not. */
+function LinesHead() {
   return (
-    <>
-      <h1>Your cart</h1>
-      {count === 0 ? (
+    <thead>
+      <tr>
+        <th scope="col">Item</th>
+        <th scope="col">Price</th>
+        <th scope="col">Quantity</th>
+        <th scope="col">Total</th>
+        <th scope="col">
+          <span className="visually-hidden">Actions</span>
+        </th>
+      </tr>
+    </thead>
+  );
+}
+
+const GuestCartQuery = graphql(`
+  query GuestCart($ids: [Int!]!) {
+    currency {
+      code
+      symbol
+      minorUnitDigits
+    }
+    skuSummaries(ids: $ids) {
+      skuId
+      name
+      price
+      stock
+      productId
+      productName
+      imageUrl
+      shopId
+      shopName
+    }
+  }
+`);
+
+/** Signed out: the guest cart waits in this browser until sign-in merges it; its lines are shown as the storefront sells them now. */
+function GuestCart() {
+  const lines = useGuestCartLines();
+  const ids = useMemo(() => lines.map((l) => l.skuId), [lines]);
+  const [result] = useQuery({ query: GuestCartQuery, variables: { ids }, pause: ids.length === 0 });
+  if (lines.length === 0) {
+    return (
+      <>
+        <h1>Your cart</h1>
         <EmptyState picture="cart" title="Your cart is empty" action={{ to: '/', label: 'Start shopping' }}>
           Add something from any shop: it waits in this browser until you sign in.
         </EmptyState>
-      ) : (
-        <p className="notice">
-          {count} {count === 1 ? 'item is' : 'items are'} waiting in this browser.{' '}
-          <Link to={loginPathFor({ pathname: '/cart', search: '' })} className="button primary">
-            Sign in to check out
-          </Link>
-        </p>
-      )}
-    </>
+      </>
+    );
+  }
+  const signIn = (
+    <Link to={loginPathFor({ pathname: '/cart', search: '' })} className="button primary">
+      Sign in to check out
+    </Link>
+  );
+  if (!result.data) {
+    return (
+      <>
+        <h1>Your cart</h1>
+        {result.error ? <ErrorNotice error={result.error} /> : <p className="meta">Loading your cart…</p>}
+        {signIn}
+      </>
+    );
+  }
+  const bySku = new Map(result.data.skuSummaries.map((sku) => [sku.skuId, sku]));
+  const total = lines.reduce((sum, l) => sum + (bySku.get(l.skuId)?.price ?? 0) * l.quantity, 0);
+  return (
+    <CurrencyProvider currency={result.data.currency}>
+      <h1>Your cart</h1>
+      <p className="meta">Kept in this browser until you sign in; prices as the shops sell now.</p>
+      <table className="lines" aria-label="Your cart">
+        <LinesHead />
+        <tbody>
+          {lines.map((line) => {
+            const sku = bySku.get(line.skuId);
+            return (
+              <tr key={line.skuId} data-testid="guest-cart-line">
+                <td className="line-item">
+                  {sku ? (
+                    <>
+                      <Link to={`/products/${sku.productId}`} className="line-product">
+                        <Image src={sku.imageUrl} alt="" className="line-thumb" width={64} height={48} />
+                        <span>{sku.productName}</span>
+                      </Link>{' '}
+                      <span className="meta">
+                        {sku.name} · {sku.shopName}
+                      </span>
+                      {line.quantity > sku.stock ? <p className="warning">Only {sku.stock} in stock</p> : null}
+                    </>
+                  ) : (
+                    <p className="warning">No longer on sale</p>
+                  )}
+                </td>
+                <td data-label="Price">{sku ? <Money amount={sku.price} /> : '—'}</td>
+                <td data-label="Quantity">{line.quantity}</td>
+                <td data-label="Total" className="line-total">
+                  {sku ? <Money amount={sku.price * line.quantity} /> : '—'}
+                </td>
+                <td>
+                  <button type="button" className="link-button" onClick={() => removeFromGuestCart(line.skuId)}>
+                    Remove<span className="visually-hidden"> {sku ? `${sku.productName} ${sku.name}` : 'this line'}</span>
+                  </button>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row" colSpan={3}>
+              Subtotal
+            </th>
+            <td className="line-total">
+              <Money amount={total} />
+            </td>
+            <td />
+          </tr>
+        </tfoot>
+      </table>
+      <p className="meta">Coupons and freight are applied at checkout.</p>
+      {signIn}
+    </CurrencyProvider>
   );
 }
 
