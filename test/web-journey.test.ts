@@ -90,7 +90,9 @@ describe('the storefront in Chromium', () => {
     await page.getByRole('link', { name: 'Cart, 3 items' }).waitFor();
 
     await page.goto('/cart');
-    await page.getByText('3 items are waiting in this browser.').waitFor();
+    // The guest cart shows its lines (names and quantities) before sign-in.
+    await expect.poll(() => page.getByTestId('guest-cart-line').count()).toBe(2);
+    expect(await page.getByTestId('guest-cart-line').allInnerTexts()).toEqual([expect.stringContaining('Trail Lantern'), expect.stringContaining('Linen Shirt')]);
     await page.getByRole('link', { name: 'Sign in to check out' }).click();
     await page.waitForURL((url) => url.pathname === '/login');
     await signIn(page, data.customer.email);
