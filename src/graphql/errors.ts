@@ -2,6 +2,7 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { AppError, toAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { dbRefusals } from '../metrics.js';
 import { queryLimitOf } from './limits.js';
 
 /** Apollo's own codes for a malformed operation are kept: they describe the query, not the data. */
@@ -30,7 +31,8 @@ export function formatError(log: Logger) {
       delete extensions.http;
       return { ...formatted, extensions };
     }
-    const { appError, unexpected } = toAppError(original);
+    const { appError, unexpected, refusal } = toAppError(original);
+    if (refusal) dbRefusals.inc({ reason: refusal });
     if (unexpected) log.error({ err: original, path: formatted.path }, 'graphql operation failed');
     return {
       message: appError.message,
