@@ -112,7 +112,7 @@ const graphqlChildren = new Map<string, Map<string, Child[]>>();
 
 function child(cache: Map<string, Map<string, Child[]>>, make: (a: string, b: string, c: string) => Child, a: string, b: string, status: number): Child {
   let byB = cache.get(a);
-  if (!byB) cache.set(a, (byB = new Map()));
+  if (!byB) cache.set(a, (byB = new Map<string, Child[]>()));
   let byClass = byB.get(b);
   if (!byClass) byB.set(b, (byClass = []));
   const index = Math.trunc(status / 100);
@@ -128,7 +128,7 @@ export function observeGraphql(operation: string, type: string, status: number, 
 }
 
 /** Distinct operation names kept as labels; later names count as "other" (clients choose names freely). */
-const MAX_OPERATION_NAMES = 200;
+const MAX_OPERATION_NAMES = 100;
 const OTHER = 'other';
 const operationNames = new Set<string>();
 

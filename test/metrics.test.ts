@@ -1,0 +1,219 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig, ConfigError } from '../src/config.js';
+import { startSecondApp, startTestApp, type TestApp } from './support/harness.js';
+import { newCustomer, PASSWORD } from './support/fixtures.js';
+import { placeOrder, shopWithProduct } from './support/shopping.js';
+import { twoShopCheckout } from './support/payment-flows.js';
+import { PROMETHEUS, startPrometheus, until, type RunningPrometheus } from './support/prometheus.js';
+
+const TOKEN = `metrics-${randomBytes(12).toString('hex')}`;
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp({
+    metrics: { exposure: 'token', token: TOKEN },
+    payments: { ...loadConfig({ NODE_ENV: 'test' }).payments, sandbox: { delayMs: 20, secret: 'test-sandbox-secret' } },
+  });
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** The Prometheus text format's samples (comments left out). */
+function parse(text: string): Sample[] {
+  const samples: Sample[] = [];
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match) throw new Error(`not a sample line: ${line}`);
+    const labels: Record<string, string> = {};
+    for (const [, key, value] of (match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[key] = value;
+    samples.push({ name: match[1], labels, value: Number(match[3]) });
+  }
+  return samples;
+}
+
+async function scrape(app: TestApp = t, token: string | null = TOKEN): Promise<Sample[]> {
+  const res = await fetch(`${app.baseUrl}/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  return parse(await res.text());
+}
+
+/** The value of one series (0 when it does not exist yet). */
+function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
+  const found = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+  return found.reduce((sum, s) => sum + s.value, 0);
+}
+
+/** The label sets of a histogram (its `_count` series), as stable keys. */
+const seriesOf = (samples: Sample[], histogram: string) =>
+  new Set(samples.filter((s) => s.name === `${histogram}_count`).map((s) => JSON.stringify(Object.entries(s.labels).sort())));
+
+const get = (path: string) => fetch(`${t.baseUrl}${path}`).then(async (res) => (await res.arrayBuffer(), res.status));
+
+describe('GET /metrics access (METRICS, METRICS_TOKEN)', () => {
+  it('token: 401 in the error shape without the token or with another one; the metrics with it', async () => {
+    for (const headers of [{}, { authorization: 'Bearer not-the-token-at-all' }, { authorization: TOKEN }] as Record<string, string>[]) {
+      const res = await fetch(`${t.baseUrl}/metrics`, { headers });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('UNAUTHENTICATED');
+    }
+    const samples = await scrape();
+    // Node's own metrics are there too.
+    expect(samples.some((s) => s.name === 'nodejs_eventloop_lag_seconds')).toBe(true);
+    expect(samples.some((s) => s.name === 'process_cpu_user_seconds_total')).toBe(true);
+    expect(valueOf(samples, 'mallfront_db_pool_connections', { state: 'max' })).toBeGreaterThanOrEqual(10);
+  });
+
+  it('public answers anyone; off answers 404 as an unknown path', async () => {
+    const open = await startSecondApp(t, { metrics: { exposure: 'public', token: undefined } });
+    const closed = await startSecondApp(t, { metrics: { exposure: 'off', token: TOKEN } });
+    try {
+      expect((await scrape(open, null)).length).toBeGreaterThan(0);
+      const res = await fetch(`${closed.baseUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(res.status).toBe(404);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('ROUTE_NOT_FOUND');
+    } finally {
+      await closed.close();
+      await open.close();
+    }
+  });
+
+  it('is never public by default in production, and a token setting must be usable', () => {
+    const production = { NODE_ENV: 'production', DEVICE_TOKEN_SECRET: 'd'.repeat(40) };
+    expect(loadConfig(production).metrics).toEqual({ exposure: 'off', token: undefined });
+    expect(loadConfig({ ...production, METRICS_TOKEN: TOKEN }).metrics).toEqual({ exposure: 'token', token: TOKEN });
+    expect(loadConfig({ ...production, METRICS: 'public' }).metrics.exposure).toBe('public');
+    expect(loadConfig({ NODE_ENV: 'development' }).metrics.exposure).toBe('public');
+    expect(() => loadConfig({ METRICS: 'token' })).toThrow(ConfigError);
+    expect(() => loadConfig({ METRICS: 'token' })).toThrow(/METRICS=token needs METRICS_TOKEN/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be 16 or more/);
+    expect(() => loadConfig({ METRICS: 'yes' })).toThrow(/METRICS must be one of off, public, token/);
+  });
+});
+
+describe('label cardinality', () => {
+  it('requests to 200 product ids and 50 unknown paths add a bounded set of series, none naming an id or a path', async () => {
+    const { product } = await shopWithProduct(t);
+    const ids = [product.id, ...Array.from({ length: 199 }, () => 1_000_000 + Math.floor(Math.random() * 1e9))];
+    const junk = Array.from({ length: 50 }, (_, i) => (i % 2 ? `/api/${randomBytes(6).toString('hex')}/${i}` : `/${randomBytes(6).toString('hex')}`));
+    const before = seriesOf(await scrape(), 'mallfront_http_request_duration_seconds');
+    for (const id of ids.slice(0, 100)) await get(`/api/products/${id}`);
+    for (const path of junk.slice(0, 25)) await get(path);
+    const middle = await scrape();
+    const afterFirst = seriesOf(middle, 'mallfront_http_request_duration_seconds');
+    // The product route answers 200 and 404; unknown paths are one label whatever they were.
+    const added = [...afterFirst].filter((key) => !before.has(key));
+    expect(added.length).toBeLessThanOrEqual(4);
+    expect(valueOf(middle, 'mallfront_http_request_duration_seconds_count', { route: '/api/products/:id', status_class: '2xx' })).toBeGreaterThanOrEqual(1);
+    expect(valueOf(middle, 'mallfront_http_request_duration_seconds_count', { route: '/api/products/:id', status_class: '4xx' })).toBeGreaterThanOrEqual(99);
+
+    // The next hundred ids and 25 paths add no series at all.
+    for (const id of ids.slice(100)) await get(`/api/products/${id}`);
+    for (const path of junk.slice(25)) await get(path);
+    const after = await scrape();
+    expect(seriesOf(after, 'mallfront_http_request_duration_seconds')).toEqual(afterFirst);
+
+    const labelValues = after.filter((s) => s.name.startsWith('mallfront_')).flatMap((s) => Object.values(s.labels));
+    for (const value of labelValues) {
+      expect(ids.slice(1).some((id) => value.includes(String(id)))).toBe(false);
+      expect(junk.some((path) => value.includes(path.split('/')[path.startsWith('/api/') ? 2 : 1]))).toBe(false);
+    }
+  });
+
+  it('GraphQL operations are labelled by name up to a cap; unnamed ones and names past it share one label', async () => {
+    const operation = (name: string) =>
+      fetch(`${t.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `query ${name} { __typename }` }) }).then((r) => r.json());
+    await operation('');
+    await operation('StorefrontHome');
+    const first = await scrape();
+    expect(valueOf(first, 'mallfront_graphql_operation_duration_seconds_count', { operation: 'StorefrontHome', type: 'query', status_class: '2xx' })).toBe(1);
+    expect(valueOf(first, 'mallfront_graphql_operation_duration_seconds_count', { operation: 'other' })).toBeGreaterThanOrEqual(1);
+    for (let i = 0; i < 150; i++) await operation(`Op_${randomBytes(4).toString('hex')}`);
+    const full = seriesOf(await scrape(), 'mallfront_graphql_operation_duration_seconds');
+    expect(full.size).toBeLessThanOrEqual(101);
+    for (let i = 0; i < 50; i++) await operation(`Late_${randomBytes(4).toString('hex')}`);
+    expect(seriesOf(await scrape(), 'mallfront_graphql_operation_duration_seconds')).toEqual(full);
+  });
+});
+
+describe('business counters', () => {
+  it('a checkout, a gateway payment and a refused login move their counters, once each', async () => {
+    const before = await scrape();
+    const { customer, orderIds } = await twoShopCheckout(t);
+    const started = await t.api<{ id: number }>('POST', '/api/payments', { token: customer.token, body: { order_ids: orderIds, method: 'sandbox' } });
+    expect(started.status).toBe(201);
+    await until('the sandbox payment to be captured', async () =>
+      (await t.sql<{ status: string }>('select status from payment where id = ?', [started.body.id]))[0].status === 'captured' ? true : undefined);
+    const refused = await t.api('POST', '/api/auth/login', { body: { email: customer.email, password: `${PASSWORD} but wrong` } });
+    expect(refused.status).toBe(401);
+    const after = await scrape();
+    const delta = (name: string, labels: Record<string, string> = {}) => valueOf(after, name, labels) - valueOf(before, name, labels);
+    expect(delta('mallfront_checkouts_total')).toBe(1);
+    expect(delta('mallfront_orders_placed_total')).toBe(2);
+    expect(delta('mallfront_payments_total', { outcome: 'captured' })).toBe(1);
+    expect(delta('mallfront_payments_total', { outcome: 'failed' })).toBe(0);
+    expect(delta('mallfront_events_committed_total', { type: 'payment.captured' })).toBe(1);
+    expect(delta('mallfront_sign_in_refusals_total', { reason: 'INVALID_CREDENTIALS' })).toBe(1);
+    expect(delta('mallfront_db_pool_acquire_seconds_count')).toBeGreaterThan(0);
+  });
+});
+
+const describeWithPrometheus = PROMETHEUS ? describe : describe.skip;
+if (!PROMETHEUS) console.warn('test/metrics.test.ts: the Prometheus scrape skipped: prometheus is not installed (apt-get install prometheus)');
+
+describeWithPrometheus("Debian's Prometheus scraping a running server", () => {
+  let prometheus: RunningPrometheus;
+  beforeAll(async () => {
+    prometheus = await startPrometheus(new URL(t.baseUrl).host, TOKEN);
+  });
+  afterAll(async () => {
+    await prometheus?.stop();
+  });
+
+  /** The one value of an instant query, once it satisfies `accept`. */
+  const seen = (expression: string, accept: (value: number) => boolean) =>
+    until(`${expression} in Prometheus`, async () => {
+      const [sample] = await prometheus.query(expression);
+      return sample && accept(sample.value) ? sample.value : undefined;
+    });
+
+  it('reads back as many requests of a route as were made', async () => {
+    const { product } = await shopWithProduct(t);
+    const query = 'sum(mallfront_http_request_duration_seconds_count{route="/api/products/:productId/reviews"})';
+    await seen('up{job="mallfront"}', (up) => up === 1);
+    const before = valueOf(await scrape(), 'mallfront_http_request_duration_seconds_count', { route: '/api/products/:productId/reviews' });
+    for (let i = 0; i < 7; i++) expect(await get(`/api/products/${product.id}/reviews`)).toBe(200);
+    expect(await seen(query, (n) => n >= before + 7)).toBe(before + 7);
+  });
+
+  it('sees the outbox lag rise while the relay is held and fall once it runs', async () => {
+    const { product } = await shopWithProduct(t);
+    const customer = await newCustomer(t);
+    await seen('mallfront_outbox_lag_events', (n) => n === 0);
+    // The relay's rounds take this advisory lock (RELAY_LOCK): held here, no event gets a position.
+    const holder = new pg.Client({ connectionString: t.dbUrl });
+    await holder.connect();
+    try {
+      await holder.query('select pg_advisory_lock(7883404617358583928)');
+      await placeOrder(t, customer.token, product.skuIds[0]);
+      expect(await seen('mallfront_outbox_lag_events', (n) => n >= 1)).toBeGreaterThanOrEqual(1);
+      await seen('mallfront_outbox_lag_seconds', (s) => s > 0);
+    } finally {
+      await holder.query('select pg_advisory_unlock(7883404617358583928)').catch(() => undefined);
+      await holder.end();
+    }
+    expect(await seen('mallfront_outbox_lag_events', (n) => n === 0)).toBe(0);
+  });
+});
