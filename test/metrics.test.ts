@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, ConfigError } from '../src/config.js';
 import { startSecondApp, startTestApp, type TestApp } from './support/harness.js';
 import { newCustomer, PASSWORD } from './support/fixtures.js';
-import { placeOrder, shopWithProduct } from './support/shopping.js';
+import { ADDRESS, addToCart, placeOrder, shopWithProduct } from './support/shopping.js';
 import { twoShopCheckout } from './support/payment-flows.js';
 import { PROMETHEUS, startPrometheus, until, type RunningPrometheus } from './support/prometheus.js';
+import { pino } from 'pino';
 
 const TOKEN = `metrics-${randomBytes(12).toString('hex')}`;
 let t: TestApp;
@@ -215,5 +216,53 @@ describeWithPrometheus("Debian's Prometheus scraping a running server", () => {
       await holder.end();
     }
     expect(await seen('mallfront_outbox_lag_events', (n) => n === 0)).toBe(0);
+  });
+});
+
+describe('trace ids in answers and logs', () => {
+  it("answers the caller's trace (traceparent) or a new one in X-Trace-Id, and the request's log lines carry it, its errors' too", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+    // Row locks are waited for 200 ms here: the held one below answers 409 RESOURCE_LOCKED, an error that is logged.
+    const traced = await startTestApp({ metrics: { exposure: 'token', token: TOKEN }, dbLockTimeoutMs: 200 }, { database: t.dbName, log });
+    try {
+      const caller = '4bf92f3577b34da6a3ce929d0e0e4736';
+      const res = await fetch(`${traced.baseUrl}/api/categories`, { headers: { traceparent: `00-${caller}-00f067aa0ba902b7-01` } });
+      expect(res.headers.get('x-trace-id')).toBe(caller);
+      const own = await fetch(`${traced.baseUrl}/api/categories`, { headers: { traceparent: `00-${'0'.repeat(32)}-00f067aa0ba902b7-01` } });
+      const ownTrace = own.headers.get('x-trace-id');
+      expect(ownTrace).toMatch(/^[0-9a-f]{32}$/);
+      expect(ownTrace).not.toBe('0'.repeat(32));
+      await until('the request lines', () => Promise.resolve(lines.filter((l) => l.msg === 'request').length >= 2 ? true : undefined));
+      expect(lines.find((l) => l.msg === 'request' && l.traceId === caller)).toMatchObject({ path: '/api/categories', status: 200, requestId: res.headers.get('x-request-id') });
+      expect(lines.find((l) => l.msg === 'request' && l.traceId === ownTrace)).toBeDefined();
+
+      const { product } = await shopWithProduct(t);
+      const customer = await newCustomer(t);
+      await addToCart(traced, customer.token, product.skuIds[0], 1);
+      const before = await scrape(traced);
+      const holder = new pg.Client({ connectionString: t.dbUrl });
+      await holder.connect();
+      try {
+        await holder.query('begin');
+        await holder.query('select 1 from sku where id = $1 for update', [product.skuIds[0]]);
+        const locked = await fetch(`${traced.baseUrl}/api/checkout`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${customer.token}`, traceparent: `00-${'ab'.repeat(16)}-00f067aa0ba902b7-01` },
+          body: JSON.stringify({ shipping_address: ADDRESS }),
+        });
+        expect(locked.status).toBe(409);
+        expect(((await locked.json()) as { error: { code: string } }).error.code).toBe('RESOURCE_LOCKED');
+        expect(locked.headers.get('x-trace-id')).toBe('ab'.repeat(16));
+      } finally {
+        await holder.query('rollback');
+        await holder.end();
+      }
+      expect(lines.find((l) => l.msg === 'request failed')).toMatchObject({ traceId: 'ab'.repeat(16), level: 50 });
+      const after = await scrape(traced);
+      expect(valueOf(after, 'mallfront_db_refusals_total', { reason: 'lock' }) - valueOf(before, 'mallfront_db_refusals_total', { reason: 'lock' })).toBe(1);
+    } finally {
+      await traced.close();
+    }
   });
 });

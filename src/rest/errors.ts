@@ -98,7 +98,9 @@ export function errorHandler(log: Logger) {
     const known = frameworkError(error);
     const { appError, unexpected, refusal } = known ? { appError: known, unexpected: false, refusal: undefined } : toAppError(error);
     if (refusal) dbRefusals.inc({ reason: refusal });
-    const requestLog = requestLocals(res).ctx?.log ?? log;
+    const locals = requestLocals(res);
+    // Before the service context (its logger carries them), the ids are added here.
+    const requestLog = locals.ctx?.log ?? log.child({ requestId: locals.requestId, traceId: locals.traceId });
     if (unexpected) requestLog.error({ err: error, method: req.method, path: req.path }, 'request failed');
     if (res.headersSent) return;
     const retryAfter = appError.details?.retry_after_seconds;

@@ -8,6 +8,8 @@ import type { ServiceContext } from '../shared/context.js';
  */
 export interface RequestLocals {
   requestId: string;
+  /** The request's trace id (`traceIdOf`), answered in `X-Trace-Id` and carried by its log lines. */
+  traceId: string;
   ctx?: ServiceContext;
   /**
    * Why the body could not be read (malformed JSON, too deep, too large...): kept, not answered, until

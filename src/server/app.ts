@@ -15,7 +15,7 @@ import { unsafeOperationText } from '../graphql/operation-text.js';
 import type { GraphQLContext } from '../resolvers/graphql-context.js';
 import { createLoaders } from '../graphql/loaders.js';
 import { bearerToken, createServiceContext, type AppDeps } from './request-context.js';
-import { requestId } from '../shared/request-id.js';
+import { requestId, traceIdOf } from '../shared/request-id.js';
 import { requestLocals } from '../rest/request-locals.js';
 import { startSubscriptionServer } from './subscriptions.js';
 import { startSweeps, startWebhookDispatcher } from './jobs.js';
@@ -231,6 +231,9 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     const locals = requestLocals(res);
     locals.requestId = id;
     res.set('X-Request-Id', id);
+    const traceId = traceIdOf(req.headers.traceparent, id);
+    locals.traceId = traceId;
+    res.set('X-Trace-Id', traceId);
     if (logRequests || measure) {
       const started = performance.now();
       res.on('finish', () => {
@@ -239,7 +242,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
           observeHttp(req.method, locals.route ?? fallbackRoute(req, res.statusCode), res.statusCode, durationMs / 1000);
           if (locals.graphqlOperation !== undefined) observeGraphql(locals.graphqlOperation, locals.graphqlType ?? 'unknown', res.statusCode, durationMs / 1000);
         }
-        if (logRequests) deps.log.info({ requestId: id, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, durationMs }, 'request');
+        if (logRequests) deps.log.info({ requestId: id, traceId, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, durationMs }, 'request');
       });
     }
     // From here on, everything this request waits for from the database shares one deadline. REST
@@ -304,7 +307,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     bodyParser,
     graphqlHttp(apollo, async ({ req, res }) => {
       try {
-        const ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, clientOf(req, req.ip));
+        const ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, clientOf(req, req.ip), 'http', requestLocals(res).traceId);
         return { ctx, loaders: createLoaders(ctx), httpLocals: requestLocals(res) };
       } catch (error) {
         throw asGraphQLError(error);
@@ -320,7 +323,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     // unreadable (route.ts), so the body parser's refusal is kept for it rather than answered here.
     async (req: Request, res: Response, next: NextFunction) => {
       try {
-        requestLocals(res).ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, clientOf(req, req.ip));
+        requestLocals(res).ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, clientOf(req, req.ip), 'http', requestLocals(res).traceId);
         next();
       } catch (error) {
         next(error);
