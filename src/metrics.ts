@@ -201,6 +201,28 @@ backlogGauge('mallfront_webhook_backlog_deliveries', 'Webhook deliveries waiting
 backlogGauge('mallfront_webhook_backlog_endpoints', 'Webhook endpoints with deliveries waiting', (b) => b.webhookEndpoints);
 backlogGauge('mallfront_webhook_backlog_oldest_seconds', 'Age of the oldest webhook delivery waiting (0: none)', (b) => b.webhookOldestSeconds);
 
+const readinessProbes = new Set<() => Promise<boolean>>();
+
+/** Reads readiness (the database answers) through `probe` at each scrape until the returned function is called. */
+export function watchReadiness(probe: () => Promise<boolean>): () => void {
+  readinessProbes.add(probe);
+  return () => readinessProbes.delete(probe);
+}
+
+new Gauge({
+  name: 'mallfront_ready',
+  help: 'What GET /readyz answers: 1 when the database answers, 0 when not',
+  registers,
+  // One process that cannot reach the database makes the server not ready.
+  aggregator: 'min',
+  async collect() {
+    const probes = [...readinessProbes];
+    if (probes.length === 0) return;
+    const answers = await Promise.all(probes.map((probe) => probe().catch(() => false)));
+    this.set(answers.every(Boolean) ? 1 : 0);
+  },
+});
+
 let defaults = false;
 
 /** Node's own metrics (event loop lag, heap, GC, CPU): once per process, only when metrics are served. */

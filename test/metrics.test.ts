@@ -6,8 +6,11 @@ import { startSecondApp, startTestApp, type TestApp } from './support/harness.js
 import { newCustomer, PASSWORD } from './support/fixtures.js';
 import { ADDRESS, addToCart, placeOrder, shopWithProduct } from './support/shopping.js';
 import { twoShopCheckout } from './support/payment-flows.js';
-import { PROMETHEUS, startPrometheus, until, type RunningPrometheus } from './support/prometheus.js';
+import { PROMETHEUS, PROMTOOL, startPrometheus, until, type RunningPrometheus } from './support/prometheus.js';
 import { pino } from 'pino';
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 
 const TOKEN = `metrics-${randomBytes(12).toString('hex')}`;
 let t: TestApp;
@@ -75,6 +78,7 @@ describe('GET /metrics access (METRICS, METRICS_TOKEN)', () => {
     expect(samples.some((s) => s.name === 'nodejs_eventloop_lag_seconds')).toBe(true);
     expect(samples.some((s) => s.name === 'process_cpu_user_seconds_total')).toBe(true);
     expect(valueOf(samples, 'mallfront_db_pool_connections', { state: 'max' })).toBeGreaterThanOrEqual(10);
+    expect(valueOf(samples, 'mallfront_ready')).toBe(1);
   });
 
   it('public answers anyone; off answers 404 as an unknown path', async () => {
@@ -263,6 +267,40 @@ describe('trace ids in answers and logs', () => {
       expect(valueOf(after, 'mallfront_db_refusals_total', { reason: 'lock' }) - valueOf(before, 'mallfront_db_refusals_total', { reason: 'lock' })).toBe(1);
     } finally {
       await traced.close();
+    }
+  });
+});
+
+describe('the dashboard and the alert rules (ops/)', () => {
+  const files = ['../ops/prometheus/mallfront-alerts.yml', '../ops/grafana/mallfront-dashboard.json'].map((f) => new URL(f, import.meta.url));
+
+  it('name only metrics a scrape of the server declares', async () => {
+    const res = await fetch(`${t.baseUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const declared = new Map([...(await res.text()).matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => [m[1], m[2]]));
+    const named = new Set<string>();
+    for (const file of files) for (const [name] of (await readFile(file, 'utf8')).matchAll(/\b(?:mallfront|nodejs|process)_[a-z0-9_]+/g)) named.add(name);
+    expect(named.size).toBeGreaterThan(15);
+    const missing = [...named].filter((name) => {
+      if (declared.has(name)) return false;
+      const histogram = /^(.*)_(bucket|count|sum)$/.exec(name);
+      return !(histogram && declared.get(histogram[1]) === 'histogram');
+    });
+    expect(missing).toEqual([]);
+  });
+
+  it('has a dashboard Grafana can load: every panel has a query, ids are unique', async () => {
+    const dashboard = JSON.parse(await readFile(files[1], 'utf8')) as { uid: string; panels: { id: number; targets: { expr: string }[] }[] };
+    expect(dashboard.uid).toBe('mallfront');
+    expect(new Set(dashboard.panels.map((p) => p.id)).size).toBe(dashboard.panels.length);
+    for (const panel of dashboard.panels) expect(panel.targets.length).toBeGreaterThan(0);
+  });
+
+  it.skipIf(!PROMTOOL)('has alert rules promtool accepts, for each signal the operators watch', async () => {
+    const { stdout } = await promisify(execFile)(PROMTOOL!, ['check', 'rules', files[0].pathname]);
+    expect(stdout).toMatch(/SUCCESS: \d+ rules found/);
+    const rules = await readFile(files[0], 'utf8');
+    for (const alert of ['MallfrontNotReady', 'MallfrontHigh5xxRate', 'MallfrontSlowRequests', 'MallfrontPoolWaits', 'MallfrontOutboxLag', 'MallfrontWebhookBacklog', 'MallfrontPaymentFailures']) {
+      expect(rules).toContain(`alert: ${alert}`);
     }
   });
 });

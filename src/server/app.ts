@@ -41,7 +41,7 @@ import { loadSalesTally } from '../services/catalog/sales-tally.js';
 import { HOME_CONTENT_CHANNEL } from '../services/catalog/home-content.service.js';
 import { ChangeListener, registerChangeListener } from '../db/change-listener.js';
 import { API_MOUNT } from '../rest/route.js';
-import { collectNodeMetrics, watchBacklog, watchPool } from '../metrics.js';
+import { collectNodeMetrics, watchBacklog, watchPool, watchReadiness } from '../metrics.js';
 import { readBacklog } from '../services/events/outbox.repository.js';
 import { metricsEndpoint, observeGraphql, observeHttp, operationLabel } from './metrics-endpoint.js';
 
@@ -262,6 +262,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     clientUrl: deps.orm.config.get('clientUrl'),
     stuckAfterMs: deps.config.dbStuckAfterMs,
   });
+  const unwatchReadiness = watchReadiness(() => health.ready());
   app.get('/healthz', async (_req, res) => {
     if (await health.live()) res.json({ status: 'ok' });
     else res.status(503).json(errorBody(new AppError('DATABASE_POOL_STUCK', 503, 'The connection pool gives no connection while the database answers; restart this process')));
@@ -378,6 +379,10 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
       // Idempotent: a second caller waits for the same stop.
       stopping ??= (async () => {
         stopSweeps();
+        // Scrapes from now on no longer read this server's pool and probes, which close below.
+        unwatchPool();
+        unwatchBacklog();
+        unwatchReadiness();
         if (sandbox instanceof SandboxProvider) sandbox.stop();
         await stopWebhooks();
         inFlight.stopping = true;
@@ -392,8 +397,6 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
         await throttleStore.end();
         await health.close();
         await homeContentChanges.stop();
-        unwatchPool();
-        unwatchBacklog();
       })();
       return stopping;
     },
