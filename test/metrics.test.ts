@@ -11,6 +11,8 @@ import { pino } from 'pino';
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
+import http from 'node:http';
+import { startServerProcess } from './support/server-process.js';
 
 const TOKEN = `metrics-${randomBytes(12).toString('hex')}`;
 let t: TestApp;
@@ -301,6 +303,39 @@ describe('the dashboard and the alert rules (ops/)', () => {
     const rules = await readFile(files[0], 'utf8');
     for (const alert of ['MallfrontNotReady', 'MallfrontHigh5xxRate', 'MallfrontSlowRequests', 'MallfrontPoolWaits', 'MallfrontOutboxLag', 'MallfrontWebhookBacklog', 'MallfrontPaymentFailures']) {
       expect(rules).toContain(`alert: ${alert}`);
+    }
+  });
+});
+
+describe('a cluster (CLUSTER_WORKERS=2)', () => {
+  /** One GET on a connection of its own (no keep-alive): the primary hands each connection to a worker in turn. */
+  const once = (url: string) =>
+    new Promise<number>((resolve, reject) => {
+      http.get(url, { agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      }).on('error', reject);
+    });
+
+  it('answers every worker in one scrape, whichever worker takes it', async () => {
+    const server = await startServerProcess({ DATABASE_URL: t.dbUrl, NODE_ENV: 'production', DEVICE_TOKEN_SECRET: 'p'.repeat(48), CLUSTER_WORKERS: '2', METRICS_TOKEN: TOKEN, SWEEP_INTERVAL_SECONDS: '0' });
+    try {
+      for (let i = 0; i < 20; i++) expect(await once(`${server.baseUrl}/api/categories`)).toBe(200);
+      for (let i = 0; i < 4; i++) {
+        const text = await new Promise<string>((resolve, reject) => {
+          http.get(`${server.baseUrl}/metrics`, { agent: false, headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
+            let body = '';
+            res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+            res.on('end', () => (res.statusCode === 200 ? resolve(body) : reject(new Error(`${res.statusCode}: ${body}`))));
+          }).on('error', reject);
+        });
+        const samples = parse(text);
+        expect(valueOf(samples, 'mallfront_http_request_duration_seconds_count', { route: '/api/categories' })).toBe(20);
+        // Two pools of DB_POOL_SIZE each.
+        expect(valueOf(samples, 'mallfront_db_pool_connections', { state: 'max' })).toBe(2 * loadConfig({ CLUSTER_WORKERS: '2' }).dbPoolSize);
+      }
+    } finally {
+      await server.stop();
     }
   });
 });

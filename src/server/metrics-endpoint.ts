@@ -53,7 +53,10 @@ async function scrape(): Promise<string> {
 
 /** In a worker: the metrics the primary's aggregator asks for are this registry's (not prom-client's global one). */
 export function offerWorkerMetrics(): void {
-  if (cluster.isWorker) AggregatorRegistry.setRegistries([metricsRegistry]);
+  if (!cluster.isWorker) return;
+  AggregatorRegistry.setRegistries([metricsRegistry]);
+  // prom-client answers the primary's requests from a listener its constructor sets up, in workers too.
+  new AggregatorRegistry();
 }
 
 /** In the primary of a cluster: answers the workers' scrapes with every worker's metrics added up. */
