@@ -37,7 +37,7 @@ export const dbAcquireDuration = new Histogram({
   registers,
 });
 
-export const dbRefusals = new Counter({
+export const dbRefusalCount = new Counter({
   name: 'mallfront_db_refusals_total',
   help: 'Requests refused because of the database: deadline (503, the request deadline passed), lock (409 RESOURCE_LOCKED, lock_timeout), unavailable (503, not reachable)',
   labelNames: ['reason'] as const,
@@ -68,7 +68,7 @@ export const paymentRefunds = new Counter({
   registers,
 });
 
-export const signInRefusals = new Counter({
+export const signInRefusalCount = new Counter({
   name: 'mallfront_sign_in_refusals_total',
   help: 'Logins refused, by reason (INVALID_CREDENTIALS, RATE_LIMITED, SERVICE_BUSY, other)',
   labelNames: ['reason'] as const,

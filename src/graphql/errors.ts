@@ -2,7 +2,7 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { AppError, toAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { dbRefusals } from '../metrics.js';
+import { dbRefusalCount } from '../metrics.js';
 import { queryLimitOf } from './limits.js';
 
 /** Apollo's own codes for a malformed operation are kept: they describe the query, not the data. */
@@ -32,7 +32,7 @@ export function formatError(log: Logger) {
       return { ...formatted, extensions };
     }
     const { appError, unexpected, refusal } = toAppError(original);
-    if (refusal) dbRefusals.inc({ reason: refusal });
+    if (refusal) dbRefusalCount.inc({ reason: refusal });
     if (unexpected) log.error({ err: original, path: formatted.path }, 'graphql operation failed');
     return {
       message: appError.message,

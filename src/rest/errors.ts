@@ -1,7 +1,7 @@
 import type { Request, Response, NextFunction } from 'express';
 import { AppError, errorBody, toAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { dbRefusals } from '../metrics.js';
+import { dbRefusalCount } from '../metrics.js';
 import { requestLocals } from './request-locals.js';
 import { snakePath } from '../shared/case.js';
 import type { InputProblem } from '../shared/unsafe-text.js';
@@ -97,7 +97,7 @@ export function errorHandler(log: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const known = frameworkError(error);
     const { appError, unexpected, refusal } = known ? { appError: known, unexpected: false, refusal: undefined } : toAppError(error);
-    if (refusal) dbRefusals.inc({ reason: refusal });
+    if (refusal) dbRefusalCount.inc({ reason: refusal });
     const locals = requestLocals(res);
     // Before the service context (its logger carries them), the ids are added here.
     const requestLog = locals.ctx?.log ?? log.child({ requestId: locals.requestId, traceId: locals.traceId });
