@@ -147,6 +147,8 @@ describe('label cardinality', () => {
     const first = await scrape();
     expect(valueOf(first, 'mallfront_graphql_operation_duration_seconds_count', { operation: 'StorefrontHome', type: 'query', status_class: '2xx' })).toBe(1);
     expect(valueOf(first, 'mallfront_graphql_operation_duration_seconds_count', { operation: 'other' })).toBeGreaterThanOrEqual(1);
+    expect(valueOf(first, 'mallfront_http_request_duration_seconds_count', { route: '/graphql', method: 'POST', status_class: '2xx' })).toBeGreaterThanOrEqual(2);
+    expect(valueOf(first, 'mallfront_http_request_duration_seconds_count', { route: 'web' })).toBe(0);
     for (let i = 0; i < 150; i++) await operation(`Op_${randomBytes(4).toString('hex')}`);
     const full = seriesOf(await scrape(), 'mallfront_graphql_operation_duration_seconds');
     expect(full.size).toBeLessThanOrEqual(101);

@@ -169,7 +169,10 @@ function authThrottlePool(deps: AppDeps): pg.Pool {
  * route.ts): the few fixed paths by name, everything else by what it is, never by its path.
  */
 function fallbackRoute(req: Request, status: number): string {
-  const path = req.path;
+  // originalUrl: a router mounted on a path (GraphQL's, the docs') strips it from req.url while it runs.
+  const url = req.originalUrl;
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
   if (path === '/graphql' || path === '/healthz' || path === '/readyz' || path === '/metrics') return path;
   if (status === 404) return 'unmatched';
   return path.startsWith('/api/') ? '/api/other' : 'web';
