@@ -8,6 +8,9 @@ import { ADDRESS, addToCart, placeOrder, shopWithProduct } from './support/shopp
 import { twoShopCheckout } from './support/payment-flows.js';
 import { PROMETHEUS, PROMTOOL, startPrometheus, until, type RunningPrometheus } from './support/prometheus.js';
 import { pino } from 'pino';
+import { GraphQLError } from 'graphql';
+import { formatError } from '../src/graphql/errors.js';
+import { requestScope, runInScope } from '../src/db/request-scope.js';
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
@@ -267,6 +270,9 @@ describe('trace ids in answers and logs', () => {
         await holder.end();
       }
       expect(lines.find((l) => l.msg === 'request failed')).toMatchObject({ traceId: 'ab'.repeat(16), level: 50 });
+      // GraphQL's error formatting gets no request context from Apollo: it finds the trace id in the request's scope.
+      runInScope(requestScope(1000, false, 'cd'.repeat(16)), () => formatError(log)({ message: 'x' }, new GraphQLError('x', { originalError: new Error('boom') })));
+      expect(lines.find((l) => l.msg === 'graphql operation failed')).toMatchObject({ traceId: 'cd'.repeat(16), level: 50 });
       const after = await scrape(traced);
       expect(valueOf(after, 'mallfront_db_refusals_total', { reason: 'lock' }) - valueOf(before, 'mallfront_db_refusals_total', { reason: 'lock' })).toBe(1);
     } finally {

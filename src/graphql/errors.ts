@@ -3,6 +3,7 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { AppError, toAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { dbRefusalCount } from '../metrics.js';
+import { currentScope } from '../db/request-scope.js';
 import { queryLimitOf } from './limits.js';
 
 /** Apollo's own codes for a malformed operation are kept: they describe the query, not the data. */
@@ -33,7 +34,8 @@ export function formatError(log: Logger) {
     }
     const { appError, unexpected, refusal } = toAppError(original);
     if (refusal) dbRefusalCount.inc({ reason: refusal });
-    if (unexpected) log.error({ err: original, path: formatted.path }, 'graphql operation failed');
+    // Apollo hands formatError no context: the trace id comes from the request's async scope.
+    if (unexpected) log.error({ err: original, path: formatted.path, traceId: currentScope()?.traceId }, 'graphql operation failed');
     return {
       message: appError.message,
       locations: formatted.locations,

@@ -250,7 +250,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     }
     // From here on, everything this request waits for from the database shares one deadline. REST
     // calls other than reads are writing work; GraphQL says once its operation is known.
-    runInScope(requestScope(deps.config.dbAcquireTimeoutMs, !READS.has(req.method) && !req.path.startsWith('/graphql')), next);
+    runInScope(requestScope(deps.config.dbAcquireTimeoutMs, !READS.has(req.method) && !req.path.startsWith('/graphql'), traceId), next);
   });
   app.use(securityHeaders);
   if (deps.config.corsOrigins.length > 0) app.use(['/api', '/graphql'], corsPolicy(deps.config.corsOrigins));
