@@ -40,8 +40,8 @@ const LAYERS = [
   { name: 'entities', paths: ['^src/entities/'], why: 'the one description of the data' },
   {
     name: 'foundation',
-    paths: ['^src/(config|logger|errors|error-codes|currency)\\.ts$'],
-    why: 'configuration, logging, the error family and the currency: imported by every layer, import nothing of them',
+    paths: ['^src/(config|logger|metrics|errors|error-codes|currency)\\.ts$'],
+    why: 'configuration, logging, metrics, the error family and the currency: imported by every layer, import nothing of them',
   },
 ];
 

@@ -112,6 +112,12 @@ export interface AppConfig {
   checkoutWriter: 'combined' | 'transactional';
   /** How HTTP GraphQL operations execute (src/graphql/operation-executor.ts). */
   graphqlExecutor: 'compiled' | 'standard';
+  /**
+   * `GET /metrics` (Prometheus): `off` (404), `public` (anyone who reaches the port), or `token`
+   * (`Authorization: Bearer METRICS_TOKEN`). Default: `public` outside production; in production
+   * `token` when METRICS_TOKEN is set, else `off` (never public unless asked for).
+   */
+  metrics: { exposure: 'off' | 'public' | 'token'; token: string | undefined };
   /** `compiled`: how many times a document runs before it is compiled (1: at once). */
   graphqlCompileAfter: number;
   /** A SKU whose stock falls below this after a sale raises a `stock.low` event. */
@@ -282,6 +288,18 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
     throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
   }
   return raw as T;
+}
+
+/** METRICS and METRICS_TOKEN (see `AppConfig.metrics`). */
+function metricsExposure(env: Env, nodeEnv: AppConfig['nodeEnv']): AppConfig['metrics'] {
+  const token = env.METRICS_TOKEN === '' ? undefined : env.METRICS_TOKEN;
+  if (token !== undefined && (token.length < 16 || !/^[\x21-\x7e]+$/.test(token))) {
+    throw new ConfigError('METRICS_TOKEN must be 16 or more printable characters without spaces');
+  }
+  const fallback = nodeEnv === 'production' ? (token ? 'token' : 'off') : 'public';
+  const exposure = oneOf(env, 'METRICS', ['off', 'public', 'token'] as const, fallback);
+  if (exposure === 'token' && !token) throw new ConfigError('METRICS=token needs METRICS_TOKEN (16 or more characters)');
+  return { exposure, token };
 }
 
 function bool(env: Env, name: string, fallback: boolean): boolean {
@@ -557,6 +575,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     checkoutWriter: oneOf(env, 'CHECKOUT_WRITER', ['combined', 'transactional'] as const, 'combined'),
     graphqlExecutor: oneOf(env, 'GRAPHQL_EXECUTOR', ['compiled', 'standard'] as const, 'compiled'),
+    metrics: metricsExposure(env, nodeEnv),
     graphqlCompileAfter: integer(env, 'GRAPHQL_COMPILE_AFTER', 2, 1, 1000),
     stockLowThreshold: integer(env, 'STOCK_LOW_THRESHOLD', 5, 0, 1_000_000),
     trustProxy: trustProxy(env),

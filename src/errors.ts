@@ -138,8 +138,11 @@ function deadlinePassed(error: unknown): boolean {
   return false;
 }
 
+/** Why the database made a request fail, for the refusal counter the doors keep (src/metrics.ts). */
+export type DatabaseRefusal = 'deadline' | 'lock' | 'unavailable';
+
 /** Turns anything thrown into an AppError; unknown errors become a masked INTERNAL. */
-export function toAppError(error: unknown): { appError: AppError; unexpected: boolean } {
+export function toAppError(error: unknown): { appError: AppError; unexpected: boolean; refusal?: DatabaseRefusal } {
   if (error instanceof AppError) return { appError: error, unexpected: false };
   const unique = uniqueViolation(error);
   // Only an unnamed key is worth a log line: a domain code is an expected race.
@@ -149,16 +152,18 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: bo
     return {
       appError: conflict('RESOURCE_LOCKED', 'Another operation is holding data this request needs; try again shortly', { retry_after_seconds: 1 }),
       unexpected: true,
+      refusal: 'lock',
     };
   }
   if (deadlinePassed(error)) {
-    return { appError: new AppError('SERVICE_UNAVAILABLE', 503, 'The database did not answer in time; try again shortly', { retry_after_seconds: 1 }), unexpected: true };
+    return { appError: new AppError('SERVICE_UNAVAILABLE', 503, 'The database did not answer in time; try again shortly', { retry_after_seconds: 1 }), unexpected: true, refusal: 'deadline' };
   }
   if (databaseUnavailable(error)) {
     return {
       // Retry-After over REST: a restart or a burst that filled the pool passes in seconds.
       appError: new AppError('SERVICE_UNAVAILABLE', 503, 'The database is not reachable; try again shortly', { retry_after_seconds: 1 }),
       unexpected: true,
+      refusal: 'unavailable',
     };
   }
   return { appError: new AppError('INTERNAL', 500, 'Something went wrong on our side'), unexpected: true };

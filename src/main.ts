@@ -9,6 +9,7 @@ import { PostgresEventBus } from './services/events/postgres-event-bus.js';
 import { ReplicaRouter } from './db/read-routing.js';
 import { startApp } from './server/app.js';
 import { serviceWiring } from './services/wiring.js';
+import { offerWorkerMetrics, serveClusterMetrics } from './server/metrics-endpoint.js';
 
 /**
  * `npm start`: migrate, seed the demo data once (outside production), serve, and stop cleanly.
@@ -89,6 +90,7 @@ async function main() {
   const log = createLogger(config);
 
   if (cluster.isWorker) {
+    offerWorkerMetrics();
     const stop = await serve(config, log, { url: process.env.MALLFRONT_DATABASE_URL!, directUrl: process.env.MALLFRONT_DIRECT_URL! });
     onSignals(async () => {
       await stop();
@@ -116,6 +118,8 @@ async function main() {
 
   // Every worker signs and checks device tokens with the same secret, the one made up here included.
   const workerEnv = { MALLFRONT_DATABASE_URL: database.url, MALLFRONT_DIRECT_URL: database.directUrl, DEVICE_TOKEN_SECRET: config.deviceTokens.secret };
+  // One scrape of any worker answers every worker's metrics, added up here (metrics-endpoint.ts).
+  if (config.metrics.exposure !== 'off') serveClusterMetrics();
   for (let i = 0; i < config.clusterWorkers; i++) cluster.fork(workerEnv);
   let stopping = false;
   cluster.on('exit', (worker, code) => {

@@ -65,15 +65,15 @@ describe('OpenAPI document', () => {
   });
 
   it('fails an answer without the headers the document promises, or an error without its facts', () => {
-    const id = new Headers({ 'x-request-id': 'req-1' });
+    const id = new Headers({ 'x-request-id': 'req-1', 'x-trace-id': '4bf92f3577b34da6a3ce929d0e0e4736' });
     const products = { items: [], page: 1, page_size: 20, total: 0 };
     expect(() => expectDocumentedAnswer('GET', '/api/products', 200, products, id)).not.toThrow();
     expect(() => expectDocumentedAnswer('GET', '/api/products', 200, products, new Headers())).toThrow(/X-Request-Id/);
     const limited = { error: { code: 'RATE_LIMITED', message: 'x', details: { retry_after_seconds: 3 } } };
-    expect(() => expectDocumentedAnswer('POST', '/api/auth/login', 429, limited, new Headers({ 'x-request-id': 'r', 'retry-after': '3' }))).not.toThrow();
+    expect(() => expectDocumentedAnswer('POST', '/api/auth/login', 429, limited, new Headers({ 'x-request-id': 'r', 'x-trace-id': '4bf92f3577b34da6a3ce929d0e0e4736', 'retry-after': '3' }))).not.toThrow();
     expect(() => expectDocumentedAnswer('POST', '/api/auth/login', 429, limited, id)).toThrow(/Retry-After/);
     const wrongMethod = { error: { code: 'METHOD_NOT_ALLOWED', message: 'x', details: { allowed: ['GET', 'HEAD'] } } };
-    expect(() => expectDocumentedAnswer('DELETE', '/api/products', 405, wrongMethod, new Headers({ 'x-request-id': 'r', allow: 'GET, HEAD' }))).not.toThrow();
+    expect(() => expectDocumentedAnswer('DELETE', '/api/products', 405, wrongMethod, new Headers({ 'x-request-id': 'r', 'x-trace-id': '4bf92f3577b34da6a3ce929d0e0e4736', allow: 'GET, HEAD' }))).not.toThrow();
     expect(() => expectDocumentedAnswer('DELETE', '/api/products', 405, wrongMethod, id)).toThrow(/Allow/);
     // A VALIDATION_FAILED without the bad fields; a code no operation answers.
     expect(() => expectDocumentedAnswer('GET', '/api/products', 400, { error: { code: 'VALIDATION_FAILED', message: 'x' } }, id)).toThrow(/problems/);

@@ -16,6 +16,8 @@ export interface RequestScope {
   writing: boolean;
   /** What of this scope waits for the database now, ended together at the deadline (`deadlineWatch`). */
   watch?: DeadlineWatch;
+  /** The request's trace id, for the log lines of code handed no request context (GraphQL's error formatting). */
+  traceId?: string;
 }
 
 /** Something waiting for the database that the deadline ends: a statement's connection, a wait for a connection. */
@@ -91,8 +93,8 @@ export function runInScope<T>(scope: RequestScope, work: () => T): T {
 }
 
 /** A request's scope from now: `timeoutMs` to go. */
-export function requestScope(timeoutMs: number, writing = false): RequestScope {
-  return { deadline: Date.now() + timeoutMs, writing };
+export function requestScope(timeoutMs: number, writing = false, traceId?: string): RequestScope {
+  return { deadline: Date.now() + timeoutMs, writing, traceId };
 }
 
 /** The current request turns out to write (a GraphQL operation, once parsed, is a mutation). */
@@ -105,14 +107,14 @@ export function markWriting(writing = true): void {
 export function runWriting<T>(work: () => T): T {
   const scope = storage.getStore();
   if (scope?.writing) return work();
-  return storage.run({ deadline: scope?.deadline ?? null, writing: true }, work);
+  return storage.run({ deadline: scope?.deadline ?? null, writing: true, traceId: scope?.traceId }, work);
 }
 
 /** Runs `work` as reading work of the current request (same deadline): it cannot wait for a row lock. */
 export function runReading<T>(work: () => T): T {
   const scope = storage.getStore();
   if (!scope?.writing) return work();
-  return storage.run({ deadline: scope.deadline, writing: false }, work);
+  return storage.run({ deadline: scope.deadline, writing: false, traceId: scope.traceId }, work);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { currentScope, withinDeadline } from './request-scope.js';
+import { dbAcquireDuration } from '../metrics.js';
 
 /**
  * Connections of a pool that writing work (a use case's transaction or write statement) may hold at
@@ -55,9 +56,12 @@ export async function acquireWithin<C>(
   connect: () => Promise<C>,
   giveBack: (late: C) => void,
 ): Promise<{ connection: C; releaseSlot: (() => void) | null }> {
+  const started = performance.now();
   const releaseSlot = slots && currentScope()?.writing ? await slots.take() : null;
   try {
-    return { connection: await withinDeadline(connect(), 'connection', giveBack), releaseSlot };
+    const connection = await withinDeadline(connect(), 'connection', giveBack);
+    dbAcquireDuration.observe((performance.now() - started) / 1000);
+    return { connection, releaseSlot };
   } catch (error) {
     releaseSlot?.();
     throw error;

@@ -2,6 +2,8 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { AppError, toAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { dbRefusalCount } from '../metrics.js';
+import { currentScope } from '../db/request-scope.js';
 import { queryLimitOf } from './limits.js';
 
 /** Apollo's own codes for a malformed operation are kept: they describe the query, not the data. */
@@ -30,8 +32,10 @@ export function formatError(log: Logger) {
       delete extensions.http;
       return { ...formatted, extensions };
     }
-    const { appError, unexpected } = toAppError(original);
-    if (unexpected) log.error({ err: original, path: formatted.path }, 'graphql operation failed');
+    const { appError, unexpected, refusal } = toAppError(original);
+    if (refusal) dbRefusalCount.inc({ reason: refusal });
+    // Apollo hands formatError no context: the trace id comes from the request's async scope.
+    if (unexpected) log.error({ err: original, path: formatted.path, traceId: currentScope()?.traceId }, 'graphql operation failed');
     return {
       message: appError.message,
       locations: formatted.locations,

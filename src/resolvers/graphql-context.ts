@@ -5,4 +5,6 @@ import type { Loaders } from '../graphql/loaders.js';
 export interface GraphQLContext {
   ctx: ServiceContext;
   loaders: Loaders;
+  /** Over HTTP: where the operation's metrics label is noted for the request's metrics (the request's locals). */
+  httpLocals?: { graphqlOperation?: string; graphqlType?: string };
 }

@@ -1,6 +1,7 @@
 import type { Request, Response, NextFunction } from 'express';
 import { AppError, errorBody, toAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { dbRefusalCount } from '../metrics.js';
 import { requestLocals } from './request-locals.js';
 import { snakePath } from '../shared/case.js';
 import type { InputProblem } from '../shared/unsafe-text.js';
@@ -95,8 +96,11 @@ export function errorHandler(log: Logger) {
   // Express knows an error handler by its four parameters, so `_next` stays though it is not called.
   return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const known = frameworkError(error);
-    const { appError, unexpected } = known ? { appError: known, unexpected: false } : toAppError(error);
-    const requestLog = requestLocals(res).ctx?.log ?? log;
+    const { appError, unexpected, refusal } = known ? { appError: known, unexpected: false, refusal: undefined } : toAppError(error);
+    if (refusal) dbRefusalCount.inc({ reason: refusal });
+    const locals = requestLocals(res);
+    // Before the service context (its logger carries them), the ids are added here.
+    const requestLog = locals.ctx?.log ?? log.child({ requestId: locals.requestId, traceId: locals.traceId });
     if (unexpected) requestLog.error({ err: error, method: req.method, path: req.path }, 'request failed');
     if (res.headersSent) return;
     const retryAfter = appError.details?.retry_after_seconds;

@@ -8,6 +8,8 @@ import type { ServiceContext } from '../shared/context.js';
  */
 export interface RequestLocals {
   requestId: string;
+  /** The request's trace id (`traceIdOf`), answered in `X-Trace-Id` and carried by its log lines. */
+  traceId: string;
   ctx?: ServiceContext;
   /**
    * Why the body could not be read (malformed JSON, too deep, too large...): kept, not answered, until
@@ -16,6 +18,11 @@ export interface RequestLocals {
   bodyError?: unknown;
   /** The JSON body's bytes as received (kept by the body parser, no copy): signed notifications are checked over them. */
   rawBody?: Buffer;
+  /** The route template that took the request (`/api/products/:productId`), set once per route (route.ts): the metrics' label. */
+  route?: string;
+  /** The GraphQL operation's metrics label and type, noted by the GraphQL door's plugin (app.ts). */
+  graphqlOperation?: string;
+  graphqlType?: string;
 }
 
 export const requestLocals = (res: Response) => res.locals as RequestLocals;

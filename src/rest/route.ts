@@ -56,6 +56,9 @@ export function allowedMethods(methods: string[]): string[] {
   return allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed;
 }
 
+/** Where the server mounts the REST router (app.ts). */
+export const API_MOUNT = '/api';
+
 /**
  * Registers one path with its methods, and their descriptions for the OpenAPI document. Any other
  * method on the path answers 405 in the error shape with an `Allow` header (RFC 9110), so a wrong
@@ -63,11 +66,14 @@ export function allowedMethods(methods: string[]): string[] {
  */
 export function route(router: Router, path: string, operations: Partial<Record<Method, RestOperation>>): void {
   const r = router.route(path);
+  // The template as a label of the request metrics: made here once, never from the request's own path.
+  const template = API_MOUNT + path;
   for (const [method, { doc, handle: handler }] of Object.entries(operations) as [Method, RestOperation][]) {
     registerOperation(method, path, doc);
     const rules = { queryNames: new Set(queryParameters(doc, path).map((p) => p.name)), idempotent: doc.idempotent === true };
     const guard = ACCESS_GUARDS[doc.access];
     r[method](async (req: Request, res: Response, next: NextFunction) => {
+      requestLocals(res).route = template;
       try {
         // Who may call comes first: a caller who may not gets 401 or 403 before any of the request
         // (a body that did not parse, a parameter) is looked at (docs/api.md, "Conventions").
@@ -109,6 +115,7 @@ export function route(router: Router, path: string, operations: Partial<Record<M
   }
   const allowed = allowedMethods(Object.keys(operations));
   r.all((req: Request, res: Response, next: NextFunction) => {
+    requestLocals(res).route = template;
     res.set('Allow', allowed.join(', '));
     const { bodyError } = requestLocals(res);
     if (bodyError !== undefined) return next(bodyError);

@@ -15,7 +15,7 @@ import { unsafeOperationText } from '../graphql/operation-text.js';
 import type { GraphQLContext } from '../resolvers/graphql-context.js';
 import { createLoaders } from '../graphql/loaders.js';
 import { bearerToken, createServiceContext, type AppDeps } from './request-context.js';
-import { requestId } from '../shared/request-id.js';
+import { requestId, traceIdOf } from '../shared/request-id.js';
 import { requestLocals } from '../rest/request-locals.js';
 import { startSubscriptionServer } from './subscriptions.js';
 import { startSweeps, startWebhookDispatcher } from './jobs.js';
@@ -40,6 +40,10 @@ import { graphqlHttp } from './graphql-http.js';
 import { loadSalesTally } from '../services/catalog/sales-tally.js';
 import { HOME_CONTENT_CHANNEL } from '../services/catalog/home-content.service.js';
 import { ChangeListener, registerChangeListener } from '../db/change-listener.js';
+import { API_MOUNT } from '../rest/route.js';
+import { collectNodeMetrics, watchBacklog, watchPool, watchReadiness } from '../metrics.js';
+import { readBacklog } from '../services/events/outbox.repository.js';
+import { metricsEndpoint, observeGraphql, observeHttp, operationLabel } from './metrics-endpoint.js';
 
 /** How long stopping waits for requests in flight before closing what is left. */
 const STOP_GRACE_MS = 10_000;
@@ -101,7 +105,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * - an operation over a limit is answered with that limit alone (`onlyLimitErrors`).
  */
 const operationRulesOfRequest: GraphQLRequestListener<GraphQLContext> = {
-  didResolveOperation({ operation, document, request }) {
+  didResolveOperation({ operation, document, request, contextValue }) {
     if (operation?.operation === OperationTypeNode.SUBSCRIPTION) {
       return Promise.reject(
         new GraphQLError('Subscriptions are served over a websocket (graphql-ws) at /graphql, not over HTTP', {
@@ -110,6 +114,11 @@ const operationRulesOfRequest: GraphQLRequestListener<GraphQLContext> = {
       );
     }
     markWriting(operation?.operation === OperationTypeNode.MUTATION);
+    const locals = (contextValue as Partial<GraphQLContext>).httpLocals;
+    if (locals) {
+      locals.graphqlOperation = operationLabel(operation?.name?.value);
+      locals.graphqlType = operation?.operation ?? 'unknown';
+    }
     const unsafe = unsafeOperationText(document, request.variables);
     return unsafe ? Promise.reject(unsafe) : Promise.resolve();
   },
@@ -156,6 +165,20 @@ function authThrottlePool(deps: AppDeps): pg.Pool {
 }
 
 /**
+ * The metrics label of a request no REST route took (those label themselves with their template,
+ * route.ts): the few fixed paths by name, everything else by what it is, never by its path.
+ */
+function fallbackRoute(req: Request, status: number): string {
+  // originalUrl: a router mounted on a path (GraphQL's, the docs') strips it from req.url while it runs.
+  const url = req.originalUrl;
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  if (path === '/graphql' || path === '/healthz' || path === '/readyz' || path === '/metrics') return path;
+  if (status === 404) return 'unmatched';
+  return path.startsWith('/api/') ? '/api/other' : 'web';
+}
+
+/**
  * Builds the HTTP server with its three doors: REST under /api, GraphQL over HTTP at /graphql, and
  * GraphQL subscriptions over a websocket (graphql-ws) on the same /graphql path.
  */
@@ -196,37 +219,53 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   // Requests in flight, so that stopping can let them finish before the pool closes.
   const inFlight = new InFlight();
 
-  // Request id and one structured log line per request (at level info: in production at warn, the
-  // per-request listener and its timing are not even set up).
+  // Request id, one structured log line per request (at level info) and the request metrics (unless
+  // METRICS=off). In production at warn with metrics off, the per-request listener and its timing are
+  // not even set up.
   const logRequests = deps.log.isLevelEnabled('info');
+  const measure = deps.config.metrics.exposure !== 'off';
+  if (measure) collectNodeMetrics();
   app.use((req: Request, res: Response, next: NextFunction) => {
     inFlight.enter(res);
     // While stopping, a request that came on an open keep-alive connection is served, and the
     // connection then closes so the server can finish closing.
     if (inFlight.stopping) res.set('Connection', 'close');
     const id = requestId(req.header('x-request-id'));
-    requestLocals(res).requestId = id;
+    const locals = requestLocals(res);
+    locals.requestId = id;
     res.set('X-Request-Id', id);
-    if (logRequests) {
-      const started = process.hrtime.bigint();
+    const traceId = traceIdOf(req.headers.traceparent, id);
+    locals.traceId = traceId;
+    res.set('X-Trace-Id', traceId);
+    if (logRequests || measure) {
+      const started = performance.now();
       res.on('finish', () => {
-        const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-        deps.log.info({ requestId: id, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, durationMs }, 'request');
+        const durationMs = performance.now() - started;
+        if (measure) {
+          observeHttp(req.method, locals.route ?? fallbackRoute(req, res.statusCode), res.statusCode, durationMs / 1000);
+          if (locals.graphqlOperation !== undefined) observeGraphql(locals.graphqlOperation, locals.graphqlType ?? 'unknown', res.statusCode, durationMs / 1000);
+        }
+        if (logRequests) deps.log.info({ requestId: id, traceId, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, durationMs }, 'request');
       });
     }
     // From here on, everything this request waits for from the database shares one deadline. REST
     // calls other than reads are writing work; GraphQL says once its operation is known.
-    runInScope(requestScope(deps.config.dbAcquireTimeoutMs, !READS.has(req.method) && !req.path.startsWith('/graphql')), next);
+    runInScope(requestScope(deps.config.dbAcquireTimeoutMs, !READS.has(req.method) && !req.path.startsWith('/graphql'), traceId), next);
   });
   app.use(securityHeaders);
   if (deps.config.corsOrigins.length > 0) app.use(['/api', '/graphql'], corsPolicy(deps.config.corsOrigins));
   // JSON answers of both doors, compressed as the client accepts (the websocket on /graphql is not Express's).
   app.use(['/api', '/graphql'], compressJson(deps.config.jsonCompressionMinBytes));
 
-  const health = new PoolHealth(await poolOf(deps.orm.em.fork()), {
+  const servingPool = await poolOf(deps.orm.em.fork());
+  const unwatchPool = watchPool(servingPool);
+  const unwatchBacklog = watchBacklog(() => readBacklog(servingPool));
+  app.get('/metrics', metricsEndpoint(deps.config.metrics));
+  const health = new PoolHealth(servingPool, {
     clientUrl: deps.orm.config.get('clientUrl'),
     stuckAfterMs: deps.config.dbStuckAfterMs,
   });
+  const unwatchReadiness = watchReadiness(() => health.ready());
   app.get('/healthz', async (_req, res) => {
     if (await health.live()) res.json({ status: 'ok' });
     else res.status(503).json(errorBody(new AppError('DATABASE_POOL_STUCK', 503, 'The connection pool gives no connection while the database answers; restart this process')));
@@ -272,8 +311,8 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     bodyParser,
     graphqlHttp(apollo, async ({ req, res }) => {
       try {
-        const ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, clientOf(req, req.ip));
-        return { ctx, loaders: createLoaders(ctx) };
+        const ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, clientOf(req, req.ip), 'http', requestLocals(res).traceId);
+        return { ctx, loaders: createLoaders(ctx), httpLocals: requestLocals(res) };
       } catch (error) {
         throw asGraphQLError(error);
       }
@@ -283,12 +322,12 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   // The OpenAPI document and its reference page (no session, no database).
   app.use(apiDocs());
   app.use(
-    '/api',
+    API_MOUNT,
     // The caller first, then the body: a route checks who calls before it answers that the body was
     // unreadable (route.ts), so the body parser's refusal is kept for it rather than answered here.
     async (req: Request, res: Response, next: NextFunction) => {
       try {
-        requestLocals(res).ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, clientOf(req, req.ip));
+        requestLocals(res).ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, clientOf(req, req.ip), 'http', requestLocals(res).traceId);
         next();
       } catch (error) {
         next(error);
@@ -344,6 +383,10 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
       // Idempotent: a second caller waits for the same stop.
       stopping ??= (async () => {
         stopSweeps();
+        // Scrapes from now on no longer read this server's pool and probes, which close below.
+        unwatchPool();
+        unwatchBacklog();
+        unwatchReadiness();
         if (sandbox instanceof SandboxProvider) sandbox.stop();
         await stopWebhooks();
         inFlight.stopping = true;

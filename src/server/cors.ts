@@ -10,7 +10,7 @@ import type { Request, Response, NextFunction, RequestHandler } from 'express';
 const METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
 const REQUEST_HEADERS = 'Authorization, Content-Type, Idempotency-Key';
 /** Answer headers a page may read besides the CORS-safelisted ones. */
-const EXPOSED_HEADERS = 'X-Request-Id, Retry-After';
+const EXPOSED_HEADERS = 'X-Request-Id, X-Trace-Id, Retry-After';
 /** How long a browser may reuse a preflight's answer. */
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 

@@ -8,6 +8,7 @@ import { pruneSalesChangeLog } from '../services/catalog/sales-ranking-cache.js'
 import { queryPendingPayments } from '../services/payments/payment.service.js';
 import { settlePaymentRefunds } from '../services/payments/payment-refunds.js';
 import type { AppDeps } from './request-context.js';
+import { sweepDuration, sweepFailures, sweepLastRun } from '../metrics.js';
 import { WebhookDispatcher } from '../services/events/webhooks/webhook-dispatcher.js';
 
 /** A context for work no user asked for (sweeps): no actor, its own entity manager. */
@@ -45,14 +46,20 @@ export function startSweeps(deps: AppDeps): () => void {
   const runSweeps = async () => {
     if (running) return;
     running = true;
+    let current = '';
     try {
       for (const [name, sweep] of Object.entries(SWEEPS)) {
+        current = name;
         const ctx = systemContext(deps, name);
+        const started = performance.now();
         const changed = await sweep(ctx);
+        sweepDuration.set({ sweep: name }, (performance.now() - started) / 1000);
+        sweepLastRun.set({ sweep: name }, Date.now() / 1000);
         if (changed > 0) ctx.log.info({ changed }, 'sweep');
       }
     } catch (error) {
-      deps.log.warn({ err: error }, 'sweep failed; it runs again next interval');
+      sweepFailures.inc({ sweep: current });
+      deps.log.warn({ err: error, sweep: current }, 'sweep failed; it runs again next interval');
     } finally {
       running = false;
     }

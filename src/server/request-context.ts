@@ -36,6 +36,7 @@ export async function createServiceContext(
   id: string,
   client?: ClientAddress,
   door: 'http' | 'websocket' = 'http',
+  traceId?: string,
 ): Promise<ServiceContext> {
   const em = deps.orm.em.fork();
   // A token lookup never waits for a row lock: it needs no write slot, whatever the request does next.
@@ -45,7 +46,8 @@ export async function createServiceContext(
     actor,
     authProblem: problem,
     config: deps.config,
-    log: deps.log.child({ requestId: id }),
+    // Every line the request logs (its errors included) carries the ids the client got back.
+    log: deps.log.child(traceId === undefined ? { requestId: id } : { requestId: id, traceId }),
     requestId: id,
     events: deps.events,
     wiring: deps.wiring,

@@ -6,6 +6,7 @@ import type { ServiceContext } from './context.js';
 import { runWriting } from '../db/request-scope.js';
 import { noteUserWrite } from '../db/read-routing.repository.js';
 import { Role } from '../entities/user.entity.js';
+import { countCommittedEvent } from '../metrics.js';
 
 /** Serialization failures and deadlocks are safe to retry: the transaction had no effect. */
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -82,6 +83,8 @@ async function runAttempts<T>(ctx: ServiceContext, work: (tx: ServiceContext) =>
           })
         : await work({ ...ctx, pendingEvents });
       if (pendingEvents.events.length > 0 || pendingEvents.storedByStatements > 0) ctx.events.committed();
+      // Counted once committed: an attempt that rolled back (and was run again) counts nothing.
+      for (const event of pendingEvents.events) countCommittedEvent(event.type, event.payload);
       return result;
     } catch (error) {
       if (attempt >= MAX_ATTEMPTS || !isRetryable(error)) throw error;

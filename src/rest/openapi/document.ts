@@ -59,6 +59,11 @@ const HEADERS: Record<string, JsonSchema> = {
     required: true,
     schema: { type: 'string', pattern: REQUEST_ID_PATTERN.source },
   },
+  'X-Trace-Id': {
+    description: 'The trace this request is part of (32 hex digits, W3C Trace Context): the trace id of the `traceparent` the client sent, otherwise a new one. Its log lines, errors included, carry it.',
+    required: true,
+    schema: { type: 'string', pattern: '^[0-9a-f]{32}$' },
+  },
   'Retry-After': {
     description: 'Seconds to wait before trying again (`details.retry_after_seconds` says the same).',
     required: true,
@@ -71,9 +76,9 @@ const HEADERS: Record<string, JsonSchema> = {
   },
 };
 
-/** The headers of an answer: the request id always, `Retry-After` on the statuses that ask a client to wait (429, 503). */
+/** The headers of an answer: the request and trace ids always, `Retry-After` on the statuses that ask a client to wait (429, 503). */
 function answerHeaders(status: number): Record<string, unknown> {
-  const headers: Record<string, unknown> = { 'X-Request-Id': ref('headers', 'X-Request-Id') };
+  const headers: Record<string, unknown> = { 'X-Request-Id': ref('headers', 'X-Request-Id'), 'X-Trace-Id': ref('headers', 'X-Trace-Id') };
   if (status === 429 || status === 503) headers['Retry-After'] = ref('headers', 'Retry-After');
   return headers;
 }
@@ -239,7 +244,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       version: '1',
       description:
         'The REST door of Mallfront, under `/api`. JSON keys are snake_case; timestamps are ISO 8601 in UTC; money is whole minor units of the base currency. ' +
-        'Every answer carries `X-Request-Id`. Errors have one shape (`Error`); each operation lists the codes it may answer, by status. ' +
+        'Every answer carries `X-Request-Id` and `X-Trace-Id`. Errors have one shape (`Error`); each operation lists the codes it may answer, by status. ' +
         'A path answers a method it does not take with 405 `METHOD_NOT_ALLOWED` and an `Allow` header, an unknown path with 404 `ROUTE_NOT_FOUND` (`#/components/responses`). ' +
         'Conventions, pagination, errors and events: docs/api.md. The same operations over GraphQL: `/graphql`.',
     },

@@ -16,6 +16,7 @@ import { typedSql } from '../../db/typed-sql.js';
 import { toDate } from '../../shared/values.js';
 import { StatementCombiner } from '../../db/statement-combiner.js';
 import { refusals } from '../../error-codes.js';
+import { signInRefusalCount } from '../../metrics.js';
 import { insertAuthToken, tokensByHash } from './auth.repository.js';
 
 export interface UserView {
@@ -129,7 +130,10 @@ export const loginRefusals = refusals('INVALID_CREDENTIALS', 'RATE_LIMITED', 'SE
  */
 export function login(ctx: ServiceContext, input: unknown): Promise<Session> {
   const data = parseInput(LoginInput, input);
-  return throttled(ctx, (throttle) => loginThrottled(ctx, throttle, data));
+  return throttled(ctx, (throttle) => loginThrottled(ctx, throttle, data)).catch((error: unknown) => {
+    signInRefusalCount.inc({ reason: error instanceof AppError && loginRefusals.includes(error.code) ? error.code : 'other' });
+    throw error;
+  });
 }
 
 async function loginThrottled(ctx: ServiceContext, throttle: AuthThrottle, data: z.output<typeof LoginInput>): Promise<Session> {

@@ -19,6 +19,7 @@ import { draftGroupBuyOrder, GroupBuyIntent, prepareGroupBuyCheckout } from '../
 import { applyFlashSalePricing, type FlashSaleTake } from '../promotions/flash-sale-pricing.js';
 import { freightFees, freightTermsOfDrafts, regionCode, ShippingAddressInput, type FreightTermsRow } from '../shipping/freight-fees.js';
 import type { CheckoutCart } from './order-writer.js';
+import { checkoutsPlaced, ordersPlaced } from '../../metrics.js';
 
 /** A checkout's answer as its Idempotency-Key keeps it (written by the order writer with the orders). */
 const StoredAnswer = z.object({ orders: z.array(OrderRow) });
@@ -90,9 +91,13 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
   const request = parseInput(CheckoutInput, input ?? {});
   await prepareGroupBuyCheckout(ctx, request.groupBuy);
   const writer = ctx.wiring.orderWriter;
-  const replay = (stored: unknown) => orderViewsFromRows(StoredAnswer.parse(stored).orders);
+  let replayed = false;
+  const replay = (stored: unknown) => {
+    replayed = true;
+    return orderViewsFromRows(StoredAnswer.parse(stored).orders);
+  };
   const { groupBuy } = request;
-  return withIdempotency(ctx, { scope: 'checkout', key: idempotencyKey, request, replay }, (idempotency) =>
+  const views = await withIdempotency(ctx, { scope: 'checkout', key: idempotencyKey, request, replay }, (idempotency) =>
     groupBuy
       ? inTransaction(ctx, async (tx) => {
           const drafts = [await draftGroupBuyOrder(tx, customer.userId, { groupBuy, coupons: request.coupons })];
@@ -106,6 +111,12 @@ export async function checkout(ctx: ServiceContext, input: unknown, idempotencyK
           return place(tx, { customerId: customer.userId, request, drafts, freightTerms, cartLines: lines, flashSale, idempotency });
         }),
   );
+  // A replayed answer placed nothing now.
+  if (!replayed) {
+    checkoutsPlaced.inc();
+    ordersPlaced.inc(views.length);
+  }
+  return views;
 }
 
 /** A priced checkout on its way to the writer. */

@@ -1,5 +1,7 @@
 import { fixedStatement } from '../../db/prepared-queries.js';
 import { z } from '../../shared/validate.js';
+import type pg from 'pg';
+import type { Backlog } from '../../metrics.js';
 
 /**
  * The outbox's statements after commit (how events get in: src/shared/outbox.repository.ts).
@@ -111,3 +113,29 @@ moved as (
 )
 select (select count(*) from gone)::int as pruned`,
 });
+
+/**
+ * The background work waiting, for the metrics (src/metrics.ts `Backlog`), read at each scrape: the
+ * events no relay has numbered yet (the `event_unpublished_index` partial index) and the webhook
+ * deliveries pending (`webhook_delivery_due_index`), with the age of the oldest of each.
+ */
+export const BACKLOG_SQL = `select
+  (select count(*)::int from event where position is null) as outbox_events,
+  (select coalesce(extract(epoch from now() - min(occurred_at)), 0)::float8 from event where position is null) as outbox_seconds,
+  (select count(*)::int from webhook_delivery where state = 'pending') as webhook_pending,
+  (select count(distinct endpoint_id)::int from webhook_delivery where state = 'pending') as webhook_endpoints,
+  (select coalesce(extract(epoch from now() - min(created_at)), 0)::float8 from webhook_delivery where state = 'pending') as webhook_oldest`;
+
+const BacklogRow = z.object({ outbox_events: z.number(), outbox_seconds: z.number(), webhook_pending: z.number(), webhook_endpoints: z.number(), webhook_oldest: z.number() });
+
+export async function readBacklog(pool: pg.Pool): Promise<Backlog> {
+  const { rows } = await pool.query(BACKLOG_SQL);
+  const row = BacklogRow.parse(rows[0]);
+  return {
+    outboxEvents: row.outbox_events,
+    outboxSeconds: row.outbox_seconds,
+    webhookPending: row.webhook_pending,
+    webhookEndpoints: row.webhook_endpoints,
+    webhookOldestSeconds: row.webhook_oldest,
+  };
+}

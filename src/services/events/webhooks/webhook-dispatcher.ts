@@ -6,10 +6,16 @@ import { intArray } from '../../../db/sql.js';
 import { outsideDeadline, runWriting } from '../../../db/request-scope.js';
 import { WebhookDisabledReason } from '../../../entities/event.entity.js';
 import { causeChain } from '../../../errors.js';
+import { webhookAttempts } from '../../../metrics.js';
 import { EventTypes } from '../event-types.js';
 import { webhookHeaders } from './webhook-signing.js';
 import { postWebhook, type SendResult } from './webhook-sender.js';
 import { claimDeliveries, disableEndpoint, lockDueEndpoints, logAttempt, reclaimLapsed, settleAttempts, type ClaimedDelivery } from './webhooks.repository.js';
+
+// The attempts counter's label sets, made once.
+const DELIVERED = { outcome: 'delivered' } as const;
+const RETRY = { outcome: 'retry' } as const;
+const GIVEN_UP = { outcome: 'failed' } as const;
 
 /** One attempt's outcome, waiting to be settled with the others of its batch (`settleAttempts`). */
 interface Outcome {
@@ -128,6 +134,7 @@ export class WebhookDispatcher {
     const delays = webhooks.retryDelaysSeconds;
     const exhausted = delivery.attempts > delays.length;
     const retry = !ok && result.status !== 410 && !exhausted;
+    webhookAttempts.inc(ok ? DELIVERED : retry ? RETRY : GIVEN_UP);
     this.outcomes.push({
       delivery_id: delivery.id,
       endpoint_id: delivery.endpoint_id,
