@@ -108,7 +108,7 @@ type Child = ReturnType<typeof httpRequestDuration.labels>;
 /**
  * The histogram children by label values, made once each: prom-client's `labels()` builds its label
  * object and closures at every call, which the request path should not pay. The keys are bounded
- * (route templates and the fallbacks of `requestRoute`, methods Node's parser knows, six status classes).
+ * (route templates and the fallbacks of `fallbackRoute` (server/app.ts), methods Node's parser knows, six status classes).
  */
 const httpChildren = new Map<string, Map<string, Child[]>>();
 const graphqlChildren = new Map<string, Map<string, Child[]>>();
