@@ -20,6 +20,7 @@ import { SettlementResolver } from './settlement.resolver.js';
 import { WebhookResolver } from './webhook.resolver.js';
 import { PaymentResolver } from './payment.resolver.js';
 import { ShopApplicationResolver } from './shop-application.resolver.js';
+import { DisputeResolver } from './dispute.resolver.js';
 import { ShopStateResolver } from './shop-state.resolver.js';
 
 export const resolvers = [
@@ -48,5 +49,6 @@ export const resolvers = [
   PageResolver,
   SettlementResolver,
   ShopApplicationResolver,
+  DisputeResolver,
   ShopStateResolver,
 ] as const;

@@ -18,6 +18,7 @@ import { eventRoutes } from './events.routes.js';
 import { webhookRoutes } from './webhook.routes.js';
 import { paymentRoutes } from './payment.routes.js';
 import { shopApplicationRoutes } from './shop-application.routes.js';
+import { disputeRoutes } from './dispute.routes.js';
 import { shopStateRoutes } from './shop-state.routes.js';
 
 /** The REST facade: every route calls one service method, like its GraphQL twin. */
@@ -42,6 +43,7 @@ export function apiRouter(): Router {
   webhookRoutes(router);
   paymentRoutes(router);
   shopApplicationRoutes(router);
+  disputeRoutes(router);
   shopStateRoutes(router);
   return router;
 }

@@ -11,6 +11,7 @@ import { CouponTemplateStatus, DiscountKind } from '../../entities/coupon-templa
 import { RedemptionStatus } from '../../entities/redemption.entity.js';
 import { PayoutStatus } from '../../entities/settlement.entity.js';
 import { ShopApplicationStatus } from '../../entities/shop-application.entity.js';
+import { DisputeStatus } from '../../entities/dispute.entity.js';
 import { ShopStatus } from '../../entities/shop.entity.js';
 import { BalanceKind } from '../../entities/balance.entity.js';
 import { PaymentRefundStatus, PaymentStatus } from '../../entities/payment.entity.js';
@@ -110,6 +111,11 @@ export const ShopStatusEnum = schemaEnum(
   ShopStatus,
   'ShopStatus',
   'ACTIVE -> SUSPENDED (with a reason; its products held) -> ACTIVE (reinstated); ACTIVE | SUSPENDED -> CLOSED (final)',
+);
+export const DisputeStatusEnum = schemaEnum(
+  DisputeStatus,
+  'DisputeStatus',
+  'OPEN -> REFUNDED (the platform paid the customer, fully or partly, from the shop) | UPHELD (the rejection stands)',
 );
 export const PayoutStatusEnum = schemaEnum(
   PayoutStatus,
