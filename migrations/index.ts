@@ -37,6 +37,7 @@ import { Migration20261202300000ShopApplications } from './Migration202612023000
 import { Migration20261203300000ShopStates } from './Migration20261203300000ShopStates.js';
 import { Migration20261203400000ClearingSlots } from './Migration20261203400000ClearingSlots.js';
 import { Migration20261203600000Disputes } from './Migration20261203600000Disputes.js';
+import { Migration20261203610000DisabledAccounts } from './Migration20261203610000DisabledAccounts.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -81,4 +82,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261203300000ShopStates', class: Migration20261203300000ShopStates },
   { name: 'Migration20261203400000ClearingSlots', class: Migration20261203400000ClearingSlots },
   { name: 'Migration20261203600000Disputes', class: Migration20261203600000Disputes },
+  { name: 'Migration20261203610000DisabledAccounts', class: Migration20261203610000DisabledAccounts },
 ];

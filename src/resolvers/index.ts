@@ -21,6 +21,7 @@ import { WebhookResolver } from './webhook.resolver.js';
 import { PaymentResolver } from './payment.resolver.js';
 import { ShopApplicationResolver } from './shop-application.resolver.js';
 import { DisputeResolver } from './dispute.resolver.js';
+import { CustomerAdminResolver } from './customer-admin.resolver.js';
 import { ShopStateResolver } from './shop-state.resolver.js';
 
 export const resolvers = [
@@ -50,5 +51,6 @@ export const resolvers = [
   SettlementResolver,
   ShopApplicationResolver,
   DisputeResolver,
+  CustomerAdminResolver,
   ShopStateResolver,
 ] as const;

@@ -19,6 +19,7 @@ import { webhookRoutes } from './webhook.routes.js';
 import { paymentRoutes } from './payment.routes.js';
 import { shopApplicationRoutes } from './shop-application.routes.js';
 import { disputeRoutes } from './dispute.routes.js';
+import { customerAdminRoutes } from './customer-admin.routes.js';
 import { shopStateRoutes } from './shop-state.routes.js';
 
 /** The REST facade: every route calls one service method, like its GraphQL twin. */
@@ -44,6 +45,7 @@ export function apiRouter(): Router {
   paymentRoutes(router);
   shopApplicationRoutes(router);
   disputeRoutes(router);
+  customerAdminRoutes(router);
   shopStateRoutes(router);
   return router;
 }

@@ -12,6 +12,7 @@ import { RedemptionStatus } from '../../entities/redemption.entity.js';
 import { PayoutStatus } from '../../entities/settlement.entity.js';
 import { ShopApplicationStatus } from '../../entities/shop-application.entity.js';
 import { DisputeStatus } from '../../entities/dispute.entity.js';
+import { CustomerState } from '../../services/accounts/customer-admin.service.js';
 import { ShopStatus } from '../../entities/shop.entity.js';
 import { BalanceKind } from '../../entities/balance.entity.js';
 import { PaymentRefundStatus, PaymentStatus } from '../../entities/payment.entity.js';
@@ -112,6 +113,7 @@ export const ShopStatusEnum = schemaEnum(
   'ShopStatus',
   'ACTIVE -> SUSPENDED (with a reason; its products held) -> ACTIVE (reinstated); ACTIVE | SUSPENDED -> CLOSED (final)',
 );
+export const CustomerStateEnum = schemaEnum(CustomerState, 'CustomerState', 'ACTIVE, or DISABLED by a platform admin (cannot sign in)');
 export const DisputeStatusEnum = schemaEnum(
   DisputeStatus,
   'DisputeStatus',
