@@ -114,6 +114,8 @@ const GRAPHQL_TWIN: Record<string, string> = {
   'GET /api/admin/disputes/{id}': 'Query.dispute',
   'POST /api/admin/disputes/{id}/refund': 'Mutation.refundDispute',
   'POST /api/admin/disputes/{id}/uphold': 'Mutation.upholdDispute',
+  'GET /api/admin/orders': 'Query.adminOrders',
+  'GET /api/admin/orders/{id}': 'Query.adminOrder',
   'GET /api/admin/customers': 'Query.customers',
   'GET /api/admin/customers/{id}': 'Query.customer',
   'POST /api/admin/customers/{id}/disable': 'Mutation.disableCustomer',

@@ -22,6 +22,7 @@ import { PaymentResolver } from './payment.resolver.js';
 import { ShopApplicationResolver } from './shop-application.resolver.js';
 import { DisputeResolver } from './dispute.resolver.js';
 import { CustomerAdminResolver } from './customer-admin.resolver.js';
+import { AdminOrderResolver } from './admin-order.resolver.js';
 import { ShopStateResolver } from './shop-state.resolver.js';
 
 export const resolvers = [
@@ -52,5 +53,6 @@ export const resolvers = [
   ShopApplicationResolver,
   DisputeResolver,
   CustomerAdminResolver,
+  AdminOrderResolver,
   ShopStateResolver,
 ] as const;

@@ -20,6 +20,7 @@ import { paymentRoutes } from './payment.routes.js';
 import { shopApplicationRoutes } from './shop-application.routes.js';
 import { disputeRoutes } from './dispute.routes.js';
 import { customerAdminRoutes } from './customer-admin.routes.js';
+import { adminOrderRoutes } from './admin-orders.routes.js';
 import { shopStateRoutes } from './shop-state.routes.js';
 
 /** The REST facade: every route calls one service method, like its GraphQL twin. */
@@ -46,6 +47,7 @@ export function apiRouter(): Router {
   shopApplicationRoutes(router);
   disputeRoutes(router);
   customerAdminRoutes(router);
+  adminOrderRoutes(router);
   shopStateRoutes(router);
   return router;
 }
