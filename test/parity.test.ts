@@ -115,6 +115,7 @@ const GRAPHQL_TWIN: Record<string, string> = {
   'POST /api/admin/disputes/{id}/refund': 'Mutation.refundDispute',
   'POST /api/admin/disputes/{id}/uphold': 'Mutation.upholdDispute',
   'GET /api/admin/orders': 'Query.adminOrders',
+  'GET /api/admin/shops': 'Query.adminShops',
   'GET /api/admin/orders/{id}': 'Query.adminOrder',
   'GET /api/admin/customers': 'Query.customers',
   'GET /api/admin/customers/{id}': 'Query.customer',

@@ -23,6 +23,7 @@ import { ShopApplicationResolver } from './shop-application.resolver.js';
 import { DisputeResolver } from './dispute.resolver.js';
 import { CustomerAdminResolver } from './customer-admin.resolver.js';
 import { AdminOrderResolver } from './admin-order.resolver.js';
+import { AdminShopResolver } from './admin-shop.resolver.js';
 import { ShopStateResolver } from './shop-state.resolver.js';
 
 export const resolvers = [
@@ -54,5 +55,6 @@ export const resolvers = [
   DisputeResolver,
   CustomerAdminResolver,
   AdminOrderResolver,
+  AdminShopResolver,
   ShopStateResolver,
 ] as const;

@@ -21,6 +21,7 @@ import { shopApplicationRoutes } from './shop-application.routes.js';
 import { disputeRoutes } from './dispute.routes.js';
 import { customerAdminRoutes } from './customer-admin.routes.js';
 import { adminOrderRoutes } from './admin-orders.routes.js';
+import { adminShopRoutes } from './admin-shops.routes.js';
 import { shopStateRoutes } from './shop-state.routes.js';
 
 /** The REST facade: every route calls one service method, like its GraphQL twin. */
@@ -48,6 +49,7 @@ export function apiRouter(): Router {
   disputeRoutes(router);
   customerAdminRoutes(router);
   adminOrderRoutes(router);
+  adminShopRoutes(router);
   shopStateRoutes(router);
   return router;
 }
