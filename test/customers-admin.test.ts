@@ -99,7 +99,7 @@ describe('disabling and enabling', () => {
     expect(sockets[0].error).toMatchObject({ code: 4401, reason: 'TOKEN_INVALID' });
     expect(sockets[1].error).toMatchObject({ code: 4401, reason: 'TOKEN_INVALID' });
     const refused = await login(customer);
-    expect(refused.status).toBe(403);
+    expect(refused.status).toBe(401);
     expect(refused.body.error).toMatchObject({ code: 'ACCOUNT_DISABLED' });
     // A wrong password still answers as for anyone: nothing about the account leaks to a guesser.
     expect((await t.api('POST', '/api/auth/login', { body: { email: customer.email, password: 'wrong password' } })).body.error.code).toBe('INVALID_CREDENTIALS');

@@ -11,7 +11,7 @@ export function adminOrderRoutes(router: Router) {
     get: {
       doc: {
         tag, summary: "Every shop's orders, newest first: by order id, customer (id or email), shop and status, each with its payments, shipments and refunds",
-        access: 'platform_admin', query: adminOrders.AdminOrderListInput, response: AdminOrderPage,
+        access: 'platform_admin', query: adminOrders.AdminOrderListInput, response: AdminOrderPage, errors: adminOrders.listAdminOrdersRefusals,
       },
       handle: ({ ctx, query }) => adminOrders.listAdminOrders(ctx, query),
     },

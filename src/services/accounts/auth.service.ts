@@ -155,7 +155,8 @@ async function loginThrottled(ctx: ServiceContext, throttle: AuthThrottle, data:
   }
   admission.succeeded();
   // Told only to whoever knows the password: the account exists, and the platform has disabled it.
-  if (user.disabledAt) throw new AppError('ACCOUNT_DISABLED', 403, 'This account has been disabled by the platform; contact support');
+  // 401 like INVALID_CREDENTIALS: a sign-in refused about its input (403 stays the role's answer).
+  if (user.disabledAt) throw new AppError('ACCOUNT_DISABLED', 401, 'This account has been disabled by the platform; contact support');
   return issueToken(ctx, ctx.em, user);
 }
 

@@ -49,6 +49,12 @@ async function adminOrderViews(ctx: ServiceContext, ids: number[]): Promise<Admi
   return views;
 }
 
+/**
+ * orderPayments answers 404 to a reader it does not let in: never an admin, but the list documents
+ * what the call it makes can answer.
+ */
+export const listAdminOrdersRefusals = refusals('NOT_FOUND');
+
 /** Every shop's orders, newest first, filtered by any of id, customer, shop and status (platform admin). */
 export async function listAdminOrders(ctx: ServiceContext, input: unknown): Promise<Page<AdminOrderView>> {
   requireAdmin(ctx);
