@@ -22,6 +22,7 @@ const LAYERS = [
   // The domains, top to bottom: checkout places orders with everything below; after-sale undoes
   // parts of orders; promotions and points act on order moves (subscribers); orders own the order's
   // life; shipping, catalog, inventory, accounts and events know no order.
+  { name: 'platform', paths: ['^src/services/platform/'], why: "the platform's views across shops put the views of the domains below side by side" },
   { name: 'checkout', paths: ['^src/services/checkout/'], why: 'checkout prices and places orders with the domains below it' },
   { name: 'after-sale', paths: ['^src/services/after-sale/'], why: 'refunds and reviews act on orders, stock, points and balances' },
   { name: 'payments', paths: ['^src/services/payments/'], why: 'the payment module owns payments and is the only way an order is paid (through the order lifecycle)' },

@@ -36,6 +36,8 @@ import { Migration20261201300000IdempotentAnswerText } from './Migration20261201
 import { Migration20261202300000ShopApplications } from './Migration20261202300000ShopApplications.js';
 import { Migration20261203300000ShopStates } from './Migration20261203300000ShopStates.js';
 import { Migration20261203400000ClearingSlots } from './Migration20261203400000ClearingSlots.js';
+import { Migration20261203600000Disputes } from './Migration20261203600000Disputes.js';
+import { Migration20261203610000DisabledAccounts } from './Migration20261203610000DisabledAccounts.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -79,4 +81,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261202300000ShopApplications', class: Migration20261202300000ShopApplications },
   { name: 'Migration20261203300000ShopStates', class: Migration20261203300000ShopStates },
   { name: 'Migration20261203400000ClearingSlots', class: Migration20261203400000ClearingSlots },
+  { name: 'Migration20261203600000Disputes', class: Migration20261203600000Disputes },
+  { name: 'Migration20261203610000DisabledAccounts', class: Migration20261203610000DisabledAccounts },
 ];

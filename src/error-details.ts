@@ -8,6 +8,7 @@ export const ERROR_DETAIL_KINDS = {
   id: 'int',
   activity_id: 'int',
   application_id: 'int',
+  dispute_id: 'int',
   category_id: 'int',
   activity_sku_id: 'int',
   batch_id: 'int',

@@ -109,6 +109,7 @@ const UNIQUE_CONSTRAINT_CODES: Record<string, [code: ErrorCode, message: string]
   invoice_order_id_unique: ['INVOICE_ALREADY_ISSUED', 'This order already has an invoice'],
   review_order_item_id_unique: ['REVIEW_EXISTS', 'This item has already been reviewed'],
   shop_slug_unique: ['SHOP_SLUG_TAKEN', 'A shop already has this slug'],
+  dispute_refund_id_unique: ['DISPUTE_EXISTS', 'This refund has already been escalated to the platform'],
   shop_application_one_open_per_slug: ['SHOP_SLUG_TAKEN', 'An open shop application already asks for this slug'],
   shop_application_one_open_per_applicant: ['SHOP_APPLICATION_OPEN', 'You already have an open shop application; withdraw it or wait for its decision'],
 };

@@ -18,6 +18,7 @@ const STOCK: OwnedColumn[] = [
 ];
 
 const APPLICATION_STATUS: OwnedColumn = { entity: 'ShopApplication', table: 'shop_application', property: 'status', column: 'status' };
+const DISPUTE_STATUS: OwnedColumn = { entity: 'Dispute', table: 'dispute', property: 'status', column: 'status' };
 // A shop is created active (the column's default): no writer names its status but the lifecycle.
 const SHOP_STATUS: OwnedColumn = { entity: 'Shop', table: 'shop', property: 'status', column: 'status' };
 
@@ -28,6 +29,8 @@ const OWNERS: { columns: OwnedColumn[]; allowed: (file: string) => boolean }[] =
   { columns: [ORDER_STATUS], allowed: (file) => file === 'src/services/orders/order-lifecycle.ts' },
   // A shop application's status moves only in its lifecycle (submitted -> approved | rejected | withdrawn).
   { columns: [APPLICATION_STATUS], allowed: (file) => file === 'src/services/shops/application-lifecycle.ts' },
+  // A dispute's status moves only in its lifecycle (open -> refunded | upheld).
+  { columns: [DISPUTE_STATUS], allowed: (file) => file === 'src/services/after-sale/dispute-lifecycle.ts' },
   // A shop's status moves only in its lifecycle (active -> suspended -> active, active | suspended -> closed).
   { columns: [SHOP_STATUS], allowed: (file) => file === 'src/services/shops/shop-lifecycle.ts' },
   {
@@ -65,10 +68,10 @@ it('writes an order status only in the order lifecycle, a shop application statu
   );
   expect(found.map((v) => `${v.file}:${v.line} ${v.what}`)).toEqual([]);
   // The scan does see the owners' own writes (so an empty answer above is not a blind scan).
-  const seen = new Set(scanForWrites(program, files, [ORDER_STATUS, ...STOCK, APPLICATION_STATUS, SHOP_STATUS, BALANCE, COUPON_STATUS]).map((v) => relative(root, v.file)));
+  const seen = new Set(scanForWrites(program, files, [ORDER_STATUS, ...STOCK, APPLICATION_STATUS, SHOP_STATUS, BALANCE, COUPON_STATUS, DISPUTE_STATUS]).map((v) => relative(root, v.file)));
   expect([...seen].sort()).toEqual([
-    'src/services/accounts/ledger.service.ts', 'src/services/checkout/place-orders.repository.ts', 'src/services/inventory/inventory.service.ts', 'src/services/orders/order-lifecycle.ts',
-    'src/services/promotions/coupon-redemption.ts', 'src/services/shops/application-lifecycle.ts', 'src/services/shops/shop-lifecycle.ts',
+    'src/services/accounts/ledger.service.ts', 'src/services/after-sale/dispute-lifecycle.ts', 'src/services/checkout/place-orders.repository.ts', 'src/services/inventory/inventory.service.ts',
+    'src/services/orders/order-lifecycle.ts', 'src/services/promotions/coupon-redemption.ts', 'src/services/shops/application-lifecycle.ts', 'src/services/shops/shop-lifecycle.ts',
   ]);
 }, 60_000);
 

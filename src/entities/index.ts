@@ -12,6 +12,7 @@ import { Redemption } from './redemption.entity.js';
 import { Shop } from './shop.entity.js';
 import { ShopProfile } from './shop-profile.entity.js';
 import { ShopApplication } from './shop-application.entity.js';
+import { Dispute } from './dispute.entity.js';
 import { Sku } from './sku.entity.js';
 import { User } from './user.entity.js';
 import { CartItem } from './cart-item.entity.js';
@@ -50,5 +51,5 @@ export const entities = [
   CommissionRate, PayoutBatch, Payout,
   Event, EventSequence, WebhookEndpoint, WebhookDelivery, WebhookAttempt,
   Payment, PaymentOrder, PaymentEvent, PaymentRefund,
-  ShopApplication,
+  ShopApplication, Dispute,
 ];

@@ -13,7 +13,8 @@ export enum RefundKind {
 }
 
 /**
- * refund: requested -> completed | rejected | cancelled.
+ * refund: requested -> completed | rejected | cancelled; a platform ruling on a dispute creates a
+ * refund already completed (after-sale/refund.service.ts `refundByRuling`).
  * return: requested -> approved -> shipped_back -> completed; requested -> rejected;
  * requested | approved -> cancelled.
  */

@@ -10,6 +10,7 @@ export enum Role {
 
 @Entity({ tableName: 'app_user' })
 @Check({ name: 'app_user_operator_has_shop', expression: "(role = 'shop_operator') = (shop_id is not null)" })
+@Check({ name: 'app_user_disabled_has_reason', expression: '(disabled_at is null) = (disabled_reason is null)' })
 export class User {
   declare [EntityName]?: 'User';
 
@@ -35,6 +36,16 @@ export class User {
 
   @Property({ columnType: 'timestamptz' })
   createdAt: Date & Opt = new Date();
+
+  /**
+   * Set while a platform admin has disabled the account (accounts/customer-admin.service.ts): it
+   * cannot sign in, and no token of it authenticates, even one issued by a sign-in racing the move.
+   */
+  @Property({ columnType: 'timestamptz', nullable: true })
+  disabledAt?: Date | null;
+
+  @Property({ length: 500, nullable: true })
+  disabledReason?: string | null;
 
   /** When a use case of theirs last wrote; kept only with read replicas (src/db/read-routing.ts). */
   @Property({ columnType: 'timestamptz', nullable: true })

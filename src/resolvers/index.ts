@@ -20,6 +20,10 @@ import { SettlementResolver } from './settlement.resolver.js';
 import { WebhookResolver } from './webhook.resolver.js';
 import { PaymentResolver } from './payment.resolver.js';
 import { ShopApplicationResolver } from './shop-application.resolver.js';
+import { DisputeResolver } from './dispute.resolver.js';
+import { CustomerAdminResolver } from './customer-admin.resolver.js';
+import { AdminOrderResolver } from './admin-order.resolver.js';
+import { AdminShopResolver } from './admin-shop.resolver.js';
 import { ShopStateResolver } from './shop-state.resolver.js';
 
 export const resolvers = [
@@ -48,5 +52,9 @@ export const resolvers = [
   PageResolver,
   SettlementResolver,
   ShopApplicationResolver,
+  DisputeResolver,
+  CustomerAdminResolver,
+  AdminOrderResolver,
+  AdminShopResolver,
   ShopStateResolver,
 ] as const;

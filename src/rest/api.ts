@@ -18,6 +18,10 @@ import { eventRoutes } from './events.routes.js';
 import { webhookRoutes } from './webhook.routes.js';
 import { paymentRoutes } from './payment.routes.js';
 import { shopApplicationRoutes } from './shop-application.routes.js';
+import { disputeRoutes } from './dispute.routes.js';
+import { customerAdminRoutes } from './customer-admin.routes.js';
+import { adminOrderRoutes } from './admin-orders.routes.js';
+import { adminShopRoutes } from './admin-shops.routes.js';
 import { shopStateRoutes } from './shop-state.routes.js';
 
 /** The REST facade: every route calls one service method, like its GraphQL twin. */
@@ -42,6 +46,10 @@ export function apiRouter(): Router {
   webhookRoutes(router);
   paymentRoutes(router);
   shopApplicationRoutes(router);
+  disputeRoutes(router);
+  customerAdminRoutes(router);
+  adminOrderRoutes(router);
+  adminShopRoutes(router);
   shopStateRoutes(router);
   return router;
 }

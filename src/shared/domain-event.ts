@@ -4,6 +4,7 @@ import { GroupState } from '../entities/group-buy.entity.js';
 import { RefundKind, RefundStatus } from '../entities/refund.entity.js';
 import { PayoutStatus } from '../entities/settlement.entity.js';
 import { ShopStatus } from '../entities/shop.entity.js';
+import { DisputeStatus } from '../entities/dispute.entity.js';
 
 const id = z.number().int();
 const amount = z.number().int();
@@ -60,6 +61,10 @@ export const EVENT_PAYLOADS = {
   'shop.reinstated': z.object({ shopId: id, status: z.enum(ShopStatus) }),
   /** The shop closed for good (no open order or refund, nothing on its balance). */
   'shop.closed': z.object({ shopId: id, status: z.enum(ShopStatus) }),
+  /** A customer escalated a rejected refund to the platform. */
+  'dispute.opened': z.object({ disputeId: id, refundId: id, orderId: id, status: z.enum(DisputeStatus) }),
+  /** The platform ruled: `refunded` (amount > 0, through a new completed refund) or `upheld` (amount 0). */
+  'dispute.resolved': z.object({ disputeId: id, refundId: id, orderId: id, status: z.enum(DisputeStatus), amount }),
   /** An outbound webhook endpoint stopped receiving: it failed for WEBHOOK_DISABLE_AFTER_SECONDS, or answered 410 Gone. */
   'webhook.endpoint_disabled': z.object({ endpointId: id, url: z.string(), reason: z.enum(['failing', 'gone']) }),
 };

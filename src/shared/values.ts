@@ -15,3 +15,6 @@ export function toDate(value: string | Date | null | undefined): Date | undefine
   if (value === null || value === undefined) return undefined;
   return value instanceof Date ? value : new Date(value);
 }
+
+/** An ILIKE pattern matching `text` anywhere: `%` and `_` typed in a search box are literal characters, not wildcards. */
+export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -11,6 +11,8 @@ import { CouponTemplateStatus, DiscountKind } from '../../entities/coupon-templa
 import { RedemptionStatus } from '../../entities/redemption.entity.js';
 import { PayoutStatus } from '../../entities/settlement.entity.js';
 import { ShopApplicationStatus } from '../../entities/shop-application.entity.js';
+import { DisputeStatus } from '../../entities/dispute.entity.js';
+import { CustomerState } from '../../services/accounts/customer-admin.service.js';
 import { ShopStatus } from '../../entities/shop.entity.js';
 import { BalanceKind } from '../../entities/balance.entity.js';
 import { PaymentRefundStatus, PaymentStatus } from '../../entities/payment.entity.js';
@@ -110,6 +112,12 @@ export const ShopStatusEnum = schemaEnum(
   ShopStatus,
   'ShopStatus',
   'ACTIVE -> SUSPENDED (with a reason; its products held) -> ACTIVE (reinstated); ACTIVE | SUSPENDED -> CLOSED (final)',
+);
+export const CustomerStateEnum = schemaEnum(CustomerState, 'CustomerState', 'ACTIVE, or DISABLED by a platform admin (cannot sign in)');
+export const DisputeStatusEnum = schemaEnum(
+  DisputeStatus,
+  'DisputeStatus',
+  'OPEN -> REFUNDED (the platform paid the customer, fully or partly, from the shop) | UPHELD (the rejection stands)',
 );
 export const PayoutStatusEnum = schemaEnum(
   PayoutStatus,

@@ -6,7 +6,8 @@ import type { EventName, EventPayloads } from '../../shared/domain-event.js';
 import { EventTypes, type EventType } from '../../services/events/event-types.js';
 import { PayoutStatus } from '../../entities/settlement.entity.js';
 import { ShopStatus } from '../../entities/shop.entity.js';
-import { EventTypeEnum, GroupStateEnum, OrderCancelReasonEnum, OrderStatusEnum, PayoutStatusEnum, RefundKindEnum, RefundStatusEnum, ShopStatusEnum, WebhookDisabledReasonEnum } from './enums.js';
+import { DisputeStatus } from '../../entities/dispute.entity.js';
+import { EventTypeEnum, GroupStateEnum, OrderCancelReasonEnum, OrderStatusEnum, PayoutStatusEnum, RefundKindEnum, RefundStatusEnum, ShopStatusEnum, DisputeStatusEnum, WebhookDisabledReasonEnum } from './enums.js';
 
 /** The payload of one event type, in a form a class may implement. */
 type PayloadOf<T extends EventName> = EventPayloads[T];
@@ -169,6 +170,23 @@ class ShopClosedEventPayload implements PayloadOf<'shop.closed'> {
   @Field(() => ShopStatusEnum) status!: ShopStatus;
 }
 
+@ObjectType({ description: 'DISPUTE_OPENED: a customer escalated a rejected refund to the platform' })
+class DisputeOpenedEventPayload implements PayloadOf<'dispute.opened'> {
+  @Field(() => Int) disputeId!: number;
+  @Field(() => Int) refundId!: number;
+  @Field(() => Int) orderId!: number;
+  @Field(() => DisputeStatusEnum) status!: DisputeStatus;
+}
+
+@ObjectType({ description: 'DISPUTE_RESOLVED: the platform ruled; REFUNDED with the amount paid back, or UPHELD (amount 0)' })
+class DisputeResolvedEventPayload implements PayloadOf<'dispute.resolved'> {
+  @Field(() => Int) disputeId!: number;
+  @Field(() => Int) refundId!: number;
+  @Field(() => Int) orderId!: number;
+  @Field(() => DisputeStatusEnum) status!: DisputeStatus;
+  @Field(() => Int) amount!: number;
+}
+
 @ObjectType({ description: 'PAYMENT_CAPTURED: a gateway captured the payment; unpaidOrderIds: orders it could no longer pay, their money going back to the method' })
 class PaymentCapturedEventPayload implements PayloadOf<'payment.captured'> {
   @Field(() => Int) paymentId!: number;
@@ -224,6 +242,8 @@ const PAYLOAD_TYPES = {
   [EventTypes.SHOP_SUSPENDED]: ShopSuspendedEventPayload,
   [EventTypes.SHOP_REINSTATED]: ShopReinstatedEventPayload,
   [EventTypes.SHOP_CLOSED]: ShopClosedEventPayload,
+  [EventTypes.DISPUTE_OPENED]: DisputeOpenedEventPayload,
+  [EventTypes.DISPUTE_RESOLVED]: DisputeResolvedEventPayload,
 } satisfies { [T in EventName]: new () => EventPayloads[T] };
 
 /** Which event a payload value came from: set by `DomainEvent.payload`, read by the union's type resolver. */

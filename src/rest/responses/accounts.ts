@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Role } from '../../entities/user.entity.js';
 import { OrderStatus } from '../../entities/order.entity.js';
+import { CustomerState } from '../../services/accounts/customer-admin.service.js';
 import { count, id, money, named, page, timestamp } from './common.js';
 
 export const User = named(
@@ -28,3 +29,20 @@ const ProductSummary = named(
 export const FavoriteProduct = named('FavoriteProduct', z.strictObject({ product: ProductSummary, favoritedAt: timestamp }));
 export const FavoriteShop = named('FavoriteShop', z.strictObject({ shop: ShopSummary, favoritedAt: timestamp }));
 export const Favorites = named('Favorites', z.strictObject({ products: page(FavoriteProduct), shops: page(FavoriteShop) }));
+
+export const Customer = named(
+  'Customer',
+  z.strictObject({
+    id,
+    email: z.string(),
+    displayName: z.string(),
+    state: z.enum(CustomerState),
+    disabledAt: timestamp.optional(),
+    /** Why a platform admin disabled the account. */
+    disabledReason: z.string().optional(),
+    /** Every order the customer placed, in any state. */
+    orderCount: count,
+    createdAt: timestamp,
+  }),
+);
+export const CustomerPage = named('CustomerPage', page(Customer));

@@ -10,7 +10,7 @@ export const tokensByHash = preparedQuery({
       .selectFrom('AuthToken as t')
       .innerJoin('User as u', 'u.id', 't.user')
       .select(['t.tokenHash as tokenHash', 'u.id as userId', 'u.role as role', 'u.shop as shopId'])
-      .select((eb) => [asText(eb.ref('t.expiresAt')).as('expiresAt'), asText(eb.ref('t.revokedAt')).as('revokedAt'), asText(eb.ref('u.lastWriteAt')).as('lastWriteAt')])
+      .select((eb) => [asText(eb.ref('t.expiresAt')).as('expiresAt'), asText(eb.ref('t.revokedAt')).as('revokedAt'), asText(eb.ref('u.lastWriteAt')).as('lastWriteAt'), asText(eb.ref('u.disabledAt')).as('disabledAt')])
       .where((eb) => eb('t.tokenHash', '=', eb.fn.any(eb.val(v.hashes)))),
 });
 

@@ -121,7 +121,7 @@ async function registerThrottled(ctx: ServiceContext, throttle: AuthThrottle, da
   });
 }
 
-export const loginRefusals = refusals('INVALID_CREDENTIALS', 'RATE_LIMITED', 'SERVICE_BUSY');
+export const loginRefusals = refusals('INVALID_CREDENTIALS', 'ACCOUNT_DISABLED', 'RATE_LIMITED', 'SERVICE_BUSY');
 
 /**
  * Signs in. Unknown email and wrong password give the same answer and take the same time (on an
@@ -158,6 +158,9 @@ async function loginThrottled(ctx: ServiceContext, throttle: AuthThrottle, data:
     throw new AppError('INVALID_CREDENTIALS', 401, 'Email or password is not correct');
   }
   admission.succeeded();
+  // Told only to whoever knows the password: the account exists, and the platform has disabled it.
+  // 401 like INVALID_CREDENTIALS: a sign-in refused about its input (403 stays the role's answer).
+  if (user.disabledAt) throw new AppError('ACCOUNT_DISABLED', 401, 'This account has been disabled by the platform; contact support');
   return issueToken(ctx, ctx.em, user);
 }
 
@@ -193,10 +196,12 @@ export async function invalidTokens(em: EntityManager, tokenHashes: string[]): P
   const invalid = new Map<string, 'TOKEN_INVALID' | 'TOKEN_EXPIRED'>(tokenHashes.map((h) => [h, 'TOKEN_INVALID']));
   if (tokenHashes.length === 0) return invalid;
   const rows = await typedSql(em)
-    .selectFrom('AuthToken')
-    .select((eb) => ['tokenHash', eb('expiresAt', '<=', sql<Date>`now()`).as('expired')])
-    .where('tokenHash', 'in', tokenHashes)
-    .where('revokedAt', 'is', null)
+    .selectFrom('AuthToken as t')
+    .innerJoin('User as u', 'u.id', 't.user')
+    .select((eb) => ['t.tokenHash', eb('t.expiresAt', '<=', sql<Date>`now()`).as('expired')])
+    .where('t.tokenHash', 'in', tokenHashes)
+    .where('t.revokedAt', 'is', null)
+    .where('u.disabledAt', 'is', null)
     .execute();
   for (const row of rows) {
     if (row.expired) invalid.set(row.tokenHash, 'TOKEN_EXPIRED');
@@ -214,7 +219,9 @@ export async function authenticate(em: EntityManager, token: string | undefined)
   if (!token) return { actor: null, problem: null };
   const tokenHash = hashToken(token);
   const row = await tokenLookups(em).submit({ em, tokenHash });
-  if (!row || row.revokedAt !== null) return { actor: null, problem: 'TOKEN_INVALID' };
+  // A disabled account's tokens were revoked when it was disabled; checking the account too covers a
+  // token that a sign-in racing the move issued after that revocation.
+  if (!row || row.revokedAt !== null || row.disabledAt !== null) return { actor: null, problem: 'TOKEN_INVALID' };
   if (toDate(row.expiresAt).getTime() <= Date.now()) return { actor: null, problem: 'TOKEN_EXPIRED' };
   return { actor: { userId: row.userId, role: row.role, shopId: row.shopId, tokenHash }, problem: null, lastWriteAt: row.lastWriteAt === null ? null : toDate(row.lastWriteAt) };
 }

@@ -235,6 +235,15 @@ async function complete(tx: ServiceContext, refund: LockedRefund): Promise<void>
     }
   }
   const { amount } = await db.selectFrom('Refund').select('amount').where('id', '=', refund.id).executeTakeFirstOrThrow();
+  await payBack(tx, refund, amount);
+}
+
+/**
+ * A completed refund's money: the customer's available balance credited from the shop's and the
+ * platform's accounts, on to the gateway for an order a gateway paid, and the points the order earned
+ * taken back in proportion. Publishes `refund.completed`.
+ */
+async function payBack(tx: ServiceContext, refund: LockedRefund, amount: number): Promise<void> {
   if (amount > 0) {
     await takeBackForRefund(tx, { id: refund.id, orderId: refund.orderId, customerId: refund.customerId, amount });
     // An order a gateway paid gets its money back on that method (the wallet's stays on the balance).
@@ -242,6 +251,59 @@ async function complete(tx: ServiceContext, refund: LockedRefund): Promise<void>
     await takeBackPointsForRefund(tx.em, { userId: refund.customerId, orderId: refund.orderId, refundId: refund.id, amountRefunded: amount });
   }
   emitRefund(tx, refund, RefundStatus.Completed, { amount });
+}
+
+/**
+ * A platform ruling on a dispute over a rejected request (after-sale/dispute.service.ts): a new
+ * money-only refund of the order, created completed, paid exactly as an approved refund is. The
+ * rejected request stays rejected (its history is true) and no goods move: the ruling compensates,
+ * it does not reopen the units. The caller holds the order row's lock. At most the rejected
+ * request's amount, and never more than the order has left after its completed refunds
+ * (422 DISPUTE_AMOUNT_TOO_HIGH). Returns the new refund's id.
+ */
+export async function refundByRuling(tx: ServiceContext, ruling: { rejectedRefundId: number; amount: number; reason: string }): Promise<number> {
+  const db = typedSql(tx.em);
+  const rejected = await db
+    .selectFrom('Refund as r')
+    .innerJoin('Order as o', 'o.id', 'r.order')
+    .select((eb) => [
+      'r.order',
+      'r.shop',
+      'r.customer',
+      'r.amount',
+      eb(
+        'o.total',
+        '-',
+        eb.fn.coalesce(
+          eb.selectFrom('Refund as c').select((c) => c.fn.sum<number>('c.amount').as('s')).whereRef('c.order', '=', 'o.id').where('c.status', '=', RefundStatus.Completed),
+          eb.lit(0),
+        ),
+      ).as('left'),
+    ])
+    .where('r.id', '=', ruling.rejectedRefundId)
+    .executeTakeFirstOrThrow();
+  const available = Math.min(rejected.amount, Number(rejected.left));
+  if (ruling.amount > available) {
+    throw refused('DISPUTE_AMOUNT_TOO_HIGH', `At most ${available} can be refunded: the rejected request's amount, within what the order has left after its refunds`, {
+      refund_id: ruling.rejectedRefundId,
+      requested: ruling.amount,
+      available,
+    });
+  }
+  const refund = tx.em.create(Refund, {
+    order: rejected.order,
+    shop: rejected.shop,
+    customer: rejected.customer,
+    kind: RefundKind.Refund,
+    status: RefundStatus.Completed,
+    reason: ruling.reason,
+    amount: ruling.amount,
+    decidedAt: new Date(),
+    completedAt: new Date(),
+  });
+  await tx.em.flush();
+  await payBack(tx, { id: refund.id, orderId: rejected.order, shopId: rejected.shop, customerId: rejected.customer, kind: RefundKind.Refund }, ruling.amount);
+  return refund.id;
 }
 
 export const approveRefundRefusals = refusals('NOT_FOUND', 'REFUND_WRONG_STATE');

@@ -18,6 +18,7 @@ import { soldCounts } from './sold-count.js';
 import { refusals } from '../../error-codes.js';
 import { refuseInactiveShops } from './shop-status.js';
 import { adjustSkuStock, type StockChange } from '../inventory/inventory.service.js';
+import { containsPattern } from '../../shared/values.js';
 
 /**
  * Product management for a shop operator, limited to their own shop: another shop's product is
@@ -36,9 +37,6 @@ export const ListInput = z.strictObject({
   lowStock: queryFlag.optional(),
   ...pageFields,
 });
-
-/** `%` and `_` typed in a search box are literal characters, not wildcards. */
-const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const SkuInput = z.strictObject({
   /** An existing SKU of this product; without id a SKU is created. */

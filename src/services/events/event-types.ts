@@ -44,6 +44,9 @@ export const EventTypes = {
   SHOP_SUSPENDED: 'shop.suspended',
   SHOP_REINSTATED: 'shop.reinstated',
   SHOP_CLOSED: 'shop.closed',
+  /** Disputes: a rejected refund escalated to the platform, and the platform's ruling: to the shop, the customer and the admins. */
+  DISPUTE_OPENED: 'dispute.opened',
+  DISPUTE_RESOLVED: 'dispute.resolved',
   /** A webhook endpoint was disabled (failing for a day, or 410 Gone): to its shop and the admins. */
   WEBHOOK_ENDPOINT_DISABLED: 'webhook.endpoint_disabled',
 } as const satisfies Record<string, EventName>;

@@ -10,6 +10,8 @@ import { ReviewModeration } from './reviews';
 import { PayoutBatchDetail, PayoutBatchList } from './payouts';
 import { Reconciliation } from './reconciliation';
 import { PaymentDesk } from './payments';
+import { Disputes } from './disputes';
+import { Customers } from './customers';
 
 const LINKS: ConsoleLink[] = [
   { to: '/admin', label: 'Live operations', end: true },
@@ -21,6 +23,8 @@ const LINKS: ConsoleLink[] = [
   { to: '/admin/payouts', label: 'Payouts' },
   { to: '/admin/reconciliation', label: 'Reconciliation' },
   { to: '/admin/payments', label: 'Payments' },
+  { to: '/admin/disputes', label: 'Disputes' },
+  { to: '/admin/customers', label: 'Customers' },
 ];
 
 /** The platform console (`/admin/*`): its own chunk; the live operations feed is its dashboard. */
@@ -39,6 +43,8 @@ export default function AdminConsole() {
         <Route path="payouts/:id" element={<PayoutBatchDetail />} />
         <Route path="reconciliation" element={<Reconciliation />} />
         <Route path="payments" element={<PaymentDesk />} />
+        <Route path="disputes" element={<Disputes />} />
+        <Route path="customers" element={<Customers />} />
         <Route path="*" element={<p role="alert">No such screen in the platform console.</p>} />
       </Routes>
     </ConsoleShell>

@@ -1,0 +1,18 @@
+import { Arg, Args, Ctx, Int, Query, Resolver } from 'type-graphql';
+import * as adminOrders from '../services/platform/admin-orders.service.js';
+import type { GraphQLContext } from './graphql-context.js';
+import { withoutNulls } from './without-nulls.js';
+import { AdminOrder, AdminOrderListArgs, AdminOrderPage } from './types/admin-order.types.js';
+
+@Resolver()
+export class AdminOrderResolver {
+  @Query(() => AdminOrderPage, { description: "Platform admin: every shop's orders, newest first, by order id, customer, shop and status" })
+  adminOrders(@Args(() => AdminOrderListArgs) args: AdminOrderListArgs, @Ctx() { ctx }: GraphQLContext) {
+    return adminOrders.listAdminOrders(ctx, withoutNulls(args));
+  }
+
+  @Query(() => AdminOrder, { nullable: true, description: 'Platform admin: one order of any shop, with its payments and refunds' })
+  adminOrder(@Arg('id', () => Int) orderId: number, @Ctx() { ctx }: GraphQLContext) {
+    return adminOrders.getAdminOrder(ctx, { orderId });
+  }
+}

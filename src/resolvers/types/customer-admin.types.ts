@@ -1,0 +1,41 @@
+import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
+import type { CustomerState } from '../../services/accounts/customer-admin.service.js';
+import { disableCustomerRefusals, enableCustomerRefusals } from '../../services/accounts/customer-admin.service.js';
+import { PageArgs, PageType } from './page.types.js';
+import { PayloadType } from './payload.types.js';
+import { CustomerStateEnum } from './enums.js';
+
+@ObjectType({ description: 'A customer account as the platform sees it' })
+export class Customer {
+  @Field(() => Int) id!: number;
+  @Field() email!: string;
+  @Field() displayName!: string;
+  @Field(() => CustomerStateEnum) state!: CustomerState;
+  @Field({ nullable: true }) disabledAt?: Date;
+  @Field({ nullable: true, description: 'Why a platform admin disabled the account' }) disabledReason?: string;
+  @Field(() => Int, { description: 'Every order the customer placed, in any state' }) orderCount!: number;
+  @Field() createdAt!: Date;
+}
+
+@ObjectType()
+export class CustomerPage extends PageType(Customer) {}
+
+@ArgsType()
+export class CustomerListArgs extends PageArgs {
+  @Field(() => String, { nullable: true, description: 'Part of the email or the display name, or an account id' }) q?: string | null;
+  @Field(() => CustomerStateEnum, { nullable: true }) state?: CustomerState | null;
+}
+
+@InputType()
+export class DisableCustomerInput {
+  @Field(() => Int) customerId!: number;
+  @Field({ description: 'Why (1 to 500 characters), kept with the account' }) reason!: string;
+}
+
+@InputType()
+export class EnableCustomerInput {
+  @Field(() => Int) customerId!: number;
+}
+
+export const DisableCustomerPayload = PayloadType('DisableCustomer', 'customer', () => Customer, 'The account, disabled', disableCustomerRefusals);
+export const EnableCustomerPayload = PayloadType('EnableCustomer', 'customer', () => Customer, 'The account, enabled again', enableCustomerRefusals);

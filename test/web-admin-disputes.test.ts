@@ -1,0 +1,106 @@
+import { vi } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startTestApp, type TestApp } from './support/harness.js';
+import { newAdmin, newCustomer, newOperator, PASSWORD, type TestUser } from './support/fixtures.js';
+import { balanceOf, expectLedgerReplays, payOk, placeOrder, shopWithProduct } from './support/shopping.js';
+import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, sessionFor, StoreContext } from './support/browser.js';
+
+vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
+
+/**
+ * Issue 41 item 4 in the platform console, in Chromium: an admin rules on a dispute (part refunded,
+ * the ruling shown; another upheld) and disables a customer, who can then not sign in, then enables
+ * them again.
+ */
+let t: TestApp;
+let browser: Browser;
+let admin: TestUser;
+const contexts: StoreContext[] = [];
+
+beforeAll(async () => {
+  [t, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+  admin = await newAdmin(t);
+});
+afterAll(async () => {
+  for (const c of contexts) await c.close();
+  await browser?.close();
+  await t?.close();
+});
+
+async function adminPage(): Promise<{ ctx: StoreContext; page: Page }> {
+  const ctx = await StoreContext.open(browser, t, DESKTOP, await sessionFor(t, admin.email, PASSWORD));
+  contexts.push(ctx);
+  return { ctx, page: await ctx.page() };
+}
+
+/** An open dispute over a rejected refund of 2 x 1000. */
+async function openDispute() {
+  const { shop, product } = await shopWithProduct(t, [{ price: 1000, stock: 10 }]);
+  const operator = await newOperator(t, shop.id);
+  const customer = await newCustomer(t, { available: 100_000, points: 0 });
+  const order = await placeOrder(t, customer.token, product.skuIds[0], 2);
+  await payOk(t, customer.token, order.id);
+  const asked = await t.api('POST', `/api/orders/${order.id}/refunds`, {
+    token: customer.token, body: { kind: 'refund', reason: 'Wrong colour', items: [{ order_item_id: order.items[0].id, quantity: 2 }] },
+  });
+  await t.api('POST', `/api/merchant/refunds/${asked.body.id}/reject`, { token: operator.token, body: { reason: 'Colour as pictured' } });
+  const dispute = await t.api('POST', `/api/refunds/${asked.body.id}/dispute`, { token: customer.token, body: { reason: 'The picture was wrong' } });
+  expect(dispute.status).toBe(201);
+  return { customer, operator, dispute: dispute.body as { id: number } };
+}
+
+it('an admin refunds part of one dispute and upholds another; both rulings show, and the money moved through the ledger', async () => {
+  const refunded = await openDispute();
+  const upheld = await openDispute();
+  const before = await balanceOf(t, refunded.customer.id, 'available');
+  const { ctx, page } = await adminPage();
+  await page.goto('/admin');
+  await page.getByRole('navigation', { name: /console/ }).getByRole('link', { name: 'Disputes', exact: true }).click();
+
+  const first = page.getByRole('region', { name: `Dispute ${refunded.dispute.id}` });
+  await first.getByText('The picture was wrong').waitFor();
+  await first.getByText('Colour as pictured', { exact: false }).waitFor();
+  await first.getByLabel('Amount to refund').fill('12.50');
+  await first.getByLabel('Ruling (both sides read it)').fill('Half the picture was wrong');
+  await first.getByRole('button', { name: 'Refund' }).click();
+
+  const second = page.getByRole('region', { name: `Dispute ${upheld.dispute.id}` });
+  // A blank ruling is refused on its field, and nothing changes.
+  await second.getByRole('button', { name: 'Uphold the rejection' }).click();
+  await second.locator('[aria-invalid="true"]').first().waitFor();
+  await second.getByLabel('Ruling (both sides read it)').fill('As pictured');
+  await second.getByRole('button', { name: 'Uphold the rejection' }).click();
+
+  // Ruled disputes leave the open list; the other statuses show the rulings.
+  await page.getByLabel('Status').selectOption('REFUNDED');
+  await page.getByRole('region', { name: `Dispute ${refunded.dispute.id}` }).getByTestId('ruling').getByText('Half the picture was wrong', { exact: false }).waitFor();
+  await page.getByLabel('Status').selectOption('UPHELD');
+  await page.getByRole('region', { name: `Dispute ${upheld.dispute.id}` }).getByTestId('ruling').getByText('As pictured', { exact: false }).waitFor();
+  await ctx.screenshot(page, 'admin-disputes-upheld');
+
+  expect(await balanceOf(t, refunded.customer.id, 'available')).toBe(before + 1250);
+  const shopSide = await t.api('GET', '/api/merchant/disputes', { token: refunded.operator.token });
+  expect(shopSide.body.items[0]).toMatchObject({ status: 'refunded', refunded_amount: 1250, ruling: 'Half the picture was wrong' });
+  await expectLedgerReplays(t);
+  expect(ctx.problems).toEqual([]);
+});
+
+it('an admin finds a customer, disables them (they cannot sign in), and enables them again', async () => {
+  const customer = await newCustomer(t);
+  const { ctx, page } = await adminPage();
+  await page.goto('/admin/customers');
+  await page.getByRole('search', { name: 'Find customers' }).getByLabel('Email, name or id').fill(customer.email);
+  await page.getByRole('search', { name: 'Find customers' }).getByRole('button', { name: 'Search' }).click();
+  const row = page.getByTestId('customer-row').filter({ hasText: customer.email });
+  await row.getByLabel('Reason').fill('Chargeback fraud');
+  await row.getByRole('button', { name: 'Disable' }).click();
+  await row.getByText('Disabled: Chargeback fraud', { exact: false }).waitFor();
+  await ctx.screenshot(page, 'admin-customer-disabled');
+  const refused = await t.api('POST', '/api/auth/login', { body: { email: customer.email, password: PASSWORD } });
+  expect(refused.body.error.code).toBe('ACCOUNT_DISABLED');
+
+  await row.getByRole('button', { name: 'Enable' }).click();
+  await row.getByText('Active').waitFor();
+  expect((await t.api('POST', '/api/auth/login', { body: { email: customer.email, password: PASSWORD } })).status).toBe(200);
+  expect(ctx.problems).toEqual([]);
+});

@@ -1,0 +1,165 @@
+import { type FormEvent } from 'react';
+import { useQuery } from 'urql';
+import { graphql } from '../gql';
+import type { AdminDisputesQuery, DisputeStatus } from '../gql/graphql';
+import { QueryResult } from '../../ui/query-result';
+import { Money } from '../../money/currency-context';
+import { Field, Pager, label, text, toMinor, usePageParam, useFilterParam, useListContext, useAction, when } from '../kit';
+
+const PAGE_SIZE = 20;
+
+const AdminDisputes = graphql(`
+  query AdminDisputes($status: DisputeStatus, $page: Int, $pageSize: Int) {
+    disputes(status: $status, page: $page, pageSize: $pageSize) {
+      page
+      pageSize
+      total
+      items {
+        id
+        refundId
+        orderId
+        customerId
+        shop {
+          id
+          name
+        }
+        status
+        reason
+        refundKind
+        requestedAmount
+        shopRejectReason
+        ruling
+        refundedAmount
+        createdAt
+        ruledAt
+      }
+    }
+  }
+`);
+
+const RefundDispute = graphql(`
+  mutation ConsoleRefundDispute($input: RefundDisputeInput!) {
+    refundDispute(input: $input) {
+      dispute {
+        id
+        status
+        ruling
+        refundedAmount
+        ruledAt
+      }
+      userErrors {
+        ...UserErrorFields
+      }
+    }
+  }
+`);
+
+const UpholdDispute = graphql(`
+  mutation ConsoleUpholdDispute($input: UpholdDisputeInput!) {
+    upholdDispute(input: $input) {
+      dispute {
+        id
+        status
+        ruling
+        refundedAmount
+        ruledAt
+      }
+      userErrors {
+        ...UserErrorFields
+      }
+    }
+  }
+`);
+
+type Dispute = AdminDisputesQuery['disputes']['items'][number];
+
+/** The ruling of one open dispute: a refund of all or part of the request, or the rejection upheld; the reason goes to both sides. */
+function Ruling({ dispute }: { dispute: Dispute }) {
+  const refund = useAction(RefundDispute, (d) => d.refundDispute, 'Not refunded');
+  const uphold = useAction(UpholdDispute, (d) => d.upholdDispute, 'Not upheld');
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const reason = text(form.get('reason'));
+    const choice = (event.nativeEvent as SubmitEvent).submitter?.getAttribute('value');
+    if (choice === 'uphold') await uphold.run({ input: { disputeId: dispute.id, reason } });
+    else await refund.run({ input: { disputeId: dispute.id, amount: toMinor(form.get('amount')), reason } });
+  };
+  const errors = refund.errors.of('reason') ?? uphold.errors.of('reason');
+  return (
+    <form onSubmit={submit} aria-label={`Ruling on dispute ${dispute.id}`} noValidate>
+      <Field label="Amount to refund" name={`dispute-${dispute.id}-amount`} error={refund.errors.of('amount')}>
+        {(props) => <input {...props} name="amount" inputMode="decimal" defaultValue={(dispute.requestedAmount / 100).toFixed(2)} />}
+      </Field>
+      <Field label="Ruling (both sides read it)" name={`dispute-${dispute.id}-reason`} error={errors}>
+        {(props) => <textarea {...props} name="reason" rows={2} />}
+      </Field>
+      {refund.unshown((k) => k === 'amount' || k === 'reason')}
+      {uphold.unshown((k) => k === 'reason')}
+      <button type="submit" name="choice" value="refund" className="primary" disabled={refund.fetching || uphold.fetching}>
+        Refund
+      </button>{' '}
+      <button type="submit" name="choice" value="uphold" disabled={refund.fetching || uphold.fetching}>
+        Uphold the rejection
+      </button>
+    </form>
+  );
+}
+
+const STATUSES: DisputeStatus[] = ['OPEN', 'REFUNDED', 'UPHELD'];
+
+/** Disputes: rejected refunds customers escalated, open ones first to rule on. */
+export function Disputes() {
+  const [page, setPage] = usePageParam();
+  const [status, setStatus] = useFilterParam('status');
+  const chosen = STATUSES.find((s) => s === status) ?? 'OPEN';
+  const [result] = useQuery({ query: AdminDisputes, context: useListContext('Dispute'), variables: { status: chosen, page, pageSize: PAGE_SIZE } });
+  return (
+    <>
+      <h1>Disputes</h1>
+      <label>
+        Status{' '}
+        <select value={chosen} onChange={(e) => setStatus(e.target.value)}>
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {label(s)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <QueryResult result={result} what="Loading disputes">
+        {({ disputes }) => (
+          <>
+            {disputes.items.length === 0 ? <p className="meta">None.</p> : null}
+            {disputes.items.map((d) => (
+              <section key={d.id} className="panel" aria-label={`Dispute ${d.id}`} data-testid="dispute">
+                <h2>
+                  Dispute #{d.id}: order #{d.orderId} at {d.shop.name}, customer #{d.customerId}
+                </h2>
+                <p>
+                  {label(d.refundKind)} of <Money amount={d.requestedAmount} /> asked, rejected by the shop: “{d.shopRejectReason ?? '—'}”
+                </p>
+                <p>Customer: “{d.reason}” ({when(d.createdAt)})</p>
+                {d.status === 'OPEN' ? (
+                  <Ruling dispute={d} />
+                ) : (
+                  <p data-testid="ruling">
+                    {label(d.status)}
+                    {d.status === 'REFUNDED' ? (
+                      <>
+                        {' '}
+                        <Money amount={d.refundedAmount} />
+                      </>
+                    ) : null}
+                    : “{d.ruling}” ({when(d.ruledAt)})
+                  </p>
+                )}
+              </section>
+            ))}
+            <Pager page={disputes.page} pageSize={disputes.pageSize} total={disputes.total} onPage={setPage} />
+          </>
+        )}
+      </QueryResult>
+    </>
+  );
+}
