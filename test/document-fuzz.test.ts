@@ -144,7 +144,11 @@ it('takes every request the document allows: no 5xx and no VALIDATION_FAILED for
       const queryValues = fc.record(queryArbitraries, { requiredKeys: query.filter((p) => p.required).map((p) => String(p.name)) });
       await fc.assert(
         fc.asyncProperty(queryValues, bodySchema ? valueOf(bodySchema) : fc.constant(undefined), async (values, body) => {
-          let url = path.replace(/\{[^}]+\}/g, '1');
+          // A path parameter: the first of its values when the document lists them (a payment method), else id 1.
+          let url = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+            const values = (parameters.find((p) => p.in === 'path' && p.name === name)?.schema as { enum?: unknown[] } | undefined)?.enum;
+            return values ? String(values[0]) : '1';
+          });
           const search = Object.entries(values as Record<string, unknown>).map(([k, v]) => `${k}=${encodeURIComponent(Array.isArray(v) ? v.join(',') : String(v))}`);
           if (search.length > 0) url += `?${search.join('&')}`;
           const res = await t.api(method.toUpperCase(), url, { token: callerOf(name) ?? undefined, ...(body === undefined ? {} : { body }) });

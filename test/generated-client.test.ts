@@ -36,7 +36,11 @@ it('generates types without unknown', () => {
   expect(types).toContain('"/api/checkout"');
   // openapi-typescript closes every answer's `headers` with `[name: string]: unknown` for the headers a
   // document does not name (openapi-fetch hands over fetch's Headers anyway): not a typed field.
-  const typed = types.replace(/^\s*\[name: string\]: unknown;\n/gm, '');
+  // A provider's notification body (POST /api/payments/notifications/{method}) is the provider's own
+  // JSON object, verified by its signature: the one body the document does not type field by field,
+  // and no client of ours sends it (the providers do).
+  const typed = types.replace(/^\s*\[name: string\]: unknown;\n/gm, '').replace(/^\s*\[key: string\]: unknown;\n/m, '');
+  expect(types.match(/\[key: string\]: unknown;/g)).toHaveLength(1);
   expect(typed.match(/.*\bunknown\b.*/g) ?? []).toEqual([]);
   // Per-operation error codes survive as unions of literals: checkout's 409s, for one.
   expect(types).toContain('code: "CART_CHANGED" | "CONFLICT" | "FLASH_SALE_LIMIT_CHANGED" | "FLASH_SALE_STOCK_CHANGED" | "GROUP_ALREADY_JOINED" | "RESOURCE_LOCKED";');

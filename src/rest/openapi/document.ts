@@ -195,11 +195,21 @@ function operationObject(op: RegisteredOperation, responseIds: Map<z.ZodType, st
       ? { requestBody: { required: true, content: { 'application/json': { schema: withoutPathKeys(inputSchema(doc.body), pathKeys) } } } }
       : {}),
     ...(doc.foreignBody
-      ? { requestBody: { required: true, description: doc.foreignBody.description, content: Object.fromEntries(doc.foreignBody.mediaTypes.map((type) => [type, {}])) } }
+      ? { requestBody: { required: true, description: doc.foreignBody.description, content: Object.fromEntries(doc.foreignBody.mediaTypes.map((type) => [type, { schema: FOREIGN_BODIES[type] }])) } }
       : {}),
     responses,
   };
 }
+
+/**
+ * A body another party defines, by media type: a JSON object whose fields are the sender's (Stripe's
+ * event, the sandbox's), or a form, whose fields are text (Alipay's). Verified by the provider's
+ * signature over its bytes, so the document does not restate the provider's schema.
+ */
+const FOREIGN_BODIES: Record<string, unknown> = {
+  'application/json': { type: 'object', additionalProperties: true, description: "The provider's own JSON object" },
+  'application/x-www-form-urlencoded': { type: 'object', additionalProperties: { type: 'string' }, description: "The provider's signed form: every field text" },
+};
 
 /** The success body's media types: its own (JSON unless `contentType` says) and those it `alsoAnswers` in. */
 function responseContent(doc: OperationDoc, responseIds: Map<z.ZodType, string>): Record<string, unknown> {
