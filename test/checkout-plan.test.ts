@@ -35,7 +35,8 @@ it('reaches SKUs, activity items and cart lines by index in the generic plan', a
     await client.query('set plan_cache_mode = force_generic_plan');
     await client.query(`prepare place_orders as ${numberedPlaceholders(placeOrders.text)}`);
     // The last three: the low-stock threshold its `stock.low` events (outbox rows) compare with.
-    const args = ['[]', '[]', '[]', '[]', '[]', '[]', '[]', '{1}', '{1}', '{}', '{1}', 10, 10, 10];
+    // Before them: the JSON arrays, then the shops', customers', coupons', activity items' and SKUs' ids.
+    const args = ['[]', '[]', '[]', '[]', '[]', '[]', '[]', '{1}', '{1}', '{}', '{1}', '{1}', 10, 10, 10];
     const { rows } = await client.query(`explain execute place_orders(${args.map((a) => (typeof a === 'number' ? a : `'${a}'`)).join(', ')})`);
     const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
     expect(plan).toMatch(/Update on sku/);

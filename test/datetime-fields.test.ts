@@ -68,9 +68,16 @@ beforeAll(async () => {
     const started = await t.api('POST', '/api/payments', { token: customer.token, body: { order_ids: [order.id], method: 'sandbox', ...(simulateFailure ? { simulate_failure: true } : {}) } });
     const notification = sandbox.notificationFor(started.body.provider_reference)!;
     await t.api('POST', '/api/payments/notifications/sandbox', { raw: notification.body, headers: { 'sandbox-signature': notification.signature } });
-    return started.body as { id: number; provider_reference: string };
+    return started.body as { id: number; provider_reference: string; order_ids: number[] };
   };
+  // Late money: a capture arriving after its order's payment window, sent back to the method.
+  const lateOrder = await placeOrder(t, customer.token, sku);
+  const late = await t.api('POST', '/api/payments', { token: customer.token, body: { order_ids: [lateOrder.id], method: 'sandbox' } });
+  await t.sql(`update shop_order set created_at = now() - make_interval(mins => ?) where id = ?`, [t.config.paymentWindowMinutes + 1, lateOrder.id]);
+  const lateNotification = sandbox.notificationFor(late.body.provider_reference)!;
+  await t.api('POST', '/api/payments/notifications/sandbox', { raw: lateNotification.body, headers: { 'sandbox-signature': lateNotification.signature } });
   const capturedPayment = await sandboxPayment(false);
+  const capturedOrderId = capturedPayment.order_ids[0];
   const declinedPayment = await sandboxPayment(true);
   // A shipped order still waiting for delivery, and one left in the cart.
   const shipped = await placeOrder(t, customer.token, sku);
@@ -93,6 +100,18 @@ beforeAll(async () => {
   // A platform webhook endpoint with a logged ping (written directly: no receiver is needed to read a log).
   const [endpoint] = await t.sql<{ id: number }>(`insert into webhook_endpoint (url, event_types, secret, created_at) values ('https://example.com/hook', '{order.paid}', 'whsec_AAAA', now()) returning id`);
   await t.sql('insert into webhook_attempt (endpoint_id, attempted_at, status_code, latency_ms) values (?, now(), 200, 3)', [endpoint.id]);
+  // A customer disabled by the platform; a shop suspended and reinstated (its state's time).
+  const disabled = await newCustomer(t);
+  await t.api('POST', `/api/admin/customers/${disabled.id}/disable`, { token: admin.token, body: { reason: 'Chargebacks' } });
+  const suspended = await newShop(t);
+  await t.api('POST', `/api/admin/shops/${suspended.id}/suspend`, { token: admin.token, body: { reason: 'Counterfeits' } });
+  // A refund the shop rejected, escalated to a dispute the platform upheld.
+  const disputed = await placeOrder(t, customer.token, sku);
+  await payOk(t, customer.token, disputed.id);
+  const asked = await t.api('POST', `/api/orders/${disputed.id}/refunds`, { token: customer.token, body: { kind: 'refund', reason: 'Changed my mind', items: [{ order_item_id: disputed.items[0].id, quantity: 1 }] } });
+  await t.api('POST', `/api/merchant/refunds/${asked.body.id}/reject`, { token: operator.token, body: { reason: 'Already packed' } });
+  const dispute = await t.api('POST', `/api/refunds/${asked.body.id}/dispute`, { token: customer.token, body: { reason: 'It never left the shop' } });
+  await t.api('POST', `/api/admin/disputes/${dispute.body.id}/uphold`, { token: admin.token, body: { reason: 'The shop shipped it' } });
   // Shop applications: the customer's rejected one and a withdrawn one; another customer's approved one.
   const applyFor = async (token: string, slug: string) => (await t.api('POST', '/api/me/shop-applications', {
     token,
@@ -129,6 +148,10 @@ beforeAll(async () => {
     'paymentEvents.paymentId': capturedPayment.id,
     'paymentByReference.method': 'SANDBOX',
     'paymentByReference.providerReference': declinedPayment.provider_reference,
+    'orderPayments.orderId': capturedOrderId,
+    'dispute.id': dispute.body.id,
+    'customer.id': customer.id,
+    'adminOrder.id': delivered.id,
   };
 }, 120_000);
 afterAll(() => t.close());

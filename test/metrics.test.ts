@@ -143,18 +143,25 @@ describe('label cardinality', () => {
   });
 
   it('GraphQL operations are labelled by name up to a cap; unnamed ones and names past it share one label', async () => {
+    // The metrics live in the process, which other test files of this worker share (isolate: false):
+    // every figure here is a change, and the cap may already be reached when this test starts.
     const operation = (name: string) =>
       fetch(`${t.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `query ${name} { __typename }` }) }).then((r) => r.json());
+    const before = await scrape();
+    const named = `StorefrontHome_${randomBytes(4).toString('hex')}`;
     await operation('');
-    await operation('StorefrontHome');
+    await operation(named);
     const first = await scrape();
-    expect(valueOf(first, 'mallfront_graphql_operation_duration_seconds_count', { operation: 'StorefrontHome', type: 'query', status_class: '2xx' })).toBe(1);
-    expect(valueOf(first, 'mallfront_graphql_operation_duration_seconds_count', { operation: 'other' })).toBeGreaterThanOrEqual(1);
-    expect(valueOf(first, 'mallfront_http_request_duration_seconds_count', { route: '/graphql', method: 'POST', status_class: '2xx' })).toBeGreaterThanOrEqual(2);
-    expect(valueOf(first, 'mallfront_http_request_duration_seconds_count', { route: 'web' })).toBe(0);
+    const labels = (samples: Sample[]) => new Set(samples.filter((x) => x.name === 'mallfront_graphql_operation_duration_seconds_count').map((x) => x.labels.operation));
+    const countOf = (samples: Sample[], operationName: string) => valueOf(samples, 'mallfront_graphql_operation_duration_seconds_count', { operation: operationName });
+    // Its own label while the cap is not reached; else counted under "other" with the unnamed one.
+    if (labels(first).has(named)) expect(countOf(first, named)).toBe(1);
+    expect(countOf(first, 'other') - countOf(before, 'other')).toBe(labels(first).has(named) ? 1 : 2);
+    expect(valueOf(first, 'mallfront_http_request_duration_seconds_count', { route: '/graphql', method: 'POST', status_class: '2xx' }) - valueOf(before, 'mallfront_http_request_duration_seconds_count', { route: '/graphql', method: 'POST', status_class: '2xx' })).toBe(2);
+    expect(valueOf(first, 'mallfront_http_request_duration_seconds_count', { route: 'web' })).toBe(valueOf(before, 'mallfront_http_request_duration_seconds_count', { route: 'web' }));
     for (let i = 0; i < 150; i++) await operation(`Op_${randomBytes(4).toString('hex')}`);
     const full = seriesOf(await scrape(), 'mallfront_graphql_operation_duration_seconds');
-    expect(full.size).toBeLessThanOrEqual(101);
+    expect(labels(await scrape()).size).toBeLessThanOrEqual(101);
     for (let i = 0; i < 50; i++) await operation(`Late_${randomBytes(4).toString('hex')}`);
     expect(seriesOf(await scrape(), 'mallfront_graphql_operation_duration_seconds')).toEqual(full);
   });
