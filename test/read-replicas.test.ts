@@ -278,10 +278,12 @@ it('runs a read again only when its connection was lost: not for its own error, 
     const statementError = await failure(() => client.query('select * from no_such_table'));
     const statementTimeout = await failure(() => timed.query('select pg_sleep(1)'));
     const [{ pid }] = (await victim.query<{ pid: number }>('select pg_backend_pid() as pid')).rows;
-    const sleeping = victim.query('select pg_sleep(10)');
+    // Caught from the start: the victim's error can arrive before pg_terminate_backend's own answer,
+    // and a rejection with no handler yet is an unhandled error to the runner.
+    const sleeping = failure(() => victim.query('select pg_sleep(10)'));
     await waitFor(async () => (await client.query(`select 1 from pg_stat_activity where pid = $1 and query like 'select pg_sleep%'`, [pid])).rowCount === 1, 5_000, 'statement running');
     await client.query('select pg_terminate_backend($1)', [pid]);
-    const terminated = await failure(() => sleeping);
+    const terminated = await sleeping;
     const closedPort = await freePort();
     const refused = await failure(() => new pg.Client({ host: '127.0.0.1', port: closedPort, user: 'postgres', database: DATABASE }).connect());
     // The request's own deadline, through the ORM's pool (its connection is cut: db/deadline-client.ts).
