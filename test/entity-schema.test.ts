@@ -47,6 +47,7 @@ const CATALOG = `
 const OUTSIDE_ENTITIES = [
   'sequence invoice_no_seq',
   'sequence ledger_transfer_seq',
+  'trigger CREATE TRIGGER audit_entry_no_truncate BEFORE TRUNCATE ON public.audit_entry FOR EACH STATEMENT EXECUTE FUNCTION audit_entry_append_only()',
   'trigger CREATE TRIGGER ledger_entry_no_truncate BEFORE TRUNCATE ON public.ledger_entry FOR EACH STATEMENT EXECUTE FUNCTION ledger_entry_append_only()',
   'trigger CREATE TRIGGER order_item_sales_version_truncate AFTER TRUNCATE ON public.order_item FOR EACH STATEMENT EXECUTE FUNCTION sales_version_bump()',
   'trigger CREATE TRIGGER product_catalog_version_truncate AFTER TRUNCATE ON public.product FOR EACH STATEMENT EXECUTE FUNCTION catalog_version_bump()',

@@ -9,6 +9,7 @@ import { migrationsList } from '../../migrations/index.js';
 import type { AppConfig } from '../config.js';
 import { LeakProofPostgreSqlDriver } from './leak-proof-driver.js';
 import { DeadlineClient, KEEPALIVE } from './deadline-client.js';
+import { ChangeCapture } from './change-capture.js';
 
 export type { MikroORM };
 
@@ -79,6 +80,8 @@ export function ormConfig({
     // Stored functions the schema comparator must know (created by migrations, like everything else).
     routines,
     metadataProvider: ReflectMetadataProvider,
+    // Reads the rows an audited use case's flushes write (change-capture.ts); others pay a map lookup.
+    subscribers: [new ChangeCapture()],
     extensions: [Migrator],
     // Connections stay open once made (min = max): a new one starts with no prepared statements, and
     // planning the checkout statements again delayed the start of a sale after a quiet spell

@@ -36,6 +36,7 @@ import { StockMovement } from './stock-movement.entity.js';
 import { SavedAddress } from './saved-address.entity.js';
 import { CommissionRate, Payout, PayoutBatch } from './settlement.entity.js';
 import { Payment, PaymentEvent, PaymentOrder, PaymentRefund } from './payment.entity.js';
+import { AuditEntry } from './audit-entry.entity.js';
 import { Event, EventSequence, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './event.entity.js';
 
 /** Every entity, listed explicitly so the ORM needs no folder scanning (works the same in tests and dist). */
@@ -52,4 +53,5 @@ export const entities = [
   Event, EventSequence, WebhookEndpoint, WebhookDelivery, WebhookAttempt,
   Payment, PaymentOrder, PaymentEvent, PaymentRefund,
   ShopApplication, Dispute,
+  AuditEntry,
 ];

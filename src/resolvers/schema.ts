@@ -4,6 +4,7 @@ import { isUnionType, printSchema, type GraphQLSchema } from 'graphql';
 import { payloadTypeOf } from './types/event.types.js';
 import { resolvers } from './index.js';
 import { DateTimeScalar } from '../graphql/date-time-scalar.js';
+import type { GraphQLContext } from './graphql-context.js';
 
 let built: Promise<GraphQLSchema> | undefined;
 
@@ -43,11 +44,26 @@ function synchronousTypeResolvers(schema: GraphQLSchema): GraphQLSchema {
   return schema;
 }
 
+/**
+ * Each mutation runs under its field's name (`ctx.operation`), the name the audit log records its
+ * writes by (src/shared/audit.ts; REST routes use the same names, src/rest/operation-names.ts). A
+ * document may hold several mutations: each gets a context of its own, the request's left as it is.
+ */
+function namedMutations(schema: GraphQLSchema): GraphQLSchema {
+  for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) {
+    const resolve = field.resolve;
+    if (!resolve) continue;
+    const operation = field.name;
+    field.resolve = (source, args, context: GraphQLContext, info) => resolve(source, args, { ...context, ctx: { ...context.ctx, operation } }, info);
+  }
+  return schema;
+}
+
 /** Built once per process; the committed `schema.graphql` is this schema printed. */
 export function graphqlSchema(): Promise<GraphQLSchema> {
   if (!built) {
     plainFieldsBySimpleResolvers();
-    built = buildSchema({ resolvers, validate: false, pubSub: noTopics, scalarsMap: [{ type: Date, scalar: DateTimeScalar }] }).then(synchronousTypeResolvers);
+    built = buildSchema({ resolvers, validate: false, pubSub: noTopics, scalarsMap: [{ type: Date, scalar: DateTimeScalar }] }).then(synchronousTypeResolvers).then(namedMutations);
   }
   return built;
 }

@@ -8,6 +8,7 @@ import { requestRefused } from './errors.js';
 import { queryParameters, registerOperation, type Method, type OperationDoc } from './openapi/operation.js';
 import { requestProblems } from './request-rules.js';
 import { ACCESS_GUARDS } from './access.js';
+import { operationName } from './operation-names.js';
 
 /** The service context the `/api` middleware made for this request (src/server/app.ts). */
 function routeContext(res: Response): ServiceContext {
@@ -72,6 +73,8 @@ export function route(router: Router, path: string, operations: Partial<Record<M
     registerOperation(method, path, doc);
     const rules = { queryNames: new Set(queryParameters(doc, path).map((p) => p.name)), idempotent: doc.idempotent === true };
     const guard = ACCESS_GUARDS[doc.access];
+    // What a write runs as, one name for both doors: the audit log records it (shared/audit.ts).
+    const operation = method === 'get' ? undefined : operationName(method, path);
     r[method](async (req: Request, res: Response, next: NextFunction) => {
       requestLocals(res).route = template;
       try {
@@ -79,6 +82,7 @@ export function route(router: Router, path: string, operations: Partial<Record<M
         // (a body that did not parse, a parameter) is looked at (docs/api.md, "Conventions").
         const ctx = routeContext(res);
         guard(ctx);
+        if (operation) ctx.operation = operation;
         const { bodyError } = requestLocals(res);
         if (bodyError !== undefined) return next(bodyError);
         const query = req.query;

@@ -4,6 +4,7 @@ import type { AppConfig } from '../config.js';
 import type { EventBus, PendingEvents } from './domain-event.js';
 import type { Role } from '../entities/user.entity.js';
 import type { AuthThrottle, ClientAddress } from './auth-throttle.js';
+import type { PendingAudit } from './audit-actor.js';
 
 /** Who is calling. Resolved once per request from the bearer token. */
 export interface Actor {
@@ -31,6 +32,13 @@ export interface ServiceContext {
   events: EventBus;
   /** Set inside a use case: its events wait here until stored in the outbox, just before commit. */
   pendingEvents?: PendingEvents;
+  /**
+   * The operation the door runs, by one name for both doors (its GraphQL field: REST routes name
+   * theirs in src/rest/operation-names.ts): what the audit log records a write as.
+   */
+  operation?: string;
+  /** Set inside an audited caller's use case: the rows it changed, stored just before commit (shared/audit.ts). */
+  pendingAudit?: PendingAudit;
   /** The parts of the service layer chosen at start-up (see ServiceWiring). */
   wiring: ServiceWiring;
   /** The caller's address (Express `req.ip`: behind a proxy only as TRUST_PROXY allows). */

@@ -7,6 +7,7 @@ import { runWriting } from '../db/request-scope.js';
 import { noteUserWrite } from '../db/read-routing.repository.js';
 import { Role } from '../entities/user.entity.js';
 import { countCommittedEvent } from '../metrics.js';
+import { startAudit, storeAudit } from './audit.js';
 
 /** Serialization failures and deadlocks are safe to retry: the transaction had no effect. */
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -34,7 +35,8 @@ export function isRetryable(error: unknown): boolean {
 /**
  * Runs one use case in one transaction. Events emitted inside are stored in the outbox by the same
  * transaction, just before it commits (so a rolled-back use case stores, and publishes, nothing),
- * and the relay is woken after commit. A call made inside another transaction joins it.
+ * and the relay is woken after commit; so are the audit log's entries of a member's or staff's
+ * writes (shared/audit.ts). A call made inside another transaction joins it.
  */
 export function inTransaction<T>(ctx: ServiceContext, work: (tx: ServiceContext) => Promise<T>): Promise<T> {
   return runUseCase(ctx, work, true);
@@ -77,8 +79,16 @@ async function runAttempts<T>(ctx: ServiceContext, work: (tx: ServiceContext) =>
     try {
       const result = transactional
         ? await ctx.em.transactional(async (em) => {
-            const answer = await work({ ...ctx, em, pendingEvents });
+            // A member's or staff's use case is audited (shared/audit.ts); a customer's starts nothing.
+            const pendingAudit = startAudit(ctx, em);
+            const tx = { ...ctx, em, pendingEvents, pendingAudit };
+            const answer = await work(tx);
             await storePending(em, pendingEvents);
+            if (pendingAudit) {
+              // What the use case left unflushed is written now, so its rows are in the log too.
+              await em.flush();
+              await storeAudit(tx, pendingAudit);
+            }
             return answer;
           })
         : await work({ ...ctx, pendingEvents });

@@ -28,6 +28,7 @@ import { REGION_CODES } from '../../services/shipping/regions.js';
 import { CANCEL_REASONS } from '../../services/orders/order-lifecycle.js';
 import { LEDGER_REASONS } from '../../services/accounts/ledger.service.js';
 import { PAYMENT_DEVICES, type PaymentDevice } from '../../services/payments/provider.js';
+import { AUDIT_ACTIONS } from '../../entities/audit-entry.entity.js';
 
 
 /**
@@ -170,3 +171,5 @@ export const WebhookDisabledReasonEnum = schemaEnum(WebhookDisabledReason, 'Webh
   [WebhookDisabledReason.Gone]: 'It answered 410 Gone',
   [WebhookDisabledReason.Operator]: 'Its owner turned it off',
 });
+
+export const AuditActionEnum = schemaEnum(Object.fromEntries(AUDIT_ACTIONS.map((a) => [a, a])), 'AuditAction', 'What a write did to the row an audit entry names');

@@ -1,0 +1,124 @@
+import { sql } from 'kysely';
+import { forbidden } from '../../errors.js';
+import { refusals } from '../../error-codes.js';
+import { typedSql } from '../../db/typed-sql.js';
+import type { AuditAction } from '../../entities/audit-entry.entity.js';
+import type { ServiceContext } from '../../shared/context.js';
+import { auditedActor } from '../../shared/audit-actor.js';
+import { requireUser } from '../../shared/guards.js';
+import { dateTime, id, NOT_BLANK, onceFieldsFit, parseInput, z } from '../../shared/validate.js';
+import { pageFields, pageFrom, pageWindow, type Page } from '../../shared/pagination.js';
+
+/**
+ * Reading the audit log (issue 41, item 5; written by src/shared/audit.ts): platform admins read
+ * every entry, a shop's member reads their own shop's (an entry of their shop may be an admin's: a
+ * suspension, a ruling). Newest first, filtered by shop, actor, operation, target and time. The one
+ * pagination shape of every list; `beforeId` reads on from the last entry seen without an offset
+ * (a keyset), for an admin walking a long log.
+ */
+
+const text = (max: number) => z.string().trim().regex(NOT_BLANK, 'must not be blank').max(max);
+
+export const AuditLogInput = z
+  .object({
+    ...pageFields,
+    /** A shop's entries; a shop member may only name their own shop. */
+    shopId: id.optional(),
+    /** One user's writes. */
+    actorId: id.optional(),
+    /** The operation, by its one name (the GraphQL field: `upsertProduct`). */
+    operation: text(100).optional(),
+    /** The changed row's type (`Product`), and with it its id. */
+    targetType: text(60).optional(),
+    targetId: text(100).optional(),
+    /** Entries at or after this time. */
+    from: dateTime.optional(),
+    /** Entries before this time. */
+    to: dateTime.optional(),
+    /** Entries older than this one (its id): the next page without an offset. */
+    beforeId: id.optional(),
+  })
+  .refine((f) => f.targetId === undefined || f.targetType !== undefined, { ...onceFieldsFit, message: 'target_id needs target_type', path: ['targetId'] })
+  .refine((f) => !f.from || !f.to || f.from < f.to, { ...onceFieldsFit, message: 'from must be before to', path: ['from'] });
+
+/** One changed field: its column, and its value before and after (JSON values; null where the row did not exist). */
+export interface AuditFieldChange {
+  field: string;
+  before: unknown;
+  after: unknown;
+}
+
+export interface AuditEntryView {
+  id: string;
+  occurredAt: Date;
+  actorId: number;
+  /** The actor's email (null when the account is gone). */
+  actorEmail: string | null;
+  actorRole: string;
+  shopId: number | null;
+  operation: string;
+  targetType: string;
+  targetId: string;
+  action: AuditAction;
+  changes: AuditFieldChange[];
+  requestId: string;
+}
+
+// The JSON columns hold objects by column name (shared/audit.ts writes nothing else).
+function changesOf(before: Record<string, unknown> | null, after: Record<string, unknown> | null): AuditFieldChange[] {
+  const fields = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
+  return fields.map((field) => ({ field, before: before?.[field] ?? null, after: after?.[field] ?? null }));
+}
+
+export const listAuditEntriesRefusals = refusals();
+
+/** The log, newest first: all of it for a platform admin, their own shop's for a shop member. */
+export async function listAuditEntries(ctx: ServiceContext, input: unknown): Promise<Page<AuditEntryView>> {
+  const user = requireUser(ctx);
+  const reader = auditedActor(user);
+  if (!reader) throw forbidden('The audit log is read by platform admins and shop members');
+  const { shopId: askedShop, actorId, operation, targetType, targetId, from, to, beforeId, ...paging } = parseInput(AuditLogInput, input ?? {});
+  // A member reads their own shop's entries, never another's (a shop named is checked, not ignored).
+  if (reader.shopId !== null && askedShop !== undefined && askedShop !== reader.shopId) throw forbidden("You may read only your own shop's audit log");
+  const shopId = reader.shopId ?? askedShop;
+  const db = typedSql(ctx.em);
+  let entries = db.selectFrom('AuditEntry as a');
+  if (shopId !== undefined) entries = entries.where('a.shopId', '=', shopId);
+  if (actorId !== undefined) entries = entries.where('a.actorId', '=', actorId);
+  if (operation !== undefined) entries = entries.where('a.operation', '=', operation);
+  if (targetType !== undefined) entries = entries.where('a.targetType', '=', targetType);
+  if (targetId !== undefined) entries = entries.where('a.targetId', '=', targetId);
+  if (from) entries = entries.where('a.occurredAt', '>=', from);
+  if (to) entries = entries.where('a.occurredAt', '<', to);
+  if (beforeId !== undefined) entries = entries.where(sql<boolean>`a.id < ${beforeId}`);
+  const rows = await entries
+    .leftJoin('User as u', 'u.id', 'a.actorId')
+    .select([
+      sql<string>`a.id::text`.as('id'),
+      'a.occurredAt', 'a.actorId', 'u.email', 'a.actorRole', 'a.shopId', 'a.operation', 'a.targetType', 'a.targetId', 'a.action', 'a.before', 'a.after', 'a.requestId',
+      sql<number>`(count(*) over ())::int`.as('total'),
+    ])
+    .orderBy(sql`a.id`, 'desc')
+    .limit(pageWindow(paging).limit)
+    .offset(pageWindow(paging).offset)
+    .execute();
+  return pageFrom(
+    rows,
+    paging,
+    (r) => ({
+      id: r.id,
+      occurredAt: r.occurredAt,
+      actorId: r.actorId,
+      actorEmail: r.email ?? null,
+      actorRole: r.actorRole,
+      shopId: r.shopId,
+      operation: r.operation,
+      targetType: r.targetType,
+      targetId: r.targetId,
+      action: r.action,
+      changes: changesOf(r.before as Record<string, unknown> | null, r.after as Record<string, unknown> | null),
+      requestId: r.requestId,
+    }),
+    async () => (await entries.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n,
+  );
+}
