@@ -22,7 +22,7 @@ export interface CapturedChange {
 const NOT_AUDITED = new Set(['Event', 'EventSequence', 'IdempotencyKey', 'AuthToken', 'AuthAttemptCount', 'AuditEntry']);
 
 /** Values the log must never hold, by property name: they are logged as changed, never as what they are. */
-const SECRET = /password|secret|token|hash/i;
+export const SECRET_COLUMN = /password|secret|token|hash/i;
 export const REDACTED = '[redacted]';
 
 /** The entity managers whose flushes are captured, with where their changes go. */
@@ -100,7 +100,7 @@ function plain(value: unknown): unknown {
 /** The values by column name (as the database and REST spell them), secrets redacted. */
 function cleaned(values: Record<string, unknown> | null, column: (key: string) => string): Record<string, unknown> | null {
   if (!values) return null;
-  return Object.fromEntries(Object.entries(values).map(([key, value]) => [column(key), SECRET.test(key) && value != null ? REDACTED : plain(value)]));
+  return Object.fromEntries(Object.entries(values).map(([key, value]) => [column(key), SECRET_COLUMN.test(key) && value != null ? REDACTED : plain(value)]));
 }
 
 /** The shop of a row: a shop's own id, or its `shop` (`shopId`) when it has one. */

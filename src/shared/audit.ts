@@ -1,4 +1,6 @@
-import { captureChanges, type CapturedChange } from '../db/change-capture.js';
+import { sql } from 'kysely';
+import { captureChanges, REDACTED, SECRET_COLUMN, type CapturedChange } from '../db/change-capture.js';
+import { typedSql } from '../db/typed-sql.js';
 import type { ServiceContext } from './context.js';
 import { auditedActor, type PendingAudit } from './audit-actor.js';
 import { storeAuditEntries } from './audit.repository.js';
@@ -69,4 +71,45 @@ export async function storeAudit(tx: ServiceContext, pending: PendingAudit): Pro
     after: c.after,
   }));
   await storeAuditEntries.run(tx.em, [actor.userId, actor.role, tx.operation ?? UNNAMED_OPERATION, tx.requestId, JSON.stringify(entries)]);
+}
+
+/** A row as the database holds it, by column name; null when there is none. Audited callers only. */
+async function rowSnapshot(tx: ServiceContext, type: string, id: number | string): Promise<Record<string, unknown> | null> {
+  const meta = tx.em.getMetadata().getByClassName(type);
+  const key = meta.getPrimaryProp().fieldNames[0];
+  const { rows } = await sql<{ row: Record<string, unknown> }>`select to_jsonb(t) as row from ${sql.table(meta.tableName)} t where ${sql.ref(`t.${key}`)} = ${id}`.execute(typedSql(tx.em));
+  return rows[0]?.row ?? null;
+}
+
+/**
+ * Runs a write made through SQL between two snapshots of the row it changes (`type` is its entity's
+ * name, `id` its key; a row the write creates is found by `createdId` from the write's result), and
+ * records the fields that differ. An audited caller pays two reads of one row by its key; any other
+ * caller runs the write alone.
+ */
+export async function auditedWrite<T>(
+  tx: ServiceContext,
+  target: { type: string; id: number | string } | { type: string; createdId: (result: T) => number | string },
+  write: () => Promise<T>,
+): Promise<T> {
+  if (!tx.pendingAudit) return write();
+  const before = 'id' in target ? await rowSnapshot(tx, target.type, target.id) : null;
+  const result = await write();
+  const id = 'id' in target ? target.id : target.createdId(result);
+  const after = await rowSnapshot(tx, target.type, id);
+  if (!before && !after) return result;
+  const changed = Object.keys({ ...before, ...after }).filter((key) => JSON.stringify(before?.[key]) !== JSON.stringify(after?.[key]));
+  if (before && after && changed.length === 0) return result;
+  const pick = (row: Record<string, unknown> | null) => row && Object.fromEntries(changed.map((key) => [key, SECRET_COLUMN.test(key) && row[key] != null ? REDACTED : row[key]]));
+  const row = after ?? before ?? {};
+  const shopId = target.type === 'Shop' ? row.id : row.shop_id;
+  recordChange(tx, {
+    type: target.type,
+    id,
+    action: !before ? 'create' : !after ? 'delete' : 'update',
+    before: pick(before),
+    after: pick(after),
+    shopId: typeof shopId === 'number' ? shopId : null,
+  });
+  return result;
 }

@@ -9,6 +9,7 @@ import { inTransaction } from '../../shared/transaction.js';
 import { id, NOT_BLANK, parseInput, z } from '../../shared/validate.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
 import { containsPattern, opt } from '../../shared/values.js';
+import { auditedWrite } from '../../shared/audit.js';
 
 /**
  * Customers as the platform sees them (issue 41, item 4): search, and disable or re-enable an
@@ -128,13 +129,9 @@ export async function disableCustomer(ctx: ServiceContext, input: unknown): Prom
   return inTransaction(ctx, async (tx) => {
     const db = typedSql(tx.em);
     await existingCustomer(tx, customerId);
-    const moved = await db
-      .updateTable('User')
-      .set({ disabledAt: sql<Date>`now()`, disabledReason: reason })
-      .where('id', '=', customerId)
-      .where('disabledAt', 'is', null)
-      .returning('id')
-      .executeTakeFirst();
+    const moved = await auditedWrite(tx, { type: 'User', id: customerId }, () =>
+      db.updateTable('User').set({ disabledAt: sql<Date>`now()`, disabledReason: reason }).where('id', '=', customerId).where('disabledAt', 'is', null).returning('id').executeTakeFirst(),
+    );
     if (!moved) wrongState(customerId, CustomerState.Disabled, CustomerState.Active);
     await db.updateTable('AuthToken').set({ revokedAt: sql<Date>`now()` }).where('user', '=', customerId).where('revokedAt', 'is', null).execute();
     return (await customerViews(tx, [customerId]))[0];
@@ -149,13 +146,9 @@ export async function enableCustomer(ctx: ServiceContext, input: unknown): Promi
   const { customerId } = parseInput(CustomerRef, input);
   return inTransaction(ctx, async (tx) => {
     await existingCustomer(tx, customerId);
-    const moved = await typedSql(tx.em)
-      .updateTable('User')
-      .set({ disabledAt: null, disabledReason: null })
-      .where('id', '=', customerId)
-      .where('disabledAt', 'is not', null)
-      .returning('id')
-      .executeTakeFirst();
+    const moved = await auditedWrite(tx, { type: 'User', id: customerId }, () =>
+      typedSql(tx.em).updateTable('User').set({ disabledAt: null, disabledReason: null }).where('id', '=', customerId).where('disabledAt', 'is not', null).returning('id').executeTakeFirst(),
+    );
     if (!moved) wrongState(customerId, CustomerState.Active, CustomerState.Disabled);
     return (await customerViews(tx, [customerId]))[0];
   });

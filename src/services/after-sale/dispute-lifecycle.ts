@@ -3,6 +3,7 @@ import { conflict } from '../../errors.js';
 import { typedSql, type Database } from '../../db/typed-sql.js';
 import { DisputeStatus } from '../../entities/dispute.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
+import { auditedWrite } from '../../shared/audit.js';
 
 /**
  * The one owner of a dispute's status (test/ownership.test.ts): which moves exist, and the move as
@@ -24,7 +25,9 @@ export type DisputeMove = keyof typeof MOVES;
 export async function moveDispute(tx: ServiceContext, disputeId: number, move: DisputeMove, set: Omit<UpdateObject<Database, 'Dispute'>, 'status'>): Promise<void> {
   const { from, to } = MOVES[move];
   const db = typedSql(tx.em);
-  const moved = await db.updateTable('Dispute').set({ ...set, status: to }).where('id', '=', disputeId).where('status', '=', from).returning('id').executeTakeFirst();
+  const moved = await auditedWrite(tx, { type: 'Dispute', id: disputeId }, () =>
+    db.updateTable('Dispute').set({ ...set, status: to }).where('id', '=', disputeId).where('status', '=', from).returning('id').executeTakeFirst(),
+  );
   if (moved) return;
   const { status } = await db.selectFrom('Dispute').select('status').where('id', '=', disputeId).executeTakeFirstOrThrow();
   refuseUnlessMovable({ id: disputeId, status }, move);

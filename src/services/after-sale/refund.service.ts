@@ -21,6 +21,7 @@ import { activeCompanyName, companyCode } from '../shipping/shipping-company.ser
 import { discountShares, itemRefundAmount } from './refund-amount.js';
 import { refundViews, type RefundView } from './refund-view.js';
 import { refusals } from '../../error-codes.js';
+import { auditedWrite } from '../../shared/audit.js';
 
 /**
  * After-sale requests. `refund` (money only) covers units of a paid order that were not shipped;
@@ -86,13 +87,9 @@ async function move(
   set: UpdateObject<Database, 'Refund'> = {},
 ): Promise<boolean> {
   const db = typedSql(tx.em);
-  const moved = await db
-    .updateTable('Refund')
-    .set({ ...set, status: to })
-    .where('id', '=', refund.id)
-    .where('status', 'in', from)
-    .returning('id')
-    .execute();
+  const moved = await auditedWrite(tx, { type: 'Refund', id: refund.id }, () =>
+    db.updateTable('Refund').set({ ...set, status: to }).where('id', '=', refund.id).where('status', 'in', from).returning('id').execute(),
+  );
   if (moved.length > 0) return true;
   const { status } = await db.selectFrom('Refund').select('status').where('id', '=', refund.id).executeTakeFirstOrThrow();
   if (status === to) return false;

@@ -15,6 +15,7 @@ import { httpUrl, id, parseInput, queryFlag, NOT_BLANK, z } from '../../shared/v
 import { pageFields, pageOf, pageOffset, windowTotal, type Page, type PageRequest } from '../../shared/pagination.js';
 import { ratingSummaries, type RatingSummary } from '../catalog/rating-summary.js';
 import { refusals } from '../../error-codes.js';
+import { auditedWrite } from '../../shared/audit.js';
 
 export interface ReviewView {
   id: number;
@@ -188,14 +189,16 @@ export async function replyToReview(ctx: ServiceContext, input: unknown): Promis
   const { reviewId, text } = parseInput(ReplyInput, input);
   return inTransaction(ctx, async (tx) => {
     const db = typedSql(tx.em);
-    const replied = await db
-      .updateTable('Review')
-      .set({ reply: text, repliedAt: sql<Date>`now()` })
-      .where('id', '=', reviewId)
-      .where('shop', '=', operator.shopId)
-      .where('reply', 'is', null)
-      .returning('customer')
-      .executeTakeFirst();
+    const replied = await auditedWrite(tx, { type: 'Review', id: reviewId }, () =>
+      db
+        .updateTable('Review')
+        .set({ reply: text, repliedAt: sql<Date>`now()` })
+        .where('id', '=', reviewId)
+        .where('shop', '=', operator.shopId)
+        .where('reply', 'is', null)
+        .returning('customer')
+        .executeTakeFirst(),
+    );
     if (!replied) {
       const existing = await db.selectFrom('Review').select('id').where('id', '=', reviewId).where('shop', '=', operator.shopId).executeTakeFirst();
       if (!existing) throw notFound('Review', { review_id: reviewId });
@@ -213,12 +216,14 @@ export async function setReviewHidden(ctx: ServiceContext, input: unknown, hidde
   requireAdmin(ctx);
   const { reviewId } = parseInput(ReviewRef, input);
   return inTransaction(ctx, async (tx) => {
-    const changed = await typedSql(tx.em)
-      .updateTable('Review')
-      .set((eb) => ({ hidden, hiddenAt: hidden ? eb.fn.coalesce('hiddenAt', sql<Date>`now()`) : null }))
-      .where('id', '=', reviewId)
-      .returning('id')
-      .executeTakeFirst();
+    const changed = await auditedWrite(tx, { type: 'Review', id: reviewId }, () =>
+      typedSql(tx.em)
+        .updateTable('Review')
+        .set((eb) => ({ hidden, hiddenAt: hidden ? eb.fn.coalesce('hiddenAt', sql<Date>`now()`) : null }))
+        .where('id', '=', reviewId)
+        .returning('id')
+        .executeTakeFirst(),
+    );
     if (!changed) throw notFound('Review', { review_id: reviewId });
     return oneReview(tx.em, reviewId);
   });

@@ -9,6 +9,7 @@ import { ShopProfile } from '../../entities/shop-profile.entity.js';
 import { withFavoritedShops } from '../accounts/favorites.service.js';
 import { profileViewOf, type ShopProfileView, type ShopView } from './catalog-views.js';
 import { refusals } from '../../error-codes.js';
+import { auditedWrite } from '../../shared/audit.js';
 
 export const ListShopsInput = z.strictObject({ ...pageFields });
 export const Slug = z.string().min(1).max(80);
@@ -54,10 +55,11 @@ export async function putShopProfile(ctx: ServiceContext, shopId: unknown, input
   requireAdmin(ctx);
   const id = parseInput(idParam, shopId);
   const p = parseInput(ProfileInput, input);
-  return inTransaction(ctx, async ({ em }) => {
+  return inTransaction(ctx, async (tx) => {
+    const { em } = tx;
     const shop = await em.findOne(Shop, id);
     if (!shop) throw notFound('Shop', { id });
-    const profile = await em.upsert(ShopProfile, {
+    const profile = await auditedWrite(tx, { type: 'ShopProfile', id }, () => em.upsert(ShopProfile, {
       shop,
       logoUrl: p.logoUrl,
       description: p.description || null,
@@ -65,7 +67,7 @@ export async function putShopProfile(ctx: ServiceContext, shopId: unknown, input
       contactPhone: p.contactPhone || null,
       address: p.address || null,
       updatedAt: new Date(),
-    });
+    }));
     return profileViewOf(profile);
   });
 }

@@ -15,6 +15,7 @@ import { opt } from '../../shared/values.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
 import { atLeastOneField, httpUrl, idParam, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { refusals } from '../../error-codes.js';
+import { auditedWrite } from '../../shared/audit.js';
 
 /**
  * The points mall: platform-owned products bought with points, and redemption orders (separate from
@@ -168,13 +169,17 @@ export async function updatePointsProduct(ctx: ServiceContext, productId: unknow
   const id = parseInput(idParam, productId);
   const { stockDelta = 0, ...fields } = parseInput(UpdateProductInput, input);
   const db = typedSql(ctx.em);
-  const row = await db
-    .updateTable('PointsProduct')
-    .set((eb) => ({ ...fields, stock: eb('stock', '+', stockDelta), updatedAt: sql<Date>`now()` }))
-    .where('id', '=', id)
-    .where((eb) => eb(eb('stock', '+', stockDelta), '>=', 0))
-    .returningAll()
-    .executeTakeFirst();
+  const row = await inTransaction(ctx, (tx) =>
+    auditedWrite(tx, { type: 'PointsProduct', id }, () =>
+      typedSql(tx.em)
+        .updateTable('PointsProduct')
+        .set((eb) => ({ ...fields, stock: eb('stock', '+', stockDelta), updatedAt: sql<Date>`now()` }))
+        .where('id', '=', id)
+        .where((eb) => eb(eb('stock', '+', stockDelta), '>=', 0))
+        .returningAll()
+        .executeTakeFirst(),
+    ),
+  );
   if (row) return toProductView(row);
   const current = await db.selectFrom('PointsProduct').select('stock').where('id', '=', id).executeTakeFirst();
   if (!current) throw notFound('Points product', { id });
@@ -291,13 +296,17 @@ export async function fulfilRedemption(ctx: ServiceContext, redemptionId: unknow
   requireAdmin(ctx);
   const id = parseInput(idParam, redemptionId);
   const db = typedSql(ctx.em);
-  const row = await db
-    .updateTable('Redemption')
-    .set({ status: RedemptionStatus.Fulfilled, fulfilledAt: sql<Date>`now()` })
-    .where('id', '=', id)
-    .where('status', '=', RedemptionStatus.PendingFulfillment)
-    .returningAll()
-    .executeTakeFirst();
+  const row = await inTransaction(ctx, (tx) =>
+    auditedWrite(tx, { type: 'Redemption', id }, () =>
+      typedSql(tx.em)
+        .updateTable('Redemption')
+        .set({ status: RedemptionStatus.Fulfilled, fulfilledAt: sql<Date>`now()` })
+        .where('id', '=', id)
+        .where('status', '=', RedemptionStatus.PendingFulfillment)
+        .returningAll()
+        .executeTakeFirst(),
+    ),
+  );
   if (row) return toRedemptionView(row);
   const current = await db.selectFrom('Redemption').select('status').where('id', '=', id).executeTakeFirst();
   if (!current) throw notFound('Redemption', { id });

@@ -15,6 +15,7 @@ import { dateTime, id, money, onceFieldsFit, parseInput, quantity, NOT_BLANK, z 
 import { pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { refusals } from '../../error-codes.js';
 import { refuseInactiveShops } from '../catalog/shop-status.js';
+import { auditedWrite } from '../../shared/audit.js';
 
 /** How a customer sees a coupon: `expired` is computed (now past `validUntil` and not used). */
 export enum CouponState {
@@ -300,7 +301,7 @@ export const deleteTemplateRefusals = refusals('NOT_FOUND');
 export async function deleteTemplate(ctx: ServiceContext, input: unknown): Promise<void> {
   const operator = requireOperator(ctx);
   const { templateId } = parseInput(TemplateRef, input);
-  const deleted = await ctx.em.nativeDelete(CouponTemplate, { id: templateId, shop: operator.shopId });
+  const deleted = await inTransaction(ctx, (tx) => auditedWrite(tx, { type: 'CouponTemplate', id: templateId }, () => tx.em.nativeDelete(CouponTemplate, { id: templateId, shop: operator.shopId })));
   if (deleted === 0) throw notFound('Coupon template', { template_id: templateId });
 }
 

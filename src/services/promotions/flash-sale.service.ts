@@ -13,6 +13,7 @@ import { inTransaction } from '../../shared/transaction.js';
 import { dateTime, idParam, money, onceFieldsFit, parseInput, quantity, queryFlag, NOT_BLANK, z } from '../../shared/validate.js';
 import { PageQuery, pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { refusals } from '../../error-codes.js';
+import { auditedWrite } from '../../shared/audit.js';
 
 /**
  * Flash-sale sessions: shop operators manage their own shop's sessions, anyone discovers the active
@@ -193,7 +194,9 @@ export const deleteFlashSaleRefusals = refusals('FLASH_SALE_HAS_ORDERS', 'NOT_FO
 export async function deleteFlashSale(ctx: ServiceContext, input: unknown): Promise<void> {
   const operator = requireOperator(ctx);
   const { flashSaleId } = parseInput(SessionRef, input);
-  const deleted = await refuseIfPricedOrders(ctx.em.nativeDelete(FlashSale, { id: flashSaleId, shop: operator.shopId }));
+  const deleted = await refuseIfPricedOrders(
+    inTransaction(ctx, (tx) => auditedWrite(tx, { type: 'FlashSale', id: flashSaleId }, () => tx.em.nativeDelete(FlashSale, { id: flashSaleId, shop: operator.shopId }))),
+  );
   if (deleted === 0) throw notFound('Flash sale', { flash_sale_id: flashSaleId });
 }
 

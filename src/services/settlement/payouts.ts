@@ -10,6 +10,7 @@ import { requireAdmin } from '../../shared/guards.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
 import { id, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { PLATFORM_CLEARING, transferHeld } from '../accounts/ledger.service.js';
+import { auditedWrite } from '../../shared/audit.js';
 
 /**
  * Payouts: a platform admin's batch pays every shop whose available balance reached a threshold
@@ -183,19 +184,21 @@ export async function settlePayout(ctx: ServiceContext, input: unknown): Promise
     const from = data.status === PayoutStatus.Paid ? [PayoutStatus.Pending] : [PayoutStatus.Pending, PayoutStatus.Paid];
     const before = await db.selectFrom('Payout').select(['status', 'shop', 'amount']).where('id', '=', data.payoutId).executeTakeFirst();
     if (!before) throw notFound('Payout', { payout_id: data.payoutId });
-    const moved = await db
-      .updateTable('Payout')
-      .set((eb) => ({
-        status: data.status,
-        settledAt: sql<Date>`now()`,
-        failureReason: data.status === PayoutStatus.Failed ? (data.failureReason ?? null) : null,
-        failedAfterPaid: data.status === PayoutStatus.Failed ? sql<boolean>`${eb.ref('status')} = ${PayoutStatus.Paid}` : false,
-      }))
-      .where('id', '=', data.payoutId)
-      .where('status', 'in', from)
-      // Which state it left, read by the same statement that moved it (not by the read above).
-      .returning(['shop', 'amount', 'failedAfterPaid'])
-      .executeTakeFirst();
+    const moved = await auditedWrite(tx, { type: 'Payout', id: data.payoutId }, () =>
+      db
+        .updateTable('Payout')
+        .set((eb) => ({
+          status: data.status,
+          settledAt: sql<Date>`now()`,
+          failureReason: data.status === PayoutStatus.Failed ? (data.failureReason ?? null) : null,
+          failedAfterPaid: data.status === PayoutStatus.Failed ? sql<boolean>`${eb.ref('status')} = ${PayoutStatus.Paid}` : false,
+        }))
+        .where('id', '=', data.payoutId)
+        .where('status', 'in', from)
+        // Which state it left, read by the same statement that moved it (not by the read above).
+        .returning(['shop', 'amount', 'failedAfterPaid'])
+        .executeTakeFirst(),
+    );
     if (!moved) {
       const now = await db.selectFrom('Payout').select('status').where('id', '=', data.payoutId).executeTakeFirstOrThrow();
       if (now.status === data.status) return;

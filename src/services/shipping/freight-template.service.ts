@@ -11,6 +11,7 @@ import { id, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { PageQuery, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { regionCode, type FreightTerms } from './freight-fees.js';
 import { refusals } from '../../error-codes.js';
+import { auditedWrite } from '../../shared/audit.js';
 
 export interface FreightRegionView extends FreightTerms {
   region: string;
@@ -120,7 +121,7 @@ export async function deleteFreightTemplate(ctx: ServiceContext, input: unknown)
   await inTransaction(ctx, async (tx) => {
     let deleted: number;
     try {
-      deleted = await tx.em.nativeDelete(FreightTemplate, { id: templateId, shop: operator.shopId });
+      deleted = await auditedWrite(tx, { type: 'FreightTemplate', id: templateId }, () => tx.em.nativeDelete(FreightTemplate, { id: templateId, shop: operator.shopId }));
     } catch (error) {
       if (!(error instanceof ForeignKeyConstraintViolationException)) throw error;
       throw conflict('FREIGHT_TEMPLATE_IN_USE', 'Products still use this freight template; assign them another first', { template_id: templateId });
@@ -153,13 +154,15 @@ export async function assignFreightTemplate(ctx: ServiceContext, input: unknown)
         .executeTakeFirst();
       if (!template) throw notFound('Freight template', { template_id: freightTemplateId });
     }
-    const updated = await db
-      .updateTable('Product')
-      .set({ freightTemplate: freightTemplateId, updatedAt: sql<Date>`now()` })
-      .where('id', '=', productId)
-      .where('shop', '=', operator.shopId)
-      .returning('id')
-      .executeTakeFirst();
+    const updated = await auditedWrite(tx, { type: 'Product', id: productId }, () =>
+      db
+        .updateTable('Product')
+        .set({ freightTemplate: freightTemplateId, updatedAt: sql<Date>`now()` })
+        .where('id', '=', productId)
+        .where('shop', '=', operator.shopId)
+        .returning('id')
+        .executeTakeFirst(),
+    );
     if (!updated) throw notFound('Product', { product_id: productId });
     return { productId, freightTemplateId };
   });

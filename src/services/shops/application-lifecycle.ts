@@ -3,6 +3,7 @@ import { conflict } from '../../errors.js';
 import { typedSql, type Database } from '../../db/typed-sql.js';
 import { ShopApplicationStatus } from '../../entities/shop-application.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
+import { auditedWrite } from '../../shared/audit.js';
 
 /**
  * The one owner of a shop application's status (test/ownership.test.ts): which moves exist, and the
@@ -30,13 +31,9 @@ export async function moveApplication(
 ): Promise<void> {
   const { from, to } = MOVES[move];
   const db = typedSql(tx.em);
-  const moved = await db
-    .updateTable('ShopApplication')
-    .set({ ...set, status: to })
-    .where('id', '=', applicationId)
-    .where('status', '=', from)
-    .returning('id')
-    .executeTakeFirst();
+  const moved = await auditedWrite(tx, { type: 'ShopApplication', id: applicationId }, () =>
+    db.updateTable('ShopApplication').set({ ...set, status: to }).where('id', '=', applicationId).where('status', '=', from).returning('id').executeTakeFirst(),
+  );
   if (moved) return;
   const { status } = await db.selectFrom('ShopApplication').select('status').where('id', '=', applicationId).executeTakeFirstOrThrow();
   refuseUnlessMovable({ id: applicationId, status }, move);

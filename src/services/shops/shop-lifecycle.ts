@@ -6,6 +6,7 @@ import { ShopStatus } from '../../entities/shop.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { emit } from '../../shared/transaction.js';
 import { EventTypes, type EventType } from '../events/event-types.js';
+import { auditedWrite, recordChange } from '../../shared/audit.js';
 
 /**
  * A shop's life, in one table: its states, every legal move with what it does to the shop's
@@ -50,13 +51,15 @@ export interface ShopState {
 export async function moveShop(tx: ServiceContext, shopId: number, move: ShopMove, reason?: string): Promise<ShopState> {
   const rule = MOVES[move];
   const db = typedSql(tx.em);
-  const moved = await db
-    .updateTable('Shop')
-    .set({ status: rule.to, statusChangedAt: sql<Date>`clock_timestamp()`, ...(reason !== undefined ? { statusReason: reason } : {}) })
-    .where('id', '=', shopId)
-    .where('status', 'in', [...rule.from])
-    .returning(['id', 'status', 'statusReason', 'statusChangedAt'])
-    .executeTakeFirst();
+  const moved = await auditedWrite(tx, { type: 'Shop', id: shopId }, () =>
+    db
+      .updateTable('Shop')
+      .set({ status: rule.to, statusChangedAt: sql<Date>`clock_timestamp()`, ...(reason !== undefined ? { statusReason: reason } : {}) })
+      .where('id', '=', shopId)
+      .where('status', 'in', [...rule.from])
+      .returning(['id', 'status', 'statusReason', 'statusChangedAt'])
+      .executeTakeFirst(),
+  );
   if (!moved) {
     const found = await db.selectFrom('Shop').select('status').where('id', '=', shopId).executeTakeFirst();
     if (!found) throw notFound('Shop', { shop_id: shopId });
@@ -67,7 +70,8 @@ export async function moveShop(tx: ServiceContext, shopId: number, move: ShopMov
     });
   }
   // A suspended shop being closed has no published product left: the update finds none.
-  await db.updateTable('Product').set({ status: rule.products.to }).where('shop', '=', shopId).where('status', '=', rule.products.from).execute();
+  const products = await db.updateTable('Product').set({ status: rule.products.to }).where('shop', '=', shopId).where('status', '=', rule.products.from).returning('id').execute();
+  for (const { id } of products) recordChange(tx, { type: 'Product', id, action: 'update', before: { status: rule.products.from }, after: { status: rule.products.to }, shopId });
   const payload = { shopId, status: moved.status };
   if (rule.publishes === EventTypes.SHOP_SUSPENDED) {
     emit(tx, { type: EventTypes.SHOP_SUSPENDED, shopIds: [shopId], customerId: null, payload: { ...payload, reason: moved.statusReason ?? '' } });

@@ -11,6 +11,7 @@ import { EventTypes } from '../event-types.js';
 import { webhookHeaders } from './webhook-signing.js';
 import { postWebhook, type SendResult } from './webhook-sender.js';
 import { claimDeliveries, disableEndpoint, lockDueEndpoints, logAttempt, reclaimLapsed, settleAttempts, type ClaimedDelivery } from './webhooks.repository.js';
+import { auditedWrite } from '../../../shared/audit.js';
 
 // The attempts counter's label sets, made once.
 const DELIVERED = { outcome: 'delivered' } as const;
@@ -242,7 +243,10 @@ export async function sendPing(ctx: ServiceContext, endpointId: number): Promise
   const body = JSON.stringify({ id, type: 'webhook.ping', occurred_at: new Date().toISOString(), payload: {} });
   const secrets = [endpoint.secret, ...(endpoint.previous_secret ? [endpoint.previous_secret] : [])];
   const result: SendResult = await outsideDeadline(() => postWebhook(endpoint.url, webhookHeaders(secrets, id, body), body, ctx.config.webhooks));
-  const [logged] = await logAttempt.run(ctx.em, [endpointId, null, result.status, result.latencyMs, result.error, result.head]);
+  // The attempt is logged (and audited, a member's or staff's ping) after the send: no transaction waits on the receiver.
+  const [logged] = await inTransaction(ctx, (tx) =>
+    auditedWrite(tx, { type: 'WebhookAttempt', createdId: ([row]) => row.id }, () => logAttempt.run(tx.em, [endpointId, null, result.status, result.latencyMs, result.error, result.head])),
+  );
   return { id: logged.id, deliveryId: null, eventId: null, attemptedAt: new Date(logged.attempted_at), statusCode: result.status, latencyMs: result.latencyMs, error: result.error, responseHead: result.head };
 }
 

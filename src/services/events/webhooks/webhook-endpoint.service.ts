@@ -14,6 +14,7 @@ import { ALL_EVENT_TYPES, type EventType } from '../event-types.js';
 import { newWebhookSecret } from './webhook-signing.js';
 import { checkTargetAddresses, urlProblem, WebhookTargetRefused } from './webhook-target.js';
 import { sendPing, type WebhookAttemptView } from './webhook-dispatcher.js';
+import { auditedWrite } from '../../../shared/audit.js';
 
 export type { WebhookAttemptView };
 
@@ -112,9 +113,13 @@ export async function createWebhookEndpoint(ctx: ServiceContext, input: unknown,
   const data = parseInput(CreateWebhookInput, input ?? {});
   await checkUrl(ctx, data.url);
   const secret = newWebhookSecret();
-  const [{ id }] = await ctx.em.execute<{ id: number }[]>(
-    'insert into webhook_endpoint (shop_id, url, event_types, active, secret, created_at) values (?, ?, ?::text[], ?, ?, now()) returning id',
-    [scope.shopId, data.url, textArray(data.eventTypes), data.active, secret],
+  const [{ id }] = await inTransaction(ctx, (tx) =>
+    auditedWrite(tx, { type: 'WebhookEndpoint', createdId: ([row]) => row.id }, () =>
+      tx.em.execute<{ id: number }[]>(
+        'insert into webhook_endpoint (shop_id, url, event_types, active, secret, created_at) values (?, ?, ?::text[], ?, ?, now()) returning id',
+        [scope.shopId, data.url, textArray(data.eventTypes), data.active, secret],
+      ),
+    ),
   );
   const row = await typedSql(ctx.em).selectFrom('WebhookEndpoint').select(COLUMNS).where('id', '=', id).executeTakeFirstOrThrow();
   return { ...viewOf(row), secret };
@@ -148,16 +153,18 @@ export async function updateWebhookEndpoint(ctx: ServiceContext, endpointId: unk
   if (data.url !== undefined) await checkUrl(ctx, data.url);
   return inTransaction(ctx, async (tx) => {
     const db = typedSql(tx.em);
-    const row = await db
-      .updateTable('WebhookEndpoint')
-      .set({
-        ...(data.url === undefined ? {} : { url: data.url }),
-        ...(data.eventTypes === undefined ? {} : { eventTypes: data.eventTypes }),
-        ...(data.active === undefined ? {} : data.active ? { active: true, disabledReason: null, failingSince: null } : { active: false, disabledReason: WebhookDisabledReason.Operator }),
-      })
-      .where('id', '=', id)
-      .returning(COLUMNS)
-      .executeTakeFirstOrThrow();
+    const row = await auditedWrite(tx, { type: 'WebhookEndpoint', id }, () =>
+      db
+        .updateTable('WebhookEndpoint')
+        .set({
+          ...(data.url === undefined ? {} : { url: data.url }),
+          ...(data.eventTypes === undefined ? {} : { eventTypes: data.eventTypes }),
+          ...(data.active === undefined ? {} : data.active ? { active: true, disabledReason: null, failingSince: null } : { active: false, disabledReason: WebhookDisabledReason.Operator }),
+        })
+        .where('id', '=', id)
+        .returning(COLUMNS)
+        .executeTakeFirstOrThrow(),
+    );
     if (data.active === false) {
       await db.updateTable('WebhookDelivery').set({ state: 'cancelled' }).where('endpoint', '=', id).where('state', '=', 'pending').execute();
     }
@@ -172,7 +179,7 @@ export async function deleteWebhookEndpoint(ctx: ServiceContext, endpointId: unk
   // A path segment over REST: anything but an id is refused, never a NaN in SQL.
   const id = parseInput(idParam, endpointId);
   await ownEndpoint(ctx, id, scope);
-  await typedSql(ctx.em).deleteFrom('WebhookEndpoint').where('id', '=', id).execute();
+  await inTransaction(ctx, (tx) => auditedWrite(tx, { type: 'WebhookEndpoint', id }, () => typedSql(tx.em).deleteFrom('WebhookEndpoint').where('id', '=', id).execute()));
   return true;
 }
 
@@ -189,9 +196,10 @@ export async function rotateWebhookSecret(ctx: ServiceContext, endpointId: unkno
   const view = await ownEndpoint(ctx, id, scope);
   const secret = newWebhookSecret();
   const until = new Date(Date.now() + ctx.config.webhooks.secretOverlapSeconds * 1000);
-  await ctx.em.execute(
-    'update webhook_endpoint set previous_secret = secret, previous_secret_until = ?, secret = ? where id = ?',
-    [until, secret, id],
+  await inTransaction(ctx, (tx) =>
+    auditedWrite(tx, { type: 'WebhookEndpoint', id }, () =>
+      tx.em.execute('update webhook_endpoint set previous_secret = secret, previous_secret_until = ?, secret = ? where id = ?', [until, secret, id]),
+    ),
   );
   return { ...view, secret };
 }
@@ -238,14 +246,18 @@ export async function redeliverWebhookEvent(ctx: ServiceContext, endpointId: unk
   const id = parseInput(idParam, endpointId);
   const endpoint = await ownEndpoint(ctx, id, scope);
   const { eventId } = parseInput(RedeliverWebhookInput, input ?? {});
-  const [row] = await ctx.em.execute<{ id: string }[]>(
-    `insert into webhook_delivery (endpoint_id, event_id, position, state, attempts, next_attempt_at, created_at)
+  const [row] = await inTransaction(ctx, (tx) =>
+    auditedWrite(tx, { type: 'WebhookDelivery', createdId: (rows) => rows[0]?.id ?? 0 }, () =>
+      tx.em.execute<{ id: string }[]>(
+        `insert into webhook_delivery (endpoint_id, event_id, position, state, attempts, next_attempt_at, created_at)
      select ?, e.id, e.position, 'pending', 0, now(), now() from event e
       where e.position = ?::bigint and (?::int is null or e.shop_ids @> array[?::int])
      on conflict (endpoint_id, event_id) do update set state = 'pending', attempts = 0, next_attempt_at = now(), lease_until = null
       where webhook_delivery.state <> 'delivering'
      returning id::text as id`,
-    [id, eventId, endpoint.shopId, endpoint.shopId],
+        [id, eventId, endpoint.shopId, endpoint.shopId],
+      ),
+    ),
   );
   if (!row) throw notFound('Event', {});
   ctx.events.deliveriesWritten();
