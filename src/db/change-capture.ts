@@ -78,8 +78,10 @@ export class ChangeCapture implements EventSubscriber {
     started.delete(em);
     for (const { changeSet, action, before, after } of list) {
       const meta = changeSet.meta;
-      const pk = helper(changeSet.entity).getPrimaryKey(true) as Record<string, unknown> | null;
-      const id = meta.primaryKeys.map((key) => String(plain(pk?.[key] ?? (changeSet.originalEntity as Record<string, unknown> | undefined)?.[key]))).join(':');
+      // After the flush a created row has its key on the entity; a deleted one still carries it.
+      const row = changeSet.entity as Record<string, unknown>;
+      const original = changeSet.originalEntity as Record<string, unknown> | undefined;
+      const id = meta.primaryKeys.map((key) => String(plain(row[key] ?? original?.[key]))).join(':');
       const properties = meta.properties as Record<string, { fieldNames?: string[] } | undefined>;
       const column = (key: string) => properties[key]?.fieldNames?.[0] ?? key;
       into.push({ type: meta.className, id, action, before: cleaned(before, column), after: cleaned(after, column), shopId: shopOf(meta.className, changeSet.entity) });

@@ -3,7 +3,7 @@ import { AUDIT_ACTIONS } from '../../entities/audit-entry.entity.js';
 import { id, named, page, timestamp } from './common.js';
 
 /** A value as the log holds it: any JSON value (a secret is the text `[redacted]`). */
-const loggedValue = z.json().describe('The column\'s value, as JSON; null where the row did not exist');
+const loggedValue = z.unknown().describe('The column\'s value, as JSON; null where the row did not exist');
 
 export const AuditFieldChange = named(
   'AuditFieldChange',

@@ -95,7 +95,9 @@ export async function listAuditEntries(ctx: ServiceContext, input: unknown): Pro
     .leftJoin('User as u', 'u.id', 'a.actorId')
     .select([
       sql<string>`a.id::text`.as('id'),
-      'a.occurredAt', 'a.actorId', 'u.email', 'a.actorRole', 'a.shopId', 'a.operation', 'a.targetType', 'a.targetId', 'a.action', 'a.before', 'a.after', 'a.requestId',
+      // Aliased one by one: the user has a `shopId` column too, and the join must not blur the two.
+      'a.occurredAt as occurredAt', 'a.actorId as actorId', 'u.email as actorEmail', 'a.actorRole as actorRole', 'a.shopId as shopId', 'a.operation as operation',
+      'a.targetType as targetType', 'a.targetId as targetId', 'a.action as action', 'a.before as before', 'a.after as after', 'a.requestId as requestId',
       sql<number>`(count(*) over ())::int`.as('total'),
     ])
     .orderBy(sql`a.id`, 'desc')
@@ -109,7 +111,7 @@ export async function listAuditEntries(ctx: ServiceContext, input: unknown): Pro
       id: r.id,
       occurredAt: r.occurredAt,
       actorId: r.actorId,
-      actorEmail: r.email ?? null,
+      actorEmail: r.actorEmail ?? null,
       actorRole: r.actorRole,
       shopId: r.shopId,
       operation: r.operation,
