@@ -787,6 +787,14 @@ moved as (
 )
 select (select count(*) from gone)::int as pruned;
 
+-- store_audit_entries (SQL text)
+insert into audit_entry (occurred_at, actor_id, actor_role, shop_id, operation, target_type, target_id, action, before, after, request_id)
+select now(), ?::int, ?::text, e.shop_id, ?::text, e.target_type, e.target_id, e.action, e.before, e.after, ?::text
+  from rows from (json_to_recordset(?::json) as (shop_id int, target_type text, target_id text, action text, before jsonb, after jsonb))
+       with ordinality as e(shop_id, target_type, target_id, action, before, after, n)
+ order by e.n
+returning id::text as id;
+
 -- store_events (SQL text)
 insert into event (type, shop_ids, customer_id, payload, occurred_at)
 select e.type, e.shop_ids, e.customer_id, e.payload, e.occurred_at

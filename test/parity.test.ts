@@ -177,6 +177,9 @@ const GRAPHQL_TWIN: Record<string, string> = {
   'GET /api/admin/payments/by-reference': 'Query.paymentByReference',
   'GET /api/admin/payments/late-money': 'Query.lateMoney',
   'GET /api/orders/{id}/payments': 'Query.orderPayments',
+  // One GraphQL field for both scopes: the service takes the shop from the caller.
+  'GET /api/admin/audit-entries': 'Query.auditEntries',
+  'GET /api/merchant/audit-entries': 'Query.auditEntries',
 };
 
 /**

@@ -13,6 +13,7 @@ import { PlacedRow, placeOrders } from '../src/services/checkout/place-orders.re
 import { OrderRow, orderRowsById } from '../src/services/orders/order.repository.js';
 import { MergedCartRow, mergeCartLines } from '../src/services/checkout/cart.repository.js';
 import { storeEvents } from '../src/shared/outbox.repository.js';
+import { storeAuditEntries } from '../src/shared/audit.repository.js';
 import { EventRow, feedForAdmin, feedForCustomer, feedForShop, pruneEvents, RELAY_SQL, retentionHorizon, SequencedRow } from '../src/services/events/outbox.repository.js';
 import {
   claimDeliveries, disableEndpoint, lockDueEndpoints, logAttempt, reclaimLapsed, settleAttempts,
@@ -100,8 +101,13 @@ const CHECKED = [
   'merge_cart_lines', 'order_rows', 'place_orders',
   'store_events', 'event_feed_admin', 'event_feed_customer', 'event_feed_shop', 'event_prune', 'event_retention_horizon',
   'webhook_lock_due_endpoints', 'webhook_claim', 'webhook_log_attempt', 'webhook_settle_attempts', 'webhook_reclaim_lapsed', 'webhook_disable',
-  'sales_change_prune',
+  'sales_change_prune', 'store_audit_entries',
 ];
+
+it('the audit log\'s write returns what its schema declares', async () => {
+  const entries = [{ shop_id: null, target_type: 'Brand', target_id: '1', action: 'create', before: null, after: { name: 'B' } }, { shop_id: 3, target_type: 'Shop', target_id: '3', action: 'update', before: { status: 'active' }, after: { status: 'suspended' } }];
+  await expectRowsMatch(storeAuditEntries.text, [1, 'platform_admin', 'replaceBrands', 'rows-test', JSON.stringify(entries)], storeAuditEntries.row as z.ZodObject);
+});
 
 it('every fixed statement is checked here', () => {
   expect([...FIXED_STATEMENTS.keys()].sort()).toEqual([...CHECKED].sort());

@@ -15,3 +15,4 @@ import './shipping/freight.repository.js';
 import './events/outbox.repository.js';
 import './events/webhooks/webhooks.repository.js';
 import '../shared/outbox.repository.js';
+import '../shared/audit.repository.js';
