@@ -218,7 +218,7 @@ describe('reading the log', () => {
       actor_id: otherOperator.id, actor_email: otherOperator.email, actor_role: 'shop_operator', shop_id: otherShop.id,
       target_type: 'CouponTemplate', target_id: templateId, action: 'update', request_id: expect.stringMatching(/^audit-/), occurred_at: expect.any(String),
     });
-    expect(latest.changes).toContainEqual({ field: 'name', before: 'Filtered', after: 'Filtered again' });
+    expect(latest.changes).toContainEqual({ field: 'name', before: '"Filtered"', after: '"Filtered again"' });
 
     const byShop = await list(`shop_id=${otherShop.id}&page_size=100`);
     expect(byShop.body.items.every((e: { shop_id: number }) => e.shop_id === otherShop.id)).toBe(true);

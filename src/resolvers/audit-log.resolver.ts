@@ -1,8 +1,8 @@
-import { Args, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
+import { Args, Ctx, Query, Resolver } from 'type-graphql';
 import * as auditLog from '../services/platform/audit-log.service.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
-import { AuditEntryListArgs, AuditEntryPage, AuditFieldChange } from './types/audit.types.js';
+import { AuditEntryListArgs, AuditEntryPage } from './types/audit.types.js';
 
 @Resolver()
 export class AuditLogResolver {
@@ -12,18 +12,3 @@ export class AuditLogResolver {
   }
 }
 
-/** A logged value as JSON text: the schema has no JSON scalar (test/graphql-conventions.test.ts). */
-const jsonText = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
-
-@Resolver(() => AuditFieldChange)
-export class AuditFieldChangeResolver {
-  @FieldResolver(() => String, { nullable: true, description: 'The value before, as JSON text; null where the row did not exist' })
-  before(@Root() change: auditLog.AuditFieldChange) {
-    return jsonText(change.before);
-  }
-
-  @FieldResolver(() => String, { nullable: true, description: 'The value after, as JSON text; null where the row no longer exists' })
-  after(@Root() change: auditLog.AuditFieldChange) {
-    return jsonText(change.after);
-  }
-}

@@ -25,7 +25,7 @@ import { CustomerAdminResolver } from './customer-admin.resolver.js';
 import { AdminOrderResolver } from './admin-order.resolver.js';
 import { AdminShopResolver } from './admin-shop.resolver.js';
 import { ShopStateResolver } from './shop-state.resolver.js';
-import { AuditFieldChangeResolver, AuditLogResolver } from './audit-log.resolver.js';
+import { AuditLogResolver } from './audit-log.resolver.js';
 
 export const resolvers = [
   AuthResolver,
@@ -59,5 +59,4 @@ export const resolvers = [
   AdminShopResolver,
   ShopStateResolver,
   AuditLogResolver,
-  AuditFieldChangeResolver,
 ] as const;

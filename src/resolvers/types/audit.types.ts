@@ -3,10 +3,11 @@ import type { AuditAction } from '../../entities/audit-entry.entity.js';
 import { PageArgs, PageType } from './page.types.js';
 import { AuditActionEnum } from './enums.js';
 
-@ObjectType({ description: 'One field an audited write changed. Values are JSON texts (the schema has no JSON scalar); REST gives them as JSON values' })
+@ObjectType({ description: 'One field an audited write changed, its values as JSON texts (the schema has no JSON scalar; REST gives the same texts)' })
 export class AuditFieldChange {
   @Field({ description: 'The column, as the database names it' }) field!: string;
-  // `before` and `after` are resolved as JSON texts (AuditFieldChangeResolver).
+  @Field(() => String, { nullable: true, description: 'The value before, as JSON text (`"draft"`, `12`, `null`); null where the row did not exist' }) before!: string | null;
+  @Field(() => String, { nullable: true, description: 'The value after, as JSON text; null where the row no longer exists' }) after!: string | null;
 }
 
 @ObjectType({ description: 'A row a shop member or platform staff changed: who, in which role, for which shop, by which operation, and the fields before and after' })

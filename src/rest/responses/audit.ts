@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { AUDIT_ACTIONS } from '../../entities/audit-entry.entity.js';
 import { id, named, page, timestamp } from './common.js';
 
-/** A value as the log holds it: any JSON value (a secret is the text `[redacted]`). */
-const loggedValue = z.unknown().describe('The column\'s value, as JSON; null where the row did not exist');
+/** A value as the log holds it, as JSON text (a secret is `"[redacted]"`). */
+const loggedValue = z.string().nullable().describe('The column\'s value as JSON text (`"draft"`, `12`, `null`); null where the row did not exist');
 
 export const AuditFieldChange = named(
   'AuditFieldChange',

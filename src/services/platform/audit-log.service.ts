@@ -41,11 +41,15 @@ export const AuditLogInput = z
   .refine((f) => f.targetId === undefined || f.targetType !== undefined, { ...onceFieldsFit, message: 'target_id needs target_type', path: ['targetId'] })
   .refine((f) => !f.from || !f.to || f.from < f.to, { ...onceFieldsFit, message: 'from must be before to', path: ['from'] });
 
-/** One changed field: its column, and its value before and after (JSON values; null where the row did not exist). */
+/**
+ * One changed field: its column, and its value before and after as JSON text (`"draft"`, `12`,
+ * `null`), so a value of any type reads the same through both doors; null (no text) where the row
+ * did not exist.
+ */
 export interface AuditFieldChange {
   field: string;
-  before: unknown;
-  after: unknown;
+  before: string | null;
+  after: string | null;
 }
 
 export interface AuditEntryView {
@@ -67,7 +71,8 @@ export interface AuditEntryView {
 // The JSON columns hold objects by column name (shared/audit.ts writes nothing else).
 function changesOf(before: Record<string, unknown> | null, after: Record<string, unknown> | null): AuditFieldChange[] {
   const fields = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
-  return fields.map((field) => ({ field, before: before?.[field] ?? null, after: after?.[field] ?? null }));
+  const text = (row: Record<string, unknown> | null, field: string) => (row ? JSON.stringify(row[field] ?? null) : null);
+  return fields.map((field) => ({ field, before: text(before, field), after: text(after, field) }));
 }
 
 export const listAuditEntriesRefusals = refusals();
