@@ -1,0 +1,80 @@
+import { vi } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startTestApp, type TestApp } from './support/harness.js';
+import { newAdmin, newOperator, newShop, PASSWORD, type TestUser } from './support/fixtures.js';
+import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, sessionFor, StoreContext } from './support/browser.js';
+
+vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
+
+/**
+ * Issue 41 item 5 in the consoles, in Chromium: an admin reads the audit log and filters it by
+ * operation and by shop; a shop's operator reads their own shop's entries and never another's.
+ */
+let t: TestApp;
+let browser: Browser;
+let admin: TestUser;
+const contexts: StoreContext[] = [];
+
+beforeAll(async () => {
+  [t, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+  admin = await newAdmin(t);
+});
+afterAll(async () => {
+  for (const c of contexts) await c.close();
+  await browser?.close();
+  await t?.close();
+});
+
+async function signedIn(user: TestUser): Promise<{ ctx: StoreContext; page: Page }> {
+  const ctx = await StoreContext.open(browser, t, DESKTOP, await sessionFor(t, user.email, PASSWORD));
+  contexts.push(ctx);
+  return { ctx, page: await ctx.page() };
+}
+
+const couponBody = (name: string) => ({ name, discount_kind: 'fixed', amount_off: 500, min_order_amount: 3000, valid_days: 7, claim_stock: 50 });
+
+it('an admin reads the log and filters it by operation and by shop; an operator reads only their shop', async () => {
+  const shop = await newShop(t);
+  const operator = await newOperator(t, shop.id);
+  const other = await newShop(t);
+  const otherOperator = await newOperator(t, other.id);
+  const mine = await t.api('POST', '/api/merchant/coupon-templates', { token: operator.token, body: couponBody('Spring five') });
+  await t.api('PATCH', `/api/merchant/coupon-templates/${mine.body.id}`, { token: operator.token, body: { name: 'Spring six' } });
+  await t.api('POST', '/api/merchant/coupon-templates', { token: otherOperator.token, body: couponBody('Elsewhere') });
+  expect((await t.api('POST', `/api/admin/shops/${other.id}/suspend`, { token: admin.token, body: { reason: 'Counterfeits' } })).status).toBe(200);
+
+  const { ctx, page } = await signedIn(admin);
+  await page.goto('/admin');
+  await page.getByRole('navigation', { name: /console/ }).getByRole('link', { name: 'Audit log', exact: true }).click();
+  await page.getByRole('heading', { name: 'Audit log' }).waitFor();
+  // Newest first: the suspension, with the shop's status before and after.
+  const first = page.getByTestId('audit-entry').first();
+  await first.getByText('suspendShop').waitFor();
+  await first.getByText('active → suspended').waitFor();
+  await page.getByTestId('audit-entry').filter({ hasText: 'Spring five → Spring six' }).waitFor();
+
+  const filters = page.getByRole('search', { name: 'Filter the audit log' });
+  await filters.getByLabel('Operation').fill('updateCouponTemplate');
+  await filters.getByRole('button', { name: 'Filter' }).click();
+  await page.getByTestId('audit-entry').filter({ hasText: 'Spring five → Spring six' }).waitFor();
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="audit-entry"]')].every((row) => row.textContent?.includes('updateCouponTemplate')));
+  await ctx.screenshot(page, 'admin-audit-log');
+
+  await filters.getByLabel('Operation').fill('');
+  await filters.getByLabel('Shop id').fill(String(other.id));
+  await filters.getByRole('button', { name: 'Filter' }).click();
+  await page.getByTestId('audit-entry').filter({ hasText: 'Elsewhere' }).waitFor();
+  await page.waitForFunction(() => ![...document.querySelectorAll('[data-testid="audit-entry"]')].some((row) => row.textContent?.includes('Spring')));
+  expect(ctx.problems).toEqual([]);
+
+  // The shop's operator: their own shop's entries, nothing of the other shop.
+  const shopSide = await signedIn(operator);
+  await shopSide.page.goto('/merchant');
+  await shopSide.page.getByRole('navigation', { name: /console/ }).getByRole('link', { name: 'Audit log', exact: true }).click();
+  await shopSide.page.getByTestId('audit-entry').filter({ hasText: 'Spring five → Spring six' }).waitFor();
+  expect(await shopSide.page.getByTestId('audit-entry').filter({ hasText: 'Elsewhere' }).count()).toBe(0);
+  expect(await shopSide.page.getByTestId('audit-entry').filter({ hasText: 'suspendShop' }).count()).toBe(0);
+  await expect(shopSide.page.getByLabel('Shop id').count()).resolves.toBe(0);
+  await shopSide.ctx.screenshot(shopSide.page, 'console-audit-log');
+  expect(shopSide.ctx.problems).toEqual([]);
+});

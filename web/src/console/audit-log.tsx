@@ -1,0 +1,193 @@
+import { type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { useQuery } from 'urql';
+import { graphql } from './gql';
+import type { ConsoleAuditEntriesQuery } from './gql/graphql';
+import { QueryResult } from '../ui/query-result';
+import { Field, Pager, label, text, toInstant, toLocalInput, usePageParam, when } from './kit';
+
+const PAGE_SIZE = 20;
+
+const AuditEntries = graphql(`
+  query ConsoleAuditEntries(
+    $shopId: Int
+    $actorId: Int
+    $operation: String
+    $targetType: String
+    $targetId: String
+    $from: DateTimeISO
+    $to: DateTimeISO
+    $page: Int
+    $pageSize: Int
+  ) {
+    auditEntries(shopId: $shopId, actorId: $actorId, operation: $operation, targetType: $targetType, targetId: $targetId, from: $from, to: $to, page: $page, pageSize: $pageSize) {
+      page
+      pageSize
+      total
+      items {
+        id
+        occurredAt
+        actorId
+        actorEmail
+        actorRole
+        shopId
+        operation
+        targetType
+        targetId
+        action
+        requestId
+        changes {
+          field
+          before
+          after
+        }
+      }
+    }
+  }
+`);
+
+type Entry = ConsoleAuditEntriesQuery['auditEntries']['items'][number];
+
+/** The filters, kept in the address so a filtered view can be shared and reloaded. */
+const FILTERS = ['shop', 'actor', 'operation', 'targetType', 'targetId', 'from', 'to'] as const;
+type Filter = (typeof FILTERS)[number];
+
+const idOrNull = (value: string): number | null => (/^\d+$/.test(value) ? Number(value) : null);
+
+/** A changed value as JSON text, shown as it reads: `"draft"` as draft, absent as an empty cell. */
+const shown = (json: string | null | undefined): string => {
+  if (json == null) return '—';
+  const value: unknown = JSON.parse(json);
+  return typeof value === 'string' ? value : json;
+};
+
+function Changes({ entry }: { entry: Entry }) {
+  if (entry.changes.length === 0) return <>—</>;
+  return (
+    <dl className="audit-changes">
+      {entry.changes.map((c) => (
+        <div key={c.field}>
+          <dt>{c.field}</dt>
+          <dd>
+            {entry.action === 'CREATE' ? shown(c.after) : entry.action === 'DELETE' ? `${shown(c.before)} (deleted)` : `${shown(c.before)} → ${shown(c.after)}`}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/**
+ * The audit log: every write of shop members and platform staff, newest first. Platform admins see
+ * all of it and may filter by shop; a shop's operator sees their own shop's entries (the API decides:
+ * the same query, scoped by the caller).
+ */
+export function AuditLog({ platform }: { platform: boolean }) {
+  const [page, setPage] = usePageParam();
+  const [params, setParams] = useSearchParams();
+  const value = (name: Filter) => params.get(name) ?? '';
+  const variables = {
+    shopId: platform ? idOrNull(value('shop')) : null,
+    actorId: idOrNull(value('actor')),
+    operation: value('operation') || null,
+    targetType: value('targetType') || null,
+    targetId: value('targetType') ? value('targetId') || null : null,
+    from: value('from') || null,
+    to: value('to') || null,
+    page,
+    pageSize: PAGE_SIZE,
+  };
+  const [result] = useQuery({ query: AuditEntries, variables, requestPolicy: 'cache-and-network' });
+
+  const filter = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const next = new URLSearchParams();
+    for (const name of FILTERS) {
+      const raw = text(form.get(name));
+      if (!raw) continue;
+      next.set(name, name === 'from' || name === 'to' ? toInstant(raw) : raw);
+    }
+    setParams(next);
+  };
+
+  return (
+    <>
+      <h1>Audit log</h1>
+      <p>{platform ? 'Every write of shop members and platform staff, newest first.' : "Your shop's writes, and the platform's writes on your shop, newest first."}</p>
+      <form onSubmit={filter} role="search" aria-label="Filter the audit log" className="audit-filters">
+        {platform && (
+          <Field label="Shop id" name="audit-shop">
+            {(props) => <input {...props} name="shop" inputMode="numeric" defaultValue={value('shop')} />}
+          </Field>
+        )}
+        <Field label="Actor id" name="audit-actor">
+          {(props) => <input {...props} name="actor" inputMode="numeric" defaultValue={value('actor')} />}
+        </Field>
+        <Field label="Operation" name="audit-operation">
+          {(props) => <input {...props} name="operation" placeholder="upsertProduct" defaultValue={value('operation')} />}
+        </Field>
+        <Field label="Target type" name="audit-target-type">
+          {(props) => <input {...props} name="targetType" placeholder="Product" defaultValue={value('targetType')} />}
+        </Field>
+        <Field label="Target id" name="audit-target-id">
+          {(props) => <input {...props} name="targetId" defaultValue={value('targetId')} />}
+        </Field>
+        <Field label="From" name="audit-from">
+          {(props) => <input {...props} name="from" type="datetime-local" defaultValue={value('from') ? toLocalInput(value('from')) : ''} />}
+        </Field>
+        <Field label="Until" name="audit-to">
+          {(props) => <input {...props} name="to" type="datetime-local" defaultValue={value('to') ? toLocalInput(value('to')) : ''} />}
+        </Field>
+        <button type="submit">Filter</button>
+      </form>
+      <QueryResult result={result} what="Loading the audit log">
+        {({ auditEntries }) => (
+          <>
+            {auditEntries.items.length === 0 ? (
+              <p>No entries match.</p>
+            ) : (
+              <table className="grid">
+                <thead>
+                  <tr>
+                    <th scope="col">When</th>
+                    <th scope="col">Who</th>
+                    {platform && <th scope="col">Shop</th>}
+                    <th scope="col">Operation</th>
+                    <th scope="col">Target</th>
+                    <th scope="col">Changes</th>
+                    <th scope="col">Request</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {auditEntries.items.map((e) => (
+                    <tr key={e.id} data-testid="audit-entry">
+                      <td>{when(e.occurredAt)}</td>
+                      <td>
+                        {e.actorEmail ?? `#${e.actorId}`} ({label(e.actorRole.toUpperCase())})
+                      </td>
+                      {platform && <td>{e.shopId ?? 'Platform'}</td>}
+                      <td>
+                        {e.operation} <small>({label(e.action)})</small>
+                      </td>
+                      <td>
+                        {e.targetType} #{e.targetId}
+                      </td>
+                      <td>
+                        <Changes entry={e} />
+                      </td>
+                      <td>
+                        <code>{e.requestId}</code>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+            <Pager page={auditEntries.page} pageSize={auditEntries.pageSize} total={auditEntries.total} onPage={setPage} />
+          </>
+        )}
+      </QueryResult>
+    </>
+  );
+}
