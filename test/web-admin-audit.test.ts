@@ -2,7 +2,7 @@ import { vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newOperator, newShop, PASSWORD, type TestUser } from './support/fixtures.js';
-import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, sessionFor, StoreContext } from './support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, sessionFor, StoreContext, WAIT_TIMEOUT_MS } from './support/browser.js';
 
 vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
 
@@ -57,14 +57,14 @@ it('an admin reads the log and filters it by operation and by shop; an operator 
   await filters.getByLabel('Operation').fill('updateCouponTemplate');
   await filters.getByRole('button', { name: 'Filter' }).click();
   await page.getByTestId('audit-entry').filter({ hasText: 'Spring five → Spring six' }).waitFor();
-  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="audit-entry"]')].every((row) => row.textContent?.includes('updateCouponTemplate')));
+  await expect.poll(() => page.getByTestId('audit-entry').filter({ hasNotText: 'updateCouponTemplate' }).count(), { timeout: WAIT_TIMEOUT_MS }).toBe(0);
   await ctx.screenshot(page, 'admin-audit-log');
 
   await filters.getByLabel('Operation').fill('');
   await filters.getByLabel('Shop id').fill(String(other.id));
   await filters.getByRole('button', { name: 'Filter' }).click();
   await page.getByTestId('audit-entry').filter({ hasText: 'Elsewhere' }).waitFor();
-  await page.waitForFunction(() => ![...document.querySelectorAll('[data-testid="audit-entry"]')].some((row) => row.textContent?.includes('Spring')));
+  await expect.poll(() => page.getByTestId('audit-entry').filter({ hasText: 'Spring' }).count(), { timeout: WAIT_TIMEOUT_MS }).toBe(0);
   expect(ctx.problems).toEqual([]);
 
   // The shop's operator: their own shop's entries, nothing of the other shop.

@@ -73,12 +73,30 @@ export async function storeAudit(tx: ServiceContext, pending: PendingAudit): Pro
   await storeAuditEntries.run(tx.em, [actor.userId, actor.role, tx.operation ?? UNNAMED_OPERATION, tx.requestId, JSON.stringify(entries)]);
 }
 
-/** A row as the database holds it, by column name; null when there is none. Audited callers only. */
-async function rowSnapshot(tx: ServiceContext, type: string, id: number | string): Promise<Record<string, unknown> | null> {
+/** The rows whose `column` is `value`, as the database holds them (by column name), by their key as text. Audited callers only. */
+async function rowsSnapshot(tx: ServiceContext, type: string, column: string | null, value: number | string): Promise<Map<string, Record<string, unknown>>> {
   const meta = tx.em.getMetadata().getByClassName(type);
   const key = meta.getPrimaryProp().fieldNames[0];
-  const { rows } = await sql<{ row: Record<string, unknown> }>`select to_jsonb(t) as row from ${sql.table(meta.tableName)} t where ${sql.ref(`t.${key}`)} = ${id}`.execute(typedSql(tx.em));
-  return rows[0]?.row ?? null;
+  const { rows } = await sql<{ row: Record<string, unknown> }>`select to_jsonb(t) as row from ${sql.table(meta.tableName)} t where ${sql.ref(`t.${column ?? key}`)} = ${value}`.execute(typedSql(tx.em));
+  return new Map(rows.map(({ row }) => [String(row[key]), row]));
+}
+
+/** Records what differs between a row's two snapshots (nothing when nothing does). */
+function recordDifference(tx: ServiceContext, type: string, id: string, before: Record<string, unknown> | undefined, after: Record<string, unknown> | undefined): void {
+  if (!before && !after) return;
+  const changed = Object.keys({ ...before, ...after }).filter((key) => JSON.stringify(before?.[key]) !== JSON.stringify(after?.[key]));
+  if (before && after && changed.length === 0) return;
+  const pick = (row: Record<string, unknown> | undefined) => row && Object.fromEntries(changed.map((key) => [key, SECRET_COLUMN.test(key) && row[key] != null ? REDACTED : row[key]]));
+  const row = after ?? before ?? {};
+  const shopId = type === 'Shop' ? row.id : row.shop_id;
+  recordChange(tx, {
+    type,
+    id,
+    action: !before ? 'create' : !after ? 'delete' : 'update',
+    before: pick(before),
+    after: pick(after),
+    shopId: typeof shopId === 'number' ? shopId : null,
+  });
 }
 
 /**
@@ -93,23 +111,23 @@ export async function auditedWrite<T>(
   write: () => Promise<T>,
 ): Promise<T> {
   if (!tx.pendingAudit) return write();
-  const before = 'id' in target ? await rowSnapshot(tx, target.type, target.id) : null;
+  const before = 'id' in target ? await rowsSnapshot(tx, target.type, null, target.id) : new Map<string, Record<string, unknown>>();
   const result = await write();
-  const id = 'id' in target ? target.id : target.createdId(result);
-  const after = await rowSnapshot(tx, target.type, id);
-  if (!before && !after) return result;
-  const changed = Object.keys({ ...before, ...after }).filter((key) => JSON.stringify(before?.[key]) !== JSON.stringify(after?.[key]));
-  if (before && after && changed.length === 0) return result;
-  const pick = (row: Record<string, unknown> | null) => row && Object.fromEntries(changed.map((key) => [key, SECRET_COLUMN.test(key) && row[key] != null ? REDACTED : row[key]]));
-  const row = after ?? before ?? {};
-  const shopId = target.type === 'Shop' ? row.id : row.shop_id;
-  recordChange(tx, {
-    type: target.type,
-    id,
-    action: !before ? 'create' : !after ? 'delete' : 'update',
-    before: pick(before),
-    after: pick(after),
-    shopId: typeof shopId === 'number' ? shopId : null,
-  });
+  const id = String('id' in target ? target.id : target.createdId(result));
+  const after = await rowsSnapshot(tx, target.type, null, id);
+  recordDifference(tx, target.type, id, before.get(id), after.get(id));
+  return result;
+}
+
+/**
+ * The same for a write of several rows of one type, all of them those whose `column` is `value` (a
+ * product's SKUs, a template's regions): each row created, changed or deleted is recorded.
+ */
+export async function auditedRows<T>(tx: ServiceContext, target: { type: string; column: string; value: number | string }, write: () => Promise<T>): Promise<T> {
+  if (!tx.pendingAudit) return write();
+  const before = await rowsSnapshot(tx, target.type, target.column, target.value);
+  const result = await write();
+  const after = await rowsSnapshot(tx, target.type, target.column, target.value);
+  for (const id of new Set([...before.keys(), ...after.keys()])) recordDifference(tx, target.type, id, before.get(id), after.get(id));
   return result;
 }

@@ -12,6 +12,7 @@ import { homeContentItems } from './catalog.repository.js';
 import { lockOrderedList } from './ordered-list-lock.js';
 import { refusals } from '../../error-codes.js';
 import { changeListenerOf, type ChangeListener } from '../../db/change-listener.js';
+import { auditedRows } from '../../shared/audit.js';
 
 export interface ContentItemView {
   id: number;
@@ -192,12 +193,13 @@ export async function replaceHomeContent(
   requireAdmin(ctx);
   const kind = parseKind(kindParam);
   const { items } = parseInput(ReplaceContentInput, input);
-  return inTransaction(ctx, async ({ em }) => {
+  return inTransaction(ctx, async (tx) => {
+    const { em } = tx;
     await lockOrderedList(em, kind);
     await validateDestinations(em, items.map((i) => i.destination));
     // Deleted first, in its own statement: the flush would insert before deleting, and the new
     // positions would meet the old ones in the (not deferred) unique index.
-    await em.nativeDelete(HomeContentItem, { kind });
+    await auditedRows(tx, { type: 'HomeContentItem', column: 'kind', value: kind }, () => em.nativeDelete(HomeContentItem, { kind }));
     const stored = items.map((item, position) =>
       em.create(HomeContentItem, {
         kind,

@@ -19,6 +19,7 @@ import { refusals } from '../../error-codes.js';
 import { refuseInactiveShops } from './shop-status.js';
 import { adjustSkuStock, type StockChange } from '../inventory/inventory.service.js';
 import { containsPattern } from '../../shared/values.js';
+import { auditedRows } from '../../shared/audit.js';
 
 /**
  * Product management for a shop operator, limited to their own shop: another shop's product is
@@ -154,7 +155,8 @@ export const upsertProductRefusals = refusals('INSUFFICIENT_STOCK', 'NOT_FOUND',
 export async function upsertProduct(ctx: ServiceContext, input: unknown): Promise<MerchantProductView> {
   const { shopId } = requireOperator(ctx);
   const data = parseInput(UpsertInput, input);
-  return inTransaction(ctx, async ({ em }) => {
+  return inTransaction(ctx, async (tx) => {
+    const { em } = tx;
     const existing = data.id == null ? null : await lockOwnProduct(em, shopId, data.id);
     await checkReferences(em, data, existing?.id ?? null);
     const fields = {
@@ -167,8 +169,11 @@ export async function upsertProduct(ctx: ServiceContext, input: unknown): Promis
     };
     let product: Product;
     if (existing) {
-      await deleteLeftOutSkus(em, existing.id, data.skus);
-      await changeStock(em, data.skus);
+      // Statements, not flushes: the audit log reads the SKUs they change (shared/audit.ts).
+      await auditedRows(tx, { type: 'Sku', column: 'product_id', value: existing.id }, async () => {
+        await deleteLeftOutSkus(em, existing.id, data.skus);
+        await changeStock(em, data.skus);
+      });
       // Loaded after the stock changes, so the answer shows the stock they left.
       await em.populate(existing, ['skus']);
       // An edit always counts as one, even when no field changed.
@@ -185,7 +190,7 @@ export async function upsertProduct(ctx: ServiceContext, input: unknown): Promis
       else created.push({ sku: em.create(Sku, { product, name: sku.name, price: sku.price, stock: 0 }), stock: sku.stock ?? 0 });
     }
     await em.flush();
-    await adjustSkuStock(em, created.map(({ sku, stock }) => ({ skuId: sku.id, set: stock })));
+    await auditedRows(tx, { type: 'Sku', column: 'product_id', value: product.id }, () => adjustSkuStock(em, created.map(({ sku, stock }) => ({ skuId: sku.id, set: stock }))));
     // The new SKUs' stock as inventory left it (the entities still hold the 0 they were created with).
     for (const { sku } of created) await em.refresh(sku);
     return ownProductView(em, product);

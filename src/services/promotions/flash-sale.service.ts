@@ -14,6 +14,7 @@ import { dateTime, idParam, money, onceFieldsFit, parseInput, quantity, queryFla
 import { PageQuery, pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { refusals } from '../../error-codes.js';
 import { auditedWrite } from '../../shared/audit.js';
+import { auditedRows } from '../../shared/audit.js';
 
 /**
  * Flash-sale sessions: shop operators manage their own shop's sessions, anyone discovers the active
@@ -173,7 +174,9 @@ export async function updateFlashSale(ctx: ServiceContext, input: unknown): Prom
     await checkItems(tx.em, operator.shopId, data);
     tx.em.assign(session, { name: data.name, startsAt: data.startsAt, endsAt: data.endsAt });
     const skuIds = data.items.map((i) => i.skuId);
-    await refuseIfPricedOrders(tx.em.nativeDelete(FlashSaleItem, { flashSale: flashSaleId, sku: { $nin: skuIds } }));
+    await auditedRows(tx, { type: 'FlashSaleItem', column: 'flash_sale_id', value: flashSaleId }, () =>
+      refuseIfPricedOrders(tx.em.nativeDelete(FlashSaleItem, { flashSale: flashSaleId, sku: { $nin: skuIds } })),
+    );
     // Read without the entity manager: their counters change below through guarded statements.
     const kept = await typedSql(tx.em).selectFrom('FlashSaleItem').select(['id', 'sku']).where('flashSale', '=', flashSaleId).orderBy('id').execute();
     const wanted = new Map(data.items.map((i) => [i.skuId, i]));
@@ -222,7 +225,7 @@ async function setEnabled(ctx: ServiceContext, input: unknown, enabled: boolean,
     const session = await ownSession(tx.em, operator.shopId, flashSaleId, LockMode.PESSIMISTIC_WRITE);
     tx.em.assign(session, { enabled });
     await tx.em.flush();
-    await refuse(tx.em.nativeUpdate(FlashSaleItem, { flashSale: flashSaleId }, { enabled }));
+    await auditedRows(tx, { type: 'FlashSaleItem', column: 'flash_sale_id', value: flashSaleId }, () => refuse(tx.em.nativeUpdate(FlashSaleItem, { flashSale: flashSaleId }, { enabled })));
     return ownView(tx.em, operator.shopId, flashSaleId);
   });
 }

@@ -12,6 +12,7 @@ import { PageQuery, pageOf, pageWindow, type Page } from '../../shared/paginatio
 import { regionCode, type FreightTerms } from './freight-fees.js';
 import { refusals } from '../../error-codes.js';
 import { auditedWrite } from '../../shared/audit.js';
+import { auditedRows } from '../../shared/audit.js';
 
 export interface FreightRegionView extends FreightTerms {
   region: string;
@@ -105,7 +106,7 @@ export async function updateFreightTemplate(ctx: ServiceContext, input: unknown)
     const template = await tx.em.findOne(FreightTemplate, { id: templateId, shop: operator.shopId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!template) throw notFound('Freight template', { template_id: templateId });
     tx.em.assign(template, { name: data.name, ...termsOf(data), updatedAt: new Date() });
-    await tx.em.nativeDelete(FreightTemplateRegion, { template });
+    await auditedRows(tx, { type: 'FreightTemplateRegion', column: 'template_id', value: template.id }, () => tx.em.nativeDelete(FreightTemplateRegion, { template }));
     const regions = createRegions(tx.em, template, data.regions);
     await tx.em.flush();
     return toView(template, regions);

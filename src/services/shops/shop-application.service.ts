@@ -13,6 +13,7 @@ import { emailAddress, httpUrl, id, NOT_BLANK, parseInput, z } from '../../share
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
 import { moveApplication, refuseUnlessMovable } from './application-lifecycle.js';
 import { applicationViews, type ShopApplicationView } from './application-view.js';
+import { auditedWrite } from '../../shared/audit.js';
 
 /**
  * Shop onboarding (issue 41, item 1): a customer applies to open a shop; a platform admin approves
@@ -138,13 +139,15 @@ export async function approveShopApplication(ctx: ServiceContext, input: unknown
       tx.em.create(ShopProfile, { shop, logoUrl: application.logoUrl, description: application.description, contactPhone: application.contactPhone });
     }
     await tx.em.flush();
-    const promoted = await typedSql(tx.em)
-      .updateTable('User')
-      .set({ role: Role.ShopOperator, shop: shop.id })
-      .where('id', '=', application.applicant)
-      .where('role', '=', Role.Customer)
-      .returning('id')
-      .executeTakeFirst();
+    const promoted = await auditedWrite(tx, { type: 'User', id: application.applicant }, () =>
+      typedSql(tx.em)
+        .updateTable('User')
+        .set({ role: Role.ShopOperator, shop: shop.id })
+        .where('id', '=', application.applicant)
+        .where('role', '=', Role.Customer)
+        .returning('id')
+        .executeTakeFirst(),
+    );
     if (!promoted) {
       throw conflict('SHOP_APPLICANT_NOT_CUSTOMER', 'The applicant is no longer a customer (already an operator or staff), so cannot operate a new shop', {
         application_id: application.id,
