@@ -23,6 +23,8 @@ const CROSS_FIELD_RULES: { operation: RegExp; message: RegExp }[] = [
   { operation: /./, message: /must be (after|later than)|ends? (before|after)|before .*start|after .*end/i },
   // The reconciliation report: `from` not after `to`, at most 92 days.
   { operation: /^GET \/api\/admin\/reconciliation$/, message: /^(The report covers at most 92 days|from: from must not be after to)$/ },
+  // The audit log's filters: a time window that ends after it starts; a row's id with its type.
+  { operation: /^GET \/api\/(admin|merchant)\/audit-entries$/, message: /^(from: from must be before to|target_id: target_id needs target_type)$/ },
   // A listing's price range: the maximum not below the minimum.
   { operation: /^GET \/api\/products/, message: /must not be below the minimum price/ },
   // A list item naming a row by id that does not exist (a brand to rename): the id is valid, the row is not there.

@@ -11,6 +11,7 @@ export function auditLogRoutes(router: Router) {
     get: {
       doc: {
         tag, summary: 'Every write of shop members and platform staff, newest first, by shop, actor, operation, target and time', access: 'platform_admin',
+        description: '`to` must be after `from`; `target_id` needs `target_type`.',
         query: auditLog.AuditLogInput, response: AuditEntryPage, errors: auditLog.listAuditEntriesRefusals,
       },
       handle: ({ ctx, query }) => auditLog.listAuditEntries(ctx, query),
@@ -20,7 +21,7 @@ export function auditLogRoutes(router: Router) {
     get: {
       doc: {
         tag, summary: "Your shop's audit log: its members' writes and the platform's writes on it, newest first", access: 'shop_operator',
-        description: 'A `shop_id` other than your own shop is refused (403).',
+        description: 'A `shop_id` other than your own shop is refused (403). `to` must be after `from`; `target_id` needs `target_type`.',
         query: auditLog.AuditLogInput, response: AuditEntryPage, errors: auditLog.listAuditEntriesRefusals,
       },
       handle: ({ ctx, query }) => auditLog.listAuditEntries(ctx, query),
