@@ -234,7 +234,7 @@ export interface PaymentsConfig {
   /** The development gateway: how long its simulated customer takes, and the key its notifications are signed with. */
   sandbox: { delayMs: number; secret: string };
   /** Stripe: the secret API key, the webhook endpoint's signing secret, and (tests) another API address. */
-  stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | null;
+  stripe: { secretKey: string; publishableKey: string; webhookSecret: string; apiUrl: string | undefined } | null;
   alipay: AlipayConfig | null;
 }
 
@@ -360,6 +360,7 @@ function corsOrigins(env: Env): string[] {
 function payments(env: Env, nodeEnv: AppConfig['nodeEnv'], deviceSecret: string, paymentWindowMinutes: number): PaymentsConfig {
   const stripeKey = env.STRIPE_SECRET_KEY ?? '';
   const stripeHook = env.STRIPE_WEBHOOK_SECRET ?? '';
+  const stripePublishable = env.STRIPE_PUBLISHABLE_KEY?.trim() ?? '';
   const raw = env.PAYMENT_METHODS?.trim();
   const methods: PaymentMethod[] = raw
     ? raw.split(',').map((entry) => {
@@ -374,8 +375,13 @@ function payments(env: Env, nodeEnv: AppConfig['nodeEnv'], deviceSecret: string,
   if (methods.includes('sandbox') && nodeEnv === 'production') {
     throw new ConfigError('PAYMENT_METHODS: the sandbox gateway is for development only (it pays without money) and is refused with NODE_ENV=production');
   }
-  if (methods.includes('stripe') && (!stripeKey || !stripeHook)) {
-    throw new ConfigError('PAYMENT_METHODS lists stripe: set STRIPE_SECRET_KEY (sk_...) and STRIPE_WEBHOOK_SECRET (whsec_..., the webhook endpoint\'s signing secret)');
+  if (methods.includes('stripe') && (!stripeKey || !stripeHook || !stripePublishable)) {
+    throw new ConfigError(
+      'PAYMENT_METHODS lists stripe: set STRIPE_SECRET_KEY (sk_...), STRIPE_PUBLISHABLE_KEY (pk_..., given to Stripe.js in the browser) and STRIPE_WEBHOOK_SECRET (whsec_..., the webhook endpoint\'s signing secret)',
+    );
+  }
+  if (methods.includes('stripe') && !stripePublishable.startsWith('pk_')) {
+    throw new ConfigError(`STRIPE_PUBLISHABLE_KEY must be a publishable key (pk_...), never the secret one; got one starting "${stripePublishable.slice(0, 3)}"`);
   }
   const stripeApiUrl = env.STRIPE_API_URL?.trim() || undefined;
   if (stripeApiUrl && !/^https?:\/\/[^/]+\/?$/.test(stripeApiUrl)) throw new ConfigError(`STRIPE_API_URL must be an origin such as http://127.0.0.1:12111, got "${stripeApiUrl}"`);
@@ -383,7 +389,7 @@ function payments(env: Env, nodeEnv: AppConfig['nodeEnv'], deviceSecret: string,
     methods,
     queryAfterSeconds: integer(env, 'PAYMENT_QUERY_AFTER_SECONDS', 180, 1, 86_400),
     sandbox: { delayMs: integer(env, 'SANDBOX_PAYMENT_DELAY_MS', 3_000, 0, 600_000), secret: createHmac('sha256', deviceSecret).update('sandbox-payments').digest('base64url') },
-    stripe: methods.includes('stripe') ? { secretKey: stripeKey, webhookSecret: stripeHook, apiUrl: stripeApiUrl } : null,
+    stripe: methods.includes('stripe') ? { secretKey: stripeKey, publishableKey: stripePublishable, webhookSecret: stripeHook, apiUrl: stripeApiUrl } : null,
     alipay: methods.includes('alipay') ? alipay(env, paymentWindowMinutes) : null,
   };
 }
