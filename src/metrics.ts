@@ -37,6 +37,27 @@ export const dbAcquireDuration = new Histogram({
   registers,
 });
 
+export const dbStatementDuration = new Histogram({
+  name: 'mallfront_db_statement_duration_seconds',
+  help: 'Named hot statements (the repositories\' prepared and fixed statements) from the call to their rows, connection wait included, by statement name',
+  labelNames: ['statement'] as const,
+  buckets: [0.001, 0.005, 0.025, 0.1, 0.5, 2.5],
+  registers,
+});
+
+type StatementChild = ReturnType<typeof dbStatementDuration.labels>;
+const statementChildren = new Map<string, StatementChild>();
+
+/**
+ * The statement histogram's child of a statement name, made once per name. Names come from the code
+ * (`preparedQuery` and `fixedStatement` definitions), never from a request: the set is bounded by it.
+ */
+export function statementTimer(name: string): StatementChild {
+  let child = statementChildren.get(name);
+  if (!child) statementChildren.set(name, (child = dbStatementDuration.labels(name)));
+  return child;
+}
+
 export const dbRefusalCount = new Counter({
   name: 'mallfront_db_refusals_total',
   help: 'Requests refused because of the database: deadline (503, the request deadline passed), lock (409 RESOURCE_LOCKED, lock_timeout), unavailable (503, not reachable)',
@@ -223,12 +244,20 @@ new Gauge({
   },
 });
 
-let defaults = false;
+/**
+ * Whether this process measures what happens per query (connection waits, statement times): false
+ * until a server of the process serves metrics (`measureProcess`), so with METRICS=off the database
+ * layer reads no clock and observes nothing on its hot path. A live binding: importers see it change.
+ */
+export let measuring = false;
 
-/** Node's own metrics (event loop lag, heap, GC, CPU): once per process, only when metrics are served. */
-export function collectNodeMetrics(): void {
-  if (defaults) return;
-  defaults = true;
+/**
+ * Metrics are served (METRICS is not off): the per-query measures start, and Node's own metrics
+ * (event loop lag, heap, GC, CPU) are collected, once per process.
+ */
+export function measureProcess(): void {
+  if (measuring) return;
+  measuring = true;
   collectDefaultMetrics({ register: metricsRegistry });
 }
 

@@ -41,7 +41,7 @@ import { loadSalesTally } from '../services/catalog/sales-tally.js';
 import { HOME_CONTENT_CHANNEL } from '../services/catalog/home-content.service.js';
 import { ChangeListener, registerChangeListener } from '../db/change-listener.js';
 import { API_MOUNT } from '../rest/route.js';
-import { collectNodeMetrics, watchBacklog, watchPool, watchReadiness } from '../metrics.js';
+import { measureProcess, watchBacklog, watchPool, watchReadiness } from '../metrics.js';
 import { readBacklog } from '../services/events/outbox.repository.js';
 import { metricsEndpoint, observeGraphql, observeHttp, operationLabel } from './metrics-endpoint.js';
 
@@ -224,7 +224,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   // not even set up.
   const logRequests = deps.log.isLevelEnabled('info');
   const measure = deps.config.metrics.exposure !== 'off';
-  if (measure) collectNodeMetrics();
+  if (measure) measureProcess();
   app.use((req: Request, res: Response, next: NextFunction) => {
     inFlight.enter(res);
     // While stopping, a request that came on an open keep-alive connection is served, and the
