@@ -23,6 +23,8 @@ export const RELAY_SQL = {
   /** Parameters: the batch size, the NOTIFY channel. */
   round: 'select mf_relay_round($1::int, $2::text) as round',
   lastPosition: 'select last_position::text as last from event_sequence where id = 1',
+  /** With tracing on: the trace contexts of the events a round numbered (positions after $1, up to $2), for the round's span links. */
+  traceParents: 'select distinct trace_parent from event where position > $1::bigint and position <= $2::bigint and trace_parent is not null',
   /** The committed events after a position, in order: what a process hands its live subscribers. */
   after: `
 select position::text as id, type, to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at,
