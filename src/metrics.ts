@@ -175,7 +175,14 @@ export interface Backlog {
   webhookPending: number;
   webhookEndpoints: number;
   webhookOldestSeconds: number;
+  /** The WEBHOOK_BACKLOG_TOP endpoints with the most deliveries waiting, most first (`webhookBacklogByEndpoint`). */
+  webhookTop: { endpointId: number; pending: number }[];
+  /** Items of the flash sales running now with no activity stock left. */
+  flashSaleItemsSoldOut: number;
 }
+
+/** Endpoints given a series of their own in `mallfront_webhook_backlog_by_endpoint`; the rest are summed as `other`. */
+export const WEBHOOK_BACKLOG_TOP = 10;
 
 const backlogProbes = new Set<() => Promise<Backlog>>();
 
@@ -220,6 +227,58 @@ backlogGauge('mallfront_outbox_lag_events', 'Events committed and not yet relaye
 backlogGauge('mallfront_outbox_lag_seconds', 'Age of the oldest event not yet relayed (0: none waiting)', (b) => b.outboxSeconds);
 backlogGauge('mallfront_webhook_backlog_deliveries', 'Webhook deliveries waiting to be sent (first attempts and retries)', (b) => b.webhookPending);
 backlogGauge('mallfront_webhook_backlog_endpoints', 'Webhook endpoints with deliveries waiting', (b) => b.webhookEndpoints);
+backlogGauge('mallfront_flash_sale_items_sold_out', 'Items of the flash sales running now whose activity stock is gone (sold out)', (b) => b.flashSaleItemsSoldOut);
+
+/**
+ * The backlog per endpoint, bounded: the WEBHOOK_BACKLOG_TOP endpoints with the most deliveries
+ * waiting each get a series labelled with their id, all others one series, `other` (shops add
+ * endpoints freely: a series each would grow without end). Each scrape sets the series afresh, so an
+ * endpoint that left the top is gone from the next scrape: at most WEBHOOK_BACKLOG_TOP + 1 series.
+ */
+new Gauge({
+  name: 'mallfront_webhook_backlog_by_endpoint',
+  help: `Webhook deliveries waiting, for the ${WEBHOOK_BACKLOG_TOP} endpoints with the most (label: the endpoint id), and all other endpoints together (other)`,
+  labelNames: ['endpoint'] as const,
+  registers,
+  aggregator: 'max',
+  async collect() {
+    const b = await backlog();
+    if (!b) return;
+    this.reset();
+    let top = 0;
+    for (const { endpointId, pending } of b.webhookTop) {
+      this.set({ endpoint: String(endpointId) }, pending);
+      top += pending;
+    }
+    this.set({ endpoint: 'other' }, Math.max(0, b.webhookPending - top));
+  },
+});
+
+const salesTallies = new Set<() => number | null>();
+
+/** Reads the age of a sales tally (seconds since it was last brought up to date; null: not loaded) at each scrape until the returned function is called. */
+export function watchSalesTally(age: () => number | null): () => void {
+  salesTallies.add(age);
+  return () => salesTallies.delete(age);
+}
+
+new Gauge({
+  name: 'mallfront_sales_tally_age_seconds',
+  help: "Seconds since the process's sales tally (rankings by sales) was last brought up to date from the sales log; absent while it is not loaded",
+  registers,
+  // The oldest of the cluster's processes.
+  aggregator: 'max',
+  collect() {
+    this.reset();
+    let oldest: number | null = null;
+    for (const age of salesTallies) {
+      const seconds = age();
+      if (seconds !== null && (oldest === null || seconds > oldest)) oldest = seconds;
+    }
+    if (oldest !== null) this.set(oldest);
+  },
+});
+
 backlogGauge('mallfront_webhook_backlog_oldest_seconds', 'Age of the oldest webhook delivery waiting (0: none)', (b) => b.webhookOldestSeconds);
 
 const readinessProbes = new Set<() => Promise<boolean>>();

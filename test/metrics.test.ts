@@ -167,6 +167,54 @@ describe('label cardinality', () => {
   });
 });
 
+describe('series stay bounded under 10,000 requests', () => {
+  it('random ids in paths and random operation names: the first half adds a bounded set of series, the second half none', async () => {
+    const { product } = await shopWithProduct(t);
+    const random = () => randomBytes(6).toString('hex');
+    const requests = (n: number) =>
+      Array.from({ length: n }, (_, i): (() => Promise<unknown>) => {
+        switch (i % 4) {
+          case 0:
+            return () => get(`/api/products/${1_000_000 + Math.floor(Math.random() * 1e9)}`);
+          case 1:
+            return () => get(`/api/products/${product.id}/reviews?after=${random()}`);
+          case 2:
+            return () => get(`/${random()}/${random()}`);
+          default:
+            return () =>
+              fetch(`${t.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `query Op_${random()} { __typename }` }) }).then((r) => r.arrayBuffer());
+        }
+      });
+    /** Runs the requests 16 at a time. */
+    const run = async (work: (() => Promise<unknown>)[]) => {
+      let next = 0;
+      await Promise.all(Array.from({ length: 16 }, async () => {
+        while (next < work.length) await work[next++]();
+      }));
+    };
+    const series = (samples: Sample[]) => new Set(samples.filter((s) => s.name.startsWith('mallfront_')).map((s) => `${s.name}${JSON.stringify(Object.entries(s.labels).sort())}`));
+    const before = series(await scrape());
+    await run(requests(5_000));
+    const half = series(await scrape());
+    // At most the operation names' cap (100) of new GraphQL series, a few route and status-class
+    // series, and the histogram buckets of each; the statement histogram's names are the code's.
+    const added = [...half].filter((key) => !before.has(key) && !key.includes('_bucket'));
+    expect(added.length).toBeLessThanOrEqual(2 * (100 + 30));
+    await run(requests(5_000));
+    const after = series(await scrape());
+    // Gauges read at scrape (the backlog per endpoint, the pool) may move between their bounded label values, never beyond them.
+    const grown = [...after].filter((key) => !half.has(key) && !key.startsWith('mallfront_webhook_backlog_by_endpoint'));
+    expect(grown).toEqual([]);
+    // No id of a path is a label value; operation names are at most the cap, plus "other".
+    const samples = await scrape();
+    const operations = new Set(samples.filter((x) => x.name === 'mallfront_graphql_operation_duration_seconds_count').map((x) => x.labels.operation));
+    expect(operations.size).toBeLessThanOrEqual(101);
+    // Routes are templates or fixed labels: no id and no path as sent.
+    const routes = new Set(samples.filter((x) => x.name === 'mallfront_http_request_duration_seconds_count').map((x) => x.labels.route));
+    for (const route of routes) expect(route).not.toMatch(/\d{7,}|[0-9a-f]{12}/);
+  }, 300_000);
+});
+
 describe('business counters', () => {
   it('a checkout, a gateway payment and a refused login move their counters, once each', async () => {
     const before = await scrape();

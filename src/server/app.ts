@@ -39,11 +39,11 @@ import { operationExecution } from '../graphql/operation-executor.js';
 import { traceRootFields } from '../graphql/traced-fields.js';
 import { primaryRetryOf } from '../shared/replica-reads.js';
 import { graphqlHttp } from './graphql-http.js';
-import { loadSalesTally } from '../services/catalog/sales-tally.js';
+import { loadSalesTally, salesTallyAge } from '../services/catalog/sales-tally.js';
 import { HOME_CONTENT_CHANNEL } from '../services/catalog/home-content.service.js';
 import { ChangeListener, registerChangeListener } from '../db/change-listener.js';
 import { API_MOUNT } from '../rest/route.js';
-import { measureProcess, watchBacklog, watchPool, watchReadiness } from '../metrics.js';
+import { measureProcess, watchBacklog, watchPool, watchReadiness, watchSalesTally } from '../metrics.js';
 import { readBacklog } from '../services/events/outbox.repository.js';
 import { metricsEndpoint, observeGraphql, observeHttp, operationLabel } from './metrics-endpoint.js';
 
@@ -266,6 +266,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   const servingPool = await poolOf(deps.orm.em.fork());
   const unwatchPool = watchPool(servingPool);
   const unwatchBacklog = watchBacklog(() => readBacklog(servingPool));
+  const unwatchSalesTally = watchSalesTally(() => salesTallyAge(deps.orm.em));
   app.get('/metrics', metricsEndpoint(deps.config.metrics));
   const health = new PoolHealth(servingPool, {
     clientUrl: deps.orm.config.get('clientUrl'),
@@ -393,6 +394,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
         // Scrapes from now on no longer read this server's pool and probes, which close below.
         unwatchPool();
         unwatchBacklog();
+        unwatchSalesTally();
         unwatchReadiness();
         if (sandbox instanceof SandboxProvider) sandbox.stop();
         await stopWebhooks();
