@@ -16,6 +16,9 @@ import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import http from 'node:http';
 import { startServerProcess } from './support/server-process.js';
+import { newFlashSale } from './support/flash-sales.js';
+import { FIXED_STATEMENTS, PREPARED_QUERIES } from '../src/db/prepared-queries.js';
+import '../src/services/repositories.js';
 
 const TOKEN = `metrics-${randomBytes(12).toString('hex')}`;
 let t: TestApp;
@@ -213,6 +216,63 @@ describe('series stay bounded under 10,000 requests', () => {
     const routes = new Set(samples.filter((x) => x.name === 'mallfront_http_request_duration_seconds_count').map((x) => x.labels.route));
     for (const route of routes) expect(route).not.toMatch(/\d{7,}|[0-9a-f]{12}/);
   }, 300_000);
+});
+
+describe('the database and the background work, per statement, endpoint and sale', () => {
+  it('times named statements under their names, one of the code\'s', async () => {
+    const { product } = await shopWithProduct(t);
+    expect(await get(`/api/products/${product.id}`)).toBe(200);
+    const samples = await scrape();
+    const names = new Set(samples.filter((x) => x.name === 'mallfront_db_statement_duration_seconds_count').map((x) => x.labels.statement));
+    expect(names.size).toBeGreaterThan(0);
+    for (const name of names) expect(FIXED_STATEMENTS.has(name) || PREPARED_QUERIES.has(name)).toBe(true);
+  });
+
+  it('webhook backlog: the ten endpoints with the most waiting by id, the rest as other; sold-out items of running flash sales; the sales tally\'s age', async () => {
+    const endpoints = await t.sql<{ id: number }>(
+      `insert into webhook_endpoint (url, event_types, secret, created_at)
+       select 'http://127.0.0.1:9/backlog-' || g, array['payment.captured'], 'whsec_backlog', now() from generate_series(1, 12) g returning id`,
+    );
+    const events = await t.sql<{ id: string }>(
+      `insert into event (type, shop_ids, customer_id, payload, occurred_at) select 'stock.low', '{}', null, '{}', now() from generate_series(1, 12) returning id::text as id`,
+    );
+    const { shop, product } = await shopWithProduct(t, [{ price: 1000, stock: 5 }, { price: 1000, stock: 5 }]);
+    const before = await scrape();
+    // Endpoint n (1..12) has n deliveries waiting.
+    await t.sql(
+      `insert into webhook_delivery (endpoint_id, event_id, position, state, next_attempt_at, created_at)
+       select e.id, v.id::bigint, v.id::bigint, 'pending', now() + interval '1 hour', now()
+         from unnest(?::int[]) with ordinality as e(id, n), unnest(?::bigint[]) with ordinality as v(id, m) where v.m <= e.n`,
+      [`{${endpoints.map((e) => e.id).join(',')}}`, `{${events.map((e) => e.id).join(',')}}`],
+    );
+    const sale = await newFlashSale(t, { shopId: shop.id, items: product.skuIds.map((skuId) => ({ skuId, activityPrice: 500, reservedStock: 2 })) });
+    await t.sql('update flash_sale_item set remaining_stock = 0 where id = ?', [sale.itemIds[0]]);
+    try {
+      // Scrapes within a second share one read of the backlog: wait for a fresh one.
+      const after = await until('a fresh backlog read', async () => {
+        const samples = await scrape();
+        return valueOf(samples, 'mallfront_webhook_backlog_deliveries') >= valueOf(before, 'mallfront_webhook_backlog_deliveries') + 78 ? samples : undefined;
+      });
+      const byEndpoint = after.filter((x) => x.name === 'mallfront_webhook_backlog_by_endpoint');
+      expect(byEndpoint.length).toBeLessThanOrEqual(11);
+      // Ours with 3..12 waiting are the top ten (no other test leaves more than 2 waiting at one endpoint).
+      for (const [i, endpoint] of endpoints.entries()) {
+        const series = byEndpoint.find((x) => x.labels.endpoint === String(endpoint.id));
+        if (i < 2) expect(series).toBeUndefined();
+        else expect(series?.value).toBe(i + 1);
+      }
+      const other = byEndpoint.find((x) => x.labels.endpoint === 'other')!.value;
+      expect(other + byEndpoint.filter((x) => x.labels.endpoint !== 'other').reduce((sum, x) => sum + x.value, 0)).toBe(valueOf(after, 'mallfront_webhook_backlog_deliveries'));
+      expect(other).toBeGreaterThanOrEqual(3);
+      expect(valueOf(after, 'mallfront_flash_sale_items_sold_out') - valueOf(before, 'mallfront_flash_sale_items_sold_out')).toBe(1);
+      // The tally was read before serving: its age is there, and not negative.
+      expect(after.find((x) => x.name === 'mallfront_sales_tally_age_seconds')?.value).toBeGreaterThanOrEqual(0);
+    } finally {
+      await t.sql('delete from webhook_delivery where endpoint_id = any(?::int[])', [`{${endpoints.map((e) => e.id).join(',')}}`]);
+      await t.sql('update flash_sale set enabled = false where id = ?', [sale.id]);
+      await t.sql('update flash_sale_item set enabled = false where flash_sale_id = ?', [sale.id]);
+    }
+  });
 });
 
 describe('business counters', () => {
