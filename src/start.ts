@@ -81,6 +81,7 @@ async function serve(config: AppConfig, log: Logger, database: Pick<ServedDataba
     : undefined;
   await reads?.start();
   const app = await startApp({ config, orm, log, events, wiring: serviceWiring(config), reads }, config.port);
+  if (tracing) log.info({ otlpEndpoint: config.otlpEndpoint ?? process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT }, 'tracing on: OpenTelemetry spans are exported over OTLP');
   log.info({ port: app.port, pid: process.pid }, `Mallfront listening: http://localhost:${app.port}/graphql and http://localhost:${app.port}/api`);
   return async () => {
     await app.stop();

@@ -131,8 +131,7 @@ export const BACKLOG_SQL = `select
   (select coalesce(json_agg(json_build_object('endpoint_id', t.endpoint_id, 'pending', t.pending) order by t.pending desc, t.endpoint_id), '[]'::json)
      from (select endpoint_id, count(*)::int as pending from webhook_delivery where state = 'pending'
             group by endpoint_id order by pending desc, endpoint_id limit ${WEBHOOK_BACKLOG_TOP}) t) as webhook_top,
-  (select count(*)::int from flash_sale_item i join flash_sale s on s.id = i.flash_sale_id
-    where s.enabled and i.sale_window @> now() and i.remaining_stock = 0) as flash_sold_out`;
+  (select count(*)::int from flash_sale_item i where i.enabled and i.sale_window @> now() and i.remaining_stock = 0) as flash_sold_out`;
 
 const BacklogRow = z.object({
   outbox_events: z.number(),
