@@ -175,8 +175,12 @@ describe('tracing on (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
       for (const statement of graphqlStatements) expect(ancestors(statement, spans).slice(-2)).toEqual([operation, graphqlRoot]);
       expect(graphqlStatements.some((s) => s.parentSpanId === field!.spanId)).toBe(true);
 
-      // Checkout: its statements in its trace (the combined write among them).
-      expect(spans.filter((s) => s.traceId === checkoutTrace && isPg(s)).length).toBeGreaterThan(1);
+      // Checkout: its statements in its trace, the order's write among them, under Express.
+      const checkoutStatements = spans.filter((s) => s.traceId === checkoutTrace && isPg(s));
+      expect(checkoutStatements.length).toBeGreaterThan(1);
+      const write = checkoutStatements.find((s) => /insert into "?shop_order"?/i.test(String(s.attributes['db.query.text'] ?? s.attributes['db.statement'])));
+      expect(write).toBeDefined();
+      expect(ancestors(write!, spans).some((s) => s.scope === '@opentelemetry/instrumentation-express')).toBe(true);
       expect(checkoutRoot.name).toBe('POST /api/checkout');
 
       // The relay's round and the delivery: traces of their own, linked to the checkout's.
