@@ -175,7 +175,7 @@ export interface Backlog {
   webhookPending: number;
   webhookEndpoints: number;
   webhookOldestSeconds: number;
-  /** The WEBHOOK_BACKLOG_TOP endpoints with the most deliveries waiting, most first (`webhookBacklogByEndpoint`). */
+  /** The WEBHOOK_BACKLOG_TOP endpoints with the most deliveries waiting, most first (`mallfront_webhook_backlog_by_endpoint`). */
   webhookTop: { endpointId: number; pending: number }[];
   /** Items of the flash sales running now with no activity stock left. */
   flashSaleItemsSoldOut: number;
