@@ -118,6 +118,12 @@ export interface AppConfig {
    * `token` when METRICS_TOKEN is set, else `off` (never public unless asked for).
    */
   metrics: { exposure: 'off' | 'public' | 'token'; token: string | undefined };
+  /**
+   * OTEL_EXPORTER_OTLP_ENDPOINT: where OpenTelemetry traces go; unset, tracing is off. The SDK reads it
+   * (and the other standard OTEL_* variables) itself, before this configuration is loaded (src/main.ts,
+   * src/tracing.ts `tracingWanted`); it is here so the process can say at start where its traces go.
+   */
+  otlpEndpoint: string | undefined;
   /** `compiled`: how many times a document runs before it is compiled (1: at once). */
   graphqlCompileAfter: number;
   /** A SKU whose stock falls below this after a sale raises a `stock.low` event. */
@@ -582,6 +588,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     checkoutWriter: oneOf(env, 'CHECKOUT_WRITER', ['combined', 'transactional'] as const, 'combined'),
     graphqlExecutor: oneOf(env, 'GRAPHQL_EXECUTOR', ['compiled', 'standard'] as const, 'compiled'),
     metrics: metricsExposure(env, nodeEnv),
+    otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || undefined,
     graphqlCompileAfter: integer(env, 'GRAPHQL_COMPILE_AFTER', 2, 1, 1000),
     stockLowThreshold: integer(env, 'STOCK_LOW_THRESHOLD', 5, 0, 1_000_000),
     trustProxy: trustProxy(env),
