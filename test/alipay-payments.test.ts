@@ -159,7 +159,7 @@ describe('alipay', () => {
     const url = new URL(payment.next_step.url);
     expect(`${url.origin}${url.pathname}`).toBe(alipay.url);
     const params = Object.fromEntries(url.searchParams);
-    expect(params).toMatchObject({ method: 'alipay.trade.page.pay', app_id: APP_ID, sign_type: 'RSA2', charset: 'utf-8', version: '1.0', notify_url: `${publicUrl}/api/payments/notifications/alipay`, return_url: `${publicUrl}/payments/${payment.id}` });
+    expect(params).toMatchObject({ method: 'alipay.trade.page.pay', app_id: APP_ID, sign_type: 'RSA2', charset: 'utf-8', version: '1.0', notify_url: `${publicUrl}/api/payments/notifications/alipay`, return_url: `${publicUrl}/checkout/payment/${payment.id}` });
     expect(JSON.parse(params.biz_content)).toMatchObject({ out_trade_no: payment.provider_reference, total_amount: yuanOf(total), product_code: 'FAST_INSTANT_TRADE_PAY', timeout_express: '30m' });
     expect(createVerify('RSA-SHA256').update(signContent(params, ['sign'])).verify(app.publicKey, params.sign, 'base64')).toBe(true);
     // Tampered with (another amount), the gateway refuses the page.
@@ -197,7 +197,7 @@ describe('alipay', () => {
     expect(payment).toMatchObject({ status: 'PENDING', nextStep: { type: 'redirect' } });
     const params = Object.fromEntries(new URL(payment.nextStep.url).searchParams);
     expect(params.method).toBe('alipay.trade.wap.pay');
-    expect(JSON.parse(params.biz_content)).toMatchObject({ product_code: 'QUICK_WAP_WAY', total_amount: yuanOf(total), quit_url: `${publicUrl}/payments/${payment.id}` });
+    expect(JSON.parse(params.biz_content)).toMatchObject({ product_code: 'QUICK_WAP_WAY', total_amount: yuanOf(total), quit_url: `${publicUrl}/checkout/payment/${payment.id}` });
     expect((await alipay.open(payment.nextStep.url)).status).toBe(200);
     expect(alipay.trades.get(payment.providerReference)?.method).toBe('alipay.trade.wap.pay');
     const { answer } = await paidAndNotified({ id: payment.id, status: 'pending', provider_reference: payment.providerReference, next_step: payment.nextStep });
