@@ -1,13 +1,12 @@
-import net from 'node:net';
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { vi } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { loadConfig } from '../src/config.js';
-import { startTestApp, type TestApp } from './support/harness.js';
+import type { TestApp } from './support/harness.js';
 import { newCategory, newProduct, newShop } from './support/fixtures.js';
 import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, StoreContext } from './support/browser.js';
 import { startAlipayStandIn, type AlipayStandIn } from './support/alipay-stand-in.js';
-import { TcpProxy } from './support/tcp-proxy.js';
+import type { TcpProxy } from './support/tcp-proxy.js';
+import { startAlipayApp } from './support/alipay-front.js';
 import { addToCart, checkOut, register } from './support/storefront-steps.js';
 
 vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
@@ -24,7 +23,6 @@ const APP_ID = '2021000000000042';
 const pair = () => generateKeyPairSync('rsa', { modulusLength: 2048 });
 const app = pair();
 const alipayKeys = pair();
-const pem = (key: KeyObject, type: 'pkcs1' | 'spki') => key.export({ format: 'pem', type } as never) as unknown as string;
 
 let t: TestApp;
 let browser: Browser;
@@ -34,25 +32,12 @@ let publicUrl: string;
 const contexts: StoreContext[] = [];
 let lantern: { id: number };
 
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 beforeAll(async () => {
   alipay = await startAlipayStandIn({ appId: APP_ID, appPublicKey: app.publicKey, alipayPrivateKey: alipayKeys.privateKey });
-  const port = await freePort();
-  publicUrl = `http://127.0.0.1:${port}`;
-  const env = {
-    NODE_ENV: 'test', PAYMENT_METHODS: 'wallet,alipay', ALIPAY_APP_ID: APP_ID, ALIPAY_PRIVATE_KEY: pem(app.privateKey, 'pkcs1'),
-    ALIPAY_PUBLIC_KEY: pem(alipayKeys.publicKey, 'spki'), ALIPAY_GATEWAY_URL: alipay.url, PUBLIC_URL: publicUrl,
-  };
-  [t, browser] = await Promise.all([startTestApp({ payments: loadConfig(env).payments }), launchBrowser()]);
-  front = new TcpProxy('127.0.0.1', t.app.port);
-  await front.start(port);
+  [{ t, front, publicUrl }, browser] = await Promise.all([
+    startAlipayApp({ appId: APP_ID, appPrivateKey: app.privateKey, alipayPublicKey: alipayKeys.publicKey, gatewayUrl: alipay.url }),
+    launchBrowser(),
+  ]);
   const category = await newCategory(t, await newCategory(t));
   const shop = await newShop(t, { name: 'Harbor Tech' });
   lantern = await newProduct(t, { shopId: shop.id, categoryId: category.id, name: 'Trail Lantern', skus: [{ price: 12900, stock: 20, name: 'Graphite' }] });
