@@ -12,6 +12,7 @@ import { Reconciliation } from './reconciliation';
 import { PaymentDesk } from './payments';
 import { Disputes } from './disputes';
 import { Customers } from './customers';
+import { Webhooks } from '../webhooks';
 import { AuditLog } from '../audit-log';
 
 const LINKS: ConsoleLink[] = [
@@ -26,6 +27,7 @@ const LINKS: ConsoleLink[] = [
   { to: '/admin/payments', label: 'Payments' },
   { to: '/admin/disputes', label: 'Disputes' },
   { to: '/admin/customers', label: 'Customers' },
+  { to: '/admin/webhooks', label: 'Webhooks' },
   { to: '/admin/audit-log', label: 'Audit log' },
 ];
 
@@ -47,6 +49,7 @@ export default function AdminConsole() {
         <Route path="payments" element={<PaymentDesk />} />
         <Route path="disputes" element={<Disputes />} />
         <Route path="customers" element={<Customers />} />
+        <Route path="webhooks" element={<Webhooks />} />
         <Route path="audit-log" element={<AuditLog platform />} />
         <Route path="*" element={<p role="alert">No such screen in the platform console.</p>} />
       </Routes>

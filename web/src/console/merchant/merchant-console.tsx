@@ -8,6 +8,7 @@ import { Refunds, Reviews } from './after-sale';
 import { CouponTemplates, FlashSales, GroupBuys } from './promotions';
 import { FreightTemplates } from './freight';
 import { MoneyScreen } from './money';
+import { Webhooks } from '../webhooks';
 import { AuditLog } from '../audit-log';
 
 const LINKS: ConsoleLink[] = [
@@ -21,6 +22,7 @@ const LINKS: ConsoleLink[] = [
   { to: '/merchant/group-buys', label: 'Group buys' },
   { to: '/merchant/freight', label: 'Freight templates' },
   { to: '/merchant/money', label: 'Money' },
+  { to: '/merchant/webhooks', label: 'Webhooks' },
   { to: '/merchant/audit-log', label: 'Audit log' },
 ];
 
@@ -43,6 +45,7 @@ export default function MerchantConsole() {
         <Route path="group-buys" element={<GroupBuys />} />
         <Route path="freight" element={<FreightTemplates />} />
         <Route path="money" element={<MoneyScreen />} />
+        <Route path="webhooks" element={<Webhooks />} />
         <Route path="audit-log" element={<AuditLog platform={false} />} />
         <Route path="*" element={<p role="alert">No such screen in the shop console.</p>} />
       </Routes>
