@@ -38,6 +38,7 @@ import { Migration20261203300000ShopStates } from './Migration20261203300000Shop
 import { Migration20261203400000ClearingSlots } from './Migration20261203400000ClearingSlots.js';
 import { Migration20261203600000Disputes } from './Migration20261203600000Disputes.js';
 import { Migration20261203610000DisabledAccounts } from './Migration20261203610000DisabledAccounts.js';
+import { Migration20261203700000StaffRoles } from './Migration20261203700000StaffRoles.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -83,4 +84,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261203400000ClearingSlots', class: Migration20261203400000ClearingSlots },
   { name: 'Migration20261203600000Disputes', class: Migration20261203600000Disputes },
   { name: 'Migration20261203610000DisabledAccounts', class: Migration20261203610000DisabledAccounts },
+  { name: 'Migration20261203700000StaffRoles', class: Migration20261203700000StaffRoles },
 ];

@@ -25,6 +25,7 @@ import { CustomerAdminResolver } from './customer-admin.resolver.js';
 import { AdminOrderResolver } from './admin-order.resolver.js';
 import { AdminShopResolver } from './admin-shop.resolver.js';
 import { ShopStateResolver } from './shop-state.resolver.js';
+import { ShopMemberResolver } from './shop-member.resolver.js';
 
 export const resolvers = [
   AuthResolver,
@@ -57,4 +58,5 @@ export const resolvers = [
   AdminOrderResolver,
   AdminShopResolver,
   ShopStateResolver,
+  ShopMemberResolver,
 ] as const;

@@ -23,6 +23,7 @@ import { customerAdminRoutes } from './customer-admin.routes.js';
 import { adminOrderRoutes } from './admin-orders.routes.js';
 import { adminShopRoutes } from './admin-shops.routes.js';
 import { shopStateRoutes } from './shop-state.routes.js';
+import { shopMemberRoutes } from './shop-members.routes.js';
 
 /** The REST facade: every route calls one service method, like its GraphQL twin. */
 export function apiRouter(): Router {
@@ -51,5 +52,6 @@ export function apiRouter(): Router {
   adminOrderRoutes(router);
   adminShopRoutes(router);
   shopStateRoutes(router);
+  shopMemberRoutes(router);
   return router;
 }
