@@ -11,6 +11,7 @@ import { requireShopPermission, requireUser } from '../../shared/guards.js';
 import { Permission, SHOP_ROLE_PERMISSIONS } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { emailAddress, id, parseInput, z } from '../../shared/validate.js';
+import { toDate } from '../../shared/values.js';
 
 /**
  * A shop's staff (issue 41, "staff with roles"): the one module that writes `shop_membership` and
@@ -65,7 +66,7 @@ async function memberViews(ctx: ServiceContext, shopId: number, userId?: number)
     .select(['m.user as userId', 'u.email', 'u.displayName', 'm.role', 'm.createdAt as joinedAt'])
     .where('m.shop', '=', shopId);
   if (userId !== undefined) rows = rows.where('m.user', '=', userId);
-  return rows.orderBy('m.id').execute();
+  return (await rows.orderBy('m.id').execute()).map((row) => ({ ...row, joinedAt: toDate(row.joinedAt) }));
 }
 
 /**
@@ -177,7 +178,8 @@ export async function listInvitations(ctx: ServiceContext): Promise<InvitationVi
     .where('revokedAt', 'is', null)
     .where('expiresAt', '>', sql<Date>`now()`)
     .orderBy('id', 'desc')
-    .execute();
+    .execute()
+    .then((rows) => rows.map((row) => ({ ...row, expiresAt: toDate(row.expiresAt), createdAt: toDate(row.createdAt) })));
 }
 
 export const revokeInvitationRefusals = refusals('NOT_FOUND');
