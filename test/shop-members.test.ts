@@ -92,7 +92,7 @@ describe('invitations', () => {
     // Someone else signed in cannot use the link, and nothing changes.
     const other = await newCustomer(t);
     const wrong = await t.api('POST', '/api/me/invitations/accept', { ...as(other), body: { token } });
-    expect([wrong.status, wrong.body.error.code]).toEqual([403, 'INVITATION_NOT_YOURS']);
+    expect([wrong.status, wrong.body.error.code]).toEqual([422, 'INVITATION_NOT_YOURS']);
     expect(await t.sql(`select 1 from shop_membership where user_id = ?`, [other.id])).toEqual([]);
 
     const accepted = await t.api('POST', '/api/me/invitations/accept', { ...as(invitee), body: { token } });
@@ -104,7 +104,7 @@ describe('invitations', () => {
     expect((await t.api('GET', '/api/me', as(invitee))).body).toMatchObject({ role: 'shop_operator', shop_id: shop.id });
 
     const again = await t.api('POST', '/api/me/invitations/accept', { ...as(invitee), body: { token } });
-    expect([again.status, again.body.error.code]).toEqual([410, 'INVITATION_INVALID']);
+    expect([again.status, again.body.error.code]).toEqual([404, 'INVITATION_INVALID']);
     expect((await t.api('GET', '/api/merchant/invitations', as(owner))).body.items).toEqual([]);
     const members = await t.api('GET', '/api/merchant/members', as(owner));
     expect(members.body.items.map((m: { user_id: number; role: string }) => [m.user_id, m.role])).toEqual([[owner.id, 'owner'], [invitee.id, 'finance']]);
@@ -128,7 +128,7 @@ describe('invitations', () => {
     const twice = await newCustomer(t);
     const link = await invite(twice.email);
     const answers = await Promise.all([1, 2].map(() => t.api('POST', '/api/me/invitations/accept', { ...as(twice), body: { token: link.token } })));
-    expect(answers.map((a) => a.status).sort()).toEqual([200, 410]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 404]);
     expect(await t.sql(`select role from shop_membership where user_id = ?`, [twice.id])).toEqual([{ role: 'support' }]);
   });
 

@@ -135,7 +135,9 @@ export const acceptInvitationRefusals = refusals('INVITATION_INVALID', 'INVITATI
  * The signed-in user whose email the invitation names joins the shop with its role. The link works
  * once: the invitation's row is locked and marked used in the same transaction, so two tabs
  * accepting at once give one membership and one refusal. A customer's account becomes a shop
- * operator's (as an approved applicant's does); platform staff cannot join a shop.
+ * operator's (as an approved applicant's does); platform staff cannot join a shop. The link's own
+ * refusals are 404 (no such open invitation) and 422 (made out to another email): about the link, not
+ * the caller's permissions, so GraphQL answers them as the mutation's typed errors.
  */
 export async function acceptInvitation(ctx: ServiceContext, input: unknown): Promise<MemberView & { shopId: number }> {
   const user = requireUser(ctx);
@@ -150,10 +152,10 @@ export async function acceptInvitation(ctx: ServiceContext, input: unknown): Pro
       .executeTakeFirst();
     // One answer for unknown, used, revoked and expired: the link no longer works.
     if (!invitation || invitation.acceptedAt !== null || invitation.revokedAt !== null || invitation.expired) {
-      throw new AppError('INVITATION_INVALID', 410, 'This invitation link is not valid any more (used, expired or unknown); ask for a new one');
+      throw new AppError('INVITATION_INVALID', 404, 'This invitation link is not valid any more (used, expired or unknown); ask for a new one');
     }
     const account = await db.selectFrom('User').select(['email', 'role']).where('id', '=', user.userId).executeTakeFirstOrThrow();
-    if (account.email !== invitation.email) throw new AppError('INVITATION_NOT_YOURS', 403, 'This invitation is for another email address; sign in with the invited account');
+    if (account.email !== invitation.email) throw new AppError('INVITATION_NOT_YOURS', 422, 'This invitation is for another email address; sign in with the invited account');
     if (account.role === Role.PlatformAdmin) throw conflict('INVITATION_NOT_FOR_STAFF', 'Platform staff cannot join a shop; accept with another account');
     await lockShop(tx, invitation.shop);
     const already = await db.selectFrom('ShopMembership').select('id').where('shop', '=', invitation.shop).where('user', '=', user.userId).executeTakeFirst();
