@@ -15,7 +15,7 @@ export enum ShopRole {
 
 /**
  * A user's place in a shop's staff (issue 41, "staff with roles"): one row per user and shop. Only
- * src/services/shops/shop-members.service.ts writes it (and the demo seed); the rule "a shop
+ * src/services/shops/shop-members.service.ts writes it (and the demo seed; test/ownership.test.ts); the rule "a shop
  * keeps at least one owner" is kept there under the shop's row lock.
  */
 @Entity()
