@@ -8,7 +8,8 @@
  * apart). Services are split by domain, each domain its own row: a domain may call the ones below it.
  */
 const LAYERS = [
-  { name: 'entry', paths: ['^src/main\\.ts$', '^src/cli/'], why: 'the process entry and the commands start everything' },
+  { name: 'entry', paths: ['^src/main\\.ts$', '^src/start\\.ts$', '^src/cli/'], why: 'the process entry and the commands start everything' },
+  { name: 'telemetry', paths: ['^src/telemetry/'], why: 'the OpenTelemetry SDK, loaded by the entry before the rest when tracing is on' },
   { name: 'server', paths: ['^src/server/'], peers: ['seed'], why: 'the HTTP server composes the doors' },
   { name: 'seed', paths: ['^src/seed/'], peers: ['server'], why: 'the demo seed calls the use cases like a client' },
   { name: 'rest', paths: ['^src/rest/'], peers: ['resolvers'], why: 'a door: thin routes over one service call each' },
@@ -41,8 +42,8 @@ const LAYERS = [
   { name: 'entities', paths: ['^src/entities/'], why: 'the one description of the data' },
   {
     name: 'foundation',
-    paths: ['^src/(config|logger|metrics|errors|error-codes|currency)\\.ts$'],
-    why: 'configuration, logging, metrics, the error family and the currency: imported by every layer, import nothing of them',
+    paths: ['^src/(config|logger|metrics|tracing|errors|error-codes|currency)\\.ts$'],
+    why: 'configuration, logging, metrics, the tracing facade, the error family and the currency: imported by every layer, import nothing of them',
   },
 ];
 

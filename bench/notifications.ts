@@ -24,7 +24,7 @@ const CHECKOUT_BODY = JSON.stringify({ shipping_address: { recipient: 'Bench Buy
 /** The server's settings for this scenario: Stripe offered, its SDK pointed at the stand-in. */
 export async function notificationGateway(): Promise<{ standIn: StripeStandIn; env: Record<string, string> }> {
   const standIn = await startStripeStandIn(SECRET_KEY);
-  return { standIn, env: { PAYMENT_METHODS: 'wallet,stripe', STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_URL: standIn.url } };
+  return { standIn, env: { PAYMENT_METHODS: 'wallet,stripe', STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_PUBLISHABLE_KEY: 'pk_test_bench', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_URL: standIn.url } };
 }
 
 async function call(ctx: BenchContext, method: string, path: string, token: string, body?: string) {

@@ -39,6 +39,7 @@ import { Migration20261203400000ClearingSlots } from './Migration20261203400000C
 import { Migration20261203600000Disputes } from './Migration20261203600000Disputes.js';
 import { Migration20261203610000DisabledAccounts } from './Migration20261203610000DisabledAccounts.js';
 import { Migration20261203700000StaffRoles } from './Migration20261203700000StaffRoles.js';
+import { Migration20261203900000EventTraceContext } from './Migration20261203900000EventTraceContext.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -85,4 +86,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261203600000Disputes', class: Migration20261203600000Disputes },
   { name: 'Migration20261203610000DisabledAccounts', class: Migration20261203610000DisabledAccounts },
   { name: 'Migration20261203700000StaffRoles', class: Migration20261203700000StaffRoles },
+  { name: 'Migration20261203900000EventTraceContext', class: Migration20261203900000EventTraceContext },
 ];

@@ -118,6 +118,12 @@ export interface AppConfig {
    * `token` when METRICS_TOKEN is set, else `off` (never public unless asked for).
    */
   metrics: { exposure: 'off' | 'public' | 'token'; token: string | undefined };
+  /**
+   * OTEL_EXPORTER_OTLP_ENDPOINT: where OpenTelemetry traces go; unset, tracing is off. The SDK reads it
+   * (and the other standard OTEL_* variables) itself, before this configuration is loaded (src/main.ts,
+   * src/tracing.ts `tracingWanted`); it is here so the process can say at start where its traces go.
+   */
+  otlpEndpoint: string | undefined;
   /** `compiled`: how many times a document runs before it is compiled (1: at once). */
   graphqlCompileAfter: number;
   /** A SKU whose stock falls below this after a sale raises a `stock.low` event. */
@@ -234,7 +240,7 @@ export interface PaymentsConfig {
   /** The development gateway: how long its simulated customer takes, and the key its notifications are signed with. */
   sandbox: { delayMs: number; secret: string };
   /** Stripe: the secret API key, the webhook endpoint's signing secret, and (tests) another API address. */
-  stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | null;
+  stripe: { secretKey: string; publishableKey: string; webhookSecret: string; apiUrl: string | undefined } | null;
   alipay: AlipayConfig | null;
 }
 
@@ -360,6 +366,7 @@ function corsOrigins(env: Env): string[] {
 function payments(env: Env, nodeEnv: AppConfig['nodeEnv'], deviceSecret: string, paymentWindowMinutes: number): PaymentsConfig {
   const stripeKey = env.STRIPE_SECRET_KEY ?? '';
   const stripeHook = env.STRIPE_WEBHOOK_SECRET ?? '';
+  const stripePublishable = env.STRIPE_PUBLISHABLE_KEY?.trim() ?? '';
   const raw = env.PAYMENT_METHODS?.trim();
   const methods: PaymentMethod[] = raw
     ? raw.split(',').map((entry) => {
@@ -374,8 +381,13 @@ function payments(env: Env, nodeEnv: AppConfig['nodeEnv'], deviceSecret: string,
   if (methods.includes('sandbox') && nodeEnv === 'production') {
     throw new ConfigError('PAYMENT_METHODS: the sandbox gateway is for development only (it pays without money) and is refused with NODE_ENV=production');
   }
-  if (methods.includes('stripe') && (!stripeKey || !stripeHook)) {
-    throw new ConfigError('PAYMENT_METHODS lists stripe: set STRIPE_SECRET_KEY (sk_...) and STRIPE_WEBHOOK_SECRET (whsec_..., the webhook endpoint\'s signing secret)');
+  if (methods.includes('stripe') && (!stripeKey || !stripeHook || !stripePublishable)) {
+    throw new ConfigError(
+      'PAYMENT_METHODS lists stripe: set STRIPE_SECRET_KEY (sk_...), STRIPE_PUBLISHABLE_KEY (pk_..., given to Stripe.js in the browser) and STRIPE_WEBHOOK_SECRET (whsec_..., the webhook endpoint\'s signing secret)',
+    );
+  }
+  if (methods.includes('stripe') && !stripePublishable.startsWith('pk_')) {
+    throw new ConfigError(`STRIPE_PUBLISHABLE_KEY must be a publishable key (pk_...), never the secret one; got one starting "${stripePublishable.slice(0, 3)}"`);
   }
   const stripeApiUrl = env.STRIPE_API_URL?.trim() || undefined;
   if (stripeApiUrl && !/^https?:\/\/[^/]+\/?$/.test(stripeApiUrl)) throw new ConfigError(`STRIPE_API_URL must be an origin such as http://127.0.0.1:12111, got "${stripeApiUrl}"`);
@@ -383,7 +395,7 @@ function payments(env: Env, nodeEnv: AppConfig['nodeEnv'], deviceSecret: string,
     methods,
     queryAfterSeconds: integer(env, 'PAYMENT_QUERY_AFTER_SECONDS', 180, 1, 86_400),
     sandbox: { delayMs: integer(env, 'SANDBOX_PAYMENT_DELAY_MS', 3_000, 0, 600_000), secret: createHmac('sha256', deviceSecret).update('sandbox-payments').digest('base64url') },
-    stripe: methods.includes('stripe') ? { secretKey: stripeKey, webhookSecret: stripeHook, apiUrl: stripeApiUrl } : null,
+    stripe: methods.includes('stripe') ? { secretKey: stripeKey, publishableKey: stripePublishable, webhookSecret: stripeHook, apiUrl: stripeApiUrl } : null,
     alipay: methods.includes('alipay') ? alipay(env, paymentWindowMinutes) : null,
   };
 }
@@ -576,6 +588,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     checkoutWriter: oneOf(env, 'CHECKOUT_WRITER', ['combined', 'transactional'] as const, 'combined'),
     graphqlExecutor: oneOf(env, 'GRAPHQL_EXECUTOR', ['compiled', 'standard'] as const, 'compiled'),
     metrics: metricsExposure(env, nodeEnv),
+    otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || undefined,
     graphqlCompileAfter: integer(env, 'GRAPHQL_COMPILE_AFTER', 2, 1, 1000),
     stockLowThreshold: integer(env, 'STOCK_LOW_THRESHOLD', 5, 0, 1_000_000),
     trustProxy: trustProxy(env),

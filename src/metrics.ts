@@ -37,6 +37,27 @@ export const dbAcquireDuration = new Histogram({
   registers,
 });
 
+export const dbStatementDuration = new Histogram({
+  name: 'mallfront_db_statement_duration_seconds',
+  help: 'Named hot statements (the repositories\' prepared and fixed statements) from the call to their rows, connection wait included, by statement name',
+  labelNames: ['statement'] as const,
+  buckets: [0.001, 0.005, 0.025, 0.1, 0.5, 2.5],
+  registers,
+});
+
+type StatementChild = ReturnType<typeof dbStatementDuration.labels>;
+const statementChildren = new Map<string, StatementChild>();
+
+/**
+ * The statement histogram's child of a statement name, made once per name. Names come from the code
+ * (`preparedQuery` and `fixedStatement` definitions), never from a request: the set is bounded by it.
+ */
+export function statementTimer(name: string): StatementChild {
+  let child = statementChildren.get(name);
+  if (!child) statementChildren.set(name, (child = dbStatementDuration.labels(name)));
+  return child;
+}
+
 export const dbRefusalCount = new Counter({
   name: 'mallfront_db_refusals_total',
   help: 'Requests refused because of the database: deadline (503, the request deadline passed), lock (409 RESOURCE_LOCKED, lock_timeout), unavailable (503, not reachable)',
@@ -154,7 +175,14 @@ export interface Backlog {
   webhookPending: number;
   webhookEndpoints: number;
   webhookOldestSeconds: number;
+  /** The WEBHOOK_BACKLOG_TOP endpoints with the most deliveries waiting, most first (`mallfront_webhook_backlog_by_endpoint`). */
+  webhookTop: { endpointId: number; pending: number }[];
+  /** Items of the flash sales running now with no activity stock left. */
+  flashSaleItemsSoldOut: number;
 }
+
+/** Endpoints given a series of their own in `mallfront_webhook_backlog_by_endpoint`; the rest are summed as `other`. */
+export const WEBHOOK_BACKLOG_TOP = 10;
 
 const backlogProbes = new Set<() => Promise<Backlog>>();
 
@@ -199,6 +227,58 @@ backlogGauge('mallfront_outbox_lag_events', 'Events committed and not yet relaye
 backlogGauge('mallfront_outbox_lag_seconds', 'Age of the oldest event not yet relayed (0: none waiting)', (b) => b.outboxSeconds);
 backlogGauge('mallfront_webhook_backlog_deliveries', 'Webhook deliveries waiting to be sent (first attempts and retries)', (b) => b.webhookPending);
 backlogGauge('mallfront_webhook_backlog_endpoints', 'Webhook endpoints with deliveries waiting', (b) => b.webhookEndpoints);
+backlogGauge('mallfront_flash_sale_items_sold_out', 'Items of the flash sales running now whose activity stock is gone (sold out)', (b) => b.flashSaleItemsSoldOut);
+
+/**
+ * The backlog per endpoint, bounded: the WEBHOOK_BACKLOG_TOP endpoints with the most deliveries
+ * waiting each get a series labelled with their id, all others one series, `other` (shops add
+ * endpoints freely: a series each would grow without end). Each scrape sets the series afresh, so an
+ * endpoint that left the top is gone from the next scrape: at most WEBHOOK_BACKLOG_TOP + 1 series.
+ */
+new Gauge({
+  name: 'mallfront_webhook_backlog_by_endpoint',
+  help: `Webhook deliveries waiting, for the ${WEBHOOK_BACKLOG_TOP} endpoints with the most (label: the endpoint id), and all other endpoints together (other)`,
+  labelNames: ['endpoint'] as const,
+  registers,
+  aggregator: 'max',
+  async collect() {
+    const b = await backlog();
+    if (!b) return;
+    this.reset();
+    let top = 0;
+    for (const { endpointId, pending } of b.webhookTop) {
+      this.set({ endpoint: String(endpointId) }, pending);
+      top += pending;
+    }
+    this.set({ endpoint: 'other' }, Math.max(0, b.webhookPending - top));
+  },
+});
+
+const salesTallies = new Set<() => number | null>();
+
+/** Reads the age of a sales tally (seconds since it was last brought up to date; null: not loaded) at each scrape until the returned function is called. */
+export function watchSalesTally(age: () => number | null): () => void {
+  salesTallies.add(age);
+  return () => salesTallies.delete(age);
+}
+
+new Gauge({
+  name: 'mallfront_sales_tally_age_seconds',
+  help: "Seconds since the process's sales tally (rankings by sales) was last brought up to date from the sales log; absent while it is not loaded",
+  registers,
+  // The oldest of the cluster's processes.
+  aggregator: 'max',
+  collect() {
+    this.reset();
+    let oldest: number | null = null;
+    for (const age of salesTallies) {
+      const seconds = age();
+      if (seconds !== null && (oldest === null || seconds > oldest)) oldest = seconds;
+    }
+    if (oldest !== null) this.set(oldest);
+  },
+});
+
 backlogGauge('mallfront_webhook_backlog_oldest_seconds', 'Age of the oldest webhook delivery waiting (0: none)', (b) => b.webhookOldestSeconds);
 
 const readinessProbes = new Set<() => Promise<boolean>>();
@@ -223,12 +303,20 @@ new Gauge({
   },
 });
 
-let defaults = false;
+/**
+ * Whether this process measures what happens per query (connection waits, statement times): false
+ * until a server of the process serves metrics (`measureProcess`), so with METRICS=off the database
+ * layer reads no clock and observes nothing on its hot path. A live binding: importers see it change.
+ */
+export let measuring = false;
 
-/** Node's own metrics (event loop lag, heap, GC, CPU): once per process, only when metrics are served. */
-export function collectNodeMetrics(): void {
-  if (defaults) return;
-  defaults = true;
+/**
+ * Metrics are served (METRICS is not off): the per-query measures start, and Node's own metrics
+ * (event loop lag, heap, GC, CPU) are collected, once per process.
+ */
+export function measureProcess(): void {
+  if (measuring) return;
+  measuring = true;
   collectDefaultMetrics({ register: metricsRegistry });
 }
 

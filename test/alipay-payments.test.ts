@@ -1,4 +1,3 @@
-import net from 'node:net';
 import { generateKeyPairSync, createVerify, type KeyObject } from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import fc from 'fast-check';
@@ -8,11 +7,12 @@ import { settlePaymentRefunds } from '../src/services/payments/payment-refunds.j
 import { AlipayProvider } from '../src/services/payments/alipay-provider.js';
 import { fenOf, yuanOf } from '../src/services/payments/yuan.js';
 import { openApiJson } from '../src/rest/openapi/document.js';
-import { startTestApp, type TestApp } from './support/harness.js';
+import type { TestApp } from './support/harness.js';
 import { newAdmin, type TestUser } from './support/fixtures.js';
 import { balanceOf, expectLedgerReplays } from './support/shopping.js';
 import { approvedRefund, settleWhileDown, twoShopCheckout } from './support/payment-flows.js';
-import { TcpProxy } from './support/tcp-proxy.js';
+import type { TcpProxy } from './support/tcp-proxy.js';
+import { startAlipayApp } from './support/alipay-front.js';
 import { signContent, startAlipayStandIn, type AlipayStandIn } from './support/alipay-stand-in.js';
 
 /**
@@ -80,26 +80,9 @@ let alipay: AlipayStandIn;
 let front: TcpProxy;
 let publicUrl: string;
 
-/** A free loopback port, for the proxy Alipay reaches the server through. */
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 beforeAll(async () => {
   alipay = await startAlipayStandIn({ appId: APP_ID, appPublicKey: app.publicKey, alipayPrivateKey: alipayKeys.privateKey });
-  const port = await freePort();
-  publicUrl = `http://127.0.0.1:${port}`;
-  const env = {
-    NODE_ENV: 'test', PAYMENT_METHODS: 'wallet,alipay', ALIPAY_APP_ID: APP_ID, ALIPAY_PRIVATE_KEY: pem(app.privateKey, 'pkcs1'),
-    ALIPAY_PUBLIC_KEY: pem(alipayKeys.publicKey, 'spki'), ALIPAY_GATEWAY_URL: alipay.url, PUBLIC_URL: publicUrl,
-  };
-  t = await startTestApp({ payments: loadConfig(env).payments });
-  front = new TcpProxy('127.0.0.1', t.app.port);
-  await front.start(port);
+  ({ t, front, publicUrl } = await startAlipayApp({ appId: APP_ID, appPrivateKey: app.privateKey, alipayPublicKey: alipayKeys.publicKey, gatewayUrl: alipay.url }));
 });
 afterAll(async () => {
   await front?.stop();
@@ -159,7 +142,7 @@ describe('alipay', () => {
     const url = new URL(payment.next_step.url);
     expect(`${url.origin}${url.pathname}`).toBe(alipay.url);
     const params = Object.fromEntries(url.searchParams);
-    expect(params).toMatchObject({ method: 'alipay.trade.page.pay', app_id: APP_ID, sign_type: 'RSA2', charset: 'utf-8', version: '1.0', notify_url: `${publicUrl}/api/payments/notifications/alipay`, return_url: `${publicUrl}/payments/${payment.id}` });
+    expect(params).toMatchObject({ method: 'alipay.trade.page.pay', app_id: APP_ID, sign_type: 'RSA2', charset: 'utf-8', version: '1.0', notify_url: `${publicUrl}/api/payments/notifications/alipay`, return_url: `${publicUrl}/checkout/payment/${payment.id}` });
     expect(JSON.parse(params.biz_content)).toMatchObject({ out_trade_no: payment.provider_reference, total_amount: yuanOf(total), product_code: 'FAST_INSTANT_TRADE_PAY', timeout_express: '30m' });
     expect(createVerify('RSA-SHA256').update(signContent(params, ['sign'])).verify(app.publicKey, params.sign, 'base64')).toBe(true);
     // Tampered with (another amount), the gateway refuses the page.
@@ -197,7 +180,7 @@ describe('alipay', () => {
     expect(payment).toMatchObject({ status: 'PENDING', nextStep: { type: 'redirect' } });
     const params = Object.fromEntries(new URL(payment.nextStep.url).searchParams);
     expect(params.method).toBe('alipay.trade.wap.pay');
-    expect(JSON.parse(params.biz_content)).toMatchObject({ product_code: 'QUICK_WAP_WAY', total_amount: yuanOf(total), quit_url: `${publicUrl}/payments/${payment.id}` });
+    expect(JSON.parse(params.biz_content)).toMatchObject({ product_code: 'QUICK_WAP_WAY', total_amount: yuanOf(total), quit_url: `${publicUrl}/checkout/payment/${payment.id}` });
     expect((await alipay.open(payment.nextStep.url)).status).toBe(200);
     expect(alipay.trades.get(payment.providerReference)?.method).toBe('alipay.trade.wap.pay');
     const { answer } = await paidAndNotified({ id: payment.id, status: 'pending', provider_reference: payment.providerReference, next_step: payment.nextStep });

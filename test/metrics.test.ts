@@ -16,6 +16,9 @@ import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import http from 'node:http';
 import { startServerProcess } from './support/server-process.js';
+import { newFlashSale } from './support/flash-sales.js';
+import { FIXED_STATEMENTS, PREPARED_QUERIES } from '../src/db/prepared-queries.js';
+import '../src/services/repositories.js';
 
 const TOKEN = `metrics-${randomBytes(12).toString('hex')}`;
 let t: TestApp;
@@ -164,6 +167,111 @@ describe('label cardinality', () => {
     expect(labels(await scrape()).size).toBeLessThanOrEqual(101);
     for (let i = 0; i < 50; i++) await operation(`Late_${randomBytes(4).toString('hex')}`);
     expect(seriesOf(await scrape(), 'mallfront_graphql_operation_duration_seconds')).toEqual(full);
+  });
+});
+
+describe('series stay bounded under 10,000 requests', () => {
+  it('random ids in paths and random operation names: the first half adds a bounded set of series, the second half none', async () => {
+    const { product } = await shopWithProduct(t);
+    const random = () => randomBytes(6).toString('hex');
+    const requests = (n: number) =>
+      Array.from({ length: n }, (_, i): (() => Promise<unknown>) => {
+        switch (i % 4) {
+          case 0:
+            return () => get(`/api/products/${1_000_000 + Math.floor(Math.random() * 1e9)}`);
+          case 1:
+            return () => get(`/api/products/${product.id}/reviews?after=${random()}`);
+          case 2:
+            return () => get(`/${random()}/${random()}`);
+          default:
+            return () =>
+              fetch(`${t.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `query Op_${random()} { __typename }` }) }).then((r) => r.arrayBuffer());
+        }
+      });
+    /** Runs the requests 16 at a time. */
+    const run = async (work: (() => Promise<unknown>)[]) => {
+      let next = 0;
+      await Promise.all(Array.from({ length: 16 }, async () => {
+        while (next < work.length) await work[next++]();
+      }));
+    };
+    const series = (samples: Sample[]) => new Set(samples.filter((s) => s.name.startsWith('mallfront_')).map((s) => `${s.name}${JSON.stringify(Object.entries(s.labels).sort())}`));
+    const before = series(await scrape());
+    await run(requests(5_000));
+    const half = series(await scrape());
+    // At most the operation names' cap (100) of new GraphQL series, a few route and status-class
+    // series, and the histogram buckets of each; the statement histogram's names are the code's.
+    const added = [...half].filter((key) => !before.has(key) && !key.includes('_bucket'));
+    expect(added.length).toBeLessThanOrEqual(2 * (100 + 30));
+    await run(requests(5_000));
+    const after = series(await scrape());
+    // Gauges read at scrape (the backlog per endpoint, the pool) may move between their bounded label values, never beyond them.
+    const grown = [...after].filter((key) => !half.has(key) && !key.startsWith('mallfront_webhook_backlog_by_endpoint'));
+    expect(grown).toEqual([]);
+    // No id of a path is a label value; operation names are at most the cap, plus "other".
+    const samples = await scrape();
+    const operations = new Set(samples.filter((x) => x.name === 'mallfront_graphql_operation_duration_seconds_count').map((x) => x.labels.operation));
+    expect(operations.size).toBeLessThanOrEqual(101);
+    // Routes are templates or fixed labels: no id and no path as sent.
+    const routes = new Set(samples.filter((x) => x.name === 'mallfront_http_request_duration_seconds_count').map((x) => x.labels.route));
+    for (const route of routes) expect(route).not.toMatch(/\d{7,}|[0-9a-f]{12}/);
+  }, 300_000);
+});
+
+describe('the database and the background work, per statement, endpoint and sale', () => {
+  it('times named statements under their names, one of the code\'s', async () => {
+    const { product } = await shopWithProduct(t);
+    expect(await get(`/api/products/${product.id}`)).toBe(200);
+    const samples = await scrape();
+    const names = new Set(samples.filter((x) => x.name === 'mallfront_db_statement_duration_seconds_count').map((x) => x.labels.statement));
+    expect(names.size).toBeGreaterThan(0);
+    for (const name of names) expect(FIXED_STATEMENTS.has(name) || PREPARED_QUERIES.has(name)).toBe(true);
+  });
+
+  it('webhook backlog: the ten endpoints with the most waiting by id, the rest as other; sold-out items of running flash sales; the sales tally\'s age', async () => {
+    const endpoints = await t.sql<{ id: number }>(
+      `insert into webhook_endpoint (url, event_types, secret, created_at)
+       select 'http://127.0.0.1:9/backlog-' || g, array['payment.captured'], 'whsec_backlog', now() from generate_series(1, 12) g returning id`,
+    );
+    const events = await t.sql<{ id: string }>(
+      `insert into event (type, shop_ids, customer_id, payload, occurred_at) select 'stock.low', '{}', null, '{}', now() from generate_series(1, 12) returning id::text as id`,
+    );
+    const { shop, product } = await shopWithProduct(t, [{ price: 1000, stock: 5 }, { price: 1000, stock: 5 }]);
+    const before = await scrape();
+    // Endpoint n (1..12) has n deliveries waiting.
+    await t.sql(
+      `insert into webhook_delivery (endpoint_id, event_id, position, state, next_attempt_at, created_at)
+       select e.id, v.id::bigint, v.id::bigint, 'pending', now() + interval '1 hour', now()
+         from unnest(?::int[]) with ordinality as e(id, n), unnest(?::bigint[]) with ordinality as v(id, m) where v.m <= e.n`,
+      [`{${endpoints.map((e) => e.id).join(',')}}`, `{${events.map((e) => e.id).join(',')}}`],
+    );
+    const sale = await newFlashSale(t, { shopId: shop.id, items: product.skuIds.map((skuId) => ({ skuId, activityPrice: 500, reservedStock: 2 })) });
+    await t.sql('update flash_sale_item set remaining_stock = 0 where id = ?', [sale.itemIds[0]]);
+    try {
+      // Scrapes within a second share one read of the backlog: wait for a fresh one.
+      const after = await until('a fresh backlog read', async () => {
+        const samples = await scrape();
+        return valueOf(samples, 'mallfront_webhook_backlog_deliveries') >= valueOf(before, 'mallfront_webhook_backlog_deliveries') + 78 ? samples : undefined;
+      });
+      const byEndpoint = after.filter((x) => x.name === 'mallfront_webhook_backlog_by_endpoint');
+      expect(byEndpoint.length).toBeLessThanOrEqual(11);
+      // Ours with 3..12 waiting are the top ten (no other test leaves more than 2 waiting at one endpoint).
+      for (const [i, endpoint] of endpoints.entries()) {
+        const series = byEndpoint.find((x) => x.labels.endpoint === String(endpoint.id));
+        if (i < 2) expect(series).toBeUndefined();
+        else expect(series?.value).toBe(i + 1);
+      }
+      const other = byEndpoint.find((x) => x.labels.endpoint === 'other')!.value;
+      expect(other + byEndpoint.filter((x) => x.labels.endpoint !== 'other').reduce((sum, x) => sum + x.value, 0)).toBe(valueOf(after, 'mallfront_webhook_backlog_deliveries'));
+      expect(other).toBeGreaterThanOrEqual(3);
+      expect(valueOf(after, 'mallfront_flash_sale_items_sold_out') - valueOf(before, 'mallfront_flash_sale_items_sold_out')).toBe(1);
+      // The tally was read before serving: its age is there, and not negative.
+      expect(after.find((x) => x.name === 'mallfront_sales_tally_age_seconds')?.value).toBeGreaterThanOrEqual(0);
+    } finally {
+      await t.sql('delete from webhook_delivery where endpoint_id = any(?::int[])', [`{${endpoints.map((e) => e.id).join(',')}}`]);
+      await t.sql('update flash_sale set enabled = false where id = ?', [sale.id]);
+      await t.sql('update flash_sale_item set enabled = false where flash_sale_id = ?', [sale.id]);
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { loadConfig } from '../src/config.js';
 import { SandboxProvider } from '../src/services/payments/sandbox-provider.js';
 import { startTestApp, type TestApp } from './support/harness.js';
@@ -6,6 +7,8 @@ import { newCustomer, type TestUser } from './support/fixtures.js';
 import { addToCart, checkoutOk, expectLedgerReplays, shopWithProduct } from './support/shopping.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { startThrowawayCluster, type ThrowawayCluster } from './support/throwaway-cluster.js';
+import { startStripeStandIn, type StripeStandIn } from './support/stripe-stand-in.js';
+import { startAlipayStandIn, type AlipayStandIn } from './support/alipay-stand-in.js';
 
 /**
  * Real faults between a gateway taking the money and our commit (issue 40): the server process killed
@@ -13,7 +16,8 @@ import { startThrowawayCluster, type ThrowawayCluster } from './support/throwawa
  * notification is held at the payment's row lock by a session of the test's own, so the fault lands
  * exactly inside the capture's transaction, after the gateway captured and before we committed. Each
  * ends with the payment captured exactly once, by the gateway's retry or by the sweep's query, and the
- * ledger at zero.
+ * ledger at zero. The kill runs for each gateway (the sandbox, and Stripe and Alipay through their
+ * official SDKs against the stand-ins), since each verifies and queries in its own protocol.
  */
 
 /** The sandbox's key derives from DEVICE_TOKEN_SECRET: every process (and this test) signs alike. */
@@ -96,11 +100,98 @@ async function expectCapturedOnce(app: TestApp, paymentId: number, orderIds: num
   await expectLedgerReplays(app);
 }
 
-describe('the server killed (SIGKILL) after the gateway captured, before our commit', () => {
+/**
+ * A gateway as the faults see it, through its own protocol: the server's settings for it, a payment
+ * started with it, and the money taken at the gateway, with the notification the gateway sends then.
+ * Stripe and Alipay are their stand-ins (test/support/), reached by the server process through the
+ * official SDKs; the sandbox is the module's own.
+ */
+interface Gateway {
+  method: 'sandbox' | 'stripe' | 'alipay';
+  /** The server's settings: `quiet` when nothing but the test sends the notification. */
+  env(quiet: boolean): Record<string, string>;
+  /** After the payment started: the customer opens the gateway's page, where the gateway needs it. */
+  opened(payment: StartedPayment): Promise<void>;
+  /** The customer paid at the gateway: what it posts to the server. */
+  paid(payment: StartedPayment): { path: string; body: string; headers: Record<string, string> };
+}
+interface StartedPayment {
+  id: number;
+  provider_reference: string;
+  next_step: { url?: string } | null;
+}
+
+const STRIPE = { secret: 'sk_test_faults', publishable: 'pk_test_faults', webhook: 'whsec_faults' };
+const ALIPAY_APP_ID = '2021000000000009';
+const rsaPair = () => generateKeyPairSync('rsa', { modulusLength: 2048 });
+const pem = (key: KeyObject, type: 'pkcs1' | 'spki') => key.export({ format: 'pem', type } as never) as unknown as string;
+let stripeStandIn: StripeStandIn;
+let alipayStandIn: AlipayStandIn;
+const alipayApp = rsaPair();
+const alipayOwn = rsaPair();
+
+const gateways: Gateway[] = [
+  {
+    method: 'sandbox',
+    env: (quiet) => (quiet ? quietGateway : { SANDBOX_PAYMENT_DELAY_MS: '0' }),
+    opened: () => Promise.resolve(),
+    paid: (payment) => {
+      const signed = sandbox.notificationFor(payment.provider_reference)!;
+      return { path: '/api/payments/notifications/sandbox', body: signed.body, headers: { 'content-type': 'application/json', 'sandbox-signature': signed.signature } };
+    },
+  },
+  {
+    method: 'stripe',
+    env: () => ({ PAYMENT_METHODS: 'wallet,stripe', STRIPE_SECRET_KEY: STRIPE.secret, STRIPE_PUBLISHABLE_KEY: STRIPE.publishable, STRIPE_WEBHOOK_SECRET: STRIPE.webhook, STRIPE_API_URL: stripeStandIn.url }),
+    opened: () => Promise.resolve(),
+    paid: (payment) => {
+      const event = stripeStandIn.event('payment_intent.succeeded', stripeStandIn.succeed(payment.provider_reference), STRIPE.webhook);
+      return { path: '/api/payments/notifications/stripe', body: event.body, headers: { 'content-type': 'application/json', 'stripe-signature': event.signature } };
+    },
+  },
+  {
+    method: 'alipay',
+    env: () => ({
+      PAYMENT_METHODS: 'wallet,alipay', ALIPAY_APP_ID, ALIPAY_PRIVATE_KEY: pem(alipayApp.privateKey, 'pkcs1'), ALIPAY_PUBLIC_KEY: pem(alipayOwn.publicKey, 'spki'),
+      ALIPAY_GATEWAY_URL: alipayStandIn.url, PUBLIC_URL: 'https://mall.example',
+    }),
+    // The trade exists at Alipay once the customer's browser opens the cashier the SDK signed.
+    opened: async (payment) => expect((await alipayStandIn.open(payment.next_step!.url!)).status).toBe(200),
+    paid: (payment) => {
+      alipayStandIn.pay(payment.provider_reference);
+      // Posted to this server (the trade's notify_url is PUBLIC_URL's; the processes' ports change).
+      return { path: '/api/payments/notifications/alipay', body: alipayStandIn.notification(payment.provider_reference).body, headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' } };
+    },
+  },
+];
+
+async function startPayment(baseUrl: string, gateway: Gateway, customer: TestUser, orderIds: number[]): Promise<StartedPayment> {
+  const res = await post(baseUrl, '/api/payments', JSON.stringify({ order_ids: orderIds, method: gateway.method }), { authorization: `Bearer ${customer.token}` });
+  expect([res.status, res.body.status]).toEqual([201, 'pending']);
+  await gateway.opened(res.body as StartedPayment);
+  return res.body as StartedPayment;
+}
+
+async function send(baseUrl: string, notification: { path: string; body: string; headers: Record<string, string> }) {
+  const res = await fetch(`${baseUrl}${notification.path}`, { method: 'POST', headers: notification.headers, body: notification.body });
+  const text = await res.text();
+  return { status: res.status, outcome: (res.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as { outcome?: string }).outcome : text };
+}
+
+/** A notification the server took: the outcome it answered, or Alipay's plain `success` (its outcome is in the event table). */
+const took = async (app: TestApp, paymentId: number, answer: { status: number; outcome: string | undefined }) =>
+  answer.status === 200 ? (answer.outcome === 'success' ? (await outcomes(app, paymentId)).at(-1) : answer.outcome) : `HTTP ${answer.status}`;
+const outcomes = async (app: TestApp, paymentId: number) => (await app.sql<{ outcome: string }>('select outcome from payment_event where payment_id = ? order by id', [paymentId])).map((r) => r.outcome);
+
+describe.each(gateways)('the server killed (SIGKILL) after $method captured, before our commit', (gateway) => {
   let t: TestApp;
   const servers: ServerProcess[] = [];
   beforeAll(async () => {
-    t = await startTestApp();
+    [t, stripeStandIn, alipayStandIn] = await Promise.all([
+      startTestApp(),
+      stripeStandIn ?? startStripeStandIn(STRIPE.secret, { publishableKey: STRIPE.publishable }),
+      alipayStandIn ?? startAlipayStandIn({ appId: ALIPAY_APP_ID, appPublicKey: alipayApp.publicKey, alipayPrivateKey: alipayOwn.privateKey }),
+    ]);
   });
   afterAll(async () => {
     for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGKILL');
@@ -109,13 +200,13 @@ describe('the server killed (SIGKILL) after the gateway captured, before our com
 
   /** Starts a payment on a server process, and kills it while the gateway's notification is inside its capture. */
   async function killedInsideCapture() {
-    const first = await startServerProcess({ ...env, ...quietGateway, DATABASE_URL: t.dbUrl });
+    const first = await startServerProcess({ ...env, ...gateway.env(true), DATABASE_URL: t.dbUrl });
     servers.push(first);
     const { customer, orderIds } = await twoShopCheckout(t);
-    const payment = await startSandboxPayment(first.baseUrl, customer, orderIds);
-    const notification = sandbox.notificationFor(payment.provider_reference)!;
+    const payment = await startPayment(first.baseUrl, gateway, customer, orderIds);
+    const notification = gateway.paid(payment);
     const blocker = await holdPayment(t.dbUrl, payment.id);
-    const lost = deliver(first.baseUrl, notification).then(
+    const lost = send(first.baseUrl, notification).then(
       () => 'answered',
       () => 'connection lost',
     );
@@ -136,27 +227,31 @@ describe('the server killed (SIGKILL) after the gateway captured, before our com
 
   it("the gateway's retried notification captures it once on the restarted server; a third delivery is a duplicate", async () => {
     const { payment, orderIds, notification } = await killedInsideCapture();
-    const restarted = await startServerProcess({ ...env, ...quietGateway, DATABASE_URL: t.dbUrl });
+    const restarted = await startServerProcess({ ...env, ...gateway.env(true), DATABASE_URL: t.dbUrl });
     servers.push(restarted);
-    const retried = await deliver(restarted.baseUrl, notification);
-    expect([retried.status, retried.body.outcome]).toEqual([200, 'captured']);
-    expect((await deliver(restarted.baseUrl, notification)).body.outcome).toBe('duplicate');
+    expect(await took(t, payment.id, await send(restarted.baseUrl, notification))).toBe('captured');
+    expect(await took(t, payment.id, await send(restarted.baseUrl, notification))).toBe('duplicate');
     await expectCapturedOnce(t, payment.id, orderIds);
     await restarted.stop();
   });
 
   it('with the notification never sent again, the restarted server’s sweep asks the gateway and captures it once', async () => {
     const { payment, orderIds, notification } = await killedInsideCapture();
-    const restarted = await startServerProcess({ ...env, SANDBOX_PAYMENT_DELAY_MS: '0', SWEEP_INTERVAL_SECONDS: '1', PAYMENT_QUERY_AFTER_SECONDS: '1', DATABASE_URL: t.dbUrl });
+    const restarted = await startServerProcess({ ...env, ...gateway.env(false), SWEEP_INTERVAL_SECONDS: '1', PAYMENT_QUERY_AFTER_SECONDS: '1', DATABASE_URL: t.dbUrl });
     servers.push(restarted);
     for (let i = 0; i < 1200 && (await paymentRow(t, payment.id)) === 'pending'; i++) await new Promise((resolve) => setTimeout(resolve, 25));
     const events = await t.sql<{ source: string; outcome: string }>('select source, outcome from payment_event where payment_id = ? order by id', [payment.id]);
     expect(events).toEqual([{ source: 'query', outcome: 'captured' }]);
     // The notification arriving at last changes nothing.
-    expect((await deliver(restarted.baseUrl, notification)).body.outcome).toBe('duplicate');
+    expect(await took(t, payment.id, await send(restarted.baseUrl, notification))).toBe('duplicate');
     await expectCapturedOnce(t, payment.id, orderIds);
     await restarted.stop();
   });
+});
+
+afterAll(async () => {
+  await stripeStandIn?.close();
+  await alipayStandIn?.close();
 });
 
 describe('the database restarted while a notification is applied', () => {

@@ -235,6 +235,11 @@ describe('the sandbox gateway', () => {
     expect(loadConfig({ NODE_ENV: 'development' }).payments.methods).toEqual(['wallet', 'sandbox']);
     expect(() => loadConfig({ PAYMENT_METHODS: 'wallet,cash' })).toThrow(/PAYMENT_METHODS/);
     expect(() => loadConfig({ PAYMENT_METHODS: 'stripe' })).toThrow(/STRIPE_SECRET_KEY/);
+    const stripe = { PAYMENT_METHODS: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' };
+    expect(() => loadConfig(stripe)).toThrow(/STRIPE_PUBLISHABLE_KEY/);
+    // The key handed to every browser must never be the secret one.
+    expect(() => loadConfig({ ...stripe, STRIPE_PUBLISHABLE_KEY: 'sk_test_x' })).toThrow(/publishable key \(pk_/);
+    expect(loadConfig({ ...stripe, STRIPE_PUBLISHABLE_KEY: 'pk_test_x' }).payments.stripe?.publishableKey).toBe('pk_test_x');
   });
 });
 

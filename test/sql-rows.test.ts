@@ -9,10 +9,10 @@ import { intArray } from '../src/db/sql.js';
 import { FIXED_STATEMENTS } from '../src/db/prepared-queries.js';
 import { ItemPricing } from '../src/entities/order-item.entity.js';
 import { placementValues } from '../src/services/checkout/place-orders-statement.js';
-import { PlacedRow, placeOrders } from '../src/services/checkout/place-orders.repository.js';
+import { PlacedRow, placeOrders, placeTracedOrders } from '../src/services/checkout/place-orders.repository.js';
 import { OrderRow, orderRowsById } from '../src/services/orders/order.repository.js';
 import { MergedCartRow, mergeCartLines } from '../src/services/checkout/cart.repository.js';
-import { storeEvents } from '../src/shared/outbox.repository.js';
+import { storeEvents, storeTracedEvents } from '../src/shared/outbox.repository.js';
 import { EventRow, feedForAdmin, feedForCustomer, feedForShop, pruneEvents, RELAY_SQL, retentionHorizon, SequencedRow } from '../src/services/events/outbox.repository.js';
 import {
   claimDeliveries, disableEndpoint, lockDueEndpoints, logAttempt, reclaimLapsed, settleAttempts,
@@ -97,8 +97,8 @@ async function expectRowsMatch(text: string, values: unknown[], schema: z.ZodObj
 
 /** The statements this file runs, each against its schema. */
 const CHECKED = [
-  'merge_cart_lines', 'order_rows', 'place_orders',
-  'store_events', 'event_feed_admin', 'event_feed_customer', 'event_feed_shop', 'event_prune', 'event_retention_horizon',
+  'merge_cart_lines', 'order_rows', 'place_orders', 'place_orders_traced',
+  'store_events', 'store_events_traced', 'event_feed_admin', 'event_feed_customer', 'event_feed_shop', 'event_prune', 'event_retention_horizon',
   'webhook_lock_due_endpoints', 'webhook_claim', 'webhook_log_attempt', 'webhook_settle_attempts', 'webhook_reclaim_lapsed', 'webhook_disable',
   'sales_change_prune',
 ];
@@ -165,6 +165,49 @@ it("checkout's write statement and the order rows return what their schema decla
     await client.query('rollback');
   }
   expect(sale.itemIds).toHaveLength(1);
+});
+
+it('the traced twins (tracing on) return what their schemas declare and store the trace context with the events', async () => {
+  const { shop, product } = await shopWithProduct(t, [{ price: 1000, stock: 50 }]);
+  const customer = await newCustomer(t, { available: 100_000, points: 0 });
+  const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+  await addToCart(t, customer.token, product.skuIds[0], 1);
+  await client.query('begin');
+  try {
+    const stored = await client.query<{ id: string }>(numberedPlaceholders(storeTracedEvents.text), [
+      JSON.stringify([{ type: 'stock.low', shop_ids: [shop.id], customer_id: null, payload: { skuId: 1, productId: 1, stock: 0, threshold: 5 }, occurred_at: new Date().toISOString(), trace_parent: traceparent }]),
+    ]);
+    expect(stored.rows).toHaveLength(1);
+    await expectRowsMatch(storeTracedEvents.text, [JSON.stringify([{ type: 'stock.low', shop_ids: [shop.id], customer_id: null, payload: {}, occurred_at: new Date().toISOString(), trace_parent: null }])], storeTracedEvents.row as unknown as z.ZodObject);
+    const values = placementValues([
+      {
+        customerId: customer.id,
+        shippingAddress: ADDRESS,
+        cartLines: [{ skuId: product.skuIds[0], quantity: 1 }],
+        flashSale: new Map(),
+        freight: new Map([[shop.id, 0]]),
+        drafts: [
+          {
+            shopId: shop.id,
+            discount: 0,
+            items: [{ skuId: product.skuIds[0], skuName: 'Variant 1', productId: product.id, productName: 'P', unitPrice: 1000, quantity: 1, pricing: ItemPricing.Standard }],
+          },
+        ],
+      },
+    ]);
+    // The trace contexts come just before the low-stock threshold, as writeOrders passes them.
+    await expectRowsMatch(placeTracedOrders.text, [...values, JSON.stringify([{ customer_id: customer.id, trace_parent: traceparent }]), 10, 10, 10], PlacedRow);
+    const { rows } = await client.query<{ type: string; trace_parent: string | null }>(
+      `select type, trace_parent from event where id = $1 or (type = 'order.placed' and customer_id = $2) order by id`,
+      [stored.rows[0].id, customer.id],
+    );
+    expect(rows).toEqual([
+      { type: 'stock.low', trace_parent: traceparent },
+      { type: 'order.placed', trace_parent: traceparent },
+    ]);
+  } finally {
+    await client.query('rollback');
+  }
 });
 
 it("the outbox's and the webhooks' statements return what their schemas declare", async () => {

@@ -20,7 +20,7 @@ let t: TestApp;
 let stripe: StripeStandIn;
 beforeAll(async () => {
   stripe = await startStripeStandIn(SECRET_KEY);
-  const env = { NODE_ENV: 'test', PAYMENT_METHODS: 'wallet,stripe', STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_URL: stripe.url };
+  const env = { NODE_ENV: 'test', PAYMENT_METHODS: 'wallet,stripe', STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_PUBLISHABLE_KEY: 'pk_test_stand_in', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_URL: stripe.url };
   t = await startTestApp({ payments: loadConfig(env).payments });
 });
 afterAll(async () => {
@@ -33,7 +33,7 @@ const checkout = () => twoShopCheckout(t);
 async function startStripe(customer: TestUser, orderIds: number[]) {
   const res = await t.api('POST', '/api/payments', { token: customer.token, body: { order_ids: orderIds, method: 'stripe' } });
   expect(res.status).toBe(201);
-  return res.body as { id: number; status: string; provider_reference: string; next_step: { type: string; client_secret?: string } };
+  return res.body as { id: number; status: string; provider_reference: string; next_step: { type: string; client_secret?: string; publishable_key?: string } };
 }
 
 const webhook = (body: string, signature: string) => t.api('POST', '/api/payments/notifications/stripe', { raw: body, headers: { 'stripe-signature': signature } });
@@ -49,7 +49,7 @@ describe('stripe', () => {
     const payment = await startStripe(customer, orderIds);
     const intent = stripe.intents.get(payment.provider_reference)!;
     expect(intent).toMatchObject({ amount: total, currency: 'cny', metadata: { payment_id: String(payment.id) } });
-    expect(payment).toMatchObject({ status: 'pending', next_step: { type: 'client_secret', client_secret: intent.client_secret } });
+    expect(payment).toMatchObject({ status: 'pending', next_step: { type: 'client_secret', client_secret: intent.client_secret, publishable_key: 'pk_test_stand_in' } });
     expect(stripe.requests.find((r) => r.path === '/v1/payment_intents' && r.form.amount === String(total))?.idempotencyKey).toBe(`mallfront-payment-${payment.id}`);
 
     const event = stripe.event('payment_intent.succeeded', stripe.succeed(intent.id), WEBHOOK_SECRET);

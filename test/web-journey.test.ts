@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from './support/harness.js';
 import { newBrand, newCategory, newCouponTemplate, newCustomer, newFreightTemplate, newGroupBuy, newOperator, newProduct, newShop, PASSWORD, setContent } from './support/fixtures.js';
 import { shipOk } from './support/shopping.js';
 import { newFlashSale } from './support/flash-sales.js';
-import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, MOBILE, SCREENSHOT_DIR, sessionFor, StoreContext } from './support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, MOBILE, SCREENSHOT_DIR, sessionFor, StoreContext, WAIT_TIMEOUT_MS } from './support/browser.js';
 import { webAppDir } from '../src/server/web-app.js';
 
 vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
@@ -91,7 +91,7 @@ describe('the storefront in Chromium', () => {
 
     await page.goto('/cart');
     // The guest cart shows its lines (names and quantities) before sign-in.
-    await expect.poll(() => page.getByTestId('guest-cart-line').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('guest-cart-line').count(), { timeout: WAIT_TIMEOUT_MS }).toBe(2);
     expect(await page.getByTestId('guest-cart-line').allInnerTexts()).toEqual([expect.stringContaining('Trail Lantern'), expect.stringContaining('Linen Shirt')]);
     await page.getByRole('link', { name: 'Sign in to check out' }).click();
     await page.waitForURL((url) => url.pathname === '/login');

@@ -5,6 +5,7 @@ import { settlePaymentRefunds } from '../src/services/payments/payment-refunds.j
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newCategory, newOperator, newProduct, newShop, PASSWORD, type TestUser } from './support/fixtures.js';
 import { waitFor } from './support/subscriptions.js';
+import { addToCart, checkOut, register } from './support/storefront-steps.js';
 import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, MOBILE, sessionFor, StoreContext } from './support/browser.js';
 
 vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
@@ -62,32 +63,6 @@ async function open(viewport = DESKTOP): Promise<{ store: StoreContext; page: Pa
   const store = await StoreContext.open(browser, t, viewport);
   contexts.push(store);
   return { store, page: await store.page() };
-}
-
-async function register(page: Page, email: string) {
-  await page.goto('/register');
-  await page.getByLabel('Name').fill('New Shopper');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.waitForURL((url) => url.pathname !== '/register');
-}
-
-async function addToCart(page: Page, productId: number, name: string) {
-  await page.goto(`/products/${productId}`);
-  await page.getByRole('heading', { name }).waitFor();
-  await page.getByRole('button', { name: 'Add to cart' }).click();
-  await page.getByText('Added to your cart.').waitFor();
-}
-
-async function checkOut(page: Page, orders: number) {
-  await page.goto('/checkout');
-  await page.getByLabel('Recipient').fill('Zhou Min');
-  await page.getByLabel('Phone').fill('+86 138 0000 2222');
-  await page.getByLabel('Region').selectOption({ label: 'Hubei 湖北' });
-  await page.getByLabel('Address', { exact: true }).fill('9 River Road, Wuhan');
-  await page.getByRole('button', { name: 'Place order' }).click();
-  await page.getByRole('heading', { name: orders === 1 ? 'Your order' : `Your ${orders} orders (one per shop)` }).waitFor();
 }
 
 /** Chooses the sandbox at the cashier (optionally declining) and lands on the waiting page: the payment's id. */

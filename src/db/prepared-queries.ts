@@ -3,6 +3,7 @@ import { CompiledQuery, sql, type Compilable, type Expression, type Kysely, type
 import { KYSELY_OPTIONS, type Database } from './typed-sql.js';
 import type { z } from 'zod';
 import { queryRows } from './prepared-statements.js';
+import { measuring, statementTimer } from '../metrics.js';
 
 /**
  * Hot statements written as Kysely builders, typed from the entities' `Database`: a row is what the
@@ -92,23 +93,39 @@ export function preparedQuery<Shape, Values extends object, Row>(spec: {
     return found;
   }
 
+  async function execute(em: EntityManager, shape: Shape, values: Values, options: { replan?: boolean }): Promise<Row[]> {
+    const { sql, keys } = compile(em, shape);
+    const params = keys.map((key) => values[key as keyof Values]);
+    if (em.isInTransaction()) {
+      const result = await em.getKysely().executeQuery<Row>(CompiledQuery.raw(sql, params));
+      return result.rows;
+    }
+    return queryRows<Row & object>(em, sql, params, { ...options, numbered: true });
+  }
+
   const query: PreparedQuery<Shape, Values, Row> = {
     name: spec.name,
     examples: spec.examples,
     textOf: (em, shape) => compile(em, shape).sql,
     valuesOf: (em, shape) => compile(em, shape).keys,
-    async run(em, shape, values, options = {}) {
-      const { sql, keys } = compile(em, shape);
-      const params = keys.map((key) => values[key as keyof Values]);
-      if (em.isInTransaction()) {
-        const result = await em.getKysely().executeQuery<Row>(CompiledQuery.raw(sql, params));
-        return result.rows;
-      }
-      return queryRows<Row & object>(em, sql, params, { ...options, numbered: true });
-    },
+    run: (em, shape, values, options = {}) => (measuring ? timed(spec.name, execute(em, shape, values, options)) : execute(em, shape, values, options)),
   };
   PREPARED_QUERIES.set(spec.name, query as unknown as PreparedQuery<never, never, unknown>);
   return query;
+}
+
+/**
+ * A named statement's time from the call to its rows (connection wait included), for
+ * `mallfront_db_statement_duration_seconds`: its label is the statement's name, one of those defined
+ * in the code (PREPARED_QUERIES, FIXED_STATEMENTS), a bounded set. Only called while metrics are served.
+ */
+async function timed<Row>(name: string, running: Promise<Row[]>): Promise<Row[]> {
+  const started = performance.now();
+  try {
+    return await running;
+  } finally {
+    statementTimer(name).observe((performance.now() - started) / 1000);
+  }
 }
 
 /** A node as a plain record, to walk whatever kind it is. */
@@ -203,7 +220,10 @@ export const FIXED_STATEMENTS = new Map<string, FixedStatement<unknown>>();
 
 /** A fixed statement: `?` placeholders, run as a prepared statement (inside a transaction, on its connection). */
 export function fixedStatement<Row extends object>(spec: { name: string; text: string; row: z.ZodType<Row> }): FixedStatement<Row> {
-  const statement: FixedStatement<Row> = { ...spec, run: (em, params) => queryRows<Row>(em, spec.text, params) };
+  const statement: FixedStatement<Row> = {
+    ...spec,
+    run: (em, params) => (measuring ? timed(spec.name, queryRows<Row>(em, spec.text, params)) : queryRows<Row>(em, spec.text, params)),
+  };
   FIXED_STATEMENTS.set(spec.name, statement);
   return statement;
 }

@@ -38,6 +38,10 @@ export class Event {
 
   @Property({ columnType: 'timestamptz', nullable: true })
   publishedAt?: Date | null;
+
+  /** The W3C `traceparent` of the request that wrote it, while tracing was on (src/tracing.ts); else null. */
+  @Property({ columnType: 'text', nullable: true })
+  traceParent?: string | null;
 }
 
 /** One row: the last position the relay gave, and the last one retention pruned (older `after`s are refused). */

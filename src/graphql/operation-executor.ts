@@ -1,6 +1,7 @@
 import type { ApolloServerOptionsWithGateway } from '@apollo/server';
 import { execute, GraphQLError, printSchema, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { tracing } from '../tracing.js';
 
 /**
  * How an HTTP GraphQL operation is executed once Apollo has parsed and validated it (limits
@@ -62,6 +63,18 @@ function asGraphQLJsError(error: GraphQLError): GraphQLError {
  */
 export type RerunWith = (context: object, errors: readonly GraphQLError[]) => object | null;
 
+/** The operation's span name, as OpenTelemetry's GraphQL conventions spell it: `query ProductPage`, or the type alone. */
+function operationSpanName(request: Parameters<Executor>[0]): string {
+  const type = request.operation?.operation ?? 'operation';
+  return request.operationName ? `${type} ${request.operationName}` : type;
+}
+
+function operationAttributes(request: Parameters<Executor>[0]): Record<string, string> {
+  const attributes: Record<string, string> = { 'graphql.operation.type': request.operation?.operation ?? 'unknown' };
+  if (request.operationName) attributes['graphql.operation.name'] = request.operationName;
+  return attributes;
+}
+
 /**
  * Apollo's options: a gateway whose executor runs each operation with `kind` (graphql-js's
  * `execute`, or compiled once repeated), and once more with `rerunWith`'s context when it gives one.
@@ -97,11 +110,13 @@ export function operationExecution(
     if (!('data' in result) || result.data === undefined) return standard();
     return { ...result, errors: result.errors.map(asGraphQLJsError) };
   };
-  const executor: Executor = async (request) => {
+  const runOnce = async (request: Request): Promise<ExecutionResult> => {
     const result = await run(request, request.context);
     const again = result.errors && options.rerunWith ? options.rerunWith(request.context, result.errors) : null;
     return again ? run(request, again) : result;
   };
+  // With tracing on, the operation is a span (its root fields are spans too: traced-fields.ts); off, one check.
+  const executor: Executor = (request) => (tracing ? tracing.inSpan(operationSpanName(request), operationAttributes(request), () => runOnce(request)) : runOnce(request));
   const gateway: Gateway = {
     onSchemaLoadOrUpdate(callback) {
       callback({ apiSchema: schema, coreSupergraphSdl: printSchema(schema) });

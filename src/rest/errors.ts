@@ -100,7 +100,7 @@ export function errorHandler(log: Logger) {
     if (refusal) dbRefusalCount.inc({ reason: refusal });
     const locals = requestLocals(res);
     // Before the service context (its logger carries them), the ids are added here.
-    const requestLog = locals.ctx?.log ?? log.child({ requestId: locals.requestId, traceId: locals.traceId });
+    const requestLog = locals.ctx?.log ?? log.child({ requestId: locals.requestId, traceId: locals.traceId, spanId: locals.spanId });
     if (unexpected) requestLog.error({ err: error, method: req.method, path: req.path }, 'request failed');
     if (res.headersSent) return;
     const retryAfter = appError.details?.retry_after_seconds;

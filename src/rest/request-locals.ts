@@ -8,8 +8,13 @@ import type { ServiceContext } from '../shared/context.js';
  */
 export interface RequestLocals {
   requestId: string;
-  /** The request's trace id (`traceIdOf`), answered in `X-Trace-Id` and carried by its log lines. */
+  /**
+   * The request's trace id, answered in `X-Trace-Id` and carried by its log lines: with tracing on,
+   * the OpenTelemetry trace's (the caller's `traceparent` continued); off, `traceIdOf`'s.
+   */
   traceId: string;
+  /** With tracing on, the id of the request's HTTP span (its log lines carry it); unset when off. */
+  spanId?: string;
   ctx?: ServiceContext;
   /**
    * Why the body could not be read (malformed JSON, too deep, too large...): kept, not answered, until

@@ -16,6 +16,7 @@ import type { GraphQLContext } from '../resolvers/graphql-context.js';
 import { createLoaders } from '../graphql/loaders.js';
 import { bearerToken, createServiceContext, type AppDeps } from './request-context.js';
 import { requestId, traceIdOf } from '../shared/request-id.js';
+import { tracing } from '../tracing.js';
 import { requestLocals } from '../rest/request-locals.js';
 import { startSubscriptionServer } from './subscriptions.js';
 import { startSweeps, startWebhookDispatcher } from './jobs.js';
@@ -35,14 +36,15 @@ import { graphiqlPage } from './graphiql.js';
 import { corsPolicy } from './cors.js';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../shared/json-depth.js';
 import { operationExecution } from '../graphql/operation-executor.js';
+import { traceRootFields } from '../graphql/traced-fields.js';
 import { primaryRetryOf } from '../shared/replica-reads.js';
 import { graphqlHttp } from './graphql-http.js';
-import { loadSalesTally } from '../services/catalog/sales-tally.js';
+import { loadSalesTally, salesTallyAge } from '../services/catalog/sales-tally.js';
 import { HOME_CONTENT_CHANNEL } from '../services/catalog/home-content.service.js';
 import { ChangeListener, registerChangeListener } from '../db/change-listener.js';
 import { SHOP_HEADER } from '../shared/acting-shop.js';
 import { API_MOUNT } from '../rest/route.js';
-import { collectNodeMetrics, watchBacklog, watchPool, watchReadiness } from '../metrics.js';
+import { measureProcess, watchBacklog, watchPool, watchReadiness, watchSalesTally } from '../metrics.js';
 import { readBacklog } from '../services/events/outbox.repository.js';
 import { metricsEndpoint, observeGraphql, observeHttp, operationLabel } from './metrics-endpoint.js';
 
@@ -225,7 +227,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   // not even set up.
   const logRequests = deps.log.isLevelEnabled('info');
   const measure = deps.config.metrics.exposure !== 'off';
-  if (measure) collectNodeMetrics();
+  if (measure) measureProcess();
   app.use((req: Request, res: Response, next: NextFunction) => {
     inFlight.enter(res);
     // While stopping, a request that came on an open keep-alive connection is served, and the
@@ -235,8 +237,12 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     const locals = requestLocals(res);
     locals.requestId = id;
     res.set('X-Request-Id', id);
-    const traceId = traceIdOf(req.headers.traceparent, id);
+    // With tracing on, the trace id is the request's OpenTelemetry trace (one id, not two); off, no span exists.
+    const ids = tracing?.activeIds();
+    const traceId = ids?.traceId ?? traceIdOf(req.headers.traceparent, id);
+    const spanId = ids?.spanId;
     locals.traceId = traceId;
+    if (ids) locals.spanId = spanId;
     res.set('X-Trace-Id', traceId);
     if (logRequests || measure) {
       const started = performance.now();
@@ -246,7 +252,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
           observeHttp(req.method, locals.route ?? fallbackRoute(req, res.statusCode), res.statusCode, durationMs / 1000);
           if (locals.graphqlOperation !== undefined) observeGraphql(locals.graphqlOperation, locals.graphqlType ?? 'unknown', res.statusCode, durationMs / 1000);
         }
-        if (logRequests) deps.log.info({ requestId: id, traceId, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, durationMs }, 'request');
+        if (logRequests) deps.log.info({ requestId: id, traceId, spanId, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, durationMs }, 'request');
       });
     }
     // From here on, everything this request waits for from the database shares one deadline. REST
@@ -261,6 +267,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   const servingPool = await poolOf(deps.orm.em.fork());
   const unwatchPool = watchPool(servingPool);
   const unwatchBacklog = watchBacklog(() => readBacklog(servingPool));
+  const unwatchSalesTally = watchSalesTally(() => salesTallyAge(deps.orm.em));
   app.get('/metrics', metricsEndpoint(deps.config.metrics));
   const health = new PoolHealth(servingPool, {
     clientUrl: deps.orm.config.get('clientUrl'),
@@ -277,6 +284,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   });
 
   const schema = await graphqlSchema();
+  if (tracing) traceRootFields(schema);
   const apollo = new ApolloServer<GraphQLContext>({
     ...operationExecution(schema, deps.config.graphqlExecutor, { compileAfter: deps.config.graphqlCompileAfter, rerunWith: onPrimaryAfterReplicaLoss }),
     // Introspection is refused by our own rule (operationRules) when GRAPHQL_INTROSPECTION is off:
@@ -287,7 +295,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     validationRules: operationRules(deps.config),
     // No "Did you mean ...?" in validation errors: they would reveal the schema with introspection off.
     hideSchemaDetailsFromClientErrors: true,
-    // main.ts owns shutdown: drain HTTP, then close the pool, then stop the embedded database.
+    // start.ts owns shutdown: drain HTTP, then close the pool, then stop the embedded database.
     stopOnTerminationSignals: false,
     // Apollo's default shows stack traces (absolute paths) unless NODE_ENV is production or test:
     // never in an answer; unexpected errors are logged with their request id (formatError).
@@ -312,7 +320,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     bodyParser,
     graphqlHttp(apollo, async ({ req, res }) => {
       try {
-        const ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, clientOf(req, req.ip), 'http', requestLocals(res).traceId, req.header(SHOP_HEADER));
+        const ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, clientOf(req, req.ip), 'http', requestLocals(res).traceId, requestLocals(res).spanId, req.header(SHOP_HEADER));
         return { ctx, loaders: createLoaders(ctx), httpLocals: requestLocals(res) };
       } catch (error) {
         throw asGraphQLError(error);
@@ -328,7 +336,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     // unreadable (route.ts), so the body parser's refusal is kept for it rather than answered here.
     async (req: Request, res: Response, next: NextFunction) => {
       try {
-        requestLocals(res).ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, clientOf(req, req.ip), 'http', requestLocals(res).traceId, req.header(SHOP_HEADER));
+        requestLocals(res).ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, clientOf(req, req.ip), 'http', requestLocals(res).traceId, requestLocals(res).spanId, req.header(SHOP_HEADER));
         next();
       } catch (error) {
         next(error);
@@ -387,6 +395,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
         // Scrapes from now on no longer read this server's pool and probes, which close below.
         unwatchPool();
         unwatchBacklog();
+        unwatchSalesTally();
         unwatchReadiness();
         if (sandbox instanceof SandboxProvider) sandbox.stop();
         await stopWebhooks();

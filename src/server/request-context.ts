@@ -37,6 +37,7 @@ export async function createServiceContext(
   client?: ClientAddress,
   door: 'http' | 'websocket' = 'http',
   traceId?: string,
+  spanId?: string,
   /** The `X-Shop-Id` header: the shop the request acts for (shared/acting-shop.ts). */
   shopHeader?: string,
 ): Promise<ServiceContext> {
@@ -49,7 +50,8 @@ export async function createServiceContext(
     authProblem: problem,
     config: deps.config,
     // Every line the request logs (its errors included) carries the ids the client got back.
-    log: deps.log.child(traceId === undefined ? { requestId: id } : { requestId: id, traceId }),
+    // With tracing on, the span id too (the request's HTTP span).
+    log: deps.log.child(traceId === undefined ? { requestId: id } : spanId === undefined ? { requestId: id, traceId } : { requestId: id, traceId, spanId }),
     requestId: id,
     events: deps.events,
     wiring: deps.wiring,

@@ -120,7 +120,7 @@ export function startSubscriptionServer(deps: AppDeps, server: http.Server, sche
         try {
           const { request } = ctx.extra;
           const serviceContext = await withDeadline(() =>
-            createServiceContext(deps, ctx.extra.token, `ws-${randomUUID()}`, clientOf(request, clientAddressOf(request, trust)), 'websocket', undefined, shopOf(request.headers['x-shop-id'])),
+            createServiceContext(deps, ctx.extra.token, `ws-${randomUUID()}`, clientOf(request, clientAddressOf(request, trust)), 'websocket', undefined, undefined, shopOf(request.headers['x-shop-id'])),
           );
           contextValue = { ctx: serviceContext, loaders: createLoaders(serviceContext) };
         } catch (error) {

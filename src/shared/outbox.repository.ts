@@ -18,3 +18,20 @@ select e.type, e.shop_ids, e.customer_id, e.payload, e.occurred_at
  order by e.n
 returning id::text as id`,
 });
+
+/**
+ * `storeEvents` while tracing is on (src/tracing.ts): each event also stores the `traceparent` of the
+ * request that wrote it, so the relay's round and the event's webhook deliveries link to its trace.
+ * A statement of its own, so that with tracing off the one above runs unchanged.
+ */
+export const storeTracedEvents = fixedStatement({
+  name: 'store_events_traced',
+  row: z.object({ id: z.string() }),
+  text: `
+insert into event (type, shop_ids, customer_id, payload, occurred_at, trace_parent)
+select e.type, e.shop_ids, e.customer_id, e.payload, e.occurred_at, e.trace_parent
+  from rows from (json_to_recordset(?::json) as (type text, shop_ids int[], customer_id int, payload jsonb, occurred_at timestamptz, trace_parent text))
+       with ordinality as e(type, shop_ids, customer_id, payload, occurred_at, trace_parent, n)
+ order by e.n
+returning id::text as id`,
+});

@@ -1,5 +1,6 @@
 import { encodeEvent, type EventEnvelope, type EventName, type NewEvent, type PendingEvents } from './domain-event.js';
-import { storeEvents } from './outbox.repository.js';
+import { storeEvents, storeTracedEvents } from './outbox.repository.js';
+import { tracing } from '../tracing.js';
 import { AppError, causeChain } from '../errors.js';
 import type { ErrorCode } from '../error-codes.js';
 import type { ServiceContext } from './context.js';
@@ -95,6 +96,12 @@ async function runAttempts<T>(ctx: ServiceContext, work: (tx: ServiceContext) =>
 
 async function storePending(em: ServiceContext['em'], pending: PendingEvents): Promise<void> {
   if (pending.events.length === 0) return;
+  if (tracing) {
+    // The request's trace context goes with its events (the relay and the deliveries link to it).
+    const traceParent = tracing.traceparent();
+    await storeTracedEvents.run(em, [JSON.stringify(pending.events.map((e) => ({ type: e.type, shop_ids: e.shopIds, customer_id: e.customerId, payload: e.payload, occurred_at: e.occurredAt, trace_parent: traceParent })))]);
+    return;
+  }
   await storeEvents.run(em, [JSON.stringify(pending.events.map((e) => ({ type: e.type, shop_ids: e.shopIds, customer_id: e.customerId, payload: e.payload, occurred_at: e.occurredAt })))]);
 }
 

@@ -20,7 +20,9 @@ import type { AddressInfo } from 'node:net';
  *
  * What it covers: page and mobile-web pay (the signed URL), `alipay.trade.query`, `alipay.trade.refund`
  * (`out_request_no` idempotent: a repeat answers `fund_change: N`), `alipay.trade.fastpay.refund.query`,
- * trade-status notifications (paid, closed, refunds). What only a real Alipay sandbox account shows:
+ * trade-status notifications (paid, closed, refunds), and for a browser a cashier page with one
+ * "pay" button that pays the trade, notifies, and returns to `return_url` with signed return
+ * parameters. What only a real Alipay sandbox account shows:
  * the cashier itself (login, QR code, the buyer's balance and cards), certificate mode, the 15-minute
  * timestamp window, Alipay's resend schedule, settlement and its reports.
  */
@@ -185,7 +187,35 @@ export async function startAlipayStandIn(options: { appId: string; appPublicKey:
         notify_url: params.notify_url ?? '', return_url: params.return_url ?? '', trade_status: 'WAIT_BUYER_PAY', gmt_create: alipayTime(), gmt_payment: null, refunds: new Map(),
       });
     }
-    return { status: 200, text: `<html><body>支付宝收银台 ${biz.out_trade_no} ¥${text(biz.total_amount)}</body></html>` };
+    // The buyer's side, for a browser: one button that pays (a real cashier asks for a login, a QR scan or a card).
+    return {
+      status: 200,
+      text: `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>支付宝收银台</title></head><body><h1>支付宝收银台 ${biz.out_trade_no} ¥${text(biz.total_amount)}</h1>
+<form method="post" action="/gateway.do/pay"><input type="hidden" name="out_trade_no" value="${biz.out_trade_no}"><button type="submit">确认付款 Pay</button></form></body></html>`,
+    };
+  };
+
+  /**
+   * The buyer paid at the cashier: the trade succeeds, Alipay's notification goes to its notify_url
+   * (answered before the browser moves on, as it usually is), and the browser returns to return_url
+   * with Alipay's signed synchronous return parameters.
+   */
+  const buyerPays = async (res: http.ServerResponse, outTradeNo: string) => {
+    const trade = trades.get(outTradeNo);
+    if (!trade || trade.trade_status !== 'WAIT_BUYER_PAY') {
+      res.writeHead(400, { 'content-type': 'text/html;charset=utf-8' });
+      return res.end('<html><body>错误代码 ACQ.TRADE_STATUS_ERROR</body></html>');
+    }
+    const paid = stand as AlipayStandIn;
+    paid.pay(outTradeNo);
+    await paid.deliver(outTradeNo, paid.notification(outTradeNo).body).catch(() => undefined);
+    const back: Record<string, string> = {
+      app_id: options.appId, method: `${trade.method}.return`, charset: 'utf-8', version: '1.0', timestamp: alipayTime(),
+      out_trade_no: trade.out_trade_no, trade_no: trade.trade_no, total_amount: trade.total_amount, seller_id: '2088101117955611',
+    };
+    const signed = { ...back, sign_type: 'RSA2', sign: rsa2(signContent(back, ['sign', 'sign_type']), options.alipayPrivateKey) };
+    res.writeHead(302, { location: `${trade.return_url}?${new URLSearchParams(signed).toString()}` });
+    res.end();
   };
 
   const server = http.createServer((req, res) => {
@@ -196,6 +226,12 @@ export async function startAlipayStandIn(options: { appId: string; appPublicKey:
       if (stand.failing) {
         res.writeHead(503, { 'content-type': 'text/plain' });
         return res.end('Service Unavailable');
+      }
+      if (req.method === 'POST' && url.pathname === '/gateway.do/pay') return void buyerPays(res, new URLSearchParams(raw).get('out_trade_no') ?? '');
+      // A browser asks for the page's icon: none, and no error in its console.
+      if (url.pathname === '/favicon.ico') {
+        res.writeHead(204);
+        return res.end();
       }
       if (url.pathname !== '/gateway.do') {
         res.writeHead(404);

@@ -25,11 +25,11 @@ export interface ServerProcess {
 }
 
 /** Starts `node dist/src/main.js` as its own process and waits until `/readyz` answers 200. */
-export async function startServerProcess(env: NodeJS.ProcessEnv, options: { cwd?: string; timeoutMs?: number } = {}): Promise<ServerProcess> {
+export async function startServerProcess(env: NodeJS.ProcessEnv, options: { cwd?: string; timeoutMs?: number; nodeArgs?: string[] } = {}): Promise<ServerProcess> {
   const port = Number(env.PORT ?? (await freePort()));
   const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port) };
   delete childEnv.NODE_OPTIONS;
-  const child = spawn(process.execPath, [MAIN], { cwd: options.cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), MAIN], { cwd: options.cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));

@@ -13,6 +13,7 @@ export class PaymentNextStep {
   @Field(() => String, { nullable: true }) message?: string | null;
   @Field(() => String, { nullable: true }) url?: string | null;
   @Field(() => String, { nullable: true }) clientSecret?: string | null;
+  @Field(() => String, { nullable: true, description: "With `client_secret`: the provider's publishable key for its client library (public by design)" }) publishableKey?: string | null;
 }
 
 @ObjectType({ description: "One payment of a checkout's orders, with one method" })

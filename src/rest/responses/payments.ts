@@ -12,7 +12,7 @@ export const PaymentNextStep = named(
     z.strictObject({ type: z.literal('none') }),
     z.strictObject({ type: z.literal('wait'), message: z.string() }),
     z.strictObject({ type: z.literal('redirect'), url: z.string() }),
-    z.strictObject({ type: z.literal('client_secret'), clientSecret: z.string() }),
+    z.strictObject({ type: z.literal('client_secret'), clientSecret: z.string(), publishableKey: z.string() }),
   ]),
 );
 

@@ -32,6 +32,8 @@ import { salesTally, salesTallyChanges } from './sales-changes.repository.js';
 export class SalesTally {
   /** sold_count by product id (a product past the end sold nothing). */
   private sold: Int32Array;
+  /** When it was read or last caught up (epoch ms): its age is a metric (`mallfront_sales_tally_age_seconds`). */
+  upToDateAt = Date.now();
 
   constructor(
     /** The sales version's shard counters it holds at, as PostgreSQL writes them (`{3,0,...}`). */
@@ -55,6 +57,7 @@ export class SalesTally {
     if (ids.length > 0 && ids[ids.length - 1] >= this.sold.length) this.grow(ids[ids.length - 1]);
     for (let i = 0; i < ids.length; i++) this.sold[ids[i]] += deltas[i];
     this.vector = vector;
+    this.upToDateAt = Date.now();
   }
 
   private grow(id: number): void {
@@ -117,4 +120,10 @@ export function currentSalesTally(em: EntityManager): Promise<SalesTally | undef
     .catch(() => undefined)
     .finally(() => (state.catchingUp = undefined));
   return state.catchingUp;
+}
+
+/** Seconds since the tally of `em`'s database was last brought up to date; null while none is loaded. */
+export function salesTallyAge(em: EntityManager, now = Date.now()): number | null {
+  const tally = stateOf(em).tally;
+  return tally ? (now - tally.upToDateAt) / 1000 : null;
 }

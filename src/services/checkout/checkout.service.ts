@@ -20,6 +20,7 @@ import { applyFlashSalePricing, type FlashSaleTake } from '../promotions/flash-s
 import { freightFees, freightTermsOfDrafts, regionCode, ShippingAddressInput, type FreightTermsRow } from '../shipping/freight-fees.js';
 import type { CheckoutCart } from './order-writer.js';
 import { checkoutsPlaced, ordersPlaced } from '../../metrics.js';
+import { tracing } from '../../tracing.js';
 
 /** A checkout's answer as its Idempotency-Key keeps it (written by the order writer with the orders). */
 const StoredAnswer = z.object({ orders: z.array(OrderRow) });
@@ -143,6 +144,7 @@ async function place(tx: ServiceContext, priced: Priced): Promise<OrderView[]> {
     cartLines: priced.cartLines,
     flashSale: priced.flashSale,
     idempotency: priced.idempotency,
+    traceParent: tracing?.traceparent(),
   });
   // The combined writer's one statement stored these events itself (it has no transaction to join).
   if (eventsStored > 0) return views;

@@ -26,6 +26,8 @@ export interface Placement {
   flashSale: FlashSaleTake;
   /** The checkout's Idempotency-Key, written with the orders as its answer. */
   idempotency?: IdempotencyRecord;
+  /** With tracing on, the checkout's `traceparent`, stored with the events the combined statement writes (it runs outside the request's context). */
+  traceParent?: string | null;
 }
 
 export interface Placed {

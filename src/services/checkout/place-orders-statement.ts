@@ -3,7 +3,8 @@ import { causeChain, refused, type AppError } from '../../errors.js';
 import type { ErrorCode } from '../../error-codes.js';
 import { intArray } from '../../db/sql.js';
 import { orderViewsFromRows } from '../orders/order-view.js';
-import { placeOrders } from './place-orders.repository.js';
+import { placeOrders, placeTracedOrders } from './place-orders.repository.js';
+import { tracing } from '../../tracing.js';
 import { StaleReadConflict } from '../../shared/transaction.js';
 import type { Placed, Placement } from './order-writer.js';
 import { orderTotals } from '../../shared/checkout-draft.js';
@@ -49,7 +50,10 @@ import { shopNotActive } from '../catalog/shop-status.js';
  */
 export async function writeOrders(em: EntityManager, placements: Placement[], stockLowThreshold: number): Promise<Placed[]> {
   try {
-    const rows = await placeOrders.run(em, [...placementValues(placements), stockLowThreshold, stockLowThreshold, stockLowThreshold]);
+    // With tracing on, the traced twin also stores each checkout's trace context with its events.
+    const rows = tracing
+      ? await placeTracedOrders.run(em, [...placementValues(placements), JSON.stringify(placements.map(({ customerId, traceParent }) => ({ customer_id: customerId, trace_parent: traceParent ?? null }))), stockLowThreshold, stockLowThreshold, stockLowThreshold])
+      : await placeOrders.run(em, [...placementValues(placements), stockLowThreshold, stockLowThreshold, stockLowThreshold]);
     const eventsStored = rows[0]?.events ?? 0;
     const remaining = new Map<number, number>(Object.entries(rows[0]?.remaining ?? {}).map(([id, stock]) => [Number(id), stock]));
     const views = orderViewsFromRows(rows);

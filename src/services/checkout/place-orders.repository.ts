@@ -23,6 +23,12 @@ import { OrderRow } from '../orders/order.repository.js';
 export const PlacedRow = OrderRow.extend({ remaining: z.record(z.string(), z.number().int()).nullable(), events: z.number().int() });
 export type PlacedRow = z.infer<typeof PlacedRow>;
 
+/** The `order.placed` insert of `placeOrders`, which its traced twin replaces. */
+const PLACED_EVENTS = `     placed_events as (
+       insert into event (type, shop_ids, customer_id, payload, occurred_at)
+       select 'order.placed', array[o.shop_id], o.customer_id, jsonb_build_object('orderId', o.id, 'total', o.total, 'status', o.status), now()
+         from new_orders o order by o.id`;
+
 export const placeOrders = fixedStatement({
   name: 'place_orders',
   row: PlacedRow,
@@ -173,3 +179,27 @@ select p.*, (select json_object_agg(s.id, s.stock) from stock s) as remaining,
  where v.refused = 0
  order by p.id`,
 });
+
+/**
+ * The same statement while tracing is on (src/tracing.ts): each `order.placed` event also stores the
+ * `traceparent` of the checkout that placed it, from one more parameter (a JSON list of customer ids
+ * and trace parents, just before STOCK_LOW_THRESHOLD), so the relay and the webhook deliveries link
+ * to that checkout's trace. A statement of its own, so that with tracing off the statement above
+ * runs unchanged. `stock.low` events belong to every checkout of the batch: none is stored with them.
+ */
+export const placeTracedOrders = fixedStatement({
+  name: 'place_orders_traced',
+  row: PlacedRow,
+  text: replaceOnce(placeOrders.text, PLACED_EVENTS, `     traces_in as (select * from json_to_recordset(?::json) as t(customer_id int, trace_parent text)),
+     placed_events as (
+       insert into event (type, shop_ids, customer_id, payload, occurred_at, trace_parent)
+       select 'order.placed', array[o.shop_id], o.customer_id, jsonb_build_object('orderId', o.id, 'total', o.total, 'status', o.status), now(),
+              t.trace_parent
+         from new_orders o left join traces_in t on t.customer_id = o.customer_id order by o.id`),
+});
+
+function replaceOnce(text: string, from: string, to: string): string {
+  const at = text.indexOf(from);
+  if (at === -1 || text.indexOf(from, at + 1) !== -1) throw new Error('place_orders_traced: the fragment to replace is not in place_orders once');
+  return text.slice(0, at) + to + text.slice(at + from.length);
+}

@@ -1,7 +1,7 @@
 import { fixedStatement } from '../../db/prepared-queries.js';
 import { z } from '../../shared/validate.js';
 import type pg from 'pg';
-import type { Backlog } from '../../metrics.js';
+import { WEBHOOK_BACKLOG_TOP, type Backlog } from '../../metrics.js';
 
 /**
  * The outbox's statements after commit (how events get in: src/shared/outbox.repository.ts).
@@ -23,6 +23,8 @@ export const RELAY_SQL = {
   /** Parameters: the batch size, the NOTIFY channel. */
   round: 'select mf_relay_round($1::int, $2::text) as round',
   lastPosition: 'select last_position::text as last from event_sequence where id = 1',
+  /** With tracing on: the trace contexts of the events a round numbered (positions after $1, up to $2), for the round's span links. */
+  traceParents: 'select distinct trace_parent from event where position > $1::bigint and position <= $2::bigint and trace_parent is not null',
   /** The committed events after a position, in order: what a process hands its live subscribers. */
   after: `
 select position::text as id, type, to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at,
@@ -117,16 +119,29 @@ select (select count(*) from gone)::int as pruned`,
 /**
  * The background work waiting, for the metrics (src/metrics.ts `Backlog`), read at each scrape: the
  * events no relay has numbered yet (the `event_unpublished_index` partial index) and the webhook
- * deliveries pending (`webhook_delivery_due_index`), with the age of the oldest of each.
+ * deliveries pending (`webhook_delivery_due_index`), with the age of the oldest of each, the
+ * endpoints with the most waiting, and the running flash sales' items sold out.
  */
 export const BACKLOG_SQL = `select
   (select count(*)::int from event where position is null) as outbox_events,
   (select coalesce(extract(epoch from now() - min(occurred_at)), 0)::float8 from event where position is null) as outbox_seconds,
   (select count(*)::int from webhook_delivery where state = 'pending') as webhook_pending,
   (select count(distinct endpoint_id)::int from webhook_delivery where state = 'pending') as webhook_endpoints,
-  (select coalesce(extract(epoch from now() - min(created_at)), 0)::float8 from webhook_delivery where state = 'pending') as webhook_oldest`;
+  (select coalesce(extract(epoch from now() - min(created_at)), 0)::float8 from webhook_delivery where state = 'pending') as webhook_oldest,
+  (select coalesce(json_agg(json_build_object('endpoint_id', t.endpoint_id, 'pending', t.pending) order by t.pending desc, t.endpoint_id), '[]'::json)
+     from (select endpoint_id, count(*)::int as pending from webhook_delivery where state = 'pending'
+            group by endpoint_id order by pending desc, endpoint_id limit ${WEBHOOK_BACKLOG_TOP}) t) as webhook_top,
+  (select count(*)::int from flash_sale_item i where i.enabled and i.sale_window @> now() and i.remaining_stock = 0) as flash_sold_out`;
 
-const BacklogRow = z.object({ outbox_events: z.number(), outbox_seconds: z.number(), webhook_pending: z.number(), webhook_endpoints: z.number(), webhook_oldest: z.number() });
+const BacklogRow = z.object({
+  outbox_events: z.number(),
+  outbox_seconds: z.number(),
+  webhook_pending: z.number(),
+  webhook_endpoints: z.number(),
+  webhook_oldest: z.number(),
+  webhook_top: z.array(z.object({ endpoint_id: z.number().int(), pending: z.number().int() })),
+  flash_sold_out: z.number(),
+});
 
 export async function readBacklog(pool: pg.Pool): Promise<Backlog> {
   const { rows } = await pool.query(BACKLOG_SQL);
@@ -137,5 +152,7 @@ export async function readBacklog(pool: pg.Pool): Promise<Backlog> {
     webhookPending: row.webhook_pending,
     webhookEndpoints: row.webhook_endpoints,
     webhookOldestSeconds: row.webhook_oldest,
+    webhookTop: row.webhook_top.map((t) => ({ endpointId: t.endpoint_id, pending: t.pending })),
+    flashSaleItemsSoldOut: row.flash_sold_out,
   };
 }

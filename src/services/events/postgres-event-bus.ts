@@ -3,6 +3,7 @@ import type { Logger } from '../../logger.js';
 import { eventOf, type DomainEvent, type EventBus } from '../../shared/domain-event.js';
 import { InProcessEventBus } from './in-process-bus.js';
 import { EventRow, RELAY_SQL, SequencedRow } from './outbox.repository.js';
+import { tracing } from '../../tracing.js';
 
 export const EVENTS_CHANNEL = 'mallfront_events';
 
@@ -229,10 +230,30 @@ export class PostgresEventBus implements EventBus {
 
   /** Numbers one batch of waiting events under the relay lock (one statement: `mf_relay_round`); returns how many. */
   private async sequence(client: pg.Client): Promise<number> {
+    const started = tracing ? new Date() : null;
     const { rows } = await client.query<{ round: unknown }>({ name: 'mf_relay_round', text: RELAY_SQL.round, values: [BATCH, this.channel] });
     const result = SequencedRow.parse(rows[0]?.round);
     if (result.last !== null) this.learn(BigInt(result.last), result.deliveries > 0);
+    if (started && result.sequenced > 0 && result.last !== null) await this.traceRound(client, started, result.sequenced, result.last, result.deliveries);
     return result.sequenced;
+  }
+
+  /**
+   * With tracing on, a round that numbered events is a trace of its own, from the round's start,
+   * linked to the traces of the requests that wrote them (their `trace_parent`, read back here by
+   * position: a round gives consecutive positions). Rounds that found nothing (most polls) make no
+   * trace, which is why the span starts after the round and not before. A failure here loses the
+   * span, never the round.
+   */
+  private async traceRound(client: pg.Client, started: Date, sequenced: number, last: string, deliveries: number): Promise<void> {
+    const first = BigInt(last) - BigInt(sequenced);
+    const attributes = { 'mallfront.outbox.events': sequenced, 'mallfront.outbox.last_position': last, 'mallfront.outbox.deliveries': deliveries };
+    await tracing
+      ?.inLinkedRoot('outbox relay', attributes, [], async (link) => {
+        const { rows } = await client.query<{ trace_parent: string }>({ name: 'mf_relay_trace_parents', text: RELAY_SQL.traceParents, values: [String(first), last] });
+        link(rows.map((row) => row.trace_parent));
+      }, started)
+      .catch((error: unknown) => this.options.log.debug({ err: error }, 'the relay round\'s trace was not recorded'));
   }
 
   /**

@@ -43,8 +43,9 @@ export class AlipayProvider implements PaymentProvider {
     // Unique per app for ever, across databases (a development reset starts ids again): a random tail.
     const reference = `mallfront_${payment.paymentId}_${randomBytes(4).toString('hex')}`;
     const mobile = payment.device === 'mobile';
-    // The storefront's page for the payment: it only shows "checking" until a notification or a query decides.
-    const returnUrl = `${this.settings.publicUrl}/payments/${payment.paymentId}`;
+    // The storefront's waiting page for the payment (web/src/app/router.tsx `checkout/payment/:id`): it only
+    // shows "checking" until a notification or a query decides. A browser test follows it back.
+    const returnUrl = `${this.settings.publicUrl}/checkout/payment/${payment.paymentId}`;
     const url = this.sdk.pageExecute(mobile ? 'alipay.trade.wap.pay' : 'alipay.trade.page.pay', 'GET', {
       notifyUrl: `${this.settings.publicUrl}/api/payments/notifications/alipay`,
       returnUrl,

@@ -319,9 +319,33 @@ export async function receiveNotification(ctx: ServiceContext, input: unknown, n
  * applied once: the first capture moves the payment, the others find it captured ("duplicate"). An
  * amount or currency that differs from the payment's is recorded and refused; a failure after the
  * capture changes nothing. Every answer is recorded with its outcome.
+ *
+ * Answers about one payment that reach this process together take turns here first, holding no
+ * connection while they wait: the ones behind a capture then find it done and are recorded without
+ * the row lock (`settledOutcome`), instead of queueing on the lock, where a burst of redeliveries on a
+ * busy machine would run into `lock_timeout` (409) and be sent again.
  */
 export async function applyAnswer(ctx: ServiceContext, chosen: PaymentProvider, answer: ProviderAnswer, source: 'notification' | 'query'): Promise<{ outcome: string; paymentId: number | null }> {
-  const payments = typedSql(ctx.em).selectFrom('Payment').select(['id', 'status']).where('provider', '=', chosen.method);
+  const key = `${chosen.method}:${answer.reference}`;
+  const before = applying.get(key);
+  const mine = (before ?? Promise.resolve()).then(() => applyAnswerNow(ctx, chosen, answer, source));
+  const settled = mine.then(
+    () => undefined,
+    () => undefined,
+  );
+  applying.set(key, settled);
+  try {
+    return await mine;
+  } finally {
+    if (applying.get(key) === settled) applying.delete(key);
+  }
+}
+
+/** The answer being applied last in this process, by provider and reference: the next one waits for it. */
+const applying = new Map<string, Promise<void>>();
+
+async function applyAnswerNow(ctx: ServiceContext, chosen: PaymentProvider, answer: ProviderAnswer, source: 'notification' | 'query'): Promise<{ outcome: string; paymentId: number | null }> {
+  const payments = typedSql(ctx.em).selectFrom('Payment').select(['id', 'status', 'amount', 'currency']).where('provider', '=', chosen.method);
   // A payment just started may not have its reference stored yet: the provider's echo of our id finds it.
   const found =
     (await payments.where('providerReference', '=', answer.reference).executeTakeFirst()) ??
@@ -330,6 +354,12 @@ export async function applyAnswer(ctx: ServiceContext, chosen: PaymentProvider, 
   if (!found) {
     await inTransaction(ctx, (tx) => recordEvent(tx, { ...event, paymentId: null, outcome: 'unknown_payment' }));
     return { outcome: 'unknown_payment', paymentId: null };
+  }
+  // Past what the answer could change (a status read here only moves on from there): recorded, no lock.
+  const already = matches(found, answer) ? settledOutcome(found.status, answer) : null;
+  if (already) {
+    await inTransaction(ctx, (tx) => recordEvent(tx, { ...event, paymentId: found.id, outcome: already }));
+    return { outcome: already, paymentId: found.id };
   }
   if (answer.status === 'captured') {
     const orderIds = (await typedSql(ctx.em).selectFrom('PaymentOrder').select('order').where('payment', '=', found.id).execute()).map((r) => r.order);
@@ -355,11 +385,27 @@ export async function applyAnswer(ctx: ServiceContext, chosen: PaymentProvider, 
 
 const OPEN = new Set<PaymentStatus>([PaymentStatus.Pending, PaymentStatus.Authorized]);
 
+/** The answer's amount and currency, where it gives them, are the payment's. */
+const matches = (payment: { amount: number; currency: string }, answer: ProviderAnswer) =>
+  (answer.amount === null || answer.amount === payment.amount) && (answer.currency === null || answer.currency.toUpperCase() === payment.currency);
+
+/**
+ * What an answer comes to when the payment is already past it: a capture of a captured payment, or a
+ * failure of one captured or closed. Null when the answer may still move the payment. A captured
+ * payment never opens again and a closed one only moves by a capture, so an unlocked read suffices.
+ */
+function settledOutcome(status: PaymentStatus, answer: ProviderAnswer): 'duplicate' | 'ignored_after_capture' | null {
+  if (answer.status === 'captured') return status === PaymentStatus.Captured ? 'duplicate' : null;
+  if (answer.status === 'failed' || answer.status === 'cancelled') return OPEN.has(status) ? null : status === PaymentStatus.Captured ? 'ignored_after_capture' : 'duplicate';
+  return null;
+}
+
 async function decide(tx: ServiceContext, chosen: PaymentProvider, payment: PaymentRow, answer: ProviderAnswer): Promise<string> {
-  if ((answer.amount !== null && answer.amount !== payment.amount) || (answer.currency !== null && answer.currency.toUpperCase() !== payment.currency)) return 'amount_mismatch';
+  if (!matches(payment, answer)) return 'amount_mismatch';
+  const settled = settledOutcome(payment.status, answer);
+  if (settled) return settled;
   switch (answer.status) {
     case 'captured': {
-      if (payment.status === PaymentStatus.Captured) return 'duplicate';
       const result = await capturePayment(tx, payment, chosen, { late: !OPEN.has(payment.status) });
       if (!result) return 'ignored';
       emit(tx, {
@@ -372,7 +418,6 @@ async function decide(tx: ServiceContext, chosen: PaymentProvider, payment: Paym
       return payment.status === PaymentStatus.Pending && (await movePayment(tx, 'authorize', payment.id)) ? 'authorized' : 'ignored';
     case 'failed':
     case 'cancelled': {
-      if (!OPEN.has(payment.status)) return payment.status === PaymentStatus.Captured ? 'ignored_after_capture' : 'duplicate';
       const move: PaymentTransition = answer.status === 'failed' ? 'fail' : 'cancel';
       if (!(await movePayment(tx, move, payment.id, answer.reason ?? answer.status))) return 'ignored';
       announceFailure(tx, payment, answer.status, answer.reason ?? null);

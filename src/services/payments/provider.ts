@@ -58,7 +58,7 @@ export type NextStep =
   | { type: 'none' }
   | { type: 'wait'; message: string }
   | { type: 'redirect'; url: string }
-  | { type: 'client_secret'; clientSecret: string };
+  | { type: 'client_secret'; clientSecret: string; publishableKey: string };
 
 export interface CreatedAtProvider {
   reference: string;

@@ -4,6 +4,8 @@ import { NotificationRejected, type IncomingNotification, type PaymentProvider, 
 
 export interface StripeSettings {
   secretKey: string;
+  /** The publishable key (`pk_...`, public by design) the storefront gives Stripe.js with the client secret. */
+  publishableKey: string;
   webhookSecret: string;
   /** Another address for Stripe's API (the tests' stand-in); Stripe itself when absent. */
   apiUrl: string | undefined;
@@ -44,7 +46,7 @@ export class StripeProvider implements PaymentProvider {
       { idempotencyKey: `mallfront-payment-${payment.paymentId}` },
     );
     if (!intent.client_secret) throw new Error(`Stripe answered PaymentIntent ${intent.id} without a client secret`);
-    return { reference: intent.id, nextStep: { type: 'client_secret' as const, clientSecret: intent.client_secret } };
+    return { reference: intent.id, nextStep: { type: 'client_secret' as const, clientSecret: intent.client_secret, publishableKey: this.settings.publishableKey } };
   }
 
   verifyNotification(notification: IncomingNotification): Promise<ProviderAnswer> {

@@ -98,9 +98,16 @@ type Payload = { userErrors: readonly UserErrorFields[] };
 /**
  * A mutation of the console: `run` resolves to its payload when the server did it and to null when
  * it refused (top-level error or user errors); `refusal` shows that refusal where it is put, or a
- * form shows `errors` on their fields and the `unshown` rest below.
+ * form shows `errors` on their fields and the `unshown` rest below. `invalidates`: the item types of
+ * the lists it changes when its answer holds none of them (a delete answers only the id it deleted),
+ * so those lists are read again.
  */
-export function useAction<Data, Variables extends AnyVariables, P extends Payload>(mutation: DocumentInput<Data, Variables>, payloadOf: (data: Data) => P | null | undefined, refused: string) {
+export function useAction<Data, Variables extends AnyVariables, P extends Payload>(
+  mutation: DocumentInput<Data, Variables>,
+  payloadOf: (data: Data) => P | null | undefined,
+  refused: string,
+  invalidates: readonly string[] = [],
+) {
   const [state, execute] = useMutation<Data, Variables>(mutation);
   const payload = state.data ? payloadOf(state.data) : undefined;
   const errors = new FormErrors(payload?.userErrors ?? []);
@@ -114,7 +121,7 @@ export function useAction<Data, Variables extends AnyVariables, P extends Payloa
       return Array.isArray(left) && left.length === 0 ? null : <ErrorNotice error={left} title={refused} />;
     },
     run: async (variables: Variables): Promise<P | null> => {
-      const result = await execute(variables);
+      const result = await execute(variables, invalidates.length > 0 ? { additionalTypenames: [...invalidates] } : undefined);
       const answer = result.data ? payloadOf(result.data) : undefined;
       return refusalOf(result.error, answer) || !answer ? null : answer;
     },
@@ -126,7 +133,7 @@ export function useAction<Data, Variables extends AnyVariables, P extends Payloa
  * action), with the server's refusal shown beside it; the lists showing what it changed refetch.
  */
 export function ActionButton<Data, Variables extends AnyVariables, P extends Payload>({
-  mutation, variables, payload, label, confirm, refused,
+  mutation, variables, payload, label, confirm, refused, invalidates,
 }: {
   mutation: DocumentInput<Data, Variables>;
   variables: Variables;
@@ -134,8 +141,10 @@ export function ActionButton<Data, Variables extends AnyVariables, P extends Pay
   label: string;
   confirm?: string;
   refused: string;
+  /** See `useAction`. */
+  invalidates?: readonly string[];
 }) {
-  const action = useAction(mutation, payload, refused);
+  const action = useAction(mutation, payload, refused, invalidates);
   return (
     <>
       <RunButton label={label} confirm={confirm} onRun={() => void action.run(variables)} disabled={action.fetching} />

@@ -6,6 +6,7 @@ import { QueryResult } from '../ui/query-result';
 import { usePageTitle } from '../ui/page-title';
 import { RequireSignIn } from '../auth/require-sign-in';
 import { CouponTerms } from '../ui/coupon-terms';
+import { EscalateForm, MyDisputesSection } from './account/refund-disputes';
 
 const AccountPageQuery = graphql(`
   query AccountPage {
@@ -43,16 +44,25 @@ const AccountPageQuery = graphql(`
         kind
         status
         amount
+        rejectReason
+      }
+    }
+    myDisputes(pageSize: 10) {
+      items {
+        ...MyDisputeFields
       }
     }
   }
 `);
 
+/** The page holds no dispute before the first: it is read again when a mutation answers one. */
+const ACCOUNT_CONTEXT = { additionalTypenames: ['Dispute'] };
+
 function AccountContent() {
-  const [result] = useQuery({ query: AccountPageQuery, requestPolicy: 'cache-and-network' });
+  const [result] = useQuery({ query: AccountPageQuery, context: ACCOUNT_CONTEXT, requestPolicy: 'cache-and-network' });
   return (
     <QueryResult result={result} what="Loading your account">
-      {({ currency, me, myStats, myCoupons, myRefunds }) => (
+      {({ currency, me, myStats, myCoupons, myRefunds, myDisputes }) => (
         <CurrencyProvider currency={currency}>
           <p>
             {me.displayName} · {me.email}
@@ -118,13 +128,20 @@ function AccountContent() {
               <h2 id="my-refunds">Refunds and returns</h2>
               <ul>
                 {myRefunds.items.map((r) => (
-                  <li key={r.id}>
-                    {r.kind === 'RETURN' ? 'Return' : 'Refund'} for <Link to={`/orders/${r.orderId}`}>order #{r.orderId}</Link>: {r.status.replace(/_/g, ' ').toLowerCase()}, <Money amount={r.amount} />
+                  <li key={r.id} data-testid="my-refund">
+                    {r.kind === 'RETURN' ? 'Return' : 'Refund'} #{r.id} for <Link to={`/orders/${r.orderId}`}>order #{r.orderId}</Link>: {r.status.replace(/_/g, ' ').toLowerCase()}, <Money amount={r.amount} />
+                    {r.status === 'REJECTED' ? (
+                      <>
+                        {r.rejectReason ? <p className="meta">The shop: “{r.rejectReason}”</p> : null}
+                        <EscalateForm refundId={r.id} disputed={myDisputes.items.some((d) => d.refundId === r.id)} />
+                      </>
+                    ) : null}
                   </li>
                 ))}
               </ul>
             </section>
           ) : null}
+          <MyDisputesSection disputes={myDisputes.items} />
         </CurrencyProvider>
       )}
     </QueryResult>

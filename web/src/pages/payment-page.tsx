@@ -27,6 +27,7 @@ export const PaymentPageFields = graphql(`
       message
       url
       clientSecret
+      publishableKey
     }
   }
 `);
@@ -52,6 +53,12 @@ const PaymentUpdates = graphql(`
 
 const OPEN = new Set(['PENDING', 'AUTHORIZED']);
 
+/**
+ * Stripe sent the customer back after confirming the card (`redirect_status` on the return): the card
+ * form is not shown again while the page waits. Only the form: the result still comes from the server.
+ */
+const confirmedAtProvider = () => ['succeeded', 'processing'].includes(new URLSearchParams(location.search).get('redirect_status') ?? '');
+
 /** The payment's outcome, moved into view and focused when it arrives, so a screen reader hears it and nothing jumps. */
 function Outcome({ payment }: { payment: PaymentPageFieldsFragment }) {
   const heading = useRef<HTMLHeadingElement>(null);
@@ -75,7 +82,13 @@ function Outcome({ payment }: { payment: PaymentPageFieldsFragment }) {
             <a href={step.url}>Continue at {methodLabel(payment.method)}</a>
           </p>
         ) : null}
-        {step?.type === 'client_secret' && step.clientSecret ? <StripeConfirm clientSecret={step.clientSecret} /> : null}
+        {step?.type === 'client_secret' && step.clientSecret ? (
+          confirmedAtProvider() ? (
+            <p className="meta">Your card was sent to {methodLabel(payment.method)}; its confirmation is on its way.</p>
+          ) : (
+            <StripeConfirm clientSecret={step.clientSecret} publishableKey={step.publishableKey} />
+          )
+        ) : null}
       </>
     );
   }

@@ -7,6 +7,7 @@ import { outsideDeadline, runWriting } from '../../../db/request-scope.js';
 import { WebhookDisabledReason } from '../../../entities/event.entity.js';
 import { causeChain } from '../../../errors.js';
 import { webhookAttempts } from '../../../metrics.js';
+import { tracing } from '../../../tracing.js';
 import { EventTypes } from '../event-types.js';
 import { webhookHeaders } from './webhook-signing.js';
 import { postWebhook, type SendResult } from './webhook-sender.js';
@@ -129,7 +130,11 @@ export class WebhookDispatcher {
     const body = deliveryBody(delivery);
     const secrets = [delivery.secret, ...(delivery.previous_secret ? [delivery.previous_secret] : [])];
     const attemptedAt = new Date().toISOString();
-    const result = await postWebhook(delivery.url, webhookHeaders(secrets, `evt_${delivery.event_id}`, body), body, webhooks);
+    const headers = webhookHeaders(secrets, `evt_${delivery.event_id}`, body);
+    // With tracing on, each delivery is a trace of its own, linked to the request that wrote the event.
+    const result = tracing
+      ? await tracing.inLinkedRoot('webhook delivery', deliveryAttributes(delivery), [delivery.trace_parent], () => postWebhook(delivery.url, headers, body, webhooks))
+      : await postWebhook(delivery.url, headers, body, webhooks);
     const ok = result.error === null && result.status !== null && result.status >= 200 && result.status < 300;
     const delays = webhooks.retryDelaysSeconds;
     const exhausted = delivery.attempts > delays.length;
@@ -192,6 +197,17 @@ export class WebhookDispatcher {
 }
 
 const isForeignKeyViolation = (error: unknown) => [...causeChain(error)].some((link) => link.code === '23503');
+
+/** What a delivery's span says of it (no URL: it may carry a secret in its query). */
+function deliveryAttributes(delivery: ClaimedDelivery) {
+  return {
+    'mallfront.webhook.endpoint_id': delivery.endpoint_id,
+    'mallfront.webhook.delivery_id': delivery.id,
+    'mallfront.webhook.attempt': delivery.attempts,
+    'mallfront.event.id': delivery.event_id,
+    'mallfront.event.type': delivery.type,
+  };
+}
 
 /** The body of a delivery: the event as the REST feed (`GET /api/events`) gives it. */
 function deliveryBody(content: Pick<ClaimedDelivery, 'event_id' | 'type' | 'occurred_at' | 'shop_ids' | 'customer_id' | 'payload'>): string {

@@ -48,6 +48,8 @@ export const ClaimedDelivery = EventRow.extend({
   secret: z.string(),
   previous_secret: z.string().nullable(),
   event_id: z.string(),
+  /** The `traceparent` of the request that wrote the event, when tracing was on: the delivery's trace links to it. */
+  trace_parent: z.string().nullable(),
 });
 export type ClaimedDelivery = z.infer<typeof ClaimedDelivery>;
 
@@ -84,7 +86,7 @@ claimed as (
 select c.id::text as id, c.endpoint_id, c.attempts, w.url, w.secret,
        case when w.previous_secret_until > now() then w.previous_secret end as previous_secret,
        e.position::text as event_id, e.type, to_char(e.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at,
-       e.shop_ids, e.customer_id, e.payload
+       e.shop_ids, e.customer_id, e.payload, e.trace_parent
   from claimed c join webhook_endpoint w on w.id = c.endpoint_id join event e on e.id = c.event_id
  order by c.endpoint_id, e.position`,
 });

@@ -12,6 +12,7 @@ import { Reconciliation } from './reconciliation';
 import { PaymentDesk } from './payments';
 import { Disputes } from './disputes';
 import { Customers } from './customers';
+import { Webhooks } from '../webhooks';
 
 const LINKS: ConsoleLink[] = [
   { to: '/admin', label: 'Live operations', end: true },
@@ -25,6 +26,7 @@ const LINKS: ConsoleLink[] = [
   { to: '/admin/payments', label: 'Payments' },
   { to: '/admin/disputes', label: 'Disputes' },
   { to: '/admin/customers', label: 'Customers' },
+  { to: '/admin/webhooks', label: 'Webhooks' },
 ];
 
 /** The platform console (`/admin/*`): its own chunk; the live operations feed is its dashboard. */
@@ -45,6 +47,7 @@ export default function AdminConsole() {
         <Route path="payments" element={<PaymentDesk />} />
         <Route path="disputes" element={<Disputes />} />
         <Route path="customers" element={<Customers />} />
+        <Route path="webhooks" element={<Webhooks />} />
         <Route path="*" element={<p role="alert">No such screen in the platform console.</p>} />
       </Routes>
     </ConsoleShell>

@@ -193,7 +193,7 @@ function TemplateRow({ template }: { template: Template }) {
         <button type="button" onClick={() => setEditing(!editing)} aria-expanded={editing}>
           {editing ? 'Close' : 'Edit'}
         </button>
-        <ActionButton mutation={DeleteFreightTemplate} variables={{ input: { templateId: template.id } }} payload={(d) => d.deleteFreightTemplate} label="Delete" confirm="Delete this template?" refused="Not deleted" />
+        <ActionButton mutation={DeleteFreightTemplate} variables={{ input: { templateId: template.id } }} payload={(d) => d.deleteFreightTemplate} label="Delete" confirm="Delete this template?" refused="Not deleted" invalidates={['FreightTemplate']} />
       </div>
       {editing ? <TemplateForm template={template} onDone={() => setEditing(false)} /> : null}
     </li>

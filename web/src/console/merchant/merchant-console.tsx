@@ -8,6 +8,7 @@ import { Refunds, Reviews } from './after-sale';
 import { CouponTemplates, FlashSales, GroupBuys } from './promotions';
 import { FreightTemplates } from './freight';
 import { MoneyScreen } from './money';
+import { Webhooks } from '../webhooks';
 
 const LINKS: ConsoleLink[] = [
   { to: '/merchant', label: 'Dashboard', end: true },
@@ -20,6 +21,7 @@ const LINKS: ConsoleLink[] = [
   { to: '/merchant/group-buys', label: 'Group buys' },
   { to: '/merchant/freight', label: 'Freight templates' },
   { to: '/merchant/money', label: 'Money' },
+  { to: '/merchant/webhooks', label: 'Webhooks' },
 ];
 
 /** The shop console (`/merchant/*`): its own chunk, loaded only when an operator opens it. */
@@ -41,6 +43,7 @@ export default function MerchantConsole() {
         <Route path="group-buys" element={<GroupBuys />} />
         <Route path="freight" element={<FreightTemplates />} />
         <Route path="money" element={<MoneyScreen />} />
+        <Route path="webhooks" element={<Webhooks />} />
         <Route path="*" element={<p role="alert">No such screen in the shop console.</p>} />
       </Routes>
     </ConsoleShell>

@@ -579,7 +579,7 @@ function GroupBuyForm() {
 }
 
 function DeleteActivity({ id }: { id: number }) {
-  return <ActionButton mutation={DeleteGroupBuy} variables={{ input: { activityId: id } }} payload={(d) => d.deleteGroupBuy} label="Delete" confirm="Delete this activity?" refused="Not deleted" />;
+  return <ActionButton mutation={DeleteGroupBuy} variables={{ input: { activityId: id } }} payload={(d) => d.deleteGroupBuy} label="Delete" confirm="Delete this activity?" refused="Not deleted" invalidates={['MerchantGroupBuy']} />;
 }
 
 export function GroupBuys() {

@@ -3,9 +3,10 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 /**
  * Confirms a Stripe PaymentIntent in the browser with Stripe's own client library, loaded as Stripe
  * documents it (Stripe.js from js.stripe.com, never bundled or self-hosted) with the Payment Element:
- * the card is typed into Stripe's frame and never reaches this server. The publishable key is a
- * build setting (VITE_STRIPE_PUBLISHABLE_KEY, public by design). Stripe then sends the customer back
- * to the waiting page, which still waits for the server's verified webhook.
+ * the card is typed into Stripe's frame and never reaches this server. The publishable key comes with
+ * the payment's next step (the server's STRIPE_PUBLISHABLE_KEY, public by design), so one storefront
+ * build serves any account. Stripe then sends the customer back to the waiting page, which still waits
+ * for the server's verified webhook.
  */
 const STRIPE_JS = 'https://js.stripe.com/v3/';
 
@@ -45,15 +46,13 @@ function loadStripeJs(): Promise<StripeFactory> {
   return loading;
 }
 
-const publishableKey = (): string | undefined => (import.meta as ImportMeta & { env?: Record<string, string | undefined> }).env?.VITE_STRIPE_PUBLISHABLE_KEY;
-
-export function StripeConfirm({ clientSecret }: { clientSecret: string }) {
+export function StripeConfirm({ clientSecret, publishableKey }: { clientSecret: string; publishableKey: string | null | undefined }) {
   const frame = useRef<HTMLDivElement>(null);
   const [ready, setReady] = useState<{ stripe: StripeClient; elements: StripeElements } | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   useEffect(() => {
-    const key = publishableKey();
+    const key = publishableKey;
     if (!key) {
       setProblem('Card payments are not set up in this storefront (no Stripe publishable key).');
       return;
@@ -74,13 +73,13 @@ export function StripeConfirm({ clientSecret }: { clientSecret: string }) {
       gone = true;
       element?.destroy();
     };
-  }, [clientSecret]);
+  }, [clientSecret, publishableKey]);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!ready) return;
     setSending(true);
     // Stripe sends the customer back here (the waiting page), which asks the server, never the return's query.
-    const { error } = await ready.stripe.confirmPayment({ elements: ready.elements, confirmParams: { return_url: location.href } });
+    const { error } = await ready.stripe.confirmPayment({ elements: ready.elements, confirmParams: { return_url: `${location.origin}${location.pathname}` } });
     setSending(false);
     if (error) setProblem(error.message ?? 'The card was not accepted.');
   };
