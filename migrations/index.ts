@@ -38,6 +38,7 @@ import { Migration20261203300000ShopStates } from './Migration20261203300000Shop
 import { Migration20261203400000ClearingSlots } from './Migration20261203400000ClearingSlots.js';
 import { Migration20261203600000Disputes } from './Migration20261203600000Disputes.js';
 import { Migration20261203610000DisabledAccounts } from './Migration20261203610000DisabledAccounts.js';
+import { Migration20261203700000StaffRoles } from './Migration20261203700000StaffRoles.js';
 import { Migration20261203800000AuditLog } from './Migration20261203800000AuditLog.js';
 import { Migration20261203900000EventTraceContext } from './Migration20261203900000EventTraceContext.js';
 
@@ -85,6 +86,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261203400000ClearingSlots', class: Migration20261203400000ClearingSlots },
   { name: 'Migration20261203600000Disputes', class: Migration20261203600000Disputes },
   { name: 'Migration20261203610000DisabledAccounts', class: Migration20261203610000DisabledAccounts },
+  { name: 'Migration20261203700000StaffRoles', class: Migration20261203700000StaffRoles },
   { name: 'Migration20261203800000AuditLog', class: Migration20261203800000AuditLog },
   { name: 'Migration20261203900000EventTraceContext', class: Migration20261203900000EventTraceContext },
 ];

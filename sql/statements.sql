@@ -551,7 +551,10 @@ select "brands".*
 
 -- tokens_by_hash {}
 -- values: $1 hashes
-select "t"."token_hash" as "tokenHash", "u"."id" as "userId", "u"."role" as "role", "u"."shop_id" as "shopId", "t"."expires_at" as "expiresAt", "t"."revoked_at" as "revokedAt", "u"."last_write_at" as "lastWriteAt", "u"."disabled_at" as "disabledAt"
+select "t"."token_hash" as "tokenHash", "u"."id" as "userId", "u"."role" as "role", "u"."platform_role" as "platformRole", array(select m.shop_id || ':' || m.role
+  from shop_membership m
+  where m.user_id = u.id
+  order by m.shop_id) as "memberships", "t"."expires_at" as "expiresAt", "t"."revoked_at" as "revokedAt", "u"."last_write_at" as "lastWriteAt", "u"."disabled_at" as "disabledAt"
   from "auth_token" as "t"
   inner join "app_user" as "u" on "u"."id" = "t"."user_id"
   where "t"."token_hash" = any($1);

@@ -30,6 +30,8 @@ export const ERROR_DETAIL_KINDS = {
   shop_id: 'int',
   sku_id: 'int',
   template_id: 'int',
+  user_id: 'int',
+  invitation_id: 'int',
   activity_price: 'int',
   amount: 'int',
   available: 'int',

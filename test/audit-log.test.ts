@@ -62,7 +62,7 @@ describe('what an entry holds', () => {
     expect(renamed.status).toBe(200);
     const [entry] = await entriesOf(renamed.requestId);
     expect(entry).toMatchObject({
-      operation: 'updateCouponTemplate', actor_id: operator.id, actor_role: 'shop_operator', shop_id: shop.id,
+      operation: 'updateCouponTemplate', actor_id: operator.id, actor_role: 'shop_owner', shop_id: shop.id,
       target_type: 'CouponTemplate', target_id: String(created.body.id), action: 'update', request_id: renamed.requestId,
     });
     // Only the fields the write changed, by column name; the name's old and new values.
@@ -215,7 +215,7 @@ describe('reading the log', () => {
     expect(byTarget.body.items.map((e: { operation: string }) => e.operation)).toEqual(['updateCouponTemplate', 'createCouponTemplate']);
     const [latest] = byTarget.body.items;
     expect(latest).toMatchObject({
-      actor_id: otherOperator.id, actor_email: otherOperator.email, actor_role: 'shop_operator', shop_id: otherShop.id,
+      actor_id: otherOperator.id, actor_email: otherOperator.email, actor_role: 'shop_owner', shop_id: otherShop.id,
       target_type: 'CouponTemplate', target_id: templateId, action: 'update', request_id: expect.stringMatching(/^audit-/), occurred_at: expect.any(String),
     });
     expect(latest.changes).toContainEqual({ field: 'name', before: '"Filtered"', after: '"Filtered again"' });
@@ -240,7 +240,7 @@ describe('reading the log', () => {
     );
     expect(res.errors).toBeUndefined();
     expect(res.data.auditEntries.total).toBe(2);
-    expect(res.data.auditEntries.items[0]).toMatchObject({ operation: 'updateCouponTemplate', actorRole: 'shop_operator', shopId: otherShop.id, action: 'UPDATE' });
+    expect(res.data.auditEntries.items[0]).toMatchObject({ operation: 'updateCouponTemplate', actorRole: 'shop_owner', shopId: otherShop.id, action: 'UPDATE' });
     expect(res.data.auditEntries.items[0].changes).toContainEqual({ field: 'name', before: '"Filtered"', after: '"Filtered again"' });
   });
 

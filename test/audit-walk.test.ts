@@ -1,6 +1,8 @@
+import { allPermissions, isShopPermission, Permission } from '../src/shared/permissions.js';
 import { randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp } from './support/harness.js';
-import { newAdmin, newCategory, newCustomer, newOperator, newProduct, newShop, type TestUser } from './support/fixtures.js';
+import { newAdmin, newCategory, newCustomer, newMember, newOperator, newProduct, newShop, type TestUser } from './support/fixtures.js';
+import { ShopRole } from '../src/entities/shop-membership.entity.js';
 import { ADDRESS, deliverOk, payOk, placeOrder, shipOk } from './support/shopping.js';
 import { minutesFromNow } from './support/flash-sales.js';
 import { loadConfig } from '../src/config.js';
@@ -42,9 +44,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** Staff permissions: held through a shop membership or a platform role (not a customer's or anyone's). */
+const STAFF = new Set<Permission>(allPermissions().filter((p) => p !== Permission.Public && p !== Permission.SignedIn && p !== Permission.Customer));
+
 const staffWrites = (): RegisteredOperation[] => {
   apiRouter();
-  return registeredOperations().filter((op) => op.method !== 'get' && (op.doc.access === 'shop_operator' || op.doc.access === 'platform_admin'));
+  return registeredOperations().filter((op) => op.method !== 'get' && STAFF.has(op.doc.permission));
 };
 const keyOf = (op: { method: string; path: string }) => `${op.method.toUpperCase()} ${op.path}`;
 
@@ -191,6 +196,13 @@ const CALLS: Record<string, () => Promise<Call>> = {
   'PUT /admin/shops/:id/profile': async () => ({ path: `/api/admin/shops/${shopId}/profile`, body: { logo_url: 'https://img.test/logo.png', description: `Profile ${randomUUID().slice(0, 6)}` }, token: admin.token }),
 
   // Shop operators.
+  'PUT /merchant/members/:userId/role': async () => ({ path: `/api/merchant/members/${(await newMember(t, shopId, ShopRole.Catalog)).id}/role`, body: { role: 'finance' }, token: operator.token }),
+  'DELETE /merchant/members/:userId': async () => ({ path: `/api/merchant/members/${(await newMember(t, shopId, ShopRole.Support)).id}`, token: operator.token }),
+  'POST /merchant/invitations': async () => ({ path: '/api/merchant/invitations', body: { email: `invited-${randomUUID()}@example.test`, role: 'fulfilment' }, token: operator.token }),
+  'DELETE /merchant/invitations/:invitationId': async () => {
+    const sent = await ok<{ invitation: { id: number } }>('POST', '/api/merchant/invitations', operator.token, { email: `revoked-${randomUUID()}@example.test`, role: 'support' });
+    return { path: `/api/merchant/invitations/${sent.invitation.id}`, token: operator.token };
+  },
   'POST /merchant/coupon-templates': async () => ({ path: '/api/merchant/coupon-templates', body: couponBody, token: operator.token }),
   'PATCH /merchant/coupon-templates/:templateId': async () => ({ path: `/api/merchant/coupon-templates/${(await ok('POST', '/api/merchant/coupon-templates', operator.token, couponBody)).id}`, body: { name: '6 off' }, token: operator.token }),
   'DELETE /merchant/coupon-templates/:templateId': async () => ({ path: `/api/merchant/coupon-templates/${(await ok('POST', '/api/merchant/coupon-templates', operator.token, couponBody)).id}`, token: operator.token }),
@@ -291,10 +303,10 @@ describe('the audit walk', () => {
         missing.push(keyOf(op));
         continue;
       }
-      const asOperator = op.doc.access === 'shop_operator';
+      const asOperator = isShopPermission(op.doc.permission);
       for (const entry of entries) {
         expect([keyOf(op), entry.operation, entry.actor_id, entry.actor_role]).toEqual([
-          keyOf(op), operationName(op.method, op.path), asOperator ? operator.id : admin.id, asOperator ? 'shop_operator' : 'platform_admin',
+          keyOf(op), operationName(op.method, op.path), asOperator ? operator.id : admin.id, asOperator ? 'shop_owner' : 'platform_admin',
         ]);
         // A member's write is for their shop, always.
         if (asOperator) expect([keyOf(op), entry.shop_id]).toEqual([keyOf(op), shopId]);

@@ -1,6 +1,8 @@
 import type { GraphQLInputType, GraphQLNamedType, GraphQLSchema } from 'graphql';
 import { openApiJson } from '../src/rest/openapi/document.js';
-import { openApiPath, registeredOperations, type Access } from '../src/rest/openapi/operation.js';
+import { openApiPath, registeredOperations } from '../src/rest/openapi/operation.js';
+import type { Permission } from '../src/shared/permissions.js';
+import { adminHolder, allowedToken, customerHolder, ownerHolder } from './support/callers.js';
 import { graphqlSchema } from '../src/resolvers/schema.js';
 import { toSnake } from '../src/shared/case.js';
 import { startTestApp, type TestApp } from './support/harness.js';
@@ -50,8 +52,8 @@ async function fingerprint(): Promise<Record<string, string>> {
   return Object.fromEntries(rows.map((r) => [r.name, r.digest]));
 }
 
-const tokenFor = (access: Access) =>
-  ({ public: undefined, signed_in: users.admin.token, customer: users.customer.token, shop_operator: users.operator.token, platform_admin: users.admin.token, operator_or_admin: users.admin.token })[access];
+const tokenFor = (permission: Permission) =>
+  allowedToken(permission, [{ token: users.admin.token, holder: adminHolder }, { token: users.customer.token, holder: customerHolder }, { token: users.operator.token, holder: ownerHolder }]);
 
 // ------------------------------------------------------------------------------------------------
 // REST: the OpenAPI document.
@@ -120,7 +122,7 @@ const fieldOf = (path: string[]) => path.filter((k) => !k.startsWith('|')).map((
 interface DateInput {
   method: string;
   path: string;
-  access: Access;
+  access: Permission;
   query: { name: string; format: string }[];
   body?: { schema: Schema; dates: { path: string[]; format: string }[] };
 }
@@ -134,7 +136,7 @@ function restDateInputs(): DateInput[] {
     const query = ((operation.parameters ?? []) as Schema[]).filter((p) => p.in === 'query' && isDateFormat(deref(p.schema))).map((p) => ({ name: String(p.name), format: String(deref(p.schema).format) }));
     const bodySchema = operation.requestBody?.content?.['application/json']?.schema as Schema | undefined;
     const dates = bodySchema ? datePaths(bodySchema) : [];
-    if (query.length || dates.length) inputs.push({ method, path, access: doc.access, query, body: dates.length ? { schema: bodySchema!, dates } : undefined });
+    if (query.length || dates.length) inputs.push({ method, path, access: doc.permission, query, body: dates.length ? { schema: bodySchema!, dates } : undefined });
   }
   return inputs.sort((a, b) => Number(b.method === 'post') - Number(a.method === 'post'));
 }

@@ -44,6 +44,8 @@ beforeAll(async () => {
   const profiled = await newShop(t, { withProfile: true });
   await t.api('PUT', `/api/me/favorites/shops/${profiled.id}`, { token: customer.token });
   await t.api('POST', '/api/me/addresses', { token: customer.token, body: { recipient: 'Li Lei', phone: '13900000000', region: 'CN-HB', address: '1 Luoyu Road, Wuhan' } });
+  // An open invitation to the shop's staff.
+  await t.api('POST', '/api/merchant/invitations', { token: operator.token, body: { email: 'invited@example.test', role: 'finance' } });
 
   // An order through its whole life, reviewed and replied to, its invoice issued.
   const delivered = await deliveredOrder(t, customer.token, operator.token, sku);

@@ -3,6 +3,7 @@ import { buildOpenApiDocument } from '../src/rest/openapi/document.js';
 import { openApiPath, registeredOperations } from '../src/rest/openapi/operation.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newCustomer, newOperator } from './support/fixtures.js';
+import { adminHolder, allowedToken, customerHolder, ownerHolder, type Caller } from './support/callers.js';
 import { shopWithProduct } from './support/shopping.js';
 import { expectDocumentedAnswer } from './support/contract.js';
 
@@ -101,28 +102,26 @@ function stringOf(schema: Schema): fc.Arbitrary<string> {
 }
 
 let t: TestApp;
-const tokens: Record<string, string | null> = {};
+const callers: Caller[] = [];
 beforeAll(async () => {
   t = await startTestApp();
   const { shop } = await shopWithProduct(t);
-  const admin = (await newAdmin(t)).token;
-  tokens.public = null;
-  tokens.signed_in = (await newCustomer(t, { available: 100_000, points: 1000 })).token;
-  tokens.customer = tokens.signed_in;
-  tokens.shop_operator = (await newOperator(t, shop.id)).token;
-  tokens.operator_or_admin = admin;
-  tokens.platform_admin = admin;
+  callers.push(
+    { token: (await newCustomer(t, { available: 100_000, points: 1000 })).token, holder: customerHolder },
+    { token: (await newOperator(t, shop.id)).token, holder: ownerHolder },
+    { token: (await newAdmin(t)).token, holder: adminHolder },
+  );
 });
 afterAll(() => t?.close());
 
-/** Each operation's access level as the router registered it, by `METHOD /api/path/{param}`. */
-const ACCESS_OF = new Map(registeredOperations().map((op) => [`${op.method.toUpperCase()} ${openApiPath(op.path).path}`, op.doc.access]));
+/** Each operation's declared permission as the router registered it, by `METHOD /api/path/{param}`. */
+const PERMISSION_OF = new Map(registeredOperations().map((op) => [`${op.method.toUpperCase()} ${openApiPath(op.path).path}`, op.doc.permission]));
 
-/** A caller the operation's access level admits. */
+/** A caller the operation's permission admits. */
 function callerOf(name: string): string | null {
-  const access = ACCESS_OF.get(name);
-  if (access === undefined) throw new Error(`${name} is in the document but not among the registered operations`);
-  return tokens[access];
+  const permission = PERMISSION_OF.get(name);
+  if (permission === undefined) throw new Error(`${name} is in the document but not among the registered operations`);
+  return allowedToken(permission, callers) ?? null;
 }
 
 const RUNS = 12;

@@ -236,7 +236,7 @@ describe('"did the caller favorite this?" for product and shop reads', () => {
     await put(customer, 'shops', shop.id);
 
     const ctxFor = (actor: ServiceContext['actor']) => ({ em: t.em(), actor }) as ServiceContext;
-    const loaders = createLoaders(ctxFor({ userId: customer.id, role: Role.Customer, shopId: null, tokenHash: '' }));
+    const loaders = createLoaders(ctxFor({ userId: customer.id, role: Role.Customer, shopId: null, shopRole: null, platformRole: null, memberships: [], shopProblem: null, tokenHash: '' }));
     t.resetQueryLog();
     const answers = await Promise.all([...products.map((p) => loaders.favoritedProducts.load(p.id)), loaders.favoritedShops.load(shop.id)]);
     expect(answers).toEqual([false, true, false, true]);

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { UNIQUE_KEY_CODES } from '../src/errors.js';
 import type { ErrorCode } from '../src/error-codes.js';
-import { ACCESS, buildOpenApiDocument, operationErrorCodes } from '../src/rest/openapi/document.js';
+import { access, buildOpenApiDocument, operationErrorCodes } from '../src/rest/openapi/document.js';
+import { Permission } from '../src/shared/permissions.js';
 import { registeredOperations } from '../src/rest/openapi/operation.js';
 import { codeReader, refusalLists, routeHandlers, type CodeReader } from './support/reachable-codes.js';
 
@@ -18,7 +19,7 @@ beforeAll(() => {
 }, 120_000);
 
 /** Codes a declaration leaves to the door: access (401, 403) and input validation. */
-const ACCESS_CODES = new Set<ErrorCode>([...ACCESS.customer.errors, 'VALIDATION_FAILED']);
+const ACCESS_CODES = new Set<ErrorCode>([...access(Permission.Customer).errors, 'VALIDATION_FAILED']);
 const ALWAYS_ALLOWED = new Set<ErrorCode>(UNIQUE_KEY_CODES);
 
 const explain = (reached: Map<ErrorCode, string[]>, codes: ErrorCode[]) => codes.map((code) => `${code} via ${reached.get(code)?.join(' -> ') ?? '?'}`).join('\n  ');

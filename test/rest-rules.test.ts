@@ -1,6 +1,7 @@
 import { startTestApp, type TestApp } from './support/harness.js';
 import { expiredTokenFor, newAdmin, newCustomer, newOperator, newShop } from './support/fixtures.js';
-import type { Access } from '../src/rest/openapi/operation.js';
+import { allowedToken, customerHolder, ownerHolder, adminHolder, refusedToken, type Caller } from './support/callers.js';
+import { Permission } from '../src/shared/permissions.js';
 import { addToCart, checkoutBody, checkoutOk, shopWithProduct, stockOf } from './support/shopping.js';
 import { registeredOperations } from '../src/rest/openapi/operation.js';
 import { buildOpenApiDocument } from '../src/rest/openapi/document.js';
@@ -51,19 +52,20 @@ describe('405 Method Not Allowed', () => {
 async function roleTokens() {
   const shop = await newShop(t);
   const [customer, operator, admin] = [await newCustomer(t), await newOperator(t, shop.id), await newAdmin(t)];
-  const allowed: Record<Access, string | undefined> = {
-    public: undefined, signed_in: customer.token, customer: customer.token, shop_operator: operator.token, platform_admin: admin.token, operator_or_admin: operator.token,
-  };
-  const refused: Record<Access, string | undefined> = {
-    public: undefined, signed_in: undefined, customer: operator.token, shop_operator: customer.token, platform_admin: operator.token, operator_or_admin: customer.token,
-  };
+  const callers: Caller[] = [
+    { token: customer.token, holder: customerHolder },
+    { token: operator.token, holder: ownerHolder },
+    { token: admin.token, holder: adminHolder },
+  ];
+  const allowed = (permission: Permission) => allowedToken(permission, callers);
+  const refused = (permission: Permission) => refusedToken(permission, callers);
   return { allowed, refused, expired: await expiredTokenFor(t, customer.id) };
 }
 
 describe('who may call comes before what is sent', () => {
   it('answers an anonymous, expired or wrong-role call of every protected operation 401 or 403, whatever its parameters and body', async () => {
     const { refused, expired } = await roleTokens();
-    const protectedOps = registeredOperations().filter((op) => op.doc.access !== 'public');
+    const protectedOps = registeredOperations().filter((op) => op.doc.permission !== Permission.Public);
     expect(protectedOps.length).toBeGreaterThan(90);
     for (const op of protectedOps) {
       const url = `${paths().find((p) => p.template === op.path)!.url}?x=1&page_size=0`;
@@ -73,7 +75,7 @@ describe('who may call comes before what is sent', () => {
       expect({ op: `${method} ${op.path}`, status: anonymous.status, code: anonymous.body.error.code }).toEqual({ op: `${method} ${op.path}`, status: 401, code: 'UNAUTHENTICATED' });
       const late = await t.api(method, url, { raw, token: expired });
       expect({ op: `${method} ${op.path}`, code: late.body.error.code }).toEqual({ op: `${method} ${op.path}`, code: 'TOKEN_EXPIRED' });
-      const wrongRole = refused[op.doc.access];
+      const wrongRole = refused(op.doc.permission);
       if (!wrongRole) continue;
       const other = await t.api(method, url, { raw: raw && '{"unheard_of": true}', token: wrongRole });
       expect({ op: `${method} ${op.path}`, status: other.status, code: other.body.error.code }).toEqual({ op: `${method} ${op.path}`, status: 403, code: 'FORBIDDEN' });
@@ -82,10 +84,10 @@ describe('who may call comes before what is sent', () => {
 
   it('still answers the caller who may call with what is wrong in the request', async () => {
     const { allowed } = await roleTokens();
-    const res = await t.api('GET', '/api/admin/reconciliation?x=1', { token: allowed.platform_admin });
+    const res = await t.api('GET', '/api/admin/reconciliation?x=1', { token: allowed(Permission.PlatformMoneyManage) });
     expect(res.status).toBe(400);
     expect(res.body.error.details.problems).toEqual([{ field: 'x', message: 'Unknown query parameter' }]);
-    const unreadable = await t.api('POST', '/api/admin/payout-batches', { token: allowed.platform_admin, raw: '{"not json' });
+    const unreadable = await t.api('POST', '/api/admin/payout-batches', { token: allowed(Permission.PlatformMoneyManage), raw: '{"not json' });
     expect(unreadable.body.error.code).toBe('MALFORMED_JSON');
     // A path no route takes answers an unreadable body as before.
     expect((await t.api('POST', '/api/no-such-route', { raw: '{"not json' })).body.error.code).toBe('MALFORMED_JSON');
@@ -97,7 +99,7 @@ describe('unknown query parameters', () => {
     const { allowed } = await roleTokens();
     for (const op of registeredOperations()) {
       const url = paths().find((p) => p.template === op.path)!.url;
-      const res = await t.api(op.method.toUpperCase(), `${url}?unheard_of=1&alsoThis=2`, { token: allowed[op.doc.access] });
+      const res = await t.api(op.method.toUpperCase(), `${url}?unheard_of=1&alsoThis=2`, { token: allowed(op.doc.permission) });
       expect({ op: `${op.method} ${op.path}`, status: res.status }).toEqual({ op: `${op.method} ${op.path}`, status: 400 });
       expect(res.body.error.code).toBe('VALIDATION_FAILED');
       expect(res.body.error.details.problems).toEqual([

@@ -58,16 +58,23 @@ describe('demo seed', () => {
     }
     const points = await t.api('GET', '/api/points/products');
     expect(points.body.total).toBeGreaterThanOrEqual(3);
-    const operators = await t.sql(`select count(*)::int as n from app_user where role = 'shop_operator'`);
-    expect(operators[0].n).toBe(c.shop);
+    // Each shop has its owner; the first a finance member too, who sees its money and not its catalog.
+    const owners = await t.sql(`select count(distinct shop_id)::int as shops, count(*)::int as n from shop_membership where role = 'owner'`);
+    expect(owners[0]).toEqual({ shops: c.shop, n: c.shop });
+    const [finance] = await t.sql<{ email: string; shop_id: number }>(`select u.email, m.shop_id from shop_membership m join app_user u on u.id = m.user_id where m.role = 'finance'`);
+    expect(finance.email).toMatch(/^finance@/);
+    const session = await t.api('POST', '/api/auth/login', { body: { email: finance.email, password: DEMO_PASSWORD } });
+    expect(session.body.user).toMatchObject({ role: 'shop_operator', shop_id: finance.shop_id, memberships: [{ shop_id: finance.shop_id, role: 'finance' }] });
+    expect((await t.api('GET', '/api/merchant/balances', { token: session.body.token })).status).toBe(200);
+    expect((await t.api('GET', '/api/merchant/products', { token: session.body.token })).status).toBe(403);
     expect(PASSWORD).not.toBe(DEMO_PASSWORD);
   });
 
   it('gives every demo account its own salt, so no two share a hash', async () => {
     const [row] = await t.sql(`select count(*)::int as accounts, count(distinct password_hash)::int as hashes,
       count(distinct split_part(password_hash, '$', 5))::int as salts from app_user where email like '%mallfront.test'`);
-    expect(row.accounts).toBe(8);
-    expect(row.hashes).toBe(8);
-    expect(row.salts).toBe(8);
+    expect(row.accounts).toBe(9);
+    expect(row.hashes).toBe(9);
+    expect(row.salts).toBe(9);
   });
 });

@@ -55,7 +55,7 @@ async function worldOf(user: TestUser, slug: string) {
             (select count(*)::int from shop where slug = ?) as shops,
             (select count(*)::int from shop) as all_shops,
             (select role from app_user where id = ?) as role,
-            (select shop_id from app_user where id = ?) as shop_id,
+            (select m.shop_id from shop_membership m where m.user_id = ? and m.role = 'owner' order by m.id limit 1) as shop_id,
             (select json_agg(json_build_object('id', id, 'status', status) order by id) from shop_application) as states`,
     [slug, user.id, user.id],
   );
@@ -236,7 +236,7 @@ describe('deciding', () => {
     const shop = await t.api('GET', `/api/shops/${mine.slug}`);
     expect(shop.status).toBe(200);
     expect(shop.body).toMatchObject({ id: res.body.shop_id, slug: mine.slug, name: 'Harbor Goods', profile: { logo_url: 'https://img.test/harbor.png', description: 'Harbour tools', contact_phone: '+86 138 0000 0000' } });
-    const [user] = await t.sql(`select role, shop_id from app_user where id = ?`, [applicant.id]);
+    const [user] = await t.sql(`select u.role, (select m.shop_id from shop_membership m where m.user_id = u.id and m.role = 'owner' order by m.id limit 1) as shop_id from app_user u where u.id = ?`, [applicant.id]);
     expect(user).toEqual({ role: 'shop_operator', shop_id: res.body.shop_id });
     const [decided] = await t.sql(`select decided_by_id from shop_application where id = ?`, [mine.id]);
     expect(decided.decided_by_id).toBe(admin.id);
@@ -283,7 +283,7 @@ describe('deciding', () => {
     expect(res.body).not.toHaveProperty('shop_id');
     const seen = await t.api('GET', `/api/me/shop-applications/${mine.id}`, { token: applicant.token });
     expect(seen.body.reject_reason).toBe('Upload a licence that shows the legal name');
-    const [user] = await t.sql(`select role, shop_id from app_user where id = ?`, [applicant.id]);
+    const [user] = await t.sql(`select u.role, (select m.shop_id from shop_membership m where m.user_id = u.id and m.role = 'owner' order by m.id limit 1) as shop_id from app_user u where u.id = ?`, [applicant.id]);
     expect(user).toEqual({ role: 'customer', shop_id: null });
     expect((await apply(applicant.token, application({ slug: mine.slug }))).status).toBe(201);
   });
@@ -315,7 +315,7 @@ describe('deciding', () => {
     const applicant = await newCustomer(t);
     const mine = await applyOk(applicant, { logo_url: 'https://img.test/atomic.png' });
     // The applicant was made staff meanwhile (outside onboarding): the shop is written first, then refused.
-    await t.sql(`update app_user set role = 'platform_admin' where id = ?`, [applicant.id]);
+    await t.sql(`update app_user set role = 'platform_admin', platform_role = 'admin' where id = ?`, [applicant.id]);
     const before = await worldOf(applicant, mine.slug);
     const [profiles] = await t.sql(`select count(*)::int as n from shop_profile`);
     const res = await approve(admin.token, mine.id);
@@ -382,7 +382,7 @@ describe('races', () => {
       const won = answers.find((r) => r.status === 200)!;
       const shops = await t.sql(`select id from shop where slug = ?`, [mine.slug]);
       expect(shops).toEqual([{ id: won.body.shop_id }]);
-      const [user] = await t.sql(`select role, shop_id from app_user where id = ?`, [applicant.id]);
+      const [user] = await t.sql(`select u.role, (select m.shop_id from shop_membership m where m.user_id = u.id and m.role = 'owner' order by m.id limit 1) as shop_id from app_user u where u.id = ?`, [applicant.id]);
       expect(user).toEqual({ role: 'shop_operator', shop_id: won.body.shop_id });
     }
   });
@@ -403,7 +403,7 @@ describe('races', () => {
       outcomes.push(won.status);
       const [row] = await t.sql(`select status, shop_id from shop_application where id = ?`, [mine.id]);
       const shops = await t.sql(`select id from shop where slug = ?`, [mine.slug]);
-      const [user] = await t.sql(`select role, shop_id from app_user where id = ?`, [applicant.id]);
+      const [user] = await t.sql(`select u.role, (select m.shop_id from shop_membership m where m.user_id = u.id and m.role = 'owner' order by m.id limit 1) as shop_id from app_user u where u.id = ?`, [applicant.id]);
       if (won.status === 'approved') {
         expect(row).toEqual({ status: 'approved', shop_id: won.shop_id });
         expect(shops).toEqual([{ id: won.shop_id }]);

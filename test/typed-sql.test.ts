@@ -24,7 +24,8 @@ export type Checks = [
     | 'FlashSalePurchase' | 'Review' | 'FreightTemplate' | 'FreightTemplateRegion' | 'ShippingCompany' | 'Refund' | 'RefundItem'
     | 'FavoriteProduct' | 'FavoriteShop' | 'PointsProduct' | 'Redemption' | 'CatalogVersion' | 'SalesVersion' | 'SalesChange' | 'SalesChangeHorizon' | 'SearchSuggestion'
     | 'Event' | 'EventSequence' | 'WebhookEndpoint' | 'WebhookDelivery' | 'WebhookAttempt'
-    | 'StockMovement' | 'SavedAddress' | 'CommissionRate' | 'PayoutBatch' | 'Payout' | 'Payment' | 'PaymentOrder' | 'PaymentEvent' | 'PaymentRefund' | 'ShopApplication' | 'Dispute' | 'AuditEntry'>>,
+    | 'StockMovement' | 'SavedAddress' | 'CommissionRate' | 'PayoutBatch' | 'Payout' | 'Payment' | 'PaymentOrder' | 'PaymentEvent' | 'PaymentRefund' | 'ShopApplication' | 'Dispute'
+    | 'ShopMembership' | 'MemberInvitation' | 'AuditEntry'>>,
   // No column holds an entity: each relation is its foreign key's value (the target's key is known).
   Assert<Same<{ [T in keyof Database]: { [C in keyof Database[T]]: typeof EntityName extends keyof NonNullable<Database[T][C]> ? C : never }[keyof Database[T]] }[keyof Database], never>>,
   // A bigint kept as a number (BigIntType('number')), an enum, a nullable column, a foreign key.
@@ -42,7 +43,7 @@ export type Checks = [
   Assert<Same<Database['Refund']['returnCompany'], string | null>>,
   // A bigint kept as text (the default BigIntType).
   Assert<Same<Database['CatalogVersion'], { id: number; n: string }>>,
-  Assert<Same<Database['User']['shop'], number | null>>,
+  Assert<Same<Database['ShopMembership']['shop'], number>>,
   // The inverse side of a one-to-one (`Shop.profile`) is no column.
   Assert<Same<Database['Shop'], { id: number; slug: string; name: string; status: ShopStatus; statusReason: string | null; statusChangedAt: Date | null; createdAt: Date }>>,
 ];
@@ -105,8 +106,8 @@ describe('typed SQL on the entities', () => {
     await expect(
       em.transactional(async (tx) => {
         await typedSql(tx).updateTable('User').set({ displayName: 'Renamed' }).where('id', '=', ids.user).execute();
-        const inside = await typedSql(tx).selectFrom('User').select(['displayName', 'createdAt', 'shop']).where('id', '=', ids.user).executeTakeFirstOrThrow();
-        expect(inside).toEqual({ displayName: 'Renamed', createdAt: expect.any(Date), shop: null });
+        const inside = await typedSql(tx).selectFrom('User').select(['displayName', 'createdAt', 'platformRole']).where('id', '=', ids.user).executeTakeFirstOrThrow();
+        expect(inside).toEqual({ displayName: 'Renamed', createdAt: expect.any(Date), platformRole: null });
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');

@@ -12,6 +12,8 @@ import { Redemption } from './redemption.entity.js';
 import { Shop } from './shop.entity.js';
 import { ShopProfile } from './shop-profile.entity.js';
 import { ShopApplication } from './shop-application.entity.js';
+import { ShopMembership } from './shop-membership.entity.js';
+import { MemberInvitation } from './member-invitation.entity.js';
 import { Dispute } from './dispute.entity.js';
 import { Sku } from './sku.entity.js';
 import { User } from './user.entity.js';
@@ -52,6 +54,6 @@ export const entities = [
   CommissionRate, PayoutBatch, Payout,
   Event, EventSequence, WebhookEndpoint, WebhookDelivery, WebhookAttempt,
   Payment, PaymentOrder, PaymentEvent, PaymentRefund,
-  ShopApplication, Dispute,
+  ShopApplication, Dispute, ShopMembership, MemberInvitation,
   AuditEntry,
 ];

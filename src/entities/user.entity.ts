@@ -1,15 +1,28 @@
-import { Entity, PrimaryKey, Property, ManyToOne, Enum, Check } from '@mikro-orm/decorators/legacy';
-import { EntityName, type Opt, type Rel } from '@mikro-orm/core';
-import { Shop } from './shop.entity.js';
+import { Entity, PrimaryKey, Property, Enum, Check } from '@mikro-orm/decorators/legacy';
+import { EntityName, type Opt } from '@mikro-orm/core';
 
+/**
+ * The kind of account, which decides the console it signs in to: a customer shops; a shop operator
+ * works for the shops of its memberships (ShopMembership: each with a shop role); platform staff
+ * (`platform_admin`, the value kept for the clients that read it) work for the mall with the
+ * platform role beside it. What anyone may do is a permission of those roles (src/shared/permissions.ts).
+ */
 export enum Role {
   Customer = 'customer',
   ShopOperator = 'shop_operator',
   PlatformAdmin = 'platform_admin',
 }
 
+/** What a member of the platform's staff does; src/shared/permissions.ts maps each to its permissions. */
+export enum PlatformRole {
+  Admin = 'admin',
+  Finance = 'finance',
+  Support = 'support',
+  Content = 'content',
+}
+
 @Entity({ tableName: 'app_user' })
-@Check({ name: 'app_user_operator_has_shop', expression: "(role = 'shop_operator') = (shop_id is not null)" })
+@Check({ name: 'app_user_staff_has_platform_role', expression: "(role = 'platform_admin') = (platform_role is not null)" })
 @Check({ name: 'app_user_disabled_has_reason', expression: '(disabled_at is null) = (disabled_reason is null)' })
 export class User {
   declare [EntityName]?: 'User';
@@ -30,9 +43,9 @@ export class User {
   @Enum({ items: () => Role })
   role!: Role;
 
-  /** The one shop a shop operator acts for; null for every other role. */
-  @ManyToOne(() => Shop, { nullable: true, index: true })
-  shop?: Rel<Shop> | null;
+  /** Platform staff's role; null for every other kind of account. */
+  @Enum({ items: () => PlatformRole, nullable: true })
+  platformRole?: PlatformRole | null;
 
   @Property({ columnType: 'timestamptz' })
   createdAt: Date & Opt = new Date();

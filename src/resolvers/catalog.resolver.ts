@@ -12,30 +12,37 @@ import {
   BrandType, CategoryType, CurrencyType, PutShopProfileInput, PutShopProfilePayload, ReplaceBrandsInput, ReplaceBrandsPayload, ShopPageType,
   ShopProfileType, ShopType,
 } from './types/catalog.types.js';
+import { Allow } from './allow.js';
+import { Permission } from '../shared/permissions.js';
 
 /** Brands, categories, currency. */
 @Resolver()
 export class CatalogResolver {
+  @Allow(Permission.Public)
   @Query(() => CurrencyType, { description: 'The platform base currency' })
   currency(@Ctx() { ctx }: GraphQLContext) {
     return categories.currency(ctx);
   }
 
+  @Allow(Permission.Public)
   @Query(() => [BrandType], { description: 'The brands in their admin-defined order' })
   async brands(@Ctx() { ctx }: GraphQLContext) {
     return (await brands.listBrands(ctx)).items;
   }
 
+  @Allow(Permission.PlatformContentManage)
   @Mutation(() => ReplaceBrandsPayload, { description: 'Platform admin: replace the ordered brand list as a whole' })
   replaceBrands(@Arg('input', () => ReplaceBrandsInput) input: ReplaceBrandsInput, @Ctx() { ctx }: GraphQLContext) {
     return answer(ctx, ReplaceBrandsPayload, async () => (await brands.replaceBrands(ctx, { items: input.items })).items);
   }
 
+  @Allow(Permission.Public)
   @Query(() => [CategoryType], { description: 'The category tree: top-level categories with their children' })
   async categories(@Ctx() { ctx }: GraphQLContext) {
     return (await categories.categoryTree(ctx)).items;
   }
 
+  @Allow(Permission.Public)
   @Query(() => CategoryType, { nullable: true, description: 'One category with its subtree' })
   category(@Arg('id', () => Int) id: number, @Ctx() { ctx }: GraphQLContext) {
     return categories.categorySubtree(ctx, id);
@@ -53,6 +60,7 @@ export class CategoryFieldsResolver {
 
 @Resolver(() => ShopType)
 export class ShopResolver {
+  @Allow(Permission.Public)
   @Query(() => ShopPageType, { description: 'Every shop by name, with its profile when it has one' })
   async shops(@Args(() => PageArgs) args: PageArgs, @Ctx() { ctx, loaders }: GraphQLContext) {
     const result = await shops.listShops(ctx, withoutNulls(args));
@@ -60,6 +68,7 @@ export class ShopResolver {
     return result;
   }
 
+  @Allow(Permission.Public)
   @Query(() => ShopType, { nullable: true })
   async shop(@Arg('slug') slug: string, @Ctx() { ctx, loaders }: GraphQLContext) {
     const shop = await shops.getShop(ctx, slug);
@@ -67,6 +76,7 @@ export class ShopResolver {
     return shop;
   }
 
+  @Allow(Permission.PlatformContentManage)
   @Mutation(() => PutShopProfilePayload, { description: 'Platform admin: create or replace a shop profile' })
   putShopProfile(@Arg('input', () => PutShopProfileInput) input: PutShopProfileInput, @Ctx() { ctx }: GraphQLContext) {
     const { shopId, ...profile } = input;

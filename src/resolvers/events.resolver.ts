@@ -7,6 +7,8 @@ import { createLoaders } from '../graphql/loaders.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
 import { DomainEventType, EventFeed, EventFeedArgs, EventListArgs, EventPayloadUnion, PAYLOAD_OF, type TaggedPayload } from './types/event.types.js';
+import { Allow } from './allow.js';
+import { Permission } from '../shared/permissions.js';
 
 type Data = SubscribeResolverData<unknown, EventFeedArgs, GraphQLContext>;
 
@@ -41,6 +43,7 @@ export function perEventContext(context: GraphQLContext, stream: AsyncIterableIt
 
 @Resolver(() => DomainEventType)
 export class EventsResolver {
+  @Allow(Permission.EventsRead)
   @Subscription(() => DomainEventType, {
     description: 'Domain events: all of them for a platform admin, those of their own shop for a shop operator. With `after`, the stored events after that id first, then live (no gap, no duplicate); an id older than the retention is refused with EVENTS_EXPIRED',
     subscribe: async ({ args, context }: Data) => perEventContext(context, await feed.dashboardEvents(context.ctx, args)),
@@ -50,6 +53,7 @@ export class EventsResolver {
     return event;
   }
 
+  @Allow(Permission.Customer)
   @Subscription(() => DomainEventType, {
     description: "The signed-in customer's own orders as they are placed, paid, cancelled and shipped; with `after`, the stored events after that id first, then live",
     subscribe: async ({ args, context }: Data) => perEventContext(context, await feed.myOrderEvents(context.ctx, args)),
@@ -59,6 +63,7 @@ export class EventsResolver {
     return event;
   }
 
+  @Allow(Permission.SignedIn)
   @Query(() => EventFeed, {
     name: 'events',
     description: "The stored events after an id, oldest first, for a client that polls (GET /api/events): a platform admin's all, a shop operator's their shop's, a customer's their own orders'. An id older than the retention is refused with EVENTS_EXPIRED",

@@ -8,19 +8,24 @@ import {
   FavoriteProductInput, FavoriteProductPayload, FavoriteShopInput, FavoriteShopPayload, FavoritesType, UnfavoriteProductInput, UnfavoriteProductPayload,
   UnfavoriteShopInput, UnfavoriteShopPayload,
 } from './types/favorites.types.js';
+import { Allow } from './allow.js';
+import { Permission } from '../shared/permissions.js';
 
 @Resolver()
 export class FavoritesResolver {
+  @Allow(Permission.Customer)
   @Query(() => FavoritesType, { description: "The caller's favorite products and shops (customer)" })
   myFavorites(@Args(() => PageArgs) args: PageArgs, @Ctx() { ctx }: GraphQLContext) {
     return favorites.myFavorites(ctx, withoutNulls(args));
   }
 
+  @Allow(Permission.Customer)
   @Mutation(() => FavoriteProductPayload, { description: 'Favorite a product; idempotent' })
   favoriteProduct(@Arg('input', () => FavoriteProductInput) input: FavoriteProductInput, @Ctx() { ctx }: GraphQLContext) {
     return answer(ctx, FavoriteProductPayload, () => favorites.favoriteProduct(ctx, input.productId));
   }
 
+  @Allow(Permission.Customer)
   @Mutation(() => UnfavoriteProductPayload, { description: 'Remove a product from favorites; idempotent' })
   unfavoriteProduct(@Arg('input', () => UnfavoriteProductInput) input: UnfavoriteProductInput, @Ctx() { ctx }: GraphQLContext) {
     return answer(ctx, UnfavoriteProductPayload, async () => {
@@ -29,11 +34,13 @@ export class FavoritesResolver {
     });
   }
 
+  @Allow(Permission.Customer)
   @Mutation(() => FavoriteShopPayload, { description: 'Favorite a shop; idempotent' })
   favoriteShop(@Arg('input', () => FavoriteShopInput) input: FavoriteShopInput, @Ctx() { ctx }: GraphQLContext) {
     return answer(ctx, FavoriteShopPayload, () => favorites.favoriteShop(ctx, input.shopId));
   }
 
+  @Allow(Permission.Customer)
   @Mutation(() => UnfavoriteShopPayload, { description: 'Remove a shop from favorites; idempotent' })
   unfavoriteShop(@Arg('input', () => UnfavoriteShopInput) input: UnfavoriteShopInput, @Ctx() { ctx }: GraphQLContext) {
     return answer(ctx, UnfavoriteShopPayload, async () => {

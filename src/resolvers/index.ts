@@ -26,6 +26,7 @@ import { AdminOrderResolver } from './admin-order.resolver.js';
 import { AdminShopResolver } from './admin-shop.resolver.js';
 import { ShopStateResolver } from './shop-state.resolver.js';
 import { AuditLogResolver } from './audit-log.resolver.js';
+import { ShopMemberResolver } from './shop-member.resolver.js';
 
 export const resolvers = [
   AuthResolver,
@@ -59,4 +60,5 @@ export const resolvers = [
   AdminShopResolver,
   ShopStateResolver,
   AuditLogResolver,
+  ShopMemberResolver,
 ] as const;

@@ -13,12 +13,15 @@ import {
   BrandType, CategoryType, MerchantProductListArgs, SkuSummaryType, ProductListArgs, ProductPageType, ProductType, PublishProductInput, PublishProductPayload, SkuType,
   UnpublishProductInput, UnpublishProductPayload, UpsertProductInput, UpsertProductPayload,
 } from './types/catalog.types.js';
+import { Allow } from './allow.js';
+import { Permission } from '../shared/permissions.js';
 
 /** A product as the services return it: details (SKUs, brand, path) are present on some reads only. */
 type AnyProduct = ProductView & Partial<Pick<ProductDetailView, 'skus' | 'brand' | 'categoryPath' | 'rating'>>;
 
 @Resolver(() => ProductType)
 export class ProductResolver {
+  @Allow(Permission.Public)
   @Query(() => ProductPageType, { description: 'Published products, newest first unless sorted' })
   products(@Args(() => ProductListArgs) args: ProductListArgs, @Ctx() { ctx }: GraphQLContext, @Info() info: GraphQLResolveInfo) {
     // SKUs and shop profiles the query asks for come in the listing's own statement.
@@ -28,11 +31,13 @@ export class ProductResolver {
     });
   }
 
+  @Allow(Permission.Public)
   @Query(() => [SkuSummaryType], { description: "SKUs of published products among these ids, in their order (a guest cart's lines); others are left out" })
   async skuSummaries(@Arg('ids', () => [Int]) ids: number[], @Ctx() { ctx }: GraphQLContext) {
     return (await skuSummaries(ctx, { ids })).items;
   }
 
+  @Allow(Permission.Public)
   @Query(() => ProductType, { nullable: true, description: 'One published product' })
   async product(@Arg('id', () => Int) id: number, @Ctx() { ctx, loaders }: GraphQLContext) {
     const product = await products.getProduct(ctx, id);
@@ -40,21 +45,25 @@ export class ProductResolver {
     return product;
   }
 
+  @Allow(Permission.ShopCatalogManage)
   @Query(() => ProductPageType, { description: "Shop operator: the own shop's products in every state, newest first" })
   merchantProducts(@Args(() => MerchantProductListArgs) args: MerchantProductListArgs, @Ctx() { ctx }: GraphQLContext) {
     return merchant.listMerchantProducts(ctx, withoutNulls(args));
   }
 
+  @Allow(Permission.ShopCatalogManage)
   @Mutation(() => UpsertProductPayload, { description: 'Shop operator: create (no id) or update a product of the own shop' })
   upsertProduct(@Arg('input', () => UpsertProductInput) input: UpsertProductInput, @Ctx() { ctx }: GraphQLContext) {
     return answer(ctx, UpsertProductPayload, () => merchant.upsertProduct(ctx, input));
   }
 
+  @Allow(Permission.ShopCatalogManage)
   @Mutation(() => PublishProductPayload, { description: 'Shop operator: show a draft or unpublished product on the storefront' })
   publishProduct(@Arg('input', () => PublishProductInput) input: PublishProductInput, @Ctx() { ctx }: GraphQLContext) {
     return answer(ctx, PublishProductPayload, () => merchant.publishProduct(ctx, input.productId));
   }
 
+  @Allow(Permission.ShopCatalogManage)
   @Mutation(() => UnpublishProductPayload, { description: 'Shop operator: withdraw a published product' })
   unpublishProduct(@Arg('input', () => UnpublishProductInput) input: UnpublishProductInput, @Ctx() { ctx }: GraphQLContext) {
     return answer(ctx, UnpublishProductPayload, () => merchant.unpublishProduct(ctx, input.productId));

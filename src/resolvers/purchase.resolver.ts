@@ -21,29 +21,36 @@ import {
 } from './types/order.types.js';
 import { ProductType } from './types/catalog.types.js';
 import type { OrderItemView } from '../services/orders/order-view.js';
+import { Allow } from './allow.js';
+import { Permission } from '../shared/permissions.js';
 
 @Resolver()
 export class PurchaseResolver {
+  @Allow(Permission.Customer)
   @Query(() => Cart, { description: "The signed-in customer's cart" })
   cart(@Ctx() { ctx }: GraphQLContext) {
     return cart.getCart(ctx);
   }
 
+  @Allow(Permission.Customer)
   @Mutation(() => SetCartItemPayload, { description: 'Set the quantity of a SKU in the cart (0 removes it)' })
   setCartItem(@Arg('input', () => SetCartItemInput) input: SetCartItemInput, @Ctx() { ctx }: GraphQLContext) {
     return answer(ctx, SetCartItemPayload, () => cart.setCartItem(ctx, { ...input }));
   }
 
+  @Allow(Permission.Customer)
   @Mutation(() => MergeCartPayload, { description: 'Merge the guest cart kept while signed out: quantities add up to the stock; each line answered' })
   mergeCart(@Arg('input', () => MergeCartInput) input: MergeCartInput, @Ctx() { ctx }: GraphQLContext) {
     return answer(ctx, MergeCartPayload, () => cart.mergeCart(ctx, { items: input.items.map((i) => ({ ...i })) }, input.idempotencyKey ?? undefined));
   }
 
+  @Allow(Permission.Customer)
   @Mutation(() => RemoveCartItemPayload)
   removeCartItem(@Arg('input', () => RemoveCartItemInput) input: RemoveCartItemInput, @Ctx() { ctx }: GraphQLContext) {
     return answer(ctx, RemoveCartItemPayload, () => cart.removeCartItem(ctx, { ...input }));
   }
 
+  @Allow(Permission.Customer)
   @Mutation(() => CheckoutPayload, {
     description: 'One order per shop in the cart, or with groupBuy one group-buying order (the cart is not used), shipped to one address. The same idempotencyKey replays the first answer.',
   })
@@ -54,6 +61,7 @@ export class PurchaseResolver {
     );
   }
 
+  @Allow(Permission.Customer)
   @Query(() => CheckoutPreview, {
     // Nullable: a refusal (an empty cart, a coupon that does not apply) nulls this field alone, with
     // its code in `errors`, and leaves the other fields of the operation their data.
@@ -68,62 +76,74 @@ export class PurchaseResolver {
     return previewCheckout(ctx, withoutNulls({ region, coupons }));
   }
 
+  @Allow(Permission.Customer)
   @Query(() => OrderPage, { description: "The customer's orders, newest first" })
   orders(@Args(() => OrderListArgs) args: OrderListArgs, @Ctx() { ctx }: GraphQLContext) {
     return orders.listMyOrders(ctx, withoutNulls(args));
   }
 
+  @Allow(Permission.Customer)
   @Query(() => Order, { nullable: true, description: "One of the customer's orders" })
   order(@Arg('id', () => Int) orderId: number, @Ctx() { ctx }: GraphQLContext) {
     return orders.getMyOrder(ctx, { orderId });
   }
 
+  @Allow(Permission.Customer)
   @Mutation(() => PayOrderPayload, { description: 'Pay from the available balance; paying a paid order charges nothing' })
   payOrder(@Arg('input', () => PayOrderInput) input: PayOrderInput, @Ctx() { ctx }: GraphQLContext) {
     return answer(ctx, PayOrderPayload, () => payments.payOrder(ctx, { orderId: input.orderId }, input.idempotencyKey ?? undefined));
   }
 
+  @Allow(Permission.Customer)
   @Mutation(() => PayCheckoutPayload, { description: 'Pay every order of a checkout at once from the balance: all or none' })
   payCheckout(@Arg('input', () => PayCheckoutInput) input: PayCheckoutInput, @Ctx() { ctx }: GraphQLContext) {
     return answer(ctx, PayCheckoutPayload, () => payments.payCheckout(ctx, { orderIds: input.orderIds }, input.idempotencyKey ?? undefined));
   }
 
+  @Allow(Permission.Customer)
   @Mutation(() => CancelOrderPayload, { description: 'Cancel an order waiting for payment' })
   cancelOrder(@Arg('input', () => CancelOrderInput) input: CancelOrderInput, @Ctx() { ctx }: GraphQLContext) {
     return answer(ctx, CancelOrderPayload, () => orders.cancelOrder(ctx, { ...input }));
   }
 
+  @Allow(Permission.Customer)
   @Mutation(() => ConfirmDeliveryPayload, { description: 'The customer confirms a shipped order arrived' })
   confirmDelivery(@Arg('input', () => ConfirmDeliveryInput) input: ConfirmDeliveryInput, @Ctx() { ctx }: GraphQLContext) {
     return answer(ctx, ConfirmDeliveryPayload, () => orders.confirmDelivery(ctx, { ...input }));
   }
 
+  @Allow(Permission.Customer)
   @Query(() => Invoice, { nullable: true, description: "The invoice of one of the customer's paid orders" })
   orderInvoice(@Arg('orderId', () => Int) orderId: number, @Ctx() { ctx }: GraphQLContext) {
     return getMyInvoice(ctx, { orderId });
   }
 
+  @Allow(Permission.Customer)
   @Query(() => AccountStats, { description: "The customer's balances and order counts" })
   async myStats(@Ctx() { ctx }: GraphQLContext) {
     const stats = await myStats(ctx);
     return { ...stats, orders: Object.fromEntries(Object.entries(stats.orders).map(([status, n]) => [fieldName(status), n])) };
   }
 
+  @Allow(Permission.ShopOrdersRead)
   @Query(() => OrderPage, { description: "The operator's shop orders, newest first" })
   merchantOrders(@Args(() => OrderListArgs) args: OrderListArgs, @Ctx() { ctx }: GraphQLContext) {
     return orders.listShopOrders(ctx, withoutNulls(args));
   }
 
+  @Allow(Permission.ShopOrdersRead)
   @Query(() => Order, { nullable: true, description: "One of the operator's shop orders" })
   merchantOrder(@Arg('id', () => Int) orderId: number, @Ctx() { ctx }: GraphQLContext) {
     return orders.getShopOrder(ctx, { orderId });
   }
 
+  @Allow(Permission.ShopOrdersFulfil)
   @Mutation(() => CreateShipmentPayload, { description: 'Ship a paid order, whole or in parts' })
   createShipment(@Arg('input', () => CreateShipmentInput) input: CreateShipmentInput, @Ctx() { ctx }: GraphQLContext) {
     return answer(ctx, CreateShipmentPayload, () => createShipment(ctx, withoutNulls({ ...input, items: input.items?.map((i) => ({ ...i })) })));
   }
 
+  @Allow(Permission.ShopInvoicesIssue)
   @Mutation(() => IssueInvoicePayload, { description: "Issue a paid order's invoice (once)" })
   issueInvoice(@Arg('input', () => IssueInvoiceInput) input: IssueInvoiceInput, @Ctx() { ctx }: GraphQLContext) {
     return answer(ctx, IssueInvoicePayload, () => issueInvoice(ctx, withoutNulls({ ...input })));

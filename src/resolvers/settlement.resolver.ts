@@ -10,60 +10,73 @@ import {
   PayoutPage, Reconciliation, SettlePayoutInput, SettlePayoutPayload, ShopBalances, StatementArgs, StatementPage,
 } from './types/settlement.types.js';
 import { PageArgs } from './types/page.types.js';
+import { Allow } from './allow.js';
+import { Permission } from '../shared/permissions.js';
 
 /** The GraphQL door of settlement (the REST door: rest/settlement.routes.ts); one service call each. */
 @Resolver()
 export class SettlementResolver {
+  @Allow(Permission.ShopMoneyRead)
   @Query(() => ShopBalances, { description: "The operator's shop's balances" })
   merchantBalances(@Ctx() { ctx }: GraphQLContext) {
     return statements.shopBalances(ctx);
   }
 
+  @Allow(Permission.ShopMoneyRead)
   @Query(() => StatementPage, { description: "The operator's shop's statement: every entry of its accounts, newest first" })
   merchantStatement(@Args(() => StatementArgs) args: StatementArgs, @Ctx() { ctx }: GraphQLContext) {
     return statements.shopStatement(ctx, withoutNulls(args));
   }
 
+  @Allow(Permission.ShopMoneyRead)
   @Query(() => PayoutPage, { description: "The operator's shop's payouts, newest first" })
   merchantPayouts(@Args(() => PageArgs) args: PageArgs, @Ctx() { ctx }: GraphQLContext) {
     return statements.shopPayouts(ctx, withoutNulls(args));
   }
 
+  @Allow(Permission.PlatformMoneyManage)
   @Query(() => [PayoutBatchSummary], { description: 'Platform admin: the latest payout batches' })
   payoutBatches(@Ctx() { ctx }: GraphQLContext) {
     return payouts.listPayoutBatches(ctx);
   }
 
+  @Allow(Permission.PlatformMoneyManage)
   @Query(() => PayoutBatch, { nullable: true, description: 'Platform admin: one payout batch with its payouts' })
   payoutBatch(@Arg('id', () => Int) batchId: number, @Ctx() { ctx }: GraphQLContext) {
     return payouts.getPayoutBatch(ctx, { batchId });
   }
 
+  @Allow(Permission.PlatformMoneyManage)
   @Query(() => String, { nullable: true, description: "Platform admin: a batch's file for the bank (CSV)" })
   payoutBatchCsv(@Arg('id', () => Int) batchId: number, @Ctx() { ctx }: GraphQLContext) {
     return payouts.exportPayoutBatchCsv(ctx, { batchId });
   }
 
+  @Allow(Permission.PlatformMoneyManage)
   @Query(() => [CommissionRate], { nullable: true, description: "Platform admin: a shop's commission rates (null: no such shop)" })
   commissionRates(@Arg('shopId', () => Int) shopId: number, @Ctx() { ctx }: GraphQLContext) {
     return commissions.listCommissionRates(ctx, { shopId });
   }
 
+  @Allow(Permission.PlatformMoneyManage)
   @Query(() => Reconciliation, { description: 'Platform admin: daily totals (UTC days from..to) beside the check that the books balance' })
   reconciliation(@Arg('from', () => String, { description: 'YYYY-MM-DD' }) from: string, @Arg('to', () => String, { description: 'YYYY-MM-DD' }) to: string, @Ctx() { ctx }: GraphQLContext) {
     return statements.reconciliationReport(ctx, { from, to });
   }
 
+  @Allow(Permission.PlatformMoneyManage)
   @Mutation(() => CreatePayoutBatchPayload, { description: 'Platform admin: pay out every shop whose available balance reached the threshold' })
   createPayoutBatch(@Arg('input', () => CreatePayoutBatchInput) input: CreatePayoutBatchInput, @Ctx() { ctx }: GraphQLContext) {
     return answer(ctx, CreatePayoutBatchPayload, () => payouts.createPayoutBatch(ctx, { ...input }));
   }
 
+  @Allow(Permission.PlatformMoneyManage)
   @Mutation(() => SettlePayoutPayload, { description: "Platform admin: the bank's answer for a payout" })
   settlePayout(@Arg('input', () => SettlePayoutInput) input: SettlePayoutInput, @Ctx() { ctx }: GraphQLContext) {
     return answer(ctx, SettlePayoutPayload, () => payouts.settlePayout(ctx, withoutNulls({ ...input })));
   }
 
+  @Allow(Permission.PlatformMoneyManage)
   @Mutation(() => AddCommissionRatePayload, { description: 'Platform admin: add a commission rate for a shop' })
   addCommissionRate(@Arg('input', () => AddCommissionRateInput) input: AddCommissionRateInput, @Ctx() { ctx }: GraphQLContext) {
     return answer(ctx, AddCommissionRatePayload, () => commissions.addCommissionRate(ctx, withoutNulls({ ...input })));

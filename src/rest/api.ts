@@ -24,6 +24,7 @@ import { adminOrderRoutes } from './admin-orders.routes.js';
 import { adminShopRoutes } from './admin-shops.routes.js';
 import { shopStateRoutes } from './shop-state.routes.js';
 import { auditLogRoutes } from './audit-log.routes.js';
+import { shopMemberRoutes } from './shop-members.routes.js';
 
 /** The REST facade: every route calls one service method, like its GraphQL twin. */
 export function apiRouter(): Router {
@@ -53,5 +54,6 @@ export function apiRouter(): Router {
   adminShopRoutes(router);
   shopStateRoutes(router);
   auditLogRoutes(router);
+  shopMemberRoutes(router);
   return router;
 }

@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import * as auditLog from '../services/platform/audit-log.service.js';
 import { route } from './route.js';
+import { Permission } from '../shared/permissions.js';
 import { AuditEntryPage } from './responses/audit.js';
 
 const tag = 'Audit log';
@@ -10,7 +11,7 @@ export function auditLogRoutes(router: Router) {
   route(router, '/admin/audit-entries', {
     get: {
       doc: {
-        tag, summary: 'Every write of shop members and platform staff, newest first, by shop, actor, operation, target and time', access: 'platform_admin',
+        tag, summary: 'Every write of shop members and platform staff, newest first, by shop, actor, operation, target and time', permission: Permission.PlatformAuditRead,
         description: '`to` must be after `from`; `target_id` needs `target_type`.',
         query: auditLog.AuditLogInput, response: AuditEntryPage, errors: auditLog.listAuditEntriesRefusals,
       },
@@ -20,7 +21,7 @@ export function auditLogRoutes(router: Router) {
   route(router, '/merchant/audit-entries', {
     get: {
       doc: {
-        tag, summary: "Your shop's audit log: its members' writes and the platform's writes on it, newest first", access: 'shop_operator',
+        tag, summary: "Your shop's audit log: its members' writes and the platform's writes on it, newest first", permission: Permission.ShopAuditRead,
         description: 'A `shop_id` other than your own shop is refused (403). `to` must be after `from`; `target_id` needs `target_type`.',
         query: auditLog.AuditLogInput, response: AuditEntryPage, errors: auditLog.listAuditEntriesRefusals,
       },

@@ -3,6 +3,7 @@ import * as coupons from '../services/promotions/coupon.service.js';
 import { Slug } from '../services/catalog/shop.service.js';
 import { route, Reply } from './route.js';
 import { Coupon, CouponPage, CouponTemplate, CouponTemplatePage } from './responses/promotions.js';
+import { Permission } from '../shared/permissions.js';
 
 const tag = 'Coupons';
 
@@ -10,14 +11,14 @@ const tag = 'Coupons';
 export function couponRoutes(router: Router) {
   route(router, '/shops/:slug/coupon-templates', {
     get: {
-      doc: { tag, summary: "A shop's claimable coupon templates", access: 'public', params: { slug: Slug }, query: coupons.ShopListInput, response: CouponTemplatePage, errors: coupons.listShopTemplatesRefusals },
+      doc: { tag, summary: "A shop's claimable coupon templates", permission: Permission.Public, params: { slug: Slug }, query: coupons.ShopListInput, response: CouponTemplatePage, errors: coupons.listShopTemplatesRefusals },
       handle: ({ ctx, params, query }) => coupons.listShopTemplates(ctx, { ...query, slug: params.slug }),
     },
   });
   route(router, '/coupon-templates/:templateId/claim', {
     post: {
       doc: {
-        tag, summary: 'Claim a coupon from a template', access: 'customer', response: Coupon, status: 201,
+        tag, summary: 'Claim a coupon from a template', permission: Permission.Customer, response: Coupon, status: 201,
         errors: coupons.claimCouponRefusals,
         links: {
           checkout: {
@@ -30,26 +31,26 @@ export function couponRoutes(router: Router) {
     },
   });
   route(router, '/me/coupons', {
-    get: { doc: { tag, summary: "The customer's coupons", access: 'customer', query: coupons.MyListInput, response: CouponPage }, handle: ({ ctx, query }) => coupons.listMyCoupons(ctx, query) },
+    get: { doc: { tag, summary: "The customer's coupons", permission: Permission.Customer, query: coupons.MyListInput, response: CouponPage }, handle: ({ ctx, query }) => coupons.listMyCoupons(ctx, query) },
   });
 
   route(router, '/merchant/coupon-templates', {
     get: {
-      doc: { tag, summary: "The shop's coupon templates", access: 'shop_operator', query: coupons.MerchantListInput, response: CouponTemplatePage },
+      doc: { tag, summary: "The shop's coupon templates", permission: Permission.ShopPromotionsManage, query: coupons.MerchantListInput, response: CouponTemplatePage },
       handle: ({ ctx, query }) => coupons.listMerchantTemplates(ctx, query),
     },
     post: {
-      doc: { tag, summary: 'Create a coupon template', access: 'shop_operator', body: coupons.Terms, response: CouponTemplate, status: 201 },
+      doc: { tag, summary: 'Create a coupon template', permission: Permission.ShopPromotionsManage, body: coupons.Terms, response: CouponTemplate, status: 201 },
       handle: async ({ ctx, body }) => new Reply(201, await coupons.createTemplate(ctx, body)),
     },
   });
   route(router, '/merchant/coupon-templates/:templateId', {
     patch: {
-      doc: { tag, summary: 'Change some terms of a coupon template', access: 'shop_operator', body: coupons.Patch, response: CouponTemplate, errors: coupons.updateTemplateRefusals },
+      doc: { tag, summary: 'Change some terms of a coupon template', permission: Permission.ShopPromotionsManage, body: coupons.Patch, response: CouponTemplate, errors: coupons.updateTemplateRefusals },
       handle: ({ ctx, params, body }) => coupons.updateTemplate(ctx, { ...(body as object), templateId: params.templateId }),
     },
     delete: {
-      doc: { tag, summary: 'Delete a coupon template (claimed coupons stay)', access: 'shop_operator', response: null, errors: coupons.deleteTemplateRefusals },
+      doc: { tag, summary: 'Delete a coupon template (claimed coupons stay)', permission: Permission.ShopPromotionsManage, response: null, errors: coupons.deleteTemplateRefusals },
       handle: async ({ ctx, params }) => {
         await coupons.deleteTemplate(ctx, { templateId: params.templateId });
         return new Reply(204, undefined);
@@ -58,7 +59,7 @@ export function couponRoutes(router: Router) {
   });
   route(router, '/merchant/coupon-templates/:templateId/disable', {
     post: {
-      doc: { tag, summary: 'Stop a coupon template from being claimed', access: 'shop_operator', response: CouponTemplate, errors: coupons.disableTemplateRefusals },
+      doc: { tag, summary: 'Stop a coupon template from being claimed', permission: Permission.ShopPromotionsManage, response: CouponTemplate, errors: coupons.disableTemplateRefusals },
       handle: ({ ctx, params }) => coupons.disableTemplate(ctx, { templateId: params.templateId }),
     },
   });

@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import * as feed from '../services/events/event-feed.service.js';
 import { route } from './route.js';
 import { EventPage } from './responses/events.js';
+import { Permission } from '../shared/permissions.js';
 
 const tag = 'Events';
 
@@ -12,7 +13,7 @@ export function eventRoutes(router: Router) {
       doc: {
         tag,
         summary: 'Stored events after an id, oldest first (admins: all; shop operators: their shop; customers: their orders)',
-        access: 'signed_in',
+        permission: Permission.SignedIn,
         query: feed.EventPageQuery,
         response: EventPage,
         errors: feed.listEventsRefusals,

@@ -3,6 +3,7 @@ import * as flashSales from '../services/promotions/flash-sale.service.js';
 import { PageQuery } from '../shared/pagination.js';
 import { route, Reply } from './route.js';
 import { FlashSale, FlashSalePage } from './responses/promotions.js';
+import { Permission } from '../shared/permissions.js';
 
 const tag = 'Flash sales';
 
@@ -10,29 +11,29 @@ const tag = 'Flash sales';
 export function flashSaleRoutes(router: Router) {
   route(router, '/flash-sales', {
     get: {
-      doc: { tag, summary: 'Running flash sales (and upcoming ones with `include_upcoming`)', access: 'public', query: flashSales.DiscoverInput, response: FlashSalePage },
+      doc: { tag, summary: 'Running flash sales (and upcoming ones with `include_upcoming`)', permission: Permission.Public, query: flashSales.DiscoverInput, response: FlashSalePage },
       handle: ({ ctx, query }) => flashSales.listFlashSales(ctx, query),
     },
   });
 
   route(router, '/merchant/flash-sales', {
-    get: { doc: { tag, summary: "The shop's flash sales", access: 'shop_operator', query: PageQuery, response: FlashSalePage }, handle: ({ ctx, query }) => flashSales.listShopFlashSales(ctx, query) },
+    get: { doc: { tag, summary: "The shop's flash sales", permission: Permission.ShopPromotionsManage, query: PageQuery, response: FlashSalePage }, handle: ({ ctx, query }) => flashSales.listShopFlashSales(ctx, query) },
     post: {
-      doc: { tag, summary: 'Create a flash sale', access: 'shop_operator', body: flashSales.SessionInput, response: FlashSale, status: 201, errors: flashSales.createFlashSaleRefusals },
+      doc: { tag, summary: 'Create a flash sale', permission: Permission.ShopPromotionsManage, body: flashSales.SessionInput, response: FlashSale, status: 201, errors: flashSales.createFlashSaleRefusals },
       handle: async ({ ctx, body }) => new Reply(201, await flashSales.createFlashSale(ctx, body)),
     },
   });
   route(router, '/merchant/flash-sales/:flashSaleId', {
     get: {
-      doc: { tag, summary: 'One of the shop\'s flash sales', access: 'shop_operator', response: FlashSale, errors: flashSales.getShopFlashSaleRefusals },
+      doc: { tag, summary: 'One of the shop\'s flash sales', permission: Permission.ShopPromotionsManage, response: FlashSale, errors: flashSales.getShopFlashSaleRefusals },
       handle: ({ ctx, params }) => flashSales.getShopFlashSale(ctx, params),
     },
     put: {
-      doc: { tag, summary: 'Replace a flash sale\'s window and items', access: 'shop_operator', body: flashSales.UpdateInput, response: FlashSale, errors: flashSales.updateFlashSaleRefusals },
+      doc: { tag, summary: 'Replace a flash sale\'s window and items', permission: Permission.ShopPromotionsManage, body: flashSales.UpdateInput, response: FlashSale, errors: flashSales.updateFlashSaleRefusals },
       handle: ({ ctx, params, body }) => flashSales.updateFlashSale(ctx, { ...(body as object), flashSaleId: params.flashSaleId }),
     },
     delete: {
-      doc: { tag, summary: 'Delete a flash sale no order used', access: 'shop_operator', response: null, errors: flashSales.deleteFlashSaleRefusals },
+      doc: { tag, summary: 'Delete a flash sale no order used', permission: Permission.ShopPromotionsManage, response: null, errors: flashSales.deleteFlashSaleRefusals },
       handle: async ({ ctx, params }) => {
         await flashSales.deleteFlashSale(ctx, params);
         return new Reply(204, undefined);
@@ -41,13 +42,13 @@ export function flashSaleRoutes(router: Router) {
   });
   route(router, '/merchant/flash-sales/:flashSaleId/enable', {
     post: {
-      doc: { tag, summary: 'Enable a flash sale', access: 'shop_operator', response: FlashSale, errors: flashSales.enableFlashSaleRefusals },
+      doc: { tag, summary: 'Enable a flash sale', permission: Permission.ShopPromotionsManage, response: FlashSale, errors: flashSales.enableFlashSaleRefusals },
       handle: ({ ctx, params }) => flashSales.enableFlashSale(ctx, params),
     },
   });
   route(router, '/merchant/flash-sales/:flashSaleId/disable', {
     post: {
-      doc: { tag, summary: 'Disable a flash sale', access: 'shop_operator', response: FlashSale, errors: flashSales.disableFlashSaleRefusals },
+      doc: { tag, summary: 'Disable a flash sale', permission: Permission.ShopPromotionsManage, response: FlashSale, errors: flashSales.disableFlashSaleRefusals },
       handle: ({ ctx, params }) => flashSales.disableFlashSale(ctx, params),
     },
   });

@@ -4,6 +4,7 @@ import { listShippingCompanies } from '../services/shipping/shipping-company.ser
 import { PageQuery } from '../shared/pagination.js';
 import { route, Reply } from './route.js';
 import { FreightAssignment, FreightTemplate, FreightTemplatePage, ShippingCompanyList } from './responses/points-shipping.js';
+import { Permission } from '../shared/permissions.js';
 
 const tag = 'Shipping';
 
@@ -12,24 +13,24 @@ export function freightRoutes(router: Router) {
   // A small list read as a whole: `{items}` like brands and the category tree.
   route(router, '/shipping-companies', {
     get: {
-      doc: { tag, summary: 'The shipping companies a shipment may name', access: 'public', response: ShippingCompanyList },
+      doc: { tag, summary: 'The shipping companies a shipment may name', permission: Permission.Public, response: ShippingCompanyList },
       handle: async ({ ctx }) => ({ items: await listShippingCompanies(ctx) }),
     },
   });
   route(router, '/merchant/freight-templates', {
-    get: { doc: { tag, summary: "The shop's freight templates", access: 'shop_operator', query: PageQuery, response: FreightTemplatePage }, handle: ({ ctx, query }) => freight.listFreightTemplates(ctx, query) },
+    get: { doc: { tag, summary: "The shop's freight templates", permission: Permission.ShopCatalogManage, query: PageQuery, response: FreightTemplatePage }, handle: ({ ctx, query }) => freight.listFreightTemplates(ctx, query) },
     post: {
-      doc: { tag, summary: 'Create a freight template', access: 'shop_operator', body: freight.TemplateInput, response: FreightTemplate, status: 201 },
+      doc: { tag, summary: 'Create a freight template', permission: Permission.ShopCatalogManage, body: freight.TemplateInput, response: FreightTemplate, status: 201 },
       handle: async ({ ctx, body }) => new Reply(201, await freight.createFreightTemplate(ctx, body)),
     },
   });
   route(router, '/merchant/freight-templates/:templateId', {
     put: {
-      doc: { tag, summary: 'Replace a freight template', access: 'shop_operator', body: freight.TemplateInput, response: FreightTemplate, errors: freight.updateFreightTemplateRefusals },
+      doc: { tag, summary: 'Replace a freight template', permission: Permission.ShopCatalogManage, body: freight.TemplateInput, response: FreightTemplate, errors: freight.updateFreightTemplateRefusals },
       handle: ({ ctx, params, body }) => freight.updateFreightTemplate(ctx, { ...(body as object), ...params }),
     },
     delete: {
-      doc: { tag, summary: 'Delete a freight template no product uses', access: 'shop_operator', response: null, errors: freight.deleteFreightTemplateRefusals },
+      doc: { tag, summary: 'Delete a freight template no product uses', permission: Permission.ShopCatalogManage, response: null, errors: freight.deleteFreightTemplateRefusals },
       handle: async ({ ctx, params }) => {
         await freight.deleteFreightTemplate(ctx, params);
         return new Reply(204, undefined);
@@ -38,7 +39,7 @@ export function freightRoutes(router: Router) {
   });
   route(router, '/merchant/products/:productId/freight-template', {
     put: {
-      doc: { tag, summary: "Set a product's freight template (null: the default)", access: 'shop_operator', body: freight.AssignInput, response: FreightAssignment, errors: freight.assignFreightTemplateRefusals },
+      doc: { tag, summary: "Set a product's freight template (null: the default)", permission: Permission.ShopCatalogManage, body: freight.AssignInput, response: FreightAssignment, errors: freight.assignFreightTemplateRefusals },
       handle: ({ ctx, params, body }) => freight.assignFreightTemplate(ctx, { ...(body as object), ...params }),
     },
   });

@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import * as merchant from '../services/catalog/merchant-product.service.js';
 import { route, Reply } from './route.js';
 import { MerchantProduct, MerchantProductPage } from './responses/catalog.js';
+import { Permission } from '../shared/permissions.js';
 
 const tag = 'Merchant products';
 
@@ -9,12 +10,12 @@ const tag = 'Merchant products';
 export function merchantProductRoutes(router: Router) {
   route(router, '/merchant/products', {
     get: {
-      doc: { tag, summary: "The shop's products, in every state", access: 'shop_operator', query: merchant.ListInput, response: MerchantProductPage },
+      doc: { tag, summary: "The shop's products, in every state", permission: Permission.ShopCatalogManage, query: merchant.ListInput, response: MerchantProductPage },
       handle: ({ ctx, query }) => merchant.listMerchantProducts(ctx, query),
     },
     put: {
       doc: {
-        tag, summary: 'Create (no `id`: 201) or update (200) a product with its complete SKU list', access: 'shop_operator', body: merchant.UpsertInput,
+        tag, summary: 'Create (no `id`: 201) or update (200) a product with its complete SKU list', permission: Permission.ShopCatalogManage, body: merchant.UpsertInput,
         response: MerchantProduct, status: [200, 201], errors: merchant.upsertProductRefusals,
       },
       // Upsert: 201 when the body has no id (created), 200 when it updates.
@@ -26,13 +27,13 @@ export function merchantProductRoutes(router: Router) {
   });
   route(router, '/merchant/products/:id/publish', {
     post: {
-      doc: { tag, summary: 'Put a product on the storefront', access: 'shop_operator', response: MerchantProduct, errors: merchant.publishProductRefusals },
+      doc: { tag, summary: 'Put a product on the storefront', permission: Permission.ShopCatalogManage, response: MerchantProduct, errors: merchant.publishProductRefusals },
       handle: ({ ctx, params }) => merchant.publishProduct(ctx, params.id),
     },
   });
   route(router, '/merchant/products/:id/unpublish', {
     post: {
-      doc: { tag, summary: 'Take a product off the storefront', access: 'shop_operator', response: MerchantProduct, errors: merchant.unpublishProductRefusals },
+      doc: { tag, summary: 'Take a product off the storefront', permission: Permission.ShopCatalogManage, response: MerchantProduct, errors: merchant.unpublishProductRefusals },
       handle: ({ ctx, params }) => merchant.unpublishProduct(ctx, params.id),
     },
   });

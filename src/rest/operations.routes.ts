@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import * as operations from '../services/orders/operations.service.js';
 import { route } from './route.js';
 import { OperationsToday, OrderPage } from './responses/purchase.js';
+import { Permission } from '../shared/permissions.js';
 
 const tag = 'Operations';
 
@@ -9,13 +10,13 @@ const tag = 'Operations';
 export function operationsRoutes(router: Router) {
   route(router, '/ops/today', {
     get: {
-      doc: { tag, summary: "Today's figures", access: 'operator_or_admin', query: operations.TodayInput, response: OperationsToday, errors: operations.operationsTodayRefusals },
+      doc: { tag, summary: "Today's figures", permission: Permission.OpsRead, query: operations.TodayInput, response: OperationsToday, errors: operations.operationsTodayRefusals },
       handle: ({ ctx, query }) => operations.operationsToday(ctx, query),
     },
   });
   route(router, '/ops/awaiting-shipment', {
     get: {
-      doc: { tag, summary: 'Paid orders not yet fully shipped', access: 'operator_or_admin', query: operations.AwaitingInput, response: OrderPage, errors: operations.ordersAwaitingShipmentRefusals },
+      doc: { tag, summary: 'Paid orders not yet fully shipped', permission: Permission.OpsRead, query: operations.AwaitingInput, response: OrderPage, errors: operations.ordersAwaitingShipmentRefusals },
       handle: ({ ctx, query }) => operations.ordersAwaitingShipment(ctx, query),
     },
   });

@@ -6,18 +6,19 @@ import { route, Reply, TextReply } from './route.js';
 import * as orderPayments from '../services/payments/order-payments.js';
 import { LateMoneyPage, NotificationAcknowledgement, NotificationReceipt, OrderPaymentList, Payment, PaymentEventList, PaymentMethods } from './responses/payments.js';
 import { LateMoneyListInput, listLateMoney, listLateMoneyRefusals } from '../services/payments/late-money.js';
+import { Permission } from '../shared/permissions.js';
 
 const tag = 'Payments';
 
 /** Paying a checkout with a chosen method, reading the payment and its events, and the providers' notifications. */
 export function paymentRoutes(router: Router) {
   route(router, '/payments/methods', {
-    get: { doc: { tag, summary: 'The payment methods offered here', access: 'public', response: PaymentMethods }, handle: ({ ctx }) => Promise.resolve(payments.paymentMethods(ctx)) },
+    get: { doc: { tag, summary: 'The payment methods offered here', permission: Permission.Public, response: PaymentMethods }, handle: ({ ctx }) => Promise.resolve(payments.paymentMethods(ctx)) },
   });
   route(router, '/payments', {
     post: {
       doc: {
-        tag, summary: "Start one payment for a checkout's orders with a method", access: 'customer', body: payments.StartPaymentInput, response: Payment, status: 201, idempotent: true,
+        tag, summary: "Start one payment for a checkout's orders with a method", permission: Permission.Customer, body: payments.StartPaymentInput, response: Payment, status: 201, idempotent: true,
         errors: payments.startPaymentRefusals,
         description:
           'The wallet pays at once (status `captured`). A gateway answers the payment `pending` with its `next_step`; only the gateway\'s verified notification or its answer to a query captures it, never the browser coming back. `simulate_failure`: the sandbox gateway only.',
@@ -28,7 +29,7 @@ export function paymentRoutes(router: Router) {
   route(router, '/admin/payments/late-money', {
     get: {
       doc: {
-        tag, summary: 'Late money sent back to the methods, newest first', access: 'platform_admin', query: LateMoneyListInput, response: LateMoneyPage, errors: listLateMoneyRefusals,
+        tag, summary: 'Late money sent back to the methods, newest first', permission: Permission.PlatformMoneyManage, query: LateMoneyListInput, response: LateMoneyPage, errors: listLateMoneyRefusals,
         description: 'What a gateway captured for orders that could no longer be paid (cancelled by the payment window meanwhile, a group seat filled): each goes back to the method by itself; `status` says where it stands at the provider.',
       },
       handle: ({ ctx, query }) => listLateMoney(ctx, query),
@@ -36,23 +37,23 @@ export function paymentRoutes(router: Router) {
   });
   route(router, '/admin/payments/by-reference', {
     get: {
-      doc: { tag, summary: "The payment a provider's reference names", access: 'platform_admin', query: payments.ReferenceInput, response: Payment, errors: payments.findPaymentByReferenceRefusals },
+      doc: { tag, summary: "The payment a provider's reference names", permission: Permission.PlatformMoneyManage, query: payments.ReferenceInput, response: Payment, errors: payments.findPaymentByReferenceRefusals },
       handle: ({ ctx, query }) => payments.findPaymentByReference(ctx, query),
     },
   });
   route(router, '/payments/:paymentId', {
-    get: { doc: { tag, summary: 'One payment (the customer\'s own; any for an admin)', access: 'signed_in', response: Payment, errors: payments.getPaymentRefusals }, handle: ({ ctx, params }) => payments.getPayment(ctx, params) },
+    get: { doc: { tag, summary: 'One payment (the customer\'s own; any for an admin)', permission: Permission.SignedIn, response: Payment, errors: payments.getPaymentRefusals }, handle: ({ ctx, params }) => payments.getPayment(ctx, params) },
   });
   route(router, '/payments/:paymentId/events', {
     get: {
-      doc: { tag, summary: 'What the provider told us about a payment, and what we did', access: 'signed_in', response: PaymentEventList, errors: payments.paymentEventsRefusals },
+      doc: { tag, summary: 'What the provider told us about a payment, and what we did', permission: Permission.SignedIn, response: PaymentEventList, errors: payments.paymentEventsRefusals },
       handle: ({ ctx, params }) => payments.paymentEvents(ctx, params),
     },
   });
   route(router, '/orders/:orderId/payments', {
     get: {
       doc: {
-        tag, summary: "An order's payments and what went back on their method", access: 'signed_in', response: OrderPaymentList, errors: orderPayments.orderPaymentsRefusals,
+        tag, summary: "An order's payments and what went back on their method", permission: Permission.SignedIn, response: OrderPaymentList, errors: orderPayments.orderPaymentsRefusals,
         description: "Newest first (a failed payment, then the retry that paid). The order's customer, the operator of the shop that sold it, or a platform admin; a shop sees its own order's share only.",
       },
       handle: ({ ctx, params }) => orderPayments.orderPayments(ctx, params),
@@ -61,7 +62,7 @@ export function paymentRoutes(router: Router) {
   route(router, '/payments/notifications/:method', {
     post: {
       doc: {
-        tag, summary: "A payment provider's notification (called by the provider)", access: 'public', params: { method: z.enum(PAYMENT_METHODS) },
+        tag, summary: "A payment provider's notification (called by the provider)", permission: Permission.Public, params: { method: z.enum(PAYMENT_METHODS) },
         response: NotificationReceipt, alsoAnswers: { 'text/plain': NotificationAcknowledgement }, errors: payments.receiveNotificationRefusals,
         foreignBody: {
           mediaTypes: ['application/json', 'application/x-www-form-urlencoded'],

@@ -9,6 +9,7 @@ import { myStats } from '../services/accounts/account.service.js';
 import { route, Reply } from './route.js';
 import { Cart, CheckoutPreview, CheckoutResult, Invoice, MergedCart, Order, OrderPage, PaidCheckout } from './responses/purchase.js';
 import { AccountStats } from './responses/accounts.js';
+import { Permission } from '../shared/permissions.js';
 
 const tag = 'Cart, checkout and orders';
 
@@ -33,12 +34,12 @@ const next = {
 /** Cart, checkout, orders, shipments, invoices and the account summary. */
 export function purchaseRoutes(router: Router) {
   route(router, '/cart', {
-    get: { doc: { tag, summary: "The customer's cart", access: 'customer', response: Cart }, handle: ({ ctx }) => cart.getCart(ctx) },
+    get: { doc: { tag, summary: "The customer's cart", permission: Permission.Customer, response: Cart }, handle: ({ ctx }) => cart.getCart(ctx) },
   });
   route(router, '/cart/merge', {
     post: {
       doc: {
-        tag, summary: 'Merge the guest cart kept while signed out (at sign-in)', access: 'customer', body: cart.MergeCartInput, response: MergedCart, idempotent: true,
+        tag, summary: 'Merge the guest cart kept while signed out (at sign-in)', permission: Permission.Customer, body: cart.MergeCartInput, response: MergedCart, idempotent: true,
         errors: cart.mergeCartRefusals,
         description: 'Quantities add up, to the stock at most (never below what the cart held; a line out of stock keeps one unit). Each guest line is answered with its outcome: nothing is dropped silently.',
       },
@@ -47,11 +48,11 @@ export function purchaseRoutes(router: Router) {
   });
   route(router, '/cart/items/:skuId', {
     put: {
-      doc: { tag, summary: "Set a SKU's quantity in the cart (0 removes it)", access: 'customer', body: cart.SetQuantity, response: Cart, errors: cart.setCartItemRefusals },
+      doc: { tag, summary: "Set a SKU's quantity in the cart (0 removes it)", permission: Permission.Customer, body: cart.SetQuantity, response: Cart, errors: cart.setCartItemRefusals },
       handle: ({ ctx, params, body }) => cart.setCartItem(ctx, { ...(body as object), skuId: params.skuId }),
     },
     delete: {
-      doc: { tag, summary: 'Remove a SKU from the cart', access: 'customer', response: Cart, errors: cart.removeCartItemRefusals },
+      doc: { tag, summary: 'Remove a SKU from the cart', permission: Permission.Customer, response: Cart, errors: cart.removeCartItemRefusals },
       handle: ({ ctx, params }) => cart.removeCartItem(ctx, { skuId: params.skuId }),
     },
   });
@@ -59,7 +60,7 @@ export function purchaseRoutes(router: Router) {
   route(router, '/checkout', {
     post: {
       doc: {
-        tag, summary: 'Place the cart (or one group-buying item) as one order per shop', access: 'customer', body: CheckoutInput, response: CheckoutResult,
+        tag, summary: 'Place the cart (or one group-buying item) as one order per shop', permission: Permission.Customer, body: CheckoutInput, response: CheckoutResult,
         status: 201, idempotent: true, errors: checkoutRefusals, links: { order: next.readOrder('/orders/0/id'), pay: next.pay('/orders/0/id') },
         description: '`shipping_address` is required: its `region` prices the freight.',
       },
@@ -69,7 +70,7 @@ export function purchaseRoutes(router: Router) {
   route(router, '/checkout/pay', {
     post: {
       doc: {
-        tag, summary: 'Pay every order of a checkout at once from the available balance: all or none', access: 'customer', body: payments.PayCheckoutInput,
+        tag, summary: 'Pay every order of a checkout at once from the available balance: all or none', permission: Permission.Customer, body: payments.PayCheckoutInput,
         response: PaidCheckout, idempotent: true, errors: payments.payCheckoutRefusals,
         description: 'Each order moves by itself (`paid`, or `awaiting_group` for a group seat) with its own ledger entry; any refusal pays none. Orders already paid are answered and charged nothing.',
       },
@@ -78,52 +79,52 @@ export function purchaseRoutes(router: Router) {
   });
   route(router, '/checkout/preview', {
     post: {
-      doc: { tag, summary: 'Price a checkout without placing it', access: 'customer', body: PreviewInput, response: CheckoutPreview, errors: previewCheckoutRefusals },
+      doc: { tag, summary: 'Price a checkout without placing it', permission: Permission.Customer, body: PreviewInput, response: CheckoutPreview, errors: previewCheckoutRefusals },
       handle: ({ ctx, body }) => previewCheckout(ctx, body),
     },
   });
 
   route(router, '/orders', {
-    get: { doc: { tag, summary: "The customer's orders", access: 'customer', query: orders.ListInput, response: OrderPage }, handle: ({ ctx, query }) => orders.listMyOrders(ctx, query) },
+    get: { doc: { tag, summary: "The customer's orders", permission: Permission.Customer, query: orders.ListInput, response: OrderPage }, handle: ({ ctx, query }) => orders.listMyOrders(ctx, query) },
   });
   route(router, '/orders/:orderId', {
     get: {
-      doc: { tag, summary: 'One of the customer\'s orders', access: 'customer', response: Order, errors: orders.getMyOrderRefusals, links: { pay: next.pay('/id') } },
+      doc: { tag, summary: 'One of the customer\'s orders', permission: Permission.Customer, response: Order, errors: orders.getMyOrderRefusals, links: { pay: next.pay('/id') } },
       handle: ({ ctx, params }) => orders.getMyOrder(ctx, params),
     },
   });
   route(router, '/orders/:orderId/pay', {
     post: {
       doc: {
-        tag, summary: 'Pay an order from the available balance', access: 'customer', response: Order, idempotent: true,
+        tag, summary: 'Pay an order from the available balance', permission: Permission.Customer, response: Order, idempotent: true,
         errors: payments.payOrderRefusals, links: { order: next.readOrder('/id'), ship: next.ship('/id') },
       },
       handle: ({ ctx, params, header }) => payments.payOrder(ctx, params, header('idempotency-key')),
     },
   });
   route(router, '/orders/:orderId/cancel', {
-    post: { doc: { tag, summary: 'Cancel an unpaid order', access: 'customer', response: Order, errors: orders.cancelOrderRefusals }, handle: ({ ctx, params }) => orders.cancelOrder(ctx, params) },
+    post: { doc: { tag, summary: 'Cancel an unpaid order', permission: Permission.Customer, response: Order, errors: orders.cancelOrderRefusals }, handle: ({ ctx, params }) => orders.cancelOrder(ctx, params) },
   });
   route(router, '/orders/:orderId/confirm-delivery', {
     post: {
-      doc: { tag, summary: 'Confirm a shipped order arrived', access: 'customer', response: Order, errors: orders.confirmDeliveryRefusals },
+      doc: { tag, summary: 'Confirm a shipped order arrived', permission: Permission.Customer, response: Order, errors: orders.confirmDeliveryRefusals },
       handle: ({ ctx, params }) => orders.confirmDelivery(ctx, params),
     },
   });
   route(router, '/orders/:orderId/invoice', {
-    get: { doc: { tag, summary: "An order's invoice", access: 'customer', response: Invoice, errors: getMyInvoiceRefusals }, handle: ({ ctx, params }) => getMyInvoice(ctx, params) },
+    get: { doc: { tag, summary: "An order's invoice", permission: Permission.Customer, response: Invoice, errors: getMyInvoiceRefusals }, handle: ({ ctx, params }) => getMyInvoice(ctx, params) },
   });
 
   route(router, '/merchant/orders', {
-    get: { doc: { tag, summary: "The shop's orders", access: 'shop_operator', query: orders.ListInput, response: OrderPage }, handle: ({ ctx, query }) => orders.listShopOrders(ctx, query) },
+    get: { doc: { tag, summary: "The shop's orders", permission: Permission.ShopOrdersRead, query: orders.ListInput, response: OrderPage }, handle: ({ ctx, query }) => orders.listShopOrders(ctx, query) },
   });
   route(router, '/merchant/orders/:orderId', {
-    get: { doc: { tag, summary: 'One of the shop\'s orders', access: 'shop_operator', response: Order, errors: orders.getShopOrderRefusals }, handle: ({ ctx, params }) => orders.getShopOrder(ctx, params) },
+    get: { doc: { tag, summary: 'One of the shop\'s orders', permission: Permission.ShopOrdersRead, response: Order, errors: orders.getShopOrderRefusals }, handle: ({ ctx, params }) => orders.getShopOrder(ctx, params) },
   });
   route(router, '/merchant/orders/:orderId/shipments', {
     post: {
       doc: {
-        tag, summary: 'Ship an order, whole or in part', access: 'shop_operator', body: ShipmentInput, response: Order, status: 201,
+        tag, summary: 'Ship an order, whole or in part', permission: Permission.ShopOrdersFulfil, body: ShipmentInput, response: Order, status: 201,
         errors: createShipmentRefusals, links: { confirmDelivery: next.confirmDelivery('/id') },
       },
       handle: async ({ ctx, params, body }) => new Reply(201, await createShipment(ctx, { ...(body as object), orderId: params.orderId })),
@@ -132,7 +133,7 @@ export function purchaseRoutes(router: Router) {
   route(router, '/merchant/orders/:orderId/invoice', {
     post: {
       doc: {
-        tag, summary: "Issue an order's invoice", access: 'shop_operator', body: IssueInput, response: Invoice, status: 201,
+        tag, summary: "Issue an order's invoice", permission: Permission.ShopInvoicesIssue, body: IssueInput, response: Invoice, status: 201,
         errors: issueInvoiceRefusals,
       },
       handle: async ({ ctx, params, body }) => new Reply(201, await issueInvoice(ctx, { ...(body as object), orderId: params.orderId })),
@@ -140,6 +141,6 @@ export function purchaseRoutes(router: Router) {
   });
 
   route(router, '/me/stats', {
-    get: { doc: { tag: 'Accounts', summary: "The customer's balances and order counts", access: 'customer', response: AccountStats }, handle: ({ ctx }) => myStats(ctx) },
+    get: { doc: { tag: 'Accounts', summary: "The customer's balances and order counts", permission: Permission.Customer, response: AccountStats }, handle: ({ ctx }) => myStats(ctx) },
   });
 }

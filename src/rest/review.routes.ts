@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import * as reviews from '../services/after-sale/review.service.js';
 import { route, Reply } from './route.js';
 import { ProductReviewPage, Review, ReviewPage } from './responses/after-sale.js';
+import { Permission } from '../shared/permissions.js';
 
 const tag = 'Reviews';
 
@@ -10,7 +11,7 @@ export function reviewRoutes(router: Router) {
   route(router, '/orders/:orderId/items/:orderItemId/review', {
     post: {
       doc: {
-        tag, summary: 'Review a delivered order item', access: 'customer', body: reviews.ReviewInput, response: Review, status: 201,
+        tag, summary: 'Review a delivered order item', permission: Permission.Customer, body: reviews.ReviewInput, response: Review, status: 201,
         errors: reviews.reviewOrderItemRefusals,
       },
       handle: async ({ ctx, params, body }) => new Reply(201, await reviews.reviewOrderItem(ctx, { ...(body as object), ...params })),
@@ -18,26 +19,26 @@ export function reviewRoutes(router: Router) {
   });
   route(router, '/products/:productId/reviews', {
     get: {
-      doc: { tag, summary: "A product's visible reviews and rating summary", access: 'public', query: reviews.ProductReviewsInput, response: ProductReviewPage, errors: reviews.listProductReviewsRefusals },
+      doc: { tag, summary: "A product's visible reviews and rating summary", permission: Permission.Public, query: reviews.ProductReviewsInput, response: ProductReviewPage, errors: reviews.listProductReviewsRefusals },
       handle: ({ ctx, params, query }) => reviews.listProductReviews(ctx, { ...query, ...params }),
     },
   });
   route(router, '/merchant/reviews', {
-    get: { doc: { tag, summary: "Reviews of the shop's products", access: 'shop_operator', query: reviews.ShopReviewsInput, response: ReviewPage }, handle: ({ ctx, query }) => reviews.listShopReviews(ctx, query) },
+    get: { doc: { tag, summary: "Reviews of the shop's products", permission: Permission.ShopAfterSaleManage, query: reviews.ShopReviewsInput, response: ReviewPage }, handle: ({ ctx, query }) => reviews.listShopReviews(ctx, query) },
   });
   route(router, '/merchant/reviews/:reviewId/reply', {
     post: {
-      doc: { tag, summary: 'Reply to a review, once', access: 'shop_operator', body: reviews.ReplyInput, response: Review, errors: reviews.replyToReviewRefusals },
+      doc: { tag, summary: 'Reply to a review, once', permission: Permission.ShopAfterSaleManage, body: reviews.ReplyInput, response: Review, errors: reviews.replyToReviewRefusals },
       handle: ({ ctx, params, body }) => reviews.replyToReview(ctx, { ...(body as object), ...params }),
     },
   });
   route(router, '/admin/reviews', {
-    get: { doc: { tag, summary: 'Every review, hidden ones too', access: 'platform_admin', query: reviews.AdminReviewsInput, response: ReviewPage }, handle: ({ ctx, query }) => reviews.listAllReviews(ctx, query) },
+    get: { doc: { tag, summary: 'Every review, hidden ones too', permission: Permission.PlatformReviewsModerate, query: reviews.AdminReviewsInput, response: ReviewPage }, handle: ({ ctx, query }) => reviews.listAllReviews(ctx, query) },
   });
   route(router, '/admin/reviews/:reviewId/hide', {
-    post: { doc: { tag, summary: 'Hide a review from the public', access: 'platform_admin', response: Review, errors: reviews.setReviewHiddenRefusals }, handle: ({ ctx, params }) => reviews.setReviewHidden(ctx, params, true) },
+    post: { doc: { tag, summary: 'Hide a review from the public', permission: Permission.PlatformReviewsModerate, response: Review, errors: reviews.setReviewHiddenRefusals }, handle: ({ ctx, params }) => reviews.setReviewHidden(ctx, params, true) },
   });
   route(router, '/admin/reviews/:reviewId/show', {
-    post: { doc: { tag, summary: 'Show a hidden review again', access: 'platform_admin', response: Review, errors: reviews.setReviewHiddenRefusals }, handle: ({ ctx, params }) => reviews.setReviewHidden(ctx, params, false) },
+    post: { doc: { tag, summary: 'Show a hidden review again', permission: Permission.PlatformReviewsModerate, response: Review, errors: reviews.setReviewHiddenRefusals }, handle: ({ ctx, params }) => reviews.setReviewHidden(ctx, params, false) },
   });
 }

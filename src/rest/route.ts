@@ -7,7 +7,7 @@ import { camelKeys, snakeKeys } from '../shared/case.js';
 import { requestRefused } from './errors.js';
 import { queryParameters, registerOperation, type Method, type OperationDoc } from './openapi/operation.js';
 import { requestProblems } from './request-rules.js';
-import { ACCESS_GUARDS } from './access.js';
+import { doorGuard } from './access.js';
 import { operationName } from './operation-names.js';
 
 /** The service context the `/api` middleware made for this request (src/server/app.ts). */
@@ -72,7 +72,7 @@ export function route(router: Router, path: string, operations: Partial<Record<M
   for (const [method, { doc, handle: handler }] of Object.entries(operations) as [Method, RestOperation][]) {
     registerOperation(method, path, doc);
     const rules = { queryNames: new Set(queryParameters(doc, path).map((p) => p.name)), idempotent: doc.idempotent === true };
-    const guard = ACCESS_GUARDS[doc.access];
+    const guard = doorGuard(doc.permission);
     // What a write runs as, one name for both doors: the audit log records it (shared/audit.ts).
     const operation = method === 'get' ? undefined : operationName(method, path);
     r[method](async (req: Request, res: Response, next: NextFunction) => {

@@ -77,6 +77,8 @@ export const SEED_FUNDS = 1_000_000;
 export const SEED_POINTS = 5_000;
 
 export const operatorEmail = (shopSlug: string) => `ops@${shopSlug}.mallfront.test`;
+/** The first demo shop's finance member (shop role `finance`). */
+export const financeEmail = (shopSlug: string) => `finance@${shopSlug}.mallfront.test`;
 
 /** The points mall's demo items (prices in points); one is not published yet. */
 export const POINTS_PRODUCTS = [

@@ -8,13 +8,14 @@ import { Sku } from '../entities/sku.entity.js';
 import { adjustSkuStock } from '../services/inventory/inventory.service.js';
 import { HomeContentItem, ContentKind } from '../entities/home-content-item.entity.js';
 import { PointsProduct } from '../entities/points-product.entity.js';
-import { User, Role } from '../entities/user.entity.js';
+import { User, Role, PlatformRole } from '../entities/user.entity.js';
+import { ShopMembership, ShopRole } from '../entities/shop-membership.entity.js';
 import { BalanceKind } from '../entities/balance.entity.js';
 import { hashPassword } from '../services/accounts/password.js';
 import { createZeroBalances, credit } from '../services/accounts/ledger.service.js';
 import { seedShowcase } from './showcase.js';
 import {
-  ADMIN_EMAIL, BRANDS, CATEGORY_TREE, LEAF_NAMES_ZH, CUSTOMERS, DEMO_PASSWORD, POINTS_PRODUCTS, SEED_FUNDS, SEED_POINTS, SHOPS, VARIANTS, operatorEmail, startingStock,
+  ADMIN_EMAIL, BRANDS, CATEGORY_TREE, LEAF_NAMES_ZH, CUSTOMERS, DEMO_PASSWORD, POINTS_PRODUCTS, SEED_FUNDS, SEED_POINTS, SHOPS, VARIANTS, financeEmail, operatorEmail, startingStock,
 } from './demo-data.js';
 
 export class SeedRefused extends Error {}
@@ -29,7 +30,8 @@ export async function seedDemoData(orm: MikroORM, nodeEnv: string): Promise<'see
   if (nodeEnv === 'production') throw new SeedRefused('The demo seed refuses to run with NODE_ENV=production');
   // One hash per account, each with its own salt: a shared salt would show that the accounts share a
   // password, and let one guess be checked against all of them. Hashed before the transaction opens.
-  const accounts = 1 + SHOPS.length + CUSTOMERS.length;
+  // The admin, each shop's owner, the first shop's finance member, the customers.
+  const accounts = 1 + SHOPS.length + 1 + CUSTOMERS.length;
   const hashes = await Promise.all(Array.from({ length: accounts }, () => hashPassword(DEMO_PASSWORD)));
   const passwordHash = () => hashes.pop()!;
   return orm.em.fork().transactional(async (em) => {
@@ -139,11 +141,15 @@ export async function seedDemoData(orm: MikroORM, nodeEnv: string): Promise<'see
       em.create(PointsProduct, { ...item, imageUrl: `/demo-images/points/${i + 1}.svg` }),
     );
 
-    em.create(User, { email: ADMIN_EMAIL, passwordHash: passwordHash(), displayName: 'Platform Admin', role: Role.PlatformAdmin });
-    const operators = new Map(shops.map((shop) => [
-      shop.slug,
-      em.create(User, { email: operatorEmail(shop.slug), passwordHash: passwordHash(), displayName: `${shop.name} Operator`, role: Role.ShopOperator, shop }),
-    ]));
+    em.create(User, { email: ADMIN_EMAIL, passwordHash: passwordHash(), displayName: 'Platform Admin', role: Role.PlatformAdmin, platformRole: PlatformRole.Admin });
+    // Each shop's operator owns it; the first shop has a finance member too (sees money, not the catalog).
+    const operators = new Map(shops.map((shop) => {
+      const user = em.create(User, { email: operatorEmail(shop.slug), passwordHash: passwordHash(), displayName: `${shop.name} Operator`, role: Role.ShopOperator });
+      em.create(ShopMembership, { user, shop, role: ShopRole.Owner });
+      return [shop.slug, { get id() { return user.id; }, role: Role.ShopOperator, shop, shopRole: ShopRole.Owner }];
+    }));
+    const finance = em.create(User, { email: financeEmail(shops[0].slug), passwordHash: passwordHash(), displayName: `${shops[0].name} Finance`, role: Role.ShopOperator });
+    em.create(ShopMembership, { user: finance, shop: shops[0], role: ShopRole.Finance });
     const customers = CUSTOMERS.map((c) => em.create(User, { ...c, passwordHash: passwordHash(), role: Role.Customer }));
     await em.flush();
 

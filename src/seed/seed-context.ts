@@ -3,14 +3,17 @@ import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { InProcessEventBus } from '../services/events/in-process-bus.js';
 import type { ServiceContext } from '../shared/context.js';
-import type { Role } from '../entities/user.entity.js';
+import { Role, PlatformRole } from '../entities/user.entity.js';
+import type { ShopRole } from '../entities/shop-membership.entity.js';
 import { serviceWiring } from '../services/wiring.js';
 
 /** Who the seed acts as when it calls a service: a demo account. */
 export interface SeedActor {
   id: number;
   role: Role;
+  /** A shop operator's shop and role there (the seed's members belong to one shop each). */
   shop?: { id: number } | null;
+  shopRole?: ShopRole | null;
 }
 
 /**
@@ -37,6 +40,15 @@ export function seedContexts(em: EntityManager, nodeEnv: string) {
   };
   return (actor: SeedActor): ServiceContext => ({
     ...base,
-    actor: { userId: actor.id, role: actor.role, shopId: actor.shop?.id ?? null, tokenHash: '' },
+    actor: {
+      userId: actor.id,
+      role: actor.role,
+      shopId: actor.shop?.id ?? null,
+      shopRole: actor.shopRole ?? null,
+      platformRole: actor.role === Role.PlatformAdmin ? PlatformRole.Admin : null,
+      memberships: actor.shop && actor.shopRole ? [{ shopId: actor.shop.id, role: actor.shopRole }] : [],
+      shopProblem: null,
+      tokenHash: '',
+    },
   });
 }

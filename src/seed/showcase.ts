@@ -17,14 +17,14 @@ import { approveRefund, requestRefund } from '../services/after-sale/refund.serv
 import { createShipment } from '../services/orders/shipment.service.js';
 import { replyToReview, reviewOrderItem } from '../services/after-sale/review.service.js';
 import { redeemPointsProduct } from '../services/points/points-mall.service.js';
-import { seedContexts } from './seed-context.js';
+import { seedContexts, type SeedActor } from './seed-context.js';
 import {
   ALICE_ADDRESS, BOB_ADDRESS, COUPON_TEMPLATES, DELIVERED_PURCHASES, FLASH_SALES, FREIGHT_TEMPLATE, GATEWAY_PURCHASE, GROUP_BUY, REDEMPTION,
 } from './showcase-data.js';
 
 export interface ShowcaseCast {
   /** Shop operators by shop slug. */
-  operators: Map<string, User>;
+  operators: Map<string, SeedActor>;
   alice: User;
   bob: User;
 }

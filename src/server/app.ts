@@ -42,6 +42,7 @@ import { graphqlHttp } from './graphql-http.js';
 import { loadSalesTally, salesTallyAge } from '../services/catalog/sales-tally.js';
 import { HOME_CONTENT_CHANNEL } from '../services/catalog/home-content.service.js';
 import { ChangeListener, registerChangeListener } from '../db/change-listener.js';
+import { SHOP_HEADER } from '../shared/acting-shop.js';
 import { API_MOUNT } from '../rest/route.js';
 import { measureProcess, watchBacklog, watchPool, watchReadiness, watchSalesTally } from '../metrics.js';
 import { readBacklog } from '../services/events/outbox.repository.js';
@@ -319,7 +320,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     bodyParser,
     graphqlHttp(apollo, async ({ req, res }) => {
       try {
-        const ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, clientOf(req, req.ip), 'http', requestLocals(res).traceId, requestLocals(res).spanId);
+        const ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, clientOf(req, req.ip), 'http', requestLocals(res).traceId, requestLocals(res).spanId, req.header(SHOP_HEADER));
         return { ctx, loaders: createLoaders(ctx), httpLocals: requestLocals(res) };
       } catch (error) {
         throw asGraphQLError(error);
@@ -335,7 +336,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     // unreadable (route.ts), so the body parser's refusal is kept for it rather than answered here.
     async (req: Request, res: Response, next: NextFunction) => {
       try {
-        requestLocals(res).ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, clientOf(req, req.ip), 'http', requestLocals(res).traceId, requestLocals(res).spanId);
+        requestLocals(res).ctx = await createServiceContext(deps, bearerToken(req.header('authorization')), requestLocals(res).requestId, clientOf(req, req.ip), 'http', requestLocals(res).traceId, requestLocals(res).spanId, req.header(SHOP_HEADER));
         next();
       } catch (error) {
         next(error);

@@ -8,7 +8,7 @@ import type { Request, Response, NextFunction, RequestHandler } from 'express';
  * goes on to the route like any OPTIONS request.
  */
 const METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
-const REQUEST_HEADERS = 'Authorization, Content-Type, Idempotency-Key';
+const REQUEST_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-Shop-Id';
 /** Answer headers a page may read besides the CORS-safelisted ones. */
 const EXPOSED_HEADERS = 'X-Request-Id, X-Trace-Id, Retry-After';
 /** How long a browser may reuse a preflight's answer. */

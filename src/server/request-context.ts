@@ -38,10 +38,12 @@ export async function createServiceContext(
   door: 'http' | 'websocket' = 'http',
   traceId?: string,
   spanId?: string,
+  /** The `X-Shop-Id` header: the shop the request acts for (shared/acting-shop.ts). */
+  shopHeader?: string,
 ): Promise<ServiceContext> {
   const em = deps.orm.em.fork();
   // A token lookup never waits for a row lock: it needs no write slot, whatever the request does next.
-  const { actor, problem, lastWriteAt } = await runReading(() => authenticate(em, token));
+  const { actor, problem, lastWriteAt } = await runReading(() => authenticate(em, token, shopHeader));
   const reads = deps.reads;
   const ctx: Omit<ServiceContext, 'em'> = {
     actor,

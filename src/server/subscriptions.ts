@@ -120,7 +120,7 @@ export function startSubscriptionServer(deps: AppDeps, server: http.Server, sche
         try {
           const { request } = ctx.extra;
           const serviceContext = await withDeadline(() =>
-            createServiceContext(deps, ctx.extra.token, `ws-${randomUUID()}`, clientOf(request, clientAddressOf(request, trust)), 'websocket'),
+            createServiceContext(deps, ctx.extra.token, `ws-${randomUUID()}`, clientOf(request, clientAddressOf(request, trust)), 'websocket', undefined, undefined, shopOf(request.headers['x-shop-id'])),
           );
           contextValue = { ctx: serviceContext, loaders: createLoaders(serviceContext) };
         } catch (error) {
@@ -175,3 +175,6 @@ async function closeRevoked(deps: AppDeps, open: Map<WebSocket, string>): Promis
     socket.close(WS_UNAUTHORIZED, problem);
   }
 }
+
+/** The upgrade request's `X-Shop-Id` (a browser cannot set one: its member of one shop needs none). */
+const shopOf = (header: string | string[] | undefined): string | undefined => (Array.isArray(header) ? header[0] : header);

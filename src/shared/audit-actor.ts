@@ -1,4 +1,5 @@
-import { Role } from '../entities/user.entity.js';
+import type { PlatformRole } from '../entities/user.entity.js';
+import type { ShopRole } from '../entities/shop-membership.entity.js';
 import type { CapturedChange } from '../db/change-capture.js';
 
 /** Who an audited write is recorded as. */
@@ -18,12 +19,14 @@ export interface PendingAudit {
 
 /**
  * Whose writes are audited, and in which role: shop members and platform staff, never customers,
- * anonymous callers or the server's own sweeps. The one place that says so: with shop memberships
- * the role becomes the member's role in the shop the request acts for.
+ * anonymous callers or the server's own sweeps. The one place that says so. The role recorded is the
+ * platform role (`platform_admin`, `platform_finance`...) or the member's role in the shop the request
+ * acts for (`shop_owner`, `shop_finance`...).
  */
-export function auditedActor(actor: { userId: number; role: Role; shopId: number | null } | null): AuditedActor | null {
+export function auditedActor(actor: { userId: number; shopId: number | null; shopRole: ShopRole | null; platformRole: PlatformRole | null } | null): AuditedActor | null {
   if (!actor) return null;
-  if (actor.role === Role.ShopOperator) return { userId: actor.userId, role: actor.role, shopId: actor.shopId };
-  if (actor.role === Role.PlatformAdmin) return { userId: actor.userId, role: actor.role, shopId: null };
+  // Platform staff first: a staff account acts for the platform (its entries take the changed row's shop).
+  if (actor.platformRole) return { userId: actor.userId, role: `platform_${actor.platformRole}`, shopId: null };
+  if (actor.shopRole && actor.shopId !== null) return { userId: actor.userId, role: `shop_${actor.shopRole}`, shopId: actor.shopId };
   return null;
 }

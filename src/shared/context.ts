@@ -2,16 +2,36 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../logger.js';
 import type { AppConfig } from '../config.js';
 import type { EventBus, PendingEvents } from './domain-event.js';
-import type { Role } from '../entities/user.entity.js';
+import type { PlatformRole, Role } from '../entities/user.entity.js';
+import type { ShopRole } from '../entities/shop-membership.entity.js';
 import type { AuthThrottle, ClientAddress } from './auth-throttle.js';
 import type { PendingAudit } from './audit-actor.js';
 
-/** Who is calling. Resolved once per request from the bearer token. */
+/** One of a user's places in a shop's staff. */
+export interface Membership {
+  shopId: number;
+  role: ShopRole;
+}
+
+/**
+ * Who is calling. Resolved once per request from the bearer token and the shop the request names
+ * (`X-Shop-Id`, see shared/acting-shop.ts), so a role changed or a membership removed counts from
+ * the next request on, with the same token. What the actor may do: shared/permissions.ts.
+ */
 export interface Actor {
   userId: number;
+  /** The kind of account (customer, shop operator, platform staff). */
   role: Role;
-  /** The shop a shop operator acts for; null for other roles. */
+  /** The shop this request acts for: one of `memberships`; null when none is chosen. */
   shopId: number | null;
+  /** The actor's role in `shopId` (null with it): the role to record for a shop write. */
+  shopRole: ShopRole | null;
+  /** Platform staff's role; null for every other account. */
+  platformRole: PlatformRole | null;
+  /** Every shop the user belongs to, by shop id. */
+  memberships: readonly Membership[];
+  /** Why no shop is chosen although the user has memberships (the guard says so to a shop operation). */
+  shopProblem: 'SHOP_NOT_CHOSEN' | 'NOT_A_MEMBER' | 'SHOP_ID_INVALID' | null;
   /** Hash of the token used, so logout can revoke exactly it. */
   tokenHash: string;
 }

@@ -5,7 +5,8 @@ import { hashToken } from '../../src/services/accounts/auth.service.js';
 import { hashPassword } from '../../src/services/accounts/password.js';
 import { createZeroBalances, credit } from '../../src/services/accounts/ledger.service.js';
 import { BalanceKind } from '../../src/entities/balance.entity.js';
-import { Role } from '../../src/entities/user.entity.js';
+import { PlatformRole, Role } from '../../src/entities/user.entity.js';
+import { ShopRole } from '../../src/entities/shop-membership.entity.js';
 import type { TestApp } from './harness.js';
 
 /**
@@ -30,15 +31,31 @@ async function insertToken(t: TestApp, userId: number, expiresAt = new Date(Date
   return token;
 }
 
-async function newUser(t: TestApp, role: Role, shopId: number | null = null): Promise<TestUser> {
+async function newUser(t: TestApp, role: Role, platformRole: PlatformRole | null = null): Promise<TestUser> {
   passwordHash ??= hashPassword(PASSWORD);
-  const email = `${unique(role)}@example.test`;
+  const email = `${unique(platformRole ?? role)}@example.test`;
   const [row] = await t.sql<{ id: number }>(
-    `insert into app_user (email, password_hash, display_name, role, shop_id, created_at) values (?, ?, ?, ?, ?, now()) returning id`,
-    [email, await passwordHash, 'Test User', role, shopId],
+    `insert into app_user (email, password_hash, display_name, role, platform_role, created_at) values (?, ?, ?, ?, ?, now()) returning id`,
+    [email, await passwordHash, 'Test User', role, platformRole],
   );
-  return { id: row.id, email, token: await insertToken(t, row.id), shopId };
+  return { id: row.id, email, token: await insertToken(t, row.id), shopId: null };
 }
+
+/** Adds a membership of `shopId` with `role` to a user (an account that is not one becomes a shop operator's). */
+export async function addMembership(t: TestApp, userId: number, shopId: number, role: ShopRole): Promise<void> {
+  await t.sql(`update app_user set role = 'shop_operator' where id = ? and role = 'customer'`, [userId]);
+  await t.sql(`insert into shop_membership (user_id, shop_id, role, created_at) values (?, ?, ?, now())`, [userId, shopId, role]);
+}
+
+/** A member of the shop with a shop role (an operator: the owner). */
+export async function newMember(t: TestApp, shopId: number, role: ShopRole): Promise<TestUser> {
+  const user = await newUser(t, Role.ShopOperator);
+  await addMembership(t, user.id, shopId, role);
+  return { ...user, shopId };
+}
+
+/** Platform staff with a platform role (an admin: every platform permission). */
+export const newStaff = (t: TestApp, platformRole: PlatformRole) => newUser(t, Role.PlatformAdmin, platformRole);
 
 export async function newCustomer(t: TestApp, funds = { available: 0, points: 0 }): Promise<TestUser> {
   const user = await newUser(t, Role.Customer);
@@ -51,8 +68,9 @@ export async function newCustomer(t: TestApp, funds = { available: 0, points: 0 
   return user;
 }
 
-export const newAdmin = (t: TestApp) => newUser(t, Role.PlatformAdmin);
-export const newOperator = (t: TestApp, shopId: number) => newUser(t, Role.ShopOperator, shopId);
+export const newAdmin = (t: TestApp) => newStaff(t, PlatformRole.Admin);
+/** The shop's owner: what a `shop_operator` was before shops had staff with roles. */
+export const newOperator = (t: TestApp, shopId: number) => newMember(t, shopId, ShopRole.Owner);
 export const expiredTokenFor = (t: TestApp, userId: number) => insertToken(t, userId, new Date(Date.now() - 1000));
 
 export async function newShop(t: TestApp, options: { withProfile?: boolean; name?: string } = {}): Promise<{ id: number; slug: string }> {

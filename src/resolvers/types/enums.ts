@@ -1,6 +1,7 @@
 import { registerEnumType } from 'type-graphql';
 import { ContentKind } from '../../entities/home-content-item.entity.js';
-import { Role } from '../../entities/user.entity.js';
+import { PlatformRole, Role } from '../../entities/user.entity.js';
+import { ShopRole } from '../../entities/shop-membership.entity.js';
 import { OrderStatus } from '../../entities/order.entity.js';
 import { ProductStatus } from '../../entities/product.entity.js';
 import { GroupState } from '../../entities/group-buy.entity.js';
@@ -69,7 +70,9 @@ export enum SortOrder {
 /** An invoice's state: `not_issued` until the shop issues it. */
 export type InvoiceStatus = InvoiceView['status'];
 
-export const RoleEnum = schemaEnum(Role, 'Role', 'What an account may do');
+export const RoleEnum = schemaEnum(Role, 'Role', 'The kind of account: what it may do comes from its roles (ShopRole, PlatformRole)');
+export const ShopRoleEnum = schemaEnum(ShopRole, 'ShopRole', "A member's role in a shop's staff");
+export const PlatformRoleEnum = schemaEnum(PlatformRole, 'PlatformRole', "A platform staff member's role");
 export const ProductStatusEnum = schemaEnum(
   ProductStatus,
   'ProductStatus',

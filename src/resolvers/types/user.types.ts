@@ -1,9 +1,16 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
-import { Role } from '../../entities/user.entity.js';
-import { RoleEnum } from './enums.js';
+import { PlatformRole, Role } from '../../entities/user.entity.js';
+import { ShopRole } from '../../entities/shop-membership.entity.js';
+import { PlatformRoleEnum, RoleEnum, ShopRoleEnum } from './enums.js';
 import { PayloadType } from './payload.types.js';
 import { loginRefusals, registerRefusals } from '../../services/accounts/auth.service.js';
 
+
+@ObjectType('Membership', { description: "A user's place in a shop's staff" })
+export class MembershipType {
+  @Field(() => Int) shopId!: number;
+  @Field(() => ShopRoleEnum) role!: ShopRole;
+}
 
 @ObjectType('User')
 export class UserType {
@@ -11,7 +18,9 @@ export class UserType {
   @Field() email!: string;
   @Field() displayName!: string;
   @Field(() => RoleEnum) role!: Role;
-  @Field(() => Int, { nullable: true, description: 'The shop a shop operator acts for' }) shopId!: number | null;
+  @Field(() => Int, { nullable: true, description: 'The shop this request acts for (the `X-Shop-Id` header, or the only membership)' }) shopId!: number | null;
+  @Field(() => PlatformRoleEnum, { nullable: true, description: "Platform staff's role" }) platformRole!: PlatformRole | null;
+  @Field(() => [MembershipType], { description: 'Every shop the user belongs to, with the role there' }) memberships!: MembershipType[];
   @Field() createdAt!: Date;
 }
 

@@ -10,9 +10,11 @@ import { errorBody, errorSchemas } from './error-schemas.js';
 import { webhooksSection } from './webhooks.js';
 import { inputSchema, outputSchemas, type JsonSchema } from './json-schema.js';
 import {
-  openApiPath, queryParameters, registeredOperations, withoutPathKeys, type Access, type OperationDoc, type RegisteredOperation,
+  openApiPath, queryParameters, registeredOperations, withoutPathKeys, type OperationDoc, type RegisteredOperation,
 } from './operation.js';
 import { toSnake } from '../../shared/case.js';
+import { isShopPermission, Permission, PLATFORM_ROLE_PERMISSIONS, SHOP_ROLE_PERMISSIONS } from '../../shared/permissions.js';
+import { SHOP_HEADER } from '../../shared/acting-shop.js';
 
 const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
@@ -28,14 +30,22 @@ function operationId({ method, path }: Pick<RegisteredOperation, 'method' | 'pat
 /** No token, or one that is not accepted. */
 const SIGNED_IN: ErrorCode[] = ['UNAUTHENTICATED', 'TOKEN_INVALID', 'TOKEN_EXPIRED'];
 
-export const ACCESS: Record<Access, { who: string; errors: ErrorCode[] }> = {
-  public: { who: 'Anyone; a customer\'s token adds their `favorited` flags where a read has them.', errors: [] },
-  signed_in: { who: 'Anyone signed in.', errors: SIGNED_IN },
-  customer: { who: 'Customers (their own objects: another customer\'s is 404).', errors: [...SIGNED_IN, 'FORBIDDEN'] },
-  shop_operator: { who: 'Shop operators (their own shop: another shop\'s object is 404).', errors: [...SIGNED_IN, 'FORBIDDEN'] },
-  platform_admin: { who: 'Platform admins.', errors: [...SIGNED_IN, 'FORBIDDEN'] },
-  operator_or_admin: { who: 'Shop operators (their shop) and platform admins (every shop, or `shop_id`).', errors: [...SIGNED_IN, 'FORBIDDEN'] },
-};
+const rolesWith = (table: Record<string, readonly Permission[]>, permission: Permission) =>
+  Object.entries(table).filter(([, permissions]) => permissions.includes(permission)).map(([role]) => `\`${role}\``);
+
+/** Who may call an operation that declares `permission`, as its description says, and the codes that refuse the others. */
+export function access(permission: Permission): { who: string; errors: ErrorCode[] } {
+  if (permission === Permission.Public) return { who: 'Anyone; a customer\'s token adds their `favorited` flags where a read has them.', errors: [] };
+  if (permission === Permission.SignedIn) return { who: 'Anyone signed in.', errors: SIGNED_IN };
+  if (permission === Permission.Customer) return { who: 'Customers (their own objects: another customer\'s is 404).', errors: [...SIGNED_IN, 'FORBIDDEN'] };
+  const shop = rolesWith(SHOP_ROLE_PERMISSIONS, permission);
+  const platform = rolesWith(PLATFORM_ROLE_PERMISSIONS, permission);
+  const holders = [
+    shop.length > 0 ? `members of the shop the request acts for (\`${SHOP_HEADER}\`) with the shop role ${shop.join(', ')} (another shop's object is 404)` : '',
+    platform.length > 0 ? `platform staff with the platform role ${platform.join(', ')}` : '',
+  ].filter(Boolean);
+  return { who: `Needs \`${permission}\`: ${holders.join('; ')}.`, errors: [...SIGNED_IN, 'FORBIDDEN'] };
+}
 
 /** Answered by the router itself, outside any operation: an unknown path, a method the path does not take. */
 const ROUTER_ERRORS: ErrorCode[] = ['ROUTE_NOT_FOUND', 'METHOD_NOT_ALLOWED'];
@@ -47,7 +57,7 @@ const ROUTER_ERRORS: ErrorCode[] = ['ROUTE_NOT_FOUND', 'METHOD_NOT_ALLOWED'];
  */
 export function operationErrorCodes(method: string, doc: OperationDoc): ErrorCode[] {
   const writes = method !== 'get';
-  const codes = new Set<ErrorCode>([...SHARED_ERRORS, ...(writes ? [...BODY_ERRORS, ...WRITE_ERRORS] : []), ...ACCESS[doc.access].errors, ...(doc.errors ?? [])]);
+  const codes = new Set<ErrorCode>([...SHARED_ERRORS, ...(writes ? [...BODY_ERRORS, ...WRITE_ERRORS] : []), ...access(doc.permission).errors, ...(doc.errors ?? [])]);
   return [...codes].sort();
 }
 
@@ -159,6 +169,15 @@ function operationObject(op: RegisteredOperation, responseIds: Map<z.ZodType, st
     // A list in the query is comma-separated (`types=order.paid,order.cancelled`): OpenAPI's `form` without `explode`.
     parameters.push({ name, in: 'query', required, schema, ...(schema.type === 'array' ? { style: 'form', explode: false } : {}) });
   }
+  if (isShopPermission(doc.permission)) {
+    parameters.push({
+      name: SHOP_HEADER,
+      in: 'header',
+      required: false,
+      description: 'The shop this request acts for, by id: needed when the caller belongs to several shops; by default the only shop the caller belongs to (docs/api.md).',
+      schema: positiveId,
+    });
+  }
   if (doc.idempotent) {
     parameters.push({
       name: IDEMPOTENCY_KEY_HEADER,
@@ -188,8 +207,9 @@ function operationObject(op: RegisteredOperation, responseIds: Map<z.ZodType, st
     operationId: operationId(op),
     tags: [doc.tag],
     summary: doc.summary,
-    description: [doc.description, `**Who:** ${ACCESS[doc.access].who}`].filter(Boolean).join('\n\n'),
-    ...(doc.access === 'public' ? { security: [{}, { bearer: [] }] } : { security: [{ bearer: [] }] }),
+    description: [doc.description, `**Who:** ${access(doc.permission).who}`].filter(Boolean).join('\n\n'),
+    'x-permission': doc.permission,
+    ...(doc.permission === Permission.Public ? { security: [{}, { bearer: [] }] } : { security: [{ bearer: [] }] }),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(doc.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: withoutPathKeys(inputSchema(doc.body), pathKeys) } } } }

@@ -1,13 +1,9 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../../error-codes.js';
 import { toSnake } from '../../shared/case.js';
+import type { Permission } from '../../shared/permissions.js';
 import { inputSchema, type JsonSchema } from './json-schema.js';
 
-/**
- * Who may call an operation. Anything but `public` answers 401 without a token; the roles answer
- * 403 to the others (docs/api.md says who may call what).
- */
-export type Access = 'public' | 'signed_in' | 'customer' | 'shop_operator' | 'platform_admin' | 'operator_or_admin';
 
 /**
  * The OpenAPI description of one REST operation, written next to its route (`route.ts`). Schemas
@@ -20,7 +16,12 @@ export interface OperationDoc {
   tag: string;
   summary: string;
   description?: string;
-  access: Access;
+  /**
+   * What the caller needs (src/shared/permissions.ts), declared here once for the operation: the
+   * route checks it first (access.ts), the use case again. Anything but `public` answers 401 without
+   * a token; 403 to a caller without it.
+   */
+  permission: Permission;
   /** Path parameters that are not positive integer ids (the default), by their name in the path. */
   params?: Record<string, z.ZodType>;
   query?: z.ZodType;

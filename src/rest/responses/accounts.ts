@@ -1,12 +1,23 @@
 import { z } from 'zod';
-import { Role } from '../../entities/user.entity.js';
+import { PlatformRole, Role } from '../../entities/user.entity.js';
+import { ShopRole } from '../../entities/shop-membership.entity.js';
 import { OrderStatus } from '../../entities/order.entity.js';
 import { CustomerState } from '../../services/accounts/customer-admin.service.js';
 import { count, id, money, named, page, timestamp } from './common.js';
 
+export const Membership = named('Membership', z.strictObject({ shopId: id, role: z.enum(ShopRole) }));
 export const User = named(
   'User',
-  z.strictObject({ id, email: z.string(), displayName: z.string(), role: z.enum(Role), shopId: id.nullable(), createdAt: timestamp }),
+  z.strictObject({
+    id,
+    email: z.string(),
+    displayName: z.string(),
+    role: z.enum(Role),
+    shopId: id.nullable().describe('The shop this request acts for (X-Shop-Id, or the only membership)'),
+    platformRole: z.enum(PlatformRole).nullable(),
+    memberships: z.array(Membership),
+    createdAt: timestamp,
+  }),
 );
 export const Session = named('Session', z.strictObject({ token: z.string(), expiresAt: timestamp, deviceToken: z.string(), user: User }));
 

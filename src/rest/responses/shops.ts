@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ShopApplicationStatus } from '../../entities/shop-application.entity.js';
 import { ShopStatus } from '../../entities/shop.entity.js';
+import { ShopRole } from '../../entities/shop-membership.entity.js';
 import { id, named, page, timestamp } from './common.js';
 
 export const ShopApplication = named(
@@ -40,4 +41,20 @@ export const ShopState = named(
     /** When the state last changed (absent: active since the shop was created). */
     changedAt: timestamp.optional(),
   }),
+);
+
+export const ShopMember = named(
+  'ShopMember',
+  z.strictObject({ userId: id, email: z.string(), displayName: z.string(), role: z.enum(ShopRole), joinedAt: timestamp }),
+);
+export const ShopMemberList = named('ShopMemberList', z.strictObject({ items: z.array(ShopMember) }));
+export const JoinedShop = named('JoinedShop', ShopMember.extend({ shopId: id }));
+export const MemberInvitation = named(
+  'MemberInvitation',
+  z.strictObject({ id, shopId: id, email: z.string(), role: z.enum(ShopRole), expiresAt: timestamp, createdAt: timestamp }),
+);
+export const MemberInvitationList = named('MemberInvitationList', z.strictObject({ items: z.array(MemberInvitation) }));
+export const SentInvitation = named(
+  'SentInvitation',
+  z.strictObject({ invitation: MemberInvitation, token: z.string().describe('The one-time token of the link the invitee opens; shown this once, only its hash is kept') }),
 );

@@ -9,7 +9,9 @@ export const tokensByHash = preparedQuery({
     db
       .selectFrom('AuthToken as t')
       .innerJoin('User as u', 'u.id', 't.user')
-      .select(['t.tokenHash as tokenHash', 'u.id as userId', 'u.role as role', 'u.shop as shopId'])
+      .select(['t.tokenHash as tokenHash', 'u.id as userId', 'u.role as role', 'u.platformRole as platformRole'])
+      // The user's memberships as `shopId:role` texts: the actor is read per request, so a changed role counts at once.
+      .select(sql<string[]>`array(select m.shop_id || ':' || m.role from shop_membership m where m.user_id = u.id order by m.shop_id)`.as('memberships'))
       .select((eb) => [asText(eb.ref('t.expiresAt')).as('expiresAt'), asText(eb.ref('t.revokedAt')).as('revokedAt'), asText(eb.ref('u.lastWriteAt')).as('lastWriteAt'), asText(eb.ref('u.disabledAt')).as('disabledAt')])
       .where((eb) => eb('t.tokenHash', '=', eb.fn.any(eb.val(v.hashes)))),
 });

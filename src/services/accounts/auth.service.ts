@@ -2,8 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../errors.js';
-import { User, Role } from '../../entities/user.entity.js';
-import type { Actor, ServiceContext } from '../../shared/context.js';
+import { User, Role, type PlatformRole } from '../../entities/user.entity.js';
+import type { Actor, Membership, ServiceContext } from '../../shared/context.js';
+import { actingFor } from '../../shared/acting-shop.js';
+import type { ShopRole } from '../../entities/shop-membership.entity.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { requireUser } from '../../shared/guards.js';
 import { emailAddress, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
@@ -24,7 +26,12 @@ export interface UserView {
   email: string;
   displayName: string;
   role: Role;
+  /** The shop a request acts for (the only membership's when none is named); null without one. */
   shopId: number | null;
+  /** Platform staff's role; null for every other account. */
+  platformRole: PlatformRole | null;
+  /** Every shop the user belongs to, with the role there. */
+  memberships: Membership[];
   createdAt: Date;
 }
 
@@ -59,15 +66,23 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export function toUserView(user: User): UserView {
+export function toUserView(user: User, memberships: Membership[], shopId = memberships.length === 1 ? memberships[0].shopId : null): UserView {
   return {
     id: user.id,
     email: user.email,
     displayName: user.displayName,
     role: user.role,
-    shopId: user.shop?.id ?? null,
+    shopId,
+    platformRole: user.platformRole ?? null,
+    memberships,
     createdAt: user.createdAt,
   };
+}
+
+/** A user's memberships, by shop id; only shop operators have any (a customer or staff account skips the query). */
+async function membershipsOf(em: EntityManager, user: User): Promise<Membership[]> {
+  if (user.role !== Role.ShopOperator) return [];
+  return typedSql(em).selectFrom('ShopMembership').select(['shop as shopId', 'role']).where('user', '=', user.id).orderBy('shop').execute();
 }
 
 /**
@@ -78,7 +93,7 @@ async function issueToken(ctx: ServiceContext, em: EntityManager, user: User): P
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + ctx.config.tokenTtlHours * 3600_000);
   await insertAuthToken.run(em, {}, { tokenHash: hashToken(token), userId: user.id, expiresAt });
-  return { token, expiresAt, deviceToken: issueDeviceToken(ctx.config.deviceTokens, user.email), user: toUserView(user) };
+  return { token, expiresAt, deviceToken: issueDeviceToken(ctx.config.deviceTokens, user.email), user: toUserView(user, await membershipsOf(em, user)) };
 }
 
 /** Runs a sign-in or registration; a refusal is answered after the throttle's hold. */
@@ -179,7 +194,7 @@ export async function logout(ctx: ServiceContext): Promise<boolean> {
 export async function me(ctx: ServiceContext): Promise<UserView> {
   const actor = requireUser(ctx);
   const user = await ctx.em.findOneOrFail(User, actor.userId);
-  return toUserView(user);
+  return toUserView(user, [...actor.memberships], actor.shopId);
 }
 
 export type Authentication =
@@ -211,11 +226,12 @@ export async function invalidTokens(em: EntityManager, tokenHashes: string[]): P
 }
 
 /**
- * Resolves a bearer token to an actor. Every authenticated request starts here, so under load the
+ * Resolves a bearer token to an actor, acting for the shop `shopHeader` names (the `X-Shop-Id`
+ * header; shared/acting-shop.ts). Every authenticated request starts here, so under load the
  * lookups of concurrent requests are combined into one query (`StatementCombiner`): one lookup at a
  * time per process, the requests arriving meanwhile answered together by the next.
  */
-export async function authenticate(em: EntityManager, token: string | undefined): Promise<Authentication> {
+export async function authenticate(em: EntityManager, token: string | undefined, shopHeader?: string): Promise<Authentication> {
   if (!token) return { actor: null, problem: null };
   const tokenHash = hashToken(token);
   const row = await tokenLookups(em).submit({ em, tokenHash });
@@ -223,8 +239,14 @@ export async function authenticate(em: EntityManager, token: string | undefined)
   // token that a sign-in racing the move issued after that revocation.
   if (!row || row.revokedAt !== null || row.disabledAt !== null) return { actor: null, problem: 'TOKEN_INVALID' };
   if (toDate(row.expiresAt).getTime() <= Date.now()) return { actor: null, problem: 'TOKEN_EXPIRED' };
-  return { actor: { userId: row.userId, role: row.role, shopId: row.shopId, tokenHash }, problem: null, lastWriteAt: row.lastWriteAt === null ? null : toDate(row.lastWriteAt) };
+  const actor = actingFor({ userId: row.userId, role: row.role, platformRole: row.platformRole ?? null, memberships: row.memberships.map(membershipOf), tokenHash }, shopHeader);
+  return { actor, problem: null, lastWriteAt: row.lastWriteAt === null ? null : toDate(row.lastWriteAt) };
 }
+
+const membershipOf = (text: string): Membership => {
+  const colon = text.indexOf(':');
+  return { shopId: Number(text.slice(0, colon)), role: text.slice(colon + 1) as ShopRole };
+};
 
 type TokenRow = Awaited<ReturnType<typeof tokensByHash.run>>[number];
 

@@ -4,7 +4,8 @@ import { refusals } from '../../error-codes.js';
 import { typedSql } from '../../db/typed-sql.js';
 import { Role } from '../../entities/user.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireAdmin } from '../../shared/guards.js';
+import { requirePlatformPermission } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { id, NOT_BLANK, parseInput, z } from '../../shared/validate.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
@@ -80,7 +81,7 @@ async function customerViews(ctx: ServiceContext, ids: number[]): Promise<Custom
 
 /** Customers, newest first: by part of the email or name (case-insensitive) or by id, and by state. */
 export async function listCustomers(ctx: ServiceContext, input: unknown): Promise<Page<CustomerView>> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformCustomersRead);
   const { q, state, ...paging } = parseInput(CustomerListInput, input ?? {});
   let rows = typedSql(ctx.em).selectFrom('User').where('role', '=', Role.Customer);
   if (q) {
@@ -96,7 +97,7 @@ export async function listCustomers(ctx: ServiceContext, input: unknown): Promis
 export const getCustomerRefusals = refusals('NOT_FOUND');
 
 export async function getCustomer(ctx: ServiceContext, input: unknown): Promise<CustomerView> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformCustomersRead);
   const { customerId } = parseInput(CustomerRef, input);
   return (await customerViews(ctx, await existingCustomer(ctx, customerId)))[0];
 }
@@ -124,7 +125,7 @@ export const disableCustomerRefusals = refusals('NOT_FOUND', 'CUSTOMER_WRONG_STA
  * transaction.
  */
 export async function disableCustomer(ctx: ServiceContext, input: unknown): Promise<CustomerView> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformCustomersManage);
   const { customerId, reason } = parseInput(DisableCustomerInput, input);
   return inTransaction(ctx, async (tx) => {
     const db = typedSql(tx.em);
@@ -142,7 +143,7 @@ export const enableCustomerRefusals = refusals('NOT_FOUND', 'CUSTOMER_WRONG_STAT
 
 /** Enables a disabled account again: it may sign in anew (the revoked tokens stay revoked). */
 export async function enableCustomer(ctx: ServiceContext, input: unknown): Promise<CustomerView> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformCustomersManage);
   const { customerId } = parseInput(CustomerRef, input);
   return inTransaction(ctx, async (tx) => {
     await existingCustomer(tx, customerId);

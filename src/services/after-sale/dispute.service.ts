@@ -5,7 +5,8 @@ import { typedSql } from '../../db/typed-sql.js';
 import { Dispute, DisputeStatus } from '../../entities/dispute.entity.js';
 import { RefundStatus } from '../../entities/refund.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireAdmin, requireCustomer, requireOperator } from '../../shared/guards.js';
+import { requireCustomer, requirePlatformPermission, requireShopPermission } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
 import { id, NOT_BLANK, parseInput, z } from '../../shared/validate.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
@@ -92,7 +93,7 @@ export const refundDisputeRefusals = refusals('NOT_FOUND', 'DISPUTE_WRONG_STATE'
  * Publishes `refund.completed` and `dispute.resolved`.
  */
 export async function refundDispute(ctx: ServiceContext, input: unknown): Promise<DisputeView> {
-  const admin = requireAdmin(ctx);
+  const admin = requirePlatformPermission(ctx, Permission.PlatformDisputesRule);
   const data = parseInput(RefundDisputeInput, input);
   return inTransaction(ctx, async (tx) => {
     const dispute = await lockDispute(tx, data.disputeId);
@@ -108,7 +109,7 @@ export const upholdDisputeRefusals = refusals('NOT_FOUND', 'DISPUTE_WRONG_STATE'
 
 /** A platform admin upholds the shop's rejection, with the ruling both sides read. Publishes `dispute.resolved`. */
 export async function upholdDispute(ctx: ServiceContext, input: unknown): Promise<DisputeView> {
-  const admin = requireAdmin(ctx);
+  const admin = requirePlatformPermission(ctx, Permission.PlatformDisputesRule);
   const data = parseInput(UpholdDisputeInput, input);
   return inTransaction(ctx, async (tx) => {
     const dispute = await lockDispute(tx, data.disputeId);
@@ -133,11 +134,11 @@ async function listDisputes(ctx: ServiceContext, owner: Owner, input: unknown): 
 export const listMyDisputes = (ctx: ServiceContext, input: unknown) => listDisputes(ctx, { column: 'customer', id: requireCustomer(ctx).userId }, input);
 
 /** The operator's shop's disputes, newest first: the customer's reason and the ruling. */
-export const listShopDisputes = (ctx: ServiceContext, input: unknown) => listDisputes(ctx, { column: 'shop', id: requireOperator(ctx).shopId }, input);
+export const listShopDisputes = (ctx: ServiceContext, input: unknown) => listDisputes(ctx, { column: 'shop', id: requireShopPermission(ctx, Permission.ShopAfterSaleManage).shopId }, input);
 
 /** Every dispute, newest first, optionally of one status (platform admin). */
 export function listDisputesForAdmin(ctx: ServiceContext, input: unknown): Promise<Page<DisputeView>> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformDisputesRule);
   return listDisputes(ctx, null, input);
 }
 
@@ -145,7 +146,7 @@ export const getDisputeRefusals = refusals('NOT_FOUND');
 
 /** One dispute (platform admin). */
 export async function getDispute(ctx: ServiceContext, input: unknown): Promise<DisputeView> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformDisputesRule);
   const { disputeId } = parseInput(DisputeRef, input);
   const [found] = await disputeViews(ctx.em, [disputeId]);
   if (!found) throw notFound('Dispute', { dispute_id: disputeId });

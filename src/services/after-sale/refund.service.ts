@@ -7,7 +7,8 @@ import { OrderStatus } from '../../entities/order.entity.js';
 import { afterSaleWindowOver } from '../orders/order-lifecycle.js';
 import { Refund, RefundItem, RefundKind, RefundStatus } from '../../entities/refund.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireCustomer, requireOperator } from '../../shared/guards.js';
+import { requireCustomer, requireShopPermission } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
 import { id, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
@@ -310,7 +311,7 @@ export const approveRefundRefusals = refusals('NOT_FOUND', 'REFUND_WRONG_STATE')
  * goods. Approving again answers the refund as it is, without paying twice.
  */
 export async function approveRefund(ctx: ServiceContext, input: unknown): Promise<RefundView> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopAfterSaleManage);
   const { refundId } = parseInput(RefundRef, input);
   return inTransaction(ctx, async (tx) => {
     const refund = await lockRefund(tx, refundId, { column: 'shop', id: operator.shopId });
@@ -327,7 +328,7 @@ export const rejectRefundRefusals = refusals('NOT_FOUND', 'REFUND_WRONG_STATE');
 
 /** The shop rejects a request, with a reason; its units are free again. */
 export async function rejectRefund(ctx: ServiceContext, input: unknown): Promise<RefundView> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopAfterSaleManage);
   const { refundId, reason } = parseInput(RejectInput, input);
   return inTransaction(ctx, async (tx) => {
     const refund = await lockRefund(tx, refundId, { column: 'shop', id: operator.shopId });
@@ -361,7 +362,7 @@ export const receiveRefundRefusals = refusals('NOT_FOUND', 'REFUND_WRONG_STATE')
 
 /** The shop confirms the returned goods arrived: the return completes and the money goes back, once. */
 export async function receiveRefund(ctx: ServiceContext, input: unknown): Promise<RefundView> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopAfterSaleManage);
   const { refundId } = parseInput(RefundRef, input);
   return inTransaction(ctx, async (tx) => {
     const refund = await lockRefund(tx, refundId, { column: 'shop', id: operator.shopId });
@@ -402,7 +403,7 @@ export function listMyRefunds(ctx: ServiceContext, input: unknown): Promise<Page
 }
 
 export function listShopRefunds(ctx: ServiceContext, input: unknown): Promise<Page<RefundView>> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopAfterSaleManage);
   return listRefunds(ctx, { column: 'shop', id: operator.shopId }, input);
 }
 
@@ -419,4 +420,4 @@ export const getMyRefundRefusals = refusals('NOT_FOUND');
 export const getMyRefund = (ctx: ServiceContext, input: unknown) => getRefund(ctx, { column: 'customer', id: requireCustomer(ctx).userId }, input);
 export const getShopRefundRefusals = refusals('NOT_FOUND');
 
-export const getShopRefund = (ctx: ServiceContext, input: unknown) => getRefund(ctx, { column: 'shop', id: requireOperator(ctx).shopId }, input);
+export const getShopRefund = (ctx: ServiceContext, input: unknown) => getRefund(ctx, { column: 'shop', id: requireShopPermission(ctx, Permission.ShopAfterSaleManage).shopId }, input);

@@ -9,7 +9,8 @@ import { ProductStatus } from '../../entities/product.entity.js';
 import { Review } from '../../entities/review.entity.js';
 import { conflict, notFound } from '../../errors.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireAdmin, requireCustomer, requireOperator } from '../../shared/guards.js';
+import { requireCustomer, requirePlatformPermission, requireShopPermission } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
 import { httpUrl, id, parseInput, queryFlag, NOT_BLANK, z } from '../../shared/validate.js';
 import { pageFields, pageOf, pageOffset, windowTotal, type Page, type PageRequest } from '../../shared/pagination.js';
@@ -159,7 +160,7 @@ export const ShopReviewsInput = z.object({ ...pageFields, replied: queryFlag.opt
 
 /** The operator's shop's reviews (hidden ones too), newest first; `replied=false` lists those waiting for a reply. */
 export async function listShopReviews(ctx: ServiceContext, input: unknown): Promise<Page<ReviewView>> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopAfterSaleManage);
   const { replied, ...paging } = parseInput(ShopReviewsInput, input ?? {});
   const shops = reviews(ctx.em).where('r.shop', '=', operator.shopId);
   if (replied === undefined) return reviewPage(shops, paging);
@@ -173,7 +174,7 @@ export const AdminReviewsInput = z.object({ ...pageFields,
 
 /** Moderation list: every review, newest first, by hidden flag and product. */
 export async function listAllReviews(ctx: ServiceContext, input: unknown): Promise<Page<ReviewView>> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformReviewsModerate);
   const { hidden, productId, ...paging } = parseInput(AdminReviewsInput, input ?? {});
   let all = reviews(ctx.em);
   if (hidden !== undefined) all = all.where('r.hidden', '=', hidden);
@@ -185,7 +186,7 @@ export const replyToReviewRefusals = refusals('NOT_FOUND', 'REVIEW_ALREADY_REPLI
 
 /** The shop replies once to a review of its product; another shop's review is 404, a second reply 409. */
 export async function replyToReview(ctx: ServiceContext, input: unknown): Promise<ReviewView> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopAfterSaleManage);
   const { reviewId, text } = parseInput(ReplyInput, input);
   return inTransaction(ctx, async (tx) => {
     const db = typedSql(tx.em);
@@ -213,7 +214,7 @@ export const setReviewHiddenRefusals = refusals('NOT_FOUND');
 
 /** An admin hides (or shows again) a review; repeating either is harmless (the first hiding time stays). */
 export async function setReviewHidden(ctx: ServiceContext, input: unknown, hidden: boolean): Promise<ReviewView> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformReviewsModerate);
   const { reviewId } = parseInput(ReviewRef, input);
   return inTransaction(ctx, async (tx) => {
     const changed = await auditedWrite(tx, { type: 'Review', id: reviewId }, () =>

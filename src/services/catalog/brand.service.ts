@@ -1,6 +1,7 @@
 import { validationError } from '../../errors.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireAdmin } from '../../shared/guards.js';
+import { requirePlatformPermission } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { httpUrl, idParam, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { Brand } from '../../entities/brand.entity.js';
@@ -46,7 +47,7 @@ export async function listBrands(ctx: ServiceContext): Promise<{ items: BrandVie
  * swap places in one flush.
  */
 export async function replaceBrands(ctx: ServiceContext, input: unknown): Promise<{ items: BrandView[] }> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformContentManage);
   const { items } = parseInput(ReplaceBrandsInput, input);
   return inTransaction(ctx, async ({ em }) => {
     await lockOrderedList(em, 'brands');

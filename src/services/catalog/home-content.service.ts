@@ -4,7 +4,8 @@ import { sql } from 'kysely';
 import { ContentKind, HomeContentItem } from '../../entities/home-content-item.entity.js';
 import { ProductStatus } from '../../entities/product.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireAdmin } from '../../shared/guards.js';
+import { requirePlatformPermission } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { httpUrl, MAX_ID, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { typedSql } from '../../db/typed-sql.js';
@@ -169,7 +170,7 @@ function frozen(view: HomeContentView): HomeContentView {
 
 /** Every item of every kind, inactive ones included. */
 export function adminContent(ctx: ServiceContext): Promise<HomeContentView> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformContentManage);
   return readContent(ctx, false);
 }
 
@@ -190,7 +191,7 @@ export async function replaceHomeContent(
   kindParam: unknown,
   input: unknown,
 ): Promise<{ kind: ContentKind; items: ContentItemView[] }> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformContentManage);
   const kind = parseKind(kindParam);
   const { items } = parseInput(ReplaceContentInput, input);
   return inTransaction(ctx, async (tx) => {

@@ -9,7 +9,8 @@ import { Shop } from '../../entities/shop.entity.js';
 import { Sku } from '../../entities/sku.entity.js';
 import { typedSql, type Database } from '../../db/typed-sql.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireOperator } from '../../shared/guards.js';
+import { requireShopPermission } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { httpUrl, idParam, money, parseInput, quantity, queryFlag, NOT_BLANK, z } from '../../shared/validate.js';
 import { pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
@@ -106,7 +107,7 @@ async function ownProductView(em: EntityManager, product: Product): Promise<Merc
 
 /** The operator's products in every state, newest first, with their SKUs; optionally by status, name words, low stock. */
 export async function listMerchantProducts(ctx: ServiceContext, input: unknown = {}): Promise<Page<MerchantProductView>> {
-  const { shopId } = requireOperator(ctx);
+  const { shopId } = requireShopPermission(ctx, Permission.ShopCatalogManage);
   const q = parseInput(ListInput, input);
   // The shop's rows come by product_shop_id_index; name and stock filter within one shop's products.
   const [products, total] = await ctx.em.findAndCount(
@@ -153,7 +154,7 @@ export const upsertProductRefusals = refusals('INSUFFICIENT_STOCK', 'NOT_FOUND',
  * `priceFrom` becomes the lowest SKU price, in the same transaction.
  */
 export async function upsertProduct(ctx: ServiceContext, input: unknown): Promise<MerchantProductView> {
-  const { shopId } = requireOperator(ctx);
+  const { shopId } = requireShopPermission(ctx, Permission.ShopCatalogManage);
   const data = parseInput(UpsertInput, input);
   return inTransaction(ctx, async (tx) => {
     const { em } = tx;
@@ -238,7 +239,7 @@ async function transition(
   from: ProductStatus[],
   first?: (tx: ServiceContext, shopId: number) => Promise<void>,
 ): Promise<MerchantProductView> {
-  const { shopId } = requireOperator(ctx);
+  const { shopId } = requireShopPermission(ctx, Permission.ShopCatalogManage);
   const id = parseInput(idParam, productId);
   return inTransaction(ctx, async (tx) => {
     const { em } = tx;

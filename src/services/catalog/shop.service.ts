@@ -1,6 +1,7 @@
 import { notFound } from '../../errors.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireAdmin } from '../../shared/guards.js';
+import { requirePlatformPermission } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { httpUrl, idParam, parseInput, z } from '../../shared/validate.js';
 import { pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
@@ -52,7 +53,7 @@ export const putShopProfileRefusals = refusals('NOT_FOUND');
  * One upsert statement, so two first writes of one shop's profile cannot collide.
  */
 export async function putShopProfile(ctx: ServiceContext, shopId: unknown, input: unknown): Promise<ShopProfileView> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformContentManage);
   const id = parseInput(idParam, shopId);
   const p = parseInput(ProfileInput, input);
   return inTransaction(ctx, async (tx) => {

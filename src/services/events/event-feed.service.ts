@@ -1,11 +1,11 @@
-import { AppError, forbidden } from '../../errors.js';
+import { AppError } from '../../errors.js';
 import { refusals } from '../../error-codes.js';
-import { Role } from '../../entities/user.entity.js';
 import { eventOf, type DomainEvent } from '../../shared/domain-event.js';
 import { ALL_EVENT_TYPES, ORDER_EVENT_TYPES, type EventType } from './event-types.js';
 import { eventStream } from './event-stream.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireCustomer, requireUser } from '../../shared/guards.js';
+import { requireCustomer, requirePermission, requireUser } from '../../shared/guards.js';
+import { grantOf, Permission } from '../../shared/permissions.js';
 import { commaSeparated, parseInput, z } from '../../shared/validate.js';
 import { textArray } from '../../db/sql.js';
 import { feedForAdmin, feedForCustomer, feedForShop, pruneEvents, retentionHorizon, type EventRow } from './outbox.repository.js';
@@ -39,10 +39,8 @@ export const EventPageQuery = z.object({
 type Audience = { kind: 'admin' } | { kind: 'shop'; shopId: number } | { kind: 'customer'; customerId: number };
 
 function dashboardAudience(ctx: ServiceContext): Audience {
-  const actor = requireUser(ctx);
-  if (actor.role === Role.PlatformAdmin) return { kind: 'admin' };
-  if (actor.role === Role.ShopOperator && actor.shopId !== null) return { kind: 'shop', shopId: actor.shopId };
-  throw forbidden('The event feed is for platform admins and shop operators; customers subscribe to myOrderEvents');
+  const { actor, grant } = requirePermission(ctx, Permission.EventsRead);
+  return grant === 'shop' && actor?.shopId != null ? { kind: 'shop', shopId: actor.shopId } : { kind: 'admin' };
 }
 
 /** The asked-for kinds among those the audience may receive, else all of those. */
@@ -168,10 +166,12 @@ export const listEventsRefusals = refusals('EVENTS_EXPIRED');
  */
 export async function listEvents(ctx: ServiceContext, input: unknown): Promise<{ events: DomainEvent[]; next: string }> {
   const actor = requireUser(ctx);
-  // A shop operator without a shop sees what a customer sees: the events of their own orders (none).
+  // Without the events.read permission (a customer, a member whose role lacks it) one sees what a
+  // customer sees: the events of their own orders.
+  const grant = grantOf(actor, Permission.EventsRead);
   const audience: Audience =
-    actor.role === Role.PlatformAdmin ? { kind: 'admin' }
-    : actor.role === Role.ShopOperator && actor.shopId !== null ? { kind: 'shop', shopId: actor.shopId }
+    grant === 'platform' ? { kind: 'admin' }
+    : grant === 'shop' && actor.shopId !== null ? { kind: 'shop', shopId: actor.shopId }
     : { kind: 'customer', customerId: actor.userId };
   const { types, after, limit } = parseInput(PageInput, parseInput(EventPageQuery, input ?? {}));
   await checkRetention(ctx, after);

@@ -6,7 +6,8 @@ import { typedSql } from '../../db/typed-sql.js';
 import { Invoice } from '../../entities/invoice.entity.js';
 import { PAID_STATES } from '../../entities/order.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireCustomer, requireOperator } from '../../shared/guards.js';
+import { requireCustomer, requireShopPermission } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { netPaid } from './net-paid.js';
 import { id, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
@@ -55,7 +56,7 @@ export const issueInvoiceRefusals = refusals('INVOICE_ALREADY_ISSUED', 'INVOICE_
 
 /** The shop issues the invoice of a paid (or later) order, once. */
 export async function issueInvoice(ctx: ServiceContext, input: unknown): Promise<InvoiceView> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopInvoicesIssue);
   const data = parseInput(IssueInput, input);
   return inTransaction(ctx, async (tx) => {
     const db = typedSql(tx.em);

@@ -1,13 +1,13 @@
 import { sql } from 'kysely';
-import { notFound, forbidden } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import { typedSql } from '../../db/typed-sql.js';
 import { OrderStatus } from '../../entities/order.entity.js';
 import { RefundStatus } from '../../entities/refund.entity.js';
 import { toDate } from '../../shared/values.js';
-import { Role } from '../../entities/user.entity.js';
 import { BASE_CURRENCY } from '../../currency.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireUser } from '../../shared/guards.js';
+import { requirePermission } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { idParam, parseInput, z } from '../../shared/validate.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
 import { orderViews, type OrderView } from './order-view.js';
@@ -62,15 +62,12 @@ export const TodayInput = z.object({
 });
 export const AwaitingInput = z.object({ ...ScopeFields, ...pageFields });
 
-/** Operator: their shop (another shop's id is 404); admin: every shop or the one asked; anyone else 403. */
+/** A member: the acting shop (another shop's id is 404); platform staff: every shop or the one asked; anyone else 403. */
 function scopeOf(ctx: ServiceContext, shopId: number | undefined): OperationsScope {
-  const actor = requireUser(ctx);
-  if (actor.role === Role.PlatformAdmin) return { shopId: shopId ?? null };
-  if (actor.role === Role.ShopOperator && actor.shopId !== null) {
-    if (shopId !== undefined && shopId !== actor.shopId) throw notFound('Shop', { shop_id: shopId });
-    return { shopId: actor.shopId };
-  }
-  throw forbidden('This needs the shop_operator or platform_admin role');
+  const { actor, grant } = requirePermission(ctx, Permission.OpsRead);
+  if (grant === 'platform' || actor?.shopId == null) return { shopId: shopId ?? null };
+  if (shopId !== undefined && shopId !== actor.shopId) throw notFound('Shop', { shop_id: shopId });
+  return { shopId: actor.shopId };
 }
 
 const COUNT = sql<number>`count(*)::int`;

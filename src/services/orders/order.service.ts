@@ -4,7 +4,8 @@ import { typedSql } from '../../db/typed-sql.js';
 import { notFound } from '../../errors.js';
 import { OrderStatus } from '../../entities/order.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireCustomer, requireOperator } from '../../shared/guards.js';
+import { requireCustomer, requireShopPermission } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { id, parseInput, z } from '../../shared/validate.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
@@ -32,7 +33,7 @@ export function listMyOrders(ctx: ServiceContext, input: unknown): Promise<Page<
 }
 
 export function listShopOrders(ctx: ServiceContext, input: unknown): Promise<Page<OrderView>> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopOrdersRead);
   return listOrders(ctx, { column: 'shop', id: operator.shopId }, input);
 }
 
@@ -50,7 +51,7 @@ export async function getMyOrder(ctx: ServiceContext, input: unknown): Promise<O
 export const getShopOrderRefusals = refusals('NOT_FOUND');
 
 export async function getShopOrder(ctx: ServiceContext, input: unknown): Promise<OrderView> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopOrdersRead);
   const { orderId } = parseInput(OrderRef, input);
   const [view] = await orderViews(ctx.em, [orderId]);
   if (!view || view.shop.id !== operator.shopId) throw notFound('Order', { order_id: orderId });

@@ -4,7 +4,8 @@ import { Shipment } from '../../entities/shipment.entity.js';
 import { ShipmentItem } from '../../entities/shipment-item.entity.js';
 import { OrderStatus } from '../../entities/order.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireOperator } from '../../shared/guards.js';
+import { requireShopPermission } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { EventTypes } from '../events/event-types.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
 import { id, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
@@ -33,7 +34,7 @@ export const createShipmentRefusals = refusals('NOT_FOUND', 'ORDER_ITEM_NOT_IN_O
  * shipped or refunded the order becomes `shipped`.
  */
 export async function createShipment(ctx: ServiceContext, input: unknown): Promise<OrderView> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopOrdersFulfil);
   const data = parseInput(ShipmentInput, input);
   return inTransaction(ctx, async (tx) => {
     const db = typedSql(tx.em);

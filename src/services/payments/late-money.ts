@@ -3,7 +3,8 @@ import { PaymentRefundStatus } from '../../entities/payment.entity.js';
 import type { PaymentMethod } from '../../config.js';
 import { refusals } from '../../error-codes.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireAdmin } from '../../shared/guards.js';
+import { requirePlatformPermission } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
 import { parseInput, z } from '../../shared/validate.js';
 
@@ -37,7 +38,7 @@ export const listLateMoneyRefusals = refusals('FORBIDDEN');
 
 /** Platform admin: the late money sent back to the methods, newest first, optionally by where it stands. */
 export async function listLateMoney(ctx: ServiceContext, input: unknown): Promise<Page<LateMoneyView>> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformMoneyManage);
   const { status, ...paging } = parseInput(LateMoneyListInput, input ?? {});
   let rows = typedSql(ctx.em).selectFrom('PaymentRefund').where('refund', 'is', null);
   if (status) rows = rows.where('status', '=', status);

@@ -7,6 +7,7 @@ import { RefundStatus } from '../../entities/refund.entity.js';
 import { Role } from '../../entities/user.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireUser } from '../../shared/guards.js';
+import { grantOf, Permission } from '../../shared/permissions.js';
 import { id, parseInput, z } from '../../shared/validate.js';
 
 /**
@@ -63,9 +64,9 @@ export async function orderPayments(ctx: ServiceContext, input: unknown): Promis
   const order = await db.selectFrom('Order').select(['id', 'customer', 'shop']).where('id', '=', orderId).executeTakeFirst();
   const mayRead =
     order !== undefined &&
-    (actor.role === Role.PlatformAdmin ||
+    (grantOf(actor, Permission.PlatformOrdersRead) === 'platform' ||
       (actor.role === Role.Customer && order.customer === actor.userId) ||
-      (actor.role === Role.ShopOperator && actor.shopId !== null && order.shop === actor.shopId));
+      (grantOf(actor, Permission.ShopOrdersRead) === 'shop' && order.shop === actor.shopId));
   if (!mayRead) throw notFound('Order', { order_id: orderId });
 
   const payments = await db

@@ -7,7 +7,8 @@ import { OrderStatus } from '../../entities/order.entity.js';
 import { PaymentEvent, PaymentStatus } from '../../entities/payment.entity.js';
 import { Role } from '../../entities/user.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireAdmin, requireCustomer, requireUser } from '../../shared/guards.js';
+import { requireCustomer, requirePlatformPermission, requireUser } from '../../shared/guards.js';
+import { grantOf, Permission } from '../../shared/permissions.js';
 import { recordAnswer, releaseKey, replaceAnswer, withIdempotency } from '../../shared/idempotency.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
 import { EventTypes } from '../events/event-types.js';
@@ -255,7 +256,7 @@ export async function getPayment(ctx: ServiceContext, input: unknown): Promise<P
   const actor = requireUser(ctx);
   const { paymentId } = parseInput(PaymentRef, input);
   const [view] = await paymentViews(ctx.em, [paymentId]);
-  if (!view || (actor.role !== Role.PlatformAdmin && view.customerId !== actor.userId)) throw notFound('Payment', { payment_id: paymentId });
+  if (!view || (grantOf(actor, Permission.PlatformOrdersRead) !== 'platform' && view.customerId !== actor.userId)) throw notFound('Payment', { payment_id: paymentId });
   if (actor.role === Role.ShopOperator) throw notFound('Payment', { payment_id: paymentId });
   return view;
 }
@@ -266,7 +267,7 @@ export const findPaymentByReferenceRefusals = refusals('NOT_FOUND');
 
 /** Platform admin: the payment a provider's reference names (a PaymentIntent id, a trade number), as a support desk looks one up. */
 export async function findPaymentByReference(ctx: ServiceContext, input: unknown): Promise<PaymentView> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformMoneyManage);
   const { method, providerReference } = parseInput(ReferenceInput, input);
   const row = await typedSql(ctx.em).selectFrom('Payment').select('id').where('provider', '=', method).where('providerReference', '=', providerReference).executeTakeFirst();
   if (!row) throw notFound('Payment', { method });

@@ -3,7 +3,8 @@ import { refusals } from '../../error-codes.js';
 import { typedSql } from '../../db/typed-sql.js';
 import { OrderStatus } from '../../entities/order.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireAdmin } from '../../shared/guards.js';
+import { requirePlatformPermission } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { emailAddress, id, parseInput, z } from '../../shared/validate.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
 import { orderViews, type OrderView } from '../orders/order-view.js';
@@ -57,7 +58,7 @@ export const listAdminOrdersRefusals = refusals('NOT_FOUND');
 
 /** Every shop's orders, newest first, filtered by any of id, customer, shop and status (platform admin). */
 export async function listAdminOrders(ctx: ServiceContext, input: unknown): Promise<Page<AdminOrderView>> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformOrdersRead);
   const { orderId, customerId, customerEmail, shopId, status, ...paging } = parseInput(AdminOrderListInput, input ?? {});
   const db = typedSql(ctx.em);
   let orders = db.selectFrom('Order');
@@ -74,7 +75,7 @@ export const getAdminOrderRefusals = refusals('NOT_FOUND');
 
 /** One order of any shop, with its payments and refunds (platform admin). */
 export async function getAdminOrder(ctx: ServiceContext, input: unknown): Promise<AdminOrderView> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformOrdersRead);
   const { orderId } = parseInput(OrderRef, input);
   const [view] = await adminOrderViews(ctx, [orderId]);
   if (!view) throw notFound('Order', { order_id: orderId });

@@ -4,7 +4,8 @@ import { BalanceKind } from '../../entities/balance.entity.js';
 import { RefundStatus } from '../../entities/refund.entity.js';
 import { ShopStatus } from '../../entities/shop.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireAdmin } from '../../shared/guards.js';
+import { requirePlatformPermission } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { parseInput, z } from '../../shared/validate.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
 import { containsPattern, opt } from '../../shared/values.js';
@@ -96,7 +97,7 @@ async function adminShopViews(ctx: ServiceContext, ids: number[]): Promise<Admin
 
 /** Every shop, newest first, whatever its state, by part of its name or slug and by state (platform admin). */
 export async function listAdminShops(ctx: ServiceContext, input: unknown): Promise<Page<AdminShopView>> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformShopsRead);
   const { q, status, ...paging } = parseInput(AdminShopListInput, input ?? {});
   let rows = typedSql(ctx.em).selectFrom('Shop');
   if (q) rows = rows.where((eb) => eb.or([eb('name', 'ilike', containsPattern(q)), eb('slug', 'ilike', containsPattern(q))]));

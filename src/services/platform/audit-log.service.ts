@@ -4,8 +4,8 @@ import { refusals } from '../../error-codes.js';
 import { typedSql } from '../../db/typed-sql.js';
 import type { AuditAction } from '../../entities/audit-entry.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { auditedActor } from '../../shared/audit-actor.js';
-import { requireUser } from '../../shared/guards.js';
+import { grantOfAny } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { dateTime, id, NOT_BLANK, onceFieldsFit, parseInput, z } from '../../shared/validate.js';
 import { pageFields, pageFrom, pageWindow, type Page } from '../../shared/pagination.js';
 
@@ -79,9 +79,9 @@ export const listAuditEntriesRefusals = refusals();
 
 /** The log, newest first: all of it for a platform admin, their own shop's for a shop member. */
 export async function listAuditEntries(ctx: ServiceContext, input: unknown): Promise<Page<AuditEntryView>> {
-  const user = requireUser(ctx);
-  const reader = auditedActor(user);
-  if (!reader) throw forbidden('The audit log is read by platform admins and shop members');
+  // All of it for platform staff allowed to read it; the acting shop's for its owner.
+  const { actor, grant } = grantOfAny(ctx, [Permission.PlatformAuditRead, Permission.ShopAuditRead]);
+  const reader = { shopId: grant === 'platform' ? null : actor.shopId };
   const { shopId: askedShop, actorId, operation, targetType, targetId, from, to, beforeId, ...paging } = parseInput(AuditLogInput, input ?? {});
   // A member reads their own shop's entries, never another's (a shop named is checked, not ignored).
   if (reader.shopId !== null && askedShop !== undefined && askedShop !== reader.shopId) throw forbidden("You may read only your own shop's audit log");

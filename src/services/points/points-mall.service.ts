@@ -7,7 +7,8 @@ import { EventTypes } from '../events/event-types.js';
 import { Redemption, RedemptionStatus } from '../../entities/redemption.entity.js';
 import type { ShippingAddress } from '../../entities/order.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireAdmin, requireCustomer } from '../../shared/guards.js';
+import { requireCustomer, requirePlatformPermission } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { debitPoints } from '../accounts/ledger.service.js';
 import { ShippingAddressInput } from '../shipping/freight-fees.js';
 import { PageQuery, pageFields, pageOf, pageWindow, type Page, type PageRequest } from '../../shared/pagination.js';
@@ -142,14 +143,14 @@ export async function listPointsProducts(ctx: ServiceContext, query: unknown): P
 
 /** Admin: every points product, published or not, newest first. */
 export async function adminListPointsProducts(ctx: ServiceContext, query: unknown): Promise<Page<PointsProductView>> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformPointsManage);
   const paging = parseInput(PageQuery, query);
   const [products, total] = await ctx.em.findAndCount(PointsProduct, {}, { orderBy: { id: 'desc' }, ...pageWindow(paging) });
   return pageOf(products.map(toProductView), paging, total);
 }
 
 export async function createPointsProduct(ctx: ServiceContext, input: unknown): Promise<PointsProductView> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformPointsManage);
   const data = parseInput(CreateProductInput, input);
   return inTransaction(ctx, async (tx) => {
     const product = tx.em.create(PointsProduct, data);
@@ -165,7 +166,7 @@ export const updatePointsProductRefusals = refusals('INSUFFICIENT_STOCK', 'NOT_F
  * zero), so an edit racing with redemptions cannot overwrite their decrements.
  */
 export async function updatePointsProduct(ctx: ServiceContext, productId: unknown, input: unknown): Promise<PointsProductView> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformPointsManage);
   const id = parseInput(idParam, productId);
   const { stockDelta = 0, ...fields } = parseInput(UpdateProductInput, input);
   const db = typedSql(ctx.em);
@@ -281,7 +282,7 @@ export async function myRedemptions(ctx: ServiceContext, query: unknown): Promis
 
 /** Admin: every redemption, newest first (optionally of one status, e.g. the fulfilment queue). */
 export async function adminListRedemptions(ctx: ServiceContext, query: unknown): Promise<Page<RedemptionView>> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformRedemptionsManage);
   const { status, ...paging } = parseInput(RedemptionListQuery, query);
   return listRedemptions(ctx, { status }, paging);
 }
@@ -293,7 +294,7 @@ export const fulfilRedemptionRefusals = refusals('NOT_FOUND', 'REDEMPTION_NOT_PE
  * concurrent fulfilments fulfil once and the other gets REDEMPTION_NOT_PENDING.
  */
 export async function fulfilRedemption(ctx: ServiceContext, redemptionId: unknown): Promise<RedemptionView> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformRedemptionsManage);
   const id = parseInput(idParam, redemptionId);
   const db = typedSql(ctx.em);
   const row = await inTransaction(ctx, (tx) =>

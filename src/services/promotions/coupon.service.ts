@@ -9,7 +9,8 @@ import { Coupon, CouponStatus } from '../../entities/coupon.entity.js';
 import { Shop, ShopStatus } from '../../entities/shop.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { Role } from '../../entities/user.entity.js';
-import { requireCustomer, requireOperator } from '../../shared/guards.js';
+import { requireCustomer, requireShopPermission } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { dateTime, id, money, onceFieldsFit, parseInput, quantity, NOT_BLANK, z } from '../../shared/validate.js';
 import { pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
@@ -200,7 +201,7 @@ function termColumns(t: Terms) {
 // Merchant: the operator's own shop only; another shop's template is 404.
 
 export async function listMerchantTemplates(ctx: ServiceContext, input: unknown): Promise<Page<CouponTemplateView>> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopPromotionsManage);
   const request = parseInput(MerchantListInput, input ?? {});
   const [templates, total] = await ctx.em.findAndCount(
     CouponTemplate,
@@ -232,7 +233,7 @@ async function claimCounts(em: EntityManager, templateIds: number[]): Promise<Ma
 }
 
 export async function createTemplate(ctx: ServiceContext, input: unknown): Promise<CouponTemplateView> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopPromotionsManage);
   const terms = parseInput(Terms, input);
   return inTransaction(ctx, async (tx) => {
     const template = tx.em.create(CouponTemplate, { shop: operator.shopId, ...termColumns(terms) });
@@ -257,7 +258,7 @@ export const updateTemplateRefusals = refusals('NOT_FOUND');
  * of `claim_stock` is never overwritten (the edit sets the remaining stock).
  */
 export async function updateTemplate(ctx: ServiceContext, input: unknown): Promise<CouponTemplateView> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopPromotionsManage);
   const { templateId, ...patch } = parseInput(Patch, input);
   return inTransaction(ctx, async (tx) => {
     const template = await ownTemplate(tx.em, operator.shopId, templateId, LockMode.PESSIMISTIC_WRITE);
@@ -283,7 +284,7 @@ export const disableTemplateRefusals = refusals('NOT_FOUND');
 
 /** Disabled templates cannot be claimed; coupons already held stay usable. Disabling twice is harmless. */
 export async function disableTemplate(ctx: ServiceContext, input: unknown): Promise<CouponTemplateView> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopPromotionsManage);
   const { templateId } = parseInput(TemplateRef, input);
   return inTransaction(ctx, async (tx) => {
     const template = await ownTemplate(tx.em, operator.shopId, templateId);
@@ -299,7 +300,7 @@ export const deleteTemplateRefusals = refusals('NOT_FOUND');
 
 /** Deletes a template; held coupons stay, their template link becomes null (foreign key `on delete set null`). */
 export async function deleteTemplate(ctx: ServiceContext, input: unknown): Promise<void> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopPromotionsManage);
   const { templateId } = parseInput(TemplateRef, input);
   const deleted = await inTransaction(ctx, (tx) => auditedWrite(tx, { type: 'CouponTemplate', id: templateId }, () => tx.em.nativeDelete(CouponTemplate, { id: templateId, shop: operator.shopId })));
   if (deleted === 0) throw notFound('Coupon template', { template_id: templateId });

@@ -8,7 +8,8 @@ import { ProductStatus } from '../../entities/product.entity.js';
 import { ShopStatus } from '../../entities/shop.entity.js';
 import { Sku } from '../../entities/sku.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireOperator } from '../../shared/guards.js';
+import { requireShopPermission } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { dateTime, idParam, money, onceFieldsFit, parseInput, quantity, queryFlag, NOT_BLANK, z } from '../../shared/validate.js';
 import { PageQuery, pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
@@ -122,7 +123,7 @@ export async function listFlashSales(ctx: ServiceContext, input: unknown): Promi
 
 /** The operator's own sessions, enabled or not, newest first. */
 export async function listShopFlashSales(ctx: ServiceContext, input: unknown): Promise<Page<FlashSaleView>> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopPromotionsManage);
   const request = parseInput(PageQuery, input ?? {});
   const [sessions, total] = await ctx.em.findAndCount(
     FlashSale,
@@ -136,7 +137,7 @@ export async function listShopFlashSales(ctx: ServiceContext, input: unknown): P
 export const getShopFlashSaleRefusals = refusals('NOT_FOUND');
 
 export async function getShopFlashSale(ctx: ServiceContext, input: unknown): Promise<FlashSaleView> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopPromotionsManage);
   const { flashSaleId } = parseInput(SessionRef, input);
   return ownView(ctx.em, operator.shopId, flashSaleId);
 }
@@ -145,7 +146,7 @@ export const createFlashSaleRefusals = refusals('FLASH_SALE_PRICE_NOT_LOWER', 'N
 
 /** Creates a disabled session with its items; enabling is a separate step. */
 export async function createFlashSale(ctx: ServiceContext, input: unknown): Promise<FlashSaleView> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopPromotionsManage);
   const data = parseInput(SessionInput, input);
   return inTransaction(ctx, async (tx) => {
     await checkItems(tx.em, operator.shopId, data);
@@ -166,7 +167,7 @@ export const updateFlashSaleRefusals = refusals('FLASH_SALE_HAS_ORDERS', 'FLASH_
  * An enabled session is checked for overlaps again.
  */
 export async function updateFlashSale(ctx: ServiceContext, input: unknown): Promise<FlashSaleView> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopPromotionsManage);
   const { flashSaleId, ...data } = parseInput(UpdateInput, input);
   return inTransaction(ctx, async (tx) => {
     // Locked: an enable or disable waits, so the items copy the state this edit read.
@@ -195,7 +196,7 @@ export const deleteFlashSaleRefusals = refusals('FLASH_SALE_HAS_ORDERS', 'NOT_FO
 
 /** Deletes a session and its items, unless an item priced an order (the history stays; disable it instead). */
 export async function deleteFlashSale(ctx: ServiceContext, input: unknown): Promise<void> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopPromotionsManage);
   const { flashSaleId } = parseInput(SessionRef, input);
   const deleted = await refuseIfPricedOrders(
     inTransaction(ctx, (tx) => auditedWrite(tx, { type: 'FlashSale', id: flashSaleId }, () => tx.em.nativeDelete(FlashSale, { id: flashSaleId, shop: operator.shopId }))),
@@ -218,7 +219,7 @@ export const disableFlashSale = (ctx: ServiceContext, input: unknown) => setEnab
 
 /** `refuse` turns what the items' constraints refuse into the answer (only enabling can overlap). */
 async function setEnabled(ctx: ServiceContext, input: unknown, enabled: boolean, refuse: <T>(statement: Promise<T>) => Promise<T>): Promise<FlashSaleView> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopPromotionsManage);
   const { flashSaleId } = parseInput(SessionRef, input);
   return inTransaction(ctx, async (tx) => {
     // Locked like an edit, so the two never leave the items' copy of `enabled` behind the session's.

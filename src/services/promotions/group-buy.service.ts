@@ -6,7 +6,8 @@ import { BuyingGroup, GroupBuyActivity, GroupState } from '../../entities/group-
 import { ProductStatus } from '../../entities/product.entity.js';
 import { Sku } from '../../entities/sku.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireOperator } from '../../shared/guards.js';
+import { requireShopPermission } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { dateTime, id, money, onceFieldsFit, parseInput, z } from '../../shared/validate.js';
 import { PageQuery, pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
@@ -176,7 +177,7 @@ async function merchantView(em: EntityManager, activityId: number): Promise<Merc
 
 /** The operator's activities, newest first, whatever their window. */
 export async function listShopGroupBuys(ctx: ServiceContext, input: unknown): Promise<Page<MerchantGroupBuyView>> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopPromotionsManage);
   const request = parseInput(PageQuery, input ?? {});
   const [activities, total] = await ctx.em.findAndCount(
     GroupBuyActivity,
@@ -196,7 +197,7 @@ async function ownSku(em: EntityManager, skuId: number, shopId: number): Promise
 export const createGroupBuyRefusals = refusals('NOT_FOUND');
 
 export async function createGroupBuy(ctx: ServiceContext, input: unknown): Promise<MerchantGroupBuyView> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopPromotionsManage);
   const { skuId, ...terms } = parseInput(ActivityInput, input);
   return inTransaction(ctx, async (tx) => {
     const sku = await ownSku(tx.em, skuId, operator.shopId);
@@ -220,7 +221,7 @@ export const updateGroupBuyRefusals = refusals('GROUP_BUY_HAS_GROUPS', 'NOT_FOUN
  * the SKU cannot change once a group exists (409 GROUP_BUY_HAS_GROUPS).
  */
 export async function updateGroupBuy(ctx: ServiceContext, input: unknown): Promise<MerchantGroupBuyView> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopPromotionsManage);
   const { activityId } = parseInput(ActivityRef, input);
   const { skuId, ...terms } = parseInput(ActivityInput, withoutKey(input, 'activityId'));
   return inTransaction(ctx, async (tx) => {
@@ -243,7 +244,7 @@ export const deleteGroupBuyRefusals = refusals('GROUP_BUY_HAS_GROUPS', 'NOT_FOUN
 
 /** Deletes an activity that never had a group; one with groups is kept (end its window instead). */
 export async function deleteGroupBuy(ctx: ServiceContext, input: unknown): Promise<void> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopPromotionsManage);
   const { activityId } = parseInput(ActivityRef, input);
   await inTransaction(ctx, async (tx) => {
     const activity = await lockOwnActivity(tx.em, activityId, operator.shopId);

@@ -3,7 +3,8 @@ import { refusals } from '../../error-codes.js';
 import { typedSql } from '../../db/typed-sql.js';
 import { CommissionRate } from '../../entities/settlement.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireAdmin } from '../../shared/guards.js';
+import { requirePlatformPermission } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { dateTime, id, onceFieldsFit, parseInput, z } from '../../shared/validate.js';
 
@@ -39,7 +40,7 @@ export const addCommissionRateRefusals = refusals('FORBIDDEN', 'NOT_FOUND', 'VAL
  * edited: a new one with a later `validFrom` takes over, and orders keep the commission of their payment.
  */
 export async function addCommissionRate(ctx: ServiceContext, input: unknown): Promise<CommissionRateView> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformMoneyManage);
   const data = parseInput(CommissionRateInput, input);
   const rateId = await inTransaction(ctx, async (tx) => {
     const db = typedSql(tx.em);
@@ -63,7 +64,7 @@ export async function addCommissionRate(ctx: ServiceContext, input: unknown): Pr
 export const listCommissionRatesRefusals = refusals('FORBIDDEN', 'NOT_FOUND');
 
 export async function listCommissionRates(ctx: ServiceContext, input: unknown): Promise<CommissionRateView[]> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformMoneyManage);
   const { shopId } = parseInput(z.object({ shopId: id }), input);
   if (!(await typedSql(ctx.em).selectFrom('Shop').select('id').where('id', '=', shopId).executeTakeFirst())) throw notFound('Shop', { shop_id: shopId });
   return typedSql(ctx.em).selectFrom('CommissionRate').select(columns).where('shop', '=', shopId).orderBy('validFrom', 'desc').orderBy('id', 'desc').limit(200).execute();

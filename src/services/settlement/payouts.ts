@@ -6,7 +6,8 @@ import { BalanceKind } from '../../entities/balance.entity.js';
 import { ShopStatus } from '../../entities/shop.entity.js';
 import { Payout, PayoutBatch, PayoutStatus } from '../../entities/settlement.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireAdmin } from '../../shared/guards.js';
+import { requirePlatformPermission } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
 import { id, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { PLATFORM_CLEARING, transferHeld } from '../accounts/ledger.service.js';
@@ -66,7 +67,7 @@ export const createPayoutBatchRefusals = refusals('FORBIDDEN', 'VALIDATION_FAILE
  * twice: the second batch finds the balance already in transit.
  */
 export async function createPayoutBatch(ctx: ServiceContext, input: unknown): Promise<PayoutBatchView> {
-  const admin = requireAdmin(ctx);
+  const admin = requirePlatformPermission(ctx, Permission.PlatformMoneyManage);
   const { threshold } = parseInput(BatchInput, input);
   const batchId = await inTransaction(ctx, async (tx) => {
     const db = typedSql(tx.em);
@@ -116,7 +117,7 @@ const BatchRef = z.object({ batchId: id });
 export const getPayoutBatchRefusals = refusals('FORBIDDEN', 'NOT_FOUND');
 
 export async function getPayoutBatch(ctx: ServiceContext, input: unknown): Promise<PayoutBatchView> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformMoneyManage);
   const { batchId } = parseInput(BatchRef, input);
   return batchView(ctx, batchId);
 }
@@ -124,7 +125,7 @@ export async function getPayoutBatch(ctx: ServiceContext, input: unknown): Promi
 export const listPayoutBatchesRefusals = refusals('FORBIDDEN');
 
 export async function listPayoutBatches(ctx: ServiceContext): Promise<{ id: number; threshold: number; createdAt: Date; payoutCount: number; total: number }[]> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformMoneyManage);
   const rows = await typedSql(ctx.em)
     .selectFrom('PayoutBatch as b')
     .leftJoin('Payout as p', 'p.batch', 'b.id')
@@ -142,7 +143,7 @@ export const exportPayoutBatchCsvRefusals = refusals('FORBIDDEN', 'NOT_FOUND');
 
 /** The bank's file of a batch: one line per payout (RFC 4180 quoting), amounts in minor units. */
 export async function exportPayoutBatchCsv(ctx: ServiceContext, input: unknown): Promise<string> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformMoneyManage);
   const { batchId } = parseInput(BatchRef, input);
   await batchView(ctx, batchId);
   const rows = await typedSql(ctx.em)
@@ -177,7 +178,7 @@ export const settlePayoutRefusals = refusals('FORBIDDEN', 'NOT_FOUND', 'PAYOUT_W
  * A failed payout stays failed (409 PAYOUT_WRONG_STATE for a later `paid`).
  */
 export async function settlePayout(ctx: ServiceContext, input: unknown): Promise<PayoutView> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformMoneyManage);
   const data = parseInput(SettleInput, input);
   await inTransaction(ctx, async (tx) => {
     const db = typedSql(tx.em);

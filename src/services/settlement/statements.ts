@@ -6,7 +6,8 @@ import { BASE_CURRENCY } from '../../currency.js';
 import { BalanceKind } from '../../entities/balance.entity.js';
 import type { LedgerReason } from '../../entities/ledger-entry.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireAdmin, requireOperator } from '../../shared/guards.js';
+import { requirePlatformPermission, requireShopPermission } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { calendarDate, onceFieldsFit, parseInput, z } from '../../shared/validate.js';
 import { validationError } from '../../errors.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
@@ -31,7 +32,7 @@ export interface ShopBalancesView {
 export const shopBalancesRefusals = refusals('FORBIDDEN');
 
 export async function shopBalances(ctx: ServiceContext): Promise<ShopBalancesView> {
-  const { shopId } = requireOperator(ctx);
+  const { shopId } = requireShopPermission(ctx, Permission.ShopMoneyRead);
   const rows = await typedSql(ctx.em).selectFrom('Balance').select(['kind', 'amount']).where('shop', '=', shopId).where('kind', 'in', [...SHOP_OWN_KINDS]).execute();
   const of = (kind: ShopOwnKind) => Number(rows.find((r) => r.kind === kind)?.amount ?? 0);
   return {
@@ -65,7 +66,7 @@ export const shopStatementRefusals = refusals('FORBIDDEN');
  * (the last entry's `balanceAfter` is the balance).
  */
 export async function shopStatement(ctx: ServiceContext, input: unknown): Promise<Page<StatementEntryView>> {
-  const { shopId } = requireOperator(ctx);
+  const { shopId } = requireShopPermission(ctx, Permission.ShopMoneyRead);
   const { account, ...paging } = parseInput(StatementInput, input ?? {});
   const db = typedSql(ctx.em);
   const entries = db
@@ -98,7 +99,7 @@ export async function shopStatement(ctx: ServiceContext, input: unknown): Promis
 export const shopPayoutsRefusals = refusals('FORBIDDEN');
 
 export async function shopPayouts(ctx: ServiceContext, input: unknown): Promise<Page<PayoutView>> {
-  const { shopId } = requireOperator(ctx);
+  const { shopId } = requireShopPermission(ctx, Permission.ShopMoneyRead);
   const paging = parseInput(z.object(pageFields), input ?? {});
   const { ids, total } = await idPage(typedSql(ctx.em).selectFrom('Payout').where('shop', '=', shopId), paging, 'desc');
   const rows = ids.length === 0 ? [] : await typedSql(ctx.em).selectFrom('Payout').select(payoutColumns).where('id', 'in', ids).orderBy('id', 'desc').execute();
@@ -150,7 +151,7 @@ export const reconciliationReportRefusals = refusals('FORBIDDEN', 'VALIDATION_FA
  * check that the books balance. Every figure is a sum over the ledger or the orders of the day.
  */
 export async function reconciliationReport(ctx: ServiceContext, input: unknown): Promise<ReconciliationView> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformMoneyManage);
   const { from, to } = parseInput(ReconciliationInput, input);
   const start = new Date(`${from}T00:00:00Z`);
   const end = new Date(new Date(`${to}T00:00:00Z`).getTime() + 86_400_000);

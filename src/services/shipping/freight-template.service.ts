@@ -5,7 +5,8 @@ import { conflict, notFound } from '../../errors.js';
 import { typedSql } from '../../db/typed-sql.js';
 import { FreightTemplate, FreightTemplateRegion } from '../../entities/freight-template.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireOperator } from '../../shared/guards.js';
+import { requireShopPermission } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { id, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { PageQuery, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
@@ -74,7 +75,7 @@ function createRegions(em: EntityManager, template: FreightTemplate, regions: Fr
 
 /** The operator's templates, oldest first. */
 export async function listFreightTemplates(ctx: ServiceContext, input: unknown): Promise<Page<FreightTemplateView>> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopCatalogManage);
   const paging = parseInput(PageQuery, input ?? {});
   const [templates, total] = await ctx.em.findAndCount(
     FreightTemplate,
@@ -85,7 +86,7 @@ export async function listFreightTemplates(ctx: ServiceContext, input: unknown):
 }
 
 export async function createFreightTemplate(ctx: ServiceContext, input: unknown): Promise<FreightTemplateView> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopCatalogManage);
   const data = parseInput(TemplateInput, input);
   return inTransaction(ctx, async (tx) => {
     const template = tx.em.create(FreightTemplate, { shop: operator.shopId, name: data.name, ...termsOf(data) });
@@ -99,7 +100,7 @@ export const updateFreightTemplateRefusals = refusals('NOT_FOUND');
 
 /** Replaces a template's terms and regions as a whole. Orders already placed keep their fee. */
 export async function updateFreightTemplate(ctx: ServiceContext, input: unknown): Promise<FreightTemplateView> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopCatalogManage);
   const { templateId, ...data } = parseInput(TemplateInput.extend(TemplateRef.shape), input);
   return inTransaction(ctx, async (tx) => {
     // Locked first: two replacements of one template's regions run one after the other.
@@ -117,7 +118,7 @@ export const deleteFreightTemplateRefusals = refusals('FREIGHT_TEMPLATE_IN_USE',
 
 /** Deletes a template no product uses; one in use is 409 (the restrict foreign key decides, so no race). */
 export async function deleteFreightTemplate(ctx: ServiceContext, input: unknown): Promise<void> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopCatalogManage);
   const { templateId } = parseInput(TemplateRef, input);
   await inTransaction(ctx, async (tx) => {
     let deleted: number;
@@ -140,7 +141,7 @@ export const assignFreightTemplateRefusals = refusals('NOT_FOUND');
  * Another shop's product or template is 404.
  */
 export async function assignFreightTemplate(ctx: ServiceContext, input: unknown): Promise<{ productId: number; freightTemplateId: number | null }> {
-  const operator = requireOperator(ctx);
+  const operator = requireShopPermission(ctx, Permission.ShopCatalogManage);
   const { productId, freightTemplateId } = parseInput(AssignInput, input);
   return inTransaction(ctx, async (tx) => {
     const db = typedSql(tx.em);

@@ -5,15 +5,15 @@ import { typedSql } from '../../db/typed-sql.js';
 import { Shop } from '../../entities/shop.entity.js';
 import { ShopProfile } from '../../entities/shop-profile.entity.js';
 import { ShopApplication, ShopApplicationStatus } from '../../entities/shop-application.entity.js';
-import { Role } from '../../entities/user.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireAdmin, requireCustomer, requireUser } from '../../shared/guards.js';
+import { requireCustomer, requirePlatformPermission, requireUser } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { emailAddress, httpUrl, id, NOT_BLANK, parseInput, z } from '../../shared/validate.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
 import { moveApplication, refuseUnlessMovable } from './application-lifecycle.js';
 import { applicationViews, type ShopApplicationView } from './application-view.js';
-import { auditedWrite } from '../../shared/audit.js';
+import { addFirstOwner } from './shop-members.service.js';
 
 /**
  * Shop onboarding (issue 41, item 1): a customer applies to open a shop; a platform admin approves
@@ -120,13 +120,12 @@ export const approveShopApplicationRefusals = refusals('NOT_FOUND', 'SHOP_APPLIC
 
 /**
  * A platform admin approves: in one transaction the shop is created (with a profile when the
- * application gave a logo, which a profile requires), the applicant becomes its operator (today's
- * role model: role `shop_operator` bound to one shop; docs/decisions.md 2026-12-02), and the
- * application records the shop. The locked row makes a second approval, a rejection or a withdrawal
+ * application gave a logo, which a profile requires), the applicant becomes its first owner (a
+ * membership, written by shop-members.service.ts), and the application records the shop. The locked row makes a second approval, a rejection or a withdrawal
  * wait and then find it approved: exactly one shop per application.
  */
 export async function approveShopApplication(ctx: ServiceContext, input: unknown): Promise<ShopApplicationView> {
-  const admin = requireAdmin(ctx);
+  const admin = requirePlatformPermission(ctx, Permission.PlatformShopsManage);
   const { applicationId } = parseInput(ApplicationRef, input);
   return inTransaction(ctx, async (tx) => {
     const application = await lockApplication(tx, applicationId);
@@ -139,17 +138,8 @@ export async function approveShopApplication(ctx: ServiceContext, input: unknown
       tx.em.create(ShopProfile, { shop, logoUrl: application.logoUrl, description: application.description, contactPhone: application.contactPhone });
     }
     await tx.em.flush();
-    const promoted = await auditedWrite(tx, { type: 'User', id: application.applicant }, () =>
-      typedSql(tx.em)
-        .updateTable('User')
-        .set({ role: Role.ShopOperator, shop: shop.id })
-        .where('id', '=', application.applicant)
-        .where('role', '=', Role.Customer)
-        .returning('id')
-        .executeTakeFirst(),
-    );
-    if (!promoted) {
-      throw conflict('SHOP_APPLICANT_NOT_CUSTOMER', 'The applicant is no longer a customer (already an operator or staff), so cannot operate a new shop', {
+    if (!(await addFirstOwner(tx, shop.id, application.applicant))) {
+      throw conflict('SHOP_APPLICANT_NOT_CUSTOMER', 'The applicant has become platform staff meanwhile, so cannot own a shop', {
         application_id: application.id,
       });
     }
@@ -162,7 +152,7 @@ export const rejectShopApplicationRefusals = refusals('NOT_FOUND', 'SHOP_APPLICA
 
 /** A platform admin rejects, with the reason the applicant reads. */
 export async function rejectShopApplication(ctx: ServiceContext, input: unknown): Promise<ShopApplicationView> {
-  const admin = requireAdmin(ctx);
+  const admin = requirePlatformPermission(ctx, Permission.PlatformShopsManage);
   const { applicationId, reason } = parseInput(RejectApplicationInput, input);
   return inTransaction(ctx, async (tx) => {
     await lockApplication(tx, applicationId);
@@ -203,7 +193,7 @@ export function listMyShopApplications(ctx: ServiceContext, input: unknown): Pro
 
 /** Every application, newest first, optionally of one status (platform admin). */
 export function listShopApplications(ctx: ServiceContext, input: unknown): Promise<Page<ShopApplicationView>> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformShopsManage);
   return listApplications(ctx, null, input);
 }
 
@@ -222,6 +212,6 @@ export const getMyShopApplication = (ctx: ServiceContext, input: unknown) => get
 export const getShopApplicationRefusals = refusals('NOT_FOUND');
 
 export const getShopApplication = (ctx: ServiceContext, input: unknown) => {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformShopsManage);
   return getApplication(ctx, null, input);
 };

@@ -5,7 +5,8 @@ import { BalanceKind } from '../../entities/balance.entity.js';
 import { OrderStatus } from '../../entities/order.entity.js';
 import type { ShopStatus } from '../../entities/shop.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
-import { requireAdmin } from '../../shared/guards.js';
+import { requirePlatformPermission } from '../../shared/guards.js';
+import { Permission } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { id, NOT_BLANK, parseInput, z } from '../../shared/validate.js';
 import { changeListenerOf } from '../../db/change-listener.js';
@@ -56,7 +57,7 @@ export const suspendShopRefusals = refusals('NOT_FOUND', 'SHOP_WRONG_STATE');
 
 /** Suspends an active shop: its products leave the storefront, its coupons, flash sales and groups stop, its payouts are held. */
 export async function suspendShop(ctx: ServiceContext, input: unknown): Promise<ShopStateView> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformShopsManage);
   const { shopId, reason } = parseInput(SuspendShopInput, input);
   return move(ctx, shopId, 'suspend', reason);
 }
@@ -65,7 +66,7 @@ export const reinstateShopRefusals = refusals('NOT_FOUND', 'SHOP_WRONG_STATE');
 
 /** Reinstates a suspended shop: the products it held are published again. */
 export async function reinstateShop(ctx: ServiceContext, input: unknown): Promise<ShopStateView> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformShopsManage);
   const { shopId } = parseInput(ShopRef, input);
   return move(ctx, shopId, 'reinstate');
 }
@@ -77,7 +78,7 @@ export const closeShopRefusals = refusals('NOT_FOUND', 'SHOP_WRONG_STATE', 'SHOP
  * completed or cancelled, a refund or return still open, or money on any of its balances.
  */
 export async function closeShop(ctx: ServiceContext, input: unknown): Promise<ShopStateView> {
-  requireAdmin(ctx);
+  requirePlatformPermission(ctx, Permission.PlatformShopsManage);
   const { shopId } = parseInput(ShopRef, input);
   return move(ctx, shopId, 'close', undefined, (tx) => refuseUnlessClosable(tx, shopId));
 }

@@ -1,9 +1,9 @@
-import { AppError, forbidden, notFound, validationError } from '../../../errors.js';
+import { AppError, notFound, validationError } from '../../../errors.js';
 import { refusals } from '../../../error-codes.js';
-import { Role } from '../../../entities/user.entity.js';
 import { WebhookDisabledReason } from '../../../entities/event.entity.js';
 import type { ServiceContext } from '../../../shared/context.js';
-import { requireUser } from '../../../shared/guards.js';
+import { requirePlatformPermission, requireShopPermission } from '../../../shared/guards.js';
+import { grantOf, Permission } from '../../../shared/permissions.js';
 import { atLeastOneField, idParam, parseInput, z } from '../../../shared/validate.js';
 import { inTransaction } from '../../../shared/transaction.js';
 import { typedSql } from '../../../db/typed-sql.js';
@@ -46,14 +46,13 @@ type Scope = { shopId: number | null };
 export type WebhookDoor = 'platform' | 'shop' | 'caller';
 
 function scopeOf(ctx: ServiceContext, door: WebhookDoor): Scope {
-  const actor = requireUser(ctx);
-  const admin = actor.role === Role.PlatformAdmin;
-  const operator = actor.role === Role.ShopOperator && actor.shopId !== null;
-  if (door === 'platform' && !admin) throw forbidden("Platform admins only: a shop's operators manage its webhooks at /api/merchant/webhooks");
-  if (door === 'shop' && !operator) throw forbidden("Shop operators only: the platform's webhooks are at /api/admin/webhooks");
-  if (admin) return { shopId: null };
-  if (operator) return { shopId: actor.shopId };
-  throw forbidden('Webhooks are for platform admins and shop operators');
+  // Each door its own permission: the platform's endpoints, or the acting shop's; GraphQL's fields
+  // (`caller`) serve whichever the caller holds, the platform's first.
+  if (door === 'platform' || (door === 'caller' && ctx.actor && grantOf(ctx.actor, Permission.PlatformWebhooksManage) === 'platform')) {
+    requirePlatformPermission(ctx, Permission.PlatformWebhooksManage);
+    return { shopId: null };
+  }
+  return { shopId: requireShopPermission(ctx, Permission.ShopWebhooksManage).shopId };
 }
 
 const EventTypeList = z.array(z.enum(ALL_EVENT_TYPES as [EventType, ...EventType[]])).min(1).max(ALL_EVENT_TYPES.length);
