@@ -181,7 +181,11 @@ export interface Backlog {
   flashSaleItemsSoldOut: number;
 }
 
-/** Endpoints given a series of their own in `mallfront_webhook_backlog_by_endpoint`; the rest are summed as `other`. */
+/**
+ * Endpoints given a series of their own in `mallfront_webhook_backlog_by_endpoint`; the rest are summed
+ * as `other`. It is the `limit` of the backlog statement's top endpoints (outbox.repository.ts
+ * `BACKLOG_SQL`, one complete text): test/metrics-off.test.ts holds the two equal.
+ */
 export const WEBHOOK_BACKLOG_TOP = 10;
 
 const backlogProbes = new Set<() => Promise<Backlog>>();

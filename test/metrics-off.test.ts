@@ -22,3 +22,9 @@ it('observes no connection wait until metrics are served, then every one', async
   for (let i = 0; i < 3; i++) await acquire();
   expect(await observed()).toBe(3);
 });
+
+it("gives the backlog statement's top endpoints as many rows as the metric has series for them", async () => {
+  const { WEBHOOK_BACKLOG_TOP } = await import('../src/metrics.js');
+  const { BACKLOG_SQL } = await import('../src/services/events/outbox.repository.js');
+  expect(BACKLOG_SQL).toContain(`order by pending desc, endpoint_id limit ${WEBHOOK_BACKLOG_TOP})`);
+});

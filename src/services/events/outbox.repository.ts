@@ -1,7 +1,7 @@
 import { fixedStatement } from '../../db/prepared-queries.js';
 import { z } from '../../shared/validate.js';
 import type pg from 'pg';
-import { WEBHOOK_BACKLOG_TOP, type Backlog } from '../../metrics.js';
+import type { Backlog } from '../../metrics.js';
 
 /**
  * The outbox's statements after commit (how events get in: src/shared/outbox.repository.ts).
@@ -120,7 +120,8 @@ select (select count(*) from gone)::int as pruned`,
  * The background work waiting, for the metrics (src/metrics.ts `Backlog`), read at each scrape: the
  * events no relay has numbered yet (the `event_unpublished_index` partial index) and the webhook
  * deliveries pending (`webhook_delivery_due_index`), with the age of the oldest of each, the
- * endpoints with the most waiting, and the running flash sales' items sold out.
+ * endpoints with the most waiting (the first `WEBHOOK_BACKLOG_TOP` of src/metrics.ts: `limit 10`, written
+ * out so the statement is one complete text), and the running flash sales' items sold out.
  */
 export const BACKLOG_SQL = `select
   (select count(*)::int from event where position is null) as outbox_events,
@@ -130,7 +131,7 @@ export const BACKLOG_SQL = `select
   (select coalesce(extract(epoch from now() - min(created_at)), 0)::float8 from webhook_delivery where state = 'pending') as webhook_oldest,
   (select coalesce(json_agg(json_build_object('endpoint_id', t.endpoint_id, 'pending', t.pending) order by t.pending desc, t.endpoint_id), '[]'::json)
      from (select endpoint_id, count(*)::int as pending from webhook_delivery where state = 'pending'
-            group by endpoint_id order by pending desc, endpoint_id limit ${WEBHOOK_BACKLOG_TOP}) t) as webhook_top,
+            group by endpoint_id order by pending desc, endpoint_id limit 10) t) as webhook_top,
   (select count(*)::int from flash_sale_item i where i.enabled and i.sale_window @> now() and i.remaining_stock = 0) as flash_sold_out`;
 
 const BacklogRow = z.object({
