@@ -28,14 +28,21 @@ import { seedDemoData } from '../src/seed/demo-seed.js';
 const run = promisify(execFile);
 const FLOORS = { performance: 0.9, accessibility: 0.98, 'best-practices': 1, seo: 1 } as const;
 const MAX_CLS = 0.05;
-/** Lighthouse's own line for a host slower than it expects (`SLOW_CPU_BENCHMARK_INDEX_THRESHOLD`). */
-const EXPECTED_HOST_INDEX = 1000;
-/** Lighthouse's mobile profile: the phone it simulates is this many times slower than an expected host. */
+/**
+ * The host the floors were set on: this machine kind when quiet reads a benchmark index of 2,000 to
+ * 2,500 (2026-12-02: 2,128, 2,276 and 2,480 alone). The same kind read 1,589 to 1,760 at the end of a
+ * full CI run, and the same pages then scored 0.78-0.89 with the same 4x: a slower moment of the host
+ * made a slower phone. Below this index the multiplier shrinks in proportion, so the simulated phone
+ * stays the phone the floors assume (Lighthouse's own line for a slow host is 1,000,
+ * `SLOW_CPU_BENCHMARK_INDEX_THRESHOLD`; it only warns there).
+ */
+const REFERENCE_HOST_INDEX = 2000;
+/** Lighthouse's mobile profile: the phone it simulates is this many times slower than the reference host. */
 const PHONE_SLOWDOWN = 4;
 
 /** The CPU multiplier that simulates the same phone on a host of benchmark index `index`. */
 function slowdownFor(index: number): number {
-  return index >= EXPECTED_HOST_INDEX ? PHONE_SLOWDOWN : Math.max(1, Math.round((PHONE_SLOWDOWN * index * 10) / EXPECTED_HOST_INDEX) / 10);
+  return index >= REFERENCE_HOST_INDEX ? PHONE_SLOWDOWN : Math.max(1, Math.round((PHONE_SLOWDOWN * index * 10) / REFERENCE_HOST_INDEX) / 10);
 }
 const CHROME_FLAGS = '--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run';
 
@@ -126,15 +133,15 @@ it('judges a page that misses by the median of three runs, each category and CLS
   expect(misses(medianRun([run(0.72, 0), run(0.95, 0), run(0.8, 0)]))).toEqual([expect.stringMatching(/^performance 0.8 < 0.9 .*median of 0.72 \/ 0.95 \/ 0.8\)$/)]);
 });
 
-it('calibrates the simulated phone to the host: 4x on an expected host, less in proportion below it', () => {
-  expect([2000, 1000, 800, 400, 100].map(slowdownFor)).toEqual([4, 4, 3.2, 1.6, 1]);
+it('calibrates the simulated phone to the host: 4x on the reference host, less in proportion below it', () => {
+  expect([2500, 2000, 1600, 1000, 400, 100].map(slowdownFor)).toEqual([4, 4, 3.2, 2, 1, 1]);
 });
 
 it('scores at least 90 / 98 / 100 / 100 with CLS at most 0.05 on home, product and search (mobile)', async () => {
   const [product] = await t.sql(`select id from product where status = 'published' order by id limit 1`);
   const pages = { home: '/', product: `/products/${product.id}`, search: `/search?q=${encodeURIComponent('咖啡')}` };
   const results: Record<string, Measured> = {};
-  // The first page measures the host too; below an expected host it is measured again on the same phone.
+  // The first page measures the host too; below the reference host it is measured again on the same phone.
   let slowdown = PHONE_SLOWDOWN;
   for (const [name, path] of Object.entries(pages)) {
     results[name] = await lighthouse(path, name, slowdown);
