@@ -66,11 +66,31 @@ describe('the web app served by the API process', () => {
     expect(identity.headers.vary).toContain('Accept-Encoding');
     expect(identity.body.equals(plain)).toBe(true);
     // The page too, when it is large enough for the build to have compressed it.
-    const page = await raw('/', 'br');
+    const page = await raw('/cart', 'br');
     const index = readFileSync(join(webAppDir(), 'index.html'), 'utf8');
     if (existsSync(join(webAppDir(), 'index.html.br'))) expect([page.headers['content-encoding'], brotliDecompressSync(page.body).toString()]).toEqual(['br', index]);
     else expect([page.headers['content-encoding'], page.body.toString()]).toEqual([undefined, index]);
     expect(page.headers.vary).toContain('Accept-Encoding');
+  });
+
+  it("sends a preloaded route the build's copy of the page that names the route's chunks, and every other route the page without them", async () => {
+    const routePages = JSON.parse(readFileSync(join(webAppDir(), 'route-pages.json'), 'utf8')) as { path: string; page: string }[];
+    expect(routePages.map((r) => r.path)).toEqual(['^/$', '^/products/(\\d+)$', '^/search$']);
+    const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload" crossorigin href="\/assets\/([a-z-]+)-[\w-]+\.js">/g)].map((m) => m[1]);
+    const index = readFileSync(join(webAppDir(), 'index.html'), 'utf8');
+    for (const [path, page, chunk] of [['/', 'route-0.html', 'home-page'], ['/products/7', 'route-1.html', 'product-page'], ['/search?q=tea', 'route-2.html', 'search-page']]) {
+      const res = await get(path);
+      const html = await res.text();
+      expect(html).toBe(readFileSync(join(webAppDir(), page), 'utf8'));
+      expect(preloads(html)).toContain(chunk);
+      // The same inline blocks as index.html: the policy allows them by the same hashes.
+      expect(res.headers.get('content-security-policy')).toBe((await get('/cart')).headers.get('content-security-policy'));
+    }
+    for (const path of ['/cart', '/products/7/reviews', '/shops/tech-harbor']) {
+      const html = await (await get(path)).text();
+      expect(html).toBe(index);
+      expect(preloads(html).filter((c) => c.endsWith('-page'))).toEqual([]);
+    }
   });
 
   it("allows the page's own inline blocks (the stylesheet, the route preload script) by their hashes, and no other inline code", async () => {

@@ -1,16 +1,18 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Request, type Response, type NextFunction, type RequestHandler } from 'express';
 import type { Logger } from '../logger.js';
-import { pageBody, precompressedTwin, readEncodedPage } from './precompressed.js';
+import { pageBody, precompressedTwin, readEncodedPage, type EncodedPage } from './precompressed.js';
 
 /**
  * Serves the storefront web app (`web/`, built by `npm run build` into `dist/web`) at `/`.
  * - `/assets/...`: the hashed bundles, cached for a year; their brotli or gzip twin (written by the
  *   build) when the client accepts it, with `Content-Encoding` and `Vary: Accept-Encoding`.
- * - a storefront route (`/`, `/products/12`, `/cart`...): `index.html` with 200 (history fallback).
+ * - a storefront route (`/`, `/products/12`, `/cart`...): `index.html` with 200 (history fallback), or
+ *   the build's copy of it for that route (`route-pages.json`: the copy names the route's chunks for
+ *   the browser to fetch while it parses the page).
  * - any other path asked for as HTML: `index.html` with 404 (the app shows its not-found page).
  * `/api`, `/graphql`, `/healthz` and `/readyz` are never answered here: they keep their own answers,
  * including the JSON 404s of the common error shape; so do non-HTML requests for unknown paths.
@@ -85,6 +87,23 @@ export function sendPage(res: Response, status: number, html: Buffer, csp: strin
     .send(html);
 }
 
+/** A route the build made its own copy of `index.html` for (web/vite.config.ts, `routePreload`). */
+interface RoutePage {
+  path: RegExp;
+  page: EncodedPage;
+  csp: string;
+}
+
+function readRoutePages(dir: string, options: { stripe?: boolean }): RoutePage[] {
+  const file = join(dir, 'route-pages.json');
+  if (!existsSync(file)) return [];
+  const listed = JSON.parse(readFileSync(file, 'utf8')) as { path: string; page: string }[];
+  return listed.map(({ path, page }) => {
+    const encoded = readEncodedPage(join(dir, page));
+    return { path: new RegExp(path), page: encoded, csp: pageCsp(encoded.plain.toString('utf8'), options) };
+  });
+}
+
 /** The handler, or null (logged) when the app has not been built. */
 export function webApp(log: Logger, dir = webAppDir(), options: { stripe?: boolean } = {}): RequestHandler | null {
   const indexFile = join(dir, 'index.html');
@@ -95,7 +114,12 @@ export function webApp(log: Logger, dir = webAppDir(), options: { stripe?: boole
   const index = readEncodedPage(indexFile);
   const csp = pageCsp(index.plain.toString('utf8'), options);
   const assets = express.static(join(dir, 'assets'), { index: false, immutable: true, maxAge: '365d', fallthrough: true });
-  const sendIndex = (req: Request, res: Response, status: number) => sendPage(res, status, pageBody(req, res, index), csp);
+  const routePages = readRoutePages(dir, options);
+  const sendIndex = (req: Request, res: Response, status: number) => {
+    const route = status === 200 ? routePages.find((r) => r.path.test(req.path)) : undefined;
+    if (route) return sendPage(res, status, pageBody(req, res, route.page), route.csp);
+    sendPage(res, status, pageBody(req, res, index), csp);
+  };
   return (req: Request, res: Response, next: NextFunction) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || RESERVED.test(req.path)) return next();
     if (req.path.startsWith('/assets/')) {
