@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import { useMutation, type AnyVariables, type CombinedError, type DocumentInput } from 'urql';
 import { refusalOf, type UserErrorFields } from '../api/errors';
 import { ErrorNotice } from '../ui/query-state';
+import { formatDateTime } from '../ui/dates';
 
 /** The page the console's tables show, from `?page=` (server pagination: the API pages, the table shows one page). */
 export function usePageParam(name = 'page'): [number, (next: number) => void] {
@@ -260,5 +261,5 @@ export const toLocalInput = (iso: string | Date): string => {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 };
-export const when = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString() : '—');
+export const when = (iso: string | null | undefined): string => (iso ? formatDateTime(iso) : '—');
 export const label = (value: string): string => value.charAt(0) + value.slice(1).toLowerCase().replace(/_/g, ' ');

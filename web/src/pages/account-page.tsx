@@ -7,6 +7,7 @@ import { usePageTitle } from '../ui/page-title';
 import { RequireSignIn } from '../auth/require-sign-in';
 import { CouponTerms } from '../ui/coupon-terms';
 import { EscalateForm, MyDisputesSection } from './account/refund-disputes';
+import { formatCount } from '../ui/dates';
 
 const AccountPageQuery = graphql(`
   query AccountPage {
@@ -85,7 +86,7 @@ function AccountContent() {
               <div>
                 <dt>Points</dt>
                 <dd>
-                  {myStats.points.toLocaleString()} <Link to="/points">Spend them</Link>
+                  {formatCount(myStats.points)} <Link to="/points">Spend them</Link>
                 </dd>
               </div>
             </dl>

@@ -13,6 +13,7 @@ import { useLiveConnection } from '../api/live-connection';
 import { addToFeed, describeEvent, FEED_TYPES, type FeedEvent } from './ops/event-feed';
 import { ShipForm } from './ops/ship-form';
 import { ConnectionStatus } from './ops/connection-status';
+import { formatTime } from '../ui/dates';
 
 const OpsPageQuery = graphql(`
   query OpsPage($timeZone: String) {
@@ -149,7 +150,7 @@ function Feed({ feed }: { feed: FeedEvent[] }) {
       <ol aria-live="polite" data-testid="feed">
         {feed.map((e) => (
           <li key={e.id} className={`event event-${e.type.toLowerCase()}`}>
-            <time dateTime={e.occurredAt}>{new Date(e.occurredAt).toLocaleTimeString()}</time> {describeEvent(e, currency)}
+            <time dateTime={e.occurredAt}>{formatTime(e.occurredAt)}</time> {describeEvent(e, currency)}
           </li>
         ))}
       </ol>
@@ -167,7 +168,7 @@ function AwaitingShipment({ data, canShip, refresh }: { data: OpsData; canShip: 
         {orders.items.map((o) => (
           <li key={o.id} data-order-id={o.id}>
             <p>
-              <strong>Order #{o.id}</strong> · {o.shop.name} · <Money amount={o.total} /> · paid {o.paidAt ? new Date(o.paidAt).toLocaleTimeString() : ''}
+              <strong>Order #{o.id}</strong> · {o.shop.name} · <Money amount={o.total} /> · paid {o.paidAt ? formatTime(o.paidAt) : ''}
             </p>
             <p className="meta">{o.items.map((i) => `${i.productName} (${i.skuName}) × ${i.quantity - i.shippedQuantity}`).join(', ')}</p>
             {canShip ? <ShipForm orderId={o.id} companies={data.shippingCompanies} onShipped={refresh} /> : null}

@@ -18,6 +18,7 @@ import { RefundForm } from './order/refund-form';
 import { InvoicePanel } from './order/invoice-panel';
 import { PaymentSummary } from '../ui/payment-summary';
 import { Cashier, paymentPath } from './checkout/cashier';
+import { formatDateTime } from '../ui/dates';
 
 const OrderPageQuery = graphql(`
   query OrderPage($id: Int!) {
@@ -170,7 +171,7 @@ function OrderView({ order, payments, refresh }: { order: Order; payments: Order
         Order #{order.id} <OrderStatusBadge status={order.status} />
       </h1>
       <p className="meta">
-        From <Link to={`/shops/${order.shop.slug}`}>{order.shop.name}</Link> · placed <time dateTime={order.createdAt}>{new Date(order.createdAt).toLocaleString()}</time>
+        From <Link to={`/shops/${order.shop.slug}`}>{order.shop.name}</Link> · placed <time dateTime={order.createdAt}>{formatDateTime(order.createdAt)}</time>
         {order.cancelReason ? ` · cancelled (${order.cancelReason.replace(/_/g, ' ')})` : null}
       </p>
       <OrderActions order={order} refresh={refresh} />
@@ -222,7 +223,7 @@ function OrderView({ order, payments, refresh }: { order: Order; payments: Order
           <ul>
             {order.shipments.map((s) => (
               <li key={s.id}>
-                {s.carrier} {s.trackingNumber} · sent <time dateTime={s.createdAt}>{new Date(s.createdAt).toLocaleString()}</time>
+                {s.carrier} {s.trackingNumber} · sent <time dateTime={s.createdAt}>{formatDateTime(s.createdAt)}</time>
               </li>
             ))}
           </ul>

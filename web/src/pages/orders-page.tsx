@@ -9,6 +9,7 @@ import { OrderStatusBadge, orderStatusLabel } from '../ui/order-status';
 import { usePageTitle } from '../ui/page-title';
 import { RequireSignIn } from '../auth/require-sign-in';
 import { EmptyState } from '../ui/empty-state';
+import { formatDateTime } from '../ui/dates';
 
 const PAGE_SIZE = 10;
 const STATUSES: OrderStatus[] = ['PENDING_PAYMENT', 'AWAITING_GROUP', 'PAID', 'SHIPPED', 'DELIVERED', 'COMPLETED', 'CANCELLED'];
@@ -68,7 +69,7 @@ function OrderList() {
               <ul className="order-list">
                 {orders.items.map((o) => (
                   <li key={o.id}>
-                    <Link to={`/orders/${o.id}`}>Order #{o.id}</Link> · {o.shop.name} · <time dateTime={o.createdAt}>{new Date(o.createdAt).toLocaleString()}</time> · <OrderStatusBadge status={o.status} /> ·{' '}
+                    <Link to={`/orders/${o.id}`}>Order #{o.id}</Link> · {o.shop.name} · <time dateTime={o.createdAt}>{formatDateTime(o.createdAt)}</time> · <OrderStatusBadge status={o.status} /> ·{' '}
                     <Money amount={o.total} />
                     <p className="meta">{o.items.map((i) => `${i.productName} × ${i.quantity}`).join(', ')}</p>
                   </li>

@@ -11,6 +11,7 @@ import { AddressFields, readAddress } from '../ui/address-fields';
 import { useSession } from '../auth/session';
 import { loginPathFor } from '../auth/require-sign-in';
 import { Image } from '../ui/image';
+import { formatCount } from '../ui/dates';
 
 const PointsPageQuery = graphql(`
   query PointsPage($customer: Boolean!) {
@@ -74,7 +75,7 @@ function RedeemForm({ product, onDone }: { product: PointsProduct; onDone: () =>
       <AddressFields legend="Deliver to" />
       {refused ? <ErrorNotice error={refused} title="Not redeemed" /> : null}
       <button type="submit" className="primary" disabled={state.fetching}>
-        Redeem for {product.pointsPrice.toLocaleString()} points each
+        Redeem for {formatCount(product.pointsPrice)} points each
       </button>
     </form>
   );
@@ -94,7 +95,7 @@ export default function PointsPage() {
       <QueryResult result={result} what="Loading the points mall">
         {({ pointsProducts, myStats, myRedemptions }) => (
           <>
-            {myStats ? <p className="stat-line">You have {myStats.points.toLocaleString()} points.</p> : <p>Earn points with every delivered order: 1 point per yuan.</p>}
+            {myStats ? <p className="stat-line">You have {formatCount(myStats.points)} points.</p> : <p>Earn points with every delivered order: 1 point per yuan.</p>}
             {done ? <p role="status" className="notice notice-ok">Redeemed: the mall will ship it to you.</p> : null}
             <ul className="points-grid">
               {pointsProducts.items.map((p) => (
@@ -102,7 +103,7 @@ export default function PointsPage() {
                   <Image src={p.imageUrl} alt="" width={800} height={600} />
                   <h2>{p.name}</h2>
                   {p.description ? <p>{p.description}</p> : null}
-                  <p className="price price-now">{p.pointsPrice.toLocaleString()} points</p>
+                  <p className="price price-now">{formatCount(p.pointsPrice)} points</p>
                   <p className="meta">{p.stock > 0 ? `${p.stock} left` : 'Sold out'}</p>
                   {!session ? (
                     <Link to={loginPathFor(location)} className="button">
@@ -133,7 +134,7 @@ export default function PointsPage() {
                 <ul>
                   {myRedemptions.items.map((r) => (
                     <li key={r.id}>
-                      {r.productName} × {r.quantity}: {r.pointsTotal.toLocaleString()} points · {r.status === 'FULFILLED' ? 'shipped' : 'being prepared'}
+                      {r.productName} × {r.quantity}: {formatCount(r.pointsTotal)} points · {r.status === 'FULFILLED' ? 'shipped' : 'being prepared'}
                     </li>
                   ))}
                 </ul>

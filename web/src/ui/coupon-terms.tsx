@@ -1,6 +1,7 @@
 import { graphql } from '../gql';
 import type { DiscountKind } from '../gql/graphql';
 import { Money } from '../money/currency-context';
+import { formatDate } from './dates';
 
 /** A held coupon's terms and shop, as the account and coupons pages list them. */
 export const HeldCouponFields = graphql(`
@@ -61,7 +62,7 @@ export function CouponTerms({ coupon }: { coupon: CouponTermsData }) {
         ) : null}
       </p>
       <p className="meta">
-        {coupon.validUntil ? <>Valid until {new Date(coupon.validUntil).toLocaleDateString()}</> : coupon.validDays ? <>Valid {coupon.validDays} days from claiming</> : null}
+        {coupon.validUntil ? <>Valid until {formatDate(coupon.validUntil)}</> : coupon.validDays ? <>Valid {coupon.validDays} days from claiming</> : null}
       </p>
     </>
   );

@@ -1,4 +1,5 @@
 import { Money } from '../money/currency-context';
+import { formatDateTime } from './dates';
 
 /** How the storefront and the consoles name a payment method (GraphQL's `PaymentMethod`). */
 const METHOD_LABELS: Record<string, string> = {
@@ -51,7 +52,7 @@ export function PaymentSummary({ payments, showReference = false, headingId }: {
             {p.closeReason ? ` · ${p.closeReason.replace(/_/g, ' ')}` : null}
           </p>
           <p className="meta">
-            Payment #{p.paymentId} · started <time dateTime={p.createdAt}>{new Date(p.createdAt).toLocaleString()}</time>
+            Payment #{p.paymentId} · started <time dateTime={p.createdAt}>{formatDateTime(p.createdAt)}</time>
             {showReference && p.providerReference ? <> · provider reference <code className="reference">{p.providerReference}</code></> : null}
           </p>
           {p.refunds.length > 0 ? (

@@ -1,4 +1,5 @@
 import { useLiveConnection } from '../../api/live-connection';
+import { formatTime } from '../../ui/dates';
 
 const LABELS = { idle: 'Not connected', connecting: 'Connecting…', live: 'Live', reconnecting: 'Connection lost: reconnecting…' } as const;
 
@@ -11,7 +12,7 @@ export function ConnectionStatus() {
       {live.reconnects > 0 && live.lastReconnectAt ? (
         <span>
           {' '}
-          · reconnected {live.reconnects === 1 ? 'once' : `${live.reconnects} times`}, last at <time dateTime={live.lastReconnectAt.toISOString()}>{live.lastReconnectAt.toLocaleTimeString()}</time>; figures refreshed
+          · reconnected {live.reconnects === 1 ? 'once' : `${live.reconnects} times`}, last at <time dateTime={live.lastReconnectAt.toISOString()}>{formatTime(live.lastReconnectAt)}</time>; figures refreshed
         </span>
       ) : null}
     </p>

@@ -3,6 +3,7 @@ import { useQuery } from 'urql';
 import { graphql } from '../../gql';
 import { Money } from '../../money/currency-context';
 import { Missing, QueryResult } from '../../ui/query-result';
+import { formatDate } from '../../ui/dates';
 
 const OrderInvoice = graphql(`
   query OrderInvoice($orderId: Int!) {
@@ -39,7 +40,7 @@ function Invoice({ orderId }: { orderId: number }) {
               <Money amount={inv.amount} />
             </dd>
             <dt>Issued</dt>
-            <dd>{inv.issuedAt ? new Date(inv.issuedAt).toLocaleDateString() : null}</dd>
+            <dd>{inv.issuedAt ? formatDate(inv.issuedAt) : null}</dd>
           </dl>
         ) : (
           <p>

@@ -1,6 +1,7 @@
 import { graphql } from '../../gql';
 import type { ReviewFieldsFragment } from '../../gql/graphql';
 import { Stars } from '../../ui/stars';
+import { formatDate } from '../../ui/dates';
 
 export const ReviewFields = graphql(`
   fragment ReviewFields on Review {
@@ -51,7 +52,7 @@ export function ReviewList({ rating, reviews, total }: { rating: Summary; review
           {reviews.map((r) => (
             <li key={r.id}>
               <p>
-                <Stars average={r.rating} /> <strong>{r.author}</strong> · {r.skuName} · <time dateTime={r.createdAt}>{new Date(r.createdAt).toLocaleDateString()}</time>
+                <Stars average={r.rating} /> <strong>{r.author}</strong> · {r.skuName} · <time dateTime={r.createdAt}>{formatDate(r.createdAt)}</time>
               </p>
               <p>{r.text}</p>
               {r.reply ? <p className="reply">Shop reply: {r.reply.text}</p> : null}
