@@ -16,7 +16,8 @@ import { seedDemoData } from '../src/seed/demo-seed.js';
  * a host whose benchmark index (its own CPU measure, reported in every report) is 1000 or more; the
  * 2-core machines of this project measure 1,900-2,100, where the three pages score 96-98 quiet
  * (docs/performance.md). On a slower host Lighthouse's throttling guide says to lower the multiplier
- * in proportion, so that the simulated phone stays the same phone: the first report's index sets it.
+ * in proportion, so that the simulated phone stays the same phone: each report's own index is checked,
+ * and a run made with a multiplier its host did not call for is measured again with the fitting one.
  * What no multiplier corrects is a host busy with other work while it measures (79-97 at load 11-14,
  * 55-82 beside the other suites), so the vitest project `timing, alone` runs this file after the rest
  * of the suite, on its own. Even alone, one run varies (CI once measured 0.81 and 0.72 on a host whose
@@ -39,6 +40,13 @@ const MAX_CLS = 0.05;
 const REFERENCE_HOST_INDEX = 2000;
 /** Lighthouse's mobile profile: the phone it simulates is this many times slower than the reference host. */
 const PHONE_SLOWDOWN = 4;
+/**
+ * A run whose own host reading calls for a multiplier this far from the one it ran with is measured
+ * again with the fitting one: the machines of this kind are shared, and their index moved from 2,643 to
+ * 1,190 between two runs a minute apart (2026-12-02), so the first page's reading does not hold for
+ * the rest.
+ */
+const RECALIBRATE_AT = 0.4;
 
 /** The CPU multiplier that simulates the same phone on a host of benchmark index `index`. */
 function slowdownFor(index: number): number {
@@ -141,21 +149,26 @@ it('scores at least 90 / 98 / 100 / 100 with CLS at most 0.05 on home, product a
   const [product] = await t.sql(`select id from product where status = 'published' order by id limit 1`);
   const pages = { home: '/', product: `/products/${product.id}`, search: `/search?q=${encodeURIComponent('咖啡')}` };
   const results: Record<string, Measured> = {};
-  // The first page measures the host too; below the reference host it is measured again on the same phone.
   let slowdown = PHONE_SLOWDOWN;
   for (const [name, path] of Object.entries(pages)) {
-    results[name] = await lighthouse(path, name, slowdown);
-    if (slowdownFor(results[name].benchmarkIndex) < slowdown) {
-      slowdown = slowdownFor(results[name].benchmarkIndex);
-      results[name] = await lighthouse(path, name, slowdown);
+    const runs: Measured[] = [];
+    let recalibrated = 0;
+    while (runs.length < 5) {
+      const measured = await lighthouse(path, name, slowdown);
+      // Each run measures the host as it loads the page. A run whose host read another speed than the
+      // phone it simulated assumed is measured again on the phone that host calls for (at most 3 times a page).
+      const fitting = slowdownFor(measured.benchmarkIndex);
+      if (Math.abs(fitting - slowdown) >= RECALIBRATE_AT && recalibrated < 3) {
+        recalibrated++;
+        slowdown = fitting;
+        continue;
+      }
+      runs.push(measured);
+      if (runs.length === 1 && misses(measured).length === 0) break;
     }
-    if (misses(results[name]).length > 0) {
-      const runs = [results[name]];
-      for (let more = 0; more < 4; more++) runs.push(await lighthouse(path, name, slowdown));
-      results[name] = medianRun(runs);
-    }
+    results[name] = runs.length === 1 ? runs[0] : medianRun(runs);
   }
   writeFileSync(join(SCREENSHOT_DIR, '..', 'lighthouse.json'), JSON.stringify(results, null, 2));
   const below = Object.entries(results).flatMap(([name, r]) => misses(r).map((miss) => `${name} ${miss}`));
   expect(below).toEqual([]);
-}, 600_000);
+}, 900_000);
