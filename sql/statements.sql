@@ -196,6 +196,16 @@ select "h"."id" as "id", "h"."kind" as "kind", "h"."position" as "position", "h"
 insert into "auth_token" ("token_hash", "user_id", "expires_at", "created_at")
   select $1 as "tokenHash", $2 as "user", $3 as "expiresAt", now() as "createdAt";
 
+-- insert_payment_with_links {}
+-- values: $1 customerId, $2 method, $3 status, $4 amount, $5 currency, $6 now, $7 now, $8 capturedAmount, $9 capturedAt, $10 captured, $11 orderIds, $12 totals
+with "p" as (insert into "payment" ("customer_id", "provider", "status", "amount", "currency", "created_at", "updated_at", "captured_amount", "captured_at")
+  select cast($1 as integer) as "customer", cast($2 as text) as "provider", cast($3 as text) as "status", cast($4 as bigint) as "amount", cast($5 as text) as "currency", cast($6 as timestamptz) as "createdAt", cast($7 as timestamptz) as "updatedAt", cast($8 as bigint) as "capturedAmount", cast($9 as timestamptz) as "capturedAt"
+  returning "id" as "id"), "links" as (insert into "payment_order" ("payment_id", "order_id", "amount", "captured")
+  select "p"."id" as "payment", "o"."order" as "order", "o"."amount" as "amount", cast($10 as boolean) as "captured"
+  from "p" cross join unnest($11::int[], $12::bigint[]) as o("order", amount))
+  select "p"."id" as "id"
+  from "p";
+
 -- listing_count {"filter":{"keyword":null,"category":false,"brand":false,"shop":false,"price":null}}
 -- values: none
 select (select cast(count(*) as integer) as "n"

@@ -11,6 +11,7 @@ import './catalog/search/search.repository.js';
 import './checkout/cart.repository.js';
 import './checkout/place-orders.repository.js';
 import './orders/order.repository.js';
+import './payments/payment.repository.js';
 import './shipping/freight.repository.js';
 import './events/outbox.repository.js';
 import './events/webhooks/webhooks.repository.js';

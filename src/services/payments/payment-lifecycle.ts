@@ -10,6 +10,7 @@ import { paymentClearing, transfer } from '../accounts/ledger.service.js';
 import { transitionOrders, type TransitionName } from '../orders/order-lifecycle.js';
 import type { PaymentProvider } from './provider.js';
 import { refundLateMoney } from './payment-refunds.js';
+import { insertPaymentWithLinks } from './payment.repository.js';
 
 /**
  * The payment's life, in one table, as the order's (orders/order-lifecycle.ts): every change of a
@@ -111,8 +112,8 @@ export async function capturePayment(tx: ServiceContext, payment: PaymentRow, pr
 /**
  * A new payment of these orders (their totals as they are now), in one of the two states a payment is
  * born in: `pending` (a gateway's, moved later by `movePayment`) or, for the wallet, `captured`
- * (its links captured too). One statement writes the payment and its links (the payment's insert
- * in a WITH, each link selected from it): this is on every purchase's path.
+ * (its links captured too). One prepared statement writes the payment and its links
+ * (payment.repository.ts): this is on every purchase's path.
  */
 export async function insertPayment(
   tx: ServiceContext,
@@ -124,37 +125,19 @@ export async function insertPayment(
   const amount = orders.reduce((sum, o) => sum + o.total, 0);
   const now = new Date();
   const captured = born === PaymentStatus.Captured;
-  // The links' insert runs although nothing reads it (PostgreSQL runs every data-modifying WITH).
-  const [row] = await typedSql(tx.em)
-    .with('p', (db) =>
-      db
-        .insertInto('Payment')
-        .columns(['customer', 'provider', 'status', 'amount', 'currency', 'createdAt', 'updatedAt', 'capturedAmount', 'capturedAt'])
-        .expression(
-          // Typed parameters: in an INSERT ... SELECT PostgreSQL takes an untyped one as text.
-          db.selectNoFrom((e) => [
-            e.cast<number>(e.val(customerId), 'integer').as('customer'), e.cast<PaymentMethod>(e.val(method), 'text').as('provider'),
-            e.cast<PaymentStatus>(e.val(born), 'text').as('status'), e.cast<number>(e.val(amount), 'bigint').as('amount'),
-            e.cast<string>(e.val(BASE_CURRENCY.code), 'text').as('currency'), e.cast<Date>(e.val(now), 'timestamptz').as('createdAt'),
-            e.cast<Date>(e.val(now), 'timestamptz').as('updatedAt'), e.cast<number>(e.val(captured ? amount : 0), 'bigint').as('capturedAmount'),
-            e.cast<Date | null>(e.val(captured ? now : null), 'timestamptz').as('capturedAt'),
-          ]),
-        )
-        .returning('id'),
-    )
-    .with('links', (db) =>
-      db
-        .insertInto('PaymentOrder')
-        .columns(['payment', 'order', 'amount', 'captured'])
-        .expression((eb) => {
-          const link = (order: { id: number; total: number }) =>
-            eb.selectFrom('p').select((e) => ['p.id', e.cast<number>(e.val(order.id), 'integer').as('order'), e.cast<number>(e.val(order.total), 'bigint').as('amount'), e.cast<boolean>(e.val(captured), 'boolean').as('captured')]);
-          return orders.slice(1).reduce((links, order) => links.unionAll(link(order)), link(orders[0]));
-        }),
-    )
-    .selectFrom('p')
-    .select('p.id')
-    .execute();
+  const [row] = await insertPaymentWithLinks.run(tx.em, {}, {
+    customerId,
+    method,
+    status: born,
+    amount,
+    currency: BASE_CURRENCY.code,
+    now,
+    capturedAmount: captured ? amount : 0,
+    capturedAt: captured ? now : null,
+    orderIds: orders.map((o) => o.id),
+    totals: orders.map((o) => o.total),
+    captured,
+  });
   return { id: row.id, customer: customerId, provider: method, status: born, amount, currency: BASE_CURRENCY.code, providerReference: null };
 }
 
