@@ -64,6 +64,32 @@ describe('the shop a request acts for', () => {
     expect(inA.errors?.map((e) => e.extensions.code)).toEqual(['FORBIDDEN']);
   });
 
+  it("names each membership's shop and lists what the request may do for the shop it acts for, over both doors", async () => {
+    const [a, b] = [await newShop(t), await newShop(t)];
+    const member = await newMember(t, a.id, ShopRole.Catalog);
+    await addMembership(t, member.id, b.id, ShopRole.Finance);
+    const rest = async (shopId?: number) => (await t.api('GET', '/api/me', as(member, shopId))).body;
+    const names = [{ shop_id: a.id, role: 'catalog', shop_name: a.name }, { shop_id: b.id, role: 'finance', shop_name: b.name }];
+    // No shop named: only what the account holds itself (a shop role counts for its shop only).
+    expect(await rest()).toMatchObject({ shop_id: null, memberships: names, permissions: [] });
+    expect((await rest(a.id)).permissions).toEqual(['shop.catalog.manage', 'shop.promotions.manage']);
+    expect((await rest(b.id)).permissions).toEqual(['shop.orders.read', 'shop.invoices.issue', 'shop.money.read']);
+    const gql = async (shopId: number) =>
+      (
+        await fetch(`${t.baseUrl}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${member.token}`, 'x-shop-id': String(shopId) },
+          body: JSON.stringify({ query: '{ me { memberships { shopId shopName } permissions } }' }),
+        }).then((r) => r.json() as Promise<{ data: any }>)
+      ).data.me;
+    expect(await gql(b.id)).toEqual({ memberships: [{ shopId: a.id, shopName: a.name }, { shopId: b.id, shopName: b.name }], permissions: ['SHOP_ORDERS_READ', 'SHOP_INVOICES_ISSUE', 'SHOP_MONEY_READ'] });
+    // Customers and platform staff: their own permissions, and no memberships.
+    expect((await t.api('GET', '/api/me', as(await newCustomer(t)))).body).toMatchObject({ memberships: [], permissions: ['customer'] });
+    const admin = (await t.api('GET', '/api/me', as(await newAdmin(t)))).body;
+    expect(admin.permissions).toEqual(expect.arrayContaining(['platform.shops.manage', 'platform.audit.read', 'ops.read']));
+    expect(admin.permissions).not.toContain('customer');
+  });
+
   it('reads roles per request: a changed role counts from the next request, with the same token', async () => {
     const shop = await newShop(t);
     const owner = await newOperator(t, shop.id);

@@ -117,3 +117,11 @@ export function grantOf(holder: PermissionHolder | null, permission: Permission)
 export const isShopPermission = (permission: Permission): boolean => Object.values(SHOP_ROLE_PERMISSIONS).some((ps) => ps.includes(permission));
 
 export const allPermissions = (): Permission[] => Object.values(Permission);
+
+/**
+ * Every permission `holder` holds, in the declaration order of `Permission`: what a client may offer
+ * the user (a console shows only the screens these open). `public` and `signed_in` are left out:
+ * every account holds them.
+ */
+export const heldPermissions = (holder: PermissionHolder): Permission[] =>
+  allPermissions().filter((p) => p !== P.Public && p !== P.SignedIn && grantOf(holder, p) !== null);

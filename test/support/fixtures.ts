@@ -73,13 +73,14 @@ export const newAdmin = (t: TestApp) => newStaff(t, PlatformRole.Admin);
 export const newOperator = (t: TestApp, shopId: number) => newMember(t, shopId, ShopRole.Owner);
 export const expiredTokenFor = (t: TestApp, userId: number) => insertToken(t, userId, new Date(Date.now() - 1000));
 
-export async function newShop(t: TestApp, options: { withProfile?: boolean; name?: string } = {}): Promise<{ id: number; slug: string }> {
+export async function newShop(t: TestApp, options: { withProfile?: boolean; name?: string } = {}): Promise<{ id: number; slug: string; name: string }> {
   const slug = unique('shop');
-  const [row] = await t.sql<{ id: number }>(`insert into shop (slug, name, created_at) values (?, ?, now()) returning id`, [slug, options.name ?? `Shop ${slug}`]);
+  const name = options.name ?? `Shop ${slug}`;
+  const [row] = await t.sql<{ id: number }>(`insert into shop (slug, name, created_at) values (?, ?, now()) returning id`, [slug, name]);
   if (options.withProfile) {
     await t.sql(`insert into shop_profile (shop_id, logo_url, description, updated_at) values (?, ?, ?, now())`, [row.id, `https://img.test/${slug}.png`, 'A test shop']);
   }
-  return { id: row.id, slug };
+  return { id: row.id, slug, name };
 }
 
 /** A category; pass a parent to build a tree. */

@@ -30,6 +30,7 @@ import { CANCEL_REASONS } from '../../services/orders/order-lifecycle.js';
 import { LEDGER_REASONS } from '../../services/accounts/ledger.service.js';
 import { PAYMENT_DEVICES, type PaymentDevice } from '../../services/payments/provider.js';
 import { AUDIT_ACTIONS } from '../../entities/audit-entry.entity.js';
+import { Permission } from '../../shared/permissions.js';
 
 
 /**
@@ -73,6 +74,7 @@ export type InvoiceStatus = InvoiceView['status'];
 export const RoleEnum = schemaEnum(Role, 'Role', 'The kind of account: what it may do comes from its roles (ShopRole, PlatformRole)');
 export const ShopRoleEnum = schemaEnum(ShopRole, 'ShopRole', "A member's role in a shop's staff");
 export const PlatformRoleEnum = schemaEnum(PlatformRole, 'PlatformRole', "A platform staff member's role");
+export const PermissionEnum = schemaEnum(Permission, 'Permission', 'What an operation needs, as a role grants it: `shop.orders.read` is SHOP_ORDERS_READ (docs/api.md, "Staff and the shop a request acts for")');
 export const ProductStatusEnum = schemaEnum(
   ProductStatus,
   'ProductStatus',

@@ -1,7 +1,8 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { PlatformRole, Role } from '../../entities/user.entity.js';
 import { ShopRole } from '../../entities/shop-membership.entity.js';
-import { PlatformRoleEnum, RoleEnum, ShopRoleEnum } from './enums.js';
+import { PermissionEnum, PlatformRoleEnum, RoleEnum, ShopRoleEnum } from './enums.js';
+import type { Permission } from '../../shared/permissions.js';
 import { PayloadType } from './payload.types.js';
 import { loginRefusals, registerRefusals } from '../../services/accounts/auth.service.js';
 
@@ -10,6 +11,7 @@ import { loginRefusals, registerRefusals } from '../../services/accounts/auth.se
 export class MembershipType {
   @Field(() => Int) shopId!: number;
   @Field(() => ShopRoleEnum) role!: ShopRole;
+  @Field({ description: "The shop's name" }) shopName!: string;
 }
 
 @ObjectType('User')
@@ -21,6 +23,10 @@ export class UserType {
   @Field(() => Int, { nullable: true, description: 'The shop this request acts for (the `X-Shop-Id` header, or the only membership)' }) shopId!: number | null;
   @Field(() => PlatformRoleEnum, { nullable: true, description: "Platform staff's role" }) platformRole!: PlatformRole | null;
   @Field(() => [MembershipType], { description: 'Every shop the user belongs to, with the role there' }) memberships!: MembershipType[];
+  @Field(() => [PermissionEnum], {
+    description: "What this request may do, as the permissions of its acting shop's role and of the platform role (docs/api.md, \"Staff and the shop a request acts for\"); `public` and `signed_in` are not listed",
+  })
+  permissions!: Permission[];
   @Field() createdAt!: Date;
 }
 

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { PlatformRole, Role } from '../../entities/user.entity.js';
 import { ShopRole } from '../../entities/shop-membership.entity.js';
+import { Permission } from '../../shared/permissions.js';
 import { OrderStatus } from '../../entities/order.entity.js';
 import { CustomerState } from '../../services/accounts/customer-admin.service.js';
 import { count, id, money, named, page, timestamp } from './common.js';
 
-export const Membership = named('Membership', z.strictObject({ shopId: id, role: z.enum(ShopRole) }));
+export const Membership = named('Membership', z.strictObject({ shopId: id, role: z.enum(ShopRole), shopName: z.string() }));
 export const User = named(
   'User',
   z.strictObject({
@@ -16,6 +17,7 @@ export const User = named(
     shopId: id.nullable().describe('The shop this request acts for (X-Shop-Id, or the only membership)'),
     platformRole: z.enum(PlatformRole).nullable(),
     memberships: z.array(Membership),
+    permissions: z.array(z.enum(Permission)).describe("What this request may do: the permissions of its acting shop's role and of the platform role (public and signed_in are not listed)"),
     createdAt: timestamp,
   }),
 );

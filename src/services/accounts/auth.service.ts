@@ -8,6 +8,7 @@ import { actingFor } from '../../shared/acting-shop.js';
 import type { ShopRole } from '../../entities/shop-membership.entity.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { requireUser } from '../../shared/guards.js';
+import { heldPermissions, type Permission } from '../../shared/permissions.js';
 import { emailAddress, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { hashPassword, verifyPassword, verifyNoAccount } from './password.js';
 import { unthrottled, type AuthThrottle } from '../../shared/auth-throttle.js';
@@ -31,8 +32,15 @@ export interface UserView {
   /** Platform staff's role; null for every other account. */
   platformRole: PlatformRole | null;
   /** Every shop the user belongs to, with the role there. */
-  memberships: Membership[];
+  memberships: MembershipView[];
+  /** What this request may do: its acting shop's role and the platform role, as permissions. */
+  permissions: Permission[];
   createdAt: Date;
+}
+
+/** A membership with its shop's name (the console's shop switcher). */
+export interface MembershipView extends Membership {
+  shopName: string;
 }
 
 export interface Session {
@@ -66,23 +74,35 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export function toUserView(user: User, memberships: Membership[], shopId = memberships.length === 1 ? memberships[0].shopId : null): UserView {
+export function toUserView(user: User, memberships: MembershipView[], shopId = memberships.length === 1 ? memberships[0].shopId : null): UserView {
+  const platformRole = user.platformRole ?? null;
+  const shopRole = memberships.find((m) => m.shopId === shopId)?.role ?? null;
   return {
     id: user.id,
     email: user.email,
     displayName: user.displayName,
     role: user.role,
     shopId,
-    platformRole: user.platformRole ?? null,
+    platformRole,
     memberships,
+    permissions: heldPermissions({ role: user.role, shopRole, platformRole }),
     createdAt: user.createdAt,
   };
 }
 
-/** A user's memberships, by shop id; only shop operators have any (a customer or staff account skips the query). */
-async function membershipsOf(em: EntityManager, user: User): Promise<Membership[]> {
+/**
+ * A user's memberships with their shops' names, by shop id; only shop operators have any (a customer
+ * or staff account skips the query).
+ */
+async function membershipsOf(em: EntityManager, user: User): Promise<MembershipView[]> {
   if (user.role !== Role.ShopOperator) return [];
-  return typedSql(em).selectFrom('ShopMembership').select(['shop as shopId', 'role']).where('user', '=', user.id).orderBy('shop').execute();
+  return typedSql(em)
+    .selectFrom('ShopMembership as m')
+    .innerJoin('Shop as s', 's.id', 'm.shop')
+    .select(['m.shop as shopId', 'm.role', 's.name as shopName'])
+    .where('m.user', '=', user.id)
+    .orderBy('m.shop')
+    .execute();
 }
 
 /**
@@ -194,7 +214,9 @@ export async function logout(ctx: ServiceContext): Promise<boolean> {
 export async function me(ctx: ServiceContext): Promise<UserView> {
   const actor = requireUser(ctx);
   const user = await ctx.em.findOneOrFail(User, actor.userId);
-  return toUserView(user, [...actor.memberships], actor.shopId);
+  // The memberships as this request read them with its token (a role changed since counts already).
+  const names = new Map((await membershipsOf(ctx.em, user)).map((m) => [m.shopId, m.shopName]));
+  return toUserView(user, actor.memberships.map((m) => ({ ...m, shopName: names.get(m.shopId) ?? '' })), actor.shopId);
 }
 
 export type Authentication =
