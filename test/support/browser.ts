@@ -80,9 +80,10 @@ export async function sessionFor(t: TestApp, email: string, password: string): P
 export function storePages(running: () => { browser: Browser; t: TestApp }) {
   const contexts: StoreContext[] = [];
   return {
-    async open(viewport = DESKTOP): Promise<{ store: StoreContext; page: Page }> {
+    /** `session`: signed in as that session (`sessionFor`) on every page of the context. */
+    async open(viewport = DESKTOP, session?: unknown): Promise<{ store: StoreContext; page: Page }> {
       const { browser, t } = running();
-      const store = await StoreContext.open(browser, t, viewport);
+      const store = await StoreContext.open(browser, t, viewport, session);
       contexts.push(store);
       return { store, page: await store.page() };
     },

@@ -32,16 +32,18 @@ function websocket(token: string | null): WsClient {
 
 /**
  * The one GraphQL client of the storefront (urql): HTTP for queries and mutations, graphql-ws for
- * subscriptions, the bearer token on both. A new client is made per token, so one account's cached
- * answers never show to another. `onSessionRefused` runs when the API says the token is no good.
+ * subscriptions, the bearer token on both. A new client is made per token and acting shop, so one
+ * account's (or one shop's) cached answers never show to another. `onSessionRefused` runs when the API says the token is no good.
  */
-export function createApiClient(token: string | null, onSessionRefused: () => void): Client {
+export function createApiClient(token: string | null, shopId: number | null, onSessionRefused: () => void): Client {
   let ws: WsClient | null = null;
   return new Client({
     url: '/graphql',
     preferGetMethod: false,
     fetch: fetchWithPreload,
-    fetchOptions: (): RequestInit => (token ? { headers: { authorization: `Bearer ${token}` } } : {}),
+    // A member of several shops names the one they work in (`X-Shop-Id`); the websocket cannot send a
+    // header, so its subscriptions act for the only membership, or for none.
+    fetchOptions: (): RequestInit => (token ? { headers: { authorization: `Bearer ${token}`, ...(shopId === null ? {} : { 'x-shop-id': String(shopId) }) } } : {}),
     exchanges: [
       mapExchange({
         onError(error) {

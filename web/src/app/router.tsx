@@ -36,6 +36,7 @@ export const routes: RouteObject[] = [
       { path: 'account', ...page(() => import('../pages/account-page')) },
       { path: 'favorites', ...page(() => import('../pages/favorites-page')) },
       { path: 'ops', ...page(() => import('../pages/ops-page')) },
+      { path: 'join-shop', ...page(() => import('../pages/join-shop-page')) },
       { path: '*', ...page(() => import('../pages/not-found-page')) },
     ],
   },

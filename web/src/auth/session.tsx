@@ -25,9 +25,23 @@ interface SessionState {
   session: Session | null;
   signIn(session: Session): void;
   signOut(): void;
+  /** The account as the API reads it now (a role that changed: an accepted invitation makes a customer a shop member). */
+  updateUser(user: SessionUser): void;
+  /**
+   * The shop a member of several shops works in (sent as `X-Shop-Id`); null lets the API choose the
+   * only membership. Kept with the session, so a reload stays in the same shop.
+   */
+  shopId: number | null;
+  chooseShop(shopId: number | null): void;
 }
 
 const STORAGE_KEY = 'mallfront.session';
+const SHOP_KEY = 'mallfront.shop';
+
+function storedShop(): number | null {
+  const value = Number(localStorage.getItem(SHOP_KEY));
+  return Number.isInteger(value) && value > 0 ? value : null;
+}
 
 function stored(): Session | null {
   try {
@@ -46,15 +60,34 @@ const SessionContext = createContext<SessionState | null>(null);
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [session, setSession] = useState<Session | null>(stored);
-  const signIn = useCallback((next: Session) => {
-    localStorage.setItem(STORAGE_KEY, JSON.stringify(next));
-    setSession(next);
+  const [shopId, setShopId] = useState<number | null>(() => (session ? storedShop() : null));
+  const chooseShop = useCallback((next: number | null) => {
+    if (next === null) localStorage.removeItem(SHOP_KEY);
+    else localStorage.setItem(SHOP_KEY, String(next));
+    setShopId(next);
   }, []);
+  const signIn = useCallback(
+    (next: Session) => {
+      localStorage.setItem(STORAGE_KEY, JSON.stringify(next));
+      setSession(next);
+      chooseShop(null);
+    },
+    [chooseShop],
+  );
   const signOut = useCallback(() => {
     localStorage.removeItem(STORAGE_KEY);
     setSession(null);
+    chooseShop(null);
+  }, [chooseShop]);
+  const updateUser = useCallback((user: SessionUser) => {
+    setSession((current) => {
+      if (!current) return current;
+      const next = { ...current, user };
+      localStorage.setItem(STORAGE_KEY, JSON.stringify(next));
+      return next;
+    });
   }, []);
-  const value = useMemo(() => ({ session, signIn, signOut }), [session, signIn, signOut]);
+  const value = useMemo(() => ({ session, signIn, signOut, updateUser, shopId, chooseShop }), [session, signIn, signOut, updateUser, shopId, chooseShop]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

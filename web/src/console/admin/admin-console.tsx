@@ -1,5 +1,5 @@
 import { Route, Routes } from 'react-router';
-import { ConsoleShell, type ConsoleLink } from '../console-shell';
+import { ConsoleShell, HomeScreen, type ConsoleLink } from '../console-shell';
 import { usePageTitle } from '../../ui/page-title';
 import OpsPage from '../../pages/ops-page';
 import { Brands } from './brands';
@@ -16,19 +16,19 @@ import { Webhooks } from '../webhooks';
 import { AuditLog } from '../audit-log';
 
 const LINKS: ConsoleLink[] = [
-  { to: '/admin', label: 'Live operations', end: true },
-  { to: '/admin/brands', label: 'Brands' },
-  { to: '/admin/home-content', label: 'Home content' },
-  { to: '/admin/shops', label: 'Shop profiles' },
-  { to: '/admin/points', label: 'Points mall' },
-  { to: '/admin/reviews', label: 'Review moderation' },
-  { to: '/admin/payouts', label: 'Payouts' },
-  { to: '/admin/reconciliation', label: 'Reconciliation' },
-  { to: '/admin/payments', label: 'Payments' },
-  { to: '/admin/disputes', label: 'Disputes' },
-  { to: '/admin/customers', label: 'Customers' },
-  { to: '/admin/webhooks', label: 'Webhooks' },
-  { to: '/admin/audit-log', label: 'Audit log' },
+  { to: '/admin', label: 'Live operations', end: true, permission: 'OPS_READ' },
+  { to: '/admin/brands', label: 'Brands', permission: 'PLATFORM_CONTENT_MANAGE' },
+  { to: '/admin/home-content', label: 'Home content', permission: 'PLATFORM_CONTENT_MANAGE' },
+  { to: '/admin/shops', label: 'Shop profiles', permission: 'PLATFORM_SHOPS_READ' },
+  { to: '/admin/points', label: 'Points mall', permission: 'PLATFORM_POINTS_MANAGE' },
+  { to: '/admin/reviews', label: 'Review moderation', permission: 'PLATFORM_REVIEWS_MODERATE' },
+  { to: '/admin/payouts', label: 'Payouts', permission: 'PLATFORM_MONEY_MANAGE' },
+  { to: '/admin/reconciliation', label: 'Reconciliation', permission: 'PLATFORM_MONEY_MANAGE' },
+  { to: '/admin/payments', label: 'Payments', permission: 'PLATFORM_MONEY_MANAGE' },
+  { to: '/admin/disputes', label: 'Disputes', permission: 'PLATFORM_DISPUTES_RULE' },
+  { to: '/admin/customers', label: 'Customers', permission: 'PLATFORM_CUSTOMERS_READ' },
+  { to: '/admin/webhooks', label: 'Webhooks', permission: 'PLATFORM_WEBHOOKS_MANAGE' },
+  { to: '/admin/audit-log', label: 'Audit log', permission: 'PLATFORM_AUDIT_READ' },
 ];
 
 /** The platform console (`/admin/*`): its own chunk; the live operations feed is its dashboard. */
@@ -37,7 +37,14 @@ export default function AdminConsole() {
   return (
     <ConsoleShell title="Platform console" role="PLATFORM_ADMIN" links={LINKS}>
       <Routes>
-        <Route index element={<OpsPage />} />
+        <Route
+          index
+          element={
+            <HomeScreen links={LINKS}>
+              <OpsPage />
+            </HomeScreen>
+          }
+        />
         <Route path="brands" element={<Brands />} />
         <Route path="home-content" element={<HomeContentEditor />} />
         <Route path="shops" element={<ShopProfiles />} />

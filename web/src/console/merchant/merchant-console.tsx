@@ -1,5 +1,5 @@
 import { Route, Routes } from 'react-router';
-import { ConsoleShell, type ConsoleLink } from '../console-shell';
+import { ConsoleShell, HomeScreen, type ConsoleLink } from '../console-shell';
 import { usePageTitle } from '../../ui/page-title';
 import { Dashboard } from './dashboard';
 import { ProductList, ProductEditor } from './products';
@@ -8,22 +8,25 @@ import { Refunds, Reviews } from './after-sale';
 import { CouponTemplates, FlashSales, GroupBuys } from './promotions';
 import { FreightTemplates } from './freight';
 import { MoneyScreen } from './money';
+import { Members } from './members';
 import { Webhooks } from '../webhooks';
 import { AuditLog } from '../audit-log';
 
+/** Each screen with the permission its reads need (src/shared/permissions.ts): a member sees the ones their role opens. */
 const LINKS: ConsoleLink[] = [
-  { to: '/merchant', label: 'Dashboard', end: true },
-  { to: '/merchant/products', label: 'Products' },
-  { to: '/merchant/orders', label: 'Orders' },
-  { to: '/merchant/refunds', label: 'Refunds' },
-  { to: '/merchant/reviews', label: 'Reviews' },
-  { to: '/merchant/coupons', label: 'Coupon templates' },
-  { to: '/merchant/flash-sales', label: 'Flash sales' },
-  { to: '/merchant/group-buys', label: 'Group buys' },
-  { to: '/merchant/freight', label: 'Freight templates' },
-  { to: '/merchant/money', label: 'Money' },
-  { to: '/merchant/webhooks', label: 'Webhooks' },
-  { to: '/merchant/audit-log', label: 'Audit log' },
+  { to: '/merchant', label: 'Dashboard', end: true, permission: 'OPS_READ' },
+  { to: '/merchant/products', label: 'Products', permission: 'SHOP_CATALOG_MANAGE' },
+  { to: '/merchant/orders', label: 'Orders', permission: 'SHOP_ORDERS_READ' },
+  { to: '/merchant/refunds', label: 'Refunds', permission: 'SHOP_AFTER_SALE_MANAGE' },
+  { to: '/merchant/reviews', label: 'Reviews', permission: 'SHOP_AFTER_SALE_MANAGE' },
+  { to: '/merchant/coupons', label: 'Coupon templates', permission: 'SHOP_PROMOTIONS_MANAGE' },
+  { to: '/merchant/flash-sales', label: 'Flash sales', permission: 'SHOP_PROMOTIONS_MANAGE' },
+  { to: '/merchant/group-buys', label: 'Group buys', permission: 'SHOP_PROMOTIONS_MANAGE' },
+  { to: '/merchant/freight', label: 'Freight templates', permission: 'SHOP_CATALOG_MANAGE' },
+  { to: '/merchant/money', label: 'Money', permission: 'SHOP_MONEY_READ' },
+  { to: '/merchant/members', label: 'Members', permission: 'SHOP_MEMBERS_READ' },
+  { to: '/merchant/webhooks', label: 'Webhooks', permission: 'SHOP_WEBHOOKS_MANAGE' },
+  { to: '/merchant/audit-log', label: 'Audit log', permission: 'SHOP_AUDIT_READ' },
 ];
 
 /** The shop console (`/merchant/*`): its own chunk, loaded only when an operator opens it. */
@@ -32,7 +35,14 @@ export default function MerchantConsole() {
   return (
     <ConsoleShell title="Shop console" role="SHOP_OPERATOR" links={LINKS}>
       <Routes>
-        <Route index element={<Dashboard />} />
+        <Route
+          index
+          element={
+            <HomeScreen links={LINKS}>
+              <Dashboard />
+            </HomeScreen>
+          }
+        />
         <Route path="products" element={<ProductList />} />
         <Route path="products/new" element={<ProductEditor />} />
         <Route path="products/:id" element={<ProductEditor />} />
@@ -45,6 +55,7 @@ export default function MerchantConsole() {
         <Route path="group-buys" element={<GroupBuys />} />
         <Route path="freight" element={<FreightTemplates />} />
         <Route path="money" element={<MoneyScreen />} />
+        <Route path="members" element={<Members />} />
         <Route path="webhooks" element={<Webhooks />} />
         <Route path="audit-log" element={<AuditLog platform={false} />} />
         <Route path="*" element={<p role="alert">No such screen in the shop console.</p>} />
