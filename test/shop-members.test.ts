@@ -7,6 +7,7 @@ import { addMembership, newAdmin, newCustomer, newMember, newOperator, newShop, 
 import { ShopRole } from '../src/entities/shop-membership.entity.js';
 import { openOrm } from '../src/db/orm.js';
 import { adminQuery, databaseUrl, PREFIX } from './support/databases.js';
+import { commitEvents, orderPlaced, subscribe, waitFor } from './support/subscriptions.js';
 
 /**
  * Staff with roles (issue 41): the shop a request acts for, what each role may do, invitations by a
@@ -88,6 +89,27 @@ describe('the shop a request acts for', () => {
     const admin = (await t.api('GET', '/api/me', as(await newAdmin(t)))).body;
     expect(admin.permissions).toEqual(expect.arrayContaining(['platform.shops.manage', 'platform.audit.read', 'ops.read']));
     expect(admin.permissions).not.toContain('customer');
+  });
+
+  it('names the shop of a websocket in its connection parameters, where a browser cannot send X-Shop-Id', async () => {
+    const [a, b] = [await newShop(t), await newShop(t)];
+    const member = await newMember(t, a.id, ShopRole.Manager);
+    await addMembership(t, member.id, b.id, ShopRole.Manager);
+    const customer = await newCustomer(t);
+    const EVENTS = 'subscription { events(types: [ORDER_PLACED]) { shopIds payload { ... on OrderPlacedEventPayload { orderId } } } }';
+    const inB = await subscribe(t, EVENTS, { token: member.token, shopId: b.id });
+    const unnamed = await subscribe(t, EVENTS, { token: member.token });
+    const notMine = await subscribe(t, EVENTS, { token: member.token, shopId: (await newShop(t)).id });
+    await commitEvents(t, [orderPlaced(a.id, customer.id, 901), orderPlaced(b.id, customer.id, 902)]);
+    // Only the named shop's events; naming none, or a shop not one's own, acts for no shop.
+    expect(await inB.next('events')).toEqual({ shopIds: [b.id], payload: { orderId: 902 } });
+    for (const refused of [unnamed, notMine]) {
+      // Refused when it subscribes: an error result, or the operation's error (graphql-ws gives either).
+      await waitFor(() => refused.results.length > 0 || refused.error !== null, 5000, 'the refusal');
+      const errors = (refused.results[0]?.errors ?? refused.error) as { extensions?: { code?: string } }[];
+      expect(errors[0].extensions?.code).toBe('FORBIDDEN');
+    }
+    for (const live of [inB, unnamed, notMine]) await live.close();
   });
 
   it('reads roles per request: a changed role counts from the next request, with the same token', async () => {

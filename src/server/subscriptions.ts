@@ -120,7 +120,7 @@ export function startSubscriptionServer(deps: AppDeps, server: http.Server, sche
         try {
           const { request } = ctx.extra;
           const serviceContext = await withDeadline(() =>
-            createServiceContext(deps, ctx.extra.token, `ws-${randomUUID()}`, clientOf(request, clientAddressOf(request, trust)), 'websocket', undefined, undefined, shopOf(request.headers['x-shop-id'])),
+            createServiceContext(deps, ctx.extra.token, `ws-${randomUUID()}`, clientOf(request, clientAddressOf(request, trust)), 'websocket', undefined, undefined, shopOf(request.headers['x-shop-id'], ctx.connectionParams)),
           );
           contextValue = { ctx: serviceContext, loaders: createLoaders(serviceContext) };
         } catch (error) {
@@ -176,5 +176,14 @@ async function closeRevoked(deps: AppDeps, open: Map<WebSocket, string>): Promis
   }
 }
 
-/** The upgrade request's `X-Shop-Id` (a browser cannot set one: its member of one shop needs none). */
-const shopOf = (header: string | string[] | undefined): string | undefined => (Array.isArray(header) ? header[0] : header);
+/**
+ * The shop a socket acts for: the upgrade request's `X-Shop-Id`, else `shopId` in the connection
+ * parameters (a browser cannot set a header on a websocket). Checked like the header: a shop the
+ * caller does not belong to, or no id, acts for no shop.
+ */
+function shopOf(header: string | string[] | undefined, params: Readonly<Record<string, unknown>> | undefined): string | undefined {
+  const named = Array.isArray(header) ? header[0] : header;
+  if (named !== undefined) return named;
+  const param = params?.shopId;
+  return typeof param === 'number' || typeof param === 'string' ? String(param) : undefined;
+}

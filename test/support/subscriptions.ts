@@ -62,14 +62,14 @@ export interface SubscriptionTarget {
 export async function subscribe(
   t: SubscriptionTarget,
   query: string,
-  options: { token?: string; variables?: Record<string, unknown> } = {},
+  options: { token?: string; variables?: Record<string, unknown>; shopId?: number } = {},
 ): Promise<LiveSubscription> {
   const before = t.events?.subscriberCount() ?? 0;
   let connected = false;
   const client = createClient({
     url: t.wsUrl,
     webSocketImpl: WebSocket,
-    connectionParams: options.token ? { authorization: `Bearer ${options.token}` } : {},
+    connectionParams: options.token ? { authorization: `Bearer ${options.token}`, ...(options.shopId === undefined ? {} : { shopId: options.shopId }) } : {},
     retryAttempts: 0,
     on: { connected: () => void (connected = true) },
   });

@@ -12,11 +12,12 @@ function closeCode(event: unknown): number | undefined {
 }
 
 /** One websocket per client, opened on the first subscription; it reconnects after a drop. */
-function websocket(token: string | null): WsClient {
+function websocket(token: string | null, shopId: number | null): WsClient {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   return createWsClient({
     url: `${scheme}://${location.host}/graphql`,
-    connectionParams: token ? { authorization: `Bearer ${token}` } : {},
+    // The acting shop as a connection parameter: a browser's websocket cannot carry `X-Shop-Id`.
+    connectionParams: token ? { authorization: `Bearer ${token}`, ...(shopId === null ? {} : { shopId }) } : {},
     lazy: true,
     keepAlive: 10_000,
     retryAttempts: Infinity,
@@ -41,8 +42,8 @@ export function createApiClient(token: string | null, shopId: number | null, onS
     url: '/graphql',
     preferGetMethod: false,
     fetch: fetchWithPreload,
-    // A member of several shops names the one they work in (`X-Shop-Id`); the websocket cannot send a
-    // header, so its subscriptions act for the only membership, or for none.
+    // A member of several shops names the one they work in (`X-Shop-Id`; `shopId` in the websocket's
+    // connection parameters).
     fetchOptions: (): RequestInit => (token ? { headers: { authorization: `Bearer ${token}`, ...(shopId === null ? {} : { 'x-shop-id': String(shopId) }) } } : {}),
     exchanges: [
       mapExchange({
@@ -55,7 +56,7 @@ export function createApiClient(token: string | null, shopId: number | null, onS
       fetchExchange,
       subscriptionExchange({
         forwardSubscription(request) {
-          ws ??= websocket(token);
+          ws ??= websocket(token, shopId);
           const socket = ws;
           return {
             subscribe(sink) {
