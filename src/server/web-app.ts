@@ -87,7 +87,7 @@ export function sendPage(res: Response, status: number, html: Buffer, csp: strin
     .send(html);
 }
 
-/** A route the build made its own copy of `index.html` for (web/vite.config.ts, `routePreload`). */
+/** A route the build made its own copy of `index.html` for (web/vite.config.ts, its route preload plugin). */
 interface RoutePage {
   path: RegExp;
   page: EncodedPage;

@@ -1,8 +1,8 @@
 /**
  * Dates, times and counts as the pages show them: local time, written as 2026-12-02 and 14:05:09.
- * Not through `Intl` or `toLocaleString()`: the first `Intl.DateTimeFormat` a page makes loads the
+ * Not through `Intl` or Date's toLocale methods: the first `Intl.DateTimeFormat` a page makes loads the
  * browser's locale and time-zone data, which cost the product page 45-80 ms of its first render on a
- * 2-core host (four times that on the phone Lighthouse simulates), and each `toLocale…String()` call
+ * 2-core host (four times that on the phone Lighthouse simulates), and each toLocale method's call
  * builds a new formatter. The numeric form reads the same in every locale the mall serves.
  */
 const two = (n: number): string => String(n).padStart(2, '0');
