@@ -156,9 +156,10 @@ it('scores at least 90 / 98 / 100 / 100 with CLS at most 0.05 on home, product a
     while (runs.length < 5) {
       const measured = await lighthouse(path, name, slowdown);
       // Each run measures the host as it loads the page. A run whose host read another speed than the
-      // phone it simulated assumed is measured again on the phone that host calls for (at most 3 times a page).
+      // phone it simulated assumed is measured again on the phone that host calls for (at most 6 times a
+      // page: CI's host read 1,599 to 2,410 within one page's five runs).
       const fitting = slowdownFor(measured.benchmarkIndex);
-      if (Math.abs(fitting - slowdown) >= RECALIBRATE_AT && recalibrated < 3) {
+      if (Math.abs(fitting - slowdown) >= RECALIBRATE_AT && recalibrated < 6) {
         recalibrated++;
         slowdown = fitting;
         continue;
@@ -171,4 +172,4 @@ it('scores at least 90 / 98 / 100 / 100 with CLS at most 0.05 on home, product a
   writeFileSync(join(SCREENSHOT_DIR, '..', 'lighthouse.json'), JSON.stringify(results, null, 2));
   const below = Object.entries(results).flatMap(([name, r]) => misses(r).map((miss) => `${name} ${miss}`));
   expect(below).toEqual([]);
-}, 900_000);
+}, 1_200_000);

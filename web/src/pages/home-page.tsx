@@ -87,7 +87,7 @@ export default function HomePage() {
           <ContentList items={homeContent.banners} label="Featured" className="banner" />
           <ContentList items={homeContent.quickLinks} label="Quick links" className="quick-link" />
           <ContentList items={homeContent.promos} label="Promotions" className="promo" />
-          <section aria-labelledby="categories-heading">
+          <section aria-labelledby="categories-heading" className="below-fold">
             <h2 id="categories-heading">Categories</h2>
             <ul className="category-list">
               {categories.map((c) => (
@@ -106,7 +106,7 @@ export default function HomePage() {
               ))}
             </ul>
           </section>
-          <section aria-labelledby="best-heading">
+          <section aria-labelledby="best-heading" className="below-fold">
             <h2 id="best-heading">Best sellers</h2>
             <ProductGrid products={bestSellers.items} />
           </section>
