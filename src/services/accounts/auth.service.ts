@@ -214,8 +214,11 @@ export async function logout(ctx: ServiceContext): Promise<boolean> {
 export async function me(ctx: ServiceContext): Promise<UserView> {
   const actor = requireUser(ctx);
   const user = await ctx.em.findOneOrFail(User, actor.userId);
-  // The memberships as this request read them with its token (a role changed since counts already).
-  const names = new Map((await membershipsOf(ctx.em, user)).map((m) => [m.shopId, m.shopName]));
+  // The memberships as this request read them with its token (a role changed since counts already),
+  // with their shops' names.
+  const shopIds = actor.memberships.map((m) => m.shopId);
+  const shops = shopIds.length === 0 ? [] : await typedSql(ctx.em).selectFrom('Shop').select(['id', 'name']).where('id', 'in', shopIds).execute();
+  const names = new Map(shops.map((s) => [s.id, s.name]));
   return toUserView(user, actor.memberships.map((m) => ({ ...m, shopName: names.get(m.shopId) ?? '' })), actor.shopId);
 }
 

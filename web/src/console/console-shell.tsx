@@ -42,11 +42,14 @@ type Staff = ConsoleShellData['me'];
 const AccessContext = createContext<readonly Permission[]>([]);
 export const usePermissions = (): readonly Permission[] => useContext(AccessContext);
 
-const ROLE_LABELS: Record<ShopRole, string> = { OWNER: 'owner', MANAGER: 'manager', CATALOG: 'catalog', FULFILMENT: 'fulfilment', FINANCE: 'finance', SUPPORT: 'support' };
-export const shopRoleLabel = (role: ShopRole): string => ROLE_LABELS[role];
+/** A shop role as a sentence says it ("finance", "fulfilment"). */
+export const shopRoleLabel = (role: ShopRole): string => role.toLowerCase();
+
+/** Whether a member holding `permissions` may open the screen `link`. */
+const opens = (link: ConsoleLink, permissions: readonly Permission[]): boolean => !link.permission || permissions.includes(link.permission);
 
 /** The screens `staff` may open, in the console's order. */
-export const allowedLinks = (links: readonly ConsoleLink[], staff: Staff): ConsoleLink[] => links.filter((l) => !l.permission || staff.permissions.includes(l.permission));
+export const allowedLinks = (links: readonly ConsoleLink[], staff: Staff): ConsoleLink[] => links.filter((l) => opens(l, staff.permissions));
 
 /**
  * The console's first screen for a member whose role opens it; anyone else is taken to the first
@@ -54,9 +57,8 @@ export const allowedLinks = (links: readonly ConsoleLink[], staff: Staff): Conso
  */
 export function HomeScreen({ links, children }: { links: readonly ConsoleLink[]; children: ReactNode }) {
   const permissions = usePermissions();
-  const open = (l: ConsoleLink) => !l.permission || permissions.includes(l.permission);
-  if (open(links[0])) return <>{children}</>;
-  const first = links.find(open);
+  if (opens(links[0], permissions)) return <>{children}</>;
+  const first = links.find((l) => opens(l, permissions));
   return first ? <Navigate to={first.to} replace /> : null;
 }
 
