@@ -7,6 +7,7 @@ import { usePageTitle } from '../ui/page-title';
 import { RequireSignIn } from '../auth/require-sign-in';
 import { CouponTerms } from '../ui/coupon-terms';
 import { EscalateForm, MyDisputesSection } from './account/refund-disputes';
+import { AddressBookSection } from './account/address-book';
 import { formatCount } from '../ui/dates';
 
 const AccountPageQuery = graphql(`
@@ -111,6 +112,7 @@ function AccountContent() {
               </li>
             </ul>
           </section>
+          <AddressBookSection />
           <section aria-labelledby="my-coupons">
             <h2 id="my-coupons">Coupons ({myCoupons.total})</h2>
             <ul className="coupon-list">
