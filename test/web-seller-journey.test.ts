@@ -142,6 +142,11 @@ it('takes a new seller from application to a paid order, and its product off the
   await finance.getByRole('link', { name: 'Open the shop console' }).click();
   await finance.getByRole('heading', { name: 'Orders', level: 1 }).waitFor();
   expect(await navLinks(finance)).toEqual(['Orders', 'Money']);
+  // Reached by its address, the products screen is not offered either: the console says why, plainly.
+  await finance.goto('/merchant/products/new');
+  await finance.getByRole('alert').filter({ hasText: 'Your role does not open Products' }).waitFor();
+  expect(await finance.getByRole('form', { name: 'New product' }).count()).toBe(0);
+  await finance.goto('/merchant/orders');
 
   // A customer registers, buys the product and pays through the sandbox gateway.
   const { store: buyerStore, page: buyer } = await pages.open();
