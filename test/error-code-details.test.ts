@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode, type ErrorCodeDeclaration } from '../src/error-codes.js';
 import { ERROR_DETAIL_KINDS, type ErrorDetailKey } from '../src/error-details.js';
 import { UNIQUE_KEY_CODES } from '../src/errors.js';
@@ -31,6 +32,27 @@ describe("error codes' details", () => {
 
   it('the codes a unique key answers (without details) require no key', () => {
     for (const code of UNIQUE_KEY_CODES) expect(ERROR_CODES[code] as ErrorCodeDeclaration, code).not.toHaveProperty('required');
+  });
+
+  it("every key docs/api.md's table of codes names for a code is one the code declares", async () => {
+    const doc = await readFile(new URL('../docs/api.md', import.meta.url), 'utf8');
+    const lines = doc.split('\n');
+    const rows = lines.slice(lines.findIndex((line) => line.startsWith('| Code | Status |')) + 2);
+    const named: string[] = [];
+    for (const row of rows) {
+      if (!row.startsWith('|')) break;
+      const [codeCell, , when] = row.split('|').slice(1, -1);
+      const code = /`(\w+)`/.exec(codeCell)![1];
+      if (!(code in ERROR_CODES)) continue; // GraphQL's own (QUERY_TOO_DEEP...)
+      const keys = [
+        ...[...when.matchAll(/details\.(\w+)/g)].map((m) => m[1]),
+        ...[...when.matchAll(/details: \{([^}]*)\}/g)].flatMap((m) => m[1].split(',').map((key) => key.trim().replace(/\?$/, ''))),
+      ];
+      for (const key of keys) named.push(`${code}.${key}`);
+    }
+    expect(named.length).toBeGreaterThan(40);
+    const declared = new Set(declarations.flatMap(([code, declaration]) => keysOf(declaration).map((key) => `${code}.${key}`)));
+    expect(named.filter((entry) => !declared.has(entry))).toEqual([]);
   });
 
   it("the OpenAPI document's object of each code it answers has exactly the declared keys, the required ones required", () => {
