@@ -274,7 +274,7 @@ describe('the platform console', () => {
     await visitor.getByRole('link', { name: /Winter kettles/ }).click();
     await visitor.getByRole('heading', { name: 'Harbor Kettle' }).waitFor();
 
-    for (const [nav, name] of [['Brands', 'brands'], ['Shop profiles', 'shops'], ['Points mall', 'points'], ['Review moderation', 'reviews']] as const) {
+    for (const [nav, name] of [['Brands', 'brands'], ['Shops', 'shops'], ['Points mall', 'points'], ['Review moderation', 'reviews']] as const) {
       await go(page, nav);
       await page.getByRole('heading', { level: 1 }).waitFor();
       await page.waitForLoadState('networkidle');

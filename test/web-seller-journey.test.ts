@@ -16,15 +16,14 @@ vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_T
  * buys the product and pays through the sandbox gateway; the admin suspends the shop, the product
  * leaves its page, the search and its category's listing, and comes back on reinstatement.
  *
- * Through the pages, except where no page exists yet: the application form (POST
- * /api/me/shop-applications, with the applicant's own browser session), its approval, and the shop's
- * suspension and reinstatement (the admin console has no screens for shop applications or shop
- * states). The category the shop sells in is the platform's catalog, set up as the other tests do.
+ * Through the pages: the application form on the storefront, its approval in the console's
+ * applications, the suspension and reinstatement in the console's shops. The category the shop
+ * sells in is the platform's catalog, set up as the other tests do.
  */
 let t: TestApp;
 let browser: Browser;
 let admin: TestUser;
-let category: { id: number };
+let category: { id: number; name: string };
 const pages = storePages(() => ({ browser, t }));
 
 beforeAll(async () => {
@@ -34,16 +33,13 @@ beforeAll(async () => {
     launchBrowser(),
   ]);
   admin = await newAdmin(t);
-  category = await newCategory(t);
+  const { id } = await newCategory(t);
+  [category] = await t.sql<{ id: number; name: string }>('select id, name from category where id = ?', [id]);
 });
 afterAll(async () => {
   await pages.close();
   await t?.close();
 });
-
-/** The bearer token of the session the storefront keeps for the signed-in account. */
-const browserToken = async (page: Page): Promise<string> =>
-  page.evaluate(() => (JSON.parse(localStorage.getItem('mallfront.session') ?? 'null') as { token: string } | null)?.token ?? '');
 
 async function signIn(page: Page, email: string): Promise<void> {
   await page.goto('/login');
@@ -76,26 +72,42 @@ it('takes a new seller from application to a paid order, and its product off the
   const [ownerEmail, financeEmail, buyerEmail] = ['owner', 'finance', 'buyer'].map((who) => `${who}-${stamp}@example.test`);
   const product = { id: 0, name: 'Quartz Tide Clock', word: 'quartz' };
 
-  // The applicant registers on the storefront and applies (no page: the API, as the signed-in applicant).
+  // The applicant registers on the storefront and applies, from the footer's link.
   const { store: ownerStore, page: owner } = await pages.open();
   await register(owner, ownerEmail, 'Wen Applicant');
-  const applied = await t.api('POST', '/api/me/shop-applications', {
-    token: await browserToken(owner),
-    body: {
-      legal_name: 'Tide Clockworks Ltd', shop_name: 'Tide Clockworks', slug: `tide-${stamp}`, contact_name: 'Wen Applicant', contact_phone: '+86 138 0000 3333',
-      contact_email: ownerEmail, category_ids: [category.id], terms_accepted: true,
-    },
-  });
-  const application = applied.body as { id: number; status: string };
-  expect([applied.status, application.status]).toEqual([201, 'submitted']);
+  await owner.getByRole('contentinfo').getByRole('link', { name: 'Open a shop' }).click();
+  const applying = owner.getByRole('form', { name: 'Shop application' });
+  for (const [label, value] of [
+    ['Legal name of the business', 'Tide Clockworks Ltd'], ['Shop name', 'Tide Clockworks'], ['Shop address (slug)', `tide-${stamp}`], ['Contact name', 'Wen Applicant'],
+    ['Contact phone', '+86 138 0000 3333'], ['Contact email', ownerEmail],
+  ] as const) {
+    await applying.getByLabel(label).fill(value);
+  }
+  await applying.getByRole('checkbox', { name: category.name }).check();
+  await applying.getByLabel("I accept the platform's terms for sellers").check();
+  await applying.getByRole('button', { name: 'Send the application' }).click();
+  await owner.getByTestId('shop-application').filter({ hasText: 'Tide Clockworks' }).and(owner.locator('[data-status="SUBMITTED"]')).waitFor();
+  const [application] = await t.sql<{ id: number; status: string }>('select id, status from shop_application where slug = ?', [`tide-${stamp}`]);
+  expect(application.status).toBe('submitted');
 
-  // A platform admin approves it (no page: the API); the new shop is in the console's shop list.
-  const approved = (await t.api('POST', `/api/admin/shop-applications/${application.id}/approve`, { token: admin.token })).body as { status: string; shop_id: number };
+  // A platform admin approves it in the console's applications; the new shop is in the console's shop list.
+  const { store: adminStore, page: desk } = await pages.open(undefined, await sessionFor(t, admin.email, PASSWORD));
+  await desk.goto('/admin');
+  await desk.getByRole('navigation', { name: /console/ }).getByRole('link', { name: 'Shop applications' }).click();
+  const card = desk.getByTestId('shop-application').filter({ hasText: `#${application.id} Tide Clockworks` });
+  await card.getByText('Tide Clockworks Ltd').waitFor();
+  await card.getByRole('button', { name: 'Approve' }).click();
+  await card.getByRole('button', { name: 'Yes, approve' }).click();
+  await desk.getByLabel('State').selectOption('APPROVED');
+  await desk.getByTestId('shop-application').filter({ hasText: `#${application.id} Tide Clockworks` }).getByText(/Approved .*: shop #\d+/).waitFor();
+  const [approved] = await t.sql<{ status: string; shop_id: number }>('select status, shop_id from shop_application where id = ?', [application.id]);
   expect([approved.status, typeof approved.shop_id]).toEqual(['approved', 'number']);
   const shopId = approved.shop_id;
-  const { store: adminStore, page: desk } = await pages.open(undefined, await sessionFor(t, admin.email, PASSWORD));
-  await desk.goto('/admin/shops');
+  await desk.getByRole('navigation', { name: /console/ }).getByRole('link', { name: 'Shops', exact: true }).click();
   await desk.getByText('Tide Clockworks').first().waitFor();
+  // The applicant reads the decision on their page.
+  await owner.reload();
+  await owner.getByTestId('shop-application').filter({ hasText: 'Tide Clockworks' }).and(owner.locator('[data-status="APPROVED"]')).waitFor();
 
   // The new owner signs in again (the account is an owner's now) and opens the shop console.
   await owner.getByRole('button', { name: 'Sign out' }).click();
@@ -165,12 +177,17 @@ it('takes a new seller from application to a paid order, and its product off the
   await finance.getByRole('navigation', { name: 'Shop console' }).getByRole('link', { name: 'Money' }).click();
   await finance.getByRole('heading', { name: 'Money', level: 1 }).waitFor();
 
-  // Suspended (no page: the API), the product is on none of the storefront's ways to it; reinstated, on all.
+  // Suspended in the console, the product is on none of the storefront's ways to it; reinstated, on all.
   const { store: visitorStore, page: visitor } = await pages.open();
   expect(await storefrontShows(visitor, product)).toEqual({ page: true, search: true, listing: true });
-  expect((await t.api('POST', `/api/admin/shops/${shopId}/suspend`, { token: admin.token, body: { reason: 'Counterfeit movements reported' } })).status).toBe(200);
+  await desk.reload();
+  const row = desk.getByTestId('shop-row').filter({ hasText: 'Tide Clockworks' });
+  await row.getByLabel('Reason for the suspension').fill('Counterfeit movements reported');
+  await row.getByRole('button', { name: 'Suspend' }).click();
+  await row.getByTestId('shop-state').filter({ hasText: 'Suspended' }).filter({ hasText: 'Counterfeit movements reported' }).waitFor();
   expect(await storefrontShows(visitor, product)).toEqual({ page: false, search: false, listing: false });
-  expect((await t.api('POST', `/api/admin/shops/${shopId}/reinstate`, { token: admin.token })).status).toBe(200);
+  await row.getByRole('button', { name: 'Reinstate' }).click();
+  await row.getByTestId('shop-state').filter({ hasText: /^Active/ }).waitFor();
   expect(await storefrontShows(visitor, product)).toEqual({ page: true, search: true, listing: true });
 
   for (const store of [ownerStore, adminStore, financeStore, buyerStore, visitorStore]) expect(store.problems).toEqual([]);

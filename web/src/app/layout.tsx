@@ -153,7 +153,9 @@ export function Layout() {
         </Suspense>
       </main>
       <footer className="site-footer">
-        <p>Mallfront: one storefront, many shops.</p>
+        <p>
+          Mallfront: one storefront, many shops. <Link to="/open-shop">Open a shop</Link>
+        </p>
       </footer>
     </>
   );

@@ -69,6 +69,9 @@ function AccountContent() {
           <p>
             {me.displayName} · {me.email}
           </p>
+          <p>
+            Selling too? <Link to="/open-shop">Apply to open a shop</Link>, or follow your applications.
+          </p>
           <section aria-labelledby="balances-heading">
             <h2 id="balances-heading">Balances</h2>
             <dl className="stats">
