@@ -51,6 +51,8 @@ export interface Side {
   label: string;
   root: string;
   dbName: string;
+  /** This side's own settings (`--env-a`, `--env-b`). */
+  env: Record<string, string>;
 }
 
 export interface ScenarioComparison {
@@ -182,9 +184,10 @@ export async function compare(options: BenchOptions, log: (line: string) => void
     throw new Error(`compare mode runs read scenarios or write scenarios, not both: --only selects ${reads.length} read and ${writes.length} write scenario(s); run them apart`);
   }
   const other = buildOther(options.against!, log);
+  const withSettings = (label: string, env: Record<string, string>) => [label, ...Object.entries(env).map(([k, v]) => `${k}=${v}`)].join(' ');
   const sides: Side[] = [
-    { label: `A ${thisCheckout()}`, root: '.', dbName: options.db },
-    { label: `B ${other.sha.slice(0, 7)}`, root: other.root, dbName: `${options.db}_${other.sha.slice(0, 7)}` },
+    { label: withSettings(`A ${thisCheckout()}`, options.sideEnv.a), root: '.', dbName: options.db, env: options.sideEnv.a },
+    { label: withSettings(`B ${other.sha.slice(0, 7)}`, options.sideEnv.b), root: other.root, dbName: `${options.db}_${other.sha.slice(0, 7)}`, env: options.sideEnv.b },
   ];
   const loadA = await prepareDatabase(sides[0].dbName, size, options.reuse, log);
   if (loadA) log(`${sides[0].label}: loaded ${JSON.stringify(size)} in ${loadA.seconds} s`);
@@ -197,7 +200,7 @@ export async function compare(options: BenchOptions, log: (line: string) => void
       const dbUrl = databaseUrl(side.dbName);
       const db = new pg.Client({ connectionString: dbUrl });
       await db.connect();
-      const server = await startServer({ databaseUrl: dbUrl, port: options.port, workers: options.workers, root: side.root });
+      const server = await startServer({ databaseUrl: dbUrl, port: options.port, workers: options.workers, root: side.root, env: side.env });
       try {
         const ctx: BenchContext = {
           // Write scenarios need customers with tokens (written into the side's database); reads need none.

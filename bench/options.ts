@@ -47,6 +47,11 @@ export interface BenchOptions {
   against: string | undefined;
   /** Compare mode: how many A, B pairs of runs (at least 3: a median of fewer is one run's noise). */
   pairs: number;
+  /**
+   * Compare mode: settings for each side's server only (`--env-a`, `--env-b`, `KEY=value,KEY=value`),
+   * to compare one commit with itself under two settings (`--against HEAD --env-a METRICS=public`).
+   */
+  sideEnv: { a: Record<string, string>; b: Record<string, string> };
 }
 
 /** Compare mode's fewest pairs: a median needs three of each side. */
@@ -60,6 +65,18 @@ const positiveInteger = (name: string, value: string | undefined, fallback: numb
   if (!/^\d+$/.test(value) || Number(value) < min) throw new BenchRefused(`--${name} must be an integer of at least ${min}, not ${JSON.stringify(value)}`);
   return Number(value);
 };
+
+/** `KEY=value,KEY=value` as settings; a value may not hold a comma. */
+function settingsList(name: string, value: string | undefined): Record<string, string> {
+  if (value === undefined) return {};
+  const settings: Record<string, string> = {};
+  for (const item of value.split(',')) {
+    const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(item.trim());
+    if (!match) throw new BenchRefused(`--${name} takes KEY=value pairs separated by commas, not ${JSON.stringify(item)}`);
+    settings[match[1]] = match[2];
+  }
+  return settings;
+}
 
 export function parseOptions(argv: string[]): BenchOptions {
   const { values: args } = parseArgs({
@@ -76,7 +93,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       db: { type: 'string', default: process.env.BENCH_DB ?? 'mallfront_bench' },
       soak: { type: 'boolean', default: false }, 'soak-seconds': { type: 'string' },
       note: { type: 'string' },
-      against: { type: 'string' }, pairs: { type: 'string' },
+      against: { type: 'string' }, pairs: { type: 'string' }, 'env-a': { type: 'string' }, 'env-b': { type: 'string' },
     },
   });
   const db = args.db;
@@ -114,13 +131,14 @@ export function parseOptions(argv: string[]): BenchOptions {
     note: args.note,
     against: args.against,
     pairs: positiveInteger('pairs', args.pairs, MIN_PAIRS, MIN_PAIRS),
+    sideEnv: { a: settingsList('env-a', args['env-a']), b: settingsList('env-b', args['env-b']) },
   };
   if (options.against !== undefined) {
     if (!/^[\w./^~-]+$/.test(options.against) || options.against.startsWith('-')) throw new BenchRefused(`--against takes a commit (hash, branch or tag), not ${JSON.stringify(options.against)}`);
     if (options.perSizeDatabases) throw new BenchRefused('--against compares at one data size: give --products (and the rest) instead of --sizes');
     if (args.soak) throw new BenchRefused('--against compares the read scenarios; run the soak on its own');
-  } else if (args.pairs !== undefined) {
-    throw new BenchRefused('--pairs is for compare mode: give --against <commit> too');
+  } else if (args.pairs !== undefined || args['env-a'] !== undefined || args['env-b'] !== undefined) {
+    throw new BenchRefused(`--${args.pairs !== undefined ? 'pairs' : args['env-a'] !== undefined ? 'env-a' : 'env-b'} is for compare mode: give --against <commit> too`);
   }
   // Compare mode runs only the read scenarios, which work at any size.
   if (options.against === undefined) for (const size of options.sizes) refuseUnworkable(size, options);

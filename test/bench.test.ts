@@ -237,6 +237,12 @@ describe('bench compare mode (--against)', () => {
     expect(() => parseOptions(['--against', '59d0a31', '--sizes', '10000,100000'])).toThrow(/one data size/);
     expect(() => parseOptions(['--against=--upload-pack=x'])).toThrow(/takes a commit/);
     expect(() => parseOptions(['--pairs', '4'])).toThrow(/give --against/);
+    // One commit against itself under two settings: each side's server gets its own.
+    expect(parseOptions(['--against', 'HEAD', '--env-a', 'METRICS=public', '--env-b', 'METRICS=off,OTEL_TRACES_SAMPLER_ARG=0.1']).sideEnv)
+      .toEqual({ a: { METRICS: 'public' }, b: { METRICS: 'off', OTEL_TRACES_SAMPLER_ARG: '0.1' } });
+    expect(parseOptions(['--against', 'HEAD']).sideEnv).toEqual({ a: {}, b: {} });
+    expect(() => parseOptions(['--against', 'HEAD', '--env-a', 'metrics=on'])).toThrow(/KEY=value pairs/);
+    expect(() => parseOptions(['--env-b', 'METRICS=off'])).toThrow(/--env-b is for compare mode/);
   });
 
   it('compares medians of server and database CPU per request, and flags a rise above 10%', () => {
