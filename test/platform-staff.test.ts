@@ -112,6 +112,27 @@ describe('invitations', () => {
     expect((await t.api('GET', '/api/admin/staff-invitations', as(admin))).body.items.map((i: { id: number }) => i.id)).toContain(link.invitation.id);
   });
 
+  it('a shop invitation and a staff invitation accepted at the same moment: one wins, never both, several rounds', async () => {
+    const admin = await newAdmin(t);
+    const shop = await newShop(t);
+    const owner = await newMember(t, shop.id, ShopRole.Owner);
+    for (let round = 0; round < 6; round++) {
+      const person = await newCustomer(t);
+      const staffLink = await invite(admin, person.email);
+      const shopLink = (await t.api('POST', '/api/merchant/invitations', { ...as(owner), body: { email: person.email, role: 'catalog' } })).body;
+      const [asStaff, asMember] = await Promise.all([accept(person, staffLink.token), t.api('POST', '/api/me/invitations/accept', { ...as(person), body: { token: shopLink.token } })]);
+      const outcome = [asStaff, asMember].map((r) => (r.status < 300 ? 'done' : r.body.error.code));
+      const memberships = (await t.sql<{ n: number }>('select count(*)::int as n from shop_membership where user_id = ?', [person.id]))[0].n;
+      if (outcome[0] === 'done') {
+        expect(outcome[1]).toBe('INVITATION_NOT_FOR_STAFF');
+        expect([await account(person.id), memberships]).toEqual([{ role: 'platform_admin', platform_role: 'support' }, 0]);
+      } else {
+        expect(outcome).toEqual(['INVITATION_NOT_FOR_SHOP_MEMBER', 'done']);
+        expect([await account(person.id), memberships]).toEqual([{ role: 'shop_operator', platform_role: null }, 1]);
+      }
+    }
+  });
+
   it('only an admin manages the staff; bad input is a 400 and changes nothing', async () => {
     const admin = await newAdmin(t);
     const target = await newStaff(t, PlatformRole.Content);
