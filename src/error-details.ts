@@ -1,8 +1,8 @@
 /**
- * Every key an error's `details` may carry, with the kind of its value: `AppError` takes only these
- * (src/errors.ts), so both doors can describe details as a type. REST answers them as written here
- * (snake_case); GraphQL camelCases the names (`UserErrorDetails`) and spells closed-set values
- * (`enum`, `enum list`) as its enums do (`status: "CANCELLED"`).
+ * Every key an error's `details` may carry, with the kind of its value: each code declares which of
+ * these it carries (src/error-codes.ts), so both doors can describe details as a type. REST answers
+ * them as written here (snake_case); GraphQL camelCases the names (`UserErrorDetails`) and spells
+ * closed-set values (`enum`, `enum list`) as its enums do (`status: "CANCELLED"`).
  */
 export const ERROR_DETAIL_KINDS = {
   id: 'int',
@@ -96,4 +96,8 @@ interface DetailValues {
   problems: InputProblem[];
 }
 
-export type ErrorDetails = { [K in ErrorDetailKey]?: DetailValues[(typeof ERROR_DETAIL_KINDS)[K]] };
+/** The value of detail key `K`, by its kind. */
+export type ErrorDetailValue<K extends ErrorDetailKey> = DetailValues[(typeof ERROR_DETAIL_KINDS)[K]];
+
+/** Any details: every key optional. What a code carries is declared per code (src/error-codes.ts). */
+export type ErrorDetails = { [K in ErrorDetailKey]?: ErrorDetailValue<K> };

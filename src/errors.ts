@@ -1,35 +1,72 @@
 /**
  * The one error family of the service. Services throw AppError; each door maps it once:
  * REST to `{"error": {code, message, details}}` with the status, GraphQL to `extensions.code`.
- * Codes are stable and listed in docs/api.md.
+ * Codes are stable and listed in docs/api.md; each code's details are declared with it
+ * (src/error-codes.ts), and the compiler holds every throw to that declaration.
  */
-import type { ErrorCode } from './error-codes.js';
-import type { ErrorDetails } from './error-details.js';
+import type { CodeWithoutRequiredDetails, ErrorCode, OptionalDetailKey, RequiredDetailKey } from './error-codes.js';
+import type { ErrorDetailValue, ErrorDetails } from './error-details.js';
 
 export type { ErrorDetails };
 
-export class AppError extends Error {
+/** The details of code `C`: its required keys, and any of its optional ones. */
+export type DetailsOf<C extends ErrorCode> = { [K in RequiredDetailKey<C>]: ErrorDetailValue<K> } & {
+  [K in OptionalDetailKey<C>]?: ErrorDetailValue<K>;
+};
+
+/**
+ * The details argument a throw of code `C` takes: required when the code has required keys, absent
+ * when it has no keys. A code known only as one of several takes none, and only when none of them
+ * has required keys (the unique keys' codes, say).
+ */
+export type DetailsArgument<C extends ErrorCode> = [RequiredDetailKey<C>] extends [never]
+  ? [C] extends [CodeWithoutRequiredDetails]
+    ? [OptionalDetailKey<C>] extends [never]
+      ? []
+      : [details?: DetailsOf<C>]
+    : [details: never]
+  : [details: DetailsOf<C>];
+
+export class AppError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly details?: ErrorDetails;
+
   constructor(
-    readonly code: ErrorCode,
+    readonly code: C,
     readonly status: number,
     message: string,
-    readonly details?: ErrorDetails,
+    ...[details]: DetailsArgument<C>
   ) {
     super(message);
     this.name = 'AppError';
+    this.details = details;
+  }
+
+  /** The usual check, declared so that `instanceof` narrows to an AppError of some code (not of `any`). */
+  static override [Symbol.hasInstance](value: unknown): value is AppError {
+    return Function.prototype[Symbol.hasInstance].call(this, value);
   }
 }
 
-export const validationError = (message: string, details?: ErrorDetails) =>
+/** AppError's constructor without the per-code check, for `respelled` alone. */
+const AnyAppError = AppError as unknown as new (code: ErrorCode, status: number, message: string, details?: ErrorDetails) => AppError;
+
+/**
+ * `error` with another message and its details' values spelt another way (the REST door's field
+ * names): the keys stay the ones its code declared, so the copy skips the constructor's check.
+ */
+export const respelled = (error: AppError, message: string, details: ErrorDetails | undefined): AppError =>
+  new AnyAppError(error.code, error.status, message, details);
+
+export const validationError = (message: string, details: DetailsOf<'VALIDATION_FAILED'>) =>
   new AppError('VALIDATION_FAILED', 400, message, details);
 export const unauthenticated = (message = 'Sign in to continue') => new AppError('UNAUTHENTICATED', 401, message);
 export const forbidden = (message = 'You are not allowed to do this') => new AppError('FORBIDDEN', 403, message);
-export const notFound = (what: string, details?: ErrorDetails) =>
+export const notFound = (what: string, details?: DetailsOf<'NOT_FOUND'>) =>
   new AppError('NOT_FOUND', 404, `${what} not found`, details);
-export const conflict = (code: ErrorCode, message: string, details?: ErrorDetails) =>
-  new AppError(code, 409, message, details);
-export const refused = (code: ErrorCode, message: string, details?: ErrorDetails) =>
-  new AppError(code, 422, message, details);
+export const conflict = <C extends ErrorCode>(code: C, message: string, ...details: DetailsArgument<C>) =>
+  new AppError(code, 409, message, ...details);
+export const refused = <C extends ErrorCode>(code: C, message: string, ...details: DetailsArgument<C>) =>
+  new AppError(code, 422, message, ...details);
 
 /**
  * SQLSTATEs and socket errors of a connection that failed, not of a statement: refused, reset, ended
@@ -100,9 +137,10 @@ export function connectionLost(error: unknown): boolean {
 /**
  * Unique keys whose violation has a domain meaning. A use case may check first and answer with the
  * code itself; a concurrent request that passed the same check loses at the unique key, and gets the
- * same answer from here instead of a 500 (registration relies on the key alone).
+ * same answer from here instead of a 500 (registration relies on the key alone). From here the answer
+ * has no details (the violation names no row), so these codes declare no required keys.
  */
-const UNIQUE_CONSTRAINT_CODES: Record<string, [code: ErrorCode, message: string]> = {
+const UNIQUE_CONSTRAINT_CODES: Record<string, [code: CodeWithoutRequiredDetails, message: string]> = {
   app_user_email_unique: ['EMAIL_TAKEN', 'An account with this email already exists'],
   coupon_customer_template_unique: ['COUPON_ALREADY_CLAIMED', 'You already hold a coupon from this template'],
   group_buy_membership_group_id_customer_id_unique: ['GROUP_ALREADY_JOINED', 'You already hold an order in this group'],

@@ -24,9 +24,16 @@ describe('regions', () => {
     expect(new Set(codes).size).toBe(34);
     expect(codes.filter((c: string) => !['CN-HK', 'CN-MO', 'CN-TW'].includes(c))).toHaveLength(31);
     expect(rest.body.items).toContainEqual({ code: 'CN-HB', name: 'Hubei', local_name: '湖北' });
+    // By name, as a shopper looks for theirs: Anhui first, Zhejiang last, Hebei before Henan before Hubei.
+    const names = rest.body.items.map((r: { name: string }) => r.name);
+    expect(names).toEqual([...names].sort((a: string, b: string) => a.localeCompare(b, 'en')));
+    expect([names[0], names.at(-1)]).toEqual(['Anhui', 'Zhejiang']);
+    expect(names.indexOf('Hebei')).toBeLessThan(names.indexOf('Henan'));
+    expect(names.indexOf('Henan')).toBeLessThan(names.indexOf('Hubei'));
     const gql = await t.gql('{ regions { code name localName } }');
-    // GraphQL spells each code as its RegionCode enum value (CN_HB for CN-HB).
-    expect(gql.data.regions).toEqual(SHIPPING_REGIONS.map((r) => ({ ...r, code: r.code.replace('-', '_') })));
+    // GraphQL spells each code as its RegionCode enum value (CN_HB for CN-HB), in the same order.
+    expect(gql.data.regions).toEqual(rest.body.items.map((r: { code: string; name: string; local_name: string }) => ({ code: r.code.replace('-', '_'), name: r.name, localName: r.local_name })));
+    expect(gql.data.regions).toHaveLength(SHIPPING_REGIONS.length);
   });
 });
 

@@ -12,6 +12,7 @@ import { graphqlSchema } from '../src/resolvers/schema.js';
 import { grantOf, Permission, type PermissionHolder } from '../src/shared/permissions.js';
 import { ShopRole } from '../src/entities/shop-membership.entity.js';
 import { PlatformRole, Role } from '../src/entities/user.entity.js';
+import { subscribe } from './support/subscriptions.js';
 
 /**
  * The authorization matrix (issue 41): every operation of both doors, read from the route table and
@@ -20,7 +21,8 @@ import { PlatformRole, Role } from '../src/entities/user.entity.js';
  * (GraphQL: a top-level error with that code on the field); anything else (a 404 of the dummy id, a
  * 400 of the empty body, a success) means the door let it through. Zero unexpected allowances, and
  * no unexpected refusals either (those would be a door and its use case disagreeing). An operation
- * without a declared permission fails the test.
+ * without a declared permission fails the test. Subscriptions are subscribed to over a real
+ * websocket, as a client does, since a refusal there comes from the subscribe step, not a request.
  */
 
 interface Role_ {
@@ -33,7 +35,6 @@ interface Role_ {
 }
 
 let t: TestApp;
-let shopId: number;
 const roles: Role_[] = [];
 const NONE_HERE: PermissionHolder = { role: Role.ShopOperator, shopRole: null, platformRole: null };
 
@@ -41,7 +42,6 @@ beforeAll(async () => {
   t = await startTestApp();
   const shop = await newShop(t);
   const other = await newShop(t);
-  shopId = shop.id;
   roles.push({ name: 'anonymous', holder: null });
   roles.push({ name: 'customer', holder: customerHolder, user: await newCustomer(t) });
   for (const role of Object.values(ShopRole)) roles.push({ name: `shop ${role}`, holder: memberHolder(role), user: await newMember(t, shop.id, role) });
@@ -78,7 +78,7 @@ async function tokenOf(role: Role_): Promise<string | undefined> {
 interface Finding {
   op: string;
   role: string;
-  expected: 'allowed' | 'refused';
+  expected: 'allowed' | 'refused' | `refused ${string}`;
   got: string;
 }
 
@@ -147,7 +147,7 @@ function literal(type: GraphQLInputType): string {
 }
 
 /** The operation that calls root field `field` with its required arguments, selecting only `__typename` below it. */
-function operationOf(kind: 'query' | 'mutation', field: GraphQLField<unknown, unknown>): string {
+function operationOf(kind: 'query' | 'mutation' | 'subscription', field: GraphQLField<unknown, unknown>): string {
   const args = field.args.filter((a) => isNonNullType(a.type) && a.defaultValue === undefined);
   const argText = args.length > 0 ? `(${args.map((a) => `${a.name}: ${literal(a.type)}`).join(', ')})` : '';
   const named = getNamedType(getNullableType(field.type));
@@ -201,4 +201,56 @@ describe('GraphQL: every root field of the schema, by every role', () => {
     expect(findings.filter((f) => f.expected === 'refused')).toEqual([]);
     expect(findings).toEqual([]);
   }, 600_000);
+});
+
+/** The codes a refusal is told by: a refused socket's close reason, or a refused operation's error code. */
+const REFUSALS = new Set(['FORBIDDEN', 'UNAUTHENTICATED', 'TOKEN_INVALID', 'TOKEN_EXPIRED']);
+
+describe('GraphQL subscriptions over a websocket, by every role', () => {
+  let schema: GraphQLSchema;
+  beforeAll(async () => {
+    schema = await graphqlSchema();
+  });
+
+  /**
+   * Each subscription field is subscribed to for real, as a client does: a graphql-ws connection with
+   * the role's bearer token and the shop it names in `connectionParams`. Refused: the connection is
+   * closed (4401, an anonymous caller: every socket needs an account) or the operation answers
+   * FORBIDDEN. Allowed: the server listens for events for it, or answers it otherwise (the dummy
+   * payment id's NOT_FOUND, which comes after the door). A subscription with no declared permission
+   * is a finding of its own.
+   */
+  it('allows exactly the roles that hold the declared permission', async () => {
+    const fields = Object.values(schema.getSubscriptionType()?.getFields() ?? {});
+    expect(fields.map((f) => f.name).sort()).toEqual(expect.arrayContaining(['events', 'myOrderEvents', 'paymentUpdates']));
+    const findings: Finding[] = [];
+    let subscribed = 0;
+    for (const field of fields) {
+      const permissions = permissionsOf(field);
+      if (!permissions?.length) {
+        findings.push({ op: `subscription ${field.name} (no permission)`, role: '*', expected: 'refused', got: 'undeclared' });
+        continue;
+      }
+      for (const role of roles) {
+        const live = await subscribe(t, operationOf('subscription', field), { token: await tokenOf(role), shopId: role.shopHeader });
+        // A closed socket ends the subscription with its close event; errors the server raises before
+        // the operation runs end it with their list; errors of the operation come as its first result.
+        const close = live.error && !Array.isArray(live.error) ? (live.error as { code?: number; reason?: string }) : null;
+        const errors = (Array.isArray(live.error) ? live.error : live.results[0]?.errors) as { extensions?: { code?: unknown } }[] | undefined;
+        const got = close ? `close ${close.code} ${close.reason}` : errors ? String(errors[0].extensions?.code) : live.results.length ? 'data' : live.completed ? 'completed' : 'listening';
+        const refused = close ? close.code === 4401 && REFUSALS.has(close.reason ?? '') : errors?.some((e) => REFUSALS.has(String(e.extensions?.code))) ?? false;
+        const should = expected(role, permissions);
+        // Refused for the reason the table gives: no account at all, or an account without the permission.
+        const reason = role.user ? 'FORBIDDEN' : 'close 4401 UNAUTHENTICATED';
+        if (refused === should || (refused && got !== reason)) {
+          findings.push({ op: `subscription ${field.name} (${permissions.join(' | ')})`, role: role.name, expected: should ? 'allowed' : `refused ${reason}`, got });
+        }
+        await live.close();
+        subscribed++;
+      }
+    }
+    expect(findings.filter((f) => f.expected !== 'allowed')).toEqual([]);
+    expect(findings).toEqual([]);
+    expect(subscribed).toBe(fields.length * roles.length);
+  }, 120_000);
 });

@@ -42,8 +42,13 @@ it('generates types without unknown', () => {
   const typed = types.replace(/^\s*\[name: string\]: unknown;\n/gm, '').replace(/^\s*\[key: string\]: unknown;\n/m, '');
   expect(types.match(/\[key: string\]: unknown;/g)).toHaveLength(1);
   expect(typed.match(/.*\bunknown\b.*/g) ?? []).toEqual([]);
-  // Per-operation error codes survive as unions of literals: checkout's 409s, for one.
-  expect(types).toContain('code: "CART_CHANGED" | "CONFLICT" | "FLASH_SALE_LIMIT_CHANGED" | "FLASH_SALE_STOCK_CHANGED" | "GROUP_ALREADY_JOINED" | "RESOURCE_LOCKED";');
+  // Per-operation error codes survive as a union of the codes' own types, checkout's 409s for one,
+  // each with its code as a literal and its details' keys (required ones required, no others).
+  const schema = (name: string) => `components["schemas"]["${name}"]`;
+  expect(types).toContain(`error: ${['CartChanged', 'Conflict', 'FlashSaleLimitChanged', 'FlashSaleStockChanged', 'GroupAlreadyJoined', 'ResourceLocked'].map((code) => schema(`${code}Error`)).join(' | ')};`);
+  const cartChanged = types.slice(types.indexOf('CartChangedError: {'), types.indexOf('CartEmptyError: {'));
+  expect(cartChanged).toContain('code: "CART_CHANGED";');
+  expect(cartChanged).toMatch(/details: \{\s*customer_id: number;\s*\};/);
 });
 
 it('compiles the purchase strictly against them, with no cast, any or unknown in it', () => {

@@ -59,7 +59,7 @@ describe('OpenAPI document', () => {
     expect(() => expectDocumentedAnswer('GET', '/api/secret', 200, {})).toThrow(/no such operation/);
     expect(() => expectDocumentedAnswer('GET', '/api/secret', 404, { error: { code: 'ROUTE_NOT_FOUND', message: 'x' } })).not.toThrow();
     expect(() => expectDocumentedAnswer('DELETE', '/api/products', 200, {})).toThrow(/no such operation/);
-    expect(() => expectDocumentedAnswer('DELETE', '/api/products', 405, { error: { code: 'METHOD_NOT_ALLOWED', message: 'x' } })).not.toThrow();
+    expect(() => expectDocumentedAnswer('DELETE', '/api/products', 405, { error: { code: 'METHOD_NOT_ALLOWED', message: 'x', details: { allowed: ['GET', 'HEAD'] } } })).not.toThrow();
     // 204 has no body.
     expect(() => expectDocumentedAnswer('POST', '/api/auth/logout', 204, undefined)).not.toThrow();
   });
@@ -81,13 +81,37 @@ describe('OpenAPI document', () => {
     expect(() => expectDocumentedAnswer('GET', '/api/products', 400, { error: { code: 'INSUFFICIENT_STOCK', message: 'x' } }, id)).toThrow(/does not fit/);
   });
 
-  it("lists checkout's lost races among its 409s, as enums generators keep", () => {
+  it("lists checkout's lost races among its 409s, each code its own object told apart by `code`", () => {
     const checkout = (document() as unknown as { paths: Record<string, Record<string, { responses: Record<string, any> }>> }).paths['/api/checkout'].post;
     const conflict = checkout.responses['409'];
     expect(conflict.$ref).toBeUndefined();
-    expect(conflict.content['application/json'].schema.properties.error.properties.code.enum).toEqual(
-      ['CART_CHANGED', 'CONFLICT', 'FLASH_SALE_LIMIT_CHANGED', 'FLASH_SALE_STOCK_CHANGED', 'GROUP_ALREADY_JOINED', 'RESOURCE_LOCKED'],
-    );
+    const error = conflict.content['application/json'].schema.properties.error;
+    const codes = ['CART_CHANGED', 'CONFLICT', 'FLASH_SALE_LIMIT_CHANGED', 'FLASH_SALE_STOCK_CHANGED', 'GROUP_ALREADY_JOINED', 'RESOURCE_LOCKED'];
+    expect(error.discriminator.propertyName).toBe('code');
+    expect(Object.keys(error.discriminator.mapping)).toEqual(codes);
+    expect(error.oneOf).toEqual(codes.map((code) => ({ $ref: error.discriminator.mapping[code] })));
+    const schemas = (document() as unknown as { components: { schemas: Record<string, any> } }).components.schemas;
+    const cartChanged = schemas[String(error.discriminator.mapping.CART_CHANGED).split('/').pop()!];
+    expect(cartChanged.properties.code.const).toBe('CART_CHANGED');
+    expect(cartChanged.required).toEqual(['code', 'message', 'details']);
+    expect(cartChanged.properties.details).toMatchObject({ required: ['customer_id'], additionalProperties: false, properties: { customer_id: { type: 'integer' } } });
+  });
+
+  it("fails an error answer with a key its code does not declare, or without one its code requires", () => {
+    const body = (code: string, details?: object) => ({ error: { code, message: 'x', ...(details ? { details } : {}) } });
+    const stock = { sku_id: 1, requested: 3, available: 2 };
+    expect(() => expectDocumentedAnswer('POST', '/api/checkout', 422, body('INSUFFICIENT_STOCK', stock))).not.toThrow();
+    expect(() => expectDocumentedAnswer('POST', '/api/checkout', 422, body('INSUFFICIENT_STOCK', { ...stock, coupon_id: 4 }))).toThrow(/INSUFFICIENT_STOCK object: \/details must NOT have additional properties/);
+    expect(() => expectDocumentedAnswer('POST', '/api/checkout', 422, body('INSUFFICIENT_STOCK', { ...stock, requested: '3' }))).toThrow(/\/details\/requested must be integer/);
+    expect(() => expectDocumentedAnswer('POST', '/api/checkout', 409, body('CART_CHANGED'))).toThrow(/CART_CHANGED object: .* must have required property 'details'/);
+    expect(() => expectDocumentedAnswer('POST', '/api/checkout', 409, body('CART_CHANGED', {}))).toThrow(/must have required property 'customer_id'/);
+    expect(() => expectDocumentedAnswer('POST', '/api/checkout', 409, body('CART_CHANGED', { customer_id: 7 }))).not.toThrow();
+    // A code without details answers none; a code the operation does not list is named as such.
+    expect(() => expectDocumentedAnswer('POST', '/api/checkout', 422, body('CART_EMPTY'))).not.toThrow();
+    expect(() => expectDocumentedAnswer('POST', '/api/checkout', 422, body('CART_EMPTY', { id: 1 }))).toThrow(/CART_EMPTY object: .*additional properties/);
+    expect(() => expectDocumentedAnswer('POST', '/api/checkout', 422, body('ADDRESS_BOOK_FULL', { limit: 20 }))).toThrow(/ADDRESS_BOOK_FULL is not one this answer documents/);
+    expect(() => expectDocumentedAnswer('GET', '/api/products/1', 404, body('NOT_FOUND', { id: 1 }))).not.toThrow();
+    expect(() => expectDocumentedAnswer('GET', '/api/products/1', 404, body('NOT_FOUND', { coupon_id: 1 }))).toThrow(/additional properties/);
   });
 
   it('states the webhook URL by the pattern the server applies: what it refuses by shape, the document refuses', async () => {

@@ -265,7 +265,7 @@ describe('what a move does in its transaction', () => {
 
   it('rolls the move back with a subscriber that refuses', async () => {
     const orderId = await orderIn(OrderStatus.PendingPayment);
-    const refusing: OrderTransitionHooks = { on: { 'order.paid': [() => Promise.reject(new AppError('GROUP_FULL', 422, 'refused by a subscriber'))] } };
+    const refusing: OrderTransitionHooks = { on: { 'order.paid': [() => Promise.reject(new AppError('GROUP_FULL', 422, 'refused by a subscriber', { group_id: 1, capacity: 2 }))] } };
     await expect(move('pay', orderId, refusing)).rejects.toMatchObject({ code: 'GROUP_FULL' });
     expect(await statusOf(orderId)).toBe(OrderStatus.PendingPayment);
   });

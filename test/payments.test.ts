@@ -1,4 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { SandboxProvider } from '../src/services/payments/sandbox-provider.js';
 import { queryPendingPayments } from '../src/services/payments/payment.service.js';
@@ -187,6 +189,34 @@ describe('the sandbox gateway', () => {
     }
     expect(await t.sql(`select count(*)::int as n from balance where kind = 'clearing_sandbox'`)).toEqual([{ n: 8 }]);
     await expectLedgerReplays(t);
+  });
+
+  it('sends its notification again while the server does not take it (503), as gateways retry, and the payment is captured once', async () => {
+    // A front that answers 503 to the first two deliveries (a busy server), then passes them to the server.
+    let deliveries = 0;
+    const front = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        deliveries++;
+        if (deliveries <= 2) return void res.writeHead(503).end();
+        const signature = String(req.headers['sandbox-signature'] ?? '');
+        void notify(t, Buffer.concat(chunks).toString(), signature).then((answer) => res.writeHead(answer.status).end());
+      });
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    sandboxOf(t).deliverTo(`http://127.0.0.1:${(front.address() as AddressInfo).port}`);
+    try {
+      const { customer, orderIds } = await twoShopCheckout(t);
+      const payment = await startSandbox(t, customer, orderIds);
+      expect(await settled(t, payment.id)).toBe('captured');
+      expect(deliveries).toBe(3);
+      expect(await outcomes(t, payment.id)).toEqual(['captured']);
+      expect(await captures(t, payment.id)).toBe(1);
+    } finally {
+      sandboxOf(t).deliverTo(t.baseUrl);
+      await new Promise((resolve) => front.close(resolve));
+    }
   });
 
   it('fails on demand: the payment fails, the orders stay pending, no money moves; a retry with another payment works', async () => {

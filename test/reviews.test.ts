@@ -159,11 +159,17 @@ describe('merchant replies', () => {
 
 describe('public reads, summary and moderation', () => {
   it('pages visible reviews newest first with a rating summary; hidden ones leave both, and come back when shown', async () => {
-    const { product, review } = await reviewedShop();
+    const { shop, product, review } = await reviewedShop();
     const r5 = await review(5);
     const r4 = await review(4);
     const r1 = await review(1, 'Spam spam spam');
     const admin = await newAdmin(t);
+    // Every read names the product and the shop (moderators read names, not ids), over both doors.
+    const [{ productName, shopName }] = await t.sql<{ productName: string; shopName: string }>(
+      'select p.name as "productName", s.name as "shopName" from product p join shop s on s.id = p.shop_id where p.id = ?', [product.id]);
+    expect(r1).toMatchObject({ product_id: product.id, product_name: productName, shop_id: shop.id, shop_name: shopName });
+    const named = await t.gql('query { adminReviews(pageSize: 1) { items { id productName shopName } } }', {}, admin.token);
+    expect(named.data.adminReviews.items).toEqual([{ id: r1.id, productName, shopName }]);
 
     const page1 = await t.api('GET', `/api/products/${product.id}/reviews?page_size=2`);
     expect(page1.status).toBe(200);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newBrand, newCategory, newCustomer, newOperator, newShop, PASSWORD, type TestUser } from './support/fixtures.js';
-import { addToCart, checkoutOk, placeOrder, shopWithProduct } from './support/shopping.js';
+import { addToCart, checkoutOk, deliveredOrder, placeOrder, shopWithProduct } from './support/shopping.js';
 import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, MOBILE, sessionFor, StoreContext, TABLET } from './support/browser.js';
 import { webAppDir } from '../src/server/web-app.js';
 
@@ -29,6 +29,8 @@ const data = {} as {
   customer: TestUser;
   foreignOrderId: number;
   productId: number;
+  /** The product and shop of a review the moderation screen lists, by name. */
+  reviewed: { product: string; shop: string };
 };
 
 beforeAll(async () => {
@@ -42,6 +44,11 @@ beforeAll(async () => {
   // Another shop's order, which the operator must not open.
   const other = await shopWithProduct(t, [{ price: 999, stock: 5 }]);
   data.foreignOrderId = (await placeOrder(t, data.customer.token, other.product.skuIds[0])).id;
+  // A review of the other shop's product, for review moderation.
+  const delivered = await deliveredOrder(t, data.customer.token, (await newOperator(t, other.shop.id)).token, other.product.skuIds[0]);
+  await t.api('POST', `/api/orders/${delivered.id}/items/${delivered.items[0].id}/review`, { token: data.customer.token, body: { rating: 4, text: 'Sturdy and warm' } });
+  const [names] = await t.sql<{ product: string; shop: string }>('select p.name as product, s.name as shop from product p join shop s on s.id = p.shop_id where p.id = ?', [other.product.id]);
+  data.reviewed = names;
 });
 
 afterAll(async () => {
@@ -267,12 +274,17 @@ describe('the platform console', () => {
     await visitor.getByRole('link', { name: /Winter kettles/ }).click();
     await visitor.getByRole('heading', { name: 'Harbor Kettle' }).waitFor();
 
-    for (const [nav, name] of [['Brands', 'brands'], ['Shop profiles', 'shops'], ['Points mall', 'points'], ['Review moderation', 'reviews']] as const) {
+    for (const [nav, name] of [['Brands', 'brands'], ['Shops', 'shops'], ['Points mall', 'points'], ['Review moderation', 'reviews']] as const) {
       await go(page, nav);
       await page.getByRole('heading', { level: 1 }).waitFor();
       await page.waitForLoadState('networkidle');
       await ctx.screenshot(page, `admin-${name}`);
     }
+    // Review moderation names the product and the shop, not their ids.
+    const moderated = page.getByRole('row').filter({ hasText: 'Sturdy and warm' });
+    await moderated.getByRole('link', { name: data.reviewed.product }).waitFor();
+    expect(await moderated.innerText()).toContain(`from ${data.reviewed.shop}`);
+    expect(await moderated.innerText()).not.toMatch(/(product|shop) #/);
     expect(ctx.problems).toEqual([]);
     expect(visitorCtx.problems).toEqual([]);
   });

@@ -212,6 +212,10 @@ describe('the storefront in Chromium', () => {
 
     await page.getByRole('link', { name: 'Check out' }).click();
     await page.waitForURL('**/checkout');
+    // No region is chosen for a shopper without a saved address: no totals until they choose one.
+    await page.getByText('Choose the region you ship to: the freight, and so the totals, depend on it.').waitFor();
+    expect(await page.getByLabel('Region').inputValue()).toBe('');
+    await page.getByLabel('Region').selectOption({ label: 'Hubei 湖北' });
     await page.getByRole('group', { name: 'Harbor Tech' }).getByLabel('Coupon').selectOption({ label: 'Harbor ¥10 off' });
     const totals = page.getByRole('table', { name: 'Totals' });
     await totals.getByText('-¥10.00').waitFor();

@@ -13,7 +13,7 @@ import { Permission } from '../shared/permissions.js';
 @Resolver()
 export class AddressBookResolver {
   @Allow(Permission.Public)
-  @Query(() => [RegionType], { description: 'The regions the mall ships to: 31 mainland provinces, Hong Kong, Macau, Taiwan' })
+  @Query(() => [RegionType], { description: 'The regions the mall ships to: 31 mainland provinces, Hong Kong, Macau, Taiwan, by name' })
   regions() {
     return book.listRegions();
   }

@@ -9,7 +9,7 @@ const tag = 'Address book';
 /** The regions the mall ships to, and the customer's saved addresses. */
 export function addressBookRoutes(router: Router) {
   route(router, '/regions', {
-    get: { doc: { tag, summary: 'The regions the mall ships to (31 mainland provinces, Hong Kong, Macau, Taiwan)', permission: Permission.Public, response: RegionList }, handle: () => Promise.resolve({ items: book.listRegions() }) },
+    get: { doc: { tag, summary: 'The regions the mall ships to (31 mainland provinces, Hong Kong, Macau, Taiwan), by name', permission: Permission.Public, response: RegionList }, handle: () => Promise.resolve({ items: book.listRegions() }) },
   });
   route(router, '/me/addresses', {
     get: { doc: { tag, summary: "The customer's saved addresses, the default first", permission: Permission.Customer, response: SavedAddressList }, handle: async ({ ctx }) => ({ items: await book.listMyAddresses(ctx) }) },

@@ -1,5 +1,5 @@
 import type { Request, Response, NextFunction } from 'express';
-import { AppError, errorBody, toAppError } from '../errors.js';
+import { AppError, errorBody, respelled, toAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { dbRefusalCount } from '../metrics.js';
 import { requestLocals } from './request-locals.js';
@@ -88,7 +88,7 @@ function inRestCase(error: AppError): AppError {
   const message = isProblem(first) && error.message.startsWith(`${first.field}: `)
     ? `${snakePath(first.field)}${error.message.slice(first.field.length)}`
     : error.message;
-  return new AppError(error.code, error.status, message, { ...error.details, problems: renamed });
+  return respelled(error, message, { ...error.details, problems: renamed });
 }
 
 /** The one place where anything thrown during a REST call becomes the common error shape. */

@@ -1,7 +1,7 @@
 import { encodeEvent, type EventEnvelope, type EventName, type NewEvent, type PendingEvents } from './domain-event.js';
 import { storeEvents, storeTracedEvents } from './outbox.repository.js';
 import { tracing } from '../tracing.js';
-import { AppError, causeChain } from '../errors.js';
+import { AppError, causeChain, type DetailsArgument } from '../errors.js';
 import type { ErrorCode } from '../error-codes.js';
 import type { ServiceContext } from './context.js';
 import { runWriting } from '../db/request-scope.js';
@@ -19,9 +19,9 @@ const MAX_ATTEMPTS = 4;
  * activity stock taken by another checkout): the transaction is rerun like a serialization failure,
  * and the caller sees this 409 only when the last attempt loses too.
  */
-export class StaleReadConflict extends AppError {
-  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
-    super(code, 409, message, details);
+export class StaleReadConflict<C extends ErrorCode = ErrorCode> extends AppError<C> {
+  constructor(code: C, message: string, ...details: DetailsArgument<C>) {
+    super(code, 409, message, ...details);
   }
 }
 

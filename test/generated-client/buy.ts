@@ -33,10 +33,12 @@ if (cart.error) throw new Error(`cart: ${cart.error.error.code}`);
 const address: components['schemas']['ShippingAddress'] = { recipient: 'Generated Client', phone: '+86 138 0000 0001', region: 'CN-SH', address: '1 Typed Road, Shanghai' };
 
 // A bad address first (the compiler already refuses an unknown region; the server refuses what only it can
-// judge, a phone that is not one): the refusal is typed down to the field it names.
+// judge, a phone that is not one): the refusal is typed down to the field it names. Its code narrows its
+// details: a VALIDATION_FAILED always has `problems`.
 const refused = await api.POST('/api/checkout', { body: { shipping_address: { ...address, phone: 'call me' } }, headers });
-const problem = refused.error?.error.details?.problems?.[0];
-if (refused.error?.error.code !== 'VALIDATION_FAILED' || !problem) throw new Error('an invalid phone was not refused');
+const refusal = refused.error?.error;
+if (refusal?.code !== 'VALIDATION_FAILED') throw new Error('an invalid phone was not refused');
+const problem = refusal.details.problems[0];
 
 const checkoutKey = `buy-${Date.now()}`;
 const checkout = () => api.POST('/api/checkout', { params: { header: { 'Idempotency-Key': checkoutKey } }, body: { shipping_address: address }, headers });

@@ -1,5 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { buildOpenApiDocument } from '../../src/rest/openapi/document.js';
+import { codeSchemaName } from '../../src/rest/openapi/error-schemas.js';
+import type { ErrorCode } from '../../src/error-codes.js';
 
 /**
  * The contract test: every REST answer the suite receives (through `TestApp.api`, and the raw
@@ -36,6 +38,9 @@ type HeaderSource = Pick<Headers, 'get'>;
 
 let operations: Operation[] | undefined;
 let errorShape: ValidateFunction | undefined;
+/** Each code's own `error` object, compiled when first needed: says why an error answer does not fit. */
+const codeShapes = new Map<string, ValidateFunction | null>();
+let components: JsonObject | undefined;
 let ajv: Ajv2020 | undefined;
 let routerAnswers: Map<string, Answer> | undefined;
 /** The `webhooks` section's entries by event type: the body's validator and the signature headers. */
@@ -59,6 +64,7 @@ function answerOf(doc: JsonObject, response: JsonObject): Answer {
 
 function load(): Operation[] {
   const doc = buildOpenApiDocument() as JsonObject;
+  components = doc.components as JsonObject;
   ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
   ajv.addSchema({ $id: 'openapi.json', components: doc.components }, 'openapi.json');
   errorShape = ajv.compile(rebase({ $ref: '#/components/schemas/Error' }));
@@ -152,8 +158,28 @@ export function expectDocumentedAnswer(method: string, url: string, status: numb
   }
   answer.validate ??= ajv!.compile(rebase(answer.schema));
   if (!answer.validate(body)) {
-    throw new Error(`${where}: the answer does not fit the OpenAPI document: ${describeErrors(answer.validate)} (answer ${JSON.stringify(body)?.slice(0, 500)})`);
+    throw new Error(`${where}: the answer does not fit the OpenAPI document: ${whyNot(answer, body)} (answer ${JSON.stringify(body)?.slice(0, 500)})`);
   }
+}
+
+/**
+ * Why an answer does not fit: for an error, what its own code's object says (an undeclared key, a
+ * missing required one) or that the operation does not list the code; the errors of every branch of
+ * the `oneOf` would bury that.
+ */
+function whyNot(answer: Answer, body: unknown): string {
+  const error = (body as JsonObject | undefined)?.error as JsonObject | undefined;
+  const code = typeof error?.code === 'string' ? error.code : undefined;
+  if (code === undefined) return describeErrors(answer.validate!);
+  const mapping = ((answer.schema as JsonObject).properties?.error?.discriminator?.mapping ?? {}) as Record<string, string>;
+  if (!(code in mapping)) return `the code ${code} is not one this answer documents (${Object.keys(mapping).join(', ')})`;
+  if (!codeShapes.has(code)) {
+    const name = codeSchemaName(code as ErrorCode);
+    codeShapes.set(code, components!.schemas[name] ? ajv!.compile(rebase({ $ref: `#/components/schemas/${name}` })) : null);
+  }
+  const own = codeShapes.get(code);
+  if (own && !own(error)) return `its ${code} object: ${describeErrors(own)}`;
+  return describeErrors(answer.validate!);
 }
 
 /**

@@ -22,7 +22,9 @@ export class ReviewReply {
 export class Review {
   @Field(() => Int) id!: number;
   @Field(() => Int) productId!: number;
+  @Field({ description: "The product's name now" }) productName!: string;
   @Field(() => Int) shopId!: number;
+  @Field() shopName!: string;
   @Field(() => Int) orderItemId!: number;
   @Field() skuName!: string;
   @Field({ description: "The reviewer's display name masked to its first character" }) author!: string;

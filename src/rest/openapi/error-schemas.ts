@@ -1,12 +1,67 @@
-import type { ErrorCode } from '../../error-codes.js';
+import { ERROR_CODES, type ErrorCode, type ErrorCodeDeclaration } from '../../error-codes.js';
+import { ERROR_DETAIL_KINDS, type ErrorDetailKey, type ErrorDetailKind } from '../../error-details.js';
 import type { JsonSchema } from './json-schema.js';
-
-/** The codes whose `details.problems` lists every bad field: the answer always has it. */
-export const PROBLEM_CODES: readonly ErrorCode[] = ['VALIDATION_FAILED', 'DESTINATION_INVALID'];
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-/** The one error shape with `code` narrowed to `codes`: written out whole, so generators keep the enum. */
+/** The component schema of one code's `error` object: `NOT_FOUND` → `#/components/schemas/NotFoundError`. */
+export function codeSchemaName(code: ErrorCode): string {
+  return `${code.toLowerCase().split('_').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('')}Error`;
+}
+
+/** A detail's value by its kind, as REST answers it (a time as ISO 8601 text; `allowed` always a list). */
+const KIND_SCHEMAS: Record<ErrorDetailKind, JsonSchema> = {
+  int: { type: 'integer' },
+  string: { type: 'string' },
+  enum: { type: 'string' },
+  'enum list': { type: 'array', items: { type: 'string' } },
+  'date-time': { type: 'string', format: 'date-time' },
+  'text or list': { type: 'array', items: { type: 'string' } },
+  problems: { type: 'array', minItems: 1, items: ref('Problem') },
+};
+
+/** What a few keys mean beyond their name. */
+const KEY_NOTES: Partial<Record<ErrorDetailKey, JsonSchema>> = {
+  problems: { description: 'Every bad field of the request.' },
+  retry_after_seconds: { minimum: 0, description: 'When to try again, as `Retry-After` says.' },
+  allowed: { description: 'The values or methods that are taken.' },
+  parameter: { description: 'The query parameter at fault.' },
+};
+
+const detailSchema = (key: ErrorDetailKey): JsonSchema => ({ ...KIND_SCHEMAS[ERROR_DETAIL_KINDS[key]], ...KEY_NOTES[key] });
+
+/**
+ * One code's `error` object: the code, the message, and `details` with exactly the keys the code
+ * declares (src/error-codes.ts), its required ones required; a code that declares none has no
+ * `details`.
+ */
+function codeSchema(code: ErrorCode): JsonSchema {
+  const { status, required = [], optional = [] }: ErrorCodeDeclaration = ERROR_CODES[code];
+  const keys = [...required, ...optional];
+  const details: JsonSchema = {
+    type: 'object',
+    description: 'Machine-readable facts of the refusal.',
+    ...(required.length > 0 ? { required: [...required] } : {}),
+    additionalProperties: false,
+    properties: Object.fromEntries(keys.map((key) => [key, detailSchema(key)])),
+  };
+  return {
+    type: 'object',
+    description: `\`${code}\`, HTTP ${status}${keys.length === 0 ? '; no details' : ''}.`,
+    required: ['code', 'message', ...(required.length > 0 ? ['details'] : [])],
+    additionalProperties: false,
+    properties: {
+      code: { type: 'string', const: code, description: 'Stable; see the list in docs/api.md.' },
+      message: { type: 'string', description: 'For people; may change.' },
+      ...(keys.length > 0 ? { details } : {}),
+    },
+  };
+}
+
+/**
+ * The one error shape with `error` one of `codes`' own objects, told apart by `code` (a
+ * discriminator with its mapping), so a client reads `details` by code.
+ */
 export function errorBody(codes: readonly ErrorCode[]): JsonSchema {
   return {
     type: 'object',
@@ -14,16 +69,10 @@ export function errorBody(codes: readonly ErrorCode[]): JsonSchema {
     additionalProperties: false,
     properties: {
       error: {
-        type: 'object',
-        required: ['code', 'message'],
-        additionalProperties: false,
-        properties: {
-          code: { type: 'string', enum: codes, description: 'Stable; see the list in docs/api.md.' },
-          message: { type: 'string', description: 'For people; may change.' },
-          details: {
-            ...ref('ErrorDetails'),
-            ...(codes.some((code) => PROBLEM_CODES.includes(code)) ? { description: `Always there, with \`problems\`, for ${PROBLEM_CODES.map((c) => `\`${c}\``).join(' and ')}.` } : {}),
-          },
+        oneOf: codes.map((code) => ref(codeSchemaName(code))),
+        discriminator: {
+          propertyName: 'code',
+          mapping: Object.fromEntries(codes.map((code) => [code, ref(codeSchemaName(code)).$ref])),
         },
       },
     },
@@ -31,40 +80,14 @@ export function errorBody(codes: readonly ErrorCode[]): JsonSchema {
 }
 
 /**
- * The error shape's component schemas: `Error` (every code REST answers), `ErrorDetails` and
- * `Problem`. `details` holds the facts of a refusal: the named fields below where a code has them,
- * the rest (ids, amounts, states, by code: docs/api.md) as plain JSON values. The contract test
- * checks every error answer of the suite against them.
+ * The error shape's component schemas: `Error` (every code REST answers), each code's own `error`
+ * object (`#/components/schemas/NotFoundError`...), and `Problem`. The contract test checks every
+ * error answer of the suite against its operation's codes.
  */
 export function errorSchemas(codes: ErrorCode[]): Record<string, JsonSchema> {
   return {
     Error: { description: 'The one error shape of every REST answer that is not a success (docs/api.md).', ...errorBody(codes) },
-    ErrorDetails: {
-      type: 'object',
-      description: 'Machine-readable facts of the refusal, by code (docs/api.md).',
-      properties: {
-        problems: {
-          type: 'array',
-          minItems: 1,
-          items: ref('Problem'),
-          description: `Every bad field of the request (\`${PROBLEM_CODES.join('`, `')}\`).`,
-        },
-        retry_after_seconds: { type: 'integer', minimum: 0, description: 'When to try again (`RATE_LIMITED`, `SERVICE_BUSY`), as `Retry-After` says.' },
-        allowed: { type: 'array', items: { type: 'string' }, description: 'The values or methods that are taken (`SORT_UNSUPPORTED`, `METHOD_NOT_ALLOWED`, a content kind that does not exist).' },
-        parameter: { type: 'string', description: 'The query parameter at fault (`SORT_UNSUPPORTED`).' },
-      },
-      additionalProperties: ref('DetailValue'),
-    },
-    DetailValue: {
-      description: 'A fact of an error: an id, an amount, a state, a time, or a list of them.',
-      anyOf: [
-        { type: 'string' },
-        { type: 'number' },
-        { type: 'boolean' },
-        { type: 'null' },
-        { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'number' }] } },
-      ],
-    },
+    ...Object.fromEntries(codes.map((code) => [codeSchemaName(code), codeSchema(code)])),
     Problem: {
       type: 'object',
       required: ['field', 'message'],

@@ -37,7 +37,9 @@ export const Review = named(
   z.strictObject({
     id,
     productId: id,
+    productName: z.string(),
     shopId: id,
+    shopName: z.string(),
     orderItemId: id,
     skuName: z.string(),
     author: z.string(),

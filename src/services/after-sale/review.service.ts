@@ -21,7 +21,10 @@ import { auditedWrite } from '../../shared/audit.js';
 export interface ReviewView {
   id: number;
   productId: number;
+  /** The product's name now (moderators and shops read a name, not an id). */
+  productName: string;
   shopId: number;
+  shopName: string;
   orderItemId: number;
   skuName: string;
   /** The reviewer's display name masked to its first character. */
@@ -56,16 +59,18 @@ const reviews = (em: EntityManager) =>
   typedSql(em)
     .selectFrom('Review as r')
     .innerJoin('OrderItem as oi', 'oi.id', 'r.orderItem')
-    .innerJoin('User as u', 'u.id', 'r.customer');
+    .innerJoin('User as u', 'u.id', 'r.customer')
+    .innerJoin('Product as p', 'p.id', 'r.product')
+    .innerJoin('Shop as s', 's.id', 'r.shop');
 type Reviews = ReturnType<typeof reviews>;
 
-const withAuthor = (query: Reviews) => query.selectAll('r').select(['oi.skuName', 'u.displayName']).orderBy('r.id', 'desc');
+const withAuthor = (query: Reviews) => query.selectAll('r').select(['oi.skuName', 'u.displayName', 'p.name as productName', 's.name as shopName']).orderBy('r.id', 'desc');
 
-type ReviewRow = Database['Review'] & { skuName: string; displayName: string };
+type ReviewRow = Database['Review'] & { skuName: string; displayName: string; productName: string; shopName: string };
 
 function toView(r: ReviewRow): ReviewView {
   return {
-    id: r.id, productId: r.product, shopId: r.shop, orderItemId: r.orderItem, skuName: r.skuName,
+    id: r.id, productId: r.product, productName: r.productName, shopId: r.shop, shopName: r.shopName, orderItemId: r.orderItem, skuName: r.skuName,
     author: mask(r.displayName), rating: r.rating, text: r.body, imageUrls: r.imageUrls, hidden: r.hidden,
     reply: r.reply !== null && r.repliedAt !== null ? { text: r.reply, repliedAt: r.repliedAt } : undefined,
     createdAt: r.createdAt,

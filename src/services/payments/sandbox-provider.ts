@@ -19,6 +19,9 @@ export interface SandboxSettings {
 
 const SIGNATURE_HEADER = 'sandbox-signature';
 
+/** How many times a notification the server did not take is sent again. */
+const NOTIFY_RETRIES = 5;
+
 export class SandboxProvider implements PaymentProvider {
   readonly method = 'sandbox' as const;
   readonly clearing = BalanceKind.SandboxClearing;
@@ -35,6 +38,7 @@ export class SandboxProvider implements PaymentProvider {
 
   /** Stops notifications still waiting (the server is stopping; the sweep finds those payments later). */
   stop(): void {
+    this.notifyUrl = undefined; // a delivery in flight sends no retry
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }
@@ -102,23 +106,34 @@ export class SandboxProvider implements PaymentProvider {
     return { body, signature: this.sign(body) };
   }
 
-  private schedule(reference: string): void {
+  /**
+   * Sends the notification after `delayMs`, and again while the server does not take it (no answer,
+   * or not a 2xx: a busy or restarting server answers 503), as gateways do (Alipay retries for a day,
+   * Stripe for three): after 1, 2, 4, 8 and 16 s. A notification already acted on is answered as a
+   * duplicate, so one more is harmless. After the last try the pending-payment sweep's query finds
+   * the payment.
+   */
+  private schedule(reference: string, attempt = 0): void {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      void this.notify(reference);
-    }, this.settings.delayMs);
+      void this.notify(reference).then((taken) => {
+        if (!taken && attempt < NOTIFY_RETRIES && this.notifyUrl) this.schedule(reference, attempt + 1);
+      });
+    }, attempt === 0 ? this.settings.delayMs : 1000 * 2 ** (attempt - 1));
     timer.unref();
     this.timers.add(timer);
   }
 
-  /** Best effort, as a gateway's first delivery: a failure is left to the sweep's query. */
-  private async notify(reference: string): Promise<void> {
+  /** One delivery of the notification: whether the server took it (a 2xx). */
+  private async notify(reference: string): Promise<boolean> {
     const notification = this.notificationFor(reference);
-    if (!this.notifyUrl || !notification) return;
+    if (!this.notifyUrl || !notification) return true;
     try {
-      await fetch(this.notifyUrl, { method: 'POST', headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: notification.signature }, body: notification.body, signal: AbortSignal.timeout(10_000) });
+      const answer = await fetch(this.notifyUrl, { method: 'POST', headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: notification.signature }, body: notification.body, signal: AbortSignal.timeout(10_000) });
+      await answer.body?.cancel();
+      return answer.ok;
     } catch {
-      // The server is stopping or busy: the pending-payment sweep queries the sandbox instead.
+      return false;
     }
   }
 

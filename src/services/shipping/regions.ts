@@ -65,8 +65,14 @@ export const SHIPPING_REGIONS: readonly RegionView[] = [
   { code: 'CN-TW', name: 'Taiwan', localName: '台湾' },
 ];
 
+/**
+ * The regions as a shopper looks for theirs: by name, A to Z (the list above is by code, where
+ * Hebei, Henan and Hubei are CN-HE, CN-HA and CN-HB). Sorted once, with a fixed locale, so every
+ * process answers the same order.
+ */
+const BY_NAME: readonly RegionView[] = [...SHIPPING_REGIONS].sort((a, b) => a.name.localeCompare(b.name, 'en'));
 
-/** The regions, in the list's order (mainland by code, then Hong Kong, Macau, Taiwan). */
+/** The regions, by name. */
 export function listShippingRegions(): RegionView[] {
-  return SHIPPING_REGIONS.map((r) => ({ ...r }));
+  return BY_NAME.map((r) => ({ ...r }));
 }

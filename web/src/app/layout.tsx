@@ -1,8 +1,9 @@
 import { Suspense } from 'react';
-import { Link, NavLink, Outlet, useNavigate, useNavigation } from 'react-router';
+import { Link, NavLink, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { useSession } from '../auth/session';
+import { loginPathFor } from '../auth/require-sign-in';
 import { Loading } from '../ui/query-state';
 import { SearchBox } from '../search/search-box';
 import { useGuestCartCount } from '../cart/guest-cart';
@@ -41,6 +42,16 @@ function GuestCartLink() {
   return <CartLink count={useGuestCartCount()} />;
 }
 
+/**
+ * Sign in, and come back to the page it was clicked on (the cart, a product); from the sign-in or
+ * registration page itself, or from the home page, there is nothing to come back to.
+ */
+function SignInLink() {
+  const location = useLocation();
+  const back = ['/', '/login', '/register'].includes(location.pathname) ? '/login' : loginPathFor(location);
+  return <NavLink to={back}>Sign in</NavLink>;
+}
+
 function AccountNav() {
   const { session, signOut } = useSession();
   const [, logout] = useMutation(Logout);
@@ -52,7 +63,7 @@ function AccountNav() {
           <GuestCartLink />
         </li>
         <li>
-          <NavLink to="/login">Sign in</NavLink>
+          <SignInLink />
         </li>
         <li>
           <NavLink to="/register">Register</NavLink>
@@ -142,7 +153,9 @@ export function Layout() {
         </Suspense>
       </main>
       <footer className="site-footer">
-        <p>Mallfront: one storefront, many shops.</p>
+        <p>
+          Mallfront: one storefront, many shops. <Link to="/open-shop">Open a shop</Link>
+        </p>
       </footer>
     </>
   );

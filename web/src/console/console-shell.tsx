@@ -1,5 +1,5 @@
 import { createContext, Suspense, useContext, useEffect, type ReactNode } from 'react';
-import { Link, Navigate, NavLink } from 'react-router';
+import { Link, Navigate, NavLink, useLocation } from 'react-router';
 import { useQuery } from 'urql';
 import { graphql } from './gql';
 import type { ConsoleShellQuery as ConsoleShellData, Permission, ShopRole } from './gql/graphql';
@@ -47,6 +47,16 @@ export const shopRoleLabel = (role: ShopRole): string => role.toLowerCase();
 
 /** Whether a member holding `permissions` may open the screen `link`. */
 const opens = (link: ConsoleLink, permissions: readonly Permission[]): boolean => !link.permission || permissions.includes(link.permission);
+
+/**
+ * The screen of the console's menu that `pathname` is on (its own address or one below it, the
+ * deepest that fits), if any. The home screen is left out: `HomeScreen` takes a member it does not
+ * serve to their first screen.
+ */
+const screenAt = (links: readonly ConsoleLink[], pathname: string): ConsoleLink | undefined =>
+  links
+    .filter((l) => !l.end && (pathname === l.to || pathname.startsWith(`${l.to}/`)))
+    .sort((a, b) => b.to.length - a.to.length)[0];
 
 /** The screens `staff` may open, in the console's order. */
 export const allowedLinks = (links: readonly ConsoleLink[], staff: Staff): ConsoleLink[] => links.filter((l) => opens(l, staff.permissions));
@@ -111,6 +121,9 @@ function StaffFrame({ title, links, staff, children }: { title: string; links: C
   }, [stale, chooseShop]);
   const mustChoose = staff.memberships.length > 1 && staff.shopId === null;
   const allowed = mustChoose ? [] : allowedLinks(links, staff);
+  // A screen reached by its address that the member's role does not open is not shown either.
+  const screen = screenAt(links, useLocation().pathname);
+  const closed = screen && !opens(screen, staff.permissions) ? screen : null;
   return (
     <div className="console-body">
       <nav aria-label={title} className="console-nav">
@@ -131,6 +144,10 @@ function StaffFrame({ title, links, staff, children }: { title: string; links: C
         ) : allowed.length === 0 ? (
           <div className="notice" role="alert">
             Your role gives you no screen of this console yet. Ask an owner of the shop for another role.
+          </div>
+        ) : closed ? (
+          <div className="notice" role="alert">
+            Your role does not open {closed.label}. The menu lists the screens you can use.
           </div>
         ) : (
           <AccessContext.Provider value={staff.permissions}>

@@ -41,6 +41,33 @@ export function useListContext(...typenames: string[]) {
   return useMemo(() => ({ additionalTypenames: key.split(',') }), [key]);
 }
 
+/**
+ * A list's filter by state: the "any" choice (every state, `anyValue`) or one of `states`; the value
+ * is kept by the caller (`useFilterParam`).
+ */
+export function StateSelect({ label: caption, value, states, onChange, any = 'Any', anyValue = '' }: {
+  label: string;
+  value: string;
+  states: readonly string[];
+  onChange: (value: string) => void;
+  any?: string;
+  anyValue?: string;
+}) {
+  return (
+    <label>
+      {caption}
+      <select value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value={anyValue}>{any}</option>
+        {states.map((s) => (
+          <option key={s} value={s}>
+            {label(s)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** Previous / next over a server page, with the total the API counted. */
 export function Pager({ page, pageSize, total, onPage }: { page: number; pageSize: number; total: number; onPage: (n: number) => void }) {
   const pages = Math.max(1, Math.ceil(total / pageSize));

@@ -7,6 +7,7 @@ import { usePageTitle } from '../ui/page-title';
 import { RequireSignIn } from '../auth/require-sign-in';
 import { CouponTerms } from '../ui/coupon-terms';
 import { EscalateForm, MyDisputesSection } from './account/refund-disputes';
+import { AddressBookSection } from './account/address-book';
 import { formatCount } from '../ui/dates';
 
 const AccountPageQuery = graphql(`
@@ -68,6 +69,9 @@ function AccountContent() {
           <p>
             {me.displayName} · {me.email}
           </p>
+          <p>
+            Selling too? <Link to="/open-shop">Apply to open a shop</Link>, or follow your applications.
+          </p>
           <section aria-labelledby="balances-heading">
             <h2 id="balances-heading">Balances</h2>
             <dl className="stats">
@@ -111,6 +115,7 @@ function AccountContent() {
               </li>
             </ul>
           </section>
+          <AddressBookSection />
           <section aria-labelledby="my-coupons">
             <h2 id="my-coupons">Coupons ({myCoupons.total})</h2>
             <ul className="coupon-list">

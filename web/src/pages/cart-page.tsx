@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
-import type { CartPageQuery as CartData } from '../gql/graphql';
+import type { CartPageQuery as CartData, RegionCode } from '../gql/graphql';
 import { CurrencyProvider, Money } from '../money/currency-context';
 import { QueryResult } from '../ui/query-result';
 import { ErrorNotice } from '../ui/query-state';
@@ -12,7 +12,6 @@ import { loginPathFor, RequireSignIn } from '../auth/require-sign-in';
 import { useSession } from '../auth/session';
 import { removeFromGuestCart, useGuestCartLines } from '../cart/guest-cart';
 import { partsBySku, partsTotal, PricedUnits, standardParts, type PricedPart } from '../cart/priced-units';
-import { DEFAULT_REGION } from '../ui/address-fields';
 import { Image } from '../ui/image';
 import { EmptyState } from '../ui/empty-state';
 
@@ -61,9 +60,12 @@ const CartPageQuery = graphql(`
 `);
 
 /**
- * The cart priced as checkout would price it now (flash-sale units, no coupon yet): the region only
- * prices freight, which the cart does not show.
+ * The cart priced as checkout would price it now (flash-sale units, no coupon yet). The preview needs
+ * a region, which prices only the freight; the cart shows no freight (checkout asks the shopper's
+ * region), so any region gives the cart the same prices.
  */
+const ITEM_PRICES_REGION: RegionCode = 'CN_BJ';
+
 const CartPricesQuery = graphql(`
   query CartPrices($region: RegionCode!) {
     checkoutPreview(region: $region) {
@@ -114,7 +116,7 @@ const PRICES_CONTEXT = { additionalTypenames: ['Cart'] };
  */
 function useLineParts(cart: CartData['cart']): { parts: (line: Line) => PricedPart[]; priced: boolean } {
   const priceable = cart.lines.length > 0 && cart.lines.every((l) => l.available);
-  const [prices] = useQuery({ query: CartPricesQuery, variables: { region: DEFAULT_REGION }, pause: !priceable, context: PRICES_CONTEXT, requestPolicy: 'cache-and-network' });
+  const [prices] = useQuery({ query: CartPricesQuery, variables: { region: ITEM_PRICES_REGION }, pause: !priceable, context: PRICES_CONTEXT, requestPolicy: 'cache-and-network' });
   const preview = priceable && !prices.error ? prices.data?.checkoutPreview : undefined;
   const bySku = useMemo(() => (preview ? partsBySku(preview.orders) : null), [preview]);
   // Just after a quantity changed, the last prices are for the old quantity: standard prices until the new ones come.

@@ -8,7 +8,7 @@ import { QueryResult } from '../ui/query-result';
 import { ErrorNotice } from '../ui/query-state';
 import { refusalOf } from '../api/errors';
 import { usePageTitle } from '../ui/page-title';
-import { AddressFields, DEFAULT_REGION, readAddress, regionOf } from '../ui/address-fields';
+import { AddressFields, readAddress, regionOf } from '../ui/address-fields';
 import { regionLabel } from '../ui/region-label';
 import { RequireSignIn } from '../auth/require-sign-in';
 import { useIdempotencyKey } from '../api/idempotency-key';
@@ -74,9 +74,9 @@ const CheckoutPreviewQuery = graphql(`
   }
 `);
 
-/** What the customer has chosen so far: the region prices the freight, the coupons the discounts. */
+/** What the customer has chosen so far: the region prices the freight (none yet: no totals), the coupons the discounts. */
 interface Choice {
-  region: RegionCode;
+  region: RegionCode | null;
   coupons: { shopId: number; couponId: number }[];
 }
 
@@ -94,7 +94,8 @@ function choiceOf(form: HTMLFormElement): Choice {
 type Preview = NonNullable<CheckoutPreviewData['checkoutPreview']>;
 
 /** The server's totals for the current choice, per shop order and to pay, once the preview is there. */
-function ServerTotals({ result }: { result: UseQueryState<CheckoutPreviewData> }) {
+function ServerTotals({ result, regionChosen }: { result: UseQueryState<CheckoutPreviewData>; regionChosen: boolean }) {
+  if (!regionChosen) return <p className="meta">Choose the region you ship to: the freight, and so the totals, depend on it.</p>;
   if (result.error) return <ErrorNotice error={result.error} title="These choices cannot be checked out" />;
   const preview = result.data?.checkoutPreview;
   if (!preview) return <p className="meta">Computing totals…</p>;
@@ -253,8 +254,14 @@ function CheckoutForm({ data, groupBuy }: { data: CheckoutData; groupBuy: { acti
   const [orders, setOrders] = useState<PlacedOrderFieldsFragment[] | null>(null);
   const initial = data.myAddresses.find((a) => a.isDefault) ?? null;
   const [picked, setPicked] = useState<SavedAddress | null>(initial);
-  const [choice, setChoice] = useState<Choice>({ region: initial?.region ?? DEFAULT_REGION, coupons: [] });
-  const [preview] = useQuery({ query: CheckoutPreviewQuery, variables: choice, requestPolicy: 'network-only', pause: groupBuy !== null });
+  const [choice, setChoice] = useState<Choice>({ region: initial?.region ?? null, coupons: [] });
+  // Asked only once a region is chosen (the placeholder region below is never sent).
+  const [preview] = useQuery({
+    query: CheckoutPreviewQuery,
+    variables: { coupons: choice.coupons, region: choice.region ?? ('' as RegionCode) },
+    requestPolicy: 'network-only',
+    pause: groupBuy !== null || choice.region === null,
+  });
   if (orders) return <PlacedOrders orders={orders} />;
   if (!groupBuy && data.cart?.lines.length === 0) {
     return (
@@ -287,7 +294,8 @@ function CheckoutForm({ data, groupBuy }: { data: CheckoutData; groupBuy: { acti
   const refused = refusalOf(state.error, state.data?.checkout) ?? refusalOf(saving.error, saving.data?.addAddress);
   const pick = (address: SavedAddress | null) => {
     setPicked(address);
-    if (address) setChoice((c) => ({ ...c, region: address.region }));
+    // A new address starts with no region chosen: no totals until the shopper chooses one.
+    setChoice((c) => ({ ...c, region: address?.region ?? null }));
   };
   return (
     <form onSubmit={submit} onChange={(event) => setChoice(choiceOf(event.currentTarget))} className="checkout-form">
@@ -299,7 +307,7 @@ function CheckoutForm({ data, groupBuy }: { data: CheckoutData; groupBuy: { acti
         <CartSummary data={data} preview={preview.data?.checkoutPreview ?? undefined} />
       )}
       <AddressChoice saved={data.myAddresses} picked={picked} onPick={pick} />
-      {groupBuy ? null : <ServerTotals result={preview} />}
+      {groupBuy ? null : <ServerTotals result={preview} regionChosen={choice.region !== null} />}
       {refused ? <ErrorNotice error={refused} title="Order not placed" /> : null}
       <button type="submit" className="primary" disabled={state.fetching}>
         {state.fetching ? 'Placing…' : 'Place order'}

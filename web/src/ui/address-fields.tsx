@@ -21,11 +21,12 @@ export interface Address {
   address: string;
 }
 
-export const DEFAULT_REGION: RegionCode = 'CN_SH';
-
-
-/** The region a form sent: one of the options, which are the schema's own values. */
-export const regionOf = (value: FormDataEntryValue | null): RegionCode => (value === null || value === '' ? DEFAULT_REGION : (String(value) as RegionCode));
+/**
+ * The region a form sent: one of the options, which are the schema's own values, or null while the
+ * shopper has chosen none (no region is chosen for them: a wrong one would price the freight wrong and
+ * send the parcel to the wrong province).
+ */
+export const regionOf = (value: FormDataEntryValue | null): RegionCode | null => (value === null || value === '' ? null : (String(value) as RegionCode));
 
 /**
  * The shipping address inputs, read back with `readAddress` from the form's data. `initial` fills
@@ -33,7 +34,7 @@ export const regionOf = (value: FormDataEntryValue | null): RegionCode => (value
  */
 export function AddressFields({ legend = 'Shipping address', initial }: { legend?: string; initial?: Address }) {
   const [regions] = useQuery({ query: ShippingRegions });
-  const region = initial?.region ?? DEFAULT_REGION;
+  const region = initial?.region ?? '';
   const options = regions.data?.regions ?? [];
   return (
     <fieldset className="address">
@@ -47,7 +48,10 @@ export function AddressFields({ legend = 'Shipping address', initial }: { legend
       <label>
         Region{' '}
         <select name="region" required defaultValue={region} key={options.length}>
-          {options.length === 0 ? <option value={region}>{regionLabel(region)}</option> : null}
+          <option value="" disabled>
+            Choose a region
+          </option>
+          {options.length === 0 && region !== '' ? <option value={region}>{regionLabel(region)}</option> : null}
           {options.map((r) => (
             <option key={r.code} value={r.code}>
               {r.name} {r.localName}
@@ -62,7 +66,11 @@ export function AddressFields({ legend = 'Shipping address', initial }: { legend
   );
 }
 
+/**
+ * The address a form holds. The region select is `required`, so the browser sends none without one;
+ * were it empty anyway, the server refuses it on its field.
+ */
 export function readAddress(form: FormData): Address {
   const text = (name: string) => String(form.get(name) ?? '').trim();
-  return { recipient: text('recipient'), phone: text('phone'), region: regionOf(form.get('region')), address: text('address') };
+  return { recipient: text('recipient'), phone: text('phone'), region: text('region') as RegionCode, address: text('address') };
 }

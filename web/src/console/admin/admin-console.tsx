@@ -5,6 +5,7 @@ import OpsPage from '../../pages/ops-page';
 import { Brands } from './brands';
 import { HomeContentEditor } from './home-content';
 import { ShopProfiles } from './shops';
+import { ShopApplicationsScreen } from './shop-applications';
 import { PointsMall } from './points-mall';
 import { ReviewModeration } from './reviews';
 import { PayoutBatchDetail, PayoutBatchList } from './payouts';
@@ -20,7 +21,8 @@ const LINKS: ConsoleLink[] = [
   { to: '/admin', label: 'Live operations', end: true, permission: 'OPS_READ' },
   { to: '/admin/brands', label: 'Brands', permission: 'PLATFORM_CONTENT_MANAGE' },
   { to: '/admin/home-content', label: 'Home content', permission: 'PLATFORM_CONTENT_MANAGE' },
-  { to: '/admin/shops', label: 'Shop profiles', permission: 'PLATFORM_SHOPS_READ' },
+  { to: '/admin/shop-applications', label: 'Shop applications', permission: 'PLATFORM_SHOPS_MANAGE' },
+  { to: '/admin/shops', label: 'Shops', permission: 'PLATFORM_SHOPS_READ' },
   { to: '/admin/points', label: 'Points mall', permission: 'PLATFORM_POINTS_MANAGE' },
   { to: '/admin/reviews', label: 'Review moderation', permission: 'PLATFORM_REVIEWS_MODERATE' },
   { to: '/admin/payouts', label: 'Payouts', permission: 'PLATFORM_MONEY_MANAGE' },
@@ -49,6 +51,7 @@ export default function AdminConsole() {
         />
         <Route path="brands" element={<Brands />} />
         <Route path="home-content" element={<HomeContentEditor />} />
+        <Route path="shop-applications" element={<ShopApplicationsScreen />} />
         <Route path="shops" element={<ShopProfiles />} />
         <Route path="points" element={<PointsMall />} />
         <Route path="reviews" element={<ReviewModeration />} />

@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import { QueryResult } from '../../ui/query-result';
@@ -15,7 +16,9 @@ const AdminReviews = graphql(`
       items {
         id
         productId
+        productName
         shopId
+        shopName
         skuName
         author
         rating
@@ -107,7 +110,7 @@ export function ReviewModeration() {
                 {list.items.map((r) => (
                   <tr key={r.id}>
                     <td>
-                      <Stars average={r.rating} /> {r.author}, product #{r.productId} ({r.skuName}), shop #{r.shopId} · {when(r.createdAt)}
+                      <Stars average={r.rating} /> {r.author} on <Link to={`/products/${r.productId}`}>{r.productName}</Link> ({r.skuName}) from {r.shopName} · {when(r.createdAt)}
                     </td>
                     <td>{r.text}</td>
                     <td>

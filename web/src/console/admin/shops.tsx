@@ -2,15 +2,16 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
-import type { AdminShopsQuery } from '../gql/graphql';
+import type { AdminShopsQuery, ConsoleShopProfileQuery, ShopStatus } from '../gql/graphql';
 import { QueryResult } from '../../ui/query-result';
-import { Field, Pager, int, optionalText, text, usePageParam, useListContext, useAction } from '../kit';
+import { usePermissions } from '../console-shell';
+import { ActionButton, Field, Pager, StateSelect, int, label, optionalText, text, usePageParam, useFilterParam, useListContext, useAction, when } from '../kit';
 
 const PAGE_SIZE = 20;
 
 const AdminShops = graphql(`
-  query AdminShops($page: Int, $pageSize: Int) {
-    shops(page: $page, pageSize: $pageSize) {
+  query AdminShops($q: String, $status: ShopStatus, $page: Int, $pageSize: Int) {
+    adminShops(q: $q, status: $status, page: $page, pageSize: $pageSize) {
       page
       pageSize
       total
@@ -18,15 +19,28 @@ const AdminShops = graphql(`
         id
         slug
         name
-        profile {
-          shopId
-          logoUrl
-          description
-          bannerUrl
-          contactPhone
-          address
-          updatedAt
-        }
+        status
+        statusReason
+        statusChangedAt
+        paidOrders
+      }
+    }
+  }
+`);
+
+/** A shop's profile, read when the profile is opened for editing (the storefront's shop: an active one). */
+const ShopProfileQuery = graphql(`
+  query ConsoleShopProfile($slug: String!) {
+    shop(slug: $slug) {
+      id
+      profile {
+        shopId
+        logoUrl
+        description
+        bannerUrl
+        contactPhone
+        address
+        updatedAt
       }
     }
   }
@@ -51,12 +65,66 @@ const PutShopProfile = graphql(`
   }
 `);
 
-type Shop = AdminShopsQuery['shops']['items'][number];
+/** What each shop state mutation answers: the state the shop is in now. */
+export const ShopStateFields = graphql(`
+  fragment ShopStateFields on ShopState {
+    shopId
+    status
+    reason
+    changedAt
+  }
+`);
 
-function ProfileForm({ shop, onDone }: { shop: Shop; onDone: () => void }) {
+const SuspendShop = graphql(`
+  mutation ConsoleSuspendShop($input: SuspendShopInput!) {
+    suspendShop(input: $input) {
+      shopState {
+        ...ShopStateFields
+      }
+      userErrors {
+        ...UserErrorFields
+      }
+    }
+  }
+`);
+
+const ReinstateShop = graphql(`
+  mutation ConsoleReinstateShop($input: ReinstateShopInput!) {
+    reinstateShop(input: $input) {
+      shopState {
+        ...ShopStateFields
+      }
+      userErrors {
+        ...UserErrorFields
+      }
+    }
+  }
+`);
+
+const CloseShop = graphql(`
+  mutation ConsoleCloseShop($input: CloseShopInput!) {
+    closeShop(input: $input) {
+      shopState {
+        ...ShopStateFields
+      }
+      userErrors {
+        ...UserErrorFields
+      }
+    }
+  }
+`);
+
+type Shop = AdminShopsQuery['adminShops']['items'][number];
+type Profile = NonNullable<NonNullable<ConsoleShopProfileQuery['shop']>['profile']>;
+
+const STATUSES: readonly ShopStatus[] = ['ACTIVE', 'SUSPENDED', 'CLOSED'];
+
+/** A shop state mutation answers a `ShopState`, not the listed `AdminShop`: the list is read again. */
+const RELISTS = ['AdminShop'];
+
+function ProfileForm({ shop, profile: p, onDone }: { shop: Shop; profile: Profile | null; onDone: () => void }) {
   const put = useAction(PutShopProfile, (d) => d.putShopProfile, 'Not saved');
   const errors = put.errors;
-  const p = shop.profile;
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
@@ -98,50 +166,132 @@ function ProfileForm({ shop, onDone }: { shop: Shop; onDone: () => void }) {
   );
 }
 
+/** The profile as the storefront holds it, then its form. */
+function ProfileEditor({ shop, onDone }: { shop: Shop; onDone: () => void }) {
+  const [result] = useQuery({ query: ShopProfileQuery, variables: { slug: shop.slug }, requestPolicy: 'network-only' });
+  return (
+    <QueryResult result={result} what="Loading the profile">
+      {({ shop: found }) => <ProfileForm shop={shop} profile={found?.profile ?? null} onDone={onDone} />}
+    </QueryResult>
+  );
+}
+
+/** A suspension needs a reason (the shop is told it): the server refuses a blank one on its field. */
+function SuspendForm({ shop }: { shop: Shop }) {
+  const suspend = useAction(SuspendShop, (d) => d.suspendShop, 'Not suspended', RELISTS);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    await suspend.run({ input: { shopId: shop.id, reason: text(new FormData(event.currentTarget).get('reason')) } });
+  };
+  return (
+    <form onSubmit={submit} aria-label={`Suspend ${shop.name}`} noValidate>
+      <Field label="Reason for the suspension" name={`shop-${shop.id}-suspend-reason`} error={suspend.errors.of('reason')}>
+        {(props) => <input {...props} name="reason" maxLength={500} />}
+      </Field>
+      {suspend.unshown((k) => k === 'reason')}
+      <button type="submit" disabled={suspend.fetching}>
+        Suspend
+      </button>
+    </form>
+  );
+}
+
+/** What the platform may do to the shop in its state (closed is final). */
+function StateActions({ shop }: { shop: Shop }) {
+  if (shop.status === 'CLOSED') return null;
+  const input = { input: { shopId: shop.id } };
+  return (
+    <>
+      {shop.status === 'ACTIVE' ? <SuspendForm shop={shop} /> : null}
+      {shop.status === 'SUSPENDED' ? <ActionButton mutation={ReinstateShop} variables={input} payload={(d) => d.reinstateShop} label="Reinstate" refused="Not reinstated" invalidates={RELISTS} /> : null}
+      <ActionButton
+        mutation={CloseShop}
+        variables={input}
+        payload={(d) => d.closeShop}
+        label="Close"
+        confirm={`Close ${shop.name} for good?`}
+        refused="Not closed"
+        invalidates={RELISTS}
+      />
+    </>
+  );
+}
+
+function stateText(shop: Shop): string {
+  const since = shop.statusChangedAt ? ` since ${when(shop.statusChangedAt)}` : '';
+  if (shop.status === 'SUSPENDED') return `Suspended${since}: ${shop.statusReason ?? ''}`;
+  return `${label(shop.status)}${since}`;
+}
+
 function ShopRow({ shop }: { shop: Shop }) {
   const [editing, setEditing] = useState(false);
+  const permissions = usePermissions();
   return (
-    <tr>
+    <tr data-testid="shop-row">
+      <td>{shop.status === 'ACTIVE' ? <Link to={`/shops/${shop.slug}`}>{shop.name}</Link> : shop.name}</td>
+      <td data-testid="shop-state">{stateText(shop)}</td>
+      <td>{shop.paidOrders}</td>
       <td>
-        <Link to={`/shops/${shop.slug}`}>{shop.name}</Link>
-      </td>
-      <td>{shop.profile ? (shop.profile.description ?? 'Profile without description') : <em>No profile yet</em>}</td>
-      <td>{shop.profile?.contactPhone ?? '—'}</td>
-      <td>
-        <button type="button" onClick={() => setEditing(!editing)} aria-expanded={editing}>
-          {editing ? 'Close' : 'Edit profile'}
-        </button>
-        {editing ? <ProfileForm shop={shop} onDone={() => setEditing(false)} /> : null}
+        {permissions.includes('PLATFORM_SHOPS_MANAGE') ? <StateActions shop={shop} /> : null}
+        {shop.status === 'ACTIVE' && permissions.includes('PLATFORM_CONTENT_MANAGE') ? (
+          <>
+            <button type="button" onClick={() => setEditing(!editing)} aria-expanded={editing}>
+              {editing ? 'Close the profile' : 'Edit profile'}
+            </button>
+            {editing ? <ProfileEditor shop={shop} onDone={() => setEditing(false)} /> : null}
+          </>
+        ) : null}
       </td>
     </tr>
   );
 }
 
+/**
+ * Every shop in every state, newest first, by part of its name or slug and by state: a platform
+ * admin suspends an active one with a reason, reinstates a suspended one, closes either (refused,
+ * with the reason, while orders, refunds or money are open); an active shop's profile is edited here.
+ */
 export function ShopProfiles() {
   const [page, setPage] = usePageParam();
-  const [result] = useQuery({ query: AdminShops, context: useListContext('ShopProfile'), variables: { page, pageSize: PAGE_SIZE } });
+  const [q, setQ] = useFilterParam('q');
+  const [status, setStatus] = useFilterParam('state');
+  const filter = STATUSES.find((s) => s === status) ?? null;
+  const [result] = useQuery({ query: AdminShops, context: useListContext('AdminShop'), variables: { q: q || null, status: filter, page, pageSize: PAGE_SIZE } });
+  const search = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setQ(text(new FormData(event.currentTarget).get('q')));
+  };
   return (
     <>
-      <h1>Shop profiles</h1>
+      <h1>Shops</h1>
+      <div className="toolbar">
+        <form onSubmit={search} role="search" aria-label="Find shops">
+          <Field label="Name or address" name="shop-search">
+            {(props) => <input {...props} name="q" defaultValue={q} />}
+          </Field>
+          <button type="submit">Search</button>
+        </form>
+        <StateSelect label="State" value={filter ?? ''} states={STATUSES} onChange={setStatus} />
+      </div>
       <QueryResult result={result} what="Loading shops">
-        {({ shops }) => (
+        {({ adminShops }) => (
           <>
             <table className="grid">
               <thead>
                 <tr>
                   <th scope="col">Shop</th>
-                  <th scope="col">Profile</th>
-                  <th scope="col">Phone</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Paid orders</th>
                   <th scope="col">Actions</th>
                 </tr>
               </thead>
               <tbody>
-                {shops.items.map((s) => (
+                {adminShops.items.map((s) => (
                   <ShopRow key={s.id} shop={s} />
                 ))}
               </tbody>
             </table>
-            <Pager page={shops.page} pageSize={shops.pageSize} total={shops.total} onPage={setPage} />
+            <Pager page={adminShops.page} pageSize={adminShops.pageSize} total={adminShops.total} onPage={setPage} />
           </>
         )}
       </QueryResult>

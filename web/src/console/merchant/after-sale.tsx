@@ -237,6 +237,7 @@ const MerchantReviews = graphql(`
       items {
         id
         productId
+        productName
         skuName
         author
         rating
@@ -313,7 +314,7 @@ export function Reviews() {
               {list.items.map((r) => (
                 <li key={r.id} data-review-id={r.id}>
                   <p>
-                    <Stars average={r.rating} /> {r.author} on <Link to={`/products/${r.productId}`}>product #{r.productId}</Link> ({r.skuName}) · {when(r.createdAt)}
+                    <Stars average={r.rating} /> {r.author} on <Link to={`/products/${r.productId}`}>{r.productName}</Link> ({r.skuName}) · {when(r.createdAt)}
                     {r.hidden ? <strong> · hidden by the platform</strong> : null}
                   </p>
                   <p>{r.text}</p>

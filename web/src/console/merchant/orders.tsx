@@ -7,7 +7,7 @@ import { regionLabel } from '../../ui/region-label';
 import { Money } from '../../money/currency-context';
 import { Missing, QueryResult } from '../../ui/query-result';
 import { OrderPaymentsPanel } from '../order-payments-panel';
-import { Pager, label, optionalText, text, useFilterParam, usePageParam, useAction, when, useListContext } from '../kit';
+import { Pager, StateSelect, label, optionalText, text, useFilterParam, usePageParam, useAction, when, useListContext } from '../kit';
 
 const PAGE_SIZE = 20;
 const STATUSES: OrderStatus[] = ['PENDING_PAYMENT', 'AWAITING_GROUP', 'PAID', 'SHIPPED', 'DELIVERED', 'CANCELLED'];
@@ -45,17 +45,7 @@ export function OrderList() {
     <>
       <h1>Orders</h1>
       <div className="toolbar">
-        <label>
-          Status
-          <select value={status} onChange={(e) => setStatus(e.target.value)}>
-            <option value="">Any</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {label(s)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <StateSelect label="Status" value={status} states={STATUSES} onChange={setStatus} />
       </div>
       <QueryResult result={result} what="Loading orders">
         {({ merchantOrders: list }) => (

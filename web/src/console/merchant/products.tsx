@@ -6,7 +6,7 @@ import type { ProductStatus, ProductEditorQuery } from '../gql/graphql';
 import { Money } from '../../money/currency-context';
 import { Missing, QueryResult } from '../../ui/query-result';
 import { Image } from '../../ui/image';
-import { Field, OptimisticSwitch, Pager, fromMinor, useAction, int, label, optionalText, text, toMinor, useFilterParam, usePageParam, useListContext } from '../kit';
+import { Field, OptimisticSwitch, Pager, StateSelect, fromMinor, useAction, int, label, optionalText, text, toMinor, useFilterParam, usePageParam, useListContext } from '../kit';
 
 const PAGE_SIZE = 20;
 
@@ -126,17 +126,7 @@ export function ProductList() {
           </label>
           <button type="submit">Search</button>
         </form>
-        <label>
-          Status
-          <select value={status} onChange={(e) => setStatus(e.target.value)}>
-            <option value="">Any</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {label(s)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <StateSelect label="Status" value={status} states={STATUSES} onChange={setStatus} />
         <label className="inline">
           <input type="checkbox" checked={Boolean(lowStock)} onChange={(e) => setLowStock(e.target.checked ? '1' : '')} /> Low stock only
         </label>
