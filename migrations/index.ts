@@ -41,6 +41,7 @@ import { Migration20261203610000DisabledAccounts } from './Migration202612036100
 import { Migration20261203700000StaffRoles } from './Migration20261203700000StaffRoles.js';
 import { Migration20261203800000AuditLog } from './Migration20261203800000AuditLog.js';
 import { Migration20261203900000EventTraceContext } from './Migration20261203900000EventTraceContext.js';
+import { Migration20261204000000StaffInvitations } from './Migration20261204000000StaffInvitations.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -89,4 +90,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261203700000StaffRoles', class: Migration20261203700000StaffRoles },
   { name: 'Migration20261203800000AuditLog', class: Migration20261203800000AuditLog },
   { name: 'Migration20261203900000EventTraceContext', class: Migration20261203900000EventTraceContext },
+  { name: 'Migration20261204000000StaffInvitations', class: Migration20261204000000StaffInvitations },
 ];

@@ -1,7 +1,8 @@
 import { allPermissions, isShopPermission, Permission } from '../src/shared/permissions.js';
 import { randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp } from './support/harness.js';
-import { newAdmin, newCategory, newCustomer, newMember, newOperator, newProduct, newShop, type TestUser } from './support/fixtures.js';
+import { newAdmin, newCategory, newCustomer, newMember, newOperator, newProduct, newShop, newStaff, type TestUser } from './support/fixtures.js';
+import { PlatformRole } from '../src/entities/user.entity.js';
 import { ShopRole } from '../src/entities/shop-membership.entity.js';
 import { ADDRESS, deliverOk, payOk, placeOrder, shipOk } from './support/shopping.js';
 import { minutesFromNow } from './support/flash-sales.js';
@@ -193,6 +194,13 @@ const CALLS: Record<string, () => Promise<Call>> = {
   'POST /admin/shops/:shopId/commission-rates': async () => ({ path: `/api/admin/shops/${shopId}/commission-rates`, body: { rate_bp: 500 }, token: admin.token }),
   'PUT /admin/brands': async () => ({ path: '/api/admin/brands', body: { items: [{ name: `Brand ${randomUUID().slice(0, 6)}` }] }, token: admin.token }),
   'PUT /admin/content/:kind': async () => ({ path: '/api/admin/content/banners', body: { items: [{ title: `Sale ${randomUUID().slice(0, 6)}`, destination: '/flash-sales' }] }, token: admin.token }),
+  'PUT /admin/staff/:userId/role': async () => ({ path: `/api/admin/staff/${(await newStaff(t, PlatformRole.Content)).id}/role`, body: { role: 'support' }, token: admin.token }),
+  'DELETE /admin/staff/:userId': async () => ({ path: `/api/admin/staff/${(await newStaff(t, PlatformRole.Finance)).id}`, token: admin.token }),
+  'POST /admin/staff-invitations': async () => ({ path: '/api/admin/staff-invitations', body: { email: `staff-${randomUUID()}@example.test`, role: 'support' }, token: admin.token }),
+  'DELETE /admin/staff-invitations/:invitationId': async () => {
+    const sent = await ok<{ invitation: { id: number } }>('POST', '/api/admin/staff-invitations', admin.token, { email: `revoked-staff-${randomUUID()}@example.test`, role: 'content' });
+    return { path: `/api/admin/staff-invitations/${sent.invitation.id}`, token: admin.token };
+  },
   'PUT /admin/shops/:id/profile': async () => ({ path: `/api/admin/shops/${shopId}/profile`, body: { logo_url: 'https://img.test/logo.png', description: `Profile ${randomUUID().slice(0, 6)}` }, token: admin.token }),
 
   // Shop operators.

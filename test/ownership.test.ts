@@ -24,6 +24,7 @@ const SHOP_STATUS: OwnedColumn = { entity: 'Shop', table: 'shop', property: 'sta
 
 const BALANCE: OwnedColumn = { entity: 'Balance', table: 'balance', property: 'amount', column: 'amount', createdAs: '0' };
 const MEMBER_ROLE: OwnedColumn = { entity: 'ShopMembership', table: 'shop_membership', property: 'role', column: 'role' };
+const PLATFORM_ROLE: OwnedColumn = { entity: 'User', table: 'app_user', property: 'platformRole', column: 'platform_role' };
 const COUPON_STATUS: OwnedColumn = { entity: 'Coupon', table: 'coupon', property: 'status', column: 'status', createdAs: 'CouponStatus.Available' };
 
 const OWNERS: { columns: OwnedColumn[]; allowed: (file: string) => boolean }[] = [
@@ -40,6 +41,8 @@ const OWNERS: { columns: OwnedColumn[]; allowed: (file: string) => boolean }[] =
   },
   // A shop's staff changes only in its module (the rule "a shop keeps an owner" lives there); the demo seed writes its own members.
   { columns: [MEMBER_ROLE], allowed: (file) => file === 'src/services/shops/shop-members.service.ts' || file === 'src/seed/demo-seed.ts' },
+  // The platform's staff changes only in its module (the rule "the platform keeps an admin" lives there); the demo seed writes its admin.
+  { columns: [PLATFORM_ROLE], allowed: (file) => file === 'src/services/platform/platform-staff.service.ts' || file === 'src/seed/demo-seed.ts' },
   // Money moves only by the ledger's transfers (each one statement, both sides and their entries).
   { columns: [BALANCE], allowed: (file) => file === 'src/services/accounts/ledger.service.ts' },
   // A coupon is used and given back only by its module; checkout's one write statement marks the
@@ -63,7 +66,7 @@ beforeAll(() => {
   program = programOf(files, join(root, 'tsconfig.json'));
 }, 60_000);
 
-it('writes an order status only in the order lifecycle, a shop application status and a shop status only in their lifecycles, stock only in inventory, balances only in the ledger, coupon status only in the coupon module and a member\'s role only in the staff module', () => {
+it('writes an order status only in the order lifecycle, a shop application status and a shop status only in their lifecycles, stock only in inventory, balances only in the ledger, coupon status only in the coupon module, a member\'s role only in the shop staff module and a platform role only in the platform staff module', () => {
   const found = OWNERS.flatMap(({ columns, allowed }) =>
     scanForWrites(program, files, columns)
       .map((v) => ({ ...v, file: relative(root, v.file) }))
@@ -71,11 +74,11 @@ it('writes an order status only in the order lifecycle, a shop application statu
   );
   expect(found.map((v) => `${v.file}:${v.line} ${v.what}`)).toEqual([]);
   // The scan does see the owners' own writes (so an empty answer above is not a blind scan).
-  const seen = new Set(scanForWrites(program, files, [ORDER_STATUS, ...STOCK, APPLICATION_STATUS, SHOP_STATUS, BALANCE, COUPON_STATUS, DISPUTE_STATUS, MEMBER_ROLE]).map((v) => relative(root, v.file)));
+  const seen = new Set(scanForWrites(program, files, [ORDER_STATUS, ...STOCK, APPLICATION_STATUS, SHOP_STATUS, BALANCE, COUPON_STATUS, DISPUTE_STATUS, MEMBER_ROLE, PLATFORM_ROLE]).map((v) => relative(root, v.file)));
   expect([...seen].sort()).toEqual([
     'src/seed/demo-seed.ts', 'src/services/accounts/ledger.service.ts', 'src/services/after-sale/dispute-lifecycle.ts', 'src/services/checkout/place-orders.repository.ts', 'src/services/inventory/inventory.service.ts',
-    'src/services/orders/order-lifecycle.ts', 'src/services/promotions/coupon-redemption.ts', 'src/services/shops/application-lifecycle.ts',
-    'src/services/shops/shop-lifecycle.ts', 'src/services/shops/shop-members.service.ts',
+    'src/services/orders/order-lifecycle.ts', 'src/services/platform/platform-staff.service.ts', 'src/services/promotions/coupon-redemption.ts',
+    'src/services/shops/application-lifecycle.ts', 'src/services/shops/shop-lifecycle.ts', 'src/services/shops/shop-members.service.ts',
   ]);
 }, 60_000);
 

@@ -76,7 +76,8 @@ describe('the web app served by the API process', () => {
   it("sends a preloaded route the build's copy of the page that names the route's chunks, and every other route the page without them", async () => {
     const routePages = JSON.parse(readFileSync(join(webAppDir(), 'route-pages.json'), 'utf8')) as { path: string; page: string }[];
     expect(routePages.map((r) => r.path)).toEqual(['^/$', '^/products/(\\d+)$', '^/search$']);
-    const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload" crossorigin href="\/assets\/([a-z-]+)-[\w-]+\.js">/g)].map((m) => m[1]);
+    // A chunk's hash is 8 characters of [A-Za-z0-9_-] and may start with '-' (`product-page--f0EJ73D.js`).
+    const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload" crossorigin href="\/assets\/([a-z-]+?)-[\w-]{8}\.js">/g)].map((m) => m[1]);
     const index = readFileSync(join(webAppDir(), 'index.html'), 'utf8');
     for (const [path, page, chunk] of [['/', 'route-0.html', 'home-page'], ['/products/7', 'route-1.html', 'product-page'], ['/search?q=tea', 'route-2.html', 'search-page']]) {
       const res = await get(path);

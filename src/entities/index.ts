@@ -14,6 +14,7 @@ import { ShopProfile } from './shop-profile.entity.js';
 import { ShopApplication } from './shop-application.entity.js';
 import { ShopMembership } from './shop-membership.entity.js';
 import { MemberInvitation } from './member-invitation.entity.js';
+import { StaffInvitation } from './staff-invitation.entity.js';
 import { Dispute } from './dispute.entity.js';
 import { Sku } from './sku.entity.js';
 import { User } from './user.entity.js';
@@ -54,6 +55,6 @@ export const entities = [
   CommissionRate, PayoutBatch, Payout,
   Event, EventSequence, WebhookEndpoint, WebhookDelivery, WebhookAttempt,
   Payment, PaymentOrder, PaymentEvent, PaymentRefund,
-  ShopApplication, Dispute, ShopMembership, MemberInvitation,
+  ShopApplication, Dispute, ShopMembership, MemberInvitation, StaffInvitation,
   AuditEntry,
 ];

@@ -47,6 +47,13 @@ export class User {
   @Enum({ items: () => PlatformRole, nullable: true })
   platformRole?: PlatformRole | null;
 
+  /**
+   * When the account joined the platform's staff by an invitation (services/platform/platform-staff.service.ts);
+   * null for other accounts, and for staff made before invitations, who count from their account's creation.
+   */
+  @Property({ columnType: 'timestamptz', nullable: true })
+  staffSince?: Date | null;
+
   @Property({ columnType: 'timestamptz' })
   createdAt: Date & Opt = new Date();
 

@@ -27,6 +27,7 @@ import { AdminShopResolver } from './admin-shop.resolver.js';
 import { ShopStateResolver } from './shop-state.resolver.js';
 import { AuditLogResolver } from './audit-log.resolver.js';
 import { ShopMemberResolver } from './shop-member.resolver.js';
+import { PlatformStaffResolver } from './platform-staff.resolver.js';
 
 export const resolvers = [
   AuthResolver,
@@ -61,4 +62,5 @@ export const resolvers = [
   ShopStateResolver,
   AuditLogResolver,
   ShopMemberResolver,
+  PlatformStaffResolver,
 ] as const;

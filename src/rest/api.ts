@@ -25,6 +25,7 @@ import { adminShopRoutes } from './admin-shops.routes.js';
 import { shopStateRoutes } from './shop-state.routes.js';
 import { auditLogRoutes } from './audit-log.routes.js';
 import { shopMemberRoutes } from './shop-members.routes.js';
+import { platformStaffRoutes } from './platform-staff.routes.js';
 
 /** The REST facade: every route calls one service method, like its GraphQL twin. */
 export function apiRouter(): Router {
@@ -55,5 +56,6 @@ export function apiRouter(): Router {
   shopStateRoutes(router);
   auditLogRoutes(router);
   shopMemberRoutes(router);
+  platformStaffRoutes(router);
   return router;
 }

@@ -21,7 +21,7 @@ import { pageBody, precompressedTwin, readEncodedPage, type EncodedPage } from '
 /** First path segments of the web app's routes (web/src/app/router.tsx). */
 const APP_ROUTES = new Set([
   'products', 'shops', 'categories', 'brands', 'search', 'flash-sales', 'group-buys', 'points', 'coupons',
-  'login', 'register', 'cart', 'checkout', 'orders', 'account', 'favorites', 'ops', 'join-shop', 'open-shop',
+  'login', 'register', 'cart', 'checkout', 'orders', 'account', 'favorites', 'ops', 'join-shop', 'join-staff', 'open-shop',
   // The shop and platform consoles.
   'merchant', 'admin',
 ]);

@@ -45,6 +45,7 @@ export enum Permission {
   PlatformShopsManage = 'platform.shops.manage',
   PlatformWebhooksManage = 'platform.webhooks.manage',
   PlatformAuditRead = 'platform.audit.read',
+  PlatformStaffManage = 'platform.staff.manage',
 }
 
 const P = Permission;
@@ -71,7 +72,8 @@ export const SHOP_ROLE_PERMISSIONS: Record<ShopRole, readonly Permission[]> = {
 };
 
 /**
- * Each platform role's permissions. Admin holds every platform permission; finance runs payouts,
+ * Each platform role's permissions. Admin holds every platform permission (managing the platform's
+ * own staff only it); finance runs payouts,
  * commissions and reconciliation; support reads orders and customers, disables accounts, rules on
  * disputes and fulfils redemptions; content runs brands, home content, shop profiles, the points
  * mall's products and review moderation.
@@ -80,7 +82,7 @@ export const PLATFORM_ROLE_PERMISSIONS: Record<PlatformRole, readonly Permission
   [PlatformRole.Admin]: [
     P.PlatformContentManage, P.PlatformPointsManage, P.PlatformRedemptionsManage, P.PlatformReviewsModerate, P.PlatformMoneyManage,
     P.PlatformOrdersRead, P.PlatformCustomersRead, P.PlatformCustomersManage, P.PlatformDisputesRule, P.PlatformShopsRead,
-    P.PlatformShopsManage, P.PlatformWebhooksManage, P.PlatformAuditRead, P.OpsRead, P.EventsRead,
+    P.PlatformShopsManage, P.PlatformWebhooksManage, P.PlatformAuditRead, P.PlatformStaffManage, P.OpsRead, P.EventsRead,
   ],
   [PlatformRole.Finance]: [P.PlatformMoneyManage, P.PlatformOrdersRead, P.PlatformShopsRead, P.OpsRead],
   [PlatformRole.Support]: [

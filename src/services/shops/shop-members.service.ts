@@ -1,7 +1,6 @@
 import { auditedWrite } from '../../shared/audit.js';
-import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { AppError, conflict, forbidden, notFound } from '../../errors.js';
+import { conflict, forbidden, notFound } from '../../errors.js';
 import { refusals } from '../../error-codes.js';
 import { typedSql } from '../../db/typed-sql.js';
 import { ShopMembership, ShopRole } from '../../entities/shop-membership.entity.js';
@@ -13,6 +12,7 @@ import { Permission, SHOP_ROLE_PERMISSIONS } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { emailAddress, id, parseInput, z } from '../../shared/validate.js';
 import { toDate } from '../../shared/values.js';
+import { AcceptLinkInput, type SentLink, newLink, linkTokenHash, refuseClosedLink, refuseOtherEmail } from '../../shared/one-time-link.js';
 
 /**
  * A shop's staff (issue 41, "staff with roles"): the one module that writes `shop_membership` and
@@ -21,9 +21,6 @@ import { toDate } from '../../shared/values.js';
  * two owners removing (or demoting) each other at the same moment run one after the other, and the
  * second sees that it would leave no owner.
  */
-
-/** How long an invitation's link works. */
-export const INVITATION_TTL_HOURS = 7 * 24;
 
 export interface MemberView {
   userId: number;
@@ -42,18 +39,12 @@ export interface InvitationView {
   createdAt: Date;
 }
 
-/** An invitation as its sender gets it: the token of the link, shown this once (only its hash is kept). */
-export interface SentInvitation {
-  invitation: InvitationView;
-  token: string;
-}
+export type SentInvitation = SentLink<InvitationView>;
 
 export const InviteMemberInput = z.strictObject({ email: emailAddress, role: z.enum(ShopRole) });
-export const AcceptInvitationInput = z.strictObject({ token: z.string().trim().min(20).max(200) });
+export const AcceptInvitationInput = AcceptLinkInput;
 export const MemberRef = z.strictObject({ userId: id });
 export const ChangeMemberRoleInput = MemberRef.extend({ role: z.enum(ShopRole) });
-
-const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** The shop's row, locked until the transaction ends: every change of its staff queues here. */
 async function lockShop(tx: ServiceContext, shopId: number): Promise<void> {
@@ -117,15 +108,8 @@ export async function inviteMember(ctx: ServiceContext, input: unknown): Promise
       .where('u.email', '=', data.email)
       .executeTakeFirst();
     if (member) throw conflict('ALREADY_MEMBER', `${data.email} is already a member of this shop`, { user_id: member.user });
-    const token = randomBytes(32).toString('base64url');
-    const invitation = tx.em.create(MemberInvitation, {
-      shop: owner.shopId,
-      email: data.email,
-      role: data.role,
-      tokenHash: hashOf(token),
-      invitedBy: owner.userId,
-      expiresAt: new Date(Date.now() + INVITATION_TTL_HOURS * 3600_000),
-    });
+    const { token, tokenHash, expiresAt: until } = newLink();
+    const invitation = tx.em.create(MemberInvitation, { shop: owner.shopId, email: data.email, role: data.role, tokenHash, invitedBy: owner.userId, expiresAt: until });
     await tx.em.flush();
     const { id: invitationId, email, role, expiresAt, createdAt } = invitation;
     return { invitation: { id: invitationId, shopId: owner.shopId, email, role, expiresAt, createdAt }, token };
@@ -150,15 +134,14 @@ export async function acceptInvitation(ctx: ServiceContext, input: unknown): Pro
     const invitation = await db
       .selectFrom('MemberInvitation')
       .select((eb) => ['id', 'shop', 'email', 'role', 'acceptedAt', 'revokedAt', eb('expiresAt', '<=', sql<Date>`now()`).as('expired')])
-      .where('tokenHash', '=', hashOf(token))
+      .where('tokenHash', '=', linkTokenHash(token))
       .forUpdate()
       .executeTakeFirst();
-    // One answer for unknown, used, revoked and expired: the link no longer works.
-    if (!invitation || invitation.acceptedAt !== null || invitation.revokedAt !== null || invitation.expired) {
-      throw new AppError('INVITATION_INVALID', 404, 'This invitation link is not valid any more (used, expired or unknown); ask for a new one');
-    }
-    const account = await db.selectFrom('User').select(['email', 'role']).where('id', '=', user.userId).executeTakeFirstOrThrow();
-    if (account.email !== invitation.email) throw new AppError('INVITATION_NOT_YOURS', 422, 'This invitation is for another email address; sign in with the invited account');
+    refuseClosedLink(invitation);
+    // The account's row is locked: accepting a platform staff invitation at the same moment waits,
+    // so an account never ends both platform staff and a shop's member.
+    const account = await db.selectFrom('User').select(['email', 'role']).where('id', '=', user.userId).forNoKeyUpdate().executeTakeFirstOrThrow();
+    refuseOtherEmail(account.email, invitation.email);
     if (account.role === Role.PlatformAdmin) throw conflict('INVITATION_NOT_FOR_STAFF', 'Platform staff cannot join a shop; accept with another account');
     await lockShop(tx, invitation.shop);
     const already = await db.selectFrom('ShopMembership').select('id').where('shop', '=', invitation.shop).where('user', '=', user.userId).executeTakeFirst();

@@ -37,6 +37,7 @@ export const routes: RouteObject[] = [
       { path: 'favorites', ...page(() => import('../pages/favorites-page')) },
       { path: 'ops', ...page(() => import('../pages/ops-page')) },
       { path: 'join-shop', ...page(() => import('../pages/join-shop-page')) },
+      { path: 'join-staff', ...page(() => import('../pages/join-staff-page')) },
       { path: 'open-shop', ...page(() => import('../pages/open-shop-page')) },
       { path: '*', ...page(() => import('../pages/not-found-page')) },
     ],

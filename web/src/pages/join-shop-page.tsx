@@ -1,12 +1,11 @@
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import { useClient, useMutation } from 'urql';
+import { Link } from 'react-router';
+import { useMutation } from 'urql';
 import { refusalOf } from '../api/errors';
 import { graphql } from '../gql';
-import { RequireSignIn } from '../auth/require-sign-in';
 import { useSession } from '../auth/session';
 import { ErrorNotice } from '../ui/query-state';
-import { usePageTitle } from '../ui/page-title';
+import { JoinLinkPage, useReloadAccount } from './join-link';
 
 const AcceptInvitation = graphql(`
   mutation AcceptInvitation($input: AcceptInvitationInput!) {
@@ -22,18 +21,6 @@ const AcceptInvitation = graphql(`
   }
 `);
 
-const JoinedAccount = graphql(`
-  query JoinedAccount {
-    me {
-      id
-      email
-      displayName
-      role
-      shopId
-    }
-  }
-`);
-
 /**
  * The link a shop's owner sends (`/join-shop?token=…`): signed in with the invited email, the invitee
  * accepts once and becomes a member with the invitation's role; the account is read again, so the
@@ -41,16 +28,15 @@ const JoinedAccount = graphql(`
  */
 function JoinShop({ token }: { token: string }) {
   const [state, accept] = useMutation(AcceptInvitation);
-  const client = useClient();
-  const { updateUser, chooseShop } = useSession();
+  const reloadAccount = useReloadAccount();
+  const { chooseShop } = useSession();
   const [joined, setJoined] = useState<number | null>(null);
   const refused = refusalOf(state.error, state.data?.acceptInvitation);
   const run = async () => {
     const result = await accept({ input: { token } });
     const shopId = result.data?.acceptInvitation.joined?.shopId;
     if (!shopId) return;
-    const me = await client.query(JoinedAccount, {}, { requestPolicy: 'network-only' }).toPromise();
-    if (me.data) updateUser({ ...me.data.me, shopId: me.data.me.shopId ?? null });
+    await reloadAccount();
     // A member of several shops starts in the one they just joined.
     chooseShop(shopId);
     setJoined(shopId);
@@ -77,21 +63,9 @@ function JoinShop({ token }: { token: string }) {
 }
 
 export default function JoinShopPage() {
-  usePageTitle('Join a shop');
-  const [params] = useSearchParams();
-  const token = params.get('token') ?? '';
   return (
-    <section className="auth-form">
-      <h1>Join a shop&apos;s staff</h1>
-      {token === '' ? (
-        <div className="notice notice-error" role="alert">
-          This link has no invitation in it. Ask the shop&apos;s owner for the link again.
-        </div>
-      ) : (
-        <RequireSignIn roles={['CUSTOMER', 'SHOP_OPERATOR']}>
-          <JoinShop token={token} />
-        </RequireSignIn>
-      )}
-    </section>
+    <JoinLinkPage title="Join a shop" heading="Join a shop's staff" inviter="the shop's owner" roles={['CUSTOMER', 'SHOP_OPERATOR']}>
+      {(token) => <JoinShop token={token} />}
+    </JoinLinkPage>
   );
 }

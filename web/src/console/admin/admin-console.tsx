@@ -13,6 +13,7 @@ import { Reconciliation } from './reconciliation';
 import { PaymentDesk } from './payments';
 import { Disputes } from './disputes';
 import { Customers } from './customers';
+import { Staff } from './staff';
 import { Webhooks } from '../webhooks';
 import { AuditLog } from '../audit-log';
 
@@ -29,6 +30,7 @@ const LINKS: ConsoleLink[] = [
   { to: '/admin/payments', label: 'Payments', permission: 'PLATFORM_MONEY_MANAGE' },
   { to: '/admin/disputes', label: 'Disputes', permission: 'PLATFORM_DISPUTES_RULE' },
   { to: '/admin/customers', label: 'Customers', permission: 'PLATFORM_CUSTOMERS_READ' },
+  { to: '/admin/staff', label: 'Staff', permission: 'PLATFORM_STAFF_MANAGE' },
   { to: '/admin/webhooks', label: 'Webhooks', permission: 'PLATFORM_WEBHOOKS_MANAGE' },
   { to: '/admin/audit-log', label: 'Audit log', permission: 'PLATFORM_AUDIT_READ' },
 ];
@@ -59,6 +61,7 @@ export default function AdminConsole() {
         <Route path="payments" element={<PaymentDesk />} />
         <Route path="disputes" element={<Disputes />} />
         <Route path="customers" element={<Customers />} />
+        <Route path="staff" element={<Staff />} />
         <Route path="webhooks" element={<Webhooks />} />
         <Route path="audit-log" element={<AuditLog platform />} />
         <Route path="*" element={<p role="alert">No such screen in the platform console.</p>} />

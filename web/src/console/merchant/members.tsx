@@ -1,23 +1,21 @@
-import { useState, type FormEvent } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { ShopRole } from '../gql/graphql';
 import { QueryResult } from '../../ui/query-result';
 import { useSession } from '../../auth/session';
-import { ActionButton, Field, text, useAction, useListContext, when } from '../kit';
+import { ActionButton, useAction, useListContext, when } from '../kit';
 import { shopRoleLabel, usePermissions } from '../console-shell';
+import { InviteForm, OpenInvitations, RoleSelect, type RoleChoice } from '../staff-kit';
 
-const ROLES: ShopRole[] = ['OWNER', 'MANAGER', 'CATALOG', 'FULFILMENT', 'FINANCE', 'SUPPORT'];
-
-/** What each role opens, as src/shared/permissions.ts grants it, in words for the one choosing. */
-const ROLE_HINTS: Record<ShopRole, string> = {
-  OWNER: 'everything, members included',
-  MANAGER: 'everything but members',
-  CATALOG: 'products, freight and promotions',
-  FULFILMENT: 'orders and shipping',
-  FINANCE: 'money, orders and invoices',
-  SUPPORT: 'orders, refunds and reviews',
-};
+/** Each shop role and what it opens, in words for the one choosing. */
+const ROLES: RoleChoice<ShopRole>[] = [
+  { value: 'OWNER', hint: 'everything, members included' },
+  { value: 'MANAGER', hint: 'everything but members' },
+  { value: 'CATALOG', hint: 'products, freight and promotions' },
+  { value: 'FULFILMENT', hint: 'orders and shipping' },
+  { value: 'FINANCE', hint: 'money, orders and invoices' },
+  { value: 'SUPPORT', hint: 'orders, refunds and reviews' },
+];
 
 const ShopMembers = graphql(`
   query ShopMembers {
@@ -94,83 +92,18 @@ const RemoveMember = graphql(`
   }
 `);
 
-const RoleOptions = () => (
-  <>
-    {ROLES.map((r) => (
-      <option key={r} value={r}>
-        {shopRoleLabel(r)}: {ROLE_HINTS[r]}
-      </option>
-    ))}
-  </>
-);
-
-/**
- * The link an invitee opens: the storefront's page that accepts it once they are signed in with the
- * invited email. The mall sends no email yet, so the owner passes it on; it is shown this once.
- */
-function InviteLink({ email, token }: { email: string; token: string }) {
-  const link = `${location.origin}/join-shop?token=${encodeURIComponent(token)}`;
-  return (
-    <div className="notice notice-ok" role="status">
-      <p>
-        Invitation for <strong>{email}</strong> made. Send them this link; it works once, for 7 days, when they sign in with that email. It is not shown again:
-      </p>
-      <p>
-        <code className="reference" aria-label="Invitation link">
-          {link}
-        </code>
-      </p>
-    </div>
-  );
-}
-
-function InviteForm() {
+function InviteMemberForm() {
   const invite = useAction(InviteMember, (d) => d.inviteMember, 'Not invited', ['MemberInvitation']);
-  const [sent, setSent] = useState<{ email: string; token: string } | null>(null);
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const data = new FormData(form);
-    const answer = await invite.run({ input: { email: text(data.get('email')), role: String(data.get('role')) as ShopRole } });
-    if (answer?.sent) {
-      setSent({ email: answer.sent.invitation.email, token: answer.sent.token });
-      form.reset();
-    }
+  const send = async (email: string, role: ShopRole) => {
+    const answer = await invite.run({ input: { email, role } });
+    return answer?.sent ? { email: answer.sent.invitation.email, token: answer.sent.token } : null;
   };
-  return (
-    <section aria-labelledby="invite">
-      <h2 id="invite">Invite someone</h2>
-      {sent ? <InviteLink {...sent} /> : null}
-      <form onSubmit={submit} noValidate aria-label="Invite a member">
-        <Field label="Email" name="invite-email" error={invite.errors.of('email')}>
-          {(props) => <input {...props} name="email" type="email" autoComplete="off" />}
-        </Field>
-        <Field label="Role" name="invite-role" error={invite.errors.of('role')}>
-          {(props) => (
-            <select {...props} name="role" defaultValue="SUPPORT">
-              <RoleOptions />
-            </select>
-          )}
-        </Field>
-        {invite.unshown((k) => k === 'email' || k === 'role')}
-        <button type="submit" className="primary" disabled={invite.fetching}>
-          Invite
-        </button>
-      </form>
-    </section>
-  );
+  return <InviteForm label="Invite a member" roles={ROLES} defaultRole="SUPPORT" page="join-shop" action={invite} send={send} />;
 }
 
 function RoleChange({ userId, role, name }: { userId: number; role: ShopRole; name: string }) {
   const change = useAction(ChangeMemberRole, (d) => d.changeMemberRole, 'Role not changed');
-  return (
-    <>
-      <select aria-label={`Role of ${name}`} value={role} disabled={change.fetching} onChange={(event) => void change.run({ input: { userId, role: event.target.value as ShopRole } })}>
-        <RoleOptions />
-      </select>
-      {change.refusal}
-    </>
-  );
+  return <RoleSelect name={name} role={role} roles={ROLES} busy={change.fetching} change={(next) => void change.run({ input: { userId, role: next } })} refusal={change.refusal} />;
 }
 
 /** The acting shop's staff: members with their roles, open invitations, and inviting someone (owners). */
@@ -222,27 +155,25 @@ export function Members() {
                 ))}
               </tbody>
             </table>
-            <h2>Open invitations</h2>
-            {data.memberInvitations.length === 0 ? <p className="empty">No invitation is waiting.</p> : null}
-            <ul className="invitations">
-              {data.memberInvitations.map((i) => (
-                <li key={i.id}>
-                  {i.email} as {shopRoleLabel(i.role)} · until {when(i.expiresAt)}{' '}
-                  {manages ? (
-                    <ActionButton
-                      mutation={RevokeInvitation}
-                      variables={{ input: { invitationId: i.id } }}
-                      payload={(d) => d.revokeInvitation}
-                      label="Revoke"
-                      confirm={`Revoke the invitation of ${i.email}? Its link stops working.`}
-                      refused="Not revoked"
-                      invalidates={['MemberInvitation']}
-                    />
-                  ) : null}
-                </li>
-              ))}
-            </ul>
-            {manages ? <InviteForm /> : null}
+            <OpenInvitations
+              items={data.memberInvitations}
+              revoke={
+                manages
+                  ? (i) => (
+                      <ActionButton
+                        mutation={RevokeInvitation}
+                        variables={{ input: { invitationId: i.id } }}
+                        payload={(d) => d.revokeInvitation}
+                        label="Revoke"
+                        confirm={`Revoke the invitation of ${i.email}? Its link stops working.`}
+                        refused="Not revoked"
+                        invalidates={['MemberInvitation']}
+                      />
+                    )
+                  : undefined
+              }
+            />
+            {manages ? <InviteMemberForm /> : null}
           </>
         )}
       </QueryResult>
