@@ -45,6 +45,17 @@ export async function createZeroBalances(em: EntityManager, userIds: number[]): 
 }
 
 /**
+ * Gives `userId` the zero balances a customer holds, where it has none yet: an account that was made
+ * staff without ever being a customer (the demo seed's admins) and becomes a customer's. Balances
+ * that exist are left as they are (the owner-kind unique key).
+ */
+export async function ensureZeroBalances(em: EntityManager, userId: number): Promise<void> {
+  await sql`insert into balance (user_id, shop_id, kind, currency, amount)
+    values (${userId}, null, ${BalanceKind.Available}, ${BASE_CURRENCY.code}, 0), (${userId}, null, ${BalanceKind.Frozen}, ${BASE_CURRENCY.code}, 0), (${userId}, null, ${BalanceKind.Points}, null, 0)
+    on conflict do nothing`.execute(typedSql(em));
+}
+
+/**
  * `update balance ... returning` feeding `insert into ledger_entry ... select` in one statement; a
  * debit's guard (`amount >= k`) leaves the update, and so the insert, without a row.
  */

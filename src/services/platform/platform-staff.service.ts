@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, forbidden, notFound } from '../../errors.js';
 import { refusals } from '../../error-codes.js';
 import { typedSql } from '../../db/typed-sql.js';
@@ -11,6 +12,7 @@ import { inTransaction } from '../../shared/transaction.js';
 import { emailAddress, id, parseInput, z } from '../../shared/validate.js';
 import { toDate } from '../../shared/values.js';
 import { auditedWrite } from '../../shared/audit.js';
+import { ensureZeroBalances } from '../accounts/ledger.service.js';
 import { AcceptLinkInput, type SentLink, linkTokenHash, newLink, refuseClosedLink, refuseOtherEmail } from '../../shared/one-time-link.js';
 
 /**
@@ -223,6 +225,37 @@ export async function removeStaff(ctx: ServiceContext, input: unknown): Promise<
     await auditedWrite(tx, { type: 'User', id: userId }, () =>
       db.updateTable('User').set({ role: Role.Customer, platformRole: null, staffSince: null }).where('id', '=', userId).execute(),
     );
+    await ensureZeroBalances(tx.em, userId);
     await db.updateTable('AuthToken').set({ revokedAt: sql<Date>`now()` }).where('user', '=', userId).where('revokedAt', 'is', null).execute();
+  });
+}
+
+/** What `grantAdmin` did: the account it made an admin, or found one already. */
+export type AdminGrant = { outcome: 'granted' | 'already_admin'; userId: number };
+
+/**
+ * Makes the registered account `email` a platform admin, from the server's own console
+ * (`npm run grant-admin -- <email>`, src/cli/grant-admin.ts): how a mall started without the demo
+ * data gets its first admin, who then invites the rest of the staff. The account must have signed up
+ * (a customer's); an account of a shop's staff or a disabled one is refused, and an admin of another
+ * role becomes an admin. Whoever can run it can reach the database, so it asks nothing more; there
+ * is no request, so it is logged by the console command, not in the audit log.
+ */
+export async function grantAdmin(em: EntityManager, email: string): Promise<AdminGrant> {
+  const address = parseInput(z.object({ email: emailAddress }), { email }).email;
+  return em.transactional(async (tx) => {
+    const db = typedSql(tx);
+    const account = await db.selectFrom('User').select(['id', 'role', 'platformRole', 'disabledAt']).where('email', '=', address).forNoKeyUpdate().executeTakeFirst();
+    if (!account) throw notFound('Account', {});
+    if (account.disabledAt !== null) throw conflict('CUSTOMER_WRONG_STATE', 'This account is disabled: enable it first', { customer_id: account.id, status: 'disabled', expected: ['active'] });
+    if (account.role === Role.PlatformAdmin && account.platformRole === PlatformRole.Admin) return { outcome: 'already_admin', userId: account.id };
+    const membership = await db.selectFrom('ShopMembership').select('shop').where('user', '=', account.id).limit(1).executeTakeFirst();
+    if (membership) throw conflict('INVITATION_NOT_FOR_SHOP_MEMBER', "A shop's member cannot join the platform's staff; sign up another account", { shop_id: membership.shop });
+    await db
+      .updateTable('User')
+      .set({ role: Role.PlatformAdmin, platformRole: PlatformRole.Admin, staffSince: sql<Date>`coalesce(staff_since, now())` })
+      .where('id', '=', account.id)
+      .execute();
+    return { outcome: 'granted', userId: account.id };
   });
 }
