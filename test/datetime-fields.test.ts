@@ -46,6 +46,8 @@ beforeAll(async () => {
   await t.api('POST', '/api/me/addresses', { token: customer.token, body: { recipient: 'Li Lei', phone: '13900000000', region: 'CN-HB', address: '1 Luoyu Road, Wuhan' } });
   // An open invitation to the shop's staff.
   await t.api('POST', '/api/merchant/invitations', { token: operator.token, body: { email: 'invited@example.test', role: 'finance' } });
+  // And one to the platform's staff.
+  await t.api('POST', '/api/admin/staff-invitations', { token: admin.token, body: { email: 'staff@example.test', role: 'support' } });
 
   // An order through its whole life, reviewed and replied to, its invoice issued.
   const delivered = await deliveredOrder(t, customer.token, operator.token, sku);
