@@ -46,7 +46,7 @@ async function openDispute() {
   await t.api('POST', `/api/merchant/refunds/${asked.body.id}/reject`, { token: operator.token, body: { reason: 'Colour as pictured' } });
   const dispute = await t.api('POST', `/api/refunds/${asked.body.id}/dispute`, { token: customer.token, body: { reason: 'The picture was wrong' } });
   expect(dispute.status).toBe(201);
-  return { customer, operator, dispute: dispute.body as { id: number } };
+  return { customer, operator, shop, order, refundId: asked.body.id as number, dispute: dispute.body as { id: number } };
 }
 
 it('an admin refunds part of one dispute and upholds another; both rulings show, and the money moved through the ledger', async () => {
@@ -102,5 +102,35 @@ it('an admin finds a customer, disables them (they cannot sign in), and enables 
   await row.getByRole('button', { name: 'Enable' }).click();
   await row.getByText('Active').waitFor();
   expect((await t.api('POST', '/api/auth/login', { body: { email: customer.email, password: PASSWORD } })).status).toBe(200);
+  expect(ctx.problems).toEqual([]);
+});
+
+it("finds any shop's order by number, the customer's email and status, with its payment and refunds", async () => {
+  const { customer, shop, order, refundId } = await openDispute();
+  const [{ email, shopName }] = await t.sql<{ email: string; shopName: string }>('select u.email, s.name as "shopName" from app_user u, shop s where u.id = ? and s.id = ?', [customer.id, shop.id]);
+  const { ctx, page } = await adminPage();
+  await page.goto('/admin');
+  await page.getByRole('navigation', { name: /console/ }).getByRole('link', { name: 'Orders', exact: true }).click();
+  const search = page.getByRole('search', { name: 'Find orders' });
+  await search.getByLabel('Order number').fill(String(order.id));
+  await search.getByRole('button', { name: 'Search' }).click();
+  await page.waitForURL(new RegExp(`order=${order.id}`));
+  const rows = page.getByTestId('admin-order-row');
+  const theOrder = rows.filter({ has: page.getByRole('cell', { name: new RegExp(`^#${order.id} ·`) }) });
+  await theOrder.waitFor();
+  await expect.poll(() => rows.count()).toBe(1);
+  const row = (await theOrder.innerText()).replace(/\s+/g, ' ');
+  expect(row).toContain(shopName);
+  expect(row).toMatch(/Wallet: Captured \(paid it\)/);
+  expect(row).toContain(`Refund #${refundId}: Rejected`);
+
+  // By the customer's email, and then only the cancelled ones: none.
+  await search.getByLabel('Order number').fill('');
+  await search.getByLabel('Customer email').fill(email.toUpperCase());
+  await search.getByRole('button', { name: 'Search' }).click();
+  await page.waitForURL(/email=/);
+  await theOrder.waitFor();
+  await page.getByLabel('Status').selectOption({ label: 'Cancelled' });
+  await page.getByText('No order matches.').waitFor();
   expect(ctx.problems).toEqual([]);
 });

@@ -62,7 +62,7 @@ describe("the platform's staff in the console", () => {
     await page.getByRole('link', { name: 'Open the platform console' }).click();
     // Support has no live operations: the console opens on the first screen the role opens.
     await page.getByRole('navigation', { name: 'Platform console' }).waitFor();
-    expect(await navLinks(page)).toEqual(['Shops', 'Disputes', 'Customers']);
+    expect(await navLinks(page)).toEqual(['Shops', 'Orders', 'Disputes', 'Customers']);
     await page.getByRole('link', { name: 'Customers' }).click();
     await page.getByRole('heading', { name: 'Customers', level: 1 }).waitFor();
     expect(await page.getByRole('link', { name: 'Staff' }).count()).toBe(0);

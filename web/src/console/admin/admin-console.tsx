@@ -12,6 +12,7 @@ import { PayoutBatchDetail, PayoutBatchList } from './payouts';
 import { Reconciliation } from './reconciliation';
 import { PaymentDesk } from './payments';
 import { Disputes } from './disputes';
+import { AdminOrdersScreen } from './orders';
 import { Customers } from './customers';
 import { Staff } from './staff';
 import { Webhooks } from '../webhooks';
@@ -28,6 +29,7 @@ const LINKS: ConsoleLink[] = [
   { to: '/admin/payouts', label: 'Payouts', permission: 'PLATFORM_MONEY_MANAGE' },
   { to: '/admin/reconciliation', label: 'Reconciliation', permission: 'PLATFORM_MONEY_MANAGE' },
   { to: '/admin/payments', label: 'Payments', permission: 'PLATFORM_MONEY_MANAGE' },
+  { to: '/admin/orders', label: 'Orders', permission: 'PLATFORM_ORDERS_READ' },
   { to: '/admin/disputes', label: 'Disputes', permission: 'PLATFORM_DISPUTES_RULE' },
   { to: '/admin/customers', label: 'Customers', permission: 'PLATFORM_CUSTOMERS_READ' },
   { to: '/admin/staff', label: 'Staff', permission: 'PLATFORM_STAFF_MANAGE' },
@@ -59,6 +61,7 @@ export default function AdminConsole() {
         <Route path="payouts/:id" element={<PayoutBatchDetail />} />
         <Route path="reconciliation" element={<Reconciliation />} />
         <Route path="payments" element={<PaymentDesk />} />
+        <Route path="orders" element={<AdminOrdersScreen />} />
         <Route path="disputes" element={<Disputes />} />
         <Route path="customers" element={<Customers />} />
         <Route path="staff" element={<Staff />} />

@@ -1,0 +1,182 @@
+import { type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { useQuery } from 'urql';
+import { graphql } from '../gql';
+import type { AdminOrdersQuery, OrderStatus } from '../gql/graphql';
+import { Money } from '../../money/currency-context';
+import { QueryResult } from '../../ui/query-result';
+import { Field, Pager, StateSelect, label, text, useFilterParam, useListContext, usePageParam, when } from '../kit';
+
+const PAGE_SIZE = 20;
+const STATUSES: OrderStatus[] = ['PENDING_PAYMENT', 'AWAITING_GROUP', 'PAID', 'SHIPPED', 'DELIVERED', 'COMPLETED', 'CANCELLED'];
+
+const AdminOrders = graphql(`
+  query AdminOrders($orderId: Int, $customerEmail: String, $shopId: Int, $status: OrderStatus, $page: Int, $pageSize: Int) {
+    adminOrders(orderId: $orderId, customerEmail: $customerEmail, shopId: $shopId, status: $status, page: $page, pageSize: $pageSize) {
+      page
+      pageSize
+      total
+      items {
+        order {
+          id
+          customerId
+          shop {
+            id
+            name
+          }
+          status
+          total
+          createdAt
+          shipments {
+            id
+            carrier
+            trackingNumber
+          }
+        }
+        payments {
+          paymentId
+          method
+          status
+          paidThisOrder
+        }
+        refunds {
+          id
+          kind
+          status
+          amount
+        }
+      }
+    }
+  }
+`);
+
+type Row = AdminOrdersQuery['adminOrders']['items'][number];
+
+/** A whole number from a search field, or null when it holds none. */
+const wholeNumber = (value: string): number | null => (/^\d{1,9}$/.test(value) ? Number(value) : null);
+
+function PaymentCell({ payments }: { payments: Row['payments'] }) {
+  if (payments.length === 0) return <>None</>;
+  return (
+    <>
+      {payments.map((p) => (
+        <div key={p.paymentId}>
+          #{p.paymentId} {label(p.method)}: {label(p.status)}
+          {p.paidThisOrder ? ' (paid it)' : ''}
+        </div>
+      ))}
+    </>
+  );
+}
+
+function AfterSaleCell({ row }: { row: Row }) {
+  const { shipments } = row.order;
+  return (
+    <>
+      {shipments.map((s) => (
+        <div key={s.id}>
+          {s.carrier} {s.trackingNumber}
+        </div>
+      ))}
+      {row.refunds.map((r) => (
+        <div key={r.id}>
+          {label(r.kind)} #{r.id}: {label(r.status)}, <Money amount={r.amount} />
+        </div>
+      ))}
+      {shipments.length === 0 && row.refunds.length === 0 ? '—' : null}
+    </>
+  );
+}
+
+/**
+ * Every shop's orders as the platform sees them (issue 41): found by order number, the customer's
+ * email, the shop and the status, each with its payments, shipments and refunds.
+ */
+export function AdminOrdersScreen() {
+  const [page, setPage] = usePageParam();
+  const [params, setParams] = useSearchParams();
+  const [order, email, shop] = ['order', 'email', 'shop'].map((name) => params.get(name) ?? '');
+  const [status, setStatus] = useFilterParam('status');
+  const variables = {
+    orderId: wholeNumber(order),
+    customerEmail: email || null,
+    shopId: wholeNumber(shop),
+    status: (status || null) as OrderStatus | null,
+    page,
+    pageSize: PAGE_SIZE,
+  };
+  const [result] = useQuery({ query: AdminOrders, context: useListContext('Order'), variables });
+  const search = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    // The three fields in one change of the address (one setter each would undo the others).
+    const form = new FormData(event.currentTarget);
+    const next = new URLSearchParams(params);
+    for (const name of ['order', 'email', 'shop']) {
+      const value = text(form.get(name));
+      if (value) next.set(name, value);
+      else next.delete(name);
+    }
+    next.delete('page');
+    setParams(next);
+  };
+  return (
+    <>
+      <h1>Orders</h1>
+      <form onSubmit={search} role="search" aria-label="Find orders" className="filters">
+        <Field label="Order number" name="order-search">
+          {(props) => <input {...props} name="order" inputMode="numeric" defaultValue={order} />}
+        </Field>
+        <Field label="Customer email" name="email-search">
+          {(props) => <input {...props} name="email" type="email" defaultValue={email} />}
+        </Field>
+        <Field label="Shop id" name="shop-search">
+          {(props) => <input {...props} name="shop" inputMode="numeric" defaultValue={shop} />}
+        </Field>
+        <button type="submit">Search</button>
+      </form>
+      <StateSelect label="Status" value={status} states={STATUSES} onChange={setStatus} />
+      <QueryResult result={result} what="Loading orders">
+        {({ adminOrders: list }) => (
+          <>
+            <table className="grid">
+              <thead>
+                <tr>
+                  <th scope="col">Order</th>
+                  <th scope="col">Shop</th>
+                  <th scope="col">Customer</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Total</th>
+                  <th scope="col">Payments</th>
+                  <th scope="col">Shipments and refunds</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.items.map((row) => (
+                  <tr key={row.order.id} data-testid="admin-order-row">
+                    <td>
+                      #{row.order.id} · {when(row.order.createdAt)}
+                    </td>
+                    <td>{row.order.shop.name}</td>
+                    <td>#{row.order.customerId}</td>
+                    <td>{label(row.order.status)}</td>
+                    <td>
+                      <Money amount={row.order.total} />
+                    </td>
+                    <td>
+                      <PaymentCell payments={row.payments} />
+                    </td>
+                    <td>
+                      <AfterSaleCell row={row} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {list.items.length === 0 ? <p className="empty">No order matches.</p> : null}
+            <Pager page={list.page} pageSize={list.pageSize} total={list.total} onPage={setPage} />
+          </>
+        )}
+      </QueryResult>
+    </>
+  );
+}
