@@ -108,6 +108,8 @@ describe("the shop's money and the platform's payouts", () => {
     await row.getByTestId('payout-status').getByText('Pending').waitFor();
     const payoutId = Number(await row.getAttribute('data-payout-id'));
     expect(Number(await row.locator('data').first().getAttribute('value'))).toBe(SHARE);
+    // The shop by its name, not its id; the confirmation names it too.
+    await row.getByRole('cell', { name: 'Quay Ceramics', exact: true }).waitFor();
 
     // The bank's file, downloaded through the API.
     const [download] = await Promise.all([adminPage.waitForEvent('download'), adminPage.getByRole('button', { name: 'Download CSV for the bank' }).click()]);
@@ -119,6 +121,7 @@ describe("the shop's money and the platform's payouts", () => {
 
     // Marked paid, after a confirmation.
     await row.getByRole('button', { name: 'Mark paid' }).click();
+    await row.getByText(/to Quay Ceramics\?/).waitFor();
     await row.getByRole('button', { name: 'Yes, mark paid' }).click();
     await row.getByTestId('payout-status').getByText(/^Paid/).waitFor();
     expect((await t.sql('select status from payout where id = ?', [payoutId]))[0].status).toBe('paid');

@@ -43,6 +43,7 @@ export class Payout {
   @Field(() => Int) id!: number;
   @Field(() => Int) batchId!: number;
   @Field(() => Int) shopId!: number;
+  @Field({ description: "The shop's name now" }) shopName!: string;
   @Field(() => Int) amount!: number;
   @Field(() => PayoutStatusEnum) status!: PayoutStatus;
   @Field(() => String, { nullable: true }) failureReason!: string | null;

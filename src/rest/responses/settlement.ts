@@ -31,6 +31,7 @@ export const Payout = named(
     id,
     batchId: id,
     shopId: id,
+    shopName: z.string(),
     amount: money,
     status: z.enum(PayoutStatus),
     failureReason: z.string().nullable(),

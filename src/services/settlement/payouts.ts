@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, notFound, validationError } from '../../errors.js';
 import { refusals } from '../../error-codes.js';
 import { typedSql } from '../../db/typed-sql.js';
@@ -24,6 +25,8 @@ export interface PayoutView {
   id: number;
   batchId: number;
   shopId: number;
+  /** The shop's name now (the console and the bank's file name the shop, not its id). */
+  shopName: string;
   amount: number;
   status: PayoutStatus;
   failureReason: string | null;
@@ -40,7 +43,12 @@ export interface PayoutBatchView {
   total: number;
 }
 
-const payoutColumns = ['id', 'batch as batchId', 'shop as shopId', 'amount', 'status', 'failureReason', 'failedAfterPaid', 'createdAt', 'settledAt'] as const;
+/** Payouts as their view reads them, with their shop's name; callers add their filter. */
+const payoutRows = (em: EntityManager) =>
+  typedSql(em)
+    .selectFrom('Payout as p')
+    .innerJoin('Shop as s', 's.id', 'p.shop')
+    .select(['p.id', 'p.batch as batchId', 'p.shop as shopId', 's.name as shopName', 'p.amount', 'p.status', 'p.failureReason', 'p.failedAfterPaid', 'p.createdAt', 'p.settledAt']);
 
 async function batchView(ctx: ServiceContext, batchId: number): Promise<PayoutBatchView> {
   const view = await findBatch(ctx, batchId);
@@ -52,7 +60,7 @@ async function findBatch(ctx: ServiceContext, batchId: number): Promise<PayoutBa
   const db = typedSql(ctx.em);
   const batch = await db.selectFrom('PayoutBatch').select(['id', 'threshold', 'createdAt']).where('id', '=', batchId).executeTakeFirst();
   if (!batch) return undefined;
-  const payouts = await db.selectFrom('Payout').select(payoutColumns).where('batch', '=', batchId).orderBy('id').execute();
+  const payouts = await payoutRows(ctx.em).where('p.batch', '=', batchId).orderBy('p.id').execute();
   return { ...batch, payouts, total: payouts.reduce((sum, p) => sum + p.amount, 0) };
 }
 
@@ -223,8 +231,8 @@ export async function settlePayout(ctx: ServiceContext, input: unknown): Promise
       payload: { payoutId: data.payoutId, shopId, amount: moved.amount, status: data.status, failedAfterPaid: moved.failedAfterPaid },
     });
   });
-  const [view] = await typedSql(ctx.em).selectFrom('Payout').select(payoutColumns).where('id', '=', data.payoutId).execute();
+  const [view] = await payoutRows(ctx.em).where('p.id', '=', data.payoutId).execute();
   return view;
 }
 
-export { payoutColumns };
+export { payoutRows };

@@ -11,7 +11,7 @@ import { Permission } from '../../shared/permissions.js';
 import { calendarDate, onceFieldsFit, parseInput, z } from '../../shared/validate.js';
 import { validationError } from '../../errors.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
-import { payoutColumns, type PayoutView } from './payouts.js';
+import { payoutRows, type PayoutView } from './payouts.js';
 
 /** A shop's own accounts (the platform's commission on its sales is the platform's, not shown to it). */
 const SHOP_OWN_KINDS = [BalanceKind.ShopPending, BalanceKind.ShopAvailable, BalanceKind.ShopInTransit, BalanceKind.ShopDebt] as const;
@@ -102,7 +102,7 @@ export async function shopPayouts(ctx: ServiceContext, input: unknown): Promise<
   const { shopId } = requireShopPermission(ctx, Permission.ShopMoneyRead);
   const paging = parseInput(z.object(pageFields), input ?? {});
   const { ids, total } = await idPage(typedSql(ctx.em).selectFrom('Payout').where('shop', '=', shopId), paging, 'desc');
-  const rows = ids.length === 0 ? [] : await typedSql(ctx.em).selectFrom('Payout').select(payoutColumns).where('id', 'in', ids).orderBy('id', 'desc').execute();
+  const rows = ids.length === 0 ? [] : await payoutRows(ctx.em).where('p.id', 'in', ids).orderBy('p.id', 'desc').execute();
   return pageOf(rows, paging, total);
 }
 

@@ -8,6 +8,7 @@ export const PayoutFields = graphql(`
     id
     batchId
     shopId
+    shopName
     amount
     status
     failureReason

@@ -156,7 +156,7 @@ function Settle({ payout }: { payout: Payout }) {
   return (
     <div className="row-actions">
       {payout.status === 'PENDING' ? (
-        <ActionButton mutation={SettlePayout} variables={settle('PAID')} payload={(d) => d.settlePayout} label="Mark paid" confirm={`The bank paid ${amount} to shop #${payout.shopId}?`} refused="Not marked paid" />
+        <ActionButton mutation={SettlePayout} variables={settle('PAID')} payload={(d) => d.settlePayout} label="Mark paid" confirm={`The bank paid ${amount} to ${payout.shopName}?`} refused="Not marked paid" />
       ) : null}
       <label>
         <span className="visually-hidden">Failure reason of payout #{payout.id}</span>
@@ -240,7 +240,7 @@ export function PayoutBatchDetail() {
                   {batch.payouts.map((p) => (
                     <tr key={p.id} data-payout-id={p.id} data-shop-id={p.shopId}>
                       <td>#{p.id}</td>
-                      <td>Shop #{p.shopId}</td>
+                      <td>{p.shopName}</td>
                       <td>
                         <Money amount={p.amount} />
                       </td>
