@@ -105,8 +105,11 @@ describe('demo data', () => {
 
   it("has bob's purchase paid through the sandbox gateway, with its verified notification, and a line refunded back through the gateway", async () => {
     const bob = await login('bob@mallfront.test');
-    const paid = (await t.api('GET', '/api/orders?status=paid&page_size=100', { token: bob })).body.items as { id: number; shop: { slug: string } }[];
+    // One order still paid (a line refunded), the other delivered ten days ago and completed.
+    const mine = (await t.api('GET', '/api/orders?page_size=100', { token: bob })).body.items as { id: number; status: string; shop: { slug: string } }[];
+    const paid = mine.filter((o) => o.status === 'paid' || o.status === 'completed');
     expect(paid.map((o) => o.shop.slug).sort()).toEqual(GATEWAY_PURCHASE.lines.map((l) => l.shop).sort());
+    expect(paid.find((o) => o.shop.slug === GATEWAY_PURCHASE.refund.shop)?.status).toBe('paid');
     const refunded = paid.find((o) => o.shop.slug === GATEWAY_PURCHASE.refund.shop)!;
     const [payment] = (await t.api('GET', `/api/orders/${refunded.id}/payments`, { token: bob })).body.items;
     expect(payment).toMatchObject({ method: 'sandbox', status: 'captured', paid_this_order: true, refunds: [expect.objectContaining({ status: 'succeeded', provider_reference: expect.stringMatching(/^sbx_refund_/) })] });
@@ -118,6 +121,15 @@ describe('demo data', () => {
     expect(found.body).toMatchObject({ id: payment.payment_id, status: 'captured', refunded_amount: payment.refunds[0].amount });
     const events = await t.api('GET', `/api/payments/${payment.payment_id}/events`, { token: admin });
     expect(events.body.items).toEqual([expect.objectContaining({ source: 'notification', verified: true, status: 'captured', outcome: 'captured' })]);
+  });
+
+  it("has a shop whose earnings are available, so the platform's payout flow runs on the demo data", async () => {
+    const [kept] = GATEWAY_PURCHASE.lines.filter((l) => l.shop !== GATEWAY_PURCHASE.refund.shop);
+    const balances = (await t.api('GET', '/api/merchant/balances', { token: await login(`ops@${kept.shop}.mallfront.test`) })).body;
+    expect(balances.available).toBeGreaterThan(0);
+    const batch = await t.api('POST', '/api/admin/payout-batches', { token: await login('admin@mallfront.test'), body: { threshold: 1 } });
+    expect(batch.status).toBe(201);
+    expect(batch.body.payouts).toContainEqual(expect.objectContaining({ amount: balances.available, status: 'pending' }));
   });
 
   it('has a redemption waiting for fulfilment, visible to the admin', async () => {
@@ -158,7 +170,12 @@ describe('demo data', () => {
     expect(alice).toMatchObject({ available: SEED_FUNDS - paid - seat, frozen: seat, orders: { delivered: 2, awaiting_group: 1 } });
     expect(alice.points).toBeGreaterThan(SEED_POINTS);
     const bob = (await t.api('GET', '/api/me/stats', { token: await login('bob@mallfront.test') })).body;
-    expect(bob).toMatchObject({ points: SEED_POINTS - redeemed.pointsPrice * REDEMPTION.quantity, orders: { awaiting_group: 1 } });
+    // Bob spent points on the tote, and earned some for his completed order (a yuan paid, a point).
+    const [{ earned }] = await t.sql<{ earned: number }>(
+      `select coalesce(sum(l.delta), 0)::int as earned from ledger_entry l join balance b on b.id = l.balance_id join app_user u on u.id = b.user_id
+        where u.email = 'bob@mallfront.test' and b.kind = 'points' and l.reason = 'points_earned'`);
+    expect(earned).toBeGreaterThan(0);
+    expect(bob).toMatchObject({ points: SEED_POINTS - redeemed.pointsPrice * REDEMPTION.quantity + earned, orders: { awaiting_group: 1, completed: 1 } });
 
     // Sold counts: delivered units count, seats of a group not yet full do not.
     for (const order of orders.body.items) {

@@ -87,6 +87,8 @@ export const GATEWAY_PURCHASE = {
     { shop: 'outdoor-lab', quantity: 2 },
   ],
   refund: { shop: 'outdoor-lab', quantity: 1, reason: 'Ordered one too many' },
+  /** The other shop's order: delivered this many days ago, past the after-sale window, so completed and its earnings available to pay out. */
+  delivered: { trackingNumber: 'SF1400000003', daysAgo: 10 },
 };
 
 /** Bob's points-mall redemption, waiting for the platform to send it. */

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
 import { typedSql } from '../db/typed-sql.js';
 import { ProductStatus } from '../entities/product.entity.js';
 import type { User } from '../entities/user.entity.js';
@@ -9,7 +10,7 @@ import { createGroupBuy } from '../services/promotions/group-buy.service.js';
 import { assignFreightTemplate, createFreightTemplate } from '../services/shipping/freight-template.service.js';
 import { setCartItem } from '../services/checkout/cart.service.js';
 import { checkout } from '../services/checkout/checkout.service.js';
-import { confirmDelivery } from '../services/orders/order.service.js';
+import { completeDeliveredOrders, confirmDelivery } from '../services/orders/order.service.js';
 import { payOrder, receiveNotification, startPayment } from '../services/payments/payment.service.js';
 import { settlePaymentRefunds } from '../services/payments/payment-refunds.js';
 import { SandboxProvider } from '../services/payments/sandbox-provider.js';
@@ -150,4 +151,19 @@ async function seedGatewayPurchase(bob: ServiceContext, operator: (shop: string)
   });
   await approveRefund(operator(GATEWAY_PURCHASE.refund.shop), { refundId: refund.id });
   await settlePaymentRefunds(bob);
+
+  // Bob's other order was shipped and delivered ten days ago (its dates moved back: history the seed
+  // writes directly), so its after-sale window is over: the completion sweep completes it and its
+  // shop's earnings become available, and the platform's payout screens have a shop to pay.
+  const kept = orders.find((o) => o.shop.slug !== GATEWAY_PURCHASE.refund.shop)!;
+  const shop = kept.shop.slug;
+  await createShipment(operator(shop), { orderId: kept.id, companyCode: 'sf', trackingNumber: GATEWAY_PURCHASE.delivered.trackingNumber });
+  await confirmDelivery(bob, { orderId: kept.id });
+  const earlier = (column: 'created_at' | 'paid_at' | 'shipped_at' | 'delivered_at') => sql<Date>`${sql.ref(column)} - make_interval(days => ${GATEWAY_PURCHASE.delivered.daysAgo})`;
+  await typedSql(bob.em)
+    .updateTable('Order')
+    .set({ createdAt: earlier('created_at'), paidAt: earlier('paid_at'), shippedAt: earlier('shipped_at'), deliveredAt: earlier('delivered_at') })
+    .where('id', '=', kept.id)
+    .execute();
+  await completeDeliveredOrders(bob);
 }
