@@ -98,6 +98,8 @@ describe("the shop's money and the platform's payouts", () => {
     await adminPage.getByRole('button', { name: 'Yes, create batch' }).click();
     await adminPage.locator('.field-message').getByText(/no shop has this much available/).waitFor();
     expect(await adminPage.getByLabel('Threshold').getAttribute('aria-invalid')).toBe('true');
+    // The keyboard is taken to the field the server refused.
+    expect(await adminPage.getByLabel('Threshold').evaluate((input) => input === (input as unknown as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement)).toBe(true);
     // The admin creates a batch over a ¥50.00 threshold: the shop's available balance is in it.
     await adminPage.getByLabel('Threshold').fill('50');
     await adminPage.getByRole('button', { name: 'Create batch' }).click();

@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { useMutation, type AnyVariables, type CombinedError, type DocumentInput } from 'urql';
 import { refusalOf, type UserErrorFields } from '../api/errors';
@@ -254,6 +254,14 @@ export class FormErrors {
 /** A labelled input with its server error under it (`aria-invalid`, `aria-describedby`). */
 export function Field({ label, name, error, children }: { label: string; name: string; error?: string; children: (props: { id: string; name: string; 'aria-invalid': boolean; 'aria-describedby'?: string }) => ReactNode }) {
   const id = `f-${name.replace(/\W/g, '-')}`;
+  // A refused form takes the keyboard to its first field marked invalid, so the person reads the
+  // message there and fixes it, instead of staying on the button (each field checks whether it is
+  // that first one; only it moves the focus).
+  useEffect(() => {
+    if (!error) return;
+    const input = document.getElementById(id);
+    if (input && input.closest('form')?.querySelector('[aria-invalid="true"]') === input) input.focus();
+  }, [error, id]);
   return (
     <div className={`field${error ? ' field-error' : ''}`}>
       <label htmlFor={id}>{label}</label>
