@@ -45,6 +45,11 @@ it("an order of any shop comes with its shipments, its payments and its refunds,
   expect(one.body.payments).toEqual((await t.api('GET', `/api/orders/${s.shipped.id}/payments`, { token: s.customer.token })).body.items);
   expect(one.body.payments).toMatchObject([{ method: 'wallet', status: 'captured', paid_this_order: true, refunds: [{ refund_id: s.refundId, amount: 1000 }] }]);
   expect(one.body.refunds).toMatchObject([{ id: s.refundId, status: 'completed', amount: 1000 }]);
+  // Who placed it, by name and email (the platform finds customers by them).
+  const [customer] = await t.sql<{ email: string; display_name: string }>('select email, display_name from app_user where id = ?', [s.customer.id]);
+  expect(one.body.customer).toEqual({ id: s.customer.id, email: customer.email, display_name: customer.display_name });
+  const gql = await t.gql('query($id: Int!) { adminOrder(id: $id) { customer { id email displayName } } }', { id: s.shipped.id }, admin.token);
+  expect(gql.data.adminOrder.customer).toEqual({ id: s.customer.id, email: customer.email, displayName: customer.display_name });
   const pending = (await t.api('GET', `/api/admin/orders/${s.pending.id}`, { token: admin.token })).body;
   expect(pending).toMatchObject({ order: { id: s.pending.id, status: 'pending_payment', shipments: [] }, payments: [], refunds: [] });
 });

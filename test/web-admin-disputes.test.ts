@@ -121,6 +121,7 @@ it("finds any shop's order by number, the customer's email and status, with its 
   await expect.poll(() => rows.count()).toBe(1);
   const row = (await theOrder.innerText()).replace(/\s+/g, ' ');
   expect(row).toContain(shopName);
+  expect(row).toContain(`<${email}>`);
   expect(row).toMatch(/Wallet: Captured \(paid it\)/);
   expect(row).toContain(`Refund #${refundId}: Rejected`);
 

@@ -7,7 +7,8 @@ import { OrderPayment } from './payments.js';
 import { Refund } from './after-sale.js';
 
 /** An order of any shop as the platform reads it: the order (with its shipments), its payments and its refunds. */
-export const AdminOrder = named('AdminOrder', z.strictObject({ order: Order, payments: z.array(OrderPayment), refunds: z.array(Refund) }));
+export const OrderCustomer = named('OrderCustomer', z.strictObject({ id, email: z.string(), displayName: z.string() }));
+export const AdminOrder = named('AdminOrder', z.strictObject({ order: Order, customer: OrderCustomer, payments: z.array(OrderPayment), refunds: z.array(Refund) }));
 export const AdminOrderPage = named('AdminOrderPage', page(AdminOrder));
 
 export const AdminShop = named(

@@ -29,23 +29,36 @@ export const AdminOrderListInput = z.object({
 });
 const OrderRef = z.strictObject({ orderId: id });
 
+/** Who placed the order, as the platform finds them (the customers screen searches the same). */
+export interface OrderCustomerView {
+  id: number;
+  email: string;
+  displayName: string;
+}
+
 export interface AdminOrderView {
   order: OrderView;
+  customer: OrderCustomerView;
   payments: OrderPaymentView[];
   refunds: RefundView[];
 }
 
-/** The orders' full views, in the order of `ids`: one statement for the orders, one for their refunds, one set per order for its payments. */
+/** The orders' full views, in the order of `ids`: one statement for the orders, one for their customers, one for their refunds, one set per order for its payments. */
 async function adminOrderViews(ctx: ServiceContext, ids: number[]): Promise<AdminOrderView[]> {
   if (ids.length === 0) return [];
   const orders = await orderViews(ctx.em, ids);
+  if (orders.length === 0) return [];
+  const customerIds = [...new Set(orders.map((o) => o.customerId))];
+  const customers = new Map(
+    (await typedSql(ctx.em).selectFrom('User').select(['id', 'email', 'displayName']).where('id', 'in', customerIds).execute()).map((c) => [c.id, c]),
+  );
   const refundRows = await typedSql(ctx.em).selectFrom('Refund').select(['id', 'order']).where('order', 'in', ids).orderBy('id').execute();
   const refunds = await refundViews(ctx.em, refundRows.map((r) => r.id));
   const views: AdminOrderView[] = [];
   // One after the other: the request's entity manager runs one statement at a time.
   for (const order of orders) {
     const { items: payments } = await orderPayments(ctx, { orderId: order.id });
-    views.push({ order, payments, refunds: refunds.filter((r) => r.orderId === order.id) });
+    views.push({ order, customer: customers.get(order.customerId)!, payments, refunds: refunds.filter((r) => r.orderId === order.id) });
   }
   return views;
 }

@@ -17,9 +17,13 @@ const AdminOrders = graphql(`
       pageSize
       total
       items {
+        customer {
+          id
+          email
+          displayName
+        }
         order {
           id
-          customerId
           shop {
             id
             name
@@ -157,7 +161,9 @@ export function AdminOrdersScreen() {
                       #{row.order.id} · {when(row.order.createdAt)}
                     </td>
                     <td>{row.order.shop.name}</td>
-                    <td>#{row.order.customerId}</td>
+                    <td>
+                      {row.customer.displayName} &lt;{row.customer.email}&gt;
+                    </td>
                     <td>{label(row.order.status)}</td>
                     <td>
                       <Money amount={row.order.total} />
