@@ -32,13 +32,18 @@ function assertPositive(amount: number) {
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error(`ledger amount must be a positive integer, got ${amount}`);
 }
 
-/** Zero rows for new customers: available and frozen in the base currency, points without one. */
+/** A customer's accounts: available and frozen money in the base currency, points without one. */
+const CUSTOMER_ACCOUNTS = [
+  { kind: BalanceKind.Available, currency: BASE_CURRENCY.code },
+  { kind: BalanceKind.Frozen, currency: BASE_CURRENCY.code },
+  { kind: BalanceKind.Points, currency: null },
+] as const;
+
+/** Zero rows of a customer's accounts for new customers. */
 export async function createZeroBalances(em: EntityManager, userIds: number[]): Promise<void> {
   if (userIds.length === 0) return;
   for (const user of userIds) {
-    em.create(Balance, { user, kind: BalanceKind.Available, currency: BASE_CURRENCY.code, amount: 0 });
-    em.create(Balance, { user, kind: BalanceKind.Frozen, currency: BASE_CURRENCY.code, amount: 0 });
-    em.create(Balance, { user, kind: BalanceKind.Points, currency: null, amount: 0 });
+    for (const { kind, currency } of CUSTOMER_ACCOUNTS) em.create(Balance, { user, kind, currency, amount: 0 });
   }
   // Written now: the ledger primitives that usually follow are statements of their own.
   await em.flush();
@@ -51,7 +56,8 @@ export async function createZeroBalances(em: EntityManager, userIds: number[]): 
  */
 export async function ensureZeroBalances(em: EntityManager, userId: number): Promise<void> {
   await sql`insert into balance (user_id, shop_id, kind, currency, amount)
-    values (${userId}, null, ${BalanceKind.Available}, ${BASE_CURRENCY.code}, 0), (${userId}, null, ${BalanceKind.Frozen}, ${BASE_CURRENCY.code}, 0), (${userId}, null, ${BalanceKind.Points}, null, 0)
+    select ${userId}, null, a.kind, a.currency, 0
+      from unnest(${CUSTOMER_ACCOUNTS.map((a) => a.kind)}::text[], ${CUSTOMER_ACCOUNTS.map((a) => a.currency)}::text[]) as a(kind, currency)
     on conflict do nothing`.execute(typedSql(em));
 }
 

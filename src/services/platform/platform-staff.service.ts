@@ -129,6 +129,16 @@ export async function revokeStaffInvitation(ctx: ServiceContext, input: unknown)
   if (!revoked) throw notFound('Invitation', { invitation_id: invitationId });
 }
 
+/**
+ * 409 INVITATION_NOT_FOR_SHOP_MEMBER when `userId` belongs to a shop: staff and shop members are
+ * separate accounts (docs/decisions.md, "Platform staff are not shop members"). `instead` says what
+ * to do.
+ */
+async function refuseShopMember(em: EntityManager, userId: number, instead: string): Promise<void> {
+  const membership = await typedSql(em).selectFrom('ShopMembership').select('shop').where('user', '=', userId).limit(1).executeTakeFirst();
+  if (membership) throw conflict('INVITATION_NOT_FOR_SHOP_MEMBER', `A shop's member cannot join the platform's staff; ${instead}`, { shop_id: membership.shop });
+}
+
 export const acceptStaffInvitationRefusals = refusals('INVITATION_INVALID', 'INVITATION_NOT_YOURS', 'ALREADY_STAFF', 'INVITATION_NOT_FOR_SHOP_MEMBER');
 
 /**
@@ -154,10 +164,7 @@ export async function acceptStaffInvitation(ctx: ServiceContext, input: unknown)
     const account = await db.selectFrom('User').select(['email', 'role']).where('id', '=', user.userId).forNoKeyUpdate().executeTakeFirstOrThrow();
     refuseOtherEmail(account.email, invitation.email);
     if (account.role === Role.PlatformAdmin) throw conflict('ALREADY_STAFF', "You are already on the platform's staff", { user_id: user.userId });
-    const membership = await db.selectFrom('ShopMembership').select('shop').where('user', '=', user.userId).limit(1).executeTakeFirst();
-    if (membership) {
-      throw conflict('INVITATION_NOT_FOR_SHOP_MEMBER', "A shop's member cannot join the platform's staff; accept with another account", { shop_id: membership.shop });
-    }
+    await refuseShopMember(tx.em, user.userId, 'accept with another account');
     await auditedWrite(tx, { type: 'User', id: user.userId }, () =>
       db.updateTable('User').set({ role: Role.PlatformAdmin, platformRole: invitation.platformRole, staffSince: sql<Date>`now()` }).where('id', '=', user.userId).execute(),
     );
@@ -249,8 +256,7 @@ export async function grantAdmin(em: EntityManager, email: string): Promise<Admi
     if (!account) throw notFound('Account', {});
     if (account.disabledAt !== null) throw conflict('CUSTOMER_WRONG_STATE', 'This account is disabled: enable it first', { customer_id: account.id, status: 'disabled', expected: ['active'] });
     if (account.role === Role.PlatformAdmin && account.platformRole === PlatformRole.Admin) return { outcome: 'already_admin', userId: account.id };
-    const membership = await db.selectFrom('ShopMembership').select('shop').where('user', '=', account.id).limit(1).executeTakeFirst();
-    if (membership) throw conflict('INVITATION_NOT_FOR_SHOP_MEMBER', "A shop's member cannot join the platform's staff; sign up another account", { shop_id: membership.shop });
+    await refuseShopMember(tx, account.id, 'sign up another account');
     await db
       .updateTable('User')
       .set({ role: Role.PlatformAdmin, platformRole: PlatformRole.Admin, staffSince: sql<Date>`coalesce(staff_since, now())` })
