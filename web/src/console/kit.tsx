@@ -18,17 +18,29 @@ export function usePageParam(name = 'page'): [number, (next: number) => void] {
   return [page, set];
 }
 
-/** A filter kept in the query string, so a filtered table survives a reload and a shared link; changing it goes back to page 1. */
-export function useFilterParam(name: string): [string, (value: string) => void] {
+/**
+ * Filters kept in the query string, so a filtered table survives a reload and a shared link; changing
+ * them goes back to page 1. Changed together in one step (a search form's fields): one setter per
+ * filter, called one after the other, would each start from the same address and undo the others.
+ */
+export function useFilterParams<N extends string>(names: readonly N[]): [Record<N, string>, (values: Partial<Record<N, string>>) => void] {
   const [params, setParams] = useSearchParams();
-  const set = (value: string) => {
+  const set = (values: Partial<Record<N, string>>) => {
     const copy = new URLSearchParams(params);
-    if (value) copy.set(name, value);
-    else copy.delete(name);
+    for (const [name, value] of Object.entries(values) as [N, string | undefined][]) {
+      if (value) copy.set(name, value);
+      else copy.delete(name);
+    }
     copy.delete('page');
     setParams(copy);
   };
-  return [params.get(name) ?? '', set];
+  return [Object.fromEntries(names.map((name) => [name, params.get(name) ?? ''])) as Record<N, string>, set];
+}
+
+/** One filter kept in the query string (`useFilterParams` of one name). */
+export function useFilterParam(name: string): [string, (value: string) => void] {
+  const [values, set] = useFilterParams([name]);
+  return [values[name], (value) => set({ [name]: value })];
 }
 
 /**

@@ -1,11 +1,10 @@
 import { type FormEvent } from 'react';
-import { useSearchParams } from 'react-router';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { AdminOrdersQuery, OrderStatus } from '../gql/graphql';
 import { Money } from '../../money/currency-context';
 import { QueryResult } from '../../ui/query-result';
-import { Field, Pager, StateSelect, label, text, useFilterParam, useListContext, usePageParam, when } from '../kit';
+import { Field, Pager, StateSelect, label, text, useFilterParam, useFilterParams, useListContext, usePageParam, when } from '../kit';
 
 const PAGE_SIZE = 20;
 const STATUSES: OrderStatus[] = ['PENDING_PAYMENT', 'AWAITING_GROUP', 'PAID', 'SHIPPED', 'DELIVERED', 'COMPLETED', 'CANCELLED'];
@@ -98,8 +97,7 @@ function AfterSaleCell({ row }: { row: Row }) {
  */
 export function AdminOrdersScreen() {
   const [page, setPage] = usePageParam();
-  const [params, setParams] = useSearchParams();
-  const [order, email, shop] = ['order', 'email', 'shop'].map((name) => params.get(name) ?? '');
+  const [{ order, email, shop }, setSearch] = useFilterParams(['order', 'email', 'shop']);
   const [status, setStatus] = useFilterParam('status');
   const variables = {
     orderId: wholeNumber(order),
@@ -112,16 +110,8 @@ export function AdminOrdersScreen() {
   const [result] = useQuery({ query: AdminOrders, context: useListContext('Order'), variables });
   const search = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    // The three fields in one change of the address (one setter each would undo the others).
     const form = new FormData(event.currentTarget);
-    const next = new URLSearchParams(params);
-    for (const name of ['order', 'email', 'shop']) {
-      const value = text(form.get(name));
-      if (value) next.set(name, value);
-      else next.delete(name);
-    }
-    next.delete('page');
-    setParams(next);
+    setSearch({ order: text(form.get('order')), email: text(form.get('email')), shop: text(form.get('shop')) });
   };
   return (
     <>
