@@ -42,8 +42,8 @@ const LAYERS = [
   { name: 'entities', paths: ['^src/entities/'], why: 'the one description of the data' },
   {
     name: 'foundation',
-    paths: ['^src/(config|logger|metrics|tracing|errors|error-codes|currency)\\.ts$'],
-    why: 'configuration, logging, metrics, the tracing facade, the error family and the currency: imported by every layer, import nothing of them',
+    paths: ['^src/(config|settings|logger|metrics|tracing|errors|error-codes|currency)\\.ts$'],
+    why: 'configuration and its declared settings, logging, metrics, the tracing facade, the error family and the currency: imported by every layer, import nothing of them',
   },
 ];
 

@@ -2,9 +2,12 @@ import os from 'node:os';
 import { isIP } from 'node:net';
 import { createHmac, createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 import { BASE_CURRENCY } from './currency.js';
+import { SETTINGS, type ChoiceName, type ChoiceOf, type FixedIntegerName, type FlagName, type RuledIntegerName, type SettingsEnv } from './settings.js';
 /**
  * Configuration comes only from environment variables, validated once at start so that a bad value
- * stops the process with a message naming the variable instead of failing later in a request.
+ * stops the process with a message naming the variable instead of failing later in a request. Which
+ * variables exist, their defaults and bounds are declared in settings.ts (docs/configuration.md is
+ * printed from it); this file reads them and checks how they fit together.
  */
 export interface MemoryBounds {
   /** Listing totals remembered, one per filter (LISTING_TOTALS_CACHE_FILTERS). */
@@ -262,7 +265,7 @@ export interface AlipayConfig {
 
 export class ConfigError extends Error {}
 
-type Env = Record<string, string | undefined>;
+type Env = SettingsEnv;
 
 /**
  * WEBHOOK_RETRY_DELAYS_SECONDS: the waits between attempts. The default follows Standard Webhooks'
@@ -278,22 +281,30 @@ function retryDelays(env: Env): number[] {
   return delays;
 }
 
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+/** A whole number within the setting's bounds (settings.ts); a default that is a rule comes worked out as `fallback`. */
+function integer(env: Env, name: FixedIntegerName): number;
+function integer(env: Env, name: RuledIntegerName, fallback: number): number;
+function integer(env: Env, name: FixedIntegerName | RuledIntegerName, fallback?: number): number {
+  const setting = SETTINGS[name];
   const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
+  if (raw === undefined || raw === '') return typeof setting.default === 'number' ? setting.default : fallback!;
+  return wholeNumber(name, raw, setting.min, setting.max);
+}
+
+function wholeNumber(name: string, raw: string, min: number, max: number): number {
   if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
 }
 
-function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+/** One of the setting's words (settings.ts); a default that is a rule comes worked out as `fallback`. */
+function oneOf<N extends ChoiceName>(env: Env, name: N, fallback?: ChoiceOf<N>): ChoiceOf<N> {
+  const setting: { values: readonly string[]; default: string | { rule: string } } = SETTINGS[name];
   const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!(allowed as readonly string[]).includes(raw)) {
-    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
-  }
-  return raw as T;
+  if (raw === undefined || raw === '') return (typeof setting.default === 'string' ? setting.default : fallback!) as ChoiceOf<N>;
+  if (!setting.values.includes(raw)) throw new ConfigError(`${name} must be one of ${setting.values.join(', ')}, got "${raw}"`);
+  return raw as ChoiceOf<N>;
 }
 
 /** METRICS and METRICS_TOKEN (see `AppConfig.metrics`). */
@@ -303,14 +314,15 @@ function metricsExposure(env: Env, nodeEnv: AppConfig['nodeEnv']): AppConfig['me
     throw new ConfigError('METRICS_TOKEN must be 16 or more printable characters without spaces');
   }
   const fallback = nodeEnv === 'production' ? (token ? 'token' : 'off') : 'public';
-  const exposure = oneOf(env, 'METRICS', ['off', 'public', 'token'] as const, fallback);
+  const exposure = oneOf(env, 'METRICS', fallback);
   if (exposure === 'token' && !token) throw new ConfigError('METRICS=token needs METRICS_TOKEN (16 or more characters)');
   return { exposure, token };
 }
 
-function bool(env: Env, name: string, fallback: boolean): boolean {
+function bool(env: Env, name: FlagName, fallback?: boolean): boolean {
+  const setting: { default: boolean | { rule: string } } = SETTINGS[name];
   const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
+  if (raw === undefined || raw === '') return typeof setting.default === 'boolean' ? setting.default : fallback!;
   if (['1', 'true', 'yes'].includes(raw)) return true;
   if (['0', 'false', 'no'].includes(raw)) return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
@@ -327,7 +339,7 @@ function trustProxy(env: Env): TrustProxy {
         'Give the number of proxies in front of the server (TRUST_PROXY=1 behind one reverse proxy) or their addresses or subnets (TRUST_PROXY=10.0.0.0/8 or loopback); see docs/operations.md',
     );
   }
-  if (/^\d+$/.test(raw)) return integer(env, 'TRUST_PROXY', 0, 0, 32);
+  if (/^\d+$/.test(raw)) return wholeNumber('TRUST_PROXY', raw, 0, 32);
   const entries = raw.split(',').map((entry) => entry.trim());
   for (const entry of entries) {
     const [address, bits, ...rest] = entry.split('/');
@@ -393,8 +405,8 @@ function payments(env: Env, nodeEnv: AppConfig['nodeEnv'], deviceSecret: string,
   if (stripeApiUrl && !/^https?:\/\/[^/]+\/?$/.test(stripeApiUrl)) throw new ConfigError(`STRIPE_API_URL must be an origin such as http://127.0.0.1:12111, got "${stripeApiUrl}"`);
   return {
     methods,
-    queryAfterSeconds: integer(env, 'PAYMENT_QUERY_AFTER_SECONDS', 180, 1, 86_400),
-    sandbox: { delayMs: integer(env, 'SANDBOX_PAYMENT_DELAY_MS', 3_000, 0, 600_000), secret: createHmac('sha256', deviceSecret).update('sandbox-payments').digest('base64url') },
+    queryAfterSeconds: integer(env, 'PAYMENT_QUERY_AFTER_SECONDS'),
+    sandbox: { delayMs: integer(env, 'SANDBOX_PAYMENT_DELAY_MS'), secret: createHmac('sha256', deviceSecret).update('sandbox-payments').digest('base64url') },
     stripe: methods.includes('stripe') ? { secretKey: stripeKey, publishableKey: stripePublishable, webhookSecret: stripeHook, apiUrl: stripeApiUrl } : null,
     alipay: methods.includes('alipay') ? alipay(env, paymentWindowMinutes) : null,
   };
@@ -460,7 +472,7 @@ function appPrivateKey(raw: string): { privateKey: string; keyType: AlipayConfig
 let generatedSecret: string | undefined;
 
 function deviceTokens(env: Env, nodeEnv: AppConfig['nodeEnv']): DeviceTokenConfig {
-  const ttlDays = integer(env, 'DEVICE_TOKEN_TTL_DAYS', 180, 1, 3650);
+  const ttlDays = integer(env, 'DEVICE_TOKEN_TTL_DAYS');
   const raw = env.DEVICE_TOKEN_SECRET;
   if (raw !== undefined && raw !== '') {
     if (raw.length < 32) throw new ConfigError(`DEVICE_TOKEN_SECRET must be at least 32 characters (try: openssl rand -base64 48), got ${raw.length}`);
@@ -486,7 +498,7 @@ function postgresUrl(name: string, raw: string): string {
   return raw;
 }
 
-function databaseUrl(env: Env, name: string): string | undefined {
+function databaseUrl(env: Env, name: 'DATABASE_URL' | 'DATABASE_LISTEN_URL'): string | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
   return postgresUrl(name, raw);
@@ -502,7 +514,7 @@ function databaseReadUrls(env: Env): string[] {
 function databaseSettings(env: Env) {
   const url = databaseUrl(env, 'DATABASE_URL');
   const listenUrl = databaseUrl(env, 'DATABASE_LISTEN_URL');
-  const poolMode = oneOf(env, 'DATABASE_POOL_MODE', ['session', 'transaction'] as const, 'session');
+  const poolMode = oneOf(env, 'DATABASE_POOL_MODE');
   if (poolMode === 'transaction' && (!url || !listenUrl)) {
     throw new ConfigError(
       'DATABASE_POOL_MODE=transaction needs DATABASE_URL (the PgBouncer) and DATABASE_LISTEN_URL (a direct session to the primary, for LISTEN and migrations): LISTEN through a transaction pooler would silently receive nothing',
@@ -510,8 +522,8 @@ function databaseSettings(env: Env) {
   }
   const readUrls = databaseReadUrls(env);
   if (readUrls.length > 0 && !url) throw new ConfigError('DATABASE_READ_URLS needs DATABASE_URL: the replicas follow an external primary, not the embedded PostgreSQL');
-  const maxLag = integer(env, 'READ_REPLICA_MAX_LAG_MS', 1_000, 0, 3_600_000);
-  const readYourWrites = integer(env, 'READ_YOUR_WRITES_MS', 5_000, 0, 3_600_000);
+  const maxLag = integer(env, 'READ_REPLICA_MAX_LAG_MS');
+  const readYourWrites = integer(env, 'READ_YOUR_WRITES_MS');
   // A replica may be up to maxLag behind (and the lag is measured every so often): a window shorter
   // than that would send a customer's read to a replica that has not replayed their write yet.
   if (readUrls.length > 0 && readYourWrites <= maxLag) {
@@ -533,8 +545,8 @@ function databaseSettings(env: Env) {
  * if it ran away (503) instead of being told the row is busy (409).
  */
 function lockTimeout(env: Env): number {
-  const statement = integer(env, 'DB_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000);
-  const lock = integer(env, 'DB_LOCK_TIMEOUT_MS', 2_000, 0, 3_600_000);
+  const statement = integer(env, 'DB_STATEMENT_TIMEOUT_MS');
+  const lock = integer(env, 'DB_LOCK_TIMEOUT_MS');
   if (statement > 0 && (lock === 0 || lock >= statement)) {
     throw new ConfigError(`DB_LOCK_TIMEOUT_MS must be above 0 and below DB_STATEMENT_TIMEOUT_MS (${statement}), got ${lock}`);
   }
@@ -542,62 +554,62 @@ function lockTimeout(env: Env): number {
 }
 
 export function loadConfig(env: Env = process.env): AppConfig {
-  const nodeEnv = oneOf(env, 'NODE_ENV', ['development', 'production', 'test'] as const, 'development');
-  const clusterWorkers = integer(env, 'CLUSTER_WORKERS', 1, 1, 64);
+  const nodeEnv = oneOf(env, 'NODE_ENV');
+  const clusterWorkers = integer(env, 'CLUSTER_WORKERS');
   // About 2 x cores + 1 connections for the whole server, shared by its processes.
   const defaultPoolSize = Math.max(2, Math.ceil((2 * os.availableParallelism() + 1) / clusterWorkers));
   const devices = deviceTokens(env, nodeEnv);
-  const paymentWindowMinutes = integer(env, 'PAYMENT_WINDOW_MINUTES', 30, 1, 60 * 24 * 30);
+  const paymentWindowMinutes = integer(env, 'PAYMENT_WINDOW_MINUTES');
   return {
     ...databaseSettings(env),
-    port: integer(env, 'PORT', 4000, 0, 65535),
-    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    port: integer(env, 'PORT'),
+    logLevel: oneOf(env, 'LOG_LEVEL'),
     nodeEnv,
-    tokenTtlHours: integer(env, 'TOKEN_TTL_HOURS', 24 * 7, 1, 24 * 365),
+    tokenTtlHours: integer(env, 'TOKEN_TTL_HOURS'),
     paymentWindowMinutes,
-    afterSaleWindowDays: integer(env, 'AFTER_SALE_WINDOW_DAYS', 7, 0, 365),
-    idempotencyKeyTtlHours: integer(env, 'IDEMPOTENCY_KEY_TTL_HOURS', 24, 1, 24 * 365),
-    sweepIntervalSeconds: integer(env, 'SWEEP_INTERVAL_SECONDS', 30, 0, 3600),
+    afterSaleWindowDays: integer(env, 'AFTER_SALE_WINDOW_DAYS'),
+    idempotencyKeyTtlHours: integer(env, 'IDEMPOTENCY_KEY_TTL_HOURS'),
+    sweepIntervalSeconds: integer(env, 'SWEEP_INTERVAL_SECONDS'),
     memoryBounds: {
-      listingTotalFilters: integer(env, 'LISTING_TOTALS_CACHE_FILTERS', 10_000, 1, 10_000_000),
-      facetFilters: integer(env, 'FACETS_CACHE_FILTERS', 2_000, 1, 1_000_000),
-      rankingProducts: integer(env, 'RANKING_CACHE_PRODUCTS', 4_000_000, 1, 1_000_000_000),
-      signInCountKeys: integer(env, 'SIGN_IN_COUNTS_MAX_KEYS', 200_000, 1, 100_000_000),
+      listingTotalFilters: integer(env, 'LISTING_TOTALS_CACHE_FILTERS'),
+      facetFilters: integer(env, 'FACETS_CACHE_FILTERS'),
+      rankingProducts: integer(env, 'RANKING_CACHE_PRODUCTS'),
+      signInCountKeys: integer(env, 'SIGN_IN_COUNTS_MAX_KEYS'),
     },
-    subscriptionRecheckSeconds: integer(env, 'SUBSCRIPTION_RECHECK_SECONDS', 5, 1, 3600),
+    subscriptionRecheckSeconds: integer(env, 'SUBSCRIPTION_RECHECK_SECONDS'),
     clusterWorkers,
-    dbPoolSize: integer(env, 'DB_POOL_SIZE', defaultPoolSize, 1, 200),
-    dbAcquireTimeoutMs: integer(env, 'DB_ACQUIRE_TIMEOUT_MS', 5_000, 50, 600_000),
-    dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
-    dbIdleInTransactionTimeoutMs: integer(env, 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 10_000, 0, 3_600_000),
+    dbPoolSize: integer(env, 'DB_POOL_SIZE', defaultPoolSize),
+    dbAcquireTimeoutMs: integer(env, 'DB_ACQUIRE_TIMEOUT_MS'),
+    dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS'),
+    dbIdleInTransactionTimeoutMs: integer(env, 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS'),
     dbLockTimeoutMs: lockTimeout(env),
-    dbStuckAfterMs: integer(env, 'DB_STUCK_AFTER_MS', 30_000, 1_000, 3_600_000),
-    embeddedPgPort: integer(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
-    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 100 * 1024, 1024, 50 * 1024 * 1024),
-    jsonCompressionMinBytes: integer(env, 'JSON_COMPRESSION_MIN_BYTES', 1024, 0, 100 * 1024 * 1024),
+    dbStuckAfterMs: integer(env, 'DB_STUCK_AFTER_MS'),
+    embeddedPgPort: integer(env, 'EMBEDDED_PG_PORT'),
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES'),
+    jsonCompressionMinBytes: integer(env, 'JSON_COMPRESSION_MIN_BYTES'),
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
     corsOrigins: corsOrigins(env),
     graphiql: bool(env, 'GRAPHIQL', nodeEnv === 'development'),
     graphqlLimits: {
-      maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 10, 2, 100),
-      maxCost: integer(env, 'GRAPHQL_MAX_COST', 5000, 10, 10_000_000),
-      maxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', 15, 0, 1000),
-      maxTokens: integer(env, 'GRAPHQL_MAX_TOKENS', 2000, 100, 1_000_000),
+      maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH'),
+      maxCost: integer(env, 'GRAPHQL_MAX_COST'),
+      maxAliases: integer(env, 'GRAPHQL_MAX_ALIASES'),
+      maxTokens: integer(env, 'GRAPHQL_MAX_TOKENS'),
       maxDirectives: 50,
     },
-    checkoutWriter: oneOf(env, 'CHECKOUT_WRITER', ['combined', 'transactional'] as const, 'combined'),
-    graphqlExecutor: oneOf(env, 'GRAPHQL_EXECUTOR', ['compiled', 'standard'] as const, 'compiled'),
+    checkoutWriter: oneOf(env, 'CHECKOUT_WRITER'),
+    graphqlExecutor: oneOf(env, 'GRAPHQL_EXECUTOR'),
     metrics: metricsExposure(env, nodeEnv),
     otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || undefined,
-    graphqlCompileAfter: integer(env, 'GRAPHQL_COMPILE_AFTER', 2, 1, 1000),
-    stockLowThreshold: integer(env, 'STOCK_LOW_THRESHOLD', 5, 0, 1_000_000),
+    graphqlCompileAfter: integer(env, 'GRAPHQL_COMPILE_AFTER'),
+    stockLowThreshold: integer(env, 'STOCK_LOW_THRESHOLD'),
     trustProxy: trustProxy(env),
     authThrottle: {
-      windowSeconds: integer(env, 'AUTH_THROTTLE_WINDOW_SECONDS', 900, 1, 86_400),
-      loginPerAccount: integer(env, 'LOGIN_MAX_ATTEMPTS_PER_ACCOUNT', 10, 1, 1_000_000),
-      loginPerIp: integer(env, 'LOGIN_MAX_ATTEMPTS_PER_IP', 100, 1, 1_000_000),
-      registerPerIp: integer(env, 'REGISTER_MAX_PER_IP', 20, 1, 1_000_000),
-      registerPerEmail: integer(env, 'REGISTER_MAX_PER_EMAIL', 10, 1, 1_000_000),
+      windowSeconds: integer(env, 'AUTH_THROTTLE_WINDOW_SECONDS'),
+      loginPerAccount: integer(env, 'LOGIN_MAX_ATTEMPTS_PER_ACCOUNT'),
+      loginPerIp: integer(env, 'LOGIN_MAX_ATTEMPTS_PER_IP'),
+      registerPerIp: integer(env, 'REGISTER_MAX_PER_IP'),
+      registerPerEmail: integer(env, 'REGISTER_MAX_PER_EMAIL'),
       untrustedMaxDelayMs: 3_000,
       syncIntervalMs: 500,
       refusalHoldMs: 1_000,
@@ -606,26 +618,26 @@ export function loadConfig(env: Env = process.env): AppConfig {
     payments: payments(env, nodeEnv, devices.secret, paymentWindowMinutes),
     passwordHashing: {
       // Half the cores (at least one): scrypt is pure CPU, and the other half keeps serving requests.
-      concurrency: integer(env, 'PASSWORD_HASH_CONCURRENCY', Math.max(1, Math.floor(os.availableParallelism() / 2)), 1, 64),
-      queueLimit: integer(env, 'PASSWORD_HASH_QUEUE', 32, 0, 10_000),
+      concurrency: integer(env, 'PASSWORD_HASH_CONCURRENCY', Math.max(1, Math.floor(os.availableParallelism() / 2))),
+      queueLimit: integer(env, 'PASSWORD_HASH_QUEUE'),
     },
-    maxSubscriptionsPerSocket: integer(env, 'MAX_SUBSCRIPTIONS_PER_SOCKET', 20, 1, 1000),
-    maxSocketsPerUser: integer(env, 'MAX_SOCKETS_PER_USER', 5, 1, 1000),
-    maxAnonymousSocketsPerAddress: integer(env, 'MAX_ANONYMOUS_SOCKETS_PER_ADDRESS', 10, 1, 100_000),
+    maxSubscriptionsPerSocket: integer(env, 'MAX_SUBSCRIPTIONS_PER_SOCKET'),
+    maxSocketsPerUser: integer(env, 'MAX_SOCKETS_PER_USER'),
+    maxAnonymousSocketsPerAddress: integer(env, 'MAX_ANONYMOUS_SOCKETS_PER_ADDRESS'),
     outbox: {
-      pollMs: integer(env, 'OUTBOX_POLL_MS', 1000, 10, 60_000),
-      retentionSeconds: integer(env, 'EVENT_RETENTION_SECONDS', 7 * 86_400, 1, 365 * 86_400),
+      pollMs: integer(env, 'OUTBOX_POLL_MS'),
+      retentionSeconds: integer(env, 'EVENT_RETENTION_SECONDS'),
     },
     webhooks: {
-      dispatch: bool(env, 'WEBHOOK_DISPATCH', true),
-      allowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+      dispatch: bool(env, 'WEBHOOK_DISPATCH'),
+      allowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE'),
       allowHttp: nodeEnv === 'development',
-      maxConcurrencyPerEndpoint: integer(env, 'WEBHOOK_MAX_CONCURRENCY', 4, 1, 100),
-      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
-      maxResponseBytes: integer(env, 'WEBHOOK_MAX_RESPONSE_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
+      maxConcurrencyPerEndpoint: integer(env, 'WEBHOOK_MAX_CONCURRENCY'),
+      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS'),
+      maxResponseBytes: integer(env, 'WEBHOOK_MAX_RESPONSE_BYTES'),
       retryDelaysSeconds: retryDelays(env),
-      disableAfterSeconds: integer(env, 'WEBHOOK_DISABLE_AFTER_SECONDS', 86_400, 1, 30 * 86_400),
-      secretOverlapSeconds: integer(env, 'WEBHOOK_SECRET_OVERLAP_SECONDS', 86_400, 0, 30 * 86_400),
+      disableAfterSeconds: integer(env, 'WEBHOOK_DISABLE_AFTER_SECONDS'),
+      secretOverlapSeconds: integer(env, 'WEBHOOK_SECRET_OVERLAP_SECONDS'),
     },
   };
 }
