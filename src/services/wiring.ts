@@ -6,6 +6,7 @@ import type { OrderTransitionEvent, OrderTransitionHooks, OrderTransitionSubscri
 import { closeGroupsOfCancelledOrders, expireGroupsOfOrders, takePaidSeats } from './promotions/group-buy-lifecycle.js';
 import { giveBackCountersOfCancelledOrders } from './promotions/flash-sale-pricing.js';
 import { restoreCouponsOfCancelledOrders } from './promotions/coupon-redemption.js';
+import { giveBackStockOfCancelledOrders } from './inventory/inventory.service.js';
 import { earnPointsForDeliveredOrders } from './points/points-earning.service.js';
 import { payShopsForPaidOrders, releaseEarningsOfCompletedOrders } from './settlement/earnings.js';
 import type { PaymentProviders } from './payments/provider.js';
@@ -23,8 +24,9 @@ import { AlipayProvider } from './payments/alipay-provider.js';
 /**
  * Order transitions and who acts on them, in the order they act. Payment runs the group expiry first
  * (its own transaction); a seat paid takes the seat; a cancelled pending order closes its group (the
- * expiry first), then takes its flash-sale units off the counters and gives its coupon back (its stock
- * comes back through inventory, called by the canceller); a delivered order earns points. Money
+ * expiry first), then takes its flash-sale units off the counters, gives its coupon back, and
+ * inventory gives back the stock it took (an order closed by its refunds got its units back with
+ * them); a delivered order earns points. Money
  * follows the moves (settlement): a paid order (or a group seat settled) pays its shop's pending
  * balance and the platform's commission; a completed order releases the shop's share.
  */
@@ -32,7 +34,7 @@ export const ORDER_TRANSITION_HOOKS: OrderTransitionHooks = {
   prepare: { paySeat: [expireGroupsOfOrders] },
   on: {
     'order.awaiting_group': [takePaidSeats],
-    'order.cancelled': [closeGroupsOfCancelledOrders, giveBackCountersOfCancelledOrders, restoreCouponsOfCancelledOrders],
+    'order.cancelled': [closeGroupsOfCancelledOrders, giveBackCountersOfCancelledOrders, restoreCouponsOfCancelledOrders, giveBackStockOfCancelledOrders],
     'order.paid': [payShopsForPaidOrders],
     'order.delivered': [earnPointsForDeliveredOrders],
     'order.completed': [releaseEarningsOfCompletedOrders],

@@ -2,6 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type NotNull } from 'kysely';
 import { typedSql } from '../../db/typed-sql.js';
 import { MovementKind, StockMovement } from '../../entities/stock-movement.entity.js';
+import type { CancelReason } from '../../entities/order.entity.js';
+import type { ServiceContext } from '../../shared/context.js';
 
 /**
  * The one owner of stock: SKU stock (`sku.stock`) and flash-sale activity stock
@@ -92,10 +94,22 @@ async function giveBack(em: EntityManager, kind: MovementKind, activity: Activit
 }
 
 /**
+ * Subscriber of `order.cancelled` (services/wiring.ts), so no canceller has to remember it: what a
+ * cancelled order took at checkout comes back. A pending order cancelled (by its customer or the
+ * payment window) and an expired group's paid seats give back everything; an order closed because
+ * refunds covered it gave its units back with each refund (`giveBackRefundStock`), so nothing here.
+ */
+export async function giveBackStockOfCancelledOrders(tx: ServiceContext, cancelled: readonly { orderId: number; reason: CancelReason | null }[]): Promise<void> {
+  const orders = (...reasons: CancelReason[]) => cancelled.filter((m) => m.reason !== null && reasons.includes(m.reason)).map((m) => m.orderId);
+  await giveBackOrderStock(tx.em, orders('customer', 'payment_timeout'), MovementKind.Cancellation);
+  await giveBackOrderStock(tx.em, orders('group_expired'), MovementKind.GroupExpiry);
+}
+
+/**
  * Everything some orders took at checkout comes back: their SKU units, and their flash-sale-priced
  * units to the activity (a cancelled pending order, the paid seats of an expired group).
  */
-export async function giveBackOrderStock(em: EntityManager, orderIds: readonly number[], kind: MovementKind.Cancellation | MovementKind.GroupExpiry): Promise<void> {
+async function giveBackOrderStock(em: EntityManager, orderIds: readonly number[], kind: MovementKind.Cancellation | MovementKind.GroupExpiry): Promise<void> {
   if (orderIds.length === 0) return;
   const db = typedSql(em);
   const skus = await db

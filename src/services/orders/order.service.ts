@@ -10,8 +10,6 @@ import { inTransaction } from '../../shared/transaction.js';
 import { id, parseInput, z } from '../../shared/validate.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
 import { orderViews, type OrderView } from './order-view.js';
-import { giveBackOrderStock } from '../inventory/inventory.service.js';
-import { MovementKind } from '../../entities/stock-movement.entity.js';
 import { OPEN_REFUND_STATES, transitionOrder, transitionOrders, transitionRefused } from './order-lifecycle.js';
 import { refusals } from '../../error-codes.js';
 
@@ -65,16 +63,13 @@ async function currentStatus(em: EntityManager, orderId: number, customerId: num
 }
 
 /**
- * Cancels a pending order inside the caller's transaction and puts back everything checkout took:
- * the stock and activity stock (inventory), and through the move's subscribers the flash-sale
- * counters, the coupon and the group seat intent. Returns false when the order was no longer pending
+ * Cancels a pending order inside the caller's transaction; the move's subscribers put back
+ * everything checkout took: the stock and activity stock (inventory), the flash-sale counters, the
+ * coupon and the group seat intent. Returns false when the order was no longer pending
  * (someone else paid or cancelled it first).
  */
 export async function cancelPendingOrder(tx: ServiceContext, orderId: number, reason: 'customer' | 'payment_timeout'): Promise<boolean> {
-  const cancelled = await transitionOrder(tx, ['cancel'], orderId, { reason });
-  if (!cancelled) return false;
-  await giveBackOrderStock(tx.em, [orderId], MovementKind.Cancellation);
-  return true;
+  return (await transitionOrder(tx, ['cancel'], orderId, { reason })) !== undefined;
 }
 
 export const cancelOrderRefusals = refusals('NOT_FOUND', 'ORDER_STATE_CONFLICT');

@@ -5,11 +5,9 @@ import { conflict, refused } from '../../errors.js';
 import { typedSql, type Database } from '../../db/typed-sql.js';
 import { GroupMembership, GroupState } from '../../entities/group-buy.entity.js';
 import { OrderStatus } from '../../entities/order.entity.js';
-import { MovementKind } from '../../entities/stock-movement.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
 import { freeze, lockBalances, release } from '../accounts/ledger.service.js';
-import { giveBackOrderStock } from '../inventory/inventory.service.js';
 import { transitionOrders, type OrderTransition, type OrderTransitionPreparer } from '../orders/order-lifecycle.js';
 
 /**
@@ -166,9 +164,8 @@ export async function expireGroup(tx: ServiceContext, groupId: number): Promise<
   for (const s of released) {
     await release(tx.em, { userId: s.customer, amount: s.amount, reason: 'group_expired', reference: { type: 'order', id: s.order } });
   }
-  const orderIds = expired.map((m) => m.orderId);
-  await giveBackOrderStock(tx.em, orderIds, MovementKind.GroupExpiry);
-  emitStateChanged(tx, group, GroupState.Expired, orderIds);
+  // Their stock comes back through inventory, a subscriber of the seats' cancellation.
+  emitStateChanged(tx, group, GroupState.Expired, expired.map((m) => m.orderId));
   return true;
 }
 
