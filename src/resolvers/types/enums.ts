@@ -54,7 +54,19 @@ function schemaEnum<V extends string>(
     if (description) valuesConfig[key] = { description };
   }
   registerEnumType(byName, { name, description, valuesConfig });
+  const key = enumKey(Object.values(values));
+  // Two enums of one value set cannot be told apart by a view's schema: its field would need to name one.
+  enumsByValues.set(key, enumsByValues.has(key) ? 'ambiguous' : byName);
   return byName;
+}
+
+/** The registered enums by their value set, for object types made from the views' schemas (object-type.ts). */
+const enumsByValues = new Map<string, Record<string, string> | 'ambiguous'>();
+const enumKey = (values: readonly string[]) => [...values].sort().join('|');
+
+/** The GraphQL enum registered for exactly these values (a view's `z.enum`), or why there is none. */
+export function enumOfValues(values: readonly string[]): Record<string, string> | 'ambiguous' | undefined {
+  return enumsByValues.get(enumKey(values));
 }
 
 /** Values are the REST spellings, so both doors hand the service the same strings. */

@@ -2,10 +2,13 @@ import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { OrderStatus } from '../../entities/order.entity.js';
 import { ItemPricing } from '../../entities/order-item.entity.js';
 import { PageArgs, PageType } from './page.types.js';
+import { objectType } from './object-type.js';
+import { ShopRef } from '../../services/catalog/catalog-views.js';
+import { ShippingAddressView } from '../../services/shipping/shipping-address.js';
+import { OrderItemView, OrderView, ShipmentPartView, ShipmentView } from '../../services/orders/order-view.js';
 import { PayloadType } from './payload.types.js';
-import { InvoiceStatusEnum, ItemPricingEnum, MergeOutcomeEnum, OrderCancelReasonEnum, OrderStatusEnum, RegionCodeEnum, type InvoiceStatus } from './enums.js';
+import { InvoiceStatusEnum, ItemPricingEnum, MergeOutcomeEnum, OrderStatusEnum, RegionCodeEnum, type InvoiceStatus } from './enums.js';
 import type { RegionCode } from '../../services/shipping/regions.js';
-import type { CancelReason } from '../../services/orders/order-lifecycle.js';
 import type { MergeOutcome } from '../../services/checkout/cart.service.js';
 import { createShipmentRefusals } from '../../services/orders/shipment.service.js';
 import { cancelOrderRefusals, confirmDeliveryRefusals } from '../../services/orders/order.service.js';
@@ -14,12 +17,9 @@ import { issueInvoiceRefusals } from '../../services/orders/invoice.service.js';
 import { mergeCartRefusals, removeCartItemRefusals, setCartItemRefusals } from '../../services/checkout/cart.service.js';
 
 
-@ObjectType()
-export class ShopSummary {
-  @Field(() => Int) id!: number;
-  @Field() slug!: string;
-  @Field() name!: string;
-}
+// Made from the services' view schemas (object-type.ts): the view is the one description of these.
+export const ShopSummary = objectType('ShopSummary', ShopRef);
+export type ShopSummary = ShopRef;
 
 @ObjectType()
 export class CartLine {
@@ -43,72 +43,19 @@ export class Cart {
   @Field(() => Int) total!: number;
 }
 
-@ObjectType()
-export class OrderItem {
-  @Field(() => Int) id!: number;
-  @Field(() => Int) productId!: number;
-  @Field(() => Int) skuId!: number;
-  @Field() productName!: string;
-  @Field() skuName!: string;
-  @Field(() => Int, { description: 'Unit price snapshot taken at checkout' }) unitPrice!: number;
-  @Field(() => Int) quantity!: number;
-  @Field(() => Int) amount!: number;
-  @Field(() => ItemPricingEnum) pricing!: ItemPricing;
-  @Field(() => Int) shippedQuantity!: number;
-  @Field(() => Int, { nullable: true, description: 'The flash-sale activity item that priced a flash_sale item' }) flashSaleItemId?: number;
-  @Field(() => Int, { description: 'Units in open or completed refunds and returns' }) refundQuantity!: number;
-  @Field({ description: 'The customer reviewed it (one review per item)' }) reviewed!: boolean;
-}
+export const OrderItem = objectType('OrderItem', OrderItemView);
+export type OrderItem = OrderItemView;
 
-@ObjectType()
-export class ShipmentPart {
-  @Field(() => Int) orderItemId!: number;
-  @Field(() => Int) quantity!: number;
-}
+export const ShipmentPart = objectType('ShipmentPart', ShipmentPartView);
 
-@ObjectType()
-export class Shipment {
-  @Field(() => Int) id!: number;
-  @Field({ description: 'Code of the shipping company (see shippingCompanies)' }) companyCode!: string;
-  @Field({ description: "The company's name when the parcel was sent" }) carrier!: string;
-  @Field() trackingNumber!: string;
-  @Field() createdAt!: Date;
-  @Field(() => [ShipmentPart], { nullable: true, description: 'Absent when the parcel carried the whole order' }) items?: ShipmentPart[];
-}
+export const Shipment = objectType('Shipment', ShipmentView);
+export type Shipment = ShipmentView;
 
-@ObjectType()
-export class ShippingAddress {
-  @Field() recipient!: string;
-  @Field() phone!: string;
-  @Field(() => RegionCodeEnum, { description: 'Freight templates match it' }) region!: RegionCode;
-  @Field() address!: string;
-}
+export const ShippingAddress = objectType('ShippingAddress', ShippingAddressView);
+export type ShippingAddress = ShippingAddressView;
 
-@ObjectType()
-export class Order {
-  @Field(() => Int) id!: number;
-  @Field(() => Int) customerId!: number;
-  @Field(() => ShopSummary) shop!: ShopSummary;
-  @Field(() => OrderStatusEnum) status!: OrderStatus;
-  @Field() currency!: string;
-  @Field(() => Int) itemsTotal!: number;
-  @Field(() => Int, { description: 'Realized coupon discount' }) discount!: number;
-  @Field(() => Int, { nullable: true, description: 'The coupon applied at checkout' }) couponId?: number;
-  @Field(() => Int, { description: 'Computed by the server from the lines and the shipping region' }) freightFee!: number;
-  @Field(() => Int, { description: 'itemsTotal - discount + freightFee' }) total!: number;
-  @Field(() => ShippingAddress, { description: 'Where the order goes (every order has one)' }) shippingAddress!: ShippingAddress;
-  @Field() createdAt!: Date;
-  @Field({ nullable: true }) paidAt?: Date;
-  @Field({ nullable: true }) shippedAt?: Date;
-  @Field({ nullable: true }) deliveredAt?: Date;
-  @Field({ nullable: true, description: 'When the after-sale window closed the order' }) completedAt?: Date;
-  @Field({ nullable: true }) cancelledAt?: Date;
-  @Field(() => OrderCancelReasonEnum, { nullable: true }) cancelReason?: CancelReason;
-  @Field(() => Int, { nullable: true, description: 'Group-buying order: the group it takes a seat in' }) groupId?: number;
-  @Field(() => Int, { nullable: true, description: 'Group-buying order: the seat price snapshotted at checkout' }) groupPrice?: number;
-  @Field(() => [OrderItem]) items!: OrderItem[];
-  @Field(() => [Shipment]) shipments!: Shipment[];
-}
+export const Order = objectType('Order', OrderView);
+export type Order = OrderView;
 
 @ObjectType({ description: 'An item a checkout would place, priced as the checkout prices it' })
 export class CheckoutPreviewItem {

@@ -65,8 +65,21 @@ export function inputSchema(schema: z.ZodType): JsonSchema {
   return restSpelling(withoutNever(z.toJSONSchema(schema, { ...generation, io: 'input' }))) as JsonSchema;
 }
 
+/** What JSON carries of a view's `Date`: the text `Date#toJSON` writes (UTC, milliseconds). */
+const DATE_TIME_TEXT: JsonSchema = { ...z.toJSONSchema(z.iso.datetime({ precision: 3 }), { target: 'draft-2020-12' }), $schema: undefined };
+
+/** An answer is JSON: its dates are ISO texts (a request's stay refused, see `generation`). */
+const outputGeneration = {
+  ...generation,
+  unrepresentable: 'any',
+  override: (context: { zodSchema: z.core.$ZodType; jsonSchema: JsonSchema }) => {
+    generation.override(context);
+    if (context.zodSchema._zod.def.type === 'date') Object.assign(context.jsonSchema, DATE_TIME_TEXT);
+  },
+} as const;
+
 /** Every named response schema (responses/common.ts), as components that refer to each other. */
 export function outputSchemas(registry: z.core.$ZodRegistry<{ id: string }>): Record<string, JsonSchema> {
-  const { schemas } = z.toJSONSchema(registry, { ...generation, io: 'output', uri: (id) => `#/components/schemas/${id}` });
+  const { schemas } = z.toJSONSchema(registry, { ...outputGeneration, io: 'output', uri: (id) => `#/components/schemas/${id}` });
   return restSpelling(schemas) as Record<string, JsonSchema>;
 }

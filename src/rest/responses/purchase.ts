@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { CANCEL_REASONS } from '../../entities/order.entity.js';
-import { OrderStatus } from '../../entities/order.entity.js';
 import { ItemPricing } from '../../entities/order-item.entity.js';
-import { count, id, money, named, page, ShippingAddress, ShopRef, timestamp } from './common.js';
+import { count, id, money, named, page, ShopRef, timestamp } from './common.js';
+import { OrderItemView, OrderView, ShipmentView } from '../../services/orders/order-view.js';
 
 export const CartLine = named(
   'CartLine',
@@ -22,64 +21,11 @@ export const CartLine = named(
 );
 export const Cart = named('Cart', z.strictObject({ lines: z.array(CartLine), itemCount: count, total: money }));
 
-export const OrderItem = named(
-  'OrderItem',
-  z.strictObject({
-    id,
-    productId: id,
-    skuId: id,
-    productName: z.string(),
-    skuName: z.string(),
-    unitPrice: money,
-    quantity: count,
-    amount: money,
-    pricing: z.enum(ItemPricing),
-    shippedQuantity: count,
-    flashSaleItemId: id.optional(),
-    refundQuantity: count,
-    reviewed: z.boolean(),
-  }),
-);
+export const OrderItem = named('OrderItem', OrderItemView);
 
-export const Shipment = named(
-  'Shipment',
-  z.strictObject({
-    id,
-    companyCode: z.string(),
-    carrier: z.string(),
-    trackingNumber: z.string(),
-    createdAt: timestamp,
-    items: z.array(z.strictObject({ orderItemId: id, quantity: count })).optional(),
-  }),
-);
+export const Shipment = named('Shipment', ShipmentView);
 
-export const Order = named(
-  'Order',
-  z.strictObject({
-    id,
-    customerId: id,
-    shop: ShopRef,
-    status: z.enum(OrderStatus),
-    currency: z.string(),
-    itemsTotal: money,
-    discount: money,
-    couponId: id.optional(),
-    freightFee: money,
-    total: money,
-    shippingAddress: ShippingAddress,
-    createdAt: timestamp,
-    paidAt: timestamp.optional(),
-    shippedAt: timestamp.optional(),
-    deliveredAt: timestamp.optional(),
-    completedAt: timestamp.optional(),
-    cancelledAt: timestamp.optional(),
-    cancelReason: z.enum(CANCEL_REASONS).optional(),
-    groupId: id.optional(),
-    groupPrice: money.optional(),
-    items: z.array(OrderItem),
-    shipments: z.array(Shipment),
-  }),
-);
+export const Order = named('Order', OrderView);
 export const OrderPage = named('OrderPage', page(Order));
 export const CheckoutResult = named('CheckoutResult', z.strictObject({ orders: z.array(Order) }));
 export const MergedCart = named(

@@ -4,6 +4,8 @@ import type { Product, ProductStatus } from '../../entities/product.entity.js';
 import type { ShopProfile } from '../../entities/shop-profile.entity.js';
 import type { Sku } from '../../entities/sku.entity.js';
 import { opt, toDate } from '../../shared/values.js';
+import { z } from '../../shared/validate.js';
+import { id } from '../../shared/view-fields.js';
 import type { RatingSummary } from './rating-summary.js';
 
 /**
@@ -13,11 +15,9 @@ import type { RatingSummary } from './rating-summary.js';
  * Optional fields a row does not have stay undefined (REST omits them).
  */
 
-export interface ShopRef {
-  id: number;
-  slug: string;
-  name: string;
-}
+/** A shop as other resources name it. */
+export const ShopRef = z.strictObject({ id, slug: z.string(), name: z.string() });
+export type ShopRef = z.infer<typeof ShopRef>;
 
 export interface ShopProfileView {
   shopId: number;

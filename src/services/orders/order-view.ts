@@ -2,69 +2,72 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { toDate, opt } from '../../shared/values.js';
 import { BASE_CURRENCY } from '../../currency.js';
 import { intArray } from '../../db/sql.js';
-import type { ItemPricing } from '../../entities/order-item.entity.js';
-import type { CancelReason, OrderStatus, ShippingAddress } from '../../entities/order.entity.js';
+import { ItemPricing } from '../../entities/order-item.entity.js';
+import { CANCEL_REASONS, OrderStatus } from '../../entities/order.entity.js';
+import type { RegionCode } from '../shipping/regions.js';
+import { z } from '../../shared/validate.js';
+import { count, id, money, timestamp } from '../../shared/view-fields.js';
+import { ShopRef } from '../catalog/catalog-views.js';
+import { ShippingAddressView } from '../shipping/shipping-address.js';
 import { orderRowsById, type OrderItemRow, type OrderRow, type ShipmentRow } from './order.repository.js';
 
 export type { OrderRow };
 
-export interface OrderItemView {
-  id: number;
-  productId: number;
-  skuId: number;
-  productName: string;
-  skuName: string;
-  unitPrice: number;
-  quantity: number;
-  amount: number;
-  pricing: ItemPricing;
-  shippedQuantity: number;
-  /** The flash-sale activity item that priced a `flash_sale` item. */
-  flashSaleItemId?: number;
-  /** Units in open or completed refunds and returns. */
-  refundQuantity: number;
-  /** The customer reviewed it (one review per item). */
-  reviewed: boolean;
-}
+export const OrderItemView = z.strictObject({
+  id,
+  productId: id,
+  skuId: id,
+  productName: z.string(),
+  skuName: z.string(),
+  unitPrice: money.describe('Unit price snapshot taken at checkout'),
+  quantity: count,
+  amount: money,
+  pricing: z.enum(ItemPricing),
+  shippedQuantity: count,
+  flashSaleItemId: id.optional().describe('The flash-sale activity item that priced a flash_sale item'),
+  refundQuantity: count.describe('Units in open or completed refunds and returns'),
+  reviewed: z.boolean().describe('The customer reviewed it (one review per item)'),
+});
+export type OrderItemView = z.infer<typeof OrderItemView>;
 
-export interface ShipmentView {
-  id: number;
-  companyCode: string;
-  /** The company's name when the parcel was sent. */
-  carrier: string;
-  trackingNumber: string;
-  createdAt: Date;
-  /** What the parcel holds; absent when it carried the whole order. */
-  items?: { orderItemId: number; quantity: number }[];
-}
+/** Units of one order item in a parcel. */
+export const ShipmentPartView = z.strictObject({ orderItemId: id, quantity: count });
 
-export interface OrderView {
-  id: number;
-  customerId: number;
-  shop: { id: number; slug: string; name: string };
-  status: OrderStatus;
-  currency: string;
-  itemsTotal: number;
-  discount: number;
-  /** The coupon applied at checkout; absent when none. */
-  couponId?: number;
-  freightFee: number;
-  total: number;
-  shippingAddress: ShippingAddress;
-  createdAt: Date;
-  paidAt?: Date;
-  shippedAt?: Date;
-  deliveredAt?: Date;
-  /** When the after-sale window closed the order (its shop's earnings released). */
-  completedAt?: Date;
-  cancelledAt?: Date;
-  cancelReason?: CancelReason;
-  /** Group-buying order: the group it takes a seat in and the seat price, snapshotted at checkout. */
-  groupId?: number;
-  groupPrice?: number;
-  items: OrderItemView[];
-  shipments: ShipmentView[];
-}
+export const ShipmentView = z.strictObject({
+  id,
+  companyCode: z.string().describe('Code of the shipping company (see shippingCompanies)'),
+  carrier: z.string().describe("The company's name when the parcel was sent"),
+  trackingNumber: z.string(),
+  createdAt: timestamp,
+  items: z.array(ShipmentPartView).optional().describe('Absent when the parcel carried the whole order'),
+});
+export type ShipmentView = z.infer<typeof ShipmentView>;
+
+export const OrderView = z.strictObject({
+  id,
+  customerId: id,
+  shop: ShopRef,
+  status: z.enum(OrderStatus),
+  currency: z.string(),
+  itemsTotal: money,
+  discount: money.describe('Realized coupon discount'),
+  couponId: id.optional().describe('The coupon applied at checkout'),
+  freightFee: money.describe('Computed by the server from the lines and the shipping region'),
+  total: money.describe('itemsTotal - discount + freightFee'),
+  shippingAddress: ShippingAddressView.describe('Where the order goes (every order has one)'),
+  createdAt: timestamp,
+  paidAt: timestamp.optional(),
+  shippedAt: timestamp.optional(),
+  deliveredAt: timestamp.optional(),
+  completedAt: timestamp.optional().describe('When the after-sale window closed the order'),
+  cancelledAt: timestamp.optional(),
+  cancelReason: z.enum(CANCEL_REASONS).optional(),
+  groupId: id.optional().describe('Group-buying order: the group it takes a seat in'),
+  groupPrice: money.optional().describe('Group-buying order: the seat price snapshotted at checkout'),
+  items: z.array(OrderItemView),
+  shipments: z.array(ShipmentView),
+});
+export type OrderView = z.infer<typeof OrderView>;
 
 /**
  * Full views of several orders in one statement whatever their number (orders with shops; their
@@ -102,7 +105,8 @@ export function orderViewsFromRows(orders: OrderRow[]): OrderView[] {
       total: o.total,
       // In the view's own order: the column's jsonb keeps its keys in another, and a replayed answer
       // must be the first one byte for byte (docs/api.md, "Retries").
-      shippingAddress: { recipient: o.shipping_address.recipient, phone: o.shipping_address.phone, region: o.shipping_address.region, address: o.shipping_address.address },
+      // Regions are checked when an address is written (regions.ts), so a stored one is one of the codes.
+      shippingAddress: { recipient: o.shipping_address.recipient, phone: o.shipping_address.phone, region: o.shipping_address.region as RegionCode, address: o.shipping_address.address },
       createdAt: toDate(o.created_at),
       paidAt: toDate(o.paid_at),
       shippedAt: toDate(o.shipped_at),
