@@ -41,7 +41,7 @@ afterAll(async () => {
 
 it('no page is wider than the screen at 320, 390 and 768 px, with the longest names', async () => {
   const routes = [
-    '/', `/categories/${data.category.id}`, `/products/${data.product.id}`, `/shops/${data.shop.slug}`, `/search?q=${LONG_WORD.slice(0, 12)}`,
+    '/', '/categories', `/categories/${data.category.id}`, `/products/${data.product.id}`, `/shops/${data.shop.slug}`, `/search?q=${LONG_WORD.slice(0, 12)}`,
     '/flash-sales', '/group-buys', '/points', '/coupons', '/cart', '/checkout', '/orders', '/account', '/favorites', '/login', '/register', '/no-such-page',
   ];
   const wide: string[] = [];

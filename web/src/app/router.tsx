@@ -19,6 +19,7 @@ export const routes: RouteObject[] = [
       { index: true, ...page(() => import('../pages/home-page')) },
       { path: 'products/:id', ...page(() => import('../pages/product-page')) },
       { path: 'shops/:slug', ...page(() => import('../pages/shop-page')) },
+      { path: 'categories', ...page(() => import('../pages/categories-page')) },
       { path: 'categories/:id', ...page(() => import('../pages/category-page')) },
       { path: 'brands/:id', ...page(() => import('../pages/brand-page')) },
       { path: 'search', ...page(() => import('../pages/search-page')) },

@@ -85,6 +85,11 @@ export default function HomePage() {
         <CurrencyProvider currency={currency}>
           <h1 className="visually-hidden">Mallfront</h1>
           <ContentList items={homeContent.banners} label="Featured" className="banner" />
+          {/* The product feed right under the banner, so a phone's first screen shows things to buy. */}
+          <section aria-labelledby="best-heading" className="home-feed">
+            <h2 id="best-heading">Best sellers</h2>
+            <ProductGrid products={bestSellers.items} />
+          </section>
           <ContentList items={homeContent.quickLinks} label="Quick links" className="quick-link" />
           <ContentList items={homeContent.promos} label="Promotions" className="promo" />
           <section aria-labelledby="categories-heading" className="below-fold">
@@ -105,10 +110,6 @@ export default function HomePage() {
                 </li>
               ))}
             </ul>
-          </section>
-          <section aria-labelledby="best-heading" className="below-fold">
-            <h2 id="best-heading">Best sellers</h2>
-            <ProductGrid products={bestSellers.items} />
           </section>
           <ContentList items={homeContent.floorAdverts} label="More to explore" className="floor-advert" />
         </CurrencyProvider>
