@@ -3,12 +3,20 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startTestApp, type TestApp } from './support/harness.js';
-import { CHROMIUM, SCREENSHOT_DIR } from './support/browser.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, SCREENSHOT_DIR, sessionFor } from './support/browser.js';
+import { addToCart } from './support/shopping.js';
+import { CUSTOMERS, DEMO_PASSWORD } from '../src/seed/demo-data.js';
 import { seedDemoData } from '../src/seed/demo-seed.js';
 
 /**
  * Lighthouse 12 (pinned) on the phone profile, against the production build served by the server with
- * the demo data: home, a product and a search. The floors are issue 31's: Performance 90,
+ * the demo data: home, a product, a search, and a signed-in customer's cart with two lines (the
+ * session is put in a Chromium profile of its own before Lighthouse opens it there, without resetting
+ * its storage: `signedIn`). The consoles' landings are measured in docs/performance.md and are not
+ * held to these floors yet. The floors are issue 31's: Performance 90,
  * Accessibility 98, Best Practices 100, SEO 100, layout shift at most 0.05. One run per page, only the
  * four categories: Lighthouse costs about half a minute a page on the 2-core machine.
  *
@@ -74,9 +82,9 @@ interface Report {
  * scores and a failed exit: seen in CI as NO_NAVSTART, "Something went wrong with recording the
  * trace"), the page is measured once more (a low score is judged by the median of three runs, below).
  */
-async function lighthouse(path: string, name: string, slowdown: number): Promise<Measured> {
-  const first = await lighthouseRun(path, name, slowdown);
-  const report = first.runtimeError ? await lighthouseRun(path, name, slowdown) : first;
+async function lighthouse(path: string, name: string, slowdown: number, profile?: string): Promise<Measured> {
+  const first = await lighthouseRun(path, name, slowdown, profile);
+  const report = first.runtimeError ? await lighthouseRun(path, name, slowdown, profile) : first;
   if (report.runtimeError) throw new Error(`Lighthouse could not measure ${name} twice: ${report.runtimeError.code} ${report.runtimeError.message}`);
   const scores = Object.fromEntries(Object.keys(FLOORS).map((k) => [k, report.categories[k as keyof typeof FLOORS].score]));
   return { scores, cls: report.audits['cumulative-layout-shift'].numericValue ?? 0, benchmarkIndex: report.environment.benchmarkIndex, slowdown };
@@ -91,7 +99,7 @@ interface Measured {
   runs?: number[];
 }
 
-async function lighthouseRun(path: string, name: string, slowdown: number): Promise<Report> {
+async function lighthouseRun(path: string, name: string, slowdown: number, profile?: string): Promise<Report> {
   const out = join(SCREENSHOT_DIR, '..', `lighthouse-${name}.json`);
   mkdirSync(join(SCREENSHOT_DIR, '..'), { recursive: true });
   const measured = run(
@@ -99,7 +107,8 @@ async function lighthouseRun(path: string, name: string, slowdown: number): Prom
     [
       join(process.cwd(), 'node_modules', 'lighthouse', 'cli', 'index.js'),
       `${t.baseUrl}${path}`,
-      `--chrome-flags=${CHROME_FLAGS}`,
+      `--chrome-flags=${CHROME_FLAGS}${profile ? ` --user-data-dir=${profile}` : ''}`,
+      ...(profile ? ['--disable-storage-reset'] : []),
       `--only-categories=${Object.keys(FLOORS).join(',')}`,
       `--throttling.cpuSlowdownMultiplier=${slowdown}`,
       '--output=json',
@@ -116,6 +125,21 @@ async function lighthouseRun(path: string, name: string, slowdown: number): Prom
     return { runtimeError: { code: runtime[2], message: runtime[1].trim() } } as Report;
   }
   return JSON.parse(readFileSync(out, 'utf8')) as Report;
+}
+
+/**
+ * A Chromium profile signed in as `session`: the app keeps its session in localStorage, which
+ * Lighthouse keeps when told not to reset the page's storage. The profile is made on a JSON answer of
+ * the same origin, so none of the app's files are in its cache: Lighthouse still measures a first visit.
+ */
+async function signedInProfile(session: unknown): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'lighthouse-profile-'));
+  const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  const page = await context.newPage();
+  await page.goto(`${t.baseUrl}/api/currency`);
+  await page.evaluate((value) => localStorage.setItem('mallfront.session', JSON.stringify(value)), session);
+  await context.close();
+  return dir;
 }
 
 /** Each floor a measured page misses, in words. */
@@ -145,16 +169,25 @@ it('calibrates the simulated phone to the host: 4x on the reference host, less i
   expect([2500, 2000, 1600, 1000, 400, 100].map(slowdownFor)).toEqual([4, 4, 3.2, 2, 1, 1]);
 });
 
-it('scores at least 90 / 98 / 100 / 100 with CLS at most 0.05 on home, product and search (mobile)', async () => {
+it('scores at least 90 / 98 / 100 / 100 with CLS at most 0.05 on home, product, search and a signed-in cart (mobile)', async () => {
   const [product] = await t.sql(`select id from product where status = 'published' order by id limit 1`);
-  const pages = { home: '/', product: `/products/${product.id}`, search: `/search?q=${encodeURIComponent('咖啡')}` };
+  const session = (await sessionFor(t, CUSTOMERS[1].email, DEMO_PASSWORD)) as { token: string };
+  const skus = await t.sql<{ id: number }>(`select s.id from sku s join product p on p.id = s.product_id where p.status = 'published' and s.stock > 2 order by s.id limit 2`);
+  for (const sku of skus) await addToCart(t, session.token, sku.id, 2);
+  const cartProfile = await signedInProfile(session);
+  const pages: Record<string, { path: string; profile?: string }> = {
+    home: { path: '/' },
+    product: { path: `/products/${product.id}` },
+    search: { path: `/search?q=${encodeURIComponent('咖啡')}` },
+    cart: { path: '/cart', profile: cartProfile },
+  };
   const results: Record<string, Measured> = {};
   let slowdown = PHONE_SLOWDOWN;
-  for (const [name, path] of Object.entries(pages)) {
+  for (const [name, { path, profile }] of Object.entries(pages)) {
     const runs: Measured[] = [];
     let recalibrated = 0;
     while (runs.length < 5) {
-      const measured = await lighthouse(path, name, slowdown);
+      const measured = await lighthouse(path, name, slowdown, profile);
       // Each run measures the host as it loads the page. A run whose host read another speed than the
       // phone it simulated assumed is measured again on the phone that host calls for (at most 6 times a
       // page: CI's host read 1,599 to 2,410 within one page's five runs).
