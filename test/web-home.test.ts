@@ -3,7 +3,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/harness.js';
-import { BROWSER_TEST_TIMEOUT_MS, launchBrowser, MOBILE, SCREENSHOT_DIR, storePages, WAIT_TIMEOUT_MS } from './support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, MOBILE, SCREENSHOT_DIR, sessionFor, storePages, WAIT_TIMEOUT_MS } from './support/browser.js';
+import { ADMIN_EMAIL, DEMO_PASSWORD, SHOPS } from '../src/seed/demo-data.js';
 import { seedDemoData } from '../src/seed/demo-seed.js';
 
 vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
@@ -89,6 +90,23 @@ describe('the home page with the demo data', () => {
     // Seen before the app code was let go (the same millisecond at the earliest): the app, held until then, did not send it.
     expect(asked[0].at).toBeLessThanOrEqual(held.released());
     // Taken by the app (the root tsconfig has no DOM types: the expression is a string).
+    expect(await page.evaluate("'__mallfrontPreload' in window")).toBe(false);
+    expect(store.problems).toEqual([]);
+  });
+
+  it.each([
+    ['shop', '/merchant', (): string => `ops@${SHOPS[0].slug}.mallfront.test`, 'Dashboard'],
+    ['platform', '/admin', (): string => ADMIN_EMAIL, 'Live operations'],
+  ] as const)("starts the %s console's frame query from the page itself, signed in, and the console takes that answer", async (_name, path, email, text) => {
+    const { store, page } = await open(DESKTOP, await sessionFor(t, email(), DEMO_PASSWORD));
+    const sent = recordOperations(page);
+    const held = await holdAppCode(page, () => sent.some((s) => s.name === 'ConsoleShell'));
+    await page.goto(path);
+    await page.getByRole('navigation').getByRole('link', { name: text }).first().waitFor();
+    await page.waitForLoadState('networkidle');
+    const asked = sent.filter((s) => s.name === 'ConsoleShell');
+    expect(asked).toHaveLength(1);
+    expect(asked[0].at).toBeLessThanOrEqual(held.released());
     expect(await page.evaluate("'__mallfrontPreload' in window")).toBe(false);
     expect(store.problems).toEqual([]);
   });

@@ -75,11 +75,18 @@ describe('the web app served by the API process', () => {
 
   it("sends a preloaded route the build's copy of the page that names the route's chunks, and every other route the page without them", async () => {
     const routePages = JSON.parse(readFileSync(join(webAppDir(), 'route-pages.json'), 'utf8')) as { path: string; page: string }[];
-    expect(routePages.map((r) => r.path)).toEqual(['^/$', '^/products/(\\d+)$', '^/search$']);
+    expect(routePages.map((r) => r.path)).toEqual(['^/$', '^/products/(\\d+)$', '^/search$', '^/merchant(/.*)?$', '^/admin(/.*)?$']);
     // A chunk's hash is 8 characters of [A-Za-z0-9_-] and may start with '-' (`product-page--f0EJ73D.js`).
     const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload" crossorigin href="\/assets\/([a-z-]+?)-[\w-]{8}\.js">/g)].map((m) => m[1]);
     const index = readFileSync(join(webAppDir(), 'index.html'), 'utf8');
-    for (const [path, page, chunk] of [['/', 'route-0.html', 'home-page'], ['/products/7', 'route-1.html', 'product-page'], ['/search?q=tea', 'route-2.html', 'search-page']]) {
+    const routes = [
+      ['/', 'route-0.html', 'home-page'],
+      ['/products/7', 'route-1.html', 'product-page'],
+      ['/search?q=tea', 'route-2.html', 'search-page'],
+      ['/merchant/orders', 'route-3.html', 'merchant-console'],
+      ['/admin', 'route-4.html', 'admin-console'],
+    ];
+    for (const [path, page, chunk] of routes) {
       const res = await get(path);
       const html = await res.text();
       expect(html).toBe(readFileSync(join(webAppDir(), page), 'utf8'));
@@ -87,11 +94,13 @@ describe('the web app served by the API process', () => {
       // The same inline blocks as index.html: the policy allows them by the same hashes.
       expect(res.headers.get('content-security-policy')).toBe((await get('/cart')).headers.get('content-security-policy'));
     }
-    for (const path of ['/cart', '/products/7/reviews', '/shops/tech-harbor']) {
+    for (const path of ['/cart', '/products/7/reviews', '/shops/tech-harbor', '/merchants']) {
       const html = await (await get(path)).text();
       expect(html).toBe(index);
-      expect(preloads(html).filter((c) => c.endsWith('-page'))).toEqual([]);
+      expect(preloads(html).filter((c) => c.endsWith('-page') || c.endsWith('-console'))).toEqual([]);
     }
+    // A console's page links the console's stylesheet, so its first paint does not wait for the code to ask for it.
+    expect(await (await get('/merchant')).text()).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/[\w-]+\.css">/);
   });
 
   it("allows the page's own inline blocks (the stylesheet, the route preload script) by their hashes, and no other inline code", async () => {

@@ -60,6 +60,8 @@ interface PreloadRoute {
     keyword?: string;
     /** The page's other variables, as it sets them when the URL has nothing else. */
     constants?: Record<string, string | number | null>;
+    /** The generated documents holding the operation, when not the storefront's (`src/gql/graphql.ts`). */
+    documents?: string;
   };
 }
 
@@ -76,14 +78,18 @@ const PRELOAD_ROUTES: PreloadRoute[] = [
       constants: { sort: null, order: null, brandId: null, page: 1, pageSize: 12, category: null, shopId: null, priceMin: null, priceMax: null },
     },
   },
+  // The consoles: their chunks and stylesheet come with the page, and the frame's query (who the
+  // member is, in which shop, with which permissions) leaves with it.
+  { path: '^/merchant(/.*)?$', page: 'src/console/merchant/merchant-console.tsx', query: { operation: 'ConsoleShell', documents: 'src/console/gql/graphql.ts' } },
+  { path: '^/admin(/.*)?$', page: 'src/console/admin/admin-console.tsx', query: { operation: 'ConsoleShell', documents: 'src/console/gql/graphql.ts' } },
 ];
 
 /**
  * The text the app sends for an operation: urql's own formatting (with `__typename`, which its cache
  * reads) of the generated document, read from the codegen output (`npm run codegen:web` runs first).
  */
-function operationText(operation: string): string {
-  const generated = readFileSync(join(root, 'src', 'gql', 'graphql.ts'), 'utf8');
+function operationText(operation: string, documents = 'src/gql/graphql.ts'): string {
+  const generated = readFileSync(join(root, documents), 'utf8');
   const line = generated.split('\n').find((l) => l.startsWith(`export const ${operation}Document = `));
   if (!line) throw new Error(`route preload: no generated document for ${operation}`);
   const json = line.slice(`export const ${operation}Document = `.length, line.lastIndexOf(' as unknown as '));
@@ -111,8 +117,11 @@ const BOOTSTRAP = `(function (routes) {
     // The session as web/src/auth/session.tsx keeps it; an expired one is not sent (the app drops it).
     try { var session = JSON.parse(localStorage.getItem('mallfront.session') || 'null'); if (session && Date.parse(session.expiresAt) > Date.now()) token = session.token; } catch (e) { token = null; }
     if (typeof token === 'string') headers.authorization = 'Bearer ' + token;
+    // The shop a member of several works in, as web/src/api/client.ts sends it.
+    var shop = token ? Number(localStorage.getItem('mallfront.shop')) : 0;
+    if (shop > 0) headers['x-shop-id'] = String(shop);
     window.__mallfrontPreload = {
-      operationName: query.operation, variables: variables, authorization: headers.authorization || null,
+      operationName: query.operation, variables: variables, authorization: headers.authorization || null, shop: headers['x-shop-id'] || null,
       response: fetch('/graphql', { method: 'POST', headers: headers, body: JSON.stringify({ operationName: query.operation, query: query.text, variables: variables }) })
     };
     return;
@@ -134,6 +143,7 @@ const ROUTE_PAGES = 'route-pages.json';
  */
 function routePreload(): Plugin {
   let routeFiles: string[][] = [];
+  let routeStyles: string[][] = [];
   return {
     name: 'mallfront-route-preload',
     apply: 'build',
@@ -156,7 +166,12 @@ function routePreload(): Plugin {
           if (!page) throw new Error(`route preload: no chunk for ${route.page}`);
           return withImports(page.fileName).map((f) => `/${f}`);
         });
-        const routes = PRELOAD_ROUTES.map((route) => ({ path: route.path, query: route.query ? { ...route.query, text: operationText(route.query.operation) } : null }));
+        // The stylesheets those chunks import: linked in the route's page, so the first paint does not
+        // wait for the app to ask for them after its code has run (the app then finds them there).
+        routeStyles = routeFiles.map((files) => [
+          ...new Set(files.flatMap((file) => [...(chunks.find((c) => `/${c.fileName}` === file)?.viteMetadata?.importedCss ?? [])].map((css) => `/${css}`))),
+        ]);
+        const routes = PRELOAD_ROUTES.map((route) => ({ path: route.path, query: route.query ? { ...route.query, text: operationText(route.query.operation, route.query.documents) } : null }));
         const script = `${BOOTSTRAP}(${JSON.stringify(routes).replace(/</g, '\\u003c')});`;
         // Before the app's module script, so its query is on its way while the app's code downloads.
         let out = html.replace(/<script type="module"/, (tag) => `<script>${script}</script>\n    ${tag}`);
@@ -178,7 +193,7 @@ function routePreload(): Plugin {
         if (!index || index.type !== 'asset') return;
         const html = String(index.source);
         const pages = PRELOAD_ROUTES.map((route, n) => {
-          const links = routeFiles[n].map((file) => `<link rel="modulepreload" crossorigin href="${file}">`).join('\n    ');
+          const links = [...routeStyles[n].map((file) => `<link rel="stylesheet" crossorigin href="${file}">`), ...routeFiles[n].map((file) => `<link rel="modulepreload" crossorigin href="${file}">`)].join('\n    ');
           const fileName = `route-${n}.html`;
           const page = html.replace('</head>', () => `  ${links}\n  </head>`);
           this.emitFile({ type: 'asset', fileName, source: page });

@@ -5,6 +5,8 @@ interface PreloadedQuery {
   operationName: string;
   variables: Record<string, unknown>;
   authorization: string | null;
+  /** The `X-Shop-Id` it was sent with (a member of several shops), or null. */
+  shop: string | null;
   response: Promise<Response>;
 }
 
@@ -24,7 +26,7 @@ interface SentOperation {
 
 /**
  * The answer `index.html` already asked for, when this request asks the same (same operation, same
- * variables, same bearer token), else null. Taken once: later requests go to the network.
+ * variables, same bearer token and acting shop), else null. Taken once: later requests go to the network.
  */
 function takePreloaded(init: RequestInit | undefined): Promise<Response> | null {
   const preload = window.__mallfrontPreload;
@@ -39,8 +41,8 @@ function takePreloaded(init: RequestInit | undefined): Promise<Response> | null 
   } catch {
     return null;
   }
-  const authorization = new Headers(init.headers).get('authorization');
-  if (sent.operationName !== preload.operationName || authorization !== preload.authorization) return null;
+  const headers = new Headers(init.headers);
+  if (sent.operationName !== preload.operationName || headers.get('authorization') !== preload.authorization || headers.get('x-shop-id') !== preload.shop) return null;
   if (stringifyVariables(sent.variables ?? {}) !== stringifyVariables(preload.variables)) return null;
   delete window.__mallfrontPreload;
   return preload.response;
