@@ -154,6 +154,15 @@ export interface AppConfig {
   payments: PaymentsConfig;
   /** Outbound webhooks (src/services/events/webhooks/). */
   webhooks: WebhookConfig;
+  mail: MailConfig;
+}
+
+/** Outgoing email: the SMTP server (none: messages are logged), the sender, and the origin links point at. */
+export interface MailConfig {
+  smtpUrl: string | undefined;
+  from: string;
+  /** This server's origin as people reach it (PUBLIC_URL): the links in emails start with it. */
+  publicUrl: string | undefined;
 }
 
 export interface OutboxConfig {
@@ -485,6 +494,18 @@ function deviceTokens(env: Env, nodeEnv: AppConfig['nodeEnv']): DeviceTokenConfi
   return { secret: generatedSecret, generated: true, ttlDays };
 }
 
+/** SMTP_URL, MAIL_FROM and the PUBLIC_URL links are made from. */
+function mail(env: Env): MailConfig {
+  const smtpUrl = env.SMTP_URL?.trim() || undefined;
+  if (smtpUrl && !/^smtps?:\/\/[^/]+\/?$/.test(smtpUrl)) throw new ConfigError('SMTP_URL must be smtp://[user:password@]host[:port] or smtps://..., such as smtps://mailer:secret@mail.example:465');
+  const publicUrl = env.PUBLIC_URL?.trim().replace(/\/$/, '') || undefined;
+  if (publicUrl && !/^https?:\/\/[^/]+$/.test(publicUrl)) throw new ConfigError(`PUBLIC_URL must be an origin such as https://mall.example, got "${publicUrl}"`);
+  if (smtpUrl && !publicUrl) throw new ConfigError('SMTP_URL is set: set PUBLIC_URL too (https://mall.example), the origin the links in emails point at');
+  const from = env.MAIL_FROM?.trim() || 'Mallfront <no-reply@localhost>';
+  if (!/^([^<>]*<)?[^\s@<>]+@[^\s@<>]+>?$/.test(from)) throw new ConfigError(`MAIL_FROM must be an address such as Mallfront <no-reply@mall.example>, got "${from}"`);
+  return { smtpUrl, from, publicUrl };
+}
+
 function postgresUrl(name: string, raw: string): string {
   let url: URL;
   try {
@@ -628,6 +649,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       pollMs: integer(env, 'OUTBOX_POLL_MS'),
       retentionSeconds: integer(env, 'EVENT_RETENTION_SECONDS'),
     },
+    mail: mail(env),
     webhooks: {
       dispatch: bool(env, 'WEBHOOK_DISPATCH'),
       allowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE'),

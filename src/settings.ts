@@ -51,6 +51,7 @@ const GRAPHQL = 'GraphQL';
 const SIGN_IN = 'Sign-in and connections';
 const OBSERVE = 'Metrics and traces';
 const EVENTS = 'Events and webhooks';
+const MAIL = 'Email';
 
 export const SETTINGS = {
   DATABASE_URL: {
@@ -333,7 +334,7 @@ export const SETTINGS = {
     accepts: 'an origin',
     default: { rule: 'unset' },
     meaning:
-      "this server's origin as customers and providers reach it (`https://mall.example`); needed for `alipay`: its `notify_url` is `<PUBLIC_URL>/api/payments/notifications/alipay`, its `return_url` the storefront's `<PUBLIC_URL>/payments/<id>`",
+      "this server's origin as customers and providers reach it (`https://mall.example`); needed for `alipay` and for emails (their links): its `notify_url` is `<PUBLIC_URL>/api/payments/notifications/alipay`, its `return_url` the storefront's `<PUBLIC_URL>/payments/<id>`",
   },
 
   AFTER_SALE_WINDOW_DAYS: {
@@ -682,6 +683,22 @@ export const SETTINGS = {
     min: 0,
     max: 30 * 86_400,
     meaning: 'after a secret rotation the previous secret also signs this long',
+  },
+
+  SMTP_URL: {
+    group: MAIL,
+    kind: 'text',
+    accepts: 'an `smtp://` or `smtps://` URL',
+    default: { rule: 'unset: emails are written to the log, not sent' },
+    meaning:
+      'the mail server invitations are sent through (`smtps://user:password@mail.example:465`, or `smtp://...:587` with STARTTLS); needs `PUBLIC_URL` for the links in them',
+  },
+  MAIL_FROM: {
+    group: MAIL,
+    kind: 'text',
+    accepts: 'an address, with a name if wanted',
+    default: { rule: '`Mallfront <no-reply@localhost>`' },
+    meaning: 'who the mall\'s emails come from (`Mallfront <no-reply@mall.example>`)',
   },
 } as const satisfies Record<string, Setting>;
 

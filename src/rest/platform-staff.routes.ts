@@ -45,7 +45,7 @@ export function platformStaffRoutes(router: Router) {
     },
     post: {
       doc: {
-        tag, summary: 'Invite someone to the staff by email with a platform role: the answer holds the one-time link token, once', permission: Permission.PlatformStaffManage,
+        tag, summary: 'Invite someone to the staff by email with a platform role: the link is emailed to them, and the answer holds its one-time token, once', permission: Permission.PlatformStaffManage,
         body: staff.InviteStaffInput, response: SentStaffInvitation, status: 201, errors: staff.inviteStaffRefusals,
       },
       handle: async ({ ctx, body }) => new Reply(201, await staff.inviteStaff(ctx, body)),

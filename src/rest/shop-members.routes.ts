@@ -42,7 +42,7 @@ export function shopMemberRoutes(router: Router) {
     },
     post: {
       doc: {
-        tag, summary: 'Invite someone by email with a role: the answer holds the one-time link token, once', permission: Permission.ShopMembersManage,
+        tag, summary: 'Invite someone by email with a role: the link is emailed to them, and the answer holds its one-time token, once', permission: Permission.ShopMembersManage,
         body: members.InviteMemberInput, response: SentInvitation, status: 201, errors: members.inviteMemberRefusals,
       },
       handle: async ({ ctx, body }) => new Reply(201, await members.inviteMember(ctx, body)),

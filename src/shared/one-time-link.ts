@@ -23,10 +23,15 @@ export function newLink(): { token: string; tokenHash: string; expiresAt: Date }
   return { token, tokenHash: linkTokenHash(token), expiresAt: new Date(Date.now() + INVITATION_TTL_HOURS * 3600_000) };
 }
 
-/** An invitation as its sender gets it: the token of the link, shown this once (only its hash is kept). */
+/**
+ * An invitation as its sender gets it: the token of the link, shown this once (only its hash is
+ * kept), and whether the invitation email went to the mail server (if not, the sender passes the
+ * link on).
+ */
 export interface SentLink<View> {
   invitation: View;
   token: string;
+  emailSent: boolean;
 }
 
 /** An invitation's row as read under its lock, with whether it has expired by the database's clock. */

@@ -34,6 +34,7 @@ export class MemberInvitation {
 export class SentInvitation {
   @Field(() => MemberInvitation) invitation!: MemberInvitation;
   @Field({ description: 'The one-time token of the link the invitee opens; shown this once, only its hash is kept' }) token!: string;
+  @Field({ description: 'Whether the invitation email went to the mail server (SMTP_URL); false: pass the link on yourself' }) emailSent!: boolean;
 }
 
 @InputType()

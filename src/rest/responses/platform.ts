@@ -51,5 +51,9 @@ export const StaffInvitation = named('StaffInvitation', z.strictObject({ id, ema
 export const StaffInvitationList = named('StaffInvitationList', z.strictObject({ items: z.array(StaffInvitation) }));
 export const SentStaffInvitation = named(
   'SentStaffInvitation',
-  z.strictObject({ invitation: StaffInvitation, token: z.string().describe('The one-time token of the link the invitee opens; shown this once, only its hash is kept') }),
+  z.strictObject({
+    invitation: StaffInvitation,
+    token: z.string().describe('The one-time token of the link the invitee opens; shown this once, only its hash is kept'),
+    emailSent: z.boolean().describe('Whether the invitation email went to the mail server (SMTP_URL); false: pass the link on yourself'),
+  }),
 );

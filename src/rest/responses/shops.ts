@@ -56,5 +56,9 @@ export const MemberInvitation = named(
 export const MemberInvitationList = named('MemberInvitationList', z.strictObject({ items: z.array(MemberInvitation) }));
 export const SentInvitation = named(
   'SentInvitation',
-  z.strictObject({ invitation: MemberInvitation, token: z.string().describe('The one-time token of the link the invitee opens; shown this once, only its hash is kept') }),
+  z.strictObject({
+    invitation: MemberInvitation,
+    token: z.string().describe('The one-time token of the link the invitee opens; shown this once, only its hash is kept'),
+    emailSent: z.boolean().describe('Whether the invitation email went to the mail server (SMTP_URL); false: pass the link on yourself'),
+  }),
 );

@@ -1,3 +1,4 @@
+import { invitationEmail } from '../mail/invitation-email.js';
 import { sql } from 'kysely';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, forbidden, notFound } from '../../errors.js';
@@ -78,20 +79,29 @@ export const inviteStaffRefusals = refusals('ALREADY_STAFF');
 
 /**
  * Invites `email` to the platform's staff with a platform role: answers the link's token once (only
- * its SHA-256 is stored). An email already on the staff is refused.
+ * its SHA-256 is stored) and emails the invitee the link. An email already on the staff is refused.
  */
 export async function inviteStaff(ctx: ServiceContext, input: unknown): Promise<SentStaffInvitation> {
   const admin = requirePlatformPermission(ctx, Permission.PlatformStaffManage);
   const data = parseInput(InviteStaffInput, input);
-  return inTransaction(ctx, async (tx) => {
-    const staff = await typedSql(tx.em).selectFrom('User').select('id').where('email', '=', data.email).where('role', '=', Role.PlatformAdmin).executeTakeFirst();
+  const sent = await inTransaction(ctx, async (tx) => {
+    const db = typedSql(tx.em);
+    const staff = await db.selectFrom('User').select('id').where('email', '=', data.email).where('role', '=', Role.PlatformAdmin).executeTakeFirst();
     if (staff) throw conflict('ALREADY_STAFF', `${data.email} is already on the platform's staff`, { user_id: staff.id });
     const { token, tokenHash, expiresAt: until } = newLink();
     const invitation = tx.em.create(StaffInvitation, { email: data.email, platformRole: data.role, tokenHash, invitedBy: admin.userId, expiresAt: until });
     await tx.em.flush();
+    const { displayName: inviter } = await db.selectFrom('User').select('displayName').where('id', '=', admin.userId).executeTakeFirstOrThrow();
     const { id: invitationId, email, platformRole: role, expiresAt, createdAt } = invitation;
-    return { invitation: { id: invitationId, email, role, expiresAt, createdAt }, token };
+    return { invitation: { id: invitationId, email, role, expiresAt, createdAt }, token, inviter };
   });
+  // Sent once the invitation is committed (see `inviteMember`).
+  const { invitation, token, inviter } = sent;
+  const emailSent = await ctx.wiring.mailer.send(
+    invitationEmail({ to: invitation.email, joining: "the Mallfront platform's staff", role: invitation.role, inviter, link: ctx.wiring.mailer.link(`/join-staff?token=${token}`), expiresAt: invitation.expiresAt }),
+    ctx.log,
+  );
+  return { invitation, token, emailSent };
 }
 
 /** The open invitations (not used, not revoked, not expired), newest first. */

@@ -1,3 +1,4 @@
+import { invitationEmail } from '../mail/invitation-email.js';
 import { auditedWrite } from '../../shared/audit.js';
 import { sql } from 'kysely';
 import { conflict, forbidden, notFound } from '../../errors.js';
@@ -92,13 +93,13 @@ export async function listMembers(ctx: ServiceContext): Promise<MemberView[]> {
 export const inviteMemberRefusals = refusals('ALREADY_MEMBER');
 
 /**
- * Invites `email` to the acting shop with a role: answers the link's token once (the mall sends it
- * by email; only its SHA-256 is stored). Inviting someone who already belongs to the shop is refused.
+ * Invites `email` to the acting shop with a role: answers the link's token once (only its SHA-256
+ * is stored) and emails the invitee the link. Inviting someone who already belongs to the shop is refused.
  */
 export async function inviteMember(ctx: ServiceContext, input: unknown): Promise<SentInvitation> {
   const owner = requireShopPermission(ctx, Permission.ShopMembersManage);
   const data = parseInput(InviteMemberInput, input);
-  return inTransaction(ctx, async (tx) => {
+  const sent = await inTransaction(ctx, async (tx) => {
     const db = typedSql(tx.em);
     const member = await db
       .selectFrom('ShopMembership as m')
@@ -111,9 +112,20 @@ export async function inviteMember(ctx: ServiceContext, input: unknown): Promise
     const { token, tokenHash, expiresAt: until } = newLink();
     const invitation = tx.em.create(MemberInvitation, { shop: owner.shopId, email: data.email, role: data.role, tokenHash, invitedBy: owner.userId, expiresAt: until });
     await tx.em.flush();
+    const { name: shopName } = await db.selectFrom('Shop').select('name').where('id', '=', owner.shopId).executeTakeFirstOrThrow();
+    const { displayName: inviter } = await db.selectFrom('User').select('displayName').where('id', '=', owner.userId).executeTakeFirstOrThrow();
+    const names = { shopName, inviter };
     const { id: invitationId, email, role, expiresAt, createdAt } = invitation;
-    return { invitation: { id: invitationId, shopId: owner.shopId, email, role, expiresAt, createdAt }, token };
+    return { invitation: { id: invitationId, shopId: owner.shopId, email, role, expiresAt, createdAt }, token, names };
   });
+  // Sent once the invitation is committed: a refused or rolled-back one sends nothing, and a mail
+  // server that fails leaves the invitation standing (the owner passes the link on).
+  const { invitation, token, names } = sent;
+  const emailSent = await ctx.wiring.mailer.send(
+    invitationEmail({ to: invitation.email, joining: names.shopName, role: invitation.role, inviter: names.inviter, link: ctx.wiring.mailer.link(`/join-shop?token=${token}`), expiresAt: invitation.expiresAt }),
+    ctx.log,
+  );
+  return { invitation, token, emailSent };
 }
 
 export const acceptInvitationRefusals = refusals('INVITATION_INVALID', 'INVITATION_NOT_YOURS', 'ALREADY_MEMBER', 'INVITATION_NOT_FOR_STAFF');

@@ -40,17 +40,28 @@ export function RoleSelect<R extends string>({ name, role, roles, busy, change, 
   );
 }
 
+/** An invitation as its form answers it: the invited email, the link's token, and whether the mall emailed it. */
+export interface SentInvite {
+  email: string;
+  token: string;
+  emailSent: boolean;
+}
+
 /**
  * The link an invitee opens (`/join-shop?token=…`, `/join-staff?token=…`): the storefront's page that
- * accepts it once they are signed in with the invited email. The mall sends no email yet, so the
- * inviter passes it on; it is shown this once (only the token's hash is kept).
+ * accepts it once they are signed in with the invited email. The mall emails it; when the email did
+ * not go (no mail server, or it refused), the inviter passes it on. It is shown this once (only the
+ * token's hash is kept).
  */
-function InviteLink({ email, token, page }: { email: string; token: string; page: 'join-shop' | 'join-staff' }) {
+function InviteLink({ email, token, emailSent, page }: SentInvite & { page: 'join-shop' | 'join-staff' }) {
   const link = `${location.origin}/${page}?token=${encodeURIComponent(token)}`;
   return (
-    <div className="notice notice-ok" role="status">
+    <div className={emailSent ? 'notice notice-ok' : 'notice'} role="status">
       <p>
-        Invitation for <strong>{email}</strong> made. Send them this link; it works once, for 7 days, when they sign in with that email. It is not shown again:
+        Invitation for <strong>{email}</strong> made.{' '}
+        {emailSent
+          ? 'The link is on its way to them by email; it works once, for 7 days, when they sign in with that email. You can also pass it on yourself; it is not shown again:'
+          : 'The email did not go out, so send them this link yourself; it works once, for 7 days, when they sign in with that email. It is not shown again:'}
       </p>
       <p>
         <code className="reference" aria-label="Invitation link">
@@ -69,8 +80,8 @@ interface FormAction {
 }
 
 /**
- * Invites someone by email with a role: `send` runs the mutation and answers the invited email and
- * the link's token, or null when refused (the refusal shows on the fields or below them).
+ * Invites someone by email with a role: `send` runs the mutation and answers the invited email, the
+ * link's token and whether it was emailed, or null when refused (the refusal shows on the fields or below them).
  */
 export function InviteForm<R extends string>({ label, roles, defaultRole, page, action, send }: {
   label: string;
@@ -78,9 +89,9 @@ export function InviteForm<R extends string>({ label, roles, defaultRole, page, 
   defaultRole: R;
   page: 'join-shop' | 'join-staff';
   action: FormAction;
-  send: (email: string, role: R) => Promise<{ email: string; token: string } | null>;
+  send: (email: string, role: R) => Promise<SentInvite | null>;
 }) {
-  const [sent, setSent] = useState<{ email: string; token: string } | null>(null);
+  const [sent, setSent] = useState<SentInvite | null>(null);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;

@@ -39,6 +39,7 @@ const InviteStaff = graphql(`
     inviteStaff(input: $input) {
       sent {
         token
+        emailSent
         invitation {
           id
           email
@@ -94,7 +95,7 @@ function InviteStaffForm() {
   const invite = useAction(InviteStaff, (d) => d.inviteStaff, 'Not invited', ['StaffInvitation']);
   const send = async (email: string, role: PlatformRole) => {
     const answer = await invite.run({ input: { email, role } });
-    return answer?.sent ? { email: answer.sent.invitation.email, token: answer.sent.token } : null;
+    return answer?.sent ? { email: answer.sent.invitation.email, token: answer.sent.token, emailSent: answer.sent.emailSent } : null;
   };
   return <InviteForm label="Invite a staff member" roles={ROLES} defaultRole="SUPPORT" page="join-staff" action={invite} send={send} />;
 }

@@ -41,6 +41,7 @@ const InviteMember = graphql(`
     inviteMember(input: $input) {
       sent {
         token
+        emailSent
         invitation {
           id
           email
@@ -96,7 +97,7 @@ function InviteMemberForm() {
   const invite = useAction(InviteMember, (d) => d.inviteMember, 'Not invited', ['MemberInvitation']);
   const send = async (email: string, role: ShopRole) => {
     const answer = await invite.run({ input: { email, role } });
-    return answer?.sent ? { email: answer.sent.invitation.email, token: answer.sent.token } : null;
+    return answer?.sent ? { email: answer.sent.invitation.email, token: answer.sent.token, emailSent: answer.sent.emailSent } : null;
   };
   return <InviteForm label="Invite a member" roles={ROLES} defaultRole="SUPPORT" page="join-shop" action={invite} send={send} />;
 }

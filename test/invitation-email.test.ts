@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './support/harness.js';
+import { newAdmin, newCustomer, newOperator, newShop, type TestUser } from './support/fixtures.js';
+import { startSmtpStandIn, type SmtpStandIn } from './support/smtp-stand-in.js';
+import { loadConfig } from '../src/config.js';
+
+/**
+ * Invitations are emailed (issue 41): a shop's owner and a platform admin invite by email, and the
+ * invitee receives the link through the mall's mail server (here a stand-in speaking SMTP, reached
+ * through nodemailer as a real one would be). The mail leaves only once the invitation is committed;
+ * a mail server that refuses or cannot be reached leaves the invitation standing and says so
+ * (`email_sent: false`), so the inviter passes the link on.
+ */
+let t: TestApp;
+let smtp: SmtpStandIn;
+const PUBLIC_URL = 'https://mall.example';
+beforeAll(async () => {
+  smtp = await startSmtpStandIn();
+  const mail = loadConfig({ NODE_ENV: 'test', SMTP_URL: smtp.url, PUBLIC_URL, MAIL_FROM: 'Mallfront <no-reply@mall.example>' }).mail;
+  t = await startTestApp({ mail });
+});
+afterAll(async () => {
+  await t?.close();
+  await smtp?.close();
+});
+
+const as = (user: TestUser) => ({ token: user.token });
+const mailsTo = (email: string) => smtp.received.filter((m) => m.to.includes(email));
+/** The link in a mail's text, and its token. */
+const linkIn = (text: string, page: string) => {
+  const match = new RegExp(`${PUBLIC_URL}/${page}\\?token=([\\w-]+)`).exec(text);
+  expect(match, text).not.toBeNull();
+  return match![1];
+};
+
+it("emails a shop's invitation with a link that accepts it, once it is committed", async () => {
+  const shop = await newShop(t, { name: 'Harbor Lights' });
+  const owner = await newOperator(t, shop.id);
+  const invitee = await newCustomer(t);
+  const sent = await t.api('POST', '/api/merchant/invitations', { ...as(owner), body: { email: invitee.email, role: 'finance' } });
+  expect(sent.status).toBe(201);
+  expect(sent.body.email_sent).toBe(true);
+  const [mail] = mailsTo(invitee.email);
+  expect(mail.from).toBe('no-reply@mall.example');
+  expect(mail.raw).toMatch(/^Subject: Join Harbor Lights on Mallfront/m);
+  expect(mail.text).toContain('as finance');
+  expect(mail.text).toContain(invitee.email);
+  // The mailed link is the answer's token, and it accepts the invitation.
+  expect(linkIn(mail.text, 'join-shop')).toBe(sent.body.token);
+  const accepted = await t.api('POST', '/api/me/invitations/accept', { ...as(invitee), body: { token: linkIn(mail.text, 'join-shop') } });
+  expect(accepted.status).toBe(200);
+  expect(accepted.body).toMatchObject({ user_id: invitee.id, role: 'finance', shop_id: shop.id });
+
+  // A refused invitation (already a member) is rolled back and sends nothing; so is bad input.
+  const again = await t.api('POST', '/api/merchant/invitations', { ...as(owner), body: { email: invitee.email, role: 'finance' } });
+  expect([again.status, again.body.error.code]).toEqual([409, 'ALREADY_MEMBER']);
+  const bad = await t.api('POST', '/api/merchant/invitations', { ...as(owner), body: { email: 'not-an-address', role: 'finance' } });
+  expect([bad.status, bad.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
+  expect(mailsTo(invitee.email)).toHaveLength(1);
+  expect(mailsTo('not-an-address')).toHaveLength(0);
+});
+
+it("emails a platform staff invitation over GraphQL too, with the staff's link", async () => {
+  const admin = await newAdmin(t);
+  const invitee = await newCustomer(t);
+  const res = await t.gql(
+    `mutation($input: InviteStaffInput!) { inviteStaff(input: $input) { sent { token emailSent invitation { email } } userErrors { code } } }`,
+    { input: { email: invitee.email, role: 'SUPPORT' } },
+    admin.token,
+  );
+  expect(res.errors).toBeUndefined();
+  const sent = res.data.inviteStaff.sent;
+  expect(sent.emailSent).toBe(true);
+  const [mail] = mailsTo(invitee.email);
+  expect(mail.raw).toMatch(/^Subject: Join the Mallfront platform's staff on Mallfront/m);
+  expect(linkIn(mail.text, 'join-staff')).toBe(sent.token);
+  const accepted = await t.api('POST', '/api/me/staff-invitations/accept', { ...as(invitee), body: { token: sent.token } });
+  expect(accepted.status).toBe(200);
+});
+
+it('keeps the invitation when the mail server refuses the message or cannot be reached, and says the email did not go', async () => {
+  const shop = await newShop(t);
+  const owner = await newOperator(t, shop.id);
+  smtp.refuse(true);
+  const refused = await t.api('POST', '/api/merchant/invitations', { ...as(owner), body: { email: 'refused@mallfront.test', role: 'catalog' } });
+  smtp.refuse(false);
+  expect([refused.status, refused.body.email_sent]).toEqual([201, false]);
+  expect(mailsTo('refused@mallfront.test')).toHaveLength(0);
+
+  // A mail server that is gone: the invitation is made all the same, its link works, the answer says no email went.
+  const unreachable = await startTestApp({ mail: loadConfig({ NODE_ENV: 'test', SMTP_URL: 'smtp://127.0.0.1:9', PUBLIC_URL }).mail }, { database: t.dbName });
+  try {
+    const invitee = await newCustomer(unreachable);
+    const sent = await unreachable.api('POST', '/api/merchant/invitations', { ...as(owner), body: { email: invitee.email, role: 'catalog' } });
+    expect([sent.status, sent.body.email_sent]).toEqual([201, false]);
+    const listed = await unreachable.api('GET', '/api/merchant/invitations', as(owner));
+    expect(listed.body.items.map((i: { email: string }) => i.email)).toEqual(expect.arrayContaining(['refused@mallfront.test', invitee.email]));
+    const accepted = await unreachable.api('POST', '/api/me/invitations/accept', { ...as(invitee), body: { token: sent.body.token } });
+    expect(accepted.status).toBe(200);
+  } finally {
+    await unreachable.close();
+  }
+});
