@@ -4,26 +4,15 @@ import {
   acceptStaffInvitationRefusals, changeStaffRoleRefusals, inviteStaffRefusals, removeStaffRefusals, revokeStaffInvitationRefusals,
 } from '../../services/platform/platform-staff.service.js';
 import { PayloadType } from './payload.types.js';
+import { objectType } from './object-type.js';
+import { StaffInvitationView, StaffMemberView } from '../../services/platform/staff-views.js';
 import { PlatformRoleEnum } from './enums.js';
 
-@ObjectType({ description: "A member of the platform's staff" })
-export class StaffMember {
-  @Field(() => Int) userId!: number;
-  @Field() email!: string;
-  @Field() displayName!: string;
-  @Field(() => PlatformRoleEnum) role!: PlatformRole;
-  @Field({ description: 'When the account joined the staff' }) since!: Date;
-  @Field({ description: 'Whether the account is disabled (it cannot sign in)' }) disabled!: boolean;
-}
-
-@ObjectType({ description: "An open invitation to join the platform's staff" })
-export class StaffInvitation {
-  @Field(() => Int) id!: number;
-  @Field() email!: string;
-  @Field(() => PlatformRoleEnum) role!: PlatformRole;
-  @Field() expiresAt!: Date;
-  @Field() createdAt!: Date;
-}
+// Made from the platform service's view schemas (object-type.ts).
+export const StaffMember = objectType('StaffMember', StaffMemberView);
+export type StaffMember = StaffMemberView;
+export const StaffInvitation = objectType('StaffInvitation', StaffInvitationView);
+export type StaffInvitation = StaffInvitationView;
 
 @ObjectType({ description: 'A staff invitation as the inviting admin gets it' })
 export class SentStaffInvitation {

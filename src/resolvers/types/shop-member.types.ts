@@ -4,31 +4,17 @@ import {
   acceptInvitationRefusals, changeMemberRoleRefusals, inviteMemberRefusals, removeMemberRefusals, revokeInvitationRefusals,
 } from '../../services/shops/shop-members.service.js';
 import { PayloadType } from './payload.types.js';
+import { objectType } from './object-type.js';
+import { InvitationView, JoinedShopView, MemberView } from '../../services/shops/member-views.js';
 import { ShopRoleEnum } from './enums.js';
 
-@ObjectType({ description: "A member of a shop's staff" })
-export class ShopMember {
-  @Field(() => Int) userId!: number;
-  @Field() email!: string;
-  @Field() displayName!: string;
-  @Field(() => ShopRoleEnum) role!: ShopRole;
-  @Field() joinedAt!: Date;
-}
-
-@ObjectType({ description: 'The shop an accepted invitation joined, with the role there' })
-export class JoinedShop extends ShopMember {
-  @Field(() => Int) shopId!: number;
-}
-
-@ObjectType({ description: 'An open invitation to join a shop' })
-export class MemberInvitation {
-  @Field(() => Int) id!: number;
-  @Field(() => Int) shopId!: number;
-  @Field() email!: string;
-  @Field(() => ShopRoleEnum) role!: ShopRole;
-  @Field() expiresAt!: Date;
-  @Field() createdAt!: Date;
-}
+// Made from the shops service's view schemas (object-type.ts).
+export const ShopMember = objectType('ShopMember', MemberView);
+export type ShopMember = MemberView;
+export const JoinedShop = objectType('JoinedShop', JoinedShopView);
+export type JoinedShop = JoinedShopView;
+export const MemberInvitation = objectType('MemberInvitation', InvitationView);
+export type MemberInvitation = InvitationView;
 
 @ObjectType({ description: 'An invitation as its sender gets it' })
 export class SentInvitation {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { StaffInvitationView, StaffMemberView } from '../../services/platform/staff-views.js';
 import { ShopStatus } from '../../entities/shop.entity.js';
-import { PlatformRole } from '../../entities/user.entity.js';
 import { count, id, money, named, page, timestamp } from './common.js';
 import { Order } from './purchase.js';
 import { OrderPayment } from './payments.js';
@@ -35,19 +35,9 @@ export const AdminShop = named(
 );
 export const AdminShopPage = named('AdminShopPage', page(AdminShop));
 
-export const StaffMember = named(
-  'StaffMember',
-  z.strictObject({
-    userId: id,
-    email: z.string(),
-    displayName: z.string(),
-    role: z.enum(PlatformRole),
-    since: timestamp.describe('When the account joined the staff'),
-    disabled: z.boolean().describe('Whether the account is disabled (it cannot sign in)'),
-  }),
-);
+export const StaffMember = named('StaffMember', StaffMemberView);
 export const StaffMemberList = named('StaffMemberList', z.strictObject({ items: z.array(StaffMember) }));
-export const StaffInvitation = named('StaffInvitation', z.strictObject({ id, email: z.string(), role: z.enum(PlatformRole), expiresAt: timestamp, createdAt: timestamp }));
+export const StaffInvitation = named('StaffInvitation', StaffInvitationView);
 export const StaffInvitationList = named('StaffInvitationList', z.strictObject({ items: z.array(StaffInvitation) }));
 export const SentStaffInvitation = named(
   'SentStaffInvitation',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ShopApplicationStatus } from '../../entities/shop-application.entity.js';
 import { ShopStatus } from '../../entities/shop.entity.js';
-import { ShopRole } from '../../entities/shop-membership.entity.js';
+import { InvitationView, JoinedShopView, MemberView } from '../../services/shops/member-views.js';
 import { id, named, page, timestamp } from './common.js';
 
 export const ShopApplication = named(
@@ -43,16 +43,10 @@ export const ShopState = named(
   }),
 );
 
-export const ShopMember = named(
-  'ShopMember',
-  z.strictObject({ userId: id, email: z.string(), displayName: z.string(), role: z.enum(ShopRole), joinedAt: timestamp }),
-);
+export const ShopMember = named('ShopMember', MemberView);
 export const ShopMemberList = named('ShopMemberList', z.strictObject({ items: z.array(ShopMember) }));
-export const JoinedShop = named('JoinedShop', ShopMember.extend({ shopId: id }));
-export const MemberInvitation = named(
-  'MemberInvitation',
-  z.strictObject({ id, shopId: id, email: z.string(), role: z.enum(ShopRole), expiresAt: timestamp, createdAt: timestamp }),
-);
+export const JoinedShop = named('JoinedShop', JoinedShopView);
+export const MemberInvitation = named('MemberInvitation', InvitationView);
 export const MemberInvitationList = named('MemberInvitationList', z.strictObject({ items: z.array(MemberInvitation) }));
 export const SentInvitation = named(
   'SentInvitation',

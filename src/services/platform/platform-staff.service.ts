@@ -1,4 +1,5 @@
 import { invitationEmail } from '../mail/invitation-email.js';
+import type { StaffInvitationView, StaffMemberView } from './staff-views.js';
 import { sql } from 'kysely';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, forbidden, notFound } from '../../errors.js';
@@ -26,24 +27,7 @@ import { AcceptLinkInput, type SentLink, linkTokenHash, newLink, refuseClosedLin
  * (docs/decisions.md, "Platform staff are not shop members").
  */
 
-export interface StaffMemberView {
-  userId: number;
-  email: string;
-  displayName: string;
-  role: PlatformRole;
-  /** When the account joined the staff (staff made before invitations: when the account was made). */
-  since: Date;
-  /** Whether the account is disabled (it cannot sign in). */
-  disabled: boolean;
-}
-
-export interface StaffInvitationView {
-  id: number;
-  email: string;
-  role: PlatformRole;
-  expiresAt: Date;
-  createdAt: Date;
-}
+export { StaffInvitationView, StaffMemberView } from './staff-views.js';
 
 export type SentStaffInvitation = SentLink<StaffInvitationView>;
 

@@ -13,6 +13,7 @@ import { Permission, SHOP_ROLE_PERMISSIONS } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { emailAddress, id, parseInput, z } from '../../shared/validate.js';
 import { toDate } from '../../shared/values.js';
+import type { InvitationView, JoinedShopView, MemberView } from './member-views.js';
 import { AcceptLinkInput, type SentLink, newLink, linkTokenHash, refuseClosedLink, refuseOtherEmail } from '../../shared/one-time-link.js';
 
 /**
@@ -23,22 +24,7 @@ import { AcceptLinkInput, type SentLink, newLink, linkTokenHash, refuseClosedLin
  * second sees that it would leave no owner.
  */
 
-export interface MemberView {
-  userId: number;
-  email: string;
-  displayName: string;
-  role: ShopRole;
-  joinedAt: Date;
-}
-
-export interface InvitationView {
-  id: number;
-  shopId: number;
-  email: string;
-  role: ShopRole;
-  expiresAt: Date;
-  createdAt: Date;
-}
+export { InvitationView, MemberView } from './member-views.js';
 
 export type SentInvitation = SentLink<InvitationView>;
 
@@ -138,7 +124,7 @@ export const acceptInvitationRefusals = refusals('INVITATION_INVALID', 'INVITATI
  * refusals are 404 (no such open invitation) and 422 (made out to another email): about the link, not
  * the caller's permissions, so GraphQL answers them as the mutation's typed errors.
  */
-export async function acceptInvitation(ctx: ServiceContext, input: unknown): Promise<MemberView & { shopId: number }> {
+export async function acceptInvitation(ctx: ServiceContext, input: unknown): Promise<JoinedShopView> {
   const user = requireUser(ctx);
   const { token } = parseInput(AcceptInvitationInput, input);
   return inTransaction(ctx, async (tx) => {
