@@ -36,6 +36,7 @@ const LAYERS = [
   { name: 'catalog', paths: ['^src/services/catalog/'], why: 'products, search and content know no order' },
   { name: 'inventory', paths: ['^src/services/inventory/'], why: 'stock and its movements, for whoever takes or gives back' },
   { name: 'accounts', paths: ['^src/services/accounts/'], why: 'sign-in, balances, favorites: used by every domain above' },
+  { name: 'media', paths: ['^src/services/media/'], why: 'uploaded pictures: their store, thumbnails and assets, for the domains above' },
   { name: 'mail', paths: ['^src/services/mail/'], why: 'outgoing email: the transport and the messages, for the domains above' },
   { name: 'events', paths: ['^src/services/events/'], why: 'the event bus and feed: the bottom of the services' },
   { name: 'shared', paths: ['^src/shared/'], why: 'plumbing of every use case (context, transaction, validation), no domain' },

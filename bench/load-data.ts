@@ -2,6 +2,8 @@ import os from 'node:os';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { seedDemoData } from '../src/seed/demo-seed.js';
+import { loadConfig } from '../src/config.js';
+import { mediaStoreFor } from '../src/services/media/media-store-choice.js';
 import { awaitUsableIndexes, inParallel, putBack, schemaOf, takeOff } from './bulk-load.js';
 
 export interface DataSize {
@@ -120,7 +122,7 @@ export async function loadBenchData(orm: MikroORM, databaseUrl: string, size: Da
     return result;
   };
 
-  await step('demo seed', () => seedDemoData(orm, 'development'));
+  await step('demo seed', () => seedDemoData(orm, 'development', mediaStoreFor(loadConfig().media.store)));
   const sessions = await Promise.all(Array.from({ length: Math.min(4, Math.max(2, os.availableParallelism())) }, async () => {
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();

@@ -41,6 +41,7 @@ import { Migration20261203610000DisabledAccounts } from './Migration202612036100
 import { Migration20261203700000StaffRoles } from './Migration20261203700000StaffRoles.js';
 import { Migration20261203800000AuditLog } from './Migration20261203800000AuditLog.js';
 import { Migration20261203900000EventTraceContext } from './Migration20261203900000EventTraceContext.js';
+import { Migration20261204100000MediaAssets } from './Migration20261204100000MediaAssets.js';
 import { Migration20261204000000StaffInvitations } from './Migration20261204000000StaffInvitations.js';
 
 /**
@@ -91,4 +92,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261203800000AuditLog', class: Migration20261203800000AuditLog },
   { name: 'Migration20261203900000EventTraceContext', class: Migration20261203900000EventTraceContext },
   { name: 'Migration20261204000000StaffInvitations', class: Migration20261204000000StaffInvitations },
+  { name: 'Migration20261204100000MediaAssets', class: Migration20261204100000MediaAssets },
 ];

@@ -155,6 +155,13 @@ export interface AppConfig {
   /** Outbound webhooks (src/services/events/webhooks/). */
   webhooks: WebhookConfig;
   mail: MailConfig;
+  media: MediaConfig;
+}
+
+/** Where uploaded pictures are kept (src/services/media/media-store.ts) and how large one may be. */
+export interface MediaConfig {
+  maxBytes: number;
+  store: { kind: 'disk'; dir: string } | { kind: 's3'; bucket: string; region: string; endpoint: string | undefined; credentials: { accessKeyId: string; secretAccessKey: string } | undefined };
 }
 
 /** Outgoing email: the SMTP server (none: messages are logged), the sender, and the origin links point at. */
@@ -506,6 +513,21 @@ function mail(env: Env): MailConfig {
   return { smtpUrl, from, publicUrl };
 }
 
+/** MEDIA_STORE and its settings; an `s3` store without its bucket, or with half a key, is refused at start. */
+function media(env: Env): MediaConfig {
+  const maxBytes = integer(env, 'MEDIA_MAX_BYTES');
+  if (oneOf(env, 'MEDIA_STORE') === 'disk') return { maxBytes, store: { kind: 'disk', dir: env.MEDIA_DIR?.trim() || '.data/media' } };
+  const bucket = env.MEDIA_S3_BUCKET?.trim();
+  if (!bucket || !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError(`MEDIA_STORE=s3 needs MEDIA_S3_BUCKET, a bucket name (3-63 lower-case letters, digits, dots and dashes), got "${bucket ?? ''}"`);
+  const endpoint = env.MEDIA_S3_ENDPOINT?.trim() || undefined;
+  if (endpoint && !/^https?:\/\/[^/]+\/?$/.test(endpoint)) throw new ConfigError(`MEDIA_S3_ENDPOINT must be http(s)://host[:port], got "${endpoint}"`);
+  const accessKeyId = env.MEDIA_S3_ACCESS_KEY_ID?.trim() || undefined;
+  const secretAccessKey = env.MEDIA_S3_SECRET_ACCESS_KEY?.trim() || undefined;
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) throw new ConfigError('MEDIA_S3_ACCESS_KEY_ID and MEDIA_S3_SECRET_ACCESS_KEY go together: set both, or neither for the AWS SDK\'s own chain');
+  const credentials = accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined;
+  return { maxBytes, store: { kind: 's3', bucket, region: env.MEDIA_S3_REGION?.trim() || 'us-east-1', endpoint, credentials } };
+}
+
 function postgresUrl(name: string, raw: string): string {
   let url: URL;
   try {
@@ -650,6 +672,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       retentionSeconds: integer(env, 'EVENT_RETENTION_SECONDS'),
     },
     mail: mail(env),
+    media: media(env),
     webhooks: {
       dispatch: bool(env, 'WEBHOOK_DISPATCH'),
       allowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE'),

@@ -52,6 +52,7 @@ const SIGN_IN = 'Sign-in and connections';
 const OBSERVE = 'Metrics and traces';
 const EVENTS = 'Events and webhooks';
 const MAIL = 'Email';
+const MEDIA = 'Media';
 
 export const SETTINGS = {
   DATABASE_URL: {
@@ -699,6 +700,63 @@ export const SETTINGS = {
     accepts: 'an address, with a name if wanted',
     default: { rule: '`Mallfront <no-reply@localhost>`' },
     meaning: 'who the mall\'s emails come from (`Mallfront <no-reply@mall.example>`)',
+  },
+  MEDIA_STORE: {
+    group: MEDIA,
+    kind: 'choice',
+    values: ['disk', 's3'],
+    default: 'disk',
+    meaning: 'where uploaded pictures and their thumbnails are kept: a directory of this host (`MEDIA_DIR`), or an S3-compatible bucket (`MEDIA_S3_*`), which every process of a cluster on several hosts needs',
+  },
+  MEDIA_DIR: {
+    group: MEDIA,
+    kind: 'text',
+    accepts: 'a directory path',
+    default: { rule: '`.data/media` under the working directory' },
+    meaning: 'the directory `disk` keeps pictures in (made when missing)',
+  },
+  MEDIA_MAX_BYTES: {
+    group: MEDIA,
+    kind: 'integer',
+    default: 10 * 1024 * 1024,
+    min: 1024,
+    max: 50 * 1024 * 1024,
+    meaning: 'largest picture an upload may send; larger ones get 413',
+  },
+  MEDIA_S3_BUCKET: {
+    group: MEDIA,
+    kind: 'text',
+    accepts: 'a bucket name',
+    default: { rule: 'unset (needed with `MEDIA_STORE=s3`)' },
+    meaning: 'the bucket `s3` keeps pictures in (objects under `media/`)',
+  },
+  MEDIA_S3_REGION: {
+    group: MEDIA,
+    kind: 'text',
+    accepts: 'a region name',
+    default: { rule: '`us-east-1`' },
+    meaning: "the bucket's region (requests are signed for it)",
+  },
+  MEDIA_S3_ENDPOINT: {
+    group: MEDIA,
+    kind: 'text',
+    accepts: 'an `http(s)://` URL',
+    default: { rule: "unset: AWS's own endpoint for the region" },
+    meaning: 'an S3-compatible service (MinIO, Ceph, R2...) at its own address; paths name the bucket (`/bucket/key`), as those services expect',
+  },
+  MEDIA_S3_ACCESS_KEY_ID: {
+    group: MEDIA,
+    kind: 'text',
+    accepts: 'an access key id',
+    default: { rule: "unset: the AWS SDK's own chain (environment, profile, instance role)" },
+    meaning: 'the key `s3` signs its requests with (with `MEDIA_S3_SECRET_ACCESS_KEY`)',
+  },
+  MEDIA_S3_SECRET_ACCESS_KEY: {
+    group: MEDIA,
+    kind: 'text',
+    accepts: 'a secret access key',
+    default: { rule: 'unset' },
+    meaning: "the secret of `MEDIA_S3_ACCESS_KEY_ID`",
   },
 } as const satisfies Record<string, Setting>;
 

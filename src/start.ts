@@ -5,6 +5,7 @@ import { createLogger, type Logger } from './logger.js';
 import { resolveDatabase, type ServedDatabase } from './db/database.js';
 import { openOrm, migrate, servingPool, checkSessionSettings, sessionSettings } from './db/orm.js';
 import { seedDemoData } from './seed/demo-seed.js';
+import { mediaStoreFor } from './services/media/media-store-choice.js';
 import { PostgresEventBus } from './services/events/postgres-event-bus.js';
 import { ReplicaRouter } from './db/read-routing.js';
 import { startApp } from './server/app.js';
@@ -55,7 +56,7 @@ async function prepareDatabase(config: AppConfig, log: Logger) {
   try {
     const applied = await migrate(orm);
     log.info({ applied }, applied.length ? 'migrations applied' : 'schema up to date');
-    if (config.nodeEnv !== 'production') log.info({ seed: await seedDemoData(orm, config.nodeEnv) }, 'demo data');
+    if (config.nodeEnv !== 'production') log.info({ seed: await seedDemoData(orm, config.nodeEnv, mediaStoreFor(config.media.store)) }, 'demo data');
   } finally {
     await orm.close();
   }

@@ -1,5 +1,6 @@
 import { allPermissions, isShopPermission, Permission } from '../src/shared/permissions.js';
 import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newCategory, newCustomer, newMember, newOperator, newProduct, newShop, newStaff, type TestUser } from './support/fixtures.js';
 import { PlatformRole } from '../src/entities/user.entity.js';
@@ -59,7 +60,13 @@ interface Call {
   path: string;
   body?: unknown;
   token: string;
+  /** A file sent as the body (an upload), with its type. */
+  file?: { bytes: Buffer; type: string };
 }
+
+/** A picture no call has sent before: an upload of a known one writes nothing. */
+let pictures = 0;
+const newPicture = async () => ({ bytes: await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: pictures++ % 256, g: 9, b: 99 } } }).png().toBuffer(), type: 'image/png' });
 
 async function ok<T = any>(method: string, path: string, token: string, body?: unknown): Promise<T> {
   const res = await t.api(method, path, { token, body });
@@ -203,7 +210,10 @@ const CALLS: Record<string, () => Promise<Call>> = {
   },
   'PUT /admin/shops/:id/profile': async () => ({ path: `/api/admin/shops/${shopId}/profile`, body: { logo_url: 'https://img.test/logo.png', description: `Profile ${randomUUID().slice(0, 6)}` }, token: admin.token }),
 
+  'POST /admin/media': async () => ({ path: '/api/admin/media', file: await newPicture(), token: admin.token }),
+
   // Shop operators.
+  'POST /merchant/media': async () => ({ path: '/api/merchant/media', file: await newPicture(), token: operator.token }),
   'PUT /merchant/members/:userId/role': async () => ({ path: `/api/merchant/members/${(await newMember(t, shopId, ShopRole.Catalog)).id}/role`, body: { role: 'finance' }, token: operator.token }),
   'DELETE /merchant/members/:userId': async () => ({ path: `/api/merchant/members/${(await newMember(t, shopId, ShopRole.Support)).id}`, token: operator.token }),
   'POST /merchant/invitations': async () => ({ path: '/api/merchant/invitations', body: { email: `invited-${randomUUID()}@example.test`, role: 'fulfilment' }, token: operator.token }),
@@ -301,7 +311,9 @@ describe('the audit walk', () => {
         continue;
       }
       const requestId = `walk-${randomUUID()}`;
-      const res = await t.api(op.method.toUpperCase(), call.path, { token: call.token, body: call.body, headers: { 'x-request-id': requestId } });
+      const res = call.file
+        ? await t.api(op.method.toUpperCase(), call.path, { token: call.token, raw: call.file.bytes, headers: { 'x-request-id': requestId, 'content-type': call.file.type } })
+        : await t.api(op.method.toUpperCase(), call.path, { token: call.token, body: call.body, headers: { 'x-request-id': requestId } });
       if (res.status >= 300) {
         failed.push(`${keyOf(op)}: ${res.status} ${JSON.stringify(res.body)}`);
         continue;

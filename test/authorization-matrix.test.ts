@@ -140,6 +140,8 @@ function literal(type: GraphQLInputType): string {
       case 'Boolean': return 'false';
       case 'ID': return '"999999"';
       case 'DateTimeISO': return '"2026-01-01T00:00:00.000Z"';
+      // A file goes as a part of a multipart request, never inline: a variable the request fills (`requestOf`).
+      case 'Upload': return '$file';
       default: return '"x"';
     }
   }
@@ -152,7 +154,17 @@ function operationOf(kind: 'query' | 'mutation' | 'subscription', field: GraphQL
   const argText = args.length > 0 ? `(${args.map((a) => `${a.name}: ${literal(a.type)}`).join(', ')})` : '';
   const named = getNamedType(getNullableType(field.type));
   const selection = isObjectType(named) || isUnionType(named) ? ' { __typename }' : '';
-  return `${kind} { ${field.name}${argText}${selection} }`;
+  return `${kind}${argText.includes('$file') ? '($file: Upload!)' : ''} { ${field.name}${argText}${selection} }`;
+}
+
+/** The HTTP request of an operation: JSON, or a multipart request (GraphQL multipart request specification) when it carries a file. */
+function requestOf(query: string): { headers: Record<string, string>; body: string | FormData } {
+  if (!query.includes('$file')) return { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) };
+  const form = new FormData();
+  form.append('operations', JSON.stringify({ query, variables: { file: null } }));
+  form.append('map', JSON.stringify({ 0: ['variables.file'] }));
+  form.append('0', new Blob(['not a picture']), 'x.png');
+  return { headers: { 'apollo-require-preflight': 'true' }, body: form };
 }
 
 const permissionsOf = (field: GraphQLField<unknown, unknown>) => (field.extensions as { permissions?: Permission[] }).permissions;
@@ -181,11 +193,8 @@ describe('GraphQL: every root field of the schema, by every role', () => {
     const cases = fields.flatMap((f) => roles.map((role) => ({ ...f, role })));
     await inBatches(cases, 4, async ({ kind, field, role }) => {
       const token = field.name === 'logout' ? await tokenOf(role) : tokens.get(role);
-      const res = await fetch(`${t.baseUrl}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headersOf(role, token) },
-        body: JSON.stringify({ query: operationOf(kind, field) }),
-      });
+      const request = requestOf(operationOf(kind, field));
+      const res = await fetch(`${t.baseUrl}/graphql`, { method: 'POST', headers: { ...request.headers, ...headersOf(role, token) }, body: request.body });
       const json = (await res.json()) as { data?: Record<string, unknown> | null; errors?: { path?: string[]; extensions?: { code?: string } }[] };
       const own = (json.errors ?? []).filter((e) => e.path?.[0] === field.name);
       if (json.data == null && own.length === 0) {

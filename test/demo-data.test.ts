@@ -21,13 +21,13 @@ const login = async (email: string) => {
 
 beforeAll(async () => {
   t = await startTestApp();
-  expect(await seedDemoData(t.orm, 'development')).toBe('seeded');
+  expect(await seedDemoData(t.orm, 'development', t.deps.wiring.mediaStore)).toBe('seeded');
 });
 // Every stock change of the suite came with its movement (test/support/inventory-audit.ts).
 afterAll(() => auditStockAndClose(t));
 
 describe('demo data', () => {
-  it('names a quarter of the catalog in Chinese, finds it by a Chinese word, and draws every picture on this server', async () => {
+  it('names a quarter of the catalog in Chinese, finds it by a Chinese word, and serves every picture from this server', async () => {
     const [counts] = await t.sql(`select count(*)::int as products, count(*) filter (where name ~ '[\u4e00-\u9fff]')::int as chinese from product`);
     expect(counts.chinese * 4).toBeGreaterThanOrEqual(counts.products);
     const found = await t.api('GET', `/api/products?q=${encodeURIComponent('咖啡')}`);
@@ -38,9 +38,25 @@ describe('demo data', () => {
       union all select logo_url from shop_profile union all select banner_url from shop_profile where banner_url is not null
       union all select image_url from points_product`);
     expect(urls.length).toBeGreaterThan(50);
-    expect(urls.filter((r: { url: string | null }) => !r.url?.startsWith('/demo-images/'))).toEqual([]);
-    const picture = await fetch(`${t.baseUrl}${urls[0].url}`);
-    expect([picture.status, picture.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+    expect(urls.filter((r: { url: string | null }) => !r.url?.startsWith('/demo-images/') && !r.url?.startsWith('/media/'))).toEqual([]);
+    const drawn = await fetch(`${t.baseUrl}${(await t.sql<{ url: string }>('select logo_url as url from brand limit 1'))[0].url}`);
+    expect([drawn.status, drawn.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+  });
+
+  it("puts the products' and shops' pictures through the upload pipeline: each an asset of its owner, thumbnailed and served", async () => {
+    const products = await t.sql<{ url: string; digest: string | null; owner: number | null; shop: number }>(`
+      select p.image_url as url, a.digest, a.shop_id as owner, p.shop_id as shop from product p
+      left join media_asset a on a.shop_id = p.shop_id and p.image_url = '/media/' || a.digest || '/640.webp'`);
+    expect(products.length).toBeGreaterThan(40);
+    expect(products.filter((p) => p.digest === null || p.owner !== p.shop)).toEqual([]);
+    const logos = await t.sql<{ digest: string | null }>(`
+      select a.digest from shop_profile s left join media_asset a on a.shop_id is null and s.logo_url = '/media/' || a.digest || '/640.webp'`);
+    expect(logos.length).toBeGreaterThan(0);
+    expect(logos.filter((l) => l.digest === null)).toEqual([]);
+    for (const width of [160, 320, 640, 1280]) {
+      const thumb = await fetch(`${t.baseUrl}/media/${products[0].digest}/${width}.webp`);
+      expect([thumb.status, thumb.headers.get('content-type'), thumb.headers.get('cache-control')]).toEqual([200, 'image/webp', 'public, max-age=31536000, immutable']);
+    }
   });
 
   it('has claimable coupon templates: a fixed amount and a capped percent', async () => {
@@ -194,7 +210,7 @@ describe('demo data', () => {
       return out;
     };
     const before = await snapshot();
-    expect(await seedDemoData(t.orm, 'development')).toBe('already-seeded');
+    expect(await seedDemoData(t.orm, 'development', t.deps.wiring.mediaStore)).toBe('already-seeded');
     expect(await snapshot()).toEqual(before);
   });
 });

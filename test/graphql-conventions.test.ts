@@ -70,7 +70,8 @@ describe('mutations', () => {
     expect(values.filter((v) => v.deprecationReason).map((v) => v.name).sort()).toEqual(Object.keys(RETIRED_USER_ERROR_CODES).sort());
     for (const code of Object.keys(RETIRED_USER_ERROR_CODES)) expect(Object.keys(ERROR_STATUS)).not.toContain(code);
     const statuses = new Set(USER_ERROR_CODES.map((code) => ERROR_STATUS[code]));
-    expect([...statuses].sort()).toEqual([400, 401, 404, 409, 422]);
+    // 415: a file of a kind the upload does not take (MEDIA_TYPE_UNSUPPORTED) is about the input too.
+    expect([...statuses].sort()).toEqual([400, 401, 404, 409, 415, 422]);
     // The caller's token and role, throttling, the request itself and faults stay top-level errors.
     const topLevel: ErrorCode[] = ['UNAUTHENTICATED', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'FORBIDDEN', 'RATE_LIMITED', 'INTERNAL', 'SERVICE_UNAVAILABLE', 'MALFORMED_JSON', 'METHOD_NOT_ALLOWED', 'REQUEST_TIMEOUT', 'HEADERS_TOO_LARGE', 'RESOURCE_LOCKED'];
     for (const code of topLevel) expect(USER_ERROR_CODES).not.toContain(code);

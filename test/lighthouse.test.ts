@@ -65,7 +65,7 @@ const CHROME_FLAGS = '--headless --no-sandbox --disable-gpu --disable-background
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp();
-  expect(await seedDemoData(t.orm, 'development')).toBe('seeded');
+  expect(await seedDemoData(t.orm, 'development', t.deps.wiring.mediaStore)).toBe('seeded');
 }, 120_000);
 afterAll(() => t?.close());
 

@@ -19,14 +19,14 @@ async function counts() {
 
 describe('demo seed', () => {
   it('refuses to run with NODE_ENV=production', async () => {
-    await expect(seedDemoData(t.orm, 'production')).rejects.toBeInstanceOf(SeedRefused);
+    await expect(seedDemoData(t.orm, 'production', t.deps.wiring.mediaStore)).rejects.toBeInstanceOf(SeedRefused);
     expect((await counts()).app_user).toBe(0);
   });
 
   it('seeds once: a second run adds nothing', async () => {
-    expect(await seedDemoData(t.orm, 'development')).toBe('seeded');
+    expect(await seedDemoData(t.orm, 'development', t.deps.wiring.mediaStore)).toBe('seeded');
     const first = await counts();
-    expect(await seedDemoData(t.orm, 'development')).toBe('already-seeded');
+    expect(await seedDemoData(t.orm, 'development', t.deps.wiring.mediaStore)).toBe('already-seeded');
     expect(await counts()).toEqual(first);
   });
 

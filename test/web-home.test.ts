@@ -21,7 +21,7 @@ const open = pages.open;
 
 beforeAll(async () => {
   [t, browser] = await Promise.all([startTestApp(), launchBrowser()]);
-  expect(await seedDemoData(t.orm, 'development')).toBe('seeded');
+  expect(await seedDemoData(t.orm, 'development', t.deps.wiring.mediaStore)).toBe('seeded');
 });
 
 afterAll(async () => {

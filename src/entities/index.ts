@@ -15,6 +15,7 @@ import { ShopApplication } from './shop-application.entity.js';
 import { ShopMembership } from './shop-membership.entity.js';
 import { MemberInvitation } from './member-invitation.entity.js';
 import { StaffInvitation } from './staff-invitation.entity.js';
+import { MediaAsset } from './media-asset.entity.js';
 import { Dispute } from './dispute.entity.js';
 import { Sku } from './sku.entity.js';
 import { User } from './user.entity.js';
@@ -56,5 +57,5 @@ export const entities = [
   Event, EventSequence, WebhookEndpoint, WebhookDelivery, WebhookAttempt,
   Payment, PaymentOrder, PaymentEvent, PaymentRefund,
   ShopApplication, Dispute, ShopMembership, MemberInvitation, StaffInvitation,
-  AuditEntry,
+  AuditEntry, MediaAsset,
 ];

@@ -28,6 +28,7 @@ import { ShopStateResolver } from './shop-state.resolver.js';
 import { AuditLogResolver } from './audit-log.resolver.js';
 import { ShopMemberResolver } from './shop-member.resolver.js';
 import { PlatformStaffResolver } from './platform-staff.resolver.js';
+import { MediaResolver } from './media.resolver.js';
 
 export const resolvers = [
   AuthResolver,
@@ -63,4 +64,5 @@ export const resolvers = [
   AuditLogResolver,
   ShopMemberResolver,
   PlatformStaffResolver,
+  MediaResolver,
 ] as const;

@@ -26,6 +26,7 @@ import { shopStateRoutes } from './shop-state.routes.js';
 import { auditLogRoutes } from './audit-log.routes.js';
 import { shopMemberRoutes } from './shop-members.routes.js';
 import { platformStaffRoutes } from './platform-staff.routes.js';
+import { mediaRoutes } from './media.routes.js';
 
 /** The REST facade: every route calls one service method, like its GraphQL twin. */
 export function apiRouter(): Router {
@@ -57,5 +58,6 @@ export function apiRouter(): Router {
   auditLogRoutes(router);
   shopMemberRoutes(router);
   platformStaffRoutes(router);
+  mediaRoutes(router);
   return router;
 }

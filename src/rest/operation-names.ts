@@ -104,6 +104,8 @@ const NAMES: Record<string, string> = {
   'POST /api/merchant/webhooks/{id}/redeliver': 'redeliverWebhookEvent',
   'POST /api/merchant/webhooks/{id}/ping': 'pingWebhookEndpoint',
   'POST /api/payments': 'startPayment',
+  'POST /api/merchant/media': 'uploadShopMedia',
+  'POST /api/admin/media': 'uploadPlatformMedia',
 };
 
 const shape = (route: string) => route.replace(/\{[^}]+\}/g, '{}');

@@ -23,6 +23,8 @@ export interface RequestLocals {
   bodyError?: unknown;
   /** The JSON body's bytes as received (kept by the body parser, no copy): signed notifications are checked over them. */
   rawBody?: Buffer;
+  /** An upload's body, the file's bytes as received (media routes only: src/rest/media.routes.ts). */
+  fileBody?: Buffer;
   /** The route template that took the request (`/api/products/:productId`), set once per route (route.ts): the metrics' label. */
   route?: string;
   /** The GraphQL operation's metrics label and type, noted by the GraphQL door's plugin (app.ts). */

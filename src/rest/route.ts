@@ -31,6 +31,8 @@ export interface RestCall {
   headers: () => Record<string, string | undefined>;
   /** The body exactly as it arrived (signatures cover the bytes); empty without a JSON body. */
   rawBody: () => string;
+  /** An upload's bytes (a media route's body, any media type but JSON); undefined for a JSON body or none. */
+  fileBody: () => Buffer | undefined;
 }
 
 /** A handler returns the body (sent as snake_case JSON), or `{ status, body }` for another status. */
@@ -96,6 +98,7 @@ export function route(router: Router, path: string, operations: Partial<Record<M
           header: (name) => req.header(name),
           headers: () => Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value])),
           rawBody: () => requestLocals(res).rawBody?.toString('utf8') ?? '',
+          fileBody: () => requestLocals(res).fileBody,
         };
         const result = await handler(call).catch((error: unknown) => {
           // A read the replica lost under it runs once more on the primary (shared/replica-reads.ts).

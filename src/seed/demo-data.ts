@@ -33,25 +33,25 @@ export interface DemoShop {
   name: string;
   /** Top-level categories the shop sells in (by index into CATEGORY_TREE). */
   sells: number[];
-  profile?: { logoUrl: string; description: string; bannerUrl?: string; contactPhone?: string; address?: string };
+  profile?: { description: string; bannerUrl?: string; contactPhone?: string; address?: string };
 }
 
 export const SHOPS: DemoShop[] = [
   {
     slug: 'tech-harbor', name: 'Tech Harbor', sells: [0],
-    profile: { logoUrl: '/demo-images/shops/tech-harbor.svg', description: 'Phones, laptops and the gear around them.', contactPhone: '400-800-1001', address: 'Shenzhen, Nanshan District' },
+    profile: { description: 'Phones, laptops and the gear around them.', contactPhone: '400-800-1001', address: 'Shenzhen, Nanshan District' },
   },
   {
     slug: 'style-avenue', name: 'Style Avenue', sells: [1, 3],
-    profile: { logoUrl: '/demo-images/shops/style-avenue.svg', description: 'Clothing, bags and beauty picks.', bannerUrl: '/demo-images/banners/style-avenue.svg' },
+    profile: { description: 'Clothing, bags and beauty picks.', bannerUrl: '/demo-images/banners/style-avenue.svg' },
   },
   {
     slug: 'home-nest', name: 'Home Nest', sells: [2],
-    profile: { logoUrl: '/demo-images/shops/home-nest.svg', description: 'Everything for a cosy home.' },
+    profile: { description: 'Everything for a cosy home.' },
   },
   {
     slug: 'fresh-pantry', name: 'Fresh Pantry', sells: [5],
-    profile: { logoUrl: '/demo-images/shops/fresh-pantry.svg', description: 'Snacks, tea and coffee, shipped fresh.', address: 'Hangzhou, Xihu District' },
+    profile: { description: 'Snacks, tea and coffee, shipped fresh.', address: 'Hangzhou, Xihu District' },
   },
   // A shop without a profile: listed all the same, with its profile fields absent.
   { slug: 'outdoor-lab', name: 'Outdoor Lab', sells: [4] },

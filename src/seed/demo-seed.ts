@@ -14,6 +14,9 @@ import { BalanceKind } from '../entities/balance.entity.js';
 import { hashPassword } from '../services/accounts/password.js';
 import { createZeroBalances, credit } from '../services/accounts/ledger.service.js';
 import { seedShowcase } from './showcase.js';
+import { demoPictures } from './demo-pictures.js';
+import { MediaAsset } from '../entities/media-asset.entity.js';
+import type { MediaStore } from '../services/media/media-store.js';
 import {
   ADMIN_EMAIL, BRANDS, CATEGORY_TREE, LEAF_NAMES_ZH, CUSTOMERS, DEMO_PASSWORD, POINTS_PRODUCTS, SEED_FUNDS, SEED_POINTS, SHOPS, VARIANTS, financeEmail, operatorEmail, startingStock,
 } from './demo-data.js';
@@ -26,7 +29,7 @@ export class SeedRefused extends Error {}
  * are written directly; promotions, orders and reviews go through the use cases (showcase.ts) in
  * the same transaction.
  */
-export async function seedDemoData(orm: MikroORM, nodeEnv: string): Promise<'seeded' | 'already-seeded'> {
+export async function seedDemoData(orm: MikroORM, nodeEnv: string, mediaStore: MediaStore): Promise<'seeded' | 'already-seeded'> {
   if (nodeEnv === 'production') throw new SeedRefused('The demo seed refuses to run with NODE_ENV=production');
   // One hash per account, each with its own salt: a shared salt would show that the accounts share a
   // password, and let one guess be checked against all of them. Hashed before the transaction opens.
@@ -34,6 +37,10 @@ export async function seedDemoData(orm: MikroORM, nodeEnv: string): Promise<'see
   const accounts = 1 + SHOPS.length + 1 + CUSTOMERS.length;
   const hashes = await Promise.all(Array.from({ length: accounts }, () => hashPassword(DEMO_PASSWORD)));
   const passwordHash = () => hashes.pop()!;
+  // The products' and shops' pictures go through the upload pipeline, before the transaction opens.
+  const productCount = CATEGORY_TREE.reduce((sum, [, children]) => sum + children.reduce((n, [, leaves]) => n + leaves.length, 0), 0) * 2;
+  const productPictures = await demoPictures(mediaStore, 'products', Array.from({ length: productCount }, (_, i) => String(i + 1)));
+  const shopPictures = await demoPictures(mediaStore, 'shops', SHOPS.filter((s) => s.profile).map((s) => s.slug));
   return orm.em.fork().transactional(async (em) => {
     await em.execute('select pg_advisory_xact_lock(?)', [771_001]);
     if ((await em.count(User, { email: ADMIN_EMAIL })) > 0) return 'already-seeded';
@@ -62,11 +69,22 @@ export async function seedDemoData(orm: MikroORM, nodeEnv: string): Promise<'see
       em.create(Brand, { name, position, logoUrl: `/demo-images/brands/${position + 1}.svg` }),
     );
 
+    // A shop's logo is the platform's picture (shop profiles are the platform's content), as if its content staff uploaded it.
     const shops = SHOPS.map((s) => {
       const shop = em.create(Shop, { slug: s.slug, name: s.name });
-      if (s.profile) em.create(ShopProfile, { shop, ...s.profile });
+      const logo = shopPictures.get(s.slug);
+      if (s.profile && logo) {
+        em.create(MediaAsset, { shop: null, digest: logo.digest, format: logo.format, width: logo.width, height: logo.height, byteSize: logo.byteSize, filename: logo.filename });
+        em.create(ShopProfile, { shop, ...s.profile, logoUrl: logo.url });
+      }
       return shop;
     });
+
+    const productPicture = (shop: Shop, n: number) => {
+      const picture = productPictures.get(String(n))!;
+      em.create(MediaAsset, { shop, digest: picture.digest, format: picture.format, width: picture.width, height: picture.height, byteSize: picture.byteSize, filename: picture.filename });
+      return picture.url;
+    };
 
     // Two products per leaf category, sold by the shop that covers that top-level category.
     let n = 0;
@@ -92,8 +110,8 @@ export async function seedDemoData(orm: MikroORM, nodeEnv: string): Promise<'see
                   name: `${brands[n % brands.length].name} ${leaf.name} ${edition}`,
                   description: `A ${edition.toLowerCase()} pick from our ${leaf.name.toLowerCase()} range.`,
                 }),
-            // Drawn by the server itself (src/server/demo-images.ts): the demo asks no other host.
-            imageUrl: `/demo-images/products/${n}.svg`,
+            // Uploaded through the pipeline above, as the shop's own picture: the demo asks no other host.
+            imageUrl: productPicture(shop, n),
             // A few stay in draft or are withdrawn, so the lifecycle is visible in the demo.
             status: n % 17 === 0 ? ProductStatus.Draft : n % 19 === 0 ? ProductStatus.Unpublished : ProductStatus.Published,
             priceFrom: basePrice,

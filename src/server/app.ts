@@ -44,6 +44,9 @@ import { HOME_CONTENT_CHANNEL } from '../services/catalog/home-content.service.j
 import { ChangeListener, registerChangeListener } from '../db/change-listener.js';
 import { SHOP_HEADER } from '../shared/acting-shop.js';
 import { API_MOUNT } from '../rest/route.js';
+import { FILE_BODY_PATHS } from '../rest/media.routes.js';
+import { graphqlUploads } from './graphql-uploads.js';
+import { mediaFiles } from './media-files.js';
 import { measureProcess, watchBacklog, watchPool, watchReadiness, watchSalesTally } from '../metrics.js';
 import { readBacklog } from '../services/events/outbox.repository.js';
 import { metricsEndpoint, observeGraphql, observeHttp, operationLabel } from './metrics-endpoint.js';
@@ -219,6 +222,15 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     },
   });
 
+  // An upload's body is the file itself, kept as bytes (up to MEDIA_MAX_BYTES) for the media routes only.
+  const fileBody = express.raw({
+    limit: deps.config.media.maxBytes,
+    type: () => true,
+    verify: (_req, res, raw) => {
+      requestLocals(res as Response).fileBody = raw;
+    },
+  });
+
   // Requests in flight, so that stopping can let them finish before the pool closes.
   const inFlight = new InFlight();
 
@@ -317,6 +329,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   if (graphiql) app.get('/graphql', graphiql);
   app.use(
     '/graphql',
+    graphqlUploads({ fileBytes: deps.config.media.maxBytes, jsonBytes: deps.config.bodyLimitBytes }),
     bodyParser,
     graphqlHttp(apollo, async ({ req, res }) => {
       try {
@@ -345,6 +358,14 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
     (req: Request, res: Response, next: NextFunction) => {
       bodyParser(req, res, (error?: unknown) => {
         if (error !== undefined && error !== null) requestLocals(res).bodyError = error;
+        // Read only for a signed-in caller: anyone else is refused before the body matters (route.ts).
+        if (req.method === 'POST' && req.body === undefined && FILE_BODY_PATHS.has(req.path) && requestLocals(res).ctx?.actor) {
+          return fileBody(req, res, (fileError?: unknown) => {
+            if (fileError !== undefined && fileError !== null) requestLocals(res).bodyError = fileError;
+            req.body = undefined;
+            next();
+          });
+        }
         // Only a form post to a notification route is read as one (the header first: it costs nothing on every other request).
         if (!req.headers['content-type']?.toLowerCase().startsWith('application/x-www-form-urlencoded') || !req.path.startsWith('/payments/notifications/')) return next();
         notificationForm(req, res, (formError?: unknown) => {
@@ -358,6 +379,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   );
   // The storefront web app at `/` (after the API doors, which keep their own answers).
   app.use(demoImages());
+  app.use(mediaFiles(deps.wiring.mediaStore));
   const web = webApp(deps.log, undefined, { stripe: deps.config.payments.methods.includes('stripe') });
   if (web) app.use(web);
   app.use(routeNotFound);

@@ -15,6 +15,7 @@ import { SandboxProvider } from './payments/sandbox-provider.js';
 import { StripeProvider } from './payments/stripe-provider.js';
 import { AlipayProvider } from './payments/alipay-provider.js';
 import { mailerFor } from './mail/mailer.js';
+import { mediaStoreFor } from './media/media-store-choice.js';
 
 /**
  * What the service layer is made of in this process, chosen once at start-up: the one place that
@@ -43,9 +44,10 @@ export const ORDER_TRANSITION_HOOKS: OrderTransitionHooks = {
 };
 
 /** The wiring CHECKOUT_WRITER and the hooks above describe; `parts` replaces some (a test's own writer or hooks). */
-export function serviceWiring(config: Pick<AppConfig, 'checkoutWriter' | 'payments' | 'mail' | 'nodeEnv' | 'port'>, parts: Partial<ServiceWiring> = {}): ServiceWiring {
+export function serviceWiring(config: Pick<AppConfig, 'checkoutWriter' | 'payments' | 'mail' | 'media' | 'nodeEnv' | 'port'>, parts: Partial<ServiceWiring> = {}): ServiceWiring {
   return {
     mailer: mailerFor(config),
+    mediaStore: mediaStoreFor(config.media.store),
     orderWriter: config.checkoutWriter === 'transactional' ? transactionalOrderWriter : combinedOrderWriter,
     orderTransitions: ORDER_TRANSITION_HOOKS,
     paymentProviders: paymentProviders(config.payments),

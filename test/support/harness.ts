@@ -41,7 +41,7 @@ export interface TestApp {
   /** A service context as a request of this app would get it (with the token's actor, if given). */
   context(token?: string): Promise<ServiceContext>;
   sql<T = any>(text: string, params?: unknown[]): Promise<T[]>;
-  api<T = any>(method: string, path: string, options?: { body?: unknown; token?: string; headers?: Record<string, string>; raw?: string }): Promise<ApiResponse<T>>;
+  api<T = any>(method: string, path: string, options?: { body?: unknown; token?: string; headers?: Record<string, string>; raw?: string | Buffer }): Promise<ApiResponse<T>>;
   gql<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<{ status: number; data: T; errors?: any[] }>;
   close(): Promise<void>;
 }
@@ -125,7 +125,7 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}, options: 
     async api(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       if (options.token) headers.authorization = `Bearer ${options.token}`;
-      let body: string | undefined = options.raw;
+      let body: string | Buffer | undefined = options.raw;
       if (options.body !== undefined) {
         body = JSON.stringify(options.body);
         headers['content-type'] ??= 'application/json';

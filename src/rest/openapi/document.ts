@@ -217,6 +217,9 @@ function operationObject(op: RegisteredOperation, responseIds: Map<z.ZodType, st
     ...(doc.foreignBody
       ? { requestBody: { required: true, description: doc.foreignBody.description, content: Object.fromEntries(doc.foreignBody.mediaTypes.map((type) => [type, { schema: FOREIGN_BODIES[type] }])) } }
       : {}),
+    ...(doc.fileBody
+      ? { requestBody: { required: true, description: doc.fileBody.description, content: Object.fromEntries(doc.fileBody.mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) } }
+      : {}),
     responses,
   };
 }

@@ -37,6 +37,8 @@ export interface OperationDoc {
    * types taken and what they carry, with no schema. Instead of `body`.
    */
   foreignBody?: { mediaTypes: string[]; description: string };
+  /** A file sent as the body, in one of these media types (an upload): described as binary. Instead of `body`. */
+  fileBody?: { mediaTypes: readonly string[]; description: string };
   /** Success status (default 200, or 204 without a response); a list when it depends on the request. */
   status?: number | number[];
   /**
