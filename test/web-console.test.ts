@@ -106,7 +106,7 @@ describe('the shop console', () => {
     await page.getByLabel('Category').selectOption(String(data.category.id));
     await page.getByLabel('Brand').selectOption(String(data.brand.id));
     await page.getByLabel('Freight template').selectOption({ label: 'Standard parcel' });
-    await page.getByLabel('Image URL').fill('not a url');
+    await page.getByLabel('Picture', { exact: true }).fill('not a url');
     await page.getByLabel('SKU 1 name').fill('Small');
     await page.getByLabel('SKU 1 price').fill('59.00');
     await page.getByLabel('SKU 1 stock').fill('20');
@@ -116,9 +116,9 @@ describe('the shop console', () => {
     await page.getByLabel('SKU 2 stock').fill('10');
     await page.getByRole('button', { name: 'Create product' }).click();
     await page.locator('#f-imageUrl-error').waitFor();
-    expect(await page.getByLabel('Image URL').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Picture', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     expect(await t.sql('select id from product where name = ?', ['Harbor Kettle'])).toHaveLength(0);
-    await page.getByLabel('Image URL').fill('https://img.test/kettle.png');
+    await page.getByLabel('Picture', { exact: true }).fill('https://img.test/kettle.png');
     await page.getByRole('button', { name: 'Create product' }).click();
     await page.waitForURL(/\/merchant\/products\/\d+$/);
     data.productId = Number(page.url().split('/').pop());

@@ -216,7 +216,7 @@ function ProductView({ data, refresh }: { data: ProductData; refresh: () => void
         </ol>
       </nav>
       <div className="product-main">
-        <Image src={product.imageUrl} alt={product.name} className="product-image" width={800} height={600} lazy={false} />
+        <Image src={product.imageUrl} alt={product.name} className="product-image" width={800} height={600} lazy={false} sizes="(max-width: 720px) 100vw, 560px" />
         <div className="product-buy">
           <h1>{product.name}</h1>
           {product.brand ? (

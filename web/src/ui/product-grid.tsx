@@ -33,7 +33,7 @@ export function ProductCard({ product, eager = false }: { product: ListingProduc
   return (
     <article className="product-card">
       <Link to={`/products/${product.id}`} className="product-card-link">
-        <Image src={product.imageUrl} alt="" width={240} height={180} lazy={!eager} />
+        <Image src={product.imageUrl} alt="" width={240} height={180} lazy={!eager} sizes="(max-width: 720px) 50vw, 240px" />
         <h3>{product.name}</h3>
       </Link>
       <p className="price">

@@ -5,6 +5,7 @@ import type { AdminPointsProductsQuery } from '../gql/graphql';
 import { regionLabel } from '../../ui/region-label';
 import { QueryResult } from '../../ui/query-result';
 import { ActionButton, Field, OptimisticSwitch, Pager, int, optionalText, text, useAction, usePageParam, when, useListContext } from '../kit';
+import { PictureField } from '../picture-field';
 
 const PAGE_SIZE = 20;
 
@@ -163,9 +164,7 @@ function NewPointsProduct() {
         <Field label="Stock" name="stock" error={errors.of('stock')}>
           {(p) => <input {...p} type="number" min={0} required />}
         </Field>
-        <Field label="Image URL" name="imageUrl" error={errors.of('imageUrl')}>
-          {(p) => <input {...p} type="url" />}
-        </Field>
+        <PictureField label="Picture" name="imageUrl" defaultValue={null} library="platform" error={errors.of('imageUrl')} />
         <Field label="Description" name="description" error={errors.of('description')}>
           {(p) => <input {...p} />}
         </Field>

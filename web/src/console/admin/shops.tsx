@@ -6,6 +6,7 @@ import type { AdminShopsQuery, ConsoleShopProfileQuery, ShopStatus } from '../gq
 import { QueryResult } from '../../ui/query-result';
 import { usePermissions } from '../console-shell';
 import { ActionButton, Field, Pager, StateSelect, int, label, optionalText, text, usePageParam, useFilterParam, useListContext, useAction, when } from '../kit';
+import { PictureField } from '../picture-field';
 
 const PAGE_SIZE = 20;
 
@@ -141,14 +142,14 @@ function ProfileForm({ shop, profile: p, onDone }: { shop: Shop; profile: Profil
     if (answer?.profile) onDone();
   };
   const fields = [
-    ['logoUrl', 'Logo URL', p?.logoUrl],
-    ['bannerUrl', 'Banner URL', p?.bannerUrl],
     ['contactPhone', 'Contact phone', p?.contactPhone],
     ['address', 'Address', p?.address],
   ] as const;
   return (
     <form onSubmit={submit} className="panel" aria-label={`Profile of ${shop.name}`} noValidate>
       <div className="form-grid">
+        <PictureField label="Logo" name="logoUrl" fieldId={`shop-${shop.id}-logoUrl`} defaultValue={p?.logoUrl} library="platform" error={errors.of('logoUrl')} />
+        <PictureField label="Banner" name="bannerUrl" fieldId={`shop-${shop.id}-bannerUrl`} defaultValue={p?.bannerUrl} library="platform" error={errors.of('bannerUrl')} />
         {fields.map(([name, label, value]) => (
           <Field key={name} label={label} name={`shop-${shop.id}-${name}`} error={errors.of(name)}>
             {(props) => <input {...props} name={name} defaultValue={value ?? ''} />}

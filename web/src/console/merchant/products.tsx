@@ -5,7 +5,7 @@ import { graphql } from '../gql';
 import type { ProductStatus, ProductEditorQuery } from '../gql/graphql';
 import { Money } from '../../money/currency-context';
 import { Missing, QueryResult } from '../../ui/query-result';
-import { Image } from '../../ui/image';
+import { PictureField } from '../picture-field';
 import { Field, OptimisticSwitch, Pager, StateSelect, fromMinor, useAction, int, label, optionalText, text, toMinor, useFilterParam, usePageParam, useListContext } from '../kit';
 
 const PAGE_SIZE = 20;
@@ -327,11 +327,8 @@ function ProductForm({ data, product }: { data: ProductEditorQuery; product: Edi
             </select>
           )}
         </Field>
-        <Field label="Image URL" name="imageUrl" error={errors.of('imageUrl')}>
-          {(p) => <input {...p} type="url" defaultValue={product?.imageUrl ?? ''} placeholder="https://…" />}
-        </Field>
       </div>
-      {product?.imageUrl ? <Image src={product.imageUrl} alt="" width={120} height={120} /> : null}
+      <PictureField label="Picture" name="imageUrl" defaultValue={product?.imageUrl} library="shop" error={errors.of('imageUrl')} />
       <Field label="Description" name="description" error={errors.of('description')}>
         {(p) => <textarea {...p} rows={3} defaultValue={product?.description ?? ''} />}
       </Field>
