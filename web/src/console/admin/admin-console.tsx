@@ -1,22 +1,25 @@
 import { Route, Routes } from 'react-router';
-import { ConsoleShell, HomeScreen, type ConsoleLink } from '../console-shell';
+import { ConsoleShell, HomeScreen, lazyScreen, type ConsoleLink } from '../console-shell';
 import { usePageTitle } from '../../ui/page-title';
 import OpsPage from '../../pages/ops-page';
-import { Brands } from './brands';
-import { HomeContentEditor } from './home-content';
-import { ShopProfiles } from './shops';
-import { ShopApplicationsScreen } from './shop-applications';
-import { PointsMall } from './points-mall';
-import { ReviewModeration } from './reviews';
-import { PayoutBatchDetail, PayoutBatchList } from './payouts';
-import { Reconciliation } from './reconciliation';
-import { PaymentDesk } from './payments';
-import { Disputes } from './disputes';
-import { AdminOrdersScreen } from './orders';
-import { Customers } from './customers';
-import { Staff } from './staff';
-import { Webhooks } from '../webhooks';
-import { AuditLog } from '../audit-log';
+
+// Every screen but the landing one comes in its own chunk when first opened (`lazyScreen`).
+const Brands = lazyScreen(() => import('./brands'), 'Brands');
+const HomeContentEditor = lazyScreen(() => import('./home-content'), 'HomeContentEditor');
+const ShopProfiles = lazyScreen(() => import('./shops'), 'ShopProfiles');
+const ShopApplicationsScreen = lazyScreen(() => import('./shop-applications'), 'ShopApplicationsScreen');
+const PointsMall = lazyScreen(() => import('./points-mall'), 'PointsMall');
+const ReviewModeration = lazyScreen(() => import('./reviews'), 'ReviewModeration');
+const PayoutBatchDetail = lazyScreen(() => import('./payouts'), 'PayoutBatchDetail');
+const PayoutBatchList = lazyScreen(() => import('./payouts'), 'PayoutBatchList');
+const Reconciliation = lazyScreen(() => import('./reconciliation'), 'Reconciliation');
+const PaymentDesk = lazyScreen(() => import('./payments'), 'PaymentDesk');
+const Disputes = lazyScreen(() => import('./disputes'), 'Disputes');
+const AdminOrdersScreen = lazyScreen(() => import('./orders'), 'AdminOrdersScreen');
+const Customers = lazyScreen(() => import('./customers'), 'Customers');
+const Staff = lazyScreen(() => import('./staff'), 'Staff');
+const Webhooks = lazyScreen(() => import('../webhooks'), 'Webhooks');
+const AuditLog = lazyScreen(() => import('../audit-log'), 'AuditLog');
 
 const LINKS: ConsoleLink[] = [
   { to: '/admin', label: 'Live operations', end: true, permission: 'OPS_READ' },

@@ -1,16 +1,23 @@
 import { Route, Routes } from 'react-router';
-import { ConsoleShell, HomeScreen, type ConsoleLink } from '../console-shell';
+import { ConsoleShell, HomeScreen, lazyScreen, type ConsoleLink } from '../console-shell';
 import { usePageTitle } from '../../ui/page-title';
 import { Dashboard } from './dashboard';
-import { ProductList, ProductEditor } from './products';
-import { OrderList, OrderDetail } from './orders';
-import { Refunds, Reviews } from './after-sale';
-import { CouponTemplates, FlashSales, GroupBuys } from './promotions';
-import { FreightTemplates } from './freight';
-import { MoneyScreen } from './money';
-import { Members } from './members';
-import { Webhooks } from '../webhooks';
-import { AuditLog } from '../audit-log';
+
+// Every screen but the landing one comes in its own chunk when first opened (`lazyScreen`).
+const ProductList = lazyScreen(() => import('./products'), 'ProductList');
+const ProductEditor = lazyScreen(() => import('./products'), 'ProductEditor');
+const OrderList = lazyScreen(() => import('./orders'), 'OrderList');
+const OrderDetail = lazyScreen(() => import('./orders'), 'OrderDetail');
+const Refunds = lazyScreen(() => import('./after-sale'), 'Refunds');
+const Reviews = lazyScreen(() => import('./after-sale'), 'Reviews');
+const CouponTemplates = lazyScreen(() => import('./promotions'), 'CouponTemplates');
+const FlashSales = lazyScreen(() => import('./promotions'), 'FlashSales');
+const GroupBuys = lazyScreen(() => import('./promotions'), 'GroupBuys');
+const FreightTemplates = lazyScreen(() => import('./freight'), 'FreightTemplates');
+const MoneyScreen = lazyScreen(() => import('./money'), 'MoneyScreen');
+const Members = lazyScreen(() => import('./members'), 'Members');
+const Webhooks = lazyScreen(() => import('../webhooks'), 'Webhooks');
+const AuditLog = lazyScreen(() => import('../audit-log'), 'AuditLog');
 
 /** Each screen with the permission its reads need (src/shared/permissions.ts): a member sees the ones their role opens. */
 const LINKS: ConsoleLink[] = [
