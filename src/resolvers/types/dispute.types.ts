@@ -1,31 +1,17 @@
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import type { DisputeStatus } from '../../entities/dispute.entity.js';
-import type { RefundKind } from '../../entities/refund.entity.js';
 import { escalateRefundRefusals, refundDisputeRefusals, upholdDisputeRefusals } from '../../services/after-sale/dispute.service.js';
-import { ShopSummary } from './order.types.js';
+// The shop's summary type is made from the same schema by order.types.ts, which must load first.
+import './order.types.js';
 import { PageArgs, PageType } from './page.types.js';
+import { objectType } from './object-type.js';
+import { DisputeView } from '../../services/after-sale/dispute-view.js';
 import { PayloadType } from './payload.types.js';
-import { DisputeStatusEnum, RefundKindEnum } from './enums.js';
+import { DisputeStatusEnum } from './enums.js';
 
-@ObjectType({ description: "A rejected refund escalated to the platform, as the customer, the shop and the platform's admins read it" })
-export class Dispute {
-  @Field(() => Int) id!: number;
-  @Field(() => Int, { description: 'The rejected refund or return escalated' }) refundId!: number;
-  @Field(() => Int) orderId!: number;
-  @Field(() => Int) customerId!: number;
-  @Field(() => ShopSummary) shop!: ShopSummary;
-  @Field(() => DisputeStatusEnum) status!: DisputeStatus;
-  @Field({ description: "The customer's reason for escalating" }) reason!: string;
-  @Field(() => RefundKindEnum) refundKind!: RefundKind;
-  @Field(() => Int, { description: 'What the rejected request asked for' }) requestedAmount!: number;
-  @Field({ nullable: true, description: "The shop's reason for rejecting" }) shopRejectReason?: string;
-  @Field() currency!: string;
-  @Field({ nullable: true, description: "The platform's ruling, read by both sides" }) ruling?: string;
-  @Field(() => Int, { description: 'What the ruling refunded (0 unless REFUNDED)' }) refundedAmount!: number;
-  @Field(() => Int, { nullable: true, description: 'The completed refund the ruling created' }) ruledRefundId?: number;
-  @Field() createdAt!: Date;
-  @Field({ nullable: true }) ruledAt?: Date;
-}
+// Made from the after-sale service's view schema (object-type.ts).
+export const Dispute = objectType('Dispute', DisputeView);
+export type Dispute = DisputeView;
 
 @ObjectType()
 export class DisputePage extends PageType(Dispute) {}

@@ -4,30 +4,14 @@ import {
   applyForShopRefusals, approveShopApplicationRefusals, rejectShopApplicationRefusals, withdrawShopApplicationRefusals,
 } from '../../services/shops/shop-application.service.js';
 import { PageArgs, PageType } from './page.types.js';
+import { objectType } from './object-type.js';
+import { ShopApplicationView } from '../../services/shops/application-view.js';
 import { PayloadType } from './payload.types.js';
 import { ShopApplicationStatusEnum } from './enums.js';
 
-@ObjectType({ description: "A request to open a shop, as its applicant and the platform's admins read it" })
-export class ShopApplication {
-  @Field(() => Int) id!: number;
-  @Field(() => Int) applicantId!: number;
-  @Field(() => ShopApplicationStatusEnum) status!: ShopApplicationStatus;
-  @Field({ description: 'The registered name of the business' }) legalName!: string;
-  @Field({ description: 'The name the storefront will show' }) shopName!: string;
-  @Field() slug!: string;
-  @Field() contactName!: string;
-  @Field() contactPhone!: string;
-  @Field() contactEmail!: string;
-  @Field(() => [Int]) categoryIds!: number[];
-  @Field({ nullable: true }) logoUrl?: string;
-  @Field({ nullable: true }) description?: string;
-  @Field() termsAcceptedAt!: Date;
-  @Field({ nullable: true, description: 'Set once rejected: the reason told to the applicant' }) rejectReason?: string;
-  @Field(() => Int, { nullable: true, description: 'Set once approved: the shop approval created' }) shopId?: number;
-  @Field() createdAt!: Date;
-  @Field({ nullable: true }) decidedAt?: Date;
-  @Field({ nullable: true }) withdrawnAt?: Date;
-}
+// Made from the shops service's view schema (object-type.ts).
+export const ShopApplication = objectType('ShopApplication', ShopApplicationView);
+export type ShopApplication = ShopApplicationView;
 
 @ObjectType()
 export class ShopApplicationPage extends PageType(ShopApplication) {}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { DisputeView } from '../../services/after-sale/dispute-view.js';
 import { RefundKind, RefundStatus } from '../../entities/refund.entity.js';
-import { DisputeStatus } from '../../entities/dispute.entity.js';
 import { count, id, money, named, page, ShopRef, timestamp } from './common.js';
 import { RatingSummary } from './catalog.js';
 
@@ -54,31 +54,5 @@ export const Review = named(
 export const ReviewPage = named('ReviewPage', page(Review));
 export const ProductReviewPage = named('ProductReviewPage', page(Review).extend({ summary: RatingSummary }));
 
-export const Dispute = named(
-  'Dispute',
-  z.strictObject({
-    id,
-    refundId: id,
-    orderId: id,
-    customerId: id,
-    shop: ShopRef,
-    status: z.enum(DisputeStatus),
-    /** The customer's reason for escalating. */
-    reason: z.string(),
-    refundKind: z.enum(RefundKind),
-    /** What the rejected request asked for. */
-    requestedAmount: money,
-    /** The shop's reason for rejecting. */
-    shopRejectReason: z.string().optional(),
-    currency: z.string(),
-    /** The platform's ruling, read by both sides. */
-    ruling: z.string().optional(),
-    /** What the ruling refunded (0 unless refunded). */
-    refundedAmount: money,
-    /** The completed refund the ruling created. */
-    ruledRefundId: id.optional(),
-    createdAt: timestamp,
-    ruledAt: timestamp.optional(),
-  }),
-);
+export const Dispute = named('Dispute', DisputeView);
 export const DisputePage = named('DisputePage', page(Dispute));

@@ -2,34 +2,37 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { opt } from '../../shared/values.js';
 import { BASE_CURRENCY } from '../../currency.js';
 import { typedSql } from '../../db/typed-sql.js';
-import type { DisputeStatus } from '../../entities/dispute.entity.js';
-import type { RefundKind } from '../../entities/refund.entity.js';
+import { DisputeStatus } from '../../entities/dispute.entity.js';
+import { RefundKind } from '../../entities/refund.entity.js';
+import { z } from '../../shared/validate.js';
+import { id, money, timestamp } from '../../shared/view-fields.js';
+import { ShopRef } from '../catalog/catalog-views.js';
 
-/** A dispute as the customer, the shop and the platform read it: both sides' reasons and the ruling. */
-export interface DisputeView {
-  id: number;
-  refundId: number;
-  orderId: number;
-  customerId: number;
-  shop: { id: number; slug: string; name: string };
-  status: DisputeStatus;
-  /** The customer's reason for escalating. */
-  reason: string;
-  refundKind: RefundKind;
-  /** What the rejected request asked for. */
-  requestedAmount: number;
-  /** The shop's reason for rejecting. */
-  shopRejectReason?: string;
-  currency: string;
-  /** The platform's ruling, once ruled. */
-  ruling?: string;
-  /** What the ruling refunded (0 unless refunded). */
-  refundedAmount: number;
-  /** The completed refund the ruling created. */
-  ruledRefundId?: number;
-  createdAt: Date;
-  ruledAt?: Date;
-}
+/**
+ * A dispute as the customer, the shop and the platform read it: both sides' reasons and the ruling.
+ * REST publishes this schema and GraphQL's type is made from it.
+ */
+export const DisputeView = z
+  .strictObject({
+    id,
+    refundId: id.describe('The rejected refund or return escalated'),
+    orderId: id,
+    customerId: id,
+    shop: ShopRef,
+    status: z.enum(DisputeStatus),
+    reason: z.string().describe("The customer's reason for escalating"),
+    refundKind: z.enum(RefundKind),
+    requestedAmount: money.describe('What the rejected request asked for'),
+    shopRejectReason: z.string().optional().describe("The shop's reason for rejecting"),
+    currency: z.string(),
+    ruling: z.string().optional().describe("The platform's ruling, read by both sides"),
+    refundedAmount: money.describe('What the ruling refunded (0 unless refunded)'),
+    ruledRefundId: id.optional().describe('The completed refund the ruling created'),
+    createdAt: timestamp,
+    ruledAt: timestamp.optional(),
+  })
+  .describe("A rejected refund escalated to the platform, as the customer, the shop and the platform's admins read it");
+export type DisputeView = z.infer<typeof DisputeView>;
 
 /** Views of several disputes in one query, in the order of `ids`. */
 export async function disputeViews(em: EntityManager, ids: number[]): Promise<DisputeView[]> {

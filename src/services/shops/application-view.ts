@@ -1,28 +1,36 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { typedSql } from '../../db/typed-sql.js';
-import type { ShopApplicationStatus } from '../../entities/shop-application.entity.js';
+import { ShopApplicationStatus } from '../../entities/shop-application.entity.js';
+import { z } from '../../shared/validate.js';
+import { id, timestamp } from '../../shared/view-fields.js';
 
-/** A shop application as both doors answer it; optional fields are absent, not null, until they apply. */
-export interface ShopApplicationView {
-  id: number;
-  applicantId: number;
-  status: ShopApplicationStatus;
-  legalName: string;
-  shopName: string;
-  slug: string;
-  contactName: string;
-  contactPhone: string;
-  contactEmail: string;
-  categoryIds: number[];
-  logoUrl?: string;
-  description?: string;
-  termsAcceptedAt: Date;
-  rejectReason?: string;
-  shopId?: number;
-  createdAt: Date;
-  decidedAt?: Date;
-  withdrawnAt?: Date;
-}
+/**
+ * A shop application as both doors answer it (REST publishes this schema, GraphQL's type is made from
+ * it); optional fields are absent, not null, until they apply.
+ */
+export const ShopApplicationView = z
+  .strictObject({
+    id,
+    applicantId: id,
+    status: z.enum(ShopApplicationStatus),
+    legalName: z.string().describe('The registered name of the business'),
+    shopName: z.string().describe('The name the storefront will show'),
+    slug: z.string(),
+    contactName: z.string(),
+    contactPhone: z.string(),
+    contactEmail: z.string(),
+    categoryIds: z.array(id),
+    logoUrl: z.string().optional(),
+    description: z.string().optional(),
+    termsAcceptedAt: timestamp,
+    rejectReason: z.string().optional().describe('Set once rejected: the reason told to the applicant'),
+    shopId: id.optional().describe('Set once approved: the shop approval created'),
+    createdAt: timestamp,
+    decidedAt: timestamp.optional(),
+    withdrawnAt: timestamp.optional(),
+  })
+  .describe("A request to open a shop, as its applicant and the platform's admins read it");
+export type ShopApplicationView = z.infer<typeof ShopApplicationView>;
 
 /** The views of these applications, in the order of the ids (one statement). */
 export async function applicationViews(em: EntityManager, ids: number[]): Promise<ShopApplicationView[]> {
