@@ -210,9 +210,17 @@ const CALLS: Record<string, () => Promise<Call>> = {
   },
   'PUT /admin/shops/:id/profile': async () => ({ path: `/api/admin/shops/${shopId}/profile`, body: { logo_url: 'https://img.test/logo.png', description: `Profile ${randomUUID().slice(0, 6)}` }, token: admin.token }),
 
+  'POST /admin/staff-invitations/:invitationId/resend': async () => {
+    const sent = await ok<{ invitation: { id: number } }>('POST', '/api/admin/staff-invitations', admin.token, { email: `resent-staff-${randomUUID()}@example.test`, role: 'content' });
+    return { path: `/api/admin/staff-invitations/${sent.invitation.id}/resend`, token: admin.token };
+  },
   'POST /admin/media': async () => ({ path: '/api/admin/media', file: await newPicture(), token: admin.token }),
 
   // Shop operators.
+  'POST /merchant/invitations/:invitationId/resend': async () => {
+    const sent = await ok<{ invitation: { id: number } }>('POST', '/api/merchant/invitations', operator.token, { email: `resent-${randomUUID()}@example.test`, role: 'support' });
+    return { path: `/api/merchant/invitations/${sent.invitation.id}/resend`, token: operator.token };
+  },
   'POST /merchant/media': async () => ({ path: '/api/merchant/media', file: await newPicture(), token: operator.token }),
   'PUT /merchant/members/:userId/role': async () => ({ path: `/api/merchant/members/${(await newMember(t, shopId, ShopRole.Catalog)).id}/role`, body: { role: 'finance' }, token: operator.token }),
   'DELETE /merchant/members/:userId': async () => ({ path: `/api/merchant/members/${(await newMember(t, shopId, ShopRole.Support)).id}`, token: operator.token }),

@@ -101,3 +101,52 @@ it('keeps the invitation when the mail server refuses the message or cannot be r
     await unreachable.close();
   }
 });
+
+it('sends an open invitation again with a new link, over both doors: the old link stops working, the new one accepts', async () => {
+  const shop = await newShop(t, { name: 'Second Chance' });
+  const owner = await newOperator(t, shop.id);
+  const invitee = await newCustomer(t);
+  const first = await t.api('POST', '/api/merchant/invitations', { ...as(owner), body: { email: invitee.email, role: 'support' } });
+  const again = await t.api('POST', `/api/merchant/invitations/${first.body.invitation.id}/resend`, as(owner));
+  expect(again.status).toBe(200);
+  expect([again.body.email_sent, again.body.invitation.id, again.body.invitation.email]).toEqual([true, first.body.invitation.id, invitee.email]);
+  expect(again.body.token).not.toBe(first.body.token);
+  const mails = mailsTo(invitee.email);
+  expect(mails).toHaveLength(2);
+  expect(linkIn(mails[1].text, 'join-shop')).toBe(again.body.token);
+  // The first link was what leaked or got lost: it works no more.
+  const stale = await t.api('POST', '/api/me/invitations/accept', { ...as(invitee), body: { token: first.body.token } });
+  expect([stale.status, stale.body.error.code]).toEqual([404, 'INVITATION_INVALID']);
+  // Over GraphQL too, and only the shop's own open invitations.
+  const third = await t.gql(
+    'mutation($input: ResendInvitationInput!) { resendInvitation(input: $input) { sent { token emailSent } userErrors { code } } }',
+    { input: { invitationId: first.body.invitation.id } },
+    owner.token,
+  );
+  expect(third.data.resendInvitation.sent.emailSent).toBe(true);
+  const otherOwner = await newOperator(t, (await newShop(t)).id);
+  const foreign = await t.api('POST', `/api/merchant/invitations/${first.body.invitation.id}/resend`, as(otherOwner));
+  expect([foreign.status, foreign.body.error.code]).toEqual([404, 'NOT_FOUND']);
+  const accepted = await t.api('POST', '/api/me/invitations/accept', { ...as(invitee), body: { token: third.data.resendInvitation.sent.token } });
+  expect(accepted.status).toBe(200);
+  const used = await t.api('POST', `/api/merchant/invitations/${first.body.invitation.id}/resend`, as(owner));
+  expect([used.status, used.body.error.code]).toEqual([404, 'NOT_FOUND']);
+  expect(mailsTo(invitee.email)).toHaveLength(3);
+
+  // The platform's staff invitations, likewise.
+  const admin = await newAdmin(t);
+  const staffInvitee = await newCustomer(t);
+  const staffFirst = await t.api('POST', '/api/admin/staff-invitations', { ...as(admin), body: { email: staffInvitee.email, role: 'content' } });
+  const staffAgain = await t.gql(
+    'mutation($input: ResendStaffInvitationInput!) { resendStaffInvitation(input: $input) { sent { token emailSent invitation { id } } userErrors { code } } }',
+    { input: { invitationId: staffFirst.body.invitation.id } },
+    admin.token,
+  );
+  const resent = staffAgain.data.resendStaffInvitation.sent;
+  expect([resent.emailSent, resent.invitation.id]).toEqual([true, staffFirst.body.invitation.id]);
+  expect(linkIn(mailsTo(staffInvitee.email)[1].text, 'join-staff')).toBe(resent.token);
+  expect((await t.api('POST', '/api/me/staff-invitations/accept', { ...as(staffInvitee), body: { token: staffFirst.body.token } })).status).toBe(404);
+  const bad = await t.api('POST', '/api/admin/staff-invitations/0/resend', as(admin));
+  expect([bad.status, bad.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
+  expect((await t.api('POST', '/api/me/staff-invitations/accept', { ...as(staffInvitee), body: { token: resent.token } })).status).toBe(200);
+});

@@ -142,6 +142,8 @@ const GRAPHQL_TWIN: Record<string, string> = {
   'POST /api/me/invitations/accept': 'Mutation.acceptInvitation',
   'GET /api/merchant/media': 'Query.shopMedia',
   'POST /api/merchant/media': 'Mutation.uploadShopMedia',
+  'POST /api/merchant/invitations/{id}/resend': 'Mutation.resendInvitation',
+  'POST /api/admin/staff-invitations/{id}/resend': 'Mutation.resendStaffInvitation',
   'GET /api/admin/media': 'Query.platformMedia',
   'POST /api/admin/media': 'Mutation.uploadPlatformMedia',
   'GET /api/admin/staff': 'Query.platformStaff',

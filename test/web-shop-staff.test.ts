@@ -53,11 +53,17 @@ describe('the shop console for staff with roles', () => {
     await ownerPage.getByLabel('Email').fill(invitee.email);
     await ownerPage.getByLabel('Role', { exact: true }).selectOption('FINANCE');
     await ownerPage.getByRole('button', { name: 'Invite', exact: true }).click();
-    const link = (await ownerPage.getByLabel('Invitation link').innerText()).trim();
-    expect(link).toMatch(new RegExp(`^${t.baseUrl}/join-shop\\?token=[\\w-]+$`));
+    const firstLink = (await ownerPage.getByLabel('Invitation link').innerText()).trim();
+    expect(firstLink).toMatch(new RegExp(`^${t.baseUrl}/join-shop\\?token=[\\w-]+$`));
     // No mail server in this test app: the console says the email did not go, so the owner passes the link on.
     await ownerPage.getByRole('status').getByText('The email did not go out').waitFor();
-    await ownerPage.getByRole('listitem').filter({ hasText: `${invitee.email} as finance` }).waitFor();
+    // The owner sends it again (the first link went astray): a new link, and the first one stops working.
+    await ownerPage.getByRole('listitem').filter({ hasText: `${invitee.email} as finance` }).getByRole('button', { name: 'Send again' }).click();
+    await ownerPage.getByText('sent again: the earlier link no longer works').waitFor();
+    const link = (await ownerPage.getByLabel('Invitation link').allInnerTexts()).map((l) => l.trim()).find((l) => l !== firstLink)!;
+    expect(link).toMatch(new RegExp(`^${t.baseUrl}/join-shop\\?token=[\\w-]+$`));
+    const stale = await t.api('POST', '/api/me/invitations/accept', { token: invitee.token, body: { token: new URL(firstLink).searchParams.get('token') } });
+    expect(stale.status).toBe(404);
 
     // The invitee opens the link signed in with the invited email, accepts, and opens the console.
     const { page } = await signedIn(invitee, link.slice(t.baseUrl.length));

@@ -4,7 +4,7 @@ import type { GraphQLContext } from './graphql-context.js';
 import { answer } from './answer.js';
 import {
   AcceptStaffInvitationInput, AcceptStaffInvitationPayload, ChangeStaffRoleInput, ChangeStaffRolePayload, InviteStaffInput, InviteStaffPayload,
-  RemoveStaffInput, RemoveStaffPayload, RevokeStaffInvitationInput, RevokeStaffInvitationPayload, StaffInvitation, StaffMember,
+  RemoveStaffInput, RemoveStaffPayload, ResendStaffInvitationInput, ResendStaffInvitationPayload, RevokeStaffInvitationInput, RevokeStaffInvitationPayload, StaffInvitation, StaffMember,
 } from './types/platform-staff.types.js';
 import { Allow } from './allow.js';
 import { Permission } from '../shared/permissions.js';
@@ -28,6 +28,12 @@ export class PlatformStaffResolver {
   @Mutation(() => InviteStaffPayload, { description: 'Invite someone to the staff by email with a platform role: the answer holds the one-time link token, once' })
   inviteStaff(@Arg('input', () => InviteStaffInput) input: InviteStaffInput, @Ctx() { ctx }: GraphQLContext) {
     return answer(ctx, InviteStaffPayload, () => staff.inviteStaff(ctx, { ...input }));
+  }
+
+  @Allow(Permission.PlatformStaffManage)
+  @Mutation(() => ResendStaffInvitationPayload, { description: 'Send an open staff invitation again with a new link: the old link stops working, the new one works a week from now' })
+  resendStaffInvitation(@Arg('input', () => ResendStaffInvitationInput) input: ResendStaffInvitationInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, ResendStaffInvitationPayload, () => staff.resendStaffInvitation(ctx, { ...input }));
   }
 
   @Allow(Permission.PlatformStaffManage)

@@ -4,7 +4,7 @@ import type { GraphQLContext } from './graphql-context.js';
 import { answer } from './answer.js';
 import {
   AcceptInvitationInput, AcceptInvitationPayload, ChangeMemberRoleInput, ChangeMemberRolePayload, InviteMemberInput, InviteMemberPayload,
-  MemberInvitation, RemoveMemberInput, RemoveMemberPayload, RevokeInvitationInput, RevokeInvitationPayload, ShopMember,
+  MemberInvitation, RemoveMemberInput, RemoveMemberPayload, ResendInvitationInput, ResendInvitationPayload, RevokeInvitationInput, RevokeInvitationPayload, ShopMember,
 } from './types/shop-member.types.js';
 import { Allow } from './allow.js';
 import { Permission } from '../shared/permissions.js';
@@ -28,6 +28,12 @@ export class ShopMemberResolver {
   @Mutation(() => InviteMemberPayload, { description: 'Invite someone by email with a role: the answer holds the one-time link token, once' })
   inviteMember(@Arg('input', () => InviteMemberInput) input: InviteMemberInput, @Ctx() { ctx }: GraphQLContext) {
     return answer(ctx, InviteMemberPayload, () => members.inviteMember(ctx, { ...input }));
+  }
+
+  @Allow(Permission.ShopMembersManage)
+  @Mutation(() => ResendInvitationPayload, { description: 'Send an open invitation again with a new link: the old link stops working, the new one works a week from now' })
+  resendInvitation(@Arg('input', () => ResendInvitationInput) input: ResendInvitationInput, @Ctx() { ctx }: GraphQLContext) {
+    return answer(ctx, ResendInvitationPayload, () => members.resendInvitation(ctx, { ...input }));
   }
 
   @Allow(Permission.ShopMembersManage)

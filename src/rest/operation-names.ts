@@ -105,6 +105,8 @@ const NAMES: Record<string, string> = {
   'POST /api/merchant/webhooks/{id}/ping': 'pingWebhookEndpoint',
   'POST /api/payments': 'startPayment',
   'POST /api/merchant/media': 'uploadShopMedia',
+  'POST /api/merchant/invitations/{invitation_id}/resend': 'resendInvitation',
+  'POST /api/admin/staff-invitations/{invitation_id}/resend': 'resendStaffInvitation',
   'POST /api/admin/media': 'uploadPlatformMedia',
 };
 

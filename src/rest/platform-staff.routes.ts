@@ -51,6 +51,15 @@ export function platformStaffRoutes(router: Router) {
       handle: async ({ ctx, body }) => new Reply(201, await staff.inviteStaff(ctx, body)),
     },
   });
+  route(router, '/admin/staff-invitations/:invitationId/resend', {
+    post: {
+      doc: {
+        tag, summary: 'Send an open staff invitation again with a new link (the old link stops working; the new one works a week from now)', permission: Permission.PlatformStaffManage,
+        response: SentStaffInvitation, errors: staff.resendStaffInvitationRefusals,
+      },
+      handle: ({ ctx, params }) => staff.resendStaffInvitation(ctx, params),
+    },
+  });
   route(router, '/admin/staff-invitations/:invitationId', {
     delete: {
       doc: { tag, summary: 'Revoke an open staff invitation: its link stops working', permission: Permission.PlatformStaffManage, response: null, errors: staff.revokeStaffInvitationRefusals },

@@ -48,6 +48,15 @@ export function shopMemberRoutes(router: Router) {
       handle: async ({ ctx, body }) => new Reply(201, await members.inviteMember(ctx, body)),
     },
   });
+  route(router, '/merchant/invitations/:invitationId/resend', {
+    post: {
+      doc: {
+        tag, summary: 'Send an open invitation again with a new link (the old link stops working; the new one works a week from now)', permission: Permission.ShopMembersManage,
+        response: SentInvitation, errors: members.resendInvitationRefusals,
+      },
+      handle: ({ ctx, params }) => members.resendInvitation(ctx, params),
+    },
+  });
   route(router, '/merchant/invitations/:invitationId', {
     delete: {
       doc: { tag, summary: 'Revoke an open invitation: its link stops working', permission: Permission.ShopMembersManage, response: null, errors: members.revokeInvitationRefusals },

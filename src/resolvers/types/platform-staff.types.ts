@@ -1,7 +1,7 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import type { PlatformRole } from '../../entities/user.entity.js';
 import {
-  acceptStaffInvitationRefusals, changeStaffRoleRefusals, inviteStaffRefusals, removeStaffRefusals, revokeStaffInvitationRefusals,
+  acceptStaffInvitationRefusals, changeStaffRoleRefusals, inviteStaffRefusals, removeStaffRefusals, resendStaffInvitationRefusals, revokeStaffInvitationRefusals,
 } from '../../services/platform/platform-staff.service.js';
 import { PayloadType } from './payload.types.js';
 import { objectType } from './object-type.js';
@@ -38,6 +38,11 @@ export class RevokeStaffInvitationInput {
 }
 
 @InputType()
+export class ResendStaffInvitationInput {
+  @Field(() => Int) invitationId!: number;
+}
+
+@InputType()
 export class ChangeStaffRoleInput {
   @Field(() => Int) userId!: number;
   @Field(() => PlatformRoleEnum) role!: PlatformRole;
@@ -50,6 +55,7 @@ export class RemoveStaffInput {
 
 export const InviteStaffPayload = PayloadType('InviteStaff', 'sent', () => SentStaffInvitation, 'The invitation and its one-time token', inviteStaffRefusals);
 export const AcceptStaffInvitationPayload = PayloadType('AcceptStaffInvitation', 'member', () => StaffMember, 'The account as a staff member', acceptStaffInvitationRefusals);
+export const ResendStaffInvitationPayload = PayloadType('ResendStaffInvitation', 'sent', () => SentStaffInvitation, 'The invitation and its new one-time token', resendStaffInvitationRefusals);
 export const RevokeStaffInvitationPayload = PayloadType('RevokeStaffInvitation', 'invitationId', () => Int, 'The revoked invitation', revokeStaffInvitationRefusals);
 export const ChangeStaffRolePayload = PayloadType('ChangeStaffRole', 'member', () => StaffMember, 'The member with the new role', changeStaffRoleRefusals);
 export const RemoveStaffPayload = PayloadType('RemoveStaff', 'userId', () => Int, 'The removed member', removeStaffRefusals);

@@ -1,7 +1,7 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import type { ShopRole } from '../../entities/shop-membership.entity.js';
 import {
-  acceptInvitationRefusals, changeMemberRoleRefusals, inviteMemberRefusals, removeMemberRefusals, revokeInvitationRefusals,
+  acceptInvitationRefusals, changeMemberRoleRefusals, inviteMemberRefusals, removeMemberRefusals, resendInvitationRefusals, revokeInvitationRefusals,
 } from '../../services/shops/shop-members.service.js';
 import { PayloadType } from './payload.types.js';
 import { objectType } from './object-type.js';
@@ -40,6 +40,11 @@ export class RevokeInvitationInput {
 }
 
 @InputType()
+export class ResendInvitationInput {
+  @Field(() => Int) invitationId!: number;
+}
+
+@InputType()
 export class ChangeMemberRoleInput {
   @Field(() => Int) userId!: number;
   @Field(() => ShopRoleEnum) role!: ShopRole;
@@ -52,6 +57,7 @@ export class RemoveMemberInput {
 
 export const InviteMemberPayload = PayloadType('InviteMember', 'sent', () => SentInvitation, 'The invitation and its one-time token', inviteMemberRefusals);
 export const AcceptInvitationPayload = PayloadType('AcceptInvitation', 'joined', () => JoinedShop, 'The shop joined', acceptInvitationRefusals);
+export const ResendInvitationPayload = PayloadType('ResendInvitation', 'sent', () => SentInvitation, 'The invitation and its new one-time token', resendInvitationRefusals);
 export const RevokeInvitationPayload = PayloadType('RevokeInvitation', 'invitationId', () => Int, 'The revoked invitation', revokeInvitationRefusals);
 export const ChangeMemberRolePayload = PayloadType('ChangeMemberRole', 'member', () => ShopMember, 'The member with the new role', changeMemberRoleRefusals);
 export const RemoveMemberPayload = PayloadType('RemoveMember', 'userId', () => Int, 'The removed member', removeMemberRefusals);

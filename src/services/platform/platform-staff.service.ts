@@ -102,6 +102,38 @@ export async function listStaffInvitations(ctx: ServiceContext): Promise<StaffIn
   return rows.map((row) => ({ ...row, expiresAt: toDate(row.expiresAt), createdAt: toDate(row.createdAt) }));
 }
 
+export const resendStaffInvitationRefusals = refusals('NOT_FOUND');
+
+/** Sends an open staff invitation again with a new link, the old one revoked by it (see `resendInvitation` of a shop's). */
+export async function resendStaffInvitation(ctx: ServiceContext, input: unknown): Promise<SentStaffInvitation> {
+  const admin = requirePlatformPermission(ctx, Permission.PlatformStaffManage);
+  const { invitationId } = parseInput(InvitationRef, input);
+  const { token, tokenHash, expiresAt: until } = newLink();
+  const sent = await inTransaction(ctx, async (tx) => {
+    const db = typedSql(tx.em);
+    const row = await auditedWrite(tx, { type: 'StaffInvitation', id: invitationId }, () =>
+      db
+        .updateTable('StaffInvitation')
+        .set({ tokenHash, expiresAt: until })
+        .where('id', '=', invitationId)
+        .where('acceptedAt', 'is', null)
+        .where('revokedAt', 'is', null)
+        .where('expiresAt', '>', sql<Date>`now()`)
+        .returning(['id', 'email', 'platformRole as role', 'expiresAt', 'createdAt'])
+        .executeTakeFirst(),
+    );
+    if (!row) throw notFound('Invitation', { invitation_id: invitationId });
+    const { displayName: inviter } = await db.selectFrom('User').select('displayName').where('id', '=', admin.userId).executeTakeFirstOrThrow();
+    return { invitation: { ...row, expiresAt: toDate(row.expiresAt), createdAt: toDate(row.createdAt) }, inviter };
+  });
+  const { invitation, inviter } = sent;
+  const emailSent = await ctx.wiring.mailer.send(
+    invitationEmail({ to: invitation.email, joining: "the Mallfront platform's staff", role: invitation.role, inviter, link: ctx.wiring.mailer.link(`/join-staff?token=${token}`), expiresAt: invitation.expiresAt }),
+    ctx.log,
+  );
+  return { invitation, token, emailSent };
+}
+
 export const revokeStaffInvitationRefusals = refusals('NOT_FOUND');
 
 /** Withdraws an open invitation: its link stops working. */

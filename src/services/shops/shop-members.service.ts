@@ -168,6 +168,45 @@ export async function listInvitations(ctx: ServiceContext): Promise<InvitationVi
     .then((rows) => rows.map((row) => ({ ...row, expiresAt: toDate(row.expiresAt), createdAt: toDate(row.createdAt) })));
 }
 
+export const resendInvitationRefusals = refusals('NOT_FOUND');
+
+/**
+ * Sends an open invitation of the acting shop again, with a new link: the old link stops working (it
+ * may be what leaked, or what the invitee lost) and the new one works for a full week from now. The
+ * answer holds the new token once, as the first sending's did.
+ */
+export async function resendInvitation(ctx: ServiceContext, input: unknown): Promise<SentInvitation> {
+  const owner = requireShopPermission(ctx, Permission.ShopMembersManage);
+  const { invitationId } = parseInput(z.strictObject({ invitationId: id }), input);
+  const { token, tokenHash, expiresAt: until } = newLink();
+  const sent = await inTransaction(ctx, async (tx) => {
+    const db = typedSql(tx.em);
+    const row = await auditedWrite(tx, { type: 'MemberInvitation', id: invitationId }, () =>
+      db
+        .updateTable('MemberInvitation')
+        .set({ tokenHash, expiresAt: until })
+        .where('id', '=', invitationId)
+        .where('shop', '=', owner.shopId)
+        .where('acceptedAt', 'is', null)
+        .where('revokedAt', 'is', null)
+        .where('expiresAt', '>', sql<Date>`now()`)
+        .returning(['id', 'email', 'role', 'expiresAt', 'createdAt'])
+        .executeTakeFirst(),
+    );
+    if (!row) throw notFound('Invitation', { invitation_id: invitationId });
+    const { name: shopName } = await db.selectFrom('Shop').select('name').where('id', '=', owner.shopId).executeTakeFirstOrThrow();
+    const { displayName: inviter } = await db.selectFrom('User').select('displayName').where('id', '=', owner.userId).executeTakeFirstOrThrow();
+    return { invitation: { ...row, shopId: owner.shopId, expiresAt: toDate(row.expiresAt), createdAt: toDate(row.createdAt) }, names: { shopName, inviter } };
+  });
+  // Sent once the new link is committed (see `inviteMember`).
+  const { invitation, names } = sent;
+  const emailSent = await ctx.wiring.mailer.send(
+    invitationEmail({ to: invitation.email, joining: names.shopName, role: invitation.role, inviter: names.inviter, link: ctx.wiring.mailer.link(`/join-shop?token=${token}`), expiresAt: invitation.expiresAt }),
+    ctx.log,
+  );
+  return { invitation, token, emailSent };
+}
+
 export const revokeInvitationRefusals = refusals('NOT_FOUND');
 
 /** Withdraws an open invitation of the acting shop: its link stops working. */

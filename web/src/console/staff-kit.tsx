@@ -53,12 +53,12 @@ export interface SentInvite {
  * not go (no mail server, or it refused), the inviter passes it on. It is shown this once (only the
  * token's hash is kept).
  */
-function InviteLink({ email, token, emailSent, page }: SentInvite & { page: 'join-shop' | 'join-staff' }) {
+function InviteLink({ email, token, emailSent, page, again = false }: SentInvite & { page: 'join-shop' | 'join-staff'; again?: boolean }) {
   const link = `${location.origin}/${page}?token=${encodeURIComponent(token)}`;
   return (
     <div className={emailSent ? 'notice notice-ok' : 'notice'} role="status">
       <p>
-        Invitation for <strong>{email}</strong> made.{' '}
+        Invitation for <strong>{email}</strong> {again ? 'sent again: the earlier link no longer works.' : 'made.'}{' '}
         {emailSent
           ? 'The link is on its way to them by email; it works once, for 7 days, when they sign in with that email. You can also pass it on yourself; it is not shown again:'
           : 'The email did not go out, so send them this link yourself; it works once, for 7 days, when they sign in with that email. It is not shown again:'}
@@ -123,6 +123,24 @@ export function InviteForm<R extends string>({ label, roles, defaultRole, page, 
         </button>
       </form>
     </section>
+  );
+}
+
+/**
+ * "Send again" for an open invitation: a new link replaces the old one (the invitee lost it, or it
+ * went to the wrong inbox), shown once as a new invitation's is. `resend` runs the mutation and
+ * answers the new link, or null when refused (`refusal` shows why).
+ */
+export function ResendInvitation({ page, busy, refusal, resend }: { page: 'join-shop' | 'join-staff'; busy: boolean; refusal: ReactNode; resend: () => Promise<SentInvite | null> }) {
+  const [sent, setSent] = useState<SentInvite | null>(null);
+  return (
+    <>
+      <button type="button" disabled={busy} onClick={() => void resend().then(setSent)}>
+        Send again
+      </button>
+      {refusal}
+      {sent ? <InviteLink {...sent} page={page} again /> : null}
+    </>
   );
 }
 

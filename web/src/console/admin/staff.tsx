@@ -4,7 +4,7 @@ import type { PlatformRole } from '../gql/graphql';
 import { QueryResult } from '../../ui/query-result';
 import { useSession } from '../../auth/session';
 import { ActionButton, useAction, useListContext, when } from '../kit';
-import { InviteForm, OpenInvitations, RoleSelect, type RoleChoice } from '../staff-kit';
+import { InviteForm, OpenInvitations, ResendInvitation, RoleSelect, type RoleChoice } from '../staff-kit';
 
 /** Each platform role and what it opens, in words for the one choosing. */
 const ROLES: RoleChoice<PlatformRole>[] = [
@@ -65,6 +65,34 @@ const RevokeStaffInvitation = graphql(`
     }
   }
 `);
+
+const ResendStaffInvitation = graphql(`
+  mutation ConsoleResendStaffInvitation($input: ResendStaffInvitationInput!) {
+    resendStaffInvitation(input: $input) {
+      sent {
+        token
+        emailSent
+        invitation {
+          id
+          email
+          expiresAt
+        }
+      }
+      userErrors {
+        ...UserErrorFields
+      }
+    }
+  }
+`);
+
+function ResendStaff({ invitationId }: { invitationId: number }) {
+  const resend = useAction(ResendStaffInvitation, (d) => d.resendStaffInvitation, 'Not sent again', ['StaffInvitation']);
+  const run = async () => {
+    const answer = await resend.run({ input: { invitationId } });
+    return answer?.sent ? { email: answer.sent.invitation.email, token: answer.sent.token, emailSent: answer.sent.emailSent } : null;
+  };
+  return <ResendInvitation page="join-staff" busy={resend.fetching} refusal={resend.refusal} resend={run} />;
+}
 
 const ChangeStaffRole = graphql(`
   mutation ConsoleChangeStaffRole($input: ChangeStaffRoleInput!) {
@@ -157,6 +185,8 @@ export function Staff() {
             <OpenInvitations
               items={data.staffInvitations}
               revoke={(i) => (
+                <>
+                <ResendStaff invitationId={i.id} />
                 <ActionButton
                   mutation={RevokeStaffInvitation}
                   variables={{ input: { invitationId: i.id } }}
@@ -166,6 +196,7 @@ export function Staff() {
                   refused="Not revoked"
                   invalidates={['StaffInvitation']}
                 />
+                </>
               )}
             />
             <InviteStaffForm />

@@ -5,7 +5,7 @@ import { QueryResult } from '../../ui/query-result';
 import { useSession } from '../../auth/session';
 import { ActionButton, useAction, useListContext, when } from '../kit';
 import { shopRoleLabel, usePermissions } from '../console-shell';
-import { InviteForm, OpenInvitations, RoleSelect, type RoleChoice } from '../staff-kit';
+import { InviteForm, OpenInvitations, ResendInvitation, RoleSelect, type RoleChoice } from '../staff-kit';
 
 /** Each shop role and what it opens, in words for the one choosing. */
 const ROLES: RoleChoice<ShopRole>[] = [
@@ -82,6 +82,25 @@ const ChangeMemberRole = graphql(`
   }
 `);
 
+const ResendMemberInvitation = graphql(`
+  mutation ConsoleResendInvitation($input: ResendInvitationInput!) {
+    resendInvitation(input: $input) {
+      sent {
+        token
+        emailSent
+        invitation {
+          id
+          email
+          expiresAt
+        }
+      }
+      userErrors {
+        ...UserErrorFields
+      }
+    }
+  }
+`);
+
 const RemoveMember = graphql(`
   mutation ConsoleRemoveMember($input: RemoveMemberInput!) {
     removeMember(input: $input) {
@@ -100,6 +119,15 @@ function InviteMemberForm() {
     return answer?.sent ? { email: answer.sent.invitation.email, token: answer.sent.token, emailSent: answer.sent.emailSent } : null;
   };
   return <InviteForm label="Invite a member" roles={ROLES} defaultRole="SUPPORT" page="join-shop" action={invite} send={send} />;
+}
+
+function ResendMember({ invitationId }: { invitationId: number }) {
+  const resend = useAction(ResendMemberInvitation, (d) => d.resendInvitation, 'Not sent again', ['MemberInvitation']);
+  const run = async () => {
+    const answer = await resend.run({ input: { invitationId } });
+    return answer?.sent ? { email: answer.sent.invitation.email, token: answer.sent.token, emailSent: answer.sent.emailSent } : null;
+  };
+  return <ResendInvitation page="join-shop" busy={resend.fetching} refusal={resend.refusal} resend={run} />;
 }
 
 function RoleChange({ userId, role, name }: { userId: number; role: ShopRole; name: string }) {
@@ -161,6 +189,8 @@ export function Members() {
               revoke={
                 manages
                   ? (i) => (
+                      <>
+                      <ResendMember invitationId={i.id} />
                       <ActionButton
                         mutation={RevokeInvitation}
                         variables={{ input: { invitationId: i.id } }}
@@ -170,6 +200,7 @@ export function Members() {
                         refused="Not revoked"
                         invalidates={['MemberInvitation']}
                       />
+                      </>
                     )
                   : undefined
               }
