@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { AdminShopBalanceView, AdminShopView } from '../../services/platform/admin-shop-view.js';
 import { StaffInvitationView, StaffMemberView } from '../../services/platform/staff-views.js';
-import { ShopStatus } from '../../entities/shop.entity.js';
-import { count, id, money, named, page, timestamp } from './common.js';
+import { id, named, page } from './common.js';
 import { Order } from './purchase.js';
 import { OrderPayment } from './payments.js';
 import { Refund } from './after-sale.js';
@@ -11,28 +11,8 @@ export const OrderCustomer = named('OrderCustomer', z.strictObject({ id, email: 
 export const AdminOrder = named('AdminOrder', z.strictObject({ order: Order, customer: OrderCustomer, payments: z.array(OrderPayment), refunds: z.array(Refund) }));
 export const AdminOrderPage = named('AdminOrderPage', page(AdminOrder));
 
-export const AdminShop = named(
-  'AdminShop',
-  z.strictObject({
-    id,
-    slug: z.string(),
-    name: z.string(),
-    status: z.enum(ShopStatus),
-    /** The reason of the last suspension. */
-    statusReason: z.string().optional(),
-    statusChangedAt: timestamp.optional(),
-    currency: z.string(),
-    /** Orders ever paid (whatever happened to them after). */
-    paidOrders: count,
-    /** What those orders cost their customers. */
-    sales: money,
-    /** What completed refunds gave back of them. */
-    refunded: money,
-    balance: z.strictObject({ pending: z.number().int(), available: z.number().int(), inTransit: z.number().int(), debt: z.number().int() }),
-    /** The platform's commission on the shop's sales, net of what refunds took back. */
-    commission: z.number().int(),
-  }),
-);
+export const AdminShopBalance = named('AdminShopBalance', AdminShopBalanceView);
+export const AdminShop = named('AdminShop', AdminShopView);
 export const AdminShopPage = named('AdminShopPage', page(AdminShop));
 
 export const StaffMember = named('StaffMember', StaffMemberView);

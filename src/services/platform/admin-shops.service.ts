@@ -9,6 +9,9 @@ import { Permission } from '../../shared/permissions.js';
 import { parseInput, z } from '../../shared/validate.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
 import { containsPattern, opt } from '../../shared/values.js';
+import type { AdminShopView } from './admin-shop-view.js';
+
+export { AdminShopView } from './admin-shop-view.js';
 
 /**
  * Shops for the platform (issue 41, item 4): each with its state (shops/shop-lifecycle.ts), its sales,
@@ -22,27 +25,6 @@ export const AdminShopListInput = z.object({
   q: z.string().trim().max(200).optional(),
   status: z.enum(ShopStatus).optional(),
 });
-
-export interface AdminShopView {
-  id: number;
-  slug: string;
-  name: string;
-  status: ShopStatus;
-  /** The reason of the last suspension. */
-  statusReason?: string;
-  statusChangedAt?: Date;
-  currency: string;
-  /** Orders ever paid (whatever happened to them after). */
-  paidOrders: number;
-  /** What those orders cost their customers. */
-  sales: number;
-  /** What completed refunds gave back of them. */
-  refunded: number;
-  /** The shop's own balances (settlement/statements.ts spells the same four for the shop). */
-  balance: { pending: number; available: number; inTransit: number; debt: number };
-  /** The platform's commission on the shop's sales, net of what refunds took back. */
-  commission: number;
-}
 
 const SHOP_BALANCES = [BalanceKind.ShopPending, BalanceKind.ShopAvailable, BalanceKind.ShopInTransit, BalanceKind.ShopDebt, BalanceKind.PlatformCommission];
 
