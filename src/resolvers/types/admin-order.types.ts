@@ -4,14 +4,13 @@ import { Order } from './order.types.js';
 import { OrderPayment } from './payment.types.js';
 import { Refund } from './after-sale.types.js';
 import { PageArgs, PageType } from './page.types.js';
+import { objectType } from './object-type.js';
+import { OrderCustomerView } from '../../services/platform/admin-orders.service.js';
 import { OrderStatusEnum } from './enums.js';
 
-@ObjectType({ description: 'The customer who placed an order, as the platform reads them' })
-export class OrderCustomer {
-  @Field(() => Int) id!: number;
-  @Field() email!: string;
-  @Field() displayName!: string;
-}
+// Made from the platform service's view schema (object-type.ts).
+export const OrderCustomer = objectType('OrderCustomer', OrderCustomerView);
+export type OrderCustomer = OrderCustomerView;
 
 @ObjectType({ description: 'An order of any shop as the platform reads it: the order (with its shipments), its payments and its refunds' })
 export class AdminOrder {

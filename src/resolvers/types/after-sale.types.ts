@@ -1,7 +1,11 @@
 import { ArgsType, Field, Float, InputType, Int, ObjectType } from 'type-graphql';
 import { RefundKind, RefundStatus } from '../../entities/refund.entity.js';
-import { OrderItemQuantityInput, ShopSummary } from './order.types.js';
+// The shop's summary type (made by order.types.ts from the same schema) must exist before the refund's.
+import { OrderItemQuantityInput } from './order.types.js';
 import { PageArgs, PageType } from './page.types.js';
+import { objectType } from './object-type.js';
+import { RefundItemView, RefundView, ReturnShipmentView } from '../../services/after-sale/refund-view.js';
+import { ShippingCompanyView } from '../../services/shipping/shipping-company.service.js';
 import { PayloadType } from './payload.types.js';
 import { RefundKindEnum, RefundStatusEnum, RegionCodeEnum } from './enums.js';
 import type { RegionCode } from '../../services/shipping/regions.js';
@@ -85,11 +89,8 @@ export class ShowReviewInput {
 
 // Freight
 
-@ObjectType()
-export class ShippingCompany {
-  @Field() code!: string;
-  @Field() name!: string;
-}
+export const ShippingCompany = objectType('ShippingCompany', ShippingCompanyView);
+export type ShippingCompany = ShippingCompanyView;
 
 @ObjectType()
 export class FreightRegion {
@@ -156,44 +157,13 @@ export class AssignFreightTemplateInput {
 
 // After-sale
 
-@ObjectType()
-export class RefundItem {
-  @Field(() => Int) orderItemId!: number;
-  @Field(() => Int) productId!: number;
-  @Field() productName!: string;
-  @Field() skuName!: string;
-  @Field(() => Int) quantity!: number;
-  @Field(() => Int) amount!: number;
-}
-
-@ObjectType()
-export class ReturnShipment {
-  @Field() companyCode!: string;
-  @Field() carrier!: string;
-  @Field() trackingNumber!: string;
-  @Field() shippedAt!: Date;
-}
-
-@ObjectType()
-export class Refund {
-  @Field(() => Int) id!: number;
-  @Field(() => Int) orderId!: number;
-  @Field(() => Int) customerId!: number;
-  @Field(() => ShopSummary) shop!: ShopSummary;
-  @Field(() => RefundKindEnum) kind!: RefundKind;
-  @Field(() => RefundStatusEnum) status!: RefundStatus;
-  @Field() reason!: string;
-  @Field() currency!: string;
-  @Field(() => Int, { description: "What completion credits: the items' amounts plus freightAmount" }) amount!: number;
-  @Field(() => Int) freightAmount!: number;
-  @Field(() => [RefundItem]) items!: RefundItem[];
-  @Field({ nullable: true }) rejectReason?: string;
-  @Field(() => ReturnShipment, { nullable: true }) returnShipment?: ReturnShipment;
-  @Field() createdAt!: Date;
-  @Field({ nullable: true }) decidedAt?: Date;
-  @Field({ nullable: true }) completedAt?: Date;
-  @Field({ nullable: true }) cancelledAt?: Date;
-}
+// Made from the after-sale service's view schemas (object-type.ts).
+export const RefundItem = objectType('RefundItem', RefundItemView);
+export type RefundItem = RefundItemView;
+export const ReturnShipment = objectType('ReturnShipment', ReturnShipmentView);
+export type ReturnShipment = ReturnShipmentView;
+export const Refund = objectType('Refund', RefundView);
+export type Refund = RefundView;
 
 @ObjectType()
 export class RefundPage extends PageType(Refund) {}

@@ -1,35 +1,12 @@
 import { z } from 'zod';
 import { DisputeView } from '../../services/after-sale/dispute-view.js';
-import { RefundKind, RefundStatus } from '../../entities/refund.entity.js';
-import { count, id, money, named, page, ShopRef, timestamp } from './common.js';
+import { RefundItemView, RefundView, ReturnShipmentView } from '../../services/after-sale/refund-view.js';
+import { id, named, page, timestamp } from './common.js';
 import { RatingSummary } from './catalog.js';
 
-export const Refund = named(
-  'Refund',
-  z.strictObject({
-    id,
-    orderId: id,
-    customerId: id,
-    shop: ShopRef,
-    kind: z.enum(RefundKind),
-    status: z.enum(RefundStatus),
-    reason: z.string(),
-    currency: z.string(),
-    amount: money,
-    freightAmount: money,
-    items: z.array(
-      z.strictObject({ orderItemId: id, productId: id, productName: z.string(), skuName: z.string(), quantity: count, amount: money }),
-    ),
-    rejectReason: z.string().optional(),
-    returnShipment: z
-      .strictObject({ companyCode: z.string(), carrier: z.string(), trackingNumber: z.string(), shippedAt: timestamp })
-      .optional(),
-    createdAt: timestamp,
-    decidedAt: timestamp.optional(),
-    completedAt: timestamp.optional(),
-    cancelledAt: timestamp.optional(),
-  }),
-);
+export const RefundItem = named('RefundItem', RefundItemView);
+export const ReturnShipment = named('ReturnShipment', ReturnShipmentView);
+export const Refund = named('Refund', RefundView);
 export const RefundPage = named('RefundPage', page(Refund));
 
 export const Review = named(

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { AdminShopBalanceView, AdminShopView } from '../../services/platform/admin-shop-view.js';
+import { OrderCustomerView } from '../../services/platform/admin-orders.service.js';
 import { StaffInvitationView, StaffMemberView } from '../../services/platform/staff-views.js';
-import { id, named, page } from './common.js';
+import { named, page } from './common.js';
 import { Order } from './purchase.js';
 import { OrderPayment } from './payments.js';
 import { Refund } from './after-sale.js';
 
 /** An order of any shop as the platform reads it: the order (with its shipments), its payments and its refunds. */
-export const OrderCustomer = named('OrderCustomer', z.strictObject({ id, email: z.string(), displayName: z.string() }));
+export const OrderCustomer = named('OrderCustomer', OrderCustomerView);
 export const AdminOrder = named('AdminOrder', z.strictObject({ order: Order, customer: OrderCustomer, payments: z.array(OrderPayment), refunds: z.array(Refund) }));
 export const AdminOrderPage = named('AdminOrderPage', page(AdminOrder));
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { regionCode } from '../../services/shipping/regions.js';
 import { RedemptionStatus } from '../../entities/redemption.entity.js';
 import { count, id, itemsOf, money, named, page, ShippingAddress, timestamp } from './common.js';
+import { ShippingCompanyView } from '../../services/shipping/shipping-company.service.js';
 
 export const PointsProduct = named(
   'PointsProduct',
@@ -37,7 +38,7 @@ export const Redemption = named(
 );
 export const RedemptionPage = named('RedemptionPage', page(Redemption));
 
-export const ShippingCompany = named('ShippingCompany', z.strictObject({ code: z.string(), name: z.string() }));
+export const ShippingCompany = named('ShippingCompany', ShippingCompanyView);
 export const ShippingCompanyList = named('ShippingCompanyList', itemsOf(ShippingCompany));
 
 const freightTerms = { firstUnitFee: money, additionalUnitFee: money, freeThreshold: money.nullable() };

@@ -2,39 +2,39 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { opt } from '../../shared/values.js';
 import { BASE_CURRENCY } from '../../currency.js';
 import { typedSql, type Database } from '../../db/typed-sql.js';
-import type { RefundKind, RefundStatus } from '../../entities/refund.entity.js';
+import { RefundKind, RefundStatus } from '../../entities/refund.entity.js';
+import { z } from '../../shared/validate.js';
+import { count, id, money, timestamp } from '../../shared/view-fields.js';
+import { ShopRef } from '../catalog/catalog-views.js';
 
-export interface RefundItemView {
-  orderItemId: number;
-  productId: number;
-  productName: string;
-  skuName: string;
-  quantity: number;
-  amount: number;
-}
+/** The views of refunds and returns: REST publishes these schemas and GraphQL's types are made from them. */
+export const RefundItemView = z.strictObject({ orderItemId: id, productId: id, productName: z.string(), skuName: z.string(), quantity: count, amount: money });
+export type RefundItemView = z.infer<typeof RefundItemView>;
 
-export interface RefundView {
-  id: number;
-  orderId: number;
-  customerId: number;
-  shop: { id: number; slug: string; name: string };
-  kind: RefundKind;
-  status: RefundStatus;
-  reason: string;
-  currency: string;
-  /** What completion credits: the items' amounts plus `freightAmount`. */
-  amount: number;
-  freightAmount: number;
-  items: RefundItemView[];
-  rejectReason?: string;
-  /** The parcel the customer sent back (returns). */
-  returnShipment?: { companyCode: string; carrier: string; trackingNumber: string; shippedAt: Date };
-  createdAt: Date;
-  decidedAt?: Date;
-  completedAt?: Date;
-  cancelledAt?: Date;
-}
+/** The parcel the customer sent back (returns). */
+export const ReturnShipmentView = z.strictObject({ companyCode: z.string(), carrier: z.string(), trackingNumber: z.string(), shippedAt: timestamp });
+export type ReturnShipmentView = z.infer<typeof ReturnShipmentView>;
 
+export const RefundView = z.strictObject({
+  id,
+  orderId: id,
+  customerId: id,
+  shop: ShopRef,
+  kind: z.enum(RefundKind),
+  status: z.enum(RefundStatus),
+  reason: z.string(),
+  currency: z.string(),
+  amount: money.describe("What completion credits: the items' amounts plus freightAmount"),
+  freightAmount: money,
+  items: z.array(RefundItemView),
+  rejectReason: z.string().optional(),
+  returnShipment: ReturnShipmentView.optional(),
+  createdAt: timestamp,
+  decidedAt: timestamp.optional(),
+  completedAt: timestamp.optional(),
+  cancelledAt: timestamp.optional(),
+});
+export type RefundView = z.infer<typeof RefundView>;
 
 /** Full views of several refunds in two queries, in the order of `ids`. */
 export async function refundViews(em: EntityManager, ids: number[]): Promise<RefundView[]> {

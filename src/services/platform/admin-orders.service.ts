@@ -29,12 +29,12 @@ export const AdminOrderListInput = z.object({
 });
 const OrderRef = z.strictObject({ orderId: id });
 
-/** Who placed the order, as the platform finds them (the customers screen searches the same). */
-export interface OrderCustomerView {
-  id: number;
-  email: string;
-  displayName: string;
-}
+/**
+ * Who placed the order, as the platform finds them (the customers screen searches the same): REST
+ * publishes this schema and GraphQL's type is made from it.
+ */
+export const OrderCustomerView = z.strictObject({ id, email: z.string(), displayName: z.string() }).describe('The customer who placed an order, as the platform reads them');
+export type OrderCustomerView = z.infer<typeof OrderCustomerView>;
 
 export interface AdminOrderView {
   order: OrderView;

@@ -4,10 +4,9 @@ import { ShippingCompany } from '../../entities/shipping-company.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { z } from '../../shared/validate.js';
 
-export interface ShippingCompanyView {
-  code: string;
-  name: string;
-}
+/** A shipping company of the dictionary: REST publishes this schema and GraphQL's type is made from it. */
+export const ShippingCompanyView = z.strictObject({ code: z.string(), name: z.string() });
+export type ShippingCompanyView = z.infer<typeof ShippingCompanyView>;
 
 /** A company code as clients send it (`sf`, `SF`: codes are lower case). */
 export const companyCode = z.string().trim().toLowerCase().min(1).max(20);
