@@ -42,6 +42,7 @@ import { Migration20261203700000StaffRoles } from './Migration20261203700000Staf
 import { Migration20261203800000AuditLog } from './Migration20261203800000AuditLog.js';
 import { Migration20261203900000EventTraceContext } from './Migration20261203900000EventTraceContext.js';
 import { Migration20261204100000MediaAssets } from './Migration20261204100000MediaAssets.js';
+import { Migration20261204200000OutgoingMail } from './Migration20261204200000OutgoingMail.js';
 import { Migration20261204000000StaffInvitations } from './Migration20261204000000StaffInvitations.js';
 
 /**
@@ -93,4 +94,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261203900000EventTraceContext', class: Migration20261203900000EventTraceContext },
   { name: 'Migration20261204000000StaffInvitations', class: Migration20261204000000StaffInvitations },
   { name: 'Migration20261204100000MediaAssets', class: Migration20261204100000MediaAssets },
+  { name: 'Migration20261204200000OutgoingMail', class: Migration20261204200000OutgoingMail },
 ];

@@ -170,6 +170,8 @@ export interface MailConfig {
   from: string;
   /** This server's origin as people reach it (PUBLIC_URL): the links in emails start with it. */
   publicUrl: string | undefined;
+  /** Seals queued emails (they carry one-time links): derived from DEVICE_TOKEN_SECRET, the same in every process. */
+  sealKey: Buffer;
 }
 
 export interface OutboxConfig {
@@ -502,7 +504,7 @@ function deviceTokens(env: Env, nodeEnv: AppConfig['nodeEnv']): DeviceTokenConfi
 }
 
 /** SMTP_URL, MAIL_FROM and the PUBLIC_URL links are made from. */
-function mail(env: Env): MailConfig {
+function mail(env: Env, deviceSecret: string): MailConfig {
   const smtpUrl = env.SMTP_URL?.trim() || undefined;
   if (smtpUrl && !/^smtps?:\/\/[^/]+\/?$/.test(smtpUrl)) throw new ConfigError('SMTP_URL must be smtp://[user:password@]host[:port] or smtps://..., such as smtps://mailer:secret@mail.example:465');
   const publicUrl = env.PUBLIC_URL?.trim().replace(/\/$/, '') || undefined;
@@ -510,7 +512,7 @@ function mail(env: Env): MailConfig {
   if (smtpUrl && !publicUrl) throw new ConfigError('SMTP_URL is set: set PUBLIC_URL too (https://mall.example), the origin the links in emails point at');
   const from = env.MAIL_FROM?.trim() || 'Mallfront <no-reply@localhost>';
   if (!/^([^<>]*<)?[^\s@<>]+@[^\s@<>]+>?$/.test(from)) throw new ConfigError(`MAIL_FROM must be an address such as Mallfront <no-reply@mall.example>, got "${from}"`);
-  return { smtpUrl, from, publicUrl };
+  return { smtpUrl, from, publicUrl, sealKey: createHmac('sha256', deviceSecret).update('outgoing-mail').digest() };
 }
 
 /** MEDIA_STORE and its settings; an `s3` store without its bucket, or with half a key, is refused at start. */
@@ -671,7 +673,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       pollMs: integer(env, 'OUTBOX_POLL_MS'),
       retentionSeconds: integer(env, 'EVENT_RETENTION_SECONDS'),
     },
-    mail: mail(env),
+    mail: mail(env, devices.secret),
     media: media(env),
     webhooks: {
       dispatch: bool(env, 'WEBHOOK_DISPATCH'),

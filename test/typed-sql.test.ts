@@ -25,7 +25,7 @@ export type Checks = [
     | 'FavoriteProduct' | 'FavoriteShop' | 'PointsProduct' | 'Redemption' | 'CatalogVersion' | 'SalesVersion' | 'SalesChange' | 'SalesChangeHorizon' | 'SearchSuggestion'
     | 'Event' | 'EventSequence' | 'WebhookEndpoint' | 'WebhookDelivery' | 'WebhookAttempt'
     | 'StockMovement' | 'SavedAddress' | 'CommissionRate' | 'PayoutBatch' | 'Payout' | 'Payment' | 'PaymentOrder' | 'PaymentEvent' | 'PaymentRefund' | 'ShopApplication' | 'Dispute'
-    | 'ShopMembership' | 'MemberInvitation' | 'StaffInvitation' | 'AuditEntry' | 'MediaAsset'>>,
+    | 'ShopMembership' | 'MemberInvitation' | 'StaffInvitation' | 'AuditEntry' | 'MediaAsset' | 'OutgoingMail'>>,
   // No column holds an entity: each relation is its foreign key's value (the target's key is known).
   Assert<Same<{ [T in keyof Database]: { [C in keyof Database[T]]: typeof EntityName extends keyof NonNullable<Database[T][C]> ? C : never }[keyof Database[T]] }[keyof Database], never>>,
   // A bigint kept as a number (BigIntType('number')), an enum, a nullable column, a foreign key.

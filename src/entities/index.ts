@@ -16,6 +16,7 @@ import { ShopMembership } from './shop-membership.entity.js';
 import { MemberInvitation } from './member-invitation.entity.js';
 import { StaffInvitation } from './staff-invitation.entity.js';
 import { MediaAsset } from './media-asset.entity.js';
+import { OutgoingMail } from './outgoing-mail.entity.js';
 import { Dispute } from './dispute.entity.js';
 import { Sku } from './sku.entity.js';
 import { User } from './user.entity.js';
@@ -57,5 +58,5 @@ export const entities = [
   Event, EventSequence, WebhookEndpoint, WebhookDelivery, WebhookAttempt,
   Payment, PaymentOrder, PaymentEvent, PaymentRefund,
   ShopApplication, Dispute, ShopMembership, MemberInvitation, StaffInvitation,
-  AuditEntry, MediaAsset,
+  AuditEntry, MediaAsset, OutgoingMail,
 ];

@@ -7,6 +7,7 @@ import { pruneExpiredEvents } from '../services/events/event-feed.service.js';
 import { pruneSalesChangeLog } from '../services/catalog/sales-ranking-cache.js';
 import { queryPendingPayments } from '../services/payments/payment.service.js';
 import { settlePaymentRefunds } from '../services/payments/payment-refunds.js';
+import { retryQueuedMail } from '../services/mail/mail-queue.js';
 import type { AppDeps } from './request-context.js';
 import { sweepDuration, sweepFailures, sweepLastRun } from '../metrics.js';
 import { WebhookDispatcher } from '../services/events/webhooks/webhook-dispatcher.js';
@@ -29,6 +30,7 @@ export function systemContext(deps: AppDeps, label: string): ServiceContext {
 export const SWEEPS: Record<string, (ctx: ServiceContext) => Promise<number>> = {
   'payment-query': queryPendingPayments,
   'payment-refunds': settlePaymentRefunds,
+  'mail-retry': retryQueuedMail,
   'payment-window': cancelUnpaidOrders,
   'order-completion': completeDeliveredOrders,
   'group-expiry': expireLapsedGroups,

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
  * QUIT; no TLS, no authentication) on a local port, through the `smtp-server` package, and keeps each
  * message it accepts. The server's own mail goes to it through nodemailer pointed at `url`, as it
  * would to a real one. `refuse` makes it answer 550 to every recipient (a mail server that rejects the
- * message); `close` makes it unreachable. It does not deliver anything anywhere.
+ * message); `stall` makes it hang (never answering a recipient); `close` makes it unreachable. It does not deliver anything anywhere.
  */
 export interface ReceivedMail {
   from: string;
@@ -21,6 +21,10 @@ export interface SmtpStandIn {
   url: string;
   received: ReceivedMail[];
   refuse(on: boolean): void;
+  /** While on, a recipient is never answered: a sender waits (a server that hangs), until its own timeout. */
+  stall(on: boolean): void;
+  /** Recipients it was asked for while stalling (the sender reached the point of sending). */
+  stalled: string[];
   close(): Promise<void>;
 }
 
@@ -41,12 +45,18 @@ function plainText(raw: string): string {
 export async function startSmtpStandIn(): Promise<SmtpStandIn> {
   const received: ReceivedMail[] = [];
   let refusing = false;
+  let stalling = false;
+  const stalled: string[] = [];
   const server = new SMTPServer({
     secure: false,
     disabledCommands: ['STARTTLS', 'AUTH'],
     authOptional: true,
     logger: false,
     onRcptTo(address, _session, callback) {
+      if (stalling) {
+        stalled.push(address.address);
+        return;
+      }
       if (refusing) {
         const error = new Error('mailbox unavailable') as Error & { responseCode: number };
         error.responseCode = 550;
@@ -74,6 +84,10 @@ export async function startSmtpStandIn(): Promise<SmtpStandIn> {
     refuse: (on) => {
       refusing = on;
     },
+    stall: (on) => {
+      stalling = on;
+    },
+    stalled,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -18,7 +18,7 @@ export type StaffInvitation = StaffInvitationView;
 export class SentStaffInvitation {
   @Field(() => StaffInvitation) invitation!: StaffInvitation;
   @Field({ description: 'The one-time token of the link the invitee opens; shown this once, only its hash is kept' }) token!: string;
-  @Field({ description: 'Whether the invitation email went to the mail server (SMTP_URL); false: pass the link on yourself' }) emailSent!: boolean;
+  @Field({ description: 'Whether the mail server (SMTP_URL) took the invitation email at once; false: it is tried again for about a day (not without SMTP_URL), and you may pass the link on yourself' }) emailSent!: boolean;
 }
 
 @InputType()

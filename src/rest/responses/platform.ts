@@ -25,6 +25,6 @@ export const SentStaffInvitation = named(
   z.strictObject({
     invitation: StaffInvitation,
     token: z.string().describe('The one-time token of the link the invitee opens; shown this once, only its hash is kept'),
-    emailSent: z.boolean().describe('Whether the invitation email went to the mail server (SMTP_URL); false: pass the link on yourself'),
+    emailSent: z.boolean().describe('Whether the mail server (SMTP_URL) took the invitation email at once; false: it is tried again for about a day (not without SMTP_URL), and you may pass the link on yourself'),
   }),
 );

@@ -18,6 +18,8 @@ export interface MailMessage {
  * because what the mail announces (an invitation) is already committed and stands without it.
  */
 export interface Mailer {
+  /** Whether a mail server is set (SMTP_URL): without one, `send` only writes the message to the log. */
+  configured: boolean;
   send(message: MailMessage, log: Logger): Promise<boolean>;
   /** An absolute address of a storefront page (`/join-shop?token=…`) for a message: PUBLIC_URL's, or this server's own port on localhost. */
   link(pathAndQuery: string): string;
@@ -33,6 +35,7 @@ export function mailerFor(config: Pick<AppConfig, 'mail' | 'nodeEnv' | 'port'>):
   const link = (pathAndQuery: string) => `${origin}${pathAndQuery}`;
   if (!smtpUrl) {
     return {
+      configured: false,
       link,
       send: (message, log) => {
         const shown = config.nodeEnv === 'production' ? {} : { text: message.text };
@@ -54,6 +57,7 @@ export function mailerFor(config: Pick<AppConfig, 'mail' | 'nodeEnv' | 'port'>):
     socketTimeout: SMTP_TIMEOUT_MS,
   });
   return {
+    configured: true,
     link,
     send: async (message, log) => {
       try {

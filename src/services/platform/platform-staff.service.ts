@@ -1,4 +1,6 @@
 import { invitationEmail } from '../mail/invitation-email.js';
+import { queueMail, sendQueued } from '../mail/mail-queue.js';
+
 import type { StaffInvitationView, StaffMemberView } from './staff-views.js';
 import { sql } from 'kysely';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -16,6 +18,9 @@ import { toDate } from '../../shared/values.js';
 import { auditedWrite } from '../../shared/audit.js';
 import { ensureZeroBalances } from '../accounts/ledger.service.js';
 import { AcceptLinkInput, type SentLink, linkTokenHash, newLink, refuseClosedLink, refuseOtherEmail } from '../../shared/one-time-link.js';
+
+/** What a staff invitation's email says the invitee joins. */
+const PLATFORM_STAFF = "the Mallfront platform's staff";
 
 /**
  * The platform's own staff (issue 41, "platform roles likewise"): the one module that writes an
@@ -77,15 +82,11 @@ export async function inviteStaff(ctx: ServiceContext, input: unknown): Promise<
     await tx.em.flush();
     const { displayName: inviter } = await db.selectFrom('User').select('displayName').where('id', '=', admin.userId).executeTakeFirstOrThrow();
     const { id: invitationId, email, platformRole: role, expiresAt, createdAt } = invitation;
-    return { invitation: { id: invitationId, email, role, expiresAt, createdAt }, token, inviter };
+    // Queued with the invitation, tried once it is committed (see `inviteMember`).
+    const mailId = await queueMail(tx, invitationEmail({ to: email, joining: PLATFORM_STAFF, role, inviter, link: ctx.wiring.mailer.link(`/join-staff?token=${token}`), expiresAt }));
+    return { invitation: { id: invitationId, email, role, expiresAt, createdAt }, token, mailId };
   });
-  // Sent once the invitation is committed (see `inviteMember`).
-  const { invitation, token, inviter } = sent;
-  const emailSent = await ctx.wiring.mailer.send(
-    invitationEmail({ to: invitation.email, joining: "the Mallfront platform's staff", role: invitation.role, inviter, link: ctx.wiring.mailer.link(`/join-staff?token=${token}`), expiresAt: invitation.expiresAt }),
-    ctx.log,
-  );
-  return { invitation, token, emailSent };
+  return { invitation: sent.invitation, token: sent.token, emailSent: await sendQueued(ctx, sent.mailId) };
 }
 
 /** The open invitations (not used, not revoked, not expired), newest first. */
@@ -124,14 +125,11 @@ export async function resendStaffInvitation(ctx: ServiceContext, input: unknown)
     );
     if (!row) throw notFound('Invitation', { invitation_id: invitationId });
     const { displayName: inviter } = await db.selectFrom('User').select('displayName').where('id', '=', admin.userId).executeTakeFirstOrThrow();
-    return { invitation: { ...row, expiresAt: toDate(row.expiresAt), createdAt: toDate(row.createdAt) }, inviter };
+    const invitation = { ...row, expiresAt: toDate(row.expiresAt), createdAt: toDate(row.createdAt) };
+    const mailId = await queueMail(tx, invitationEmail({ to: invitation.email, joining: PLATFORM_STAFF, role: invitation.role, inviter, link: ctx.wiring.mailer.link(`/join-staff?token=${token}`), expiresAt: invitation.expiresAt }));
+    return { invitation, mailId };
   });
-  const { invitation, inviter } = sent;
-  const emailSent = await ctx.wiring.mailer.send(
-    invitationEmail({ to: invitation.email, joining: "the Mallfront platform's staff", role: invitation.role, inviter, link: ctx.wiring.mailer.link(`/join-staff?token=${token}`), expiresAt: invitation.expiresAt }),
-    ctx.log,
-  );
-  return { invitation, token, emailSent };
+  return { invitation: sent.invitation, token, emailSent: await sendQueued(ctx, sent.mailId) };
 }
 
 export const revokeStaffInvitationRefusals = refusals('NOT_FOUND');

@@ -1,4 +1,5 @@
 import { invitationEmail } from '../mail/invitation-email.js';
+import { queueMail, sendQueued } from '../mail/mail-queue.js';
 import { auditedWrite } from '../../shared/audit.js';
 import { sql } from 'kysely';
 import { conflict, forbidden, notFound } from '../../errors.js';
@@ -100,18 +101,16 @@ export async function inviteMember(ctx: ServiceContext, input: unknown): Promise
     await tx.em.flush();
     const { name: shopName } = await db.selectFrom('Shop').select('name').where('id', '=', owner.shopId).executeTakeFirstOrThrow();
     const { displayName: inviter } = await db.selectFrom('User').select('displayName').where('id', '=', owner.userId).executeTakeFirstOrThrow();
-    const names = { shopName, inviter };
     const { id: invitationId, email, role, expiresAt, createdAt } = invitation;
-    return { invitation: { id: invitationId, shopId: owner.shopId, email, role, expiresAt, createdAt }, token, names };
+    // Queued with the invitation: a refused or rolled-back one sends nothing, and a committed one is
+    // sent even if this process stops first (services/mail/mail-queue.ts).
+    const mailId = await queueMail(tx, invitationEmail({ to: email, joining: shopName, role, inviter, link: ctx.wiring.mailer.link(`/join-shop?token=${token}`), expiresAt }));
+    return { invitation: { id: invitationId, shopId: owner.shopId, email, role, expiresAt, createdAt }, token, mailId };
   });
-  // Sent once the invitation is committed: a refused or rolled-back one sends nothing, and a mail
-  // server that fails leaves the invitation standing (the owner passes the link on).
-  const { invitation, token, names } = sent;
-  const emailSent = await ctx.wiring.mailer.send(
-    invitationEmail({ to: invitation.email, joining: names.shopName, role: invitation.role, inviter: names.inviter, link: ctx.wiring.mailer.link(`/join-shop?token=${token}`), expiresAt: invitation.expiresAt }),
-    ctx.log,
-  );
-  return { invitation, token, emailSent };
+  // Tried once the invitation is committed; a mail server that fails leaves the invitation standing
+  // (the mail is tried again, and the owner can pass the link on meanwhile).
+  const { invitation, token, mailId } = sent;
+  return { invitation, token, emailSent: await sendQueued(ctx, mailId) };
 }
 
 export const acceptInvitationRefusals = refusals('INVITATION_INVALID', 'INVITATION_NOT_YOURS', 'ALREADY_MEMBER', 'INVITATION_NOT_FOR_STAFF');
@@ -196,15 +195,13 @@ export async function resendInvitation(ctx: ServiceContext, input: unknown): Pro
     if (!row) throw notFound('Invitation', { invitation_id: invitationId });
     const { name: shopName } = await db.selectFrom('Shop').select('name').where('id', '=', owner.shopId).executeTakeFirstOrThrow();
     const { displayName: inviter } = await db.selectFrom('User').select('displayName').where('id', '=', owner.userId).executeTakeFirstOrThrow();
-    return { invitation: { ...row, shopId: owner.shopId, expiresAt: toDate(row.expiresAt), createdAt: toDate(row.createdAt) }, names: { shopName, inviter } };
+    const invitation = { ...row, shopId: owner.shopId, expiresAt: toDate(row.expiresAt), createdAt: toDate(row.createdAt) };
+    const link = ctx.wiring.mailer.link(`/join-shop?token=${token}`);
+    const mailId = await queueMail(tx, invitationEmail({ to: invitation.email, joining: shopName, role: invitation.role, inviter, link, expiresAt: invitation.expiresAt }));
+    return { invitation, mailId };
   });
-  // Sent once the new link is committed (see `inviteMember`).
-  const { invitation, names } = sent;
-  const emailSent = await ctx.wiring.mailer.send(
-    invitationEmail({ to: invitation.email, joining: names.shopName, role: invitation.role, inviter: names.inviter, link: ctx.wiring.mailer.link(`/join-shop?token=${token}`), expiresAt: invitation.expiresAt }),
-    ctx.log,
-  );
-  return { invitation, token, emailSent };
+  // Tried once the new link is committed (see `inviteMember`).
+  return { invitation: sent.invitation, token, emailSent: await sendQueued(ctx, sent.mailId) };
 }
 
 export const revokeInvitationRefusals = refusals('NOT_FOUND');

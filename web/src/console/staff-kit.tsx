@@ -61,7 +61,7 @@ function InviteLink({ email, token, emailSent, page, again = false }: SentInvite
         Invitation for <strong>{email}</strong> {again ? 'sent again: the earlier link no longer works.' : 'made.'}{' '}
         {emailSent
           ? 'The link is on its way to them by email; it works once, for 7 days, when they sign in with that email. You can also pass it on yourself; it is not shown again:'
-          : 'The email did not go out, so send them this link yourself; it works once, for 7 days, when they sign in with that email. It is not shown again:'}
+          : 'The email did not go out yet (the mall tries again for about a day when a mail server is set up), so you may send them this link yourself; it works once, for 7 days, when they sign in with that email. It is not shown again:'}
       </p>
       <p>
         <code className="reference" aria-label="Invitation link">
