@@ -150,3 +150,31 @@ it('sends an open invitation again with a new link, over both doors: the old lin
   expect([bad.status, bad.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
   expect((await t.api('POST', '/api/me/staff-invitations/accept', { ...as(staffInvitee), body: { token: resent.token } })).status).toBe(200);
 });
+
+it("records an acceptance in the audit log, as the one who joined and in the role they joined with", async () => {
+  const shop = await newShop(t);
+  const owner = await newOperator(t, shop.id);
+  const invitee = await newCustomer(t);
+  const sent = await t.api('POST', '/api/merchant/invitations', { ...as(owner), body: { email: invitee.email, role: 'fulfilment' } });
+  const accepted = await t.api('POST', '/api/me/invitations/accept', { ...as(invitee), body: { token: sent.body.token }, headers: { 'x-request-id': 'accept-audited-1' } });
+  expect(accepted.status).toBe(200);
+  const entries = await t.sql<{ actor_id: number; actor_role: string; shop_id: number; operation: string; target_type: string; action: string }>(
+    'select actor_id, actor_role, shop_id, operation, target_type, action from audit_entry where request_id = ? order by id',
+    ['accept-audited-1'],
+  );
+  expect(entries.map((e) => [e.target_type, e.action]).sort()).toEqual([['MemberInvitation', 'update'], ['ShopMembership', 'create'], ['User', 'update']]);
+  for (const e of entries) expect([e.actor_id, e.actor_role, e.shop_id, e.operation]).toEqual([invitee.id, 'shop_fulfilment', shop.id, 'acceptInvitation']);
+
+  const admin = await newAdmin(t);
+  const joiner = await newCustomer(t);
+  const staffSent = await t.api('POST', '/api/admin/staff-invitations', { ...as(admin), body: { email: joiner.email, role: 'finance' } });
+  await t.api('POST', '/api/me/staff-invitations/accept', { ...as(joiner), body: { token: staffSent.body.token }, headers: { 'x-request-id': 'accept-audited-2' } });
+  const staffEntries = await t.sql<{ actor_id: number; actor_role: string; target_type: string }>('select actor_id, actor_role, target_type from audit_entry where request_id = ? order by target_type', ['accept-audited-2']);
+  expect(staffEntries).toEqual([
+    { actor_id: joiner.id, actor_role: 'platform_finance', target_type: 'StaffInvitation' },
+    { actor_id: joiner.id, actor_role: 'platform_finance', target_type: 'User' },
+  ]);
+  // A refused acceptance (the link is used now) records nothing.
+  await t.api('POST', '/api/me/invitations/accept', { ...as(invitee), body: { token: sent.body.token }, headers: { 'x-request-id': 'accept-audited-3' } });
+  expect(await t.sql('select id from audit_entry where request_id = ?', ['accept-audited-3'])).toHaveLength(0);
+});

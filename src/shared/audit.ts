@@ -24,6 +24,18 @@ export function startAudit(ctx: ServiceContext, em: ServiceContext['em']): Pendi
   return pending;
 }
 
+/**
+ * Audits the rest of a use case as `actor` although its caller is not audited: a customer who joins a
+ * shop's or the platform's staff by accepting an invitation, recorded in the role they join with (the
+ * moment someone gains a staff role is a staff write too). A caller already audited keeps its own.
+ */
+export function auditAs(tx: ServiceContext, actor: PendingAudit['actor']): void {
+  if (tx.pendingAudit || !tx.pendingEvents) return;
+  const pending: PendingAudit = { actor, changes: [] };
+  captureChanges(tx.em, pending.changes);
+  tx.pendingAudit = pending;
+}
+
 /** A row a use case changed through SQL rather than an entity, as the use case knows it. */
 export interface RecordedChange {
   type: string;

@@ -85,10 +85,11 @@ async function runAttempts<T>(ctx: ServiceContext, work: (tx: ServiceContext) =>
             const tx = { ...ctx, em, pendingEvents, pendingAudit };
             const answer = await work(tx);
             await storePending(em, pendingEvents);
-            if (pendingAudit) {
+            // The use case may have started its audit itself (`auditAs`).
+            if (tx.pendingAudit) {
               // What the use case left unflushed is written now, so its rows are in the log too.
               await em.flush();
-              await storeAudit(tx, pendingAudit);
+              await storeAudit(tx, tx.pendingAudit);
             }
             return answer;
           })

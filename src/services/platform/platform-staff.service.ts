@@ -15,7 +15,7 @@ import { Permission } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { emailAddress, id, parseInput, z } from '../../shared/validate.js';
 import { toDate } from '../../shared/values.js';
-import { auditedWrite } from '../../shared/audit.js';
+import { auditAs, auditedWrite } from '../../shared/audit.js';
 import { ensureZeroBalances } from '../accounts/ledger.service.js';
 import { AcceptLinkInput, type SentLink, linkTokenHash, newLink, refuseClosedLink, refuseOtherEmail } from '../../shared/one-time-link.js';
 
@@ -189,6 +189,8 @@ export async function acceptStaffInvitation(ctx: ServiceContext, input: unknown)
     refuseOtherEmail(account.email, invitation.email);
     if (account.role === Role.PlatformAdmin) throw conflict('ALREADY_STAFF', "You are already on the platform's staff", { user_id: user.userId });
     await refuseShopMember(tx.em, user.userId, 'accept with another account');
+    // From here the new staff member's writes are the platform's: audited in the role they join with.
+    auditAs(tx, { userId: user.userId, role: `platform_${invitation.platformRole}`, shopId: null });
     await auditedWrite(tx, { type: 'User', id: user.userId }, () =>
       db.updateTable('User').set({ role: Role.PlatformAdmin, platformRole: invitation.platformRole, staffSince: sql<Date>`now()` }).where('id', '=', user.userId).execute(),
     );

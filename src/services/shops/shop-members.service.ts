@@ -1,6 +1,6 @@
 import { invitationEmail } from '../mail/invitation-email.js';
 import { queueMail, sendQueued } from '../mail/mail-queue.js';
-import { auditedWrite } from '../../shared/audit.js';
+import { auditAs, auditedWrite } from '../../shared/audit.js';
 import { sql } from 'kysely';
 import { conflict, forbidden, notFound } from '../../errors.js';
 import { refusals } from '../../error-codes.js';
@@ -143,10 +143,16 @@ export async function acceptInvitation(ctx: ServiceContext, input: unknown): Pro
     await lockShop(tx, invitation.shop);
     const already = await db.selectFrom('ShopMembership').select('id').where('shop', '=', invitation.shop).where('user', '=', user.userId).executeTakeFirst();
     if (already) throw conflict('ALREADY_MEMBER', 'You are already a member of this shop', { user_id: user.userId });
-    await db.updateTable('User').set({ role: Role.ShopOperator }).where('id', '=', user.userId).where('role', '=', Role.Customer).execute();
+    // From here the new member's writes are the shop's: audited in the role they join with.
+    auditAs(tx, { userId: user.userId, role: `shop_${invitation.role}`, shopId: invitation.shop });
+    await auditedWrite(tx, { type: 'User', id: user.userId }, () =>
+      db.updateTable('User').set({ role: Role.ShopOperator }).where('id', '=', user.userId).where('role', '=', Role.Customer).execute(),
+    );
     tx.em.create(ShopMembership, { user: user.userId, shop: invitation.shop, role: invitation.role });
     await tx.em.flush();
-    await db.updateTable('MemberInvitation').set({ acceptedAt: sql<Date>`now()`, acceptedBy: user.userId }).where('id', '=', invitation.id).execute();
+    await auditedWrite(tx, { type: 'MemberInvitation', id: invitation.id }, () =>
+      db.updateTable('MemberInvitation').set({ acceptedAt: sql<Date>`now()`, acceptedBy: user.userId }).where('id', '=', invitation.id).execute(),
+    );
     const [member] = await memberViews(tx, invitation.shop, user.userId);
     return { ...member, shopId: invitation.shop };
   });
