@@ -5,6 +5,7 @@ import { OrderItemQuantityInput } from './order.types.js';
 import { PageArgs, PageType } from './page.types.js';
 import { objectType } from './object-type.js';
 import { RefundItemView, RefundView, ReturnShipmentView } from '../../services/after-sale/refund-view.js';
+import { ReviewReplyView, ReviewView } from '../../services/after-sale/review-view.js';
 import { ShippingCompanyView } from '../../services/shipping/shipping-company.service.js';
 import { PayloadType } from './payload.types.js';
 import { RefundKindEnum, RefundStatusEnum, RegionCodeEnum } from './enums.js';
@@ -16,29 +17,11 @@ import { approveRefundRefusals, cancelRefundRefusals, receiveRefundRefusals, rej
 
 // Reviews
 
-@ObjectType()
-export class ReviewReply {
-  @Field() text!: string;
-  @Field() repliedAt!: Date;
-}
-
-@ObjectType()
-export class Review {
-  @Field(() => Int) id!: number;
-  @Field(() => Int) productId!: number;
-  @Field({ description: "The product's name now" }) productName!: string;
-  @Field(() => Int) shopId!: number;
-  @Field() shopName!: string;
-  @Field(() => Int) orderItemId!: number;
-  @Field() skuName!: string;
-  @Field({ description: "The reviewer's display name masked to its first character" }) author!: string;
-  @Field(() => Int) rating!: number;
-  @Field() text!: string;
-  @Field(() => [String]) imageUrls!: string[];
-  @Field({ description: 'Always false in public reads, which leave hidden reviews out' }) hidden!: boolean;
-  @Field(() => ReviewReply, { nullable: true }) reply?: ReviewReply;
-  @Field() createdAt!: Date;
-}
+// Made from the after-sale service's view schemas (object-type.ts).
+export const ReviewReply = objectType('ReviewReply', ReviewReplyView);
+export type ReviewReply = ReviewReplyView;
+export const Review = objectType('Review', ReviewView);
+export type Review = ReviewView;
 
 @ObjectType()
 export class StarCount {

@@ -17,26 +17,9 @@ import { pageFields, pageOf, pageOffset, windowTotal, type Page, type PageReques
 import { ratingSummaries, type RatingSummary } from '../catalog/rating-summary.js';
 import { refusals } from '../../error-codes.js';
 import { auditedWrite } from '../../shared/audit.js';
+import type { ReviewView } from './review-view.js';
 
-export interface ReviewView {
-  id: number;
-  productId: number;
-  /** The product's name now (moderators and shops read a name, not an id). */
-  productName: string;
-  shopId: number;
-  shopName: string;
-  orderItemId: number;
-  skuName: string;
-  /** The reviewer's display name masked to its first character. */
-  author: string;
-  rating: number;
-  text: string;
-  imageUrls: string[];
-  /** Always false in public reads, which leave hidden reviews out. */
-  hidden: boolean;
-  reply?: { text: string; repliedAt: Date };
-  createdAt: Date;
-}
+export { ReviewView } from './review-view.js';
 
 export interface ProductReviewPage extends Page<ReviewView> {
   summary: RatingSummary;
