@@ -1,4 +1,4 @@
-import { ArgsType, Field, Float, InputType, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { RefundKind, RefundStatus } from '../../entities/refund.entity.js';
 // The shop's summary type (made by order.types.ts from the same schema) must exist before the refund's.
 import { OrderItemQuantityInput } from './order.types.js';
@@ -6,6 +6,7 @@ import { PageArgs, PageType } from './page.types.js';
 import { objectType } from './object-type.js';
 import { RefundItemView, RefundView, ReturnShipmentView } from '../../services/after-sale/refund-view.js';
 import { ReviewReplyView, ReviewView } from '../../services/after-sale/review-view.js';
+import { RatingSummary as RatingSummaryView, StarCount as StarCountView } from '../../services/catalog/rating-summary.js';
 import { ShippingCompanyView } from '../../services/shipping/shipping-company.service.js';
 import { PayloadType } from './payload.types.js';
 import { RefundKindEnum, RefundStatusEnum, RegionCodeEnum } from './enums.js';
@@ -23,19 +24,10 @@ export type ReviewReply = ReviewReplyView;
 export const Review = objectType('Review', ReviewView);
 export type Review = ReviewView;
 
-@ObjectType()
-export class StarCount {
-  @Field(() => Int) rating!: number;
-  @Field(() => Int) count!: number;
-}
-
-@ObjectType()
-export class RatingSummary {
-  @Field(() => Int) productId!: number;
-  @Field(() => Int, { description: 'Visible reviews only' }) count!: number;
-  @Field(() => Float, { nullable: true, description: 'Mean rating, 2 decimals; null without reviews' }) average!: number | null;
-  @Field(() => [StarCount], { description: 'Counts for ratings 1 to 5' }) perStar!: StarCount[];
-}
+export const StarCount = objectType('StarCount', StarCountView);
+export type StarCount = StarCountView;
+export const RatingSummary = objectType('RatingSummary', RatingSummaryView);
+export type RatingSummary = RatingSummaryView;
 
 @ObjectType()
 export class ReviewPage extends PageType(Review) {}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ProductStatus } from '../../entities/product.entity.js';
 import { ContentKind } from '../../entities/home-content-item.entity.js';
 import { count, id, itemsOf, money, named, page, ShopRef, timestamp } from './common.js';
+import { RatingSummary as RatingSummaryView, StarCount as StarCountView } from '../../services/catalog/rating-summary.js';
 
 export const Currency = named(
   'Currency',
@@ -79,15 +80,8 @@ const productFields = {
 export const Product = named('Product', z.strictObject(productFields));
 export const ProductPage = named('ProductPage', page(Product));
 
-export const RatingSummary = named(
-  'RatingSummary',
-  z.strictObject({
-    productId: id,
-    count,
-    average: z.number().nullable(),
-    perStar: z.array(z.strictObject({ rating: z.number().int().min(1).max(5), count })),
-  }),
-);
+export const StarCount = named('StarCount', StarCountView);
+export const RatingSummary = named('RatingSummary', RatingSummaryView);
 
 export const ProductDetail = named(
   'ProductDetail',

@@ -1,15 +1,20 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ratingCountsByProductIds } from './catalog.repository.js';
+import { z } from '../../shared/validate.js';
+import { count, id } from '../../shared/view-fields.js';
 
-export interface RatingSummary {
-  productId: number;
-  /** Visible reviews only: hidden ones never count. */
-  count: number;
-  /** Mean rating rounded to 2 decimals; null without reviews. */
-  average: number | null;
-  /** Counts for ratings 1 to 5, in that order. */
-  perStar: { rating: number; count: number }[];
-}
+/** How many reviews gave a product one rating. REST publishes these schemas and GraphQL's types are made from them. */
+export const StarCount = z.strictObject({ rating: z.number().int().min(1).max(5), count });
+export type StarCount = z.infer<typeof StarCount>;
+
+export const RatingSummary = z.strictObject({
+  productId: id,
+  // Hidden reviews never count.
+  count: count.describe('Visible reviews only'),
+  average: z.number().nullable().describe('Mean rating, 2 decimals; null without reviews'),
+  perStar: z.array(StarCount).describe('Counts for ratings 1 to 5'),
+});
+export type RatingSummary = z.infer<typeof RatingSummary>;
 
 /** The summary of one product from its five per-star counts (ratings 1 to 5). */
 export function ratingSummaryOf(productId: number, perStar: readonly number[]): RatingSummary {
