@@ -12,7 +12,8 @@ import type { ServiceContext } from '../../shared/context.js';
 import { requireShopPermission } from '../../shared/guards.js';
 import { Permission } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { httpUrl, idParam, money, parseInput, quantity, queryFlag, NOT_BLANK, z } from '../../shared/validate.js';
+import { idParam, parseInput, queryFlag, z } from '../../shared/validate.js';
+import { UpsertInput } from './product.inputs.js';
 import { pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { productViewOf, toSkuView, type MerchantProductView } from './catalog-views.js';
 import { soldCounts } from './sold-count.js';
@@ -40,43 +41,7 @@ export const ListInput = z.strictObject({
   ...pageFields,
 });
 
-const SkuInput = z.strictObject({
-  /** An existing SKU of this product; without id a SKU is created. */
-  id: idParam.nullish(),
-  name: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(120),
-  price: money,
-  /**
-   * Sets the stock. Required for a new SKU; left out on an existing SKU the stock stays as it is, so
-   * an edit cannot overwrite units sold since the merchant read them. On an existing SKU it is a
-   * stock-take: the counted figure replaces whatever concurrent sales left.
-   */
-  stock: quantity.nullish(),
-  /** Existing SKUs only: adds (or with a minus, removes) units in one guarded update, race-safe with sales. */
-  stockDelta: z.number().int().min(-1_000_000).max(1_000_000).nullish(),
-});
-
-export const UpsertInput = z
-  .strictObject({
-    id: idParam.nullish(),
-    name: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(200),
-    description: z.string().trim().max(10_000).nullish(),
-    imageUrl: httpUrl().nullish(),
-    categoryId: idParam,
-    brandId: idParam.nullish(),
-    skus: z.array(SkuInput).min(1, 'a product needs at least one SKU').max(100),
-  })
-  .superRefine((input, issue) => {
-    const seen = new Set<number>();
-    input.skus.forEach((sku, i) => {
-      if (sku.id == null && sku.stock == null) issue.addIssue({ code: 'custom', path: ['skus', i, 'stock'], message: 'a new SKU needs its stock' });
-      if (sku.id == null && sku.stockDelta != null) issue.addIssue({ code: 'custom', path: ['skus', i, 'stockDelta'], message: 'only an existing SKU takes a stock delta' });
-      if (sku.stock != null && sku.stockDelta != null) issue.addIssue({ code: 'custom', path: ['skus', i, 'stockDelta'], message: 'send a stock or a stock delta, not both' });
-      if (sku.id != null) {
-        if (seen.has(sku.id)) issue.addIssue({ code: 'custom', path: ['skus', i, 'id'], message: 'appears twice in the list' });
-        seen.add(sku.id);
-      }
-    });
-  });
+export { UpsertInput };
 
 /**
  * The operator's own product with its row locked until the transaction ends: edits of one product
