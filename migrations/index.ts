@@ -42,6 +42,7 @@ import { Migration20261203700000StaffRoles } from './Migration20261203700000Staf
 import { Migration20261203800000AuditLog } from './Migration20261203800000AuditLog.js';
 import { Migration20261203900000EventTraceContext } from './Migration20261203900000EventTraceContext.js';
 import { Migration20261204000000StaffInvitations } from './Migration20261204000000StaffInvitations.js';
+import { Migration20261204100000ShopListSorts } from './Migration20261204100000ShopListSorts.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -91,4 +92,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261203800000AuditLog', class: Migration20261203800000AuditLog },
   { name: 'Migration20261203900000EventTraceContext', class: Migration20261203900000EventTraceContext },
   { name: 'Migration20261204000000StaffInvitations', class: Migration20261204000000StaffInvitations },
+  { name: 'Migration20261204100000ShopListSorts', class: Migration20261204100000ShopListSorts },
 ];

@@ -30,8 +30,26 @@ import { auditedRows } from '../../shared/audit.js';
  * (`held`: its shop is suspended or closed, shops/shop-lifecycle.ts). Edits keep the state.
  */
 
+/**
+ * The orders of the shop console's product table, each the order of an index within one shop
+ * (product_shop_id_id_idx, product_shop_name_idx, product_shop_price_idx), ties by id.
+ */
+export const MerchantProductSort = { Newest: 'newest', Oldest: 'oldest', NameAsc: 'name_asc', NameDesc: 'name_desc', PriceAsc: 'price_asc', PriceDesc: 'price_desc' } as const;
+export type MerchantProductSort = (typeof MerchantProductSort)[keyof typeof MerchantProductSort];
+
+const PRODUCT_ORDER: Record<MerchantProductSort, { name?: 'asc' | 'desc'; priceFrom?: 'asc' | 'desc'; id: 'asc' | 'desc' }> = {
+  newest: { id: 'desc' },
+  oldest: { id: 'asc' },
+  name_asc: { name: 'asc', id: 'asc' },
+  name_desc: { name: 'desc', id: 'desc' },
+  price_asc: { priceFrom: 'asc', id: 'asc' },
+  price_desc: { priceFrom: 'desc', id: 'desc' },
+};
+
 export const ListInput = z.strictObject({
   status: z.enum(ProductStatus).optional(),
+  /** The table's order; newest first when left out. */
+  sort: z.enum(MerchantProductSort).optional(),
   /** One product of the shop, in any state (the console's editor opens it by id). */
   id: idParam.optional(),
   /** Words the product's name contains, case-insensitive (the shop console's search box). */
@@ -70,7 +88,7 @@ async function ownProductView(em: EntityManager, product: Product): Promise<Merc
   return view;
 }
 
-/** The operator's products in every state, newest first, with their SKUs; optionally by status, name words, low stock. */
+/** The operator's products in every state, newest first unless `sort` says otherwise, with their SKUs; optionally by status, name words, low stock. */
 export async function listMerchantProducts(ctx: ServiceContext, input: unknown = {}): Promise<Page<MerchantProductView>> {
   const { shopId } = requireShopPermission(ctx, Permission.ShopCatalogManage);
   const q = parseInput(ListInput, input);
@@ -84,7 +102,7 @@ export async function listMerchantProducts(ctx: ServiceContext, input: unknown =
       ...(q.q && { name: { $ilike: containsPattern(q.q) } }),
       ...(q.lowStock && { skus: { stock: { $lt: ctx.config.stockLowThreshold } } }),
     },
-    { populate: ['shop', 'skus'], orderBy: { id: 'desc' }, ...pageWindow(q) },
+    { populate: ['shop', 'skus'], orderBy: PRODUCT_ORDER[q.sort ?? MerchantProductSort.Newest], ...pageWindow(q) },
   );
   return pageOf(await merchantViews(ctx.em, products), q, total);
 }
