@@ -47,7 +47,7 @@ export function readableMessage(issue: z.core.$ZodRawIssue): string | undefined 
     case 'too_big':
       return sizeWords(issue, issue.maximum, 'max');
     case 'invalid_type':
-      if (issue.input === undefined) return 'is required';
+      if (issue.input === undefined || issue.input === null) return 'is required';
       if (issue.expected === 'null' || issue.expected === 'undefined') return 'must be left out';
       return TYPE_WORDS[issue.expected] ?? `must be ${issue.expected}`;
     case 'invalid_value':

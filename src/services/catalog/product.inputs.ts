@@ -30,15 +30,21 @@ export const UpsertInput = z
     brandId: idParam.nullish(),
     skus: z.array(SkuInput).min(1, 'a product needs at least one SKU').max(100),
   })
-  .superRefine((input, issue) => {
-    const seen = new Set<number>();
-    input.skus.forEach((sku, i) => {
-      if (sku.id == null && sku.stock == null) issue.addIssue({ code: 'custom', path: ['skus', i, 'stock'], message: 'a new SKU needs its stock' });
-      if (sku.id == null && sku.stockDelta != null) issue.addIssue({ code: 'custom', path: ['skus', i, 'stockDelta'], message: 'only an existing SKU takes a stock delta' });
-      if (sku.stock != null && sku.stockDelta != null) issue.addIssue({ code: 'custom', path: ['skus', i, 'stockDelta'], message: 'send a stock or a stock delta, not both' });
-      if (sku.id != null) {
-        if (seen.has(sku.id)) issue.addIssue({ code: 'custom', path: ['skus', i, 'id'], message: 'appears twice in the list' });
-        seen.add(sku.id);
-      }
-    });
-  });
+  .superRefine(
+    (input, issue) => {
+      const seen = new Set<number>();
+      input.skus.forEach((sku, i) => {
+        // It also runs when other fields failed (see `when` below): a list item may be no SKU at all.
+        if (typeof sku !== 'object' || sku === null) return;
+        if (sku.id == null && sku.stock == null) issue.addIssue({ code: 'custom', path: ['skus', i, 'stock'], message: 'a new SKU needs its stock' });
+        if (sku.id == null && sku.stockDelta != null) issue.addIssue({ code: 'custom', path: ['skus', i, 'stockDelta'], message: 'only an existing SKU takes a stock delta' });
+        if (sku.stock != null && sku.stockDelta != null) issue.addIssue({ code: 'custom', path: ['skus', i, 'stockDelta'], message: 'send a stock or a stock delta, not both' });
+        if (sku.id != null) {
+          if (seen.has(sku.id)) issue.addIssue({ code: 'custom', path: ['skus', i, 'id'], message: 'appears twice in the list' });
+          seen.add(sku.id);
+        }
+      });
+    },
+    // Also when a field failed: a form left empty hears about a new SKU's missing stock with the rest.
+    { when: (payload) => Array.isArray((payload.value as { skus?: unknown } | null)?.skus) },
+  );

@@ -3,8 +3,8 @@ import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { AdminOrdersQuery, OrderStatus } from '../gql/graphql';
 import { Money } from '../../money/currency-context';
-import { QueryResult } from '../../ui/query-result';
-import { Field, Pager, StateSelect, label, text, useFilterParam, useFilterParams, useListContext, usePageParam, when } from '../kit';
+import { Field, StateSelect, label, text, useFilterParams, useListContext, usePageParam, when } from '../kit';
+import { DataTable, type Column } from '../data-table';
 
 const PAGE_SIZE = 20;
 const STATUSES: OrderStatus[] = ['PENDING_PAYMENT', 'AWAITING_GROUP', 'PAID', 'SHIPPED', 'DELIVERED', 'COMPLETED', 'CANCELLED'];
@@ -91,14 +91,23 @@ function AfterSaleCell({ row }: { row: Row }) {
   );
 }
 
+const ORDER_COLUMNS: readonly Column<Row>[] = [
+  { header: 'Order', cell: (row) => `#${row.order.id} · ${when(row.order.createdAt)}` },
+  { header: 'Shop', cell: (row) => row.order.shop.name },
+  { header: 'Customer', cell: (row) => `${row.customer.displayName} <${row.customer.email}>` },
+  { header: 'Status', cell: (row) => label(row.order.status) },
+  { header: 'Total', cell: (row) => <Money amount={row.order.total} /> },
+  { header: 'Payments', cell: (row) => <PaymentCell payments={row.payments} /> },
+  { header: 'Shipments and refunds', cell: (row) => <AfterSaleCell row={row} /> },
+];
+
 /**
  * Every shop's orders as the platform sees them (issue 41): found by order number, the customer's
  * email, the shop and the status, each with its payments, shipments and refunds.
  */
 export function AdminOrdersScreen() {
-  const [page, setPage] = usePageParam();
-  const [{ order, email, shop }, setSearch] = useFilterParams(['order', 'email', 'shop']);
-  const [status, setStatus] = useFilterParam('status');
+  const [page] = usePageParam();
+  const [{ order, email, shop, status }, setSearch] = useFilterParams(['order', 'email', 'shop', 'status']);
   const variables = {
     orderId: wholeNumber(order),
     customerEmail: email || null,
@@ -128,51 +137,17 @@ export function AdminOrdersScreen() {
         </Field>
         <button type="submit">Search</button>
       </form>
-      <StateSelect label="Status" value={status} states={STATUSES} onChange={setStatus} />
-      <QueryResult result={result} what="Loading orders">
-        {({ adminOrders: list }) => (
-          <>
-            <table className="grid">
-              <thead>
-                <tr>
-                  <th scope="col">Order</th>
-                  <th scope="col">Shop</th>
-                  <th scope="col">Customer</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Total</th>
-                  <th scope="col">Payments</th>
-                  <th scope="col">Shipments and refunds</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.items.map((row) => (
-                  <tr key={row.order.id} data-testid="admin-order-row">
-                    <td>
-                      #{row.order.id} · {when(row.order.createdAt)}
-                    </td>
-                    <td>{row.order.shop.name}</td>
-                    <td>
-                      {row.customer.displayName} &lt;{row.customer.email}&gt;
-                    </td>
-                    <td>{label(row.order.status)}</td>
-                    <td>
-                      <Money amount={row.order.total} />
-                    </td>
-                    <td>
-                      <PaymentCell payments={row.payments} />
-                    </td>
-                    <td>
-                      <AfterSaleCell row={row} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {list.items.length === 0 ? <p className="empty">No order matches.</p> : null}
-            <Pager page={list.page} pageSize={list.pageSize} total={list.total} onPage={setPage} />
-          </>
-        )}
-      </QueryResult>
+      <DataTable
+        label="Orders"
+        result={result}
+        list={(data) => data.adminOrders}
+        columns={ORDER_COLUMNS}
+        rowKey={(row) => row.order.id}
+        rowProps={() => ({ 'data-testid': 'admin-order-row' })}
+        filters={<StateSelect label="Status" value={status} states={STATUSES} onChange={(value) => setSearch({ status: value })} />}
+        empty="No order matches."
+        what="Loading orders"
+      />
     </>
   );
 }

@@ -1,0 +1,71 @@
+import { useEffect, useRef, useState, type SyntheticEvent } from 'react';
+import type { z } from 'zod';
+import { ErrorNotice } from '../ui/query-state';
+
+/** A schema's problems by field key (`name`, `skus.0.price`: the path the server's user errors name), the first of each. */
+function problemsByKey(issues: readonly z.core.$ZodIssue[]): Map<string, string> {
+  const problems = new Map<string, string>();
+  for (const issue of issues) {
+    const key = issue.path.map(String).join('.');
+    if (!problems.has(key)) problems.set(key, issue.message);
+  }
+  return problems;
+}
+
+/**
+ * A console form checked by the zod schema the service parses the same input with (the .inputs.ts
+ * files under src/services, imported as they are): each field shows its problem once it has been
+ * typed in or left, in the words the server would answer; a submit with a problem sends nothing,
+ * shows every field's problem and takes the keyboard to the first field marked invalid.
+ *
+ * `read` builds the mutation's input from the form's fields, keyed by their `name` attributes as the
+ * schema's paths (`skus.0.price`). The server still checks everything: this only saves the round
+ * trip, and what only the data can tell (a category deleted meanwhile) still comes back on its field.
+ */
+export function useFormCheck<S extends z.ZodType, I>(schema: S, read: (form: FormData) => I) {
+  const ref = useRef<HTMLFormElement>(null);
+  const [problems, setProblems] = useState<ReadonlyMap<string, string>>(() => new Map());
+  const [seen, setSeen] = useState<ReadonlySet<string> | 'all'>(() => new Set());
+  const [attempts, setAttempts] = useState(0);
+
+  const run = (form: HTMLFormElement): I | null => {
+    const input = read(new FormData(form));
+    const result = schema.safeParse(input);
+    setProblems(result.success ? new Map() : problemsByKey(result.error.issues));
+    return result.success ? input : null;
+  };
+  const onField = (event: SyntheticEvent<HTMLFormElement>) => {
+    const name = event.target instanceof HTMLElement ? event.target.getAttribute('name') : null;
+    if (name) setSeen((before) => (before === 'all' || before.has(name) ? before : new Set(before).add(name)));
+    run(event.currentTarget);
+  };
+  // After a refused submit has rendered its messages: the first field marked invalid takes the keyboard.
+  useEffect(() => {
+    if (attempts > 0) ref.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [attempts]);
+
+  const shown = (key: string) => seen === 'all' || seen.has(key);
+  return {
+    /** Spread on the `<form>`. */
+    form: { ref, noValidate: true, onInput: onField, onBlur: onField },
+    /** The problem the field `key` shows now, if any. */
+    problem: (key: string): string | undefined => (shown(key) ? problems.get(key) : undefined),
+    /** Submit: the input to send, or null when a field has a problem (then nothing is sent). */
+    check: (): I | null => {
+      if (!ref.current) return null;
+      const input = run(ref.current);
+      if (input === null) {
+        setSeen('all');
+        setAttempts((n) => n + 1);
+      }
+      return input;
+    },
+    /** After a refused submit: the problems no field of the form shows (the input as a whole). */
+    unshown: () => {
+      const form = ref.current;
+      if (seen !== 'all' || !form) return null;
+      const rest = [...problems].filter(([key]) => !key || !form.elements.namedItem(key));
+      return rest.length === 0 ? null : <ErrorNotice error={rest.map(([key, message]) => ({ field: key ? ['input', ...key.split('.')] : null, message, code: 'VALIDATION_FAILED' }))} title="Not sent" />;
+    },
+  };
+}
