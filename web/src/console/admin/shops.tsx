@@ -7,6 +7,8 @@ import { QueryResult } from '../../ui/query-result';
 import { usePermissions } from '../console-shell';
 import { ActionButton, Field, StateSelect, int, label, optionalText, text, usePageParam, useFilterParams, useListContext, useAction, when } from '../kit';
 import { DataTable, type Column } from '../data-table';
+import { useFormCheck } from '../form-check';
+import { ProfileInput } from '../../../../src/services/catalog/shop-profile.inputs';
 
 const PAGE_SIZE = 20;
 
@@ -126,19 +128,20 @@ const RELISTS = ['AdminShop'];
 function ProfileForm({ shop, profile: p, onDone }: { shop: Shop; profile: Profile | null; onDone: () => void }) {
   const put = useAction(PutShopProfile, (d) => d.putShopProfile, 'Not saved');
   const errors = put.errors;
+  const profileOf = (form: FormData) => ({
+    logoUrl: text(form.get('logoUrl')),
+    description: optionalText(form.get('description')),
+    bannerUrl: optionalText(form.get('bannerUrl')),
+    contactPhone: optionalText(form.get('contactPhone')),
+    address: optionalText(form.get('address')),
+  });
+  // The profile by the schema the server parses it with (shop-profile.inputs.ts), as it is typed.
+  const check = useFormCheck(ProfileInput, profileOf);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const answer = await put.run({
-      input: {
-        shopId: int(String(shop.id)),
-        logoUrl: text(form.get('logoUrl')),
-        description: optionalText(form.get('description')),
-        bannerUrl: optionalText(form.get('bannerUrl')),
-        contactPhone: optionalText(form.get('contactPhone')),
-        address: optionalText(form.get('address')),
-      },
-    });
+    const profile = check.check();
+    if (!profile) return;
+    const answer = await put.run({ input: { shopId: int(String(shop.id)), ...profile } });
     if (answer?.profile) onDone();
   };
   const fields = [
@@ -148,17 +151,18 @@ function ProfileForm({ shop, profile: p, onDone }: { shop: Shop; profile: Profil
     ['address', 'Address', p?.address],
   ] as const;
   return (
-    <form onSubmit={submit} className="panel" aria-label={`Profile of ${shop.name}`} noValidate>
+    <form {...check.form} onSubmit={submit} className="panel" aria-label={`Profile of ${shop.name}`}>
       <div className="form-grid">
         {fields.map(([name, label, value]) => (
-          <Field key={name} label={label} name={`shop-${shop.id}-${name}`} error={errors.of(name)}>
+          <Field key={name} label={label} name={`shop-${shop.id}-${name}`} error={errors.of(name)} problem={check.problem(name)}>
             {(props) => <input {...props} name={name} defaultValue={value ?? ''} />}
           </Field>
         ))}
       </div>
-      <Field label="Description" name={`shop-${shop.id}-description`} error={errors.of('description')}>
+      <Field label="Description" name={`shop-${shop.id}-description`} error={errors.of('description')} problem={check.problem('description')}>
         {(props) => <textarea {...props} name="description" rows={3} defaultValue={p?.description ?? ''} />}
       </Field>
+      {check.unshown()}
       {put.unshown((k) => ['logoUrl', 'bannerUrl', 'contactPhone', 'address', 'description'].includes(k))}
       <button type="submit" className="primary" disabled={put.fetching}>
         Save profile

@@ -5,6 +5,13 @@ import type { CouponTemplateStatus, DiscountKind, FlashSaleState } from '../gql/
 import { Money } from '../../money/currency-context';
 import { QueryResult } from '../../ui/query-result';
 import { ActionButton, Field, OptimisticSwitch, Pager, int, label, optionalMinor, text, toInstant, toLocalInput, toMinor, useAction, useFilterParam, usePageParam, when, useListContext } from '../kit';
+import { useFormCheck } from '../form-check';
+import { SessionInput } from '../../../../src/services/promotions/flash-sale.inputs';
+
+/** A decimal amount typed in a form, in minor units; left empty it is missing (null), which the schema names as required. */
+const requiredMinor = (value: FormDataEntryValue | null): number | null => (text(value) === '' ? null : toMinor(value));
+/** A `datetime-local` value as an instant, or null when it is empty or no date (the schema then names the field). */
+const optionalInstant = (local: FormDataEntryValue | null): string | null => (Number.isNaN(new Date(String(local ?? '')).getTime()) ? null : toInstant(local));
 import { SkuPicker } from './sku-picker';
 
 const PAGE_SIZE = 20;
@@ -291,22 +298,27 @@ function FlashSaleForm() {
   const [rows, setRows] = useState([1]);
   const [created, setCreated] = useState<string | null>(null);
   const errors = create.errors;
+  const inputOf = (form: FormData) => ({
+    name: text(form.get('name')),
+    startsAt: optionalInstant(form.get('startsAt')),
+    endsAt: optionalInstant(form.get('endsAt')),
+    items: rows.map((_, i) => ({
+      skuId: int(form.get(`items.${i}.skuId`)),
+      activityPrice: requiredMinor(form.get(`items.${i}.activityPrice`)),
+      reservedStock: int(form.get(`items.${i}.reservedStock`)),
+      perCustomerLimit: int(form.get(`items.${i}.perCustomerLimit`)),
+    })),
+  });
+  // The schema the service parses a new session with: each field is checked as it is typed.
+  const check = useFormCheck(SessionInput, inputOf);
+  const message = (key: string) => check.problem(key) ?? errors.of(key);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formEl = event.currentTarget;
-    const form = new FormData(formEl);
+    const input = check.check();
+    if (!input || !input.startsAt || !input.endsAt) return;
     const answer = await create.run({
-      input: {
-        name: text(form.get('name')),
-        startsAt: toInstant(form.get('startsAt')),
-        endsAt: toInstant(form.get('endsAt')),
-        items: rows.map((r) => ({
-          skuId: int(form.get(`sku-${r}`)),
-          activityPrice: toMinor(form.get(`price-${r}`)),
-          reservedStock: int(form.get(`reserved-${r}`)),
-          perCustomerLimit: int(form.get(`limit-${r}`)),
-        })),
-      },
+      input: { ...input, startsAt: input.startsAt, endsAt: input.endsAt, items: input.items.map((item) => ({ ...item, activityPrice: item.activityPrice ?? 0 })) },
     });
     const sale = answer?.flashSale;
     if (sale) {
@@ -317,17 +329,17 @@ function FlashSaleForm() {
   const rowKeys = (i: number) => ['skuId', 'activityPrice', 'reservedStock', 'perCustomerLimit'].map((k) => `items.${i}.${k}`);
   const now = new Date();
   return (
-    <form onSubmit={submit} className="panel" aria-labelledby="new-flash" noValidate>
+    <form {...check.form} onSubmit={submit} className="panel" aria-labelledby="new-flash">
       <h2 id="new-flash">New flash sale session</h2>
       <p className="meta">A new session starts disabled: enable it in the table to put its prices on the storefront (the server refuses one that overlaps another enabled session of the same SKU).</p>
       <div className="form-grid">
-        <Field label="Session name" name="name" error={errors.of('name')}>
+        <Field label="Session name" name="name" error={errors.of('name')} problem={check.problem('name')}>
           {(p) => <input {...p} required maxLength={120} />}
         </Field>
-        <Field label="Starts" name="startsAt" error={errors.of('startsAt')}>
+        <Field label="Starts" name="startsAt" error={errors.of('startsAt')} problem={check.problem('startsAt')}>
           {(p) => <input {...p} type="datetime-local" required defaultValue={toLocalInput(now)} />}
         </Field>
-        <Field label="Ends" name="endsAt" error={errors.of('endsAt')}>
+        <Field label="Ends" name="endsAt" error={errors.of('endsAt')} problem={check.problem('endsAt')}>
           {(p) => <input {...p} type="datetime-local" required defaultValue={toLocalInput(new Date(now.getTime() + 2 * 3600_000))} />}
         </Field>
       </div>
@@ -347,20 +359,20 @@ function FlashSaleForm() {
           {rows.map((r, i) => (
             <tr key={r}>
               <td>
-                <SkuPicker id={`sku-${r}`} name={`sku-${r}`} label={`Item ${i + 1} SKU`} invalid={Boolean(errors.of(`items.${i}.skuId`))} />
-                <ItemError message={errors.of(`items.${i}.skuId`)} />
+                <SkuPicker id={`sku-${r}`} name={`items.${i}.skuId`} label={`Item ${i + 1} SKU`} invalid={Boolean(message(`items.${i}.skuId`))} />
+                <ItemError message={message(`items.${i}.skuId`)} />
               </td>
               <td>
-                <input name={`price-${r}`} aria-label={`Item ${i + 1} activity price`} inputMode="decimal" required aria-invalid={Boolean(errors.of(`items.${i}.activityPrice`))} />
-                <ItemError message={errors.of(`items.${i}.activityPrice`)} />
+                <input name={`items.${i}.activityPrice`} aria-label={`Item ${i + 1} activity price`} inputMode="decimal" required aria-invalid={Boolean(message(`items.${i}.activityPrice`))} />
+                <ItemError message={message(`items.${i}.activityPrice`)} />
               </td>
               <td>
-                <input name={`reserved-${r}`} aria-label={`Item ${i + 1} activity stock`} type="number" min={1} required aria-invalid={Boolean(errors.of(`items.${i}.reservedStock`))} />
-                <ItemError message={errors.of(`items.${i}.reservedStock`)} />
+                <input name={`items.${i}.reservedStock`} aria-label={`Item ${i + 1} activity stock`} type="number" min={1} required aria-invalid={Boolean(message(`items.${i}.reservedStock`))} />
+                <ItemError message={message(`items.${i}.reservedStock`)} />
               </td>
               <td>
-                <input name={`limit-${r}`} aria-label={`Item ${i + 1} limit per customer`} type="number" min={1} required defaultValue={1} aria-invalid={Boolean(errors.of(`items.${i}.perCustomerLimit`))} />
-                <ItemError message={errors.of(`items.${i}.perCustomerLimit`)} />
+                <input name={`items.${i}.perCustomerLimit`} aria-label={`Item ${i + 1} limit per customer`} type="number" min={1} required defaultValue={1} aria-invalid={Boolean(message(`items.${i}.perCustomerLimit`))} />
+                <ItemError message={message(`items.${i}.perCustomerLimit`)} />
               </td>
               <td>
                 <button type="button" aria-label={`Remove item ${i + 1}`} disabled={rows.length === 1} onClick={() => setRows((all) => all.filter((x) => x !== r))}>
@@ -374,6 +386,7 @@ function FlashSaleForm() {
       <button type="button" onClick={() => setRows((all) => [...all, Math.max(...all) + 1])}>
         Add item
       </button>
+      {check.unshown()}
       {create.unshown((k) => ['name', 'startsAt', 'endsAt'].includes(k) || rows.some((_, i) => rowKeys(i).includes(k)))}
       <p className="row-actions">
         <button type="submit" className="primary" disabled={create.fetching}>
