@@ -1,7 +1,8 @@
 import { vi } from 'vitest';
 import type { Browser, Page, Request } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/harness.js';
-import { newCategory, newOperator, newProduct, newShop, PASSWORD, type TestUser } from './support/fixtures.js';
+import { newCategory, newCustomer, newOperator, newProduct, newShop, PASSWORD, type TestUser } from './support/fixtures.js';
+import { payOk, placeOrder } from './support/shopping.js';
 import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, sessionFor, storePages } from './support/browser.js';
 
 vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
@@ -34,7 +35,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function console(path: string): Promise<{ page: Page; mutations: string[]; listQueries: Record<string, unknown>[] }> {
+async function openConsole(path: string): Promise<{ page: Page; mutations: string[]; listQueries: Record<string, unknown>[] }> {
   const { page } = await pages.open(DESKTOP, await sessionFor(t, operator.email, PASSWORD));
   const mutations: string[] = [];
   const listQueries: Record<string, unknown>[] = [];
@@ -56,7 +57,7 @@ const statusOf = async (name: string) => (await t.sql<{ status: string }>('selec
 
 describe('the product form', () => {
   it('marks a price invalid as it is typed, with the server\'s words, and sends nothing', async () => {
-    const { page, mutations } = await console('/merchant/products/new');
+    const { page, mutations } = await openConsole('/merchant/products/new');
     const price = page.getByLabel('SKU 1 price');
     await price.fill('abc');
     await page.locator('#sku-0-price-error').getByText('must be a number').waitFor();
@@ -74,7 +75,7 @@ describe('the product form', () => {
   });
 
   it('sends nothing when submitted empty: every field says what it needs, and the first takes the keyboard', async () => {
-    const { page, mutations } = await console('/merchant/products/new');
+    const { page, mutations } = await openConsole('/merchant/products/new');
     await page.getByRole('button', { name: 'Create product' }).click();
     await page.locator('#f-name-error').getByText('must not be blank').waitFor();
     await page.locator('#f-categoryId-error').waitFor();
@@ -87,7 +88,7 @@ describe('the product form', () => {
 
   it("shows the server's refusal on its field: a category deleted after the form was opened", async () => {
     const doomed = await newCategory(t);
-    const { page, mutations } = await console('/merchant/products/new');
+    const { page, mutations } = await openConsole('/merchant/products/new');
     await page.getByLabel('Name', { exact: true }).fill('Walnut Board');
     await page.getByLabel('Category').selectOption(String(doomed.id));
     await page.getByLabel('SKU 1 name').fill('Large');
@@ -103,9 +104,31 @@ describe('the product form', () => {
   });
 });
 
+describe('the coupon template form', () => {
+  it("checks a template's terms as they are typed by the server's schema, then creates it", async () => {
+    const { page, mutations } = await openConsole('/merchant/coupons');
+    await page.getByRole('button', { name: 'Create template' }).click();
+    await page.locator('#f-name-error').getByText('must not be blank').waitFor();
+    await page.locator('#f-amountOff-error').getByText('a fixed discount needs amount_off').waitFor();
+    expect(await focusedId(page)).toBe('f-name');
+    await page.getByLabel('Discount').selectOption('PERCENT');
+    await page.getByLabel('Percent off').fill('150');
+    await page.locator('#f-percentOff-error').getByText('must be between 1 and 100').waitFor();
+    expect(mutations).toEqual([]);
+    await page.getByLabel('Name', { exact: true }).fill('Autumn tenth');
+    await page.getByLabel('Percent off').fill('10');
+    await page.getByLabel('Or valid for days after claiming').fill('30');
+    await page.getByLabel('Coupons to give out').fill('50');
+    await page.locator('#f-percentOff-error').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Create template' }).click();
+    await expect.poll(async () => (await t.sql('select percent_off, valid_days, claim_stock from coupon_template where name = ?', ['Autumn tenth']))[0]).toEqual({ percent_off: 10, valid_days: 30, claim_stock: 50 });
+    expect(mutations).toEqual(['ConsoleCreateCouponTemplate']);
+  });
+});
+
 describe('the product table', () => {
   it('sorts by a column, both ways, kept in the address', async () => {
-    const { page } = await console('/merchant/products');
+    const { page } = await openConsole('/merchant/products');
     await page.getByTestId('product-table').getByRole('link', { name: 'Cedar Box' }).waitFor();
     expect(await productNames(page)).toEqual(['Cedar Box', 'Birch Spoon', 'Aspen Bowl', 'Maple Tray']);
     await page.getByRole('button', { name: 'Product' }).click();
@@ -122,7 +145,7 @@ describe('the product table', () => {
   });
 
   it('searches on the server', async () => {
-    const { page, listQueries } = await console('/merchant/products');
+    const { page, listQueries } = await openConsole('/merchant/products');
     await page.getByTestId('product-table').getByRole('link', { name: 'Cedar Box' }).waitFor();
     await page.getByLabel('Search by name').fill('bir');
     await page.getByRole('button', { name: 'Search' }).click();
@@ -132,7 +155,7 @@ describe('the product table', () => {
   });
 
   it('unpublishes exactly the products selected', async () => {
-    const { page, mutations } = await console('/merchant/products?sort=NAME_ASC');
+    const { page, mutations } = await openConsole('/merchant/products?sort=NAME_ASC');
     await page.getByTestId('product-table').getByRole('link', { name: 'Cedar Box' }).waitFor();
     await page.getByLabel('Select Aspen Bowl').check();
     await page.getByLabel('Select Cedar Box').check();
@@ -147,5 +170,38 @@ describe('the product table', () => {
     await row('Birch Spoon').getByTestId('product-status').getByText('Published').waitFor();
     // The selection went with the action.
     await page.getByRole('group', { name: 'Selected products' }).getByText('0 selected').waitFor();
+  });
+});
+
+describe('the order table', () => {
+  it('sorts by total and ships exactly the paid orders selected, each with its tracking number', async () => {
+    const customer = await newCustomer(t, { available: 1_000_000, points: 0 });
+    const sku = async (name: string) => (await t.sql<{ id: number }>('select id from sku where product_id = ?', [products[name]]))[0].id;
+    const small = await placeOrder(t, customer.token, await sku('Birch Spoon'), 1);
+    const large = await placeOrder(t, customer.token, await sku('Maple Tray'), 2);
+    const pending = await placeOrder(t, customer.token, await sku('Birch Spoon'), 3);
+    await payOk(t, customer.token, small.id);
+    await payOk(t, customer.token, large.id);
+    const { page, mutations } = await openConsole('/merchant/orders');
+    const ids = async () => (await page.getByTestId('order-table').locator('tbody tr').evaluateAll((rows) => rows.map((r) => Number((r as unknown as { dataset: { orderId: string } }).dataset.orderId))));
+    await expect.poll(ids).toEqual([pending.id, large.id, small.id]);
+    await page.getByRole('button', { name: 'Total' }).click();
+    await page.waitForURL(/sort=TOTAL_ASC/);
+    // 500, 1,500 and 6,000 minor units.
+    await expect.poll(ids).toEqual([small.id, pending.id, large.id]);
+
+    for (const order of [small, large, pending]) await page.getByLabel(`Select order #${order.id}`).check();
+    const ship = page.getByRole('form', { name: 'Ship the selected orders' });
+    await ship.getByText('1 not paid or already shipped, left out.').waitFor();
+    await ship.getByLabel(`Tracking number of order #${small.id}`).fill('SF100');
+    await ship.getByLabel(`Tracking number of order #${large.id}`).fill('SF200');
+    await ship.getByRole('button', { name: 'Ship 2 orders' }).click();
+    await page.getByTestId('bulk-outcome').getByText('2 shipped.').waitFor();
+    expect(mutations).toEqual(['ConsoleShip', 'ConsoleShip']);
+    const state = async (id: number) => (await t.sql<{ status: string }>('select status from shop_order where id = ?', [id]))[0].status;
+    expect([await state(small.id), await state(large.id), await state(pending.id)]).toEqual(['shipped', 'shipped', 'pending_payment']);
+    expect((await t.sql<{ tracking_number: string }>('select tracking_number from shipment where order_id in (?, ?) order by order_id', [small.id, large.id])).map((r) => r.tracking_number)).toEqual(
+      small.id < large.id ? ['SF100', 'SF200'] : ['SF200', 'SF100'],
+    );
   });
 });

@@ -7,6 +7,11 @@ import { QueryResult } from '../../ui/query-result';
 import { ActionButton, Field, OptimisticSwitch, Pager, int, label, optionalMinor, text, toInstant, toLocalInput, toMinor, useAction, useFilterParam, usePageParam, when, useListContext } from '../kit';
 import { useFormCheck } from '../form-check';
 import { SessionInput } from '../../../../src/services/promotions/flash-sale.inputs';
+import { COUPON_SPELLINGS, couponTermsSchemas } from '../../../../src/services/promotions/coupon.inputs';
+
+const { Terms: CouponTerms } = couponTermsSchemas(COUPON_SPELLINGS.kinds, COUPON_SPELLINGS.statuses);
+/** A whole number typed in a form; left empty it is missing (null). Not a whole number, it stays one the schema refuses. */
+const wholeOrNull = (value: FormDataEntryValue | null): number | null => (text(value) === '' ? null : Number(text(value)));
 
 /** A decimal amount typed in a form, in minor units; left empty it is missing (null), which the schema names as required. */
 const requiredMinor = (value: FormDataEntryValue | null): number | null => (text(value) === '' ? null : toMinor(value));
@@ -75,36 +80,45 @@ function CouponTemplateForm() {
   const create = useAction(CreateCouponTemplate, (d) => d.createCouponTemplate, 'Not created');
   const [kind, setKind] = useState<DiscountKind>('FIXED');
   const errors = create.errors;
+  const termsOf = (form: FormData) => {
+    const discountKind = (text(form.get('discountKind')) || kind) as DiscountKind;
+    return {
+      name: text(form.get('name')),
+      discountKind,
+      amountOff: discountKind === 'FIXED' ? requiredMinor(form.get('amountOff')) : null,
+      percentOff: discountKind === 'PERCENT' ? wholeOrNull(form.get('percentOff')) : null,
+      maxDiscount: discountKind === 'PERCENT' ? optionalMinor(form.get('maxDiscount')) : null,
+      // Left out (not null) when empty: the server then takes no minimum (0).
+      minOrderAmount: optionalMinor(form.get('minOrderAmount')) ?? undefined,
+      validFrom: optionalInstant(form.get('validFrom')),
+      validUntil: optionalInstant(form.get('validUntil')),
+      validDays: wholeOrNull(form.get('validDays')),
+      claimStock: wholeOrNull(form.get('claimStock')),
+    };
+  };
+  // The terms as they are sent, in the service's spelling of the kind (GraphQL's FIXED is its fixed).
+  const check = useFormCheck(CouponTerms, (form) => {
+    const terms = termsOf(form);
+    return { ...terms, discountKind: terms.discountKind === 'FIXED' ? COUPON_SPELLINGS.kinds.Fixed : COUPON_SPELLINGS.kinds.Percent };
+  });
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formEl = event.currentTarget;
-    const form = new FormData(formEl);
-    const days = text(form.get('validDays'));
-    const answer = await create.run({
-      input: {
-        name: text(form.get('name')),
-        discountKind: kind,
-        amountOff: kind === 'FIXED' ? toMinor(form.get('amountOff')) : null,
-        percentOff: kind === 'PERCENT' ? int(form.get('percentOff')) : null,
-        maxDiscount: kind === 'PERCENT' ? optionalMinor(form.get('maxDiscount')) : null,
-        minOrderAmount: optionalMinor(form.get('minOrderAmount')),
-        validFrom: text(form.get('validFrom')) ? toInstant(form.get('validFrom')) : null,
-        validUntil: text(form.get('validUntil')) ? toInstant(form.get('validUntil')) : null,
-        validDays: days ? int(days) : null,
-        claimStock: int(form.get('claimStock')),
-      },
-    });
+    if (!check.check()) return;
+    const terms = termsOf(new FormData(formEl));
+    // Checked: the amounts the kind needs and the stock are there.
+    const answer = await create.run({ input: { ...terms, claimStock: terms.claimStock ?? 0 } });
     if (answer?.template) formEl.reset();
   };
   const keys = ['name', 'discountKind', 'amountOff', 'percentOff', 'maxDiscount', 'minOrderAmount', 'validFrom', 'validUntil', 'validDays', 'claimStock'];
   return (
-    <form onSubmit={submit} className="panel" aria-labelledby="new-coupon" noValidate>
+    <form {...check.form} onSubmit={submit} className="panel" aria-labelledby="new-coupon">
       <h2 id="new-coupon">New coupon template</h2>
       <div className="form-grid">
-        <Field label="Name" name="name" error={errors.of('name')}>
+        <Field label="Name" name="name" error={errors.of('name')} problem={check.problem('name')}>
           {(p) => <input {...p} required maxLength={120} />}
         </Field>
-        <Field label="Discount" name="discountKind" error={errors.of('discountKind')}>
+        <Field label="Discount" name="discountKind" error={errors.of('discountKind')} problem={check.problem('discountKind')}>
           {(p) => (
             <select {...p} value={kind} onChange={(e) => setKind(e.target.value as DiscountKind)}>
               <option value="FIXED">Amount off</option>
@@ -113,35 +127,36 @@ function CouponTemplateForm() {
           )}
         </Field>
         {kind === 'FIXED' ? (
-          <Field label="Amount off" name="amountOff" error={errors.of('amountOff')}>
+          <Field label="Amount off" name="amountOff" error={errors.of('amountOff')} problem={check.problem('amountOff')}>
             {(p) => <input {...p} inputMode="decimal" required />}
           </Field>
         ) : (
           <>
-            <Field label="Percent off" name="percentOff" error={errors.of('percentOff')}>
+            <Field label="Percent off" name="percentOff" error={errors.of('percentOff')} problem={check.problem('percentOff')}>
               {(p) => <input {...p} type="number" min={1} max={99} required />}
             </Field>
-            <Field label="Largest discount" name="maxDiscount" error={errors.of('maxDiscount')}>
+            <Field label="Largest discount" name="maxDiscount" error={errors.of('maxDiscount')} problem={check.problem('maxDiscount')}>
               {(p) => <input {...p} inputMode="decimal" />}
             </Field>
           </>
         )}
-        <Field label="Minimum order amount" name="minOrderAmount" error={errors.of('minOrderAmount')}>
+        <Field label="Minimum order amount" name="minOrderAmount" error={errors.of('minOrderAmount')} problem={check.problem('minOrderAmount')}>
           {(p) => <input {...p} inputMode="decimal" />}
         </Field>
-        <Field label="Valid from" name="validFrom" error={errors.of('validFrom')}>
+        <Field label="Valid from" name="validFrom" error={errors.of('validFrom')} problem={check.problem('validFrom')}>
           {(p) => <input {...p} type="datetime-local" />}
         </Field>
-        <Field label="Valid until" name="validUntil" error={errors.of('validUntil')}>
+        <Field label="Valid until" name="validUntil" error={errors.of('validUntil')} problem={check.problem('validUntil')}>
           {(p) => <input {...p} type="datetime-local" />}
         </Field>
-        <Field label="Or valid for days after claiming" name="validDays" error={errors.of('validDays')}>
+        <Field label="Or valid for days after claiming" name="validDays" error={errors.of('validDays')} problem={check.problem('validDays')}>
           {(p) => <input {...p} type="number" min={1} />}
         </Field>
-        <Field label="Coupons to give out" name="claimStock" error={errors.of('claimStock')}>
+        <Field label="Coupons to give out" name="claimStock" error={errors.of('claimStock')} problem={check.problem('claimStock')}>
           {(p) => <input {...p} type="number" min={1} required />}
         </Field>
       </div>
+      {check.unshown()}
       {create.unshown((k) => keys.includes(k))}
       <button type="submit" className="primary" disabled={create.fetching}>
         Create template
