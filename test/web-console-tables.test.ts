@@ -1,8 +1,8 @@
 import { vi } from 'vitest';
 import type { Browser, Page, Request } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/harness.js';
-import { newCategory, newCustomer, newOperator, newProduct, newShop, PASSWORD, type TestUser } from './support/fixtures.js';
-import { payOk, placeOrder } from './support/shopping.js';
+import { newAdmin, newCategory, newCustomer, newOperator, newProduct, newShop, PASSWORD, type TestUser } from './support/fixtures.js';
+import { payOk, placeOrder, shopWithProduct } from './support/shopping.js';
 import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, sessionFor, storePages } from './support/browser.js';
 
 vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
@@ -203,5 +203,29 @@ describe('the order table', () => {
     expect((await t.sql<{ tracking_number: string }>('select tracking_number from shipment where order_id in (?, ?) order by order_id', [small.id, large.id])).map((r) => r.tracking_number)).toEqual(
       small.id < large.id ? ['SF100', 'SF200'] : ['SF200', 'SF100'],
     );
+  });
+});
+
+describe("the platform's order table", () => {
+  it("narrows every shop's orders to one shop by its name, never a typed id", async () => {
+    const admin = await newAdmin(t);
+    const customer = await newCustomer(t, { available: 1_000_000, points: 0 });
+    const other = await shopWithProduct(t, [{ price: 700, stock: 5 }]);
+    const foreign = await placeOrder(t, customer.token, other.product.skuIds[0], 1);
+    const sku = (await t.sql<{ id: number }>('select id from sku where product_id = ?', [products['Maple Tray']]))[0].id;
+    const own = await placeOrder(t, customer.token, sku, 1);
+    const { page } = await pages.open(DESKTOP, await sessionFor(t, admin.email, PASSWORD));
+    await page.goto(`/admin/orders?email=${encodeURIComponent(customer.email)}`);
+    const rows = page.getByTestId('admin-order-row');
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await page.getByLabel('Shop id').count()).toBe(0);
+    await rows.filter({ hasText: `#${own.id}` }).getByRole('button', { name: 'Orchard Goods' }).click();
+    await page.waitForURL(/shop=\d+/);
+    await expect.poll(() => rows.count()).toBe(1);
+    await rows.filter({ hasText: `#${own.id}` }).waitFor();
+    await page.getByText('Shop: Orchard Goods').waitFor();
+    await page.getByRole('button', { name: 'Every shop' }).click();
+    await expect.poll(() => rows.count()).toBe(2);
+    await rows.filter({ hasText: `#${foreign.id}` }).waitFor();
   });
 });

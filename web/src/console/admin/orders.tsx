@@ -91,9 +91,17 @@ function AfterSaleCell({ row }: { row: Row }) {
   );
 }
 
-const ORDER_COLUMNS: readonly Column<Row>[] = [
+/** The columns; a shop's name narrows the list to that shop's orders (the filter by name, never by a typed id). */
+const orderColumns = (onlyShop: (shop: { id: number; name: string }) => void): readonly Column<Row>[] => [
   { header: 'Order', cell: (row) => `#${row.order.id} · ${when(row.order.createdAt)}` },
-  { header: 'Shop', cell: (row) => row.order.shop.name },
+  {
+    header: 'Shop',
+    cell: (row) => (
+      <button type="button" className="link-button" title={`Only ${row.order.shop.name}'s orders`} onClick={() => onlyShop(row.order.shop)}>
+        {row.order.shop.name}
+      </button>
+    ),
+  },
   { header: 'Customer', cell: (row) => `${row.customer.displayName} <${row.customer.email}>` },
   { header: 'Status', cell: (row) => label(row.order.status) },
   { header: 'Total', cell: (row) => <Money amount={row.order.total} /> },
@@ -103,11 +111,12 @@ const ORDER_COLUMNS: readonly Column<Row>[] = [
 
 /**
  * Every shop's orders as the platform sees them (issue 41): found by order number, the customer's
- * email, the shop and the status, each with its payments, shipments and refunds.
+ * email and the status, each with its payments, shipments and refunds; a shop's name in the list
+ * narrows it to that shop (kept in the address by id, shown by name).
  */
 export function AdminOrdersScreen() {
   const [page] = usePageParam();
-  const [{ order, email, shop, status }, setSearch] = useFilterParams(['order', 'email', 'shop', 'status']);
+  const [{ order, email, shop, shopName, status }, setSearch] = useFilterParams(['order', 'email', 'shop', 'shopName', 'status']);
   const variables = {
     orderId: wholeNumber(order),
     customerEmail: email || null,
@@ -120,7 +129,7 @@ export function AdminOrdersScreen() {
   const search = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setSearch({ order: text(form.get('order')), email: text(form.get('email')), shop: text(form.get('shop')) });
+    setSearch({ order: text(form.get('order')), email: text(form.get('email')) });
   };
   return (
     <>
@@ -132,19 +141,28 @@ export function AdminOrdersScreen() {
         <Field label="Customer email" name="email-search">
           {(props) => <input {...props} name="email" type="email" defaultValue={email} />}
         </Field>
-        <Field label="Shop id" name="shop-search">
-          {(props) => <input {...props} name="shop" inputMode="numeric" defaultValue={shop} />}
-        </Field>
         <button type="submit">Search</button>
       </form>
       <DataTable
         label="Orders"
         result={result}
         list={(data) => data.adminOrders}
-        columns={ORDER_COLUMNS}
+        columns={orderColumns((picked) => setSearch({ shop: String(picked.id), shopName: picked.name }))}
         rowKey={(row) => row.order.id}
         rowProps={() => ({ 'data-testid': 'admin-order-row' })}
-        filters={<StateSelect label="Status" value={status} states={STATUSES} onChange={(value) => setSearch({ status: value })} />}
+        filters={
+          <>
+            <StateSelect label="Status" value={status} states={STATUSES} onChange={(value) => setSearch({ status: value })} />
+            {shop ? (
+              <span className="filter-chip">
+                Shop: {shopName || 'the one chosen'}{' '}
+                <button type="button" onClick={() => setSearch({ shop: '', shopName: '' })}>
+                  Every shop
+                </button>
+              </span>
+            ) : null}
+          </>
+        }
         empty="No order matches."
         what="Loading orders"
       />
