@@ -25,7 +25,7 @@ beforeAll(async () => {
   const shop = await newShop(t, { name: 'Orchard Goods' });
   operator = await newOperator(t, shop.id);
   category = await newCategory(t);
-  // Made in this order (ids ascending): newest first is Cedar, Birch, Aspen... not the order of any sort below.
+  // Made in this order (ids ascending), so newest first is the order of no sort below; the form's test adds Walnut Board (45.00), newest.
   for (const [name, price] of [['Maple Tray', 3000], ['Aspen Bowl', 1000], ['Birch Spoon', 500], ['Cedar Box', 2000]] as const) {
     products[name] = (await newProduct(t, { shopId: shop.id, categoryId: category.id, name, skus: [{ price, stock: 10 }] })).id;
   }
@@ -101,6 +101,12 @@ describe('the product form', () => {
     expect(await page.getByLabel('Category').getAttribute('aria-invalid')).toBe('true');
     expect(await focusedId(page)).toBe('f-categoryId');
     expect(await t.sql('select id from product where name = ?', ['Walnut Board'])).toHaveLength(0);
+    // Another category chosen, the refusal of the one gone no longer applies; saved, the product is there.
+    await page.getByLabel('Category').selectOption(String(category.id));
+    await page.locator('#f-categoryId-error').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await page.waitForURL(/\/merchant\/products\/\d+$/);
+    expect(await t.sql('select category_id from product where name = ?', ['Walnut Board'])).toEqual([{ category_id: category.id }]);
   });
 });
 
@@ -130,18 +136,18 @@ describe('the product table', () => {
   it('sorts by a column, both ways, kept in the address', async () => {
     const { page } = await openConsole('/merchant/products');
     await page.getByTestId('product-table').getByRole('link', { name: 'Cedar Box' }).waitFor();
-    expect(await productNames(page)).toEqual(['Cedar Box', 'Birch Spoon', 'Aspen Bowl', 'Maple Tray']);
+    expect(await productNames(page)).toEqual(['Walnut Board', 'Cedar Box', 'Birch Spoon', 'Aspen Bowl', 'Maple Tray']);
     await page.getByRole('button', { name: 'Product' }).click();
     await page.waitForURL(/sort=NAME_ASC/);
-    await expect.poll(() => productNames(page)).toEqual(['Aspen Bowl', 'Birch Spoon', 'Cedar Box', 'Maple Tray']);
+    await expect.poll(() => productNames(page)).toEqual(['Aspen Bowl', 'Birch Spoon', 'Cedar Box', 'Maple Tray', 'Walnut Board']);
     expect(await page.getByRole('columnheader', { name: 'Product' }).getAttribute('aria-sort')).toBe('ascending');
     await page.getByRole('button', { name: 'Product' }).click();
-    await expect.poll(() => productNames(page)).toEqual(['Maple Tray', 'Cedar Box', 'Birch Spoon', 'Aspen Bowl']);
+    await expect.poll(() => productNames(page)).toEqual(['Walnut Board', 'Maple Tray', 'Cedar Box', 'Birch Spoon', 'Aspen Bowl']);
     await page.getByRole('button', { name: 'From' }).click();
     await page.waitForURL(/sort=PRICE_ASC/);
-    await expect.poll(() => productNames(page)).toEqual(['Birch Spoon', 'Aspen Bowl', 'Cedar Box', 'Maple Tray']);
+    await expect.poll(() => productNames(page)).toEqual(['Birch Spoon', 'Aspen Bowl', 'Cedar Box', 'Maple Tray', 'Walnut Board']);
     await page.reload();
-    await expect.poll(() => productNames(page)).toEqual(['Birch Spoon', 'Aspen Bowl', 'Cedar Box', 'Maple Tray']);
+    await expect.poll(() => productNames(page)).toEqual(['Birch Spoon', 'Aspen Bowl', 'Cedar Box', 'Maple Tray', 'Walnut Board']);
   });
 
   it('searches on the server', async () => {

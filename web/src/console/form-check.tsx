@@ -27,6 +27,8 @@ export function useFormCheck<S extends z.ZodType, I>(schema: S, read: (form: For
   const [problems, setProblems] = useState<ReadonlyMap<string, string>>(() => new Map());
   const [seen, setSeen] = useState<ReadonlySet<string> | 'all'>(() => new Set());
   const [attempts, setAttempts] = useState(0);
+  // Fields changed since the last submit: the server's refusal of one is about a value no longer there.
+  const [edited, setEdited] = useState<ReadonlySet<string>>(() => new Set());
 
   const run = (form: HTMLFormElement): I | null => {
     const input = read(new FormData(form));
@@ -37,6 +39,7 @@ export function useFormCheck<S extends z.ZodType, I>(schema: S, read: (form: For
   const onField = (event: SyntheticEvent<HTMLFormElement>) => {
     const name = event.target instanceof HTMLElement ? event.target.getAttribute('name') : null;
     if (name) setSeen((before) => (before === 'all' || before.has(name) ? before : new Set(before).add(name)));
+    if (name && event.type === 'input') setEdited((before) => (before.has(name) ? before : new Set(before).add(name)));
     run(event.currentTarget);
   };
   // After a refused submit has rendered its messages: the first field marked invalid takes the keyboard.
@@ -45,15 +48,21 @@ export function useFormCheck<S extends z.ZodType, I>(schema: S, read: (form: For
   }, [attempts]);
 
   const shown = (key: string) => seen === 'all' || seen.has(key);
+  const problem = (key: string): string | undefined => (shown(key) ? problems.get(key) : undefined);
   return {
     /** Spread on the `<form>`. */
     form: { ref, noValidate: true, onInput: onField, onBlur: onField },
     /** The problem the field `key` shows now, if any. */
-    problem: (key: string): string | undefined => (shown(key) ? problems.get(key) : undefined),
+    problem,
+    /** What the field `key` shows: its problem, else the server's refusal of it (`error`) unless it was changed since. */
+    message: (key: string, error: string | undefined): string | undefined => problem(key) ?? (edited.has(key) ? undefined : error),
+    /** A `Field`'s `problem` and `error` props for the field `key`, the server's refusal as `message` keeps it. */
+    field: (key: string, error: string | undefined) => ({ problem: problem(key), error: edited.has(key) ? undefined : error }),
     /** Submit: the input to send, or null when a field has a problem (then nothing is sent). */
     check: (): I | null => {
       if (!ref.current) return null;
       const input = run(ref.current);
+      setEdited(new Set());
       if (input === null) {
         setSeen('all');
         setAttempts((n) => n + 1);

@@ -112,7 +112,7 @@ export function InviteForm<R extends string>({ label, roles, defaultRole, page, 
       <h2 id="invite">Invite someone</h2>
       {sent ? <InviteLink {...sent} page={page} /> : null}
       <form {...check.form} onSubmit={submit} aria-label={label}>
-        <Field label="Email" name="invite-email" error={action.errors.of('email')} problem={check.problem('email')}>
+        <Field label="Email" name="invite-email" {...check.field('email', action.errors.of('email'))}>
           {(props) => <input {...props} name="email" type="email" autoComplete="off" />}
         </Field>
         <Field label="Role" name="invite-role" error={action.errors.of('role')}>

@@ -92,7 +92,7 @@ function NewBatch() {
       <h2 id="new-batch">New payout batch</h2>
       <p className="meta">Every shop whose available balance is at least the threshold gets a payout of all of it, sent to the bank as the batch&apos;s file.</p>
       <div className="form-grid">
-        <Field label="Threshold" name="threshold" error={errors.of('threshold')} problem={check.problem('threshold')}>
+        <Field label="Threshold" name="threshold" {...check.field('threshold', errors.of('threshold'))}>
           {(p) => <input {...p} inputMode="decimal" value={threshold} onChange={(e) => setThreshold(e.target.value)} required />}
         </Field>
       </div>

@@ -154,12 +154,12 @@ function ProfileForm({ shop, profile: p, onDone }: { shop: Shop; profile: Profil
     <form {...check.form} onSubmit={submit} className="panel" aria-label={`Profile of ${shop.name}`}>
       <div className="form-grid">
         {fields.map(([name, label, value]) => (
-          <Field key={name} label={label} name={`shop-${shop.id}-${name}`} error={errors.of(name)} problem={check.problem(name)}>
+          <Field key={name} label={label} name={`shop-${shop.id}-${name}`} {...check.field(name, errors.of(name))}>
             {(props) => <input {...props} name={name} defaultValue={value ?? ''} />}
           </Field>
         ))}
       </div>
-      <Field label="Description" name={`shop-${shop.id}-description`} error={errors.of('description')} problem={check.problem('description')}>
+      <Field label="Description" name={`shop-${shop.id}-description`} {...check.field('description', errors.of('description'))}>
         {(props) => <textarea {...props} name="description" rows={3} defaultValue={p?.description ?? ''} />}
       </Field>
       {check.unshown()}

@@ -294,7 +294,7 @@ function ProductForm({ data, product }: { data: ProductEditorQuery; product: Edi
   };
   // The image field is left to the server's check: its input is being reworked (uploads), so the form's own check does not read it.
   const check = useFormCheck(UpsertInput, (form) => ({ ...inputOf(form), imageUrl: null }));
-  const message = (key: string) => check.problem(key) ?? errors.of(key);
+  const message = (key: string) => check.message(key, errors.of(key));
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -320,10 +320,10 @@ function ProductForm({ data, product }: { data: ProductEditorQuery; product: Edi
   return (
     <form {...check.form} onSubmit={submit} aria-label={product ? `Edit ${product.name}` : 'New product'}>
       <div className="form-grid">
-        <Field label="Name" name="name" error={errors.of('name')} problem={check.problem('name')}>
+        <Field label="Name" name="name" {...check.field('name', errors.of('name'))}>
           {(p) => <input {...p} defaultValue={product?.name} required maxLength={200} />}
         </Field>
-        <Field label="Category" name="categoryId" error={errors.of('categoryId')} problem={check.problem('categoryId')}>
+        <Field label="Category" name="categoryId" {...check.field('categoryId', errors.of('categoryId'))}>
           {(p) => (
             <select {...p} defaultValue={product?.categoryId ?? ''} required>
               <option value="">Choose…</option>
@@ -336,7 +336,7 @@ function ProductForm({ data, product }: { data: ProductEditorQuery; product: Edi
             </select>
           )}
         </Field>
-        <Field label="Brand" name="brandId" error={errors.of('brandId')} problem={check.problem('brandId')}>
+        <Field label="Brand" name="brandId" {...check.field('brandId', errors.of('brandId'))}>
           {(p) => (
             <select {...p} defaultValue={product?.brandId ?? ''}>
               <option value="">No brand</option>
@@ -365,7 +365,7 @@ function ProductForm({ data, product }: { data: ProductEditorQuery; product: Edi
         </Field>
       </div>
       {product?.imageUrl ? <Image src={product.imageUrl} alt="" width={120} height={120} /> : null}
-      <Field label="Description" name="description" error={errors.of('description')} problem={check.problem('description')}>
+      <Field label="Description" name="description" {...check.field('description', errors.of('description'))}>
         {(p) => <textarea {...p} rows={3} defaultValue={product?.description ?? ''} />}
       </Field>
       <fieldset>

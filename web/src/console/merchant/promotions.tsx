@@ -115,10 +115,10 @@ function CouponTemplateForm() {
     <form {...check.form} onSubmit={submit} className="panel" aria-labelledby="new-coupon">
       <h2 id="new-coupon">New coupon template</h2>
       <div className="form-grid">
-        <Field label="Name" name="name" error={errors.of('name')} problem={check.problem('name')}>
+        <Field label="Name" name="name" {...check.field('name', errors.of('name'))}>
           {(p) => <input {...p} required maxLength={120} />}
         </Field>
-        <Field label="Discount" name="discountKind" error={errors.of('discountKind')} problem={check.problem('discountKind')}>
+        <Field label="Discount" name="discountKind" {...check.field('discountKind', errors.of('discountKind'))}>
           {(p) => (
             <select {...p} value={kind} onChange={(e) => setKind(e.target.value as DiscountKind)}>
               <option value="FIXED">Amount off</option>
@@ -127,32 +127,32 @@ function CouponTemplateForm() {
           )}
         </Field>
         {kind === 'FIXED' ? (
-          <Field label="Amount off" name="amountOff" error={errors.of('amountOff')} problem={check.problem('amountOff')}>
+          <Field label="Amount off" name="amountOff" {...check.field('amountOff', errors.of('amountOff'))}>
             {(p) => <input {...p} inputMode="decimal" required />}
           </Field>
         ) : (
           <>
-            <Field label="Percent off" name="percentOff" error={errors.of('percentOff')} problem={check.problem('percentOff')}>
+            <Field label="Percent off" name="percentOff" {...check.field('percentOff', errors.of('percentOff'))}>
               {(p) => <input {...p} type="number" min={1} max={99} required />}
             </Field>
-            <Field label="Largest discount" name="maxDiscount" error={errors.of('maxDiscount')} problem={check.problem('maxDiscount')}>
+            <Field label="Largest discount" name="maxDiscount" {...check.field('maxDiscount', errors.of('maxDiscount'))}>
               {(p) => <input {...p} inputMode="decimal" />}
             </Field>
           </>
         )}
-        <Field label="Minimum order amount" name="minOrderAmount" error={errors.of('minOrderAmount')} problem={check.problem('minOrderAmount')}>
+        <Field label="Minimum order amount" name="minOrderAmount" {...check.field('minOrderAmount', errors.of('minOrderAmount'))}>
           {(p) => <input {...p} inputMode="decimal" />}
         </Field>
-        <Field label="Valid from" name="validFrom" error={errors.of('validFrom')} problem={check.problem('validFrom')}>
+        <Field label="Valid from" name="validFrom" {...check.field('validFrom', errors.of('validFrom'))}>
           {(p) => <input {...p} type="datetime-local" />}
         </Field>
-        <Field label="Valid until" name="validUntil" error={errors.of('validUntil')} problem={check.problem('validUntil')}>
+        <Field label="Valid until" name="validUntil" {...check.field('validUntil', errors.of('validUntil'))}>
           {(p) => <input {...p} type="datetime-local" />}
         </Field>
-        <Field label="Or valid for days after claiming" name="validDays" error={errors.of('validDays')} problem={check.problem('validDays')}>
+        <Field label="Or valid for days after claiming" name="validDays" {...check.field('validDays', errors.of('validDays'))}>
           {(p) => <input {...p} type="number" min={1} />}
         </Field>
-        <Field label="Coupons to give out" name="claimStock" error={errors.of('claimStock')} problem={check.problem('claimStock')}>
+        <Field label="Coupons to give out" name="claimStock" {...check.field('claimStock', errors.of('claimStock'))}>
           {(p) => <input {...p} type="number" min={1} required />}
         </Field>
       </div>
@@ -326,7 +326,7 @@ function FlashSaleForm() {
   });
   // The schema the service parses a new session with: each field is checked as it is typed.
   const check = useFormCheck(SessionInput, inputOf);
-  const message = (key: string) => check.problem(key) ?? errors.of(key);
+  const message = (key: string) => check.message(key, errors.of(key));
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formEl = event.currentTarget;
@@ -348,13 +348,13 @@ function FlashSaleForm() {
       <h2 id="new-flash">New flash sale session</h2>
       <p className="meta">A new session starts disabled: enable it in the table to put its prices on the storefront (the server refuses one that overlaps another enabled session of the same SKU).</p>
       <div className="form-grid">
-        <Field label="Session name" name="name" error={errors.of('name')} problem={check.problem('name')}>
+        <Field label="Session name" name="name" {...check.field('name', errors.of('name'))}>
           {(p) => <input {...p} required maxLength={120} />}
         </Field>
-        <Field label="Starts" name="startsAt" error={errors.of('startsAt')} problem={check.problem('startsAt')}>
+        <Field label="Starts" name="startsAt" {...check.field('startsAt', errors.of('startsAt'))}>
           {(p) => <input {...p} type="datetime-local" required defaultValue={toLocalInput(now)} />}
         </Field>
-        <Field label="Ends" name="endsAt" error={errors.of('endsAt')} problem={check.problem('endsAt')}>
+        <Field label="Ends" name="endsAt" {...check.field('endsAt', errors.of('endsAt'))}>
           {(p) => <input {...p} type="datetime-local" required defaultValue={toLocalInput(new Date(now.getTime() + 2 * 3600_000))} />}
         </Field>
       </div>
