@@ -1,7 +1,8 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Field, text, when } from './kit';
-import { useFormCheck } from './form-check';
-import { InvitationFields } from '../../../src/services/shops/invitation.inputs';
+import { lazySchema, useFormCheck } from './form-check';
+
+const invitationSchema = lazySchema(() => import('../../../src/services/shops/invitation.inputs').then((m) => m.InvitationFields));
 
 /**
  * The pieces both staff screens are made of (a shop's members, the platform's staff): roles chosen
@@ -95,11 +96,11 @@ export function InviteForm<R extends string>({ label, roles, defaultRole, page, 
 }) {
   const [sent, setSent] = useState<SentInvite | null>(null);
   // The address by the rule the server parses it with, as it is typed; the role is one of the select's.
-  const check = useFormCheck(InvitationFields, (data) => ({ email: text(data.get('email')) }));
+  const check = useFormCheck(invitationSchema, (data) => ({ email: text(data.get('email')) }));
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
-    if (!check.check()) return;
+    if (!(await check.check())) return;
     const data = new FormData(form);
     const answer = await send(text(data.get('email')), String(data.get('role')) as R);
     if (answer) {

@@ -9,8 +9,9 @@ import { Missing, QueryResult } from '../../ui/query-result';
 import { ErrorNotice } from '../../ui/query-state';
 import type { ApiRefusal } from '../../api/errors';
 import { ActionButton, ConfirmButton, Field, text, toMinor, useAction, when, useListContext } from '../kit';
-import { useFormCheck } from '../form-check';
-import { BatchInput } from '../../../../src/services/settlement/payout.inputs';
+import { lazySchema, useFormCheck } from '../form-check';
+
+const batchSchema = lazySchema(() => import('../../../../src/services/settlement/payout.inputs').then((m) => m.BatchInput));
 import { PayoutStatusText } from '../payout-fields';
 
 const BatchesQuery = graphql(`
@@ -81,9 +82,9 @@ function NewBatch() {
   const [threshold, setThreshold] = useState('100.00');
   const errors = create.errors;
   // The threshold by the rule the server parses it with (payout.inputs.ts), as it is typed.
-  const check = useFormCheck(BatchInput, (form) => ({ threshold: text(form.get('threshold')) === '' ? null : toMinor(form.get('threshold')) }));
+  const check = useFormCheck(batchSchema, (form) => ({ threshold: text(form.get('threshold')) === '' ? null : toMinor(form.get('threshold')) }));
   const submit = async () => {
-    if (!check.check()) return;
+    if (!(await check.check())) return;
     const answer = await create.run({ input: { threshold: toMinor(threshold) } });
     if (answer?.batch) navigate(`/admin/payouts/${answer.batch.id}`);
   };

@@ -7,8 +7,9 @@ import { QueryResult } from '../../ui/query-result';
 import { usePermissions } from '../console-shell';
 import { ActionButton, Field, StateSelect, int, label, optionalText, text, usePageParam, useFilterParams, useListContext, useAction, when } from '../kit';
 import { DataTable, type Column } from '../data-table';
-import { useFormCheck } from '../form-check';
-import { ProfileInput } from '../../../../src/services/catalog/shop-profile.inputs';
+import { lazySchema, useFormCheck } from '../form-check';
+
+const profileSchema = lazySchema(() => import('../../../../src/services/catalog/shop-profile.inputs').then((m) => m.ProfileInput));
 
 const PAGE_SIZE = 20;
 
@@ -136,10 +137,10 @@ function ProfileForm({ shop, profile: p, onDone }: { shop: Shop; profile: Profil
     address: optionalText(form.get('address')),
   });
   // The profile by the schema the server parses it with (shop-profile.inputs.ts), as it is typed.
-  const check = useFormCheck(ProfileInput, profileOf);
+  const check = useFormCheck(profileSchema, profileOf);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const profile = check.check();
+    const profile = await check.check();
     if (!profile) return;
     const answer = await put.run({ input: { shopId: int(String(shop.id)), ...profile } });
     if (answer?.profile) onDone();

@@ -8,8 +8,9 @@ import { Missing, QueryResult } from '../../ui/query-result';
 import { Image } from '../../ui/image';
 import { ConfirmButton, Field, FieldMessage, OptimisticSwitch, StateSelect, checkedProps, fromMinor, useAction, int, label, optionalText, text, toMinor, useFilterParams, usePageParam, useListContext } from '../kit';
 import { DataTable, useSortParam, type Column, type Selection } from '../data-table';
-import { useFormCheck } from '../form-check';
-import { UpsertInput } from '../../../../src/services/catalog/product.inputs';
+import { lazySchema, useFormCheck } from '../form-check';
+
+const upsertSchema = lazySchema(() => import('../../../../src/services/catalog/product.inputs').then((m) => m.UpsertInput));
 
 const PAGE_SIZE = 20;
 
@@ -263,7 +264,7 @@ const requiredMinor = (value: FormDataEntryValue | null): number | null => (text
 
 /**
  * Create or edit a product with its complete SKU list. Each field is checked as it is typed by the
- * schema the server parses the product with (`UpsertInput`); the server's user errors show on their
+ * schema the server parses the product with (product.inputs.ts); the server's user errors show on their
  * fields too.
  */
 function ProductForm({ data, product }: { data: ProductEditorQuery; product: EditorProduct | undefined }) {
@@ -293,14 +294,15 @@ function ProductForm({ data, product }: { data: ProductEditorQuery; product: Edi
     };
   };
   // The image field is left to the server's check: its input is being reworked (uploads), so the form's own check does not read it.
-  const check = useFormCheck(UpsertInput, (form) => ({ ...inputOf(form), imageUrl: null }));
+  const check = useFormCheck(upsertSchema, (form) => ({ ...inputOf(form), imageUrl: null }));
   const message = (key: string) => check.message(key, errors.of(key));
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setSaved(false);
-    if (!check.check()) return;
+    // Read before waiting: the event's form is gone once the handler has awaited.
     const form = new FormData(event.currentTarget);
+    if (!(await check.check())) return;
     const input = inputOf(form);
     // The check passed: every price is there.
     const answer = await upsert.run({ input: { ...input, skus: input.skus.map((s) => ({ ...s, price: s.price ?? 0 })) } });

@@ -5,11 +5,10 @@ import type { CouponTemplateStatus, DiscountKind, FlashSaleState } from '../gql/
 import { Money } from '../../money/currency-context';
 import { QueryResult } from '../../ui/query-result';
 import { ActionButton, Field, OptimisticSwitch, Pager, int, label, optionalMinor, text, toInstant, toLocalInput, toMinor, useAction, useFilterParam, usePageParam, when, useListContext } from '../kit';
-import { useFormCheck } from '../form-check';
-import { SessionInput } from '../../../../src/services/promotions/flash-sale.inputs';
-import { COUPON_SPELLINGS, couponTermsSchemas } from '../../../../src/services/promotions/coupon.inputs';
+import { lazySchema, useFormCheck } from '../form-check';
 
-const { Terms: CouponTerms } = couponTermsSchemas(COUPON_SPELLINGS.kinds, COUPON_SPELLINGS.statuses);
+const sessionSchema = lazySchema(() => import('../../../../src/services/promotions/flash-sale.inputs').then((m) => m.SessionInput));
+const couponSchema = lazySchema(() => import('../../../../src/services/promotions/coupon.inputs').then((m) => m.couponTermsSchemas(m.COUPON_SPELLINGS.kinds, m.COUPON_SPELLINGS.statuses).Terms));
 /** A whole number typed in a form; left empty it is missing (null). Not a whole number, it stays one the schema refuses. */
 const wholeOrNull = (value: FormDataEntryValue | null): number | null => (text(value) === '' ? null : Number(text(value)));
 
@@ -96,15 +95,16 @@ function CouponTemplateForm() {
       claimStock: wholeOrNull(form.get('claimStock')),
     };
   };
-  // The terms as they are sent, in the service's spelling of the kind (GraphQL's FIXED is its fixed).
-  const check = useFormCheck(CouponTerms, (form) => {
+  // The terms as they are sent, in the service's spelling of the kind: GraphQL names each enum value
+  // as its internal spelling in capitals (FIXED is fixed), so the schema's enum checks it.
+  const check = useFormCheck(couponSchema, (form) => {
     const terms = termsOf(form);
-    return { ...terms, discountKind: terms.discountKind === 'FIXED' ? COUPON_SPELLINGS.kinds.Fixed : COUPON_SPELLINGS.kinds.Percent };
+    return { ...terms, discountKind: terms.discountKind.toLowerCase() };
   });
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formEl = event.currentTarget;
-    if (!check.check()) return;
+    if (!(await check.check())) return;
     const terms = termsOf(new FormData(formEl));
     // Checked: the amounts the kind needs and the stock are there.
     const answer = await create.run({ input: { ...terms, claimStock: terms.claimStock ?? 0 } });
@@ -325,12 +325,12 @@ function FlashSaleForm() {
     })),
   });
   // The schema the service parses a new session with: each field is checked as it is typed.
-  const check = useFormCheck(SessionInput, inputOf);
+  const check = useFormCheck(sessionSchema, inputOf);
   const message = (key: string) => check.message(key, errors.of(key));
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formEl = event.currentTarget;
-    const input = check.check();
+    const input = await check.check();
     if (!input || !input.startsAt || !input.endsAt) return;
     const answer = await create.run({
       input: { ...input, startsAt: input.startsAt, endsAt: input.endsAt, items: input.items.map((item) => ({ ...item, activityPrice: item.activityPrice ?? 0 })) },
