@@ -105,6 +105,14 @@ module.exports = {
       to: {},
     },
     {
+      name: 'inputs-for-the-web',
+      severity: 'error',
+      comment:
+        "An input schema file (*.inputs.ts) is imported by the web app's console forms too, which check each field by the server's rules: it may import only zod, the shared field rules (src/shared/input-rules.ts) and other input schema files, never server code.",
+      from: { path: '\\.inputs\\.ts$|^src/shared/input-rules\\.ts$' },
+      to: { pathNot: '\\.inputs\\.ts$|^src/shared/input-rules\\.ts$|(^|/)node_modules/zod/' },
+    },
+    {
       name: 'sql-in-repositories',
       severity: 'error',
       comment:

@@ -44,6 +44,7 @@ import { Migration20261203900000EventTraceContext } from './Migration20261203900
 import { Migration20261204100000MediaAssets } from './Migration20261204100000MediaAssets.js';
 import { Migration20261204200000OutgoingMail } from './Migration20261204200000OutgoingMail.js';
 import { Migration20261204000000StaffInvitations } from './Migration20261204000000StaffInvitations.js';
+import { Migration20261204300000ShopListSorts } from './Migration20261204300000ShopListSorts.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -95,4 +96,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261204000000StaffInvitations', class: Migration20261204000000StaffInvitations },
   { name: 'Migration20261204100000MediaAssets', class: Migration20261204100000MediaAssets },
   { name: 'Migration20261204200000OutgoingMail', class: Migration20261204200000OutgoingMail },
+  { name: 'Migration20261204300000ShopListSorts', class: Migration20261204300000ShopListSorts },
 ];

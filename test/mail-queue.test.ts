@@ -111,11 +111,13 @@ it('sends the email of an invitation whose process was killed before sending it'
     }).catch(() => 'connection lost');
     // The invitation is committed and its email is on its way to a mail server that hangs: kill -9 now.
     await expect.poll(() => smtp.stalled.includes(invitee.email), { timeout: 30_000, interval: 25 }).toBe(true);
+    const exited = new Promise((resolve) => (server.child.exitCode !== null || server.child.signalCode !== null ? resolve(null) : server.child.once('exit', resolve)));
     server.child.kill('SIGKILL');
+    await exited;
     expect(await request).toBe('connection lost');
   } finally {
     smtp.stall(false);
-    await server.stop();
+    if (server.child.exitCode === null && server.child.signalCode === null) await server.stop();
   }
   const [invitation] = await t.sql<{ token_hash: string }>('select token_hash from member_invitation where email = ?', [invitee.email]);
   expect(invitation).toBeDefined();

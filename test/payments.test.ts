@@ -147,9 +147,11 @@ describe('the payment window (PAYMENT_WINDOW_MINUTES)', () => {
     const listed = await silent.api('GET', '/api/admin/payments/late-money?status=pending&page_size=100', { token: admin.token });
     expect(listed.status).toBe(200);
     const row = (listed.body.items as { payment_id: number }[]).find((item) => item.payment_id === payment.id);
-    expect(row).toMatchObject({ method: 'sandbox', customer_id: customer.id, amount: total, status: 'pending', unpaid_order_ids: [...orderIds].sort((a, b) => a - b), refund_reference: null });
-    const gql = await silent.gql('query { lateMoney(status: PENDING, pageSize: 100) { total items { paymentId amount status unpaidOrderIds } } }', undefined, admin.token);
-    expect(gql.data.lateMoney.items).toContainEqual({ paymentId: payment.id, amount: total, status: 'PENDING', unpaidOrderIds: [...orderIds].sort((a, b) => a - b) });
+    // The customer by name as well as by id: the desk reads who it is.
+    const [{ display_name: customerName }] = await silent.sql<{ display_name: string }>('select display_name from app_user where id = ?', [customer.id]);
+    expect(row).toMatchObject({ method: 'sandbox', customer_id: customer.id, customer_name: customerName, amount: total, status: 'pending', unpaid_order_ids: [...orderIds].sort((a, b) => a - b), refund_reference: null });
+    const gql = await silent.gql('query { lateMoney(status: PENDING, pageSize: 100) { total items { paymentId customerName amount status unpaidOrderIds } } }', undefined, admin.token);
+    expect(gql.data.lateMoney.items).toContainEqual({ paymentId: payment.id, customerName, amount: total, status: 'PENDING', unpaidOrderIds: [...orderIds].sort((a, b) => a - b) });
     expect(gql.data.lateMoney.total).toBe(listed.body.total);
     expect((await silent.api('GET', '/api/admin/payments/late-money?status=succeeded&page_size=100', { token: admin.token })).body.items.some((item: { payment_id: number }) => item.payment_id === payment.id)).toBe(false);
     expect((await silent.api('GET', '/api/admin/payments/late-money', { token: customer.token })).status).toBe(403);

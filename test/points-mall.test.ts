@@ -146,8 +146,10 @@ describe('redeeming a points product', () => {
     expect(res.status).toBe(201);
     await waitFor(() => events.length > 0, 5000, 'redemption.created event');
     unsubscribe();
+    const [{ display_name: customerName }] = await t.sql<{ display_name: string }>('select display_name from app_user where id = ?', [customer.id]);
     expect(res.body).toMatchObject({
       customer_id: customer.id,
+      customer_name: customerName,
       points_product_id: product.id,
       status: 'pending_fulfillment',
       product_name: product.name,
@@ -327,7 +329,7 @@ describe('redemption lists and fulfilment', () => {
     const bobList = await t.api('GET', '/api/me/redemptions', { token: bob.token });
     expect(bobList.body).toEqual({ items: [], page: 1, page_size: 20, total: 0 });
 
-    const gql = await t.gql(`{ myRedemptions { total items { id customerId } } }`, {}, bob.token);
+    const gql = await t.gql(`{ myRedemptions { total items { id customerId customerName } } }`, {}, bob.token);
     expect(gql.data.myRedemptions).toEqual({ total: 0, items: [] });
   });
 
@@ -344,6 +346,9 @@ describe('redemption lists and fulfilment', () => {
     expect(pendingIds).not.toContain(a.body.id);
     const fulfilled = await t.api('GET', '/api/admin/redemptions?status=fulfilled&page_size=100', { token: admin.token });
     expect(fulfilled.body.items.map((r: any) => r.id)).toContain(a.body.id);
+    // Each names its customer, for the fulfilment desk.
+    const [{ display_name: customerName }] = await t.sql<{ display_name: string }>('select display_name from app_user where id = ?', [customer.id]);
+    expect(pending.body.items.find((r: any) => r.id === b.body.id).customer_name).toBe(customerName);
     expect(fulfilled.body.total).toBe(await redemptionCount(`status = 'fulfilled'`));
     expect((await t.api('GET', '/api/admin/redemptions?status=lost', { token: admin.token })).status).toBe(400);
   });
@@ -354,7 +359,7 @@ describe('redemption lists and fulfilment', () => {
     const r = await redeem(customer, product.id);
     const done = await t.api('POST', `/api/admin/redemptions/${r.body.id}/fulfil`, { token: admin.token });
     expect(done.status).toBe(200);
-    expect(done.body).toMatchObject({ id: r.body.id, status: 'fulfilled', fulfilled_at: expect.any(String) });
+    expect(done.body).toMatchObject({ id: r.body.id, status: 'fulfilled', fulfilled_at: expect.any(String), customer_name: r.body.customer_name });
 
     const again = await t.api('POST', `/api/admin/redemptions/${r.body.id}/fulfil`, { token: admin.token });
     expect(again.status).toBe(409);

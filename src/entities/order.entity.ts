@@ -40,6 +40,8 @@ export type CancelReason = (typeof CANCEL_REASONS)[number];
 @Entity({ tableName: 'shop_order' })
 @Index({ properties: ['customer', 'id'] })
 @Index({ properties: ['shop', 'id'] })
+// The shop's orders sorted by total (the shop console's table), ties by id.
+@Index({ name: 'shop_order_shop_total_idx', properties: ['shop', 'total', 'id'] })
 // Stats count a customer's orders by state.
 @Index({ name: 'shop_order_customer_status_idx', properties: ['customer', 'status'] })
 // Unpaid orders are found by the payment-window sweep.

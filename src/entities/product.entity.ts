@@ -36,6 +36,9 @@ export enum ProductStatus {
 @Index({ name: 'product_published_category_cover_idx', properties: ['category', 'brand', 'shop', 'priceFrom', 'id'], where: "status = 'published'" })
 // Merchant listing (own shop, newest first); also serves the foreign key.
 @Index({ name: 'product_shop_id_id_idx', properties: ['shop', 'id'] })
+// The merchant listing sorted by name or by price: one shop's rows already in that order, ties by id.
+@Index({ name: 'product_shop_name_idx', properties: ['shop', 'name', 'id'] })
+@Index({ name: 'product_shop_price_idx', properties: ['shop', 'priceFrom', 'id'] })
 @Check({ name: 'product_price_from_non_negative', expression: 'price_from >= 0' })
 @Trigger(sqlTrigger(`create trigger product_catalog_version_insert after insert on product referencing new table as new_rows
     for each statement execute function product_catalog_version_bump()`))

@@ -46,7 +46,7 @@ export class ProductResolver {
   }
 
   @Allow(Permission.ShopCatalogManage)
-  @Query(() => ProductPageType, { description: "Shop operator: the own shop's products in every state, newest first" })
+  @Query(() => ProductPageType, { description: "Shop operator: the own shop's products in every state, newest first unless `sort` says otherwise" })
   merchantProducts(@Args(() => MerchantProductListArgs) args: MerchantProductListArgs, @Ctx() { ctx }: GraphQLContext) {
     return merchant.listMerchantProducts(ctx, withoutNulls(args));
   }

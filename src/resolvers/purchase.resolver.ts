@@ -16,7 +16,7 @@ import { CouponChoiceInput } from './types/coupon.types.js';
 import { CheckoutInput, CheckoutPayload } from './types/checkout.types.js';
 import {
   AccountStats, CancelOrderInput, CancelOrderPayload, Cart, CheckoutPreview, ConfirmDeliveryInput, ConfirmDeliveryPayload, CreateShipmentInput,
-  CreateShipmentPayload, Invoice, IssueInvoiceInput, IssueInvoicePayload, Order, OrderItem, OrderListArgs, OrderPage, MergeCartInput, MergeCartPayload, PayCheckoutInput, PayCheckoutPayload, PayOrderInput, PayOrderPayload,
+  CreateShipmentPayload, Invoice, IssueInvoiceInput, IssueInvoicePayload, Order, OrderItem, OrderListArgs, OrderPage, ShopOrderListArgs, MergeCartInput, MergeCartPayload, PayCheckoutInput, PayCheckoutPayload, PayOrderInput, PayOrderPayload,
   RemoveCartItemInput, RemoveCartItemPayload, SetCartItemInput, SetCartItemPayload,
 } from './types/order.types.js';
 import { ProductType } from './types/catalog.types.js';
@@ -126,8 +126,8 @@ export class PurchaseResolver {
   }
 
   @Allow(Permission.ShopOrdersRead)
-  @Query(() => OrderPage, { description: "The operator's shop orders, newest first" })
-  merchantOrders(@Args(() => OrderListArgs) args: OrderListArgs, @Ctx() { ctx }: GraphQLContext) {
+  @Query(() => OrderPage, { description: "The operator's shop orders, newest first unless `sort` says otherwise" })
+  merchantOrders(@Args(() => ShopOrderListArgs) args: ShopOrderListArgs, @Ctx() { ctx }: GraphQLContext) {
     return orders.listShopOrders(ctx, withoutNulls(args));
   }
 

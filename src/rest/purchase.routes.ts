@@ -116,7 +116,7 @@ export function purchaseRoutes(router: Router) {
   });
 
   route(router, '/merchant/orders', {
-    get: { doc: { tag, summary: "The shop's orders", permission: Permission.ShopOrdersRead, query: orders.ListInput, response: OrderPage }, handle: ({ ctx, query }) => orders.listShopOrders(ctx, query) },
+    get: { doc: { tag, summary: "The shop's orders", permission: Permission.ShopOrdersRead, query: orders.ShopListInput, response: OrderPage }, handle: ({ ctx, query }) => orders.listShopOrders(ctx, query) },
   });
   route(router, '/merchant/orders/:orderId', {
     get: { doc: { tag, summary: 'One of the shop\'s orders', permission: Permission.ShopOrdersRead, response: Order, errors: orders.getShopOrderRefusals }, handle: ({ ctx, params }) => orders.getShopOrder(ctx, params) },

@@ -44,17 +44,20 @@ export const pageOf = <T>(items: T[], request: PageRequest, total: number): Page
 type Keyed = { [T in keyof Database]: Database[T] extends { id: number } ? T : never }[keyof Database];
 
 /**
- * One page of the ids a filtered typed query of one table selects, by id in `order`, with the total
- * of the whole filter counted in the same statement (a window count); only a page past the end
- * costs a second count.
+ * One page of the ids a filtered typed query of one table selects, by id in `order` (or by the column
+ * `by` first, ties by id, both in `order`), with the total of the whole filter counted in the same
+ * statement (a window count); only a page past the end costs a second count. `by` names its table
+ * (`Order.total`): a bare `total` would be the page's own output column of that name, the count.
  */
 export async function idPage<T extends Keyed>(
   rows: SelectQueryBuilder<Database, T, object>,
   paging: PageRequest,
   order: 'asc' | 'desc',
+  by?: string,
 ): Promise<{ ids: number[]; total: number }> {
   const id = sql.ref<number>('id');
-  const page = await rows
+  const sorted = by ? rows.orderBy(sql.ref(by), order) : rows;
+  const page = await sorted
     .select([id.as('id'), sql<number>`(count(*) over ())::int`.as('total')])
     .orderBy(id, order)
     .limit(paging.pageSize)

@@ -76,6 +76,8 @@ export async function startSmtpStandIn(): Promise<SmtpStandIn> {
       });
     },
   });
+  // A client that goes away mid-conversation (a server process killed while sending) is not the stand-in's error.
+  server.on('error', () => {});
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return {

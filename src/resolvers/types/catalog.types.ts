@@ -2,7 +2,8 @@ import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { ProductStatus } from '../../entities/product.entity.js';
 import { PageArgs, PageType } from './page.types.js';
 import { ContentKind } from '../../entities/home-content-item.entity.js';
-import { ContentKindEnum, ProductSort, ProductSortEnum, ProductStatusEnum, SortOrder, SortOrderEnum } from './enums.js';
+import { ContentKindEnum, MerchantProductSortEnum, ProductSort, ProductSortEnum, ProductStatusEnum, SortOrder, SortOrderEnum } from './enums.js';
+import type { MerchantProductSort } from '../../services/catalog/merchant-product.service.js';
 import { PayloadType } from './payload.types.js';
 import { putShopProfileRefusals } from '../../services/catalog/shop.service.js';
 import { publishProductRefusals, unpublishProductRefusals, upsertProductRefusals } from '../../services/catalog/merchant-product.service.js';
@@ -212,6 +213,7 @@ export class MerchantProductListArgs extends PageArgs {
   @Field(() => Int, { nullable: true, description: 'One product of the shop by id, in any state' }) id?: number | null;
   @Field(() => String, { nullable: true, description: "Words the product's name contains, case-insensitive; at most 200 characters" }) q?: string | null;
   @Field(() => Boolean, { nullable: true, description: 'true: only products with a SKU whose stock is below STOCK_LOW_THRESHOLD' }) lowStock?: boolean | null;
+  @Field(() => MerchantProductSortEnum, { nullable: true, description: 'Default: newest first' }) sort?: MerchantProductSort | null;
 }
 
 export const ReplaceBrandsPayload = PayloadType('ReplaceBrands', 'brands', () => [BrandType], 'The stored list, in order');

@@ -20,6 +20,8 @@ import { PaymentRefundStatus, PaymentStatus } from '../../entities/payment.entit
 import { PAYMENT_METHODS, type PaymentMethod } from '../../config.js';
 import { CouponState } from '../../services/promotions/coupon.service.js';
 import { FlashSaleState } from '../../services/promotions/flash-sale.service.js';
+import { MerchantProductSort } from '../../services/catalog/merchant-product.service.js';
+import { ShopOrderSort } from '../../services/orders/order.service.js';
 import { MergeOutcome } from '../../services/checkout/cart.service.js';
 import type { InvoiceView } from '../../services/orders/invoice.service.js';
 import { EventTypes } from '../../services/events/event-types.js';
@@ -98,6 +100,8 @@ export const ProductSortEnum = schemaEnum(ProductSort, 'ProductSort', 'Sort key 
   sales: 'soldCount; best sellers first unless `order` says otherwise',
 });
 export const SortOrderEnum = schemaEnum(SortOrder, 'SortOrder');
+export const MerchantProductSortEnum = schemaEnum(MerchantProductSort, 'MerchantProductSort', "The order of the shop's own product list: newest or oldest first, by name, or by lowest SKU price; ties by id");
+export const ShopOrderSortEnum = schemaEnum(ShopOrderSort, 'ShopOrderSort', "The order of the shop's order list: newest or oldest first, or by total; ties by id");
 export const OrderStatusEnum = schemaEnum(
   OrderStatus,
   'OrderStatus',

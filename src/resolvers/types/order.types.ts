@@ -7,7 +7,8 @@ import { ShopRef } from '../../services/catalog/catalog-views.js';
 import { ShippingAddressView } from '../../services/shipping/shipping-address.js';
 import { OrderItemView, OrderView, ShipmentPartView, ShipmentView } from '../../services/orders/order-view.js';
 import { PayloadType } from './payload.types.js';
-import { InvoiceStatusEnum, ItemPricingEnum, MergeOutcomeEnum, OrderStatusEnum, RegionCodeEnum, type InvoiceStatus } from './enums.js';
+import { InvoiceStatusEnum, ItemPricingEnum, MergeOutcomeEnum, OrderStatusEnum, RegionCodeEnum, ShopOrderSortEnum, type InvoiceStatus } from './enums.js';
+import type { ShopOrderSort } from '../../services/orders/order.service.js';
 import type { RegionCode } from '../../services/shipping/regions.js';
 import type { MergeOutcome } from '../../services/checkout/cart.service.js';
 import { createShipmentRefusals } from '../../services/orders/shipment.service.js';
@@ -212,6 +213,11 @@ export class ShippingAddressInput {
 @ArgsType()
 export class OrderListArgs extends PageArgs {
   @Field(() => OrderStatusEnum, { nullable: true }) status?: OrderStatus | null;
+}
+
+@ArgsType()
+export class ShopOrderListArgs extends OrderListArgs {
+  @Field(() => ShopOrderSortEnum, { nullable: true, description: 'Default: newest first' }) sort?: ShopOrderSort | null;
 }
 
 export const SetCartItemPayload = PayloadType('SetCartItem', 'cart', () => Cart, 'The cart after the change', setCartItemRefusals);

@@ -94,6 +94,7 @@ export class LateMoney {
   @Field(() => PaymentMethodEnum) method!: PaymentMethod;
   @Field(() => String, { nullable: true }) providerReference!: string | null;
   @Field(() => Int) customerId!: number;
+  @Field(() => String, { description: "The customer's display name" }) customerName!: string;
   @Field(() => Int) amount!: number;
   @Field(() => PaymentRefundStatusEnum) status!: PaymentRefundStatus;
   @Field(() => [Int], { description: "The payment's orders its capture could not pay" }) unpaidOrderIds!: number[];

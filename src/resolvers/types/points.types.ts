@@ -27,6 +27,7 @@ export class PointsProductPage extends PageType(PointsProductType) {}
 export class RedemptionType {
   @Field(() => Int) id!: number;
   @Field(() => Int) customerId!: number;
+  @Field(() => String, { description: "The customer's display name" }) customerName!: string;
   @Field(() => Int) pointsProductId!: number;
   @Field(() => RedemptionStatusEnum) status!: RedemptionStatus;
   @Field({ description: 'Product name when redeemed' }) productName!: string;

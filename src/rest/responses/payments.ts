@@ -101,6 +101,7 @@ export const LateMoney = named(
     method: z.enum(PAYMENT_METHODS),
     providerReference: z.string().nullable(),
     customerId: id,
+    customerName: z.string().describe("The customer's display name"),
     amount: money,
     status: z.enum(PaymentRefundStatus),
     unpaidOrderIds: z.array(id),

@@ -25,6 +25,7 @@ export const Redemption = named(
   z.strictObject({
     id,
     customerId: id,
+    customerName: z.string().describe("The customer's display name"),
     pointsProductId: id,
     status: z.enum(RedemptionStatus),
     productName: z.string(),

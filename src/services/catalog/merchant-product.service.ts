@@ -12,7 +12,8 @@ import type { ServiceContext } from '../../shared/context.js';
 import { requireShopPermission } from '../../shared/guards.js';
 import { Permission } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { httpUrl, idParam, money, parseInput, quantity, queryFlag, NOT_BLANK, z } from '../../shared/validate.js';
+import { idParam, parseInput, queryFlag, z } from '../../shared/validate.js';
+import { UpsertInput } from './product.inputs.js';
 import { pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { productViewOf, toSkuView, type MerchantProductView } from './catalog-views.js';
 import { soldCounts } from './sold-count.js';
@@ -29,8 +30,26 @@ import { auditedRows } from '../../shared/audit.js';
  * (`held`: its shop is suspended or closed, shops/shop-lifecycle.ts). Edits keep the state.
  */
 
+/**
+ * The orders of the shop console's product table, each the order of an index within one shop
+ * (product_shop_id_id_idx, product_shop_name_idx, product_shop_price_idx), ties by id.
+ */
+export const MerchantProductSort = { Newest: 'newest', Oldest: 'oldest', NameAsc: 'name_asc', NameDesc: 'name_desc', PriceAsc: 'price_asc', PriceDesc: 'price_desc' } as const;
+export type MerchantProductSort = (typeof MerchantProductSort)[keyof typeof MerchantProductSort];
+
+const PRODUCT_ORDER: Record<MerchantProductSort, { name?: 'asc' | 'desc'; priceFrom?: 'asc' | 'desc'; id: 'asc' | 'desc' }> = {
+  newest: { id: 'desc' },
+  oldest: { id: 'asc' },
+  name_asc: { name: 'asc', id: 'asc' },
+  name_desc: { name: 'desc', id: 'desc' },
+  price_asc: { priceFrom: 'asc', id: 'asc' },
+  price_desc: { priceFrom: 'desc', id: 'desc' },
+};
+
 export const ListInput = z.strictObject({
   status: z.enum(ProductStatus).optional(),
+  /** The table's order; newest first when left out. */
+  sort: z.enum(MerchantProductSort).optional(),
   /** One product of the shop, in any state (the console's editor opens it by id). */
   id: idParam.optional(),
   /** Words the product's name contains, case-insensitive (the shop console's search box). */
@@ -40,43 +59,7 @@ export const ListInput = z.strictObject({
   ...pageFields,
 });
 
-const SkuInput = z.strictObject({
-  /** An existing SKU of this product; without id a SKU is created. */
-  id: idParam.nullish(),
-  name: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(120),
-  price: money,
-  /**
-   * Sets the stock. Required for a new SKU; left out on an existing SKU the stock stays as it is, so
-   * an edit cannot overwrite units sold since the merchant read them. On an existing SKU it is a
-   * stock-take: the counted figure replaces whatever concurrent sales left.
-   */
-  stock: quantity.nullish(),
-  /** Existing SKUs only: adds (or with a minus, removes) units in one guarded update, race-safe with sales. */
-  stockDelta: z.number().int().min(-1_000_000).max(1_000_000).nullish(),
-});
-
-export const UpsertInput = z
-  .strictObject({
-    id: idParam.nullish(),
-    name: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(200),
-    description: z.string().trim().max(10_000).nullish(),
-    imageUrl: httpUrl().nullish(),
-    categoryId: idParam,
-    brandId: idParam.nullish(),
-    skus: z.array(SkuInput).min(1, 'a product needs at least one SKU').max(100),
-  })
-  .superRefine((input, issue) => {
-    const seen = new Set<number>();
-    input.skus.forEach((sku, i) => {
-      if (sku.id == null && sku.stock == null) issue.addIssue({ code: 'custom', path: ['skus', i, 'stock'], message: 'a new SKU needs its stock' });
-      if (sku.id == null && sku.stockDelta != null) issue.addIssue({ code: 'custom', path: ['skus', i, 'stockDelta'], message: 'only an existing SKU takes a stock delta' });
-      if (sku.stock != null && sku.stockDelta != null) issue.addIssue({ code: 'custom', path: ['skus', i, 'stockDelta'], message: 'send a stock or a stock delta, not both' });
-      if (sku.id != null) {
-        if (seen.has(sku.id)) issue.addIssue({ code: 'custom', path: ['skus', i, 'id'], message: 'appears twice in the list' });
-        seen.add(sku.id);
-      }
-    });
-  });
+export { UpsertInput };
 
 /**
  * The operator's own product with its row locked until the transaction ends: edits of one product
@@ -105,7 +88,7 @@ async function ownProductView(em: EntityManager, product: Product): Promise<Merc
   return view;
 }
 
-/** The operator's products in every state, newest first, with their SKUs; optionally by status, name words, low stock. */
+/** The operator's products in every state, newest first unless `sort` says otherwise, with their SKUs; optionally by status, name words, low stock. */
 export async function listMerchantProducts(ctx: ServiceContext, input: unknown = {}): Promise<Page<MerchantProductView>> {
   const { shopId } = requireShopPermission(ctx, Permission.ShopCatalogManage);
   const q = parseInput(ListInput, input);
@@ -119,7 +102,7 @@ export async function listMerchantProducts(ctx: ServiceContext, input: unknown =
       ...(q.q && { name: { $ilike: containsPattern(q.q) } }),
       ...(q.lowStock && { skus: { stock: { $lt: ctx.config.stockLowThreshold } } }),
     },
-    { populate: ['shop', 'skus'], orderBy: { id: 'desc' }, ...pageWindow(q) },
+    { populate: ['shop', 'skus'], orderBy: PRODUCT_ORDER[q.sort ?? MerchantProductSort.Newest], ...pageWindow(q) },
   );
   return pageOf(await merchantViews(ctx.em, products), q, total);
 }

@@ -3,7 +3,8 @@ import type { ServiceContext } from '../../shared/context.js';
 import { requirePlatformPermission } from '../../shared/guards.js';
 import { Permission } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { httpUrl, idParam, parseInput, z } from '../../shared/validate.js';
+import { idParam, parseInput, z } from '../../shared/validate.js';
+import { ProfileInput } from './shop-profile.inputs.js';
 import { pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { Shop, ShopStatus } from '../../entities/shop.entity.js';
 import { ShopProfile } from '../../entities/shop-profile.entity.js';
@@ -14,13 +15,7 @@ import { auditedWrite } from '../../shared/audit.js';
 
 export const ListShopsInput = z.strictObject({ ...pageFields });
 export const Slug = z.string().min(1).max(80);
-export const ProfileInput = z.strictObject({
-  logoUrl: httpUrl(),
-  description: z.string().trim().max(2000).nullish(),
-  bannerUrl: httpUrl().nullish(),
-  contactPhone: z.string().trim().max(40).nullish(),
-  address: z.string().trim().max(300).nullish(),
-});
+export { ProfileInput };
 
 /** A shop with its profile loaded (the key is there even when the shop has none). */
 function toShopView(shop: Shop): ShopView {

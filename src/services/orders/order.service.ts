@@ -14,25 +14,42 @@ import { OPEN_REFUND_STATES, transitionOrder, transitionOrders, transitionRefuse
 import { refusals } from '../../error-codes.js';
 
 export const ListInput = z.object({ ...pageFields, status: z.enum(OrderStatus).optional() });
+
+/** The orders of the shop console's order table, each an index's order within one shop (shop_order_shop_id_id_index, shop_order_shop_total_idx), ties by id. */
+export const ShopOrderSort = { Newest: 'newest', Oldest: 'oldest', TotalAsc: 'total_asc', TotalDesc: 'total_desc' } as const;
+export type ShopOrderSort = (typeof ShopOrderSort)[keyof typeof ShopOrderSort];
+const ORDER_SORTS: Record<ShopOrderSort, { by?: 'Order.total'; direction: 'asc' | 'desc' }> = {
+  newest: { direction: 'desc' },
+  oldest: { direction: 'asc' },
+  total_asc: { by: 'Order.total', direction: 'asc' },
+  total_desc: { by: 'Order.total', direction: 'desc' },
+};
+
+/** The shop's list takes a `sort` besides the customer's filters; newest first when left out. */
+export const ShopListInput = ListInput.extend({ sort: z.enum(ShopOrderSort).optional() });
 const OrderRef = z.object({ orderId: id });
 
-/** Lists orders of one customer or one shop, newest first, with their items (a constant number of queries). */
-async function listOrders(ctx: ServiceContext, owner: { column: 'customer' | 'shop'; id: number }, input: unknown): Promise<Page<OrderView>> {
-  const { status, ...paging } = parseInput(ListInput, input ?? {});
+/** Lists orders of one customer or one shop, newest first unless the shop's `sort` says otherwise, with their items (a constant number of queries). */
+async function listOrders(
+  ctx: ServiceContext,
+  owner: { column: 'customer' | 'shop'; id: number },
+  { status, sort, ...paging }: z.output<typeof ShopListInput>,
+): Promise<Page<OrderView>> {
   let orders = typedSql(ctx.em).selectFrom('Order').where(owner.column, '=', owner.id);
   if (status) orders = orders.where('status', '=', status);
-  const { ids, total } = await idPage(orders, paging, 'desc');
+  const { by, direction } = ORDER_SORTS[sort ?? ShopOrderSort.Newest];
+  const { ids, total } = await idPage(orders, paging, direction, by);
   return pageOf(await orderViews(ctx.em, ids), paging, total);
 }
 
 export function listMyOrders(ctx: ServiceContext, input: unknown): Promise<Page<OrderView>> {
   const customer = requireCustomer(ctx);
-  return listOrders(ctx, { column: 'customer', id: customer.userId }, input);
+  return listOrders(ctx, { column: 'customer', id: customer.userId }, parseInput(ListInput, input ?? {}));
 }
 
 export function listShopOrders(ctx: ServiceContext, input: unknown): Promise<Page<OrderView>> {
   const operator = requireShopPermission(ctx, Permission.ShopOrdersRead);
-  return listOrders(ctx, { column: 'shop', id: operator.shopId }, input);
+  return listOrders(ctx, { column: 'shop', id: operator.shopId }, parseInput(ShopListInput, input ?? {}));
 }
 
 export const getMyOrderRefusals = refusals('NOT_FOUND');

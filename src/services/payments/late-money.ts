@@ -22,6 +22,8 @@ export interface LateMoneyView {
   method: PaymentMethod;
   providerReference: string | null;
   customerId: number;
+  /** The customer's display name, so the desk sees who it is without another lookup. */
+  customerName: string;
   amount: number;
   status: PaymentRefundStatus;
   /** The payment's orders its capture could not pay. */
@@ -52,7 +54,8 @@ async function lateMoneyViews(ctx: ServiceContext, ids: readonly number[]): Prom
   const rows = await db
     .selectFrom('PaymentRefund as r')
     .innerJoin('Payment as p', 'p.id', 'r.payment')
-    .select(['r.id', 'r.payment', 'p.provider', 'p.providerReference', 'p.customer', 'r.amount', 'r.status', 'r.providerReference as refundReference', 'r.createdAt', 'r.updatedAt'])
+    .innerJoin('User as u', 'u.id', 'p.customer')
+    .select(['r.id', 'r.payment', 'p.provider', 'p.providerReference', 'p.customer', 'u.displayName as customerName', 'r.amount', 'r.status', 'r.providerReference as refundReference', 'r.createdAt', 'r.updatedAt'])
     .where('r.id', 'in', [...ids])
     .execute();
   const unpaid = await db.selectFrom('PaymentOrder').select(['payment', 'order']).where('payment', 'in', rows.map((r) => r.payment)).where('captured', '=', false).orderBy('order').execute();
@@ -61,7 +64,7 @@ async function lateMoneyViews(ctx: ServiceContext, ids: readonly number[]): Prom
     const row = byId.get(id);
     if (!row) return [];
     return [{
-      id: row.id, paymentId: row.payment, method: row.provider, providerReference: row.providerReference, customerId: row.customer,
+      id: row.id, paymentId: row.payment, method: row.provider, providerReference: row.providerReference, customerId: row.customer, customerName: row.customerName,
       amount: row.amount, status: row.status, unpaidOrderIds: unpaid.filter((u) => u.payment === row.payment).map((u) => u.order),
       refundReference: row.refundReference, createdAt: row.createdAt, updatedAt: row.updatedAt,
     }];

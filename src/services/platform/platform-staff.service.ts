@@ -14,6 +14,7 @@ import { requirePlatformPermission, requireUser } from '../../shared/guards.js';
 import { Permission } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { emailAddress, id, parseInput, z } from '../../shared/validate.js';
+import { InvitationFields } from '../shops/invitation.inputs.js';
 import { toDate } from '../../shared/values.js';
 import { auditAs, auditedWrite } from '../../shared/audit.js';
 import { ensureZeroBalances } from '../accounts/ledger.service.js';
@@ -36,7 +37,7 @@ export { StaffInvitationView, StaffMemberView } from './staff-views.js';
 
 export type SentStaffInvitation = SentLink<StaffInvitationView>;
 
-export const InviteStaffInput = z.strictObject({ email: emailAddress, role: z.enum(PlatformRole) });
+export const InviteStaffInput = InvitationFields.extend({ role: z.enum(PlatformRole) });
 export const AcceptStaffInvitationInput = AcceptLinkInput;
 export const StaffRef = z.strictObject({ userId: id });
 export const ChangeStaffRoleInput = StaffRef.extend({ role: z.enum(PlatformRole) });

@@ -2,6 +2,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 import { sql } from 'kysely';
 import { conflict, notFound, refused } from '../../errors.js';
 import { typedSql, type Database } from '../../db/typed-sql.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { PointsProduct } from '../../entities/points-product.entity.js';
 import { EventTypes } from '../events/event-types.js';
 import { Redemption, RedemptionStatus } from '../../entities/redemption.entity.js';
@@ -38,6 +39,8 @@ export interface PointsProductView {
 export interface RedemptionView {
   id: number;
   customerId: number;
+  /** The customer's display name, so the fulfilment desk sees who it is. */
+  customerName: string;
   pointsProductId: number;
   status: RedemptionStatus;
   productName: string;
@@ -111,11 +114,24 @@ function toProductView(p: ProductRow): PointsProductView {
 /** A relation as an entity holds it (a reference) or as a typed row does (its key). */
 const keyOf = (relation: number | { id: number }) => (typeof relation === 'number' ? relation : relation.id);
 
-/** From the entity (redeemed, listed) or from the row a typed update returns (fulfilled). */
-function toRedemptionView(r: Redemption | Database['Redemption']): RedemptionView {
+/** The display names of these customers, in one query. */
+async function customerNames(em: EntityManager, userIds: readonly number[]): Promise<Map<number, string>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await typedSql(em).selectFrom('User').select(['id', 'displayName']).where('id', 'in', [...new Set(userIds)]).execute();
+  return new Map(rows.map((r) => [r.id, r.displayName]));
+}
+
+/** Views of redemptions from the entity (redeemed, listed) or from the row a typed update returns (fulfilled), with their customers' names. */
+async function redemptionViews(em: EntityManager, redemptions: readonly (Redemption | Database['Redemption'])[]): Promise<RedemptionView[]> {
+  const names = await customerNames(em, redemptions.map((r) => keyOf(r.user)));
+  return redemptions.map((r) => toRedemptionView(r, names.get(keyOf(r.user)) ?? ''));
+}
+
+function toRedemptionView(r: Redemption | Database['Redemption'], customerName: string): RedemptionView {
   return {
     id: r.id,
     customerId: keyOf(r.user),
+    customerName,
     pointsProductId: keyOf(r.pointsProduct),
     status: r.status,
     productName: r.productName,
@@ -257,7 +273,7 @@ export async function redeemPointsProduct(ctx: ServiceContext, productId: unknow
       customerId: actor.userId,
       payload: { redemptionId: redemption.id, pointsProductId: id, quantity: data.quantity, points: pointsTotal },
     });
-    return toRedemptionView(redemption);
+    return (await redemptionViews(tx.em, [redemption]))[0];
   });
 }
 
@@ -270,7 +286,7 @@ async function listRedemptions(
   if (filter.userId !== undefined) where.user = filter.userId;
   if (filter.status !== undefined) where.status = filter.status;
   const [redemptions, total] = await ctx.em.findAndCount(Redemption, where, { orderBy: { id: 'desc' }, ...pageWindow(paging) });
-  return pageOf(redemptions.map(toRedemptionView), paging, total);
+  return pageOf(await redemptionViews(ctx.em, redemptions), paging, total);
 }
 
 /** The calling customer's own redemptions, newest first (optionally of one status). */
@@ -308,7 +324,7 @@ export async function fulfilRedemption(ctx: ServiceContext, redemptionId: unknow
         .executeTakeFirst(),
     ),
   );
-  if (row) return toRedemptionView(row);
+  if (row) return (await redemptionViews(ctx.em, [row]))[0];
   const current = await db.selectFrom('Redemption').select('status').where('id', '=', id).executeTakeFirst();
   if (!current) throw notFound('Redemption', { id });
   throw conflict('REDEMPTION_NOT_PENDING', `Only a redemption pending fulfillment can be fulfilled; this one is ${current.status}`, {

@@ -12,7 +12,8 @@ import { Role } from '../../entities/user.entity.js';
 import { requireCustomer, requireShopPermission } from '../../shared/guards.js';
 import { Permission } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { dateTime, id, money, onceFieldsFit, parseInput, quantity, NOT_BLANK, z } from '../../shared/validate.js';
+import { id, parseInput, z } from '../../shared/validate.js';
+import { COUPON_SPELLINGS, couponTermsSchemas } from './coupon.inputs.js';
 import { pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { refusals } from '../../error-codes.js';
 import { refuseInactiveShops } from '../catalog/shop-status.js';
@@ -113,67 +114,16 @@ function couponView(c: Loaded<Coupon, 'shop'>, now: Date): CouponView {
   };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Terms: one validation for create and for the merged result of an edit.
-
-/** The message for a field a discount kind needs when it is left out (or null). */
-type Needed = { error: (issue: { input?: unknown }) => string | undefined };
-const needed = (message: string): Needed => ({ error: (issue) => (issue.input == null ? message : undefined) });
-const positiveMoney = (params?: Needed) => z.number(params).int().min(1, 'must be a positive amount in minor units').max(2_000_000_000);
-const percent = (params?: Needed) => z.number(params).int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100');
-/** A field the other discount kind has: left out or null. */
-const otherKinds = (message: string) => z.null({ error: message }).optional();
-
-const TermFields = {
-  name: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(120),
-  discountKind: z.enum(DiscountKind),
-  amountOff: positiveMoney().nullish(),
-  percentOff: percent().nullish(),
-  maxDiscount: positiveMoney().nullish(),
-  minOrderAmount: money,
-  validFrom: dateTime.nullish(),
-  validUntil: dateTime.nullish(),
-  validDays: z.number().int().min(1).max(3650).nullish(),
-  claimStock: quantity,
-  status: z.enum(CouponTemplateStatus),
-};
-
-const CommonTerms = { ...TermFields, minOrderAmount: money.default(0), status: TermFields.status.default(CouponTemplateStatus.Active) };
-
-/**
- * The terms of a template, one form per discount kind (`discount_kind` tells which): `fixed` takes
- * `amount_off`, `percent` takes `percent_off` and an optional cap `max_discount`. The validity
- * window is either `valid_from` and `valid_until`, or `valid_days` from the claim.
- */
-export const Terms = z
-  .discriminatedUnion('discountKind', [
-    z.strictObject({
-      ...CommonTerms,
-      discountKind: z.literal(DiscountKind.Fixed),
-      amountOff: positiveMoney(needed('a fixed discount needs amount_off')),
-      percentOff: otherKinds('percent_off belongs to a percent discount'),
-      maxDiscount: otherKinds('max_discount caps a percent discount only'),
-    }),
-    z.strictObject({
-      ...CommonTerms,
-      discountKind: z.literal(DiscountKind.Percent),
-      percentOff: percent(needed('a percent discount needs percent_off')),
-      amountOff: otherKinds('amount_off belongs to a fixed discount'),
-    }),
-  ])
-  .superRefine((t, issue) => {
-    const problem = (path: string, message: string) => issue.addIssue({ code: 'custom', path: [path], message });
-    if (t.validDays != null) {
-      if (t.validFrom != null || t.validUntil != null) problem('validDays', 'give either valid_days or valid_from and valid_until, not both');
-    } else if (t.validFrom == null || t.validUntil == null) {
-      problem(t.validFrom == null ? 'validFrom' : 'validUntil', 'give valid_from and valid_until, or valid_days');
-    } else if (t.validUntil <= t.validFrom) {
-      problem('validUntil', 'the window must end after it starts');
-    }
-  }, onceFieldsFit);
+// Terms: one validation for create and for the merged result of an edit (coupon.inputs.ts), in the
+// entities' spellings, which the web app's copy of them must match.
+const { Terms, Patch } = couponTermsSchemas(DiscountKind, CouponTemplateStatus);
 type Terms = z.output<typeof Terms>;
-
-export const Patch = z.object(TermFields).partial().extend({ templateId: id }).strict();
+export { Terms, Patch };
+const sameSpellings: { [K in keyof typeof COUPON_SPELLINGS.kinds]: `${(typeof DiscountKind)[K]}` } & { [K in keyof typeof COUPON_SPELLINGS.statuses]: `${(typeof CouponTemplateStatus)[K]}` } = {
+  ...COUPON_SPELLINGS.kinds,
+  ...COUPON_SPELLINGS.statuses,
+};
+void sameSpellings;
 
 const TemplateRef = z.object({ templateId: id });
 export const MerchantListInput = z.object({ ...pageFields, status: z.enum(CouponTemplateStatus).optional() });

@@ -11,7 +11,8 @@ import type { ServiceContext } from '../../shared/context.js';
 import { requireShopPermission } from '../../shared/guards.js';
 import { Permission } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { dateTime, idParam, money, onceFieldsFit, parseInput, quantity, queryFlag, NOT_BLANK, z } from '../../shared/validate.js';
+import { idParam, parseInput, queryFlag, z } from '../../shared/validate.js';
+import { SessionInput, UpdateInput } from './flash-sale.inputs.js';
 import { PageQuery, pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { refusals } from '../../error-codes.js';
 import { auditedWrite } from '../../shared/audit.js';
@@ -61,37 +62,11 @@ export interface FlashSaleView {
   items: FlashSaleItemView[];
 }
 
-/** An ISO 8601 date-time with an offset (REST), or a Date (GraphQL's DateTimeISO). */
-
-const ItemInput = z
-  .object({
-    skuId: idParam,
-    activityPrice: money,
-    reservedStock: quantity,
-    perCustomerLimit: z.number().int().min(1).max(1_000_000),
-  })
-  .strict();
-
-const SessionFields = z
-  .object({
-    name: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(120),
-    startsAt: dateTime,
-    endsAt: dateTime,
-    items: z.array(ItemInput).min(1).max(100),
-  })
-  .strict();
-
-type Session = z.output<typeof SessionFields>;
-type ItemInput = z.output<typeof ItemInput>;
-
-const checked = <S extends z.ZodType<Session>>(schema: S) =>
-  schema
-    .refine((s) => s.endsAt > s.startsAt, { ...onceFieldsFit, path: ['endsAt'], message: 'must be after startsAt' })
-    .refine((s) => new Set(s.items.map((i) => i.skuId)).size === s.items.length, { path: ['items'], message: 'a SKU may appear only once' });
+type Session = z.output<typeof SessionInput>;
+type ItemInput = Session['items'][number];
 
 const SessionRef = z.object({ flashSaleId: idParam });
-export const SessionInput = checked(SessionFields);
-export const UpdateInput = checked(SessionFields.extend({ flashSaleId: idParam }));
+export { SessionInput, UpdateInput };
 export const DiscoverInput = z.object({ ...pageFields, includeUpcoming: queryFlag.default(false), shopId: idParam.optional(), productId: idParam.optional() });
 
 /** What a view needs loaded: the shop, and each item's SKU with its product. */

@@ -11,6 +11,7 @@ import { requirePlatformPermission } from '../../shared/guards.js';
 import { Permission } from '../../shared/permissions.js';
 import { emit, inTransaction } from '../../shared/transaction.js';
 import { id, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
+import { BatchInput } from './payout.inputs.js';
 import { PLATFORM_CLEARING, transferHeld } from '../accounts/ledger.service.js';
 import { auditedWrite } from '../../shared/audit.js';
 
@@ -64,7 +65,6 @@ async function findBatch(ctx: ServiceContext, batchId: number): Promise<PayoutBa
   return { ...batch, payouts, total: payouts.reduce((sum, p) => sum + p.amount, 0) };
 }
 
-const BatchInput = z.object({ threshold: z.number().int().min(1, 'must be at least one minor unit (0.01)').max(1_000_000_000, 'must be at most 1,000,000,000 minor units') });
 
 export const createPayoutBatchRefusals = refusals('FORBIDDEN', 'VALIDATION_FAILED');
 

@@ -12,7 +12,8 @@ import type { ServiceContext } from '../../shared/context.js';
 import { requireShopPermission, requireUser } from '../../shared/guards.js';
 import { Permission, SHOP_ROLE_PERMISSIONS } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
-import { emailAddress, id, parseInput, z } from '../../shared/validate.js';
+import { id, parseInput, z } from '../../shared/validate.js';
+import { InvitationFields } from './invitation.inputs.js';
 import { toDate } from '../../shared/values.js';
 import type { InvitationView, JoinedShopView, MemberView } from './member-views.js';
 import { AcceptLinkInput, type SentLink, newLink, linkTokenHash, refuseClosedLink, refuseOtherEmail } from '../../shared/one-time-link.js';
@@ -29,7 +30,7 @@ export { InvitationView, MemberView } from './member-views.js';
 
 export type SentInvitation = SentLink<InvitationView>;
 
-export const InviteMemberInput = z.strictObject({ email: emailAddress, role: z.enum(ShopRole) });
+export const InviteMemberInput = InvitationFields.extend({ role: z.enum(ShopRole) });
 export const AcceptInvitationInput = AcceptLinkInput;
 export const MemberRef = z.strictObject({ userId: id });
 export const ChangeMemberRoleInput = MemberRef.extend({ role: z.enum(ShopRole) });

@@ -263,28 +263,55 @@ export class FormErrors {
   }
 }
 
-/** A labelled input with its server error under it (`aria-invalid`, `aria-describedby`). */
-export function Field({ label, name, error, children }: { label: string; name: string; error?: string; children: (props: { id: string; name: string; 'aria-invalid': boolean; 'aria-describedby'?: string }) => ReactNode }) {
+/** The attributes a checked input carries: its id, name, and `aria-invalid` and `aria-describedby` while a message shows under it. */
+export interface CheckedInputProps {
+  id: string;
+  name: string;
+  'aria-invalid': boolean;
+  'aria-describedby'?: string;
+}
+
+/**
+ * A labelled input with its message under it (`aria-invalid`, `aria-describedby`): `problem` is what
+ * the form's own check (`useFormCheck`) finds as it is typed, `error` the server's refusal of the
+ * field, shown while no problem is.
+ */
+export function Field({ label, name, error, problem, children }: { label: string; name: string; error?: string; problem?: string; children: (props: CheckedInputProps) => ReactNode }) {
   const id = `f-${name.replace(/\W/g, '-')}`;
   // A refused form takes the keyboard to its first field marked invalid, so the person reads the
   // message there and fixes it, instead of staying on the button (each field checks whether it is
-  // that first one; only it moves the focus).
+  // that first one; only it moves the focus). The form's own problems move it only on submit
+  // (`useFormCheck`): typing in one field never sends the keyboard to another.
   useEffect(() => {
     if (!error) return;
     const input = document.getElementById(id);
     if (input && input.closest('form')?.querySelector('[aria-invalid="true"]') === input) input.focus();
   }, [error, id]);
+  const message = problem ?? error;
   return (
-    <div className={`field${error ? ' field-error' : ''}`}>
+    <div className={`field${message ? ' field-error' : ''}`}>
       <label htmlFor={id}>{label}</label>
-      {children({ id, name, 'aria-invalid': Boolean(error), 'aria-describedby': error ? `${id}-error` : undefined })}
-      {error ? (
-        <p id={`${id}-error`} className="field-message" role="alert">
-          {error}
-        </p>
-      ) : null}
+      {children(checkedProps(id, name, message))}
+      <FieldMessage id={id} message={message} />
     </div>
   );
+}
+
+/** The attributes of an input with `message` (or none) under it, for inputs laid out without `Field` (a table's cells). */
+export const checkedProps = (id: string, name: string, message: string | undefined): CheckedInputProps => ({
+  id,
+  name,
+  'aria-invalid': Boolean(message),
+  'aria-describedby': message ? `${id}-error` : undefined,
+});
+
+/** The message under an input whose id is `id` (`checkedProps` points to it). */
+export function FieldMessage({ id, message }: { id: string; message: string | undefined }) {
+  return message ? (
+    <p id={`${id}-error`} className="field-message" role="alert">
+      {message}
+    </p>
+  ) : null;
 }
 
 /** The outcome of a mutation: its refusal (top-level error or user errors) or nothing. */

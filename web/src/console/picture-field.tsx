@@ -12,7 +12,7 @@ const ACCEPT = 'image/jpeg,image/png,image/webp,image/gif,image/avif';
  * picture's address in the field, with a preview. The address stays editable: a picture elsewhere
  * can still be linked. The field's own server refusal (`error`) shows under it like any field's.
  */
-export function PictureField({ label, name, fieldId = name, defaultValue, library, error }: {
+export function PictureField({ label, name, fieldId = name, defaultValue, library, problem: formProblem, error }: {
   label: string;
   /** The form field's name (what the form reads). */
   name: string;
@@ -20,6 +20,8 @@ export function PictureField({ label, name, fieldId = name, defaultValue, librar
   fieldId?: string;
   defaultValue: string | null | undefined;
   library: 'shop' | 'platform';
+  /** What the form's own check found (form-check.tsx), shown before the server's refusal. */
+  problem?: string;
   error?: string;
 }) {
   const { session, shopId } = useSession();
@@ -28,13 +30,17 @@ export function PictureField({ label, name, fieldId = name, defaultValue, librar
   const id = useId();
   const inputId = `f-${fieldId.replace(/\W/g, '-')}`;
   const fileId = `${id}-file`;
-  const problem = state.problem ?? error;
+  const problem = state.problem ?? formProblem ?? error;
   // A refused form takes the keyboard to its first invalid field, as `Field` does.
   useEffect(() => {
     if (!error) return;
     const input = document.getElementById(inputId);
     if (input && input.closest('form')?.querySelector('[aria-invalid="true"]') === input) input.focus();
   }, [error, inputId]);
+  // The upload sets the field's value itself: the form's own check hears of it as of typing.
+  useEffect(() => {
+    document.getElementById(inputId)?.dispatchEvent(new Event('input', { bubbles: true }));
+  }, [url, inputId]);
   const upload = async (file: File) => {
     setState({ busy: true, problem: null, uploaded: null });
     try {

@@ -1,5 +1,8 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Field, text, when } from './kit';
+import { lazySchema, useFormCheck } from './form-check';
+
+const invitationSchema = lazySchema(() => import('../../../src/services/shops/invitation.inputs').then((m) => m.InvitationFields));
 
 /**
  * The pieces both staff screens are made of (a shop's members, the platform's staff): roles chosen
@@ -92,9 +95,12 @@ export function InviteForm<R extends string>({ label, roles, defaultRole, page, 
   send: (email: string, role: R) => Promise<SentInvite | null>;
 }) {
   const [sent, setSent] = useState<SentInvite | null>(null);
+  // The address by the rule the server parses it with, as it is typed; the role is one of the select's.
+  const check = useFormCheck(invitationSchema, (data) => ({ email: text(data.get('email')) }));
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
+    if (!(await check.check())) return;
     const data = new FormData(form);
     const answer = await send(text(data.get('email')), String(data.get('role')) as R);
     if (answer) {
@@ -106,8 +112,8 @@ export function InviteForm<R extends string>({ label, roles, defaultRole, page, 
     <section aria-labelledby="invite">
       <h2 id="invite">Invite someone</h2>
       {sent ? <InviteLink {...sent} page={page} /> : null}
-      <form onSubmit={submit} noValidate aria-label={label}>
-        <Field label="Email" name="invite-email" error={action.errors.of('email')}>
+      <form {...check.form} onSubmit={submit} aria-label={label}>
+        <Field label="Email" name="invite-email" {...check.field('email', action.errors.of('email'))}>
           {(props) => <input {...props} name="email" type="email" autoComplete="off" />}
         </Field>
         <Field label="Role" name="invite-role" error={action.errors.of('role')}>

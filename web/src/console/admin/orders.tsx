@@ -3,8 +3,8 @@ import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { AdminOrdersQuery, OrderStatus } from '../gql/graphql';
 import { Money } from '../../money/currency-context';
-import { QueryResult } from '../../ui/query-result';
-import { Field, Pager, StateSelect, label, text, useFilterParam, useFilterParams, useListContext, usePageParam, when } from '../kit';
+import { Field, StateSelect, label, text, useFilterParams, useListContext, usePageParam, when } from '../kit';
+import { DataTable, type Column } from '../data-table';
 
 const PAGE_SIZE = 20;
 const STATUSES: OrderStatus[] = ['PENDING_PAYMENT', 'AWAITING_GROUP', 'PAID', 'SHIPPED', 'DELIVERED', 'COMPLETED', 'CANCELLED'];
@@ -91,14 +91,32 @@ function AfterSaleCell({ row }: { row: Row }) {
   );
 }
 
+/** The columns; a shop's name narrows the list to that shop's orders (the filter by name, never by a typed id). */
+const orderColumns = (onlyShop: (shop: { id: number; name: string }) => void): readonly Column<Row>[] => [
+  { header: 'Order', cell: (row) => `#${row.order.id} · ${when(row.order.createdAt)}` },
+  {
+    header: 'Shop',
+    cell: (row) => (
+      <button type="button" className="link-button" title={`Only ${row.order.shop.name}'s orders`} onClick={() => onlyShop(row.order.shop)}>
+        {row.order.shop.name}
+      </button>
+    ),
+  },
+  { header: 'Customer', cell: (row) => `${row.customer.displayName} <${row.customer.email}>` },
+  { header: 'Status', cell: (row) => label(row.order.status) },
+  { header: 'Total', cell: (row) => <Money amount={row.order.total} /> },
+  { header: 'Payments', cell: (row) => <PaymentCell payments={row.payments} /> },
+  { header: 'Shipments and refunds', cell: (row) => <AfterSaleCell row={row} /> },
+];
+
 /**
  * Every shop's orders as the platform sees them (issue 41): found by order number, the customer's
- * email, the shop and the status, each with its payments, shipments and refunds.
+ * email and the status, each with its payments, shipments and refunds; a shop's name in the list
+ * narrows it to that shop (kept in the address by id, shown by name).
  */
 export function AdminOrdersScreen() {
-  const [page, setPage] = usePageParam();
-  const [{ order, email, shop }, setSearch] = useFilterParams(['order', 'email', 'shop']);
-  const [status, setStatus] = useFilterParam('status');
+  const [page] = usePageParam();
+  const [{ order, email, shop, shopName, status }, setSearch] = useFilterParams(['order', 'email', 'shop', 'shopName', 'status']);
   const variables = {
     orderId: wholeNumber(order),
     customerEmail: email || null,
@@ -111,7 +129,7 @@ export function AdminOrdersScreen() {
   const search = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setSearch({ order: text(form.get('order')), email: text(form.get('email')), shop: text(form.get('shop')) });
+    setSearch({ order: text(form.get('order')), email: text(form.get('email')) });
   };
   return (
     <>
@@ -123,56 +141,31 @@ export function AdminOrdersScreen() {
         <Field label="Customer email" name="email-search">
           {(props) => <input {...props} name="email" type="email" defaultValue={email} />}
         </Field>
-        <Field label="Shop id" name="shop-search">
-          {(props) => <input {...props} name="shop" inputMode="numeric" defaultValue={shop} />}
-        </Field>
         <button type="submit">Search</button>
       </form>
-      <StateSelect label="Status" value={status} states={STATUSES} onChange={setStatus} />
-      <QueryResult result={result} what="Loading orders">
-        {({ adminOrders: list }) => (
+      <DataTable
+        label="Orders"
+        result={result}
+        list={(data) => data.adminOrders}
+        columns={orderColumns((picked) => setSearch({ shop: String(picked.id), shopName: picked.name }))}
+        rowKey={(row) => row.order.id}
+        rowProps={() => ({ 'data-testid': 'admin-order-row' })}
+        filters={
           <>
-            <table className="grid">
-              <thead>
-                <tr>
-                  <th scope="col">Order</th>
-                  <th scope="col">Shop</th>
-                  <th scope="col">Customer</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Total</th>
-                  <th scope="col">Payments</th>
-                  <th scope="col">Shipments and refunds</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.items.map((row) => (
-                  <tr key={row.order.id} data-testid="admin-order-row">
-                    <td>
-                      #{row.order.id} · {when(row.order.createdAt)}
-                    </td>
-                    <td>{row.order.shop.name}</td>
-                    <td>
-                      {row.customer.displayName} &lt;{row.customer.email}&gt;
-                    </td>
-                    <td>{label(row.order.status)}</td>
-                    <td>
-                      <Money amount={row.order.total} />
-                    </td>
-                    <td>
-                      <PaymentCell payments={row.payments} />
-                    </td>
-                    <td>
-                      <AfterSaleCell row={row} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {list.items.length === 0 ? <p className="empty">No order matches.</p> : null}
-            <Pager page={list.page} pageSize={list.pageSize} total={list.total} onPage={setPage} />
+            <StateSelect label="Status" value={status} states={STATUSES} onChange={(value) => setSearch({ status: value })} />
+            {shop ? (
+              <span className="filter-chip">
+                Shop: {shopName || 'the one chosen'}{' '}
+                <button type="button" onClick={() => setSearch({ shop: '', shopName: '' })}>
+                  Every shop
+                </button>
+              </span>
+            ) : null}
           </>
-        )}
-      </QueryResult>
+        }
+        empty="No order matches."
+        what="Loading orders"
+      />
     </>
   );
 }

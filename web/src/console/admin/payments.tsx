@@ -54,7 +54,7 @@ const LateMoneyList = graphql(`
         paymentId
         method
         providerReference
-        customerId
+        customerName
         amount
         status
         unpaidOrderIds
@@ -101,7 +101,7 @@ function LateMoney() {
                 <td>
                   {m.providerReference ? <Link to={`/admin/payments?method=${m.method}&reference=${encodeURIComponent(m.providerReference)}`}>#{m.paymentId}</Link> : `#${m.paymentId}`} ({methodLabel(m.method)})
                 </td>
-                <td>#{m.customerId}</td>
+                <td>{m.customerName}</td>
                 <td>{m.unpaidOrderIds.map((id) => `#${id}`).join(', ')}</td>
                 <td>
                   <Money amount={m.amount} />

@@ -8,7 +8,10 @@ import { formatMoney } from '../../money/format-money';
 import { Missing, QueryResult } from '../../ui/query-result';
 import { ErrorNotice } from '../../ui/query-state';
 import type { ApiRefusal } from '../../api/errors';
-import { ActionButton, ConfirmButton, Field, toMinor, useAction, when, useListContext } from '../kit';
+import { ActionButton, ConfirmButton, Field, text, toMinor, useAction, when, useListContext } from '../kit';
+import { lazySchema, useFormCheck } from '../form-check';
+
+const batchSchema = lazySchema(() => import('../../../../src/services/settlement/payout.inputs').then((m) => m.BatchInput));
 import { PayoutStatusText } from '../payout-fields';
 
 const BatchesQuery = graphql(`
@@ -78,16 +81,19 @@ function NewBatch() {
   const create = useAction(CreatePayoutBatch, (d) => d.createPayoutBatch, 'No batch created');
   const [threshold, setThreshold] = useState('100.00');
   const errors = create.errors;
+  // The threshold by the rule the server parses it with (payout.inputs.ts), as it is typed.
+  const check = useFormCheck(batchSchema, (form) => ({ threshold: text(form.get('threshold')) === '' ? null : toMinor(form.get('threshold')) }));
   const submit = async () => {
+    if (!(await check.check())) return;
     const answer = await create.run({ input: { threshold: toMinor(threshold) } });
     if (answer?.batch) navigate(`/admin/payouts/${answer.batch.id}`);
   };
   return (
-    <form className="panel" aria-labelledby="new-batch" noValidate onSubmit={(e: FormEvent) => e.preventDefault()}>
+    <form {...check.form} className="panel" aria-labelledby="new-batch" onSubmit={(e: FormEvent) => e.preventDefault()}>
       <h2 id="new-batch">New payout batch</h2>
       <p className="meta">Every shop whose available balance is at least the threshold gets a payout of all of it, sent to the bank as the batch&apos;s file.</p>
       <div className="form-grid">
-        <Field label="Threshold" name="threshold" error={errors.of('threshold')}>
+        <Field label="Threshold" name="threshold" {...check.field('threshold', errors.of('threshold'))}>
           {(p) => <input {...p} inputMode="decimal" value={threshold} onChange={(e) => setThreshold(e.target.value)} required />}
         </Field>
       </div>

@@ -36,7 +36,7 @@ const AdminRedemptions = graphql(`
       total
       items {
         id
-        customerId
+        customerName
         productName
         quantity
         pointsTotal
@@ -244,7 +244,7 @@ export function PointsMall() {
                 {list.items.map((r) => (
                   <tr key={r.id}>
                     <td>
-                      #{r.id} · customer #{r.customerId} · {when(r.createdAt)}
+                      #{r.id} · {r.customerName} · {when(r.createdAt)}
                     </td>
                     <td>
                       {r.productName} × {r.quantity}

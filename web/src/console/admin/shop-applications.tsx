@@ -114,7 +114,7 @@ function Decision({ application }: { application: Application }) {
         </>
       );
     case 'APPROVED':
-      return <>Approved {when(application.decidedAt)}: shop #{application.shopId}</>;
+      return <>Approved {when(application.decidedAt)}: shop {application.shopName}</>;
     case 'REJECTED':
       return (
         <>

@@ -5,8 +5,12 @@ import { graphql } from '../gql';
 import type { AdminShopsQuery, ConsoleShopProfileQuery, ShopStatus } from '../gql/graphql';
 import { QueryResult } from '../../ui/query-result';
 import { usePermissions } from '../console-shell';
-import { ActionButton, Field, Pager, StateSelect, int, label, optionalText, text, usePageParam, useFilterParam, useListContext, useAction, when } from '../kit';
+import { ActionButton, Field, StateSelect, int, label, optionalText, text, usePageParam, useFilterParams, useListContext, useAction, when } from '../kit';
+import { DataTable, type Column } from '../data-table';
 import { PictureField } from '../picture-field';
+import { lazySchema, useFormCheck } from '../form-check';
+
+const profileSchema = lazySchema(() => import('../../../../src/services/catalog/shop-profile.inputs').then((m) => m.ProfileInput));
 
 const PAGE_SIZE = 20;
 
@@ -126,19 +130,20 @@ const RELISTS = ['AdminShop'];
 function ProfileForm({ shop, profile: p, onDone }: { shop: Shop; profile: Profile | null; onDone: () => void }) {
   const put = useAction(PutShopProfile, (d) => d.putShopProfile, 'Not saved');
   const errors = put.errors;
+  const profileOf = (form: FormData) => ({
+    logoUrl: text(form.get('logoUrl')),
+    description: optionalText(form.get('description')),
+    bannerUrl: optionalText(form.get('bannerUrl')),
+    contactPhone: optionalText(form.get('contactPhone')),
+    address: optionalText(form.get('address')),
+  });
+  // The profile by the schema the server parses it with (shop-profile.inputs.ts), as it is typed.
+  const check = useFormCheck(profileSchema, profileOf);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const answer = await put.run({
-      input: {
-        shopId: int(String(shop.id)),
-        logoUrl: text(form.get('logoUrl')),
-        description: optionalText(form.get('description')),
-        bannerUrl: optionalText(form.get('bannerUrl')),
-        contactPhone: optionalText(form.get('contactPhone')),
-        address: optionalText(form.get('address')),
-      },
-    });
+    const profile = await check.check();
+    if (!profile) return;
+    const answer = await put.run({ input: { shopId: int(String(shop.id)), ...profile } });
     if (answer?.profile) onDone();
   };
   const fields = [
@@ -146,19 +151,20 @@ function ProfileForm({ shop, profile: p, onDone }: { shop: Shop; profile: Profil
     ['address', 'Address', p?.address],
   ] as const;
   return (
-    <form onSubmit={submit} className="panel" aria-label={`Profile of ${shop.name}`} noValidate>
+    <form {...check.form} onSubmit={submit} className="panel" aria-label={`Profile of ${shop.name}`}>
       <div className="form-grid">
-        <PictureField label="Logo" name="logoUrl" fieldId={`shop-${shop.id}-logoUrl`} defaultValue={p?.logoUrl} library="platform" error={errors.of('logoUrl')} />
-        <PictureField label="Banner" name="bannerUrl" fieldId={`shop-${shop.id}-bannerUrl`} defaultValue={p?.bannerUrl} library="platform" error={errors.of('bannerUrl')} />
+        <PictureField label="Logo" name="logoUrl" fieldId={`shop-${shop.id}-logoUrl`} defaultValue={p?.logoUrl} library="platform" {...check.field('logoUrl', errors.of('logoUrl'))} />
+        <PictureField label="Banner" name="bannerUrl" fieldId={`shop-${shop.id}-bannerUrl`} defaultValue={p?.bannerUrl} library="platform" {...check.field('bannerUrl', errors.of('bannerUrl'))} />
         {fields.map(([name, label, value]) => (
-          <Field key={name} label={label} name={`shop-${shop.id}-${name}`} error={errors.of(name)}>
+          <Field key={name} label={label} name={`shop-${shop.id}-${name}`} {...check.field(name, errors.of(name))}>
             {(props) => <input {...props} name={name} defaultValue={value ?? ''} />}
           </Field>
         ))}
       </div>
-      <Field label="Description" name={`shop-${shop.id}-description`} error={errors.of('description')}>
+      <Field label="Description" name={`shop-${shop.id}-description`} {...check.field('description', errors.of('description'))}>
         {(props) => <textarea {...props} name="description" rows={3} defaultValue={p?.description ?? ''} />}
       </Field>
+      {check.unshown()}
       {put.unshown((k) => ['logoUrl', 'bannerUrl', 'contactPhone', 'address', 'description'].includes(k))}
       <button type="submit" className="primary" disabled={put.fetching}>
         Save profile
@@ -224,28 +230,31 @@ function stateText(shop: Shop): string {
   return `${label(shop.status)}${since}`;
 }
 
-function ShopRow({ shop }: { shop: Shop }) {
+/** What the platform may do to a shop from its row: its state (by permission) and its profile, opened in place. */
+function ShopActions({ shop }: { shop: Shop }) {
   const [editing, setEditing] = useState(false);
   const permissions = usePermissions();
   return (
-    <tr data-testid="shop-row">
-      <td>{shop.status === 'ACTIVE' ? <Link to={`/shops/${shop.slug}`}>{shop.name}</Link> : shop.name}</td>
-      <td data-testid="shop-state">{stateText(shop)}</td>
-      <td>{shop.paidOrders}</td>
-      <td>
-        {permissions.includes('PLATFORM_SHOPS_MANAGE') ? <StateActions shop={shop} /> : null}
-        {shop.status === 'ACTIVE' && permissions.includes('PLATFORM_CONTENT_MANAGE') ? (
-          <>
-            <button type="button" onClick={() => setEditing(!editing)} aria-expanded={editing}>
-              {editing ? 'Close the profile' : 'Edit profile'}
-            </button>
-            {editing ? <ProfileEditor shop={shop} onDone={() => setEditing(false)} /> : null}
-          </>
-        ) : null}
-      </td>
-    </tr>
+    <>
+      {permissions.includes('PLATFORM_SHOPS_MANAGE') ? <StateActions shop={shop} /> : null}
+      {shop.status === 'ACTIVE' && permissions.includes('PLATFORM_CONTENT_MANAGE') ? (
+        <>
+          <button type="button" onClick={() => setEditing(!editing)} aria-expanded={editing}>
+            {editing ? 'Close the profile' : 'Edit profile'}
+          </button>
+          {editing ? <ProfileEditor shop={shop} onDone={() => setEditing(false)} /> : null}
+        </>
+      ) : null}
+    </>
   );
 }
+
+const SHOP_COLUMNS: readonly Column<Shop>[] = [
+  { header: 'Shop', cell: (shop) => (shop.status === 'ACTIVE' ? <Link to={`/shops/${shop.slug}`}>{shop.name}</Link> : shop.name) },
+  { header: 'State', cell: (shop) => <span data-testid="shop-state">{stateText(shop)}</span> },
+  { header: 'Paid orders', cell: (shop) => shop.paidOrders },
+  { header: 'Actions', cell: (shop) => <ShopActions shop={shop} /> },
+];
 
 /**
  * Every shop in every state, newest first, by part of its name or slug and by state: a platform
@@ -253,49 +262,25 @@ function ShopRow({ shop }: { shop: Shop }) {
  * with the reason, while orders, refunds or money are open); an active shop's profile is edited here.
  */
 export function ShopProfiles() {
-  const [page, setPage] = usePageParam();
-  const [q, setQ] = useFilterParam('q');
-  const [status, setStatus] = useFilterParam('state');
-  const filter = STATUSES.find((s) => s === status) ?? null;
+  const [page] = usePageParam();
+  const [{ q, state }, setFilters] = useFilterParams(['q', 'state']);
+  const filter = STATUSES.find((s) => s === state) ?? null;
   const [result] = useQuery({ query: AdminShops, context: useListContext('AdminShop'), variables: { q: q || null, status: filter, page, pageSize: PAGE_SIZE } });
-  const search = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setQ(text(new FormData(event.currentTarget).get('q')));
-  };
   return (
     <>
       <h1>Shops</h1>
-      <div className="toolbar">
-        <form onSubmit={search} role="search" aria-label="Find shops">
-          <Field label="Name or address" name="shop-search">
-            {(props) => <input {...props} name="q" defaultValue={q} />}
-          </Field>
-          <button type="submit">Search</button>
-        </form>
-        <StateSelect label="State" value={filter ?? ''} states={STATUSES} onChange={setStatus} />
-      </div>
-      <QueryResult result={result} what="Loading shops">
-        {({ adminShops }) => (
-          <>
-            <table className="grid">
-              <thead>
-                <tr>
-                  <th scope="col">Shop</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Paid orders</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {adminShops.items.map((s) => (
-                  <ShopRow key={s.id} shop={s} />
-                ))}
-              </tbody>
-            </table>
-            <Pager page={adminShops.page} pageSize={adminShops.pageSize} total={adminShops.total} onPage={setPage} />
-          </>
-        )}
-      </QueryResult>
+      <DataTable
+        label="Shops"
+        result={result}
+        list={(data) => data.adminShops}
+        columns={SHOP_COLUMNS}
+        rowKey={(shop) => shop.id}
+        rowProps={() => ({ 'data-testid': 'shop-row' })}
+        search={{ label: 'Name or address' }}
+        filters={<StateSelect label="State" value={filter ?? ''} states={STATUSES} onChange={(value) => setFilters({ state: value })} />}
+        empty="No shop matches."
+        what="Loading shops"
+      />
     </>
   );
 }

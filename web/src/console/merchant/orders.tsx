@@ -2,19 +2,20 @@ import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
-import type { ConsoleIssueInvoiceMutation, MerchantOrderQuery, OrderStatus } from '../gql/graphql';
+import type { ConsoleIssueInvoiceMutation, MerchantOrderListQuery, MerchantOrderQuery, OrderStatus, ShopOrderSort } from '../gql/graphql';
 import { regionLabel } from '../../ui/region-label';
 import { Money } from '../../money/currency-context';
 import { Missing, QueryResult } from '../../ui/query-result';
 import { OrderPaymentsPanel } from '../order-payments-panel';
-import { Pager, StateSelect, label, optionalText, text, useFilterParam, usePageParam, useAction, when, useListContext } from '../kit';
+import { StateSelect, label, optionalText, text, useFilterParam, usePageParam, useAction, when, useListContext } from '../kit';
+import { DataTable, useSortParam, type Column, type Selection } from '../data-table';
 
 const PAGE_SIZE = 20;
 const STATUSES: OrderStatus[] = ['PENDING_PAYMENT', 'AWAITING_GROUP', 'PAID', 'SHIPPED', 'DELIVERED', 'CANCELLED'];
 
 const OrderListQuery = graphql(`
-  query MerchantOrderList($page: Int, $pageSize: Int, $status: OrderStatus) {
-    merchantOrders(page: $page, pageSize: $pageSize, status: $status) {
+  query MerchantOrderList($page: Int, $pageSize: Int, $status: OrderStatus, $sort: ShopOrderSort) {
+    merchantOrders(page: $page, pageSize: $pageSize, status: $status, sort: $sort) {
       page
       pageSize
       total
@@ -31,62 +32,113 @@ const OrderListQuery = graphql(`
         items {
           id
           quantity
+          shippedQuantity
+          refundQuantity
         }
       }
+    }
+    shippingCompanies {
+      code
+      name
     }
   }
 `);
 
+type ListedOrder = MerchantOrderListQuery['merchantOrders']['items'][number];
+
+const ORDER_SORTS: readonly ShopOrderSort[] = ['NEWEST', 'OLDEST', 'TOTAL_ASC', 'TOTAL_DESC'];
+
+const ORDER_COLUMNS: readonly Column<ListedOrder>[] = [
+  { header: 'Order', cell: (o) => <Link to={`/merchant/orders/${o.id}`}>Order #{o.id}</Link> },
+  { header: 'Status', cell: (o) => label(o.status) },
+  { header: 'Recipient', cell: (o) => `${o.shippingAddress.recipient} (${regionLabel(o.shippingAddress.region)})` },
+  { header: 'Units', cell: (o) => o.items.reduce((n, i) => n + i.quantity, 0) },
+  { header: 'Total', sort: { asc: 'TOTAL_ASC', desc: 'TOTAL_DESC' }, cell: (o) => <Money amount={o.total} /> },
+  { header: 'Placed', sort: { asc: 'OLDEST', desc: 'NEWEST' }, cell: (o) => when(o.createdAt) },
+  { header: 'Paid', cell: (o) => when(o.paidAt) },
+];
+
+/** The units of an order item still to ship: neither shipped nor refunded. */
+const toShip = (item: ListedOrder['items'][number]) => item.quantity - item.shippedQuantity - item.refundQuantity;
+
+/**
+ * Ships the selected paid orders whole, one parcel each: one shipping company for all, a tracking
+ * number per order. Each is the single order's shipment (`createShipment`, its permission and its
+ * rules); an order not paid is left out, and each refusal is named with its order.
+ */
+function OrderBulkShip({ rows, done, companies }: Selection<ListedOrder> & { companies: MerchantOrderListQuery['shippingCompanies'] }) {
+  const ship = useAction(CreateShipment, (d) => d.createShipment, 'Not shipped');
+  const paid = rows.filter((o) => o.status === 'PAID' && o.items.some((i) => toShip(i) > 0));
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const refused: string[] = [];
+    for (const order of paid) {
+      const items = order.items.filter((i) => toShip(i) > 0).map((i) => ({ orderItemId: i.id, quantity: toShip(i) }));
+      const answer = await ship.run({ input: { orderId: order.id, companyCode: text(form.get('company')), trackingNumber: text(form.get(`tracking-${order.id}`)), items } });
+      if (!answer?.order) refused.push(`#${order.id}`);
+    }
+    done(`${paid.length - refused.length} shipped.${refused.length ? ` Refused: order ${refused.join(', ')}.` : ''}`);
+  };
+  return (
+    <>
+      {paid.length === 0 ? (
+        <span>None of the selected orders is paid and waiting to ship.</span>
+      ) : (
+        <form onSubmit={submit} aria-label="Ship the selected orders" className="toolbar">
+          <label>
+            Shipping company
+            <select name="company" required>
+              {companies.map((c) => (
+                <option key={c.code} value={c.code}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          {paid.map((o) => (
+            <label key={o.id}>
+              Tracking number of order #{o.id}
+              <input name={`tracking-${o.id}`} required maxLength={80} />
+            </label>
+          ))}
+          <button type="submit" disabled={ship.fetching}>
+            Ship {paid.length} {paid.length === 1 ? 'order' : 'orders'}
+          </button>
+          {paid.length < rows.length ? <span>{rows.length - paid.length} not paid or already shipped, left out.</span> : null}
+        </form>
+      )}
+      {ship.refusal}
+    </>
+  );
+}
+
 export function OrderList() {
-  const [page, setPage] = usePageParam();
+  const [page] = usePageParam();
   const [status, setStatus] = useFilterParam('status');
-  const [result] = useQuery({ query: OrderListQuery, context: useListContext('Order'), variables: { page, pageSize: PAGE_SIZE, status: (status || null) as OrderStatus | null } });
+  const [sort] = useSortParam();
+  const [result] = useQuery({
+    query: OrderListQuery,
+    context: useListContext('Order'),
+    variables: { page, pageSize: PAGE_SIZE, status: (status || null) as OrderStatus | null, sort: ORDER_SORTS.find((s) => s === sort) ?? null },
+  });
   return (
     <>
       <h1>Orders</h1>
-      <div className="toolbar">
-        <StateSelect label="Status" value={status} states={STATUSES} onChange={setStatus} />
-      </div>
-      <QueryResult result={result} what="Loading orders">
-        {({ merchantOrders: list }) => (
-          <>
-            <table className="grid" data-testid="order-table">
-              <thead>
-                <tr>
-                  <th scope="col">Order</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Recipient</th>
-                  <th scope="col">Units</th>
-                  <th scope="col">Total</th>
-                  <th scope="col">Placed</th>
-                  <th scope="col">Paid</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.items.map((o) => (
-                  <tr key={o.id} data-order-id={o.id}>
-                    <td>
-                      <Link to={`/merchant/orders/${o.id}`}>Order #{o.id}</Link>
-                    </td>
-                    <td>{label(o.status)}</td>
-                    <td>
-                      {o.shippingAddress.recipient} ({regionLabel(o.shippingAddress.region)})
-                    </td>
-                    <td>{o.items.reduce((n, i) => n + i.quantity, 0)}</td>
-                    <td>
-                      <Money amount={o.total} />
-                    </td>
-                    <td>{when(o.createdAt)}</td>
-                    <td>{when(o.paidAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {list.items.length === 0 ? <p className="empty">No order matches.</p> : null}
-            <Pager page={list.page} pageSize={list.pageSize} total={list.total} onPage={setPage} />
-          </>
-        )}
-      </QueryResult>
+      <DataTable
+        label="Orders"
+        testId="order-table"
+        result={result}
+        list={(data) => data.merchantOrders}
+        columns={ORDER_COLUMNS}
+        rowKey={(o) => o.id}
+        rowLabel={(o) => `order #${o.id}`}
+        rowProps={(o) => ({ 'data-order-id': o.id })}
+        filters={<StateSelect label="Status" value={status} states={STATUSES} onChange={setStatus} />}
+        bulk={(selection) => <OrderBulkShip {...selection} companies={result.data?.shippingCompanies ?? []} />}
+        empty="No order matches."
+        what="Loading orders"
+      />
     </>
   );
 }

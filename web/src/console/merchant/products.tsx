@@ -2,11 +2,15 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
-import type { ProductStatus, ProductEditorQuery } from '../gql/graphql';
+import type { MerchantProductListQuery, MerchantProductSort, ProductStatus, ProductEditorQuery } from '../gql/graphql';
 import { Money } from '../../money/currency-context';
 import { Missing, QueryResult } from '../../ui/query-result';
 import { PictureField } from '../picture-field';
-import { Field, OptimisticSwitch, Pager, StateSelect, fromMinor, useAction, int, label, optionalText, text, toMinor, useFilterParam, usePageParam, useListContext } from '../kit';
+import { ConfirmButton, Field, FieldMessage, OptimisticSwitch, StateSelect, checkedProps, fromMinor, useAction, int, label, optionalText, text, toMinor, useFilterParams, usePageParam, useListContext } from '../kit';
+import { DataTable, useSortParam, type Column, type Selection } from '../data-table';
+import { lazySchema, useFormCheck } from '../form-check';
+
+const upsertSchema = lazySchema(() => import('../../../../src/services/catalog/product.inputs').then((m) => m.UpsertInput));
 
 const PAGE_SIZE = 20;
 
@@ -33,8 +37,8 @@ export const MerchantProductFields = graphql(`
 `);
 
 const ProductListQuery = graphql(`
-  query MerchantProductList($page: Int, $pageSize: Int, $status: ProductStatus, $q: String, $lowStock: Boolean) {
-    merchantProducts(page: $page, pageSize: $pageSize, status: $status, q: $q, lowStock: $lowStock) {
+  query MerchantProductList($page: Int, $pageSize: Int, $status: ProductStatus, $q: String, $lowStock: Boolean, $sort: MerchantProductSort) {
+    merchantProducts(page: $page, pageSize: $pageSize, status: $status, q: $q, lowStock: $lowStock, sort: $sort) {
       page
       pageSize
       total
@@ -101,75 +105,90 @@ function PublishToggle({ id, status }: { id: number; status: ProductStatus }) {
   );
 }
 
-export function ProductList() {
-  const [page, setPage] = usePageParam();
-  const [status, setStatus] = useFilterParam('status');
-  const [q, setQ] = useFilterParam('q');
-  const [lowStock, setLowStock] = useFilterParam('lowStock');
-  const [result] = useQuery({
-    query: ProductListQuery,
-    context: useListContext('Product'),
-    variables: { page, pageSize: PAGE_SIZE, status: (status || null) as ProductStatus | null, q: q || null, lowStock: lowStock ? true : null },
-  });
-  const search = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setQ(text(new FormData(event.currentTarget).get('q')));
+type ListedProduct = MerchantProductListQuery['merchantProducts']['items'][number];
+
+const PRODUCT_SORTS: readonly MerchantProductSort[] = ['NEWEST', 'OLDEST', 'NAME_ASC', 'NAME_DESC', 'PRICE_ASC', 'PRICE_DESC'];
+
+const PRODUCT_COLUMNS: readonly Column<ListedProduct>[] = [
+  { header: 'Product', sort: { asc: 'NAME_ASC', desc: 'NAME_DESC' }, cell: (p) => <Link to={`/merchant/products/${p.id}`}>{p.name}</Link> },
+  { header: 'Status', cell: (p) => <PublishToggle id={p.id} status={p.status} /> },
+  { header: 'From', sort: { asc: 'PRICE_ASC', desc: 'PRICE_DESC' }, cell: (p) => <Money amount={p.priceFrom} /> },
+  { header: 'Stock', cell: (p) => p.skus.map((s) => `${s.name}: ${s.stock}`).join(', ') },
+  { header: 'Sold', cell: (p) => p.soldCount },
+];
+
+/**
+ * Publishes or withdraws the selected products, one mutation each (the single product's, with its
+ * permission and its rules: a held product is not published again), then says how many moved and
+ * which were refused, by name.
+ */
+function ProductBulkActions({ rows, done }: Selection<ListedProduct>) {
+  const publish = useAction(PublishProduct, (d) => d.publishProduct, 'Not published');
+  const unpublish = useAction(UnpublishProduct, (d) => d.unpublishProduct, 'Not unpublished');
+  const [busy, setBusy] = useState(false);
+  const run = async (action: typeof publish | typeof unpublish, moved: string) => {
+    setBusy(true);
+    const refused: string[] = [];
+    for (const row of rows) if (!(await action.run({ input: { productId: row.id } }))?.product) refused.push(row.name);
+    setBusy(false);
+    done(`${rows.length - refused.length} ${moved}.${refused.length ? ` Refused: ${refused.join(', ')}.` : ''}`);
   };
   return (
     <>
+      <button type="button" disabled={busy} onClick={() => void run(publish, 'published')}>
+        Publish
+      </button>
+      <ConfirmButton label="Unpublish" question={`Take ${rows.length} off the storefront?`} disabled={busy} onConfirm={() => void run(unpublish, 'unpublished')} />
+    </>
+  );
+}
+
+export function ProductList() {
+  const [page] = usePageParam();
+  const [{ status, q, lowStock }, setFilters] = useFilterParams(['status', 'q', 'lowStock']);
+  const [sort] = useSortParam();
+  const [result] = useQuery({
+    query: ProductListQuery,
+    context: useListContext('Product'),
+    variables: {
+      page,
+      pageSize: PAGE_SIZE,
+      status: (status || null) as ProductStatus | null,
+      q: q || null,
+      lowStock: lowStock ? true : null,
+      sort: PRODUCT_SORTS.find((s) => s === sort) ?? null,
+    },
+  });
+  return (
+    <>
       <h1>Products</h1>
-      <div className="toolbar">
-        <form onSubmit={search} role="search" className="toolbar">
-          <label>
-            Search by name
-            <input name="q" type="search" defaultValue={q} key={q} maxLength={200} />
-          </label>
-          <button type="submit">Search</button>
-        </form>
-        <StateSelect label="Status" value={status} states={STATUSES} onChange={setStatus} />
-        <label className="inline">
-          <input type="checkbox" checked={Boolean(lowStock)} onChange={(e) => setLowStock(e.target.checked ? '1' : '')} /> Low stock only
-        </label>
-        <Link to="/merchant/products/new" className="button primary">
-          New product
-        </Link>
-      </div>
-      <QueryResult result={result} what="Loading products">
-        {({ merchantProducts: list }) => (
+      <DataTable
+        label="Products"
+        testId="product-table"
+        result={result}
+        list={(data) => data.merchantProducts}
+        columns={PRODUCT_COLUMNS}
+        rowKey={(p) => p.id}
+        rowLabel={(p) => p.name}
+        rowProps={(p) => ({ 'data-product-id': p.id })}
+        search={{ label: 'Search by name' }}
+        filters={
           <>
-            <table className="grid" data-testid="product-table">
-              <thead>
-                <tr>
-                  <th scope="col">Product</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">From</th>
-                  <th scope="col">Stock</th>
-                  <th scope="col">Sold</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.items.map((p) => (
-                  <tr key={p.id} data-product-id={p.id}>
-                    <td>
-                      <Link to={`/merchant/products/${p.id}`}>{p.name}</Link>
-                    </td>
-                    <td>
-                      <PublishToggle id={p.id} status={p.status} />
-                    </td>
-                    <td>
-                      <Money amount={p.priceFrom} />
-                    </td>
-                    <td>{p.skus.map((s) => `${s.name}: ${s.stock}`).join(', ')}</td>
-                    <td>{p.soldCount}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {list.items.length === 0 ? <p className="empty">No product matches.</p> : null}
-            <Pager page={list.page} pageSize={list.pageSize} total={list.total} onPage={setPage} />
+            <StateSelect label="Status" value={status} states={STATUSES} onChange={(value) => setFilters({ status: value })} />
+            <label className="inline">
+              <input type="checkbox" checked={Boolean(lowStock)} onChange={(e) => setFilters({ lowStock: e.target.checked ? '1' : '' })} /> Low stock only
+            </label>
           </>
-        )}
-      </QueryResult>
+        }
+        actions={
+          <Link to="/merchant/products/new" className="button primary">
+            New product
+          </Link>
+        }
+        bulk={(selection) => <ProductBulkActions {...selection} />}
+        empty="No product matches."
+        what="Loading products"
+      />
     </>
   );
 }
@@ -240,7 +259,14 @@ let nextKey = 1;
 const rowsOf = (product: EditorProduct | undefined): SkuRow[] =>
   product ? product.skus.map((s) => ({ key: nextKey++, id: s.id, name: s.name, price: fromMinor(s.price), stock: String(s.stock) })) : [{ key: nextKey++, id: null, name: '', price: '', stock: '' }];
 
-/** Create or edit a product with its complete SKU list; the server's user errors show on their fields. */
+/** A decimal amount typed in a form, in minor units; left empty it is missing (null), which the schema names as required. */
+const requiredMinor = (value: FormDataEntryValue | null): number | null => (text(value) === '' ? null : toMinor(value));
+
+/**
+ * Create or edit a product with its complete SKU list. Each field is checked as it is typed by the
+ * schema the server parses the product with (product.inputs.ts); the server's user errors show on their
+ * fields too.
+ */
 function ProductForm({ data, product }: { data: ProductEditorQuery; product: EditorProduct | undefined }) {
   const navigate = useNavigate();
   const [rows, setRows] = useState<SkuRow[]>(() => rowsOf(product));
@@ -249,28 +275,36 @@ function ProductForm({ data, product }: { data: ProductEditorQuery; product: Edi
   const [saved, setSaved] = useState(false);
   const errors = upsert.errors;
   const setRow = (key: number, patch: Partial<SkuRow>) => setRows((all) => all.map((r) => (r.key === key ? { ...r, ...patch } : r)));
+  const inputOf = (form: FormData) => {
+    const brand = text(form.get('brandId'));
+    return {
+      id: product?.id ?? null,
+      name: text(form.get('name')),
+      description: optionalText(form.get('description')),
+      imageUrl: optionalText(form.get('imageUrl')),
+      categoryId: int(form.get('categoryId')),
+      brandId: brand ? int(brand) : null,
+      // An existing SKU's stock is sent only when the operator changed it: a stock-take. Left alone, sales since the form was read stand.
+      skus: rows.map((r, i) => {
+        const before = product?.skus.find((s) => s.id === r.id);
+        const typed = text(form.get(`skus.${i}.stock`));
+        const stock = before && String(before.stock) === typed ? null : typed === '' ? null : Number(typed);
+        return { id: r.id, name: text(form.get(`skus.${i}.name`)), price: requiredMinor(form.get(`skus.${i}.price`)), stock };
+      }),
+    };
+  };
+  const check = useFormCheck(upsertSchema, inputOf);
+  const message = (key: string) => check.message(key, errors.of(key));
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setSaved(false);
+    // Read before waiting: the event's form is gone once the handler has awaited.
     const form = new FormData(event.currentTarget);
-    const brand = text(form.get('brandId'));
-    const answer = await upsert.run({
-      input: {
-        id: product?.id ?? null,
-        name: text(form.get('name')),
-        description: optionalText(form.get('description')),
-        imageUrl: optionalText(form.get('imageUrl')),
-        categoryId: int(form.get('categoryId')),
-        brandId: brand ? int(brand) : null,
-        // An existing SKU's stock is sent only when the operator changed it: a stock-take. Left alone, sales since the form was read stand.
-        skus: rows.map((r) => {
-          const before = product?.skus.find((s) => s.id === r.id);
-          const stock = before && String(before.stock) === r.stock ? null : Number.parseInt(r.stock, 10);
-          return { id: r.id, name: r.name.trim(), price: toMinor(r.price), stock };
-        }),
-      },
-    });
+    if (!(await check.check())) return;
+    const input = inputOf(form);
+    // The check passed: every price is there.
+    const answer = await upsert.run({ input: { ...input, skus: input.skus.map((s) => ({ ...s, price: s.price ?? 0 })) } });
     const stored = answer?.product;
     if (!stored) return;
     const freight = text(form.get('freightTemplateId'));
@@ -285,12 +319,12 @@ function ProductForm({ data, product }: { data: ProductEditorQuery; product: Edi
 
   const shownFields = (key: string) => ['name', 'description', 'imageUrl', 'categoryId', 'brandId'].includes(key) || /^skus\.\d+\.(name|price|stock)$/.test(key);
   return (
-    <form onSubmit={submit} aria-label={product ? `Edit ${product.name}` : 'New product'} noValidate>
+    <form {...check.form} onSubmit={submit} aria-label={product ? `Edit ${product.name}` : 'New product'}>
       <div className="form-grid">
-        <Field label="Name" name="name" error={errors.of('name')}>
+        <Field label="Name" name="name" {...check.field('name', errors.of('name'))}>
           {(p) => <input {...p} defaultValue={product?.name} required maxLength={200} />}
         </Field>
-        <Field label="Category" name="categoryId" error={errors.of('categoryId')}>
+        <Field label="Category" name="categoryId" {...check.field('categoryId', errors.of('categoryId'))}>
           {(p) => (
             <select {...p} defaultValue={product?.categoryId ?? ''} required>
               <option value="">Choose…</option>
@@ -303,7 +337,7 @@ function ProductForm({ data, product }: { data: ProductEditorQuery; product: Edi
             </select>
           )}
         </Field>
-        <Field label="Brand" name="brandId" error={errors.of('brandId')}>
+        <Field label="Brand" name="brandId" {...check.field('brandId', errors.of('brandId'))}>
           {(p) => (
             <select {...p} defaultValue={product?.brandId ?? ''}>
               <option value="">No brand</option>
@@ -328,8 +362,8 @@ function ProductForm({ data, product }: { data: ProductEditorQuery; product: Edi
           )}
         </Field>
       </div>
-      <PictureField label="Picture" name="imageUrl" defaultValue={product?.imageUrl} library="shop" error={errors.of('imageUrl')} />
-      <Field label="Description" name="description" error={errors.of('description')}>
+      <PictureField label="Picture" name="imageUrl" defaultValue={product?.imageUrl} library="shop" {...check.field('imageUrl', errors.of('imageUrl'))} />
+      <Field label="Description" name="description" {...check.field('description', errors.of('description'))}>
         {(p) => <textarea {...p} rows={3} defaultValue={product?.description ?? ''} />}
       </Field>
       <fieldset>
@@ -349,22 +383,17 @@ function ProductForm({ data, product }: { data: ProductEditorQuery; product: Edi
             {rows.map((r, i) => (
               <tr key={r.key}>
                 {(['name', 'price', 'stock'] as const).map((col) => {
-                  const error = errors.of(`skus.${i}.${col}`);
+                  const key = `skus.${i}.${col}`;
                   return (
                     <td key={col}>
                       <input
+                        {...checkedProps(`sku-${i}-${col}`, key, message(key))}
                         aria-label={`SKU ${i + 1} ${col}`}
                         value={r[col]}
                         inputMode={col === 'name' ? undefined : col === 'price' ? 'decimal' : 'numeric'}
                         onChange={(e) => setRow(r.key, { [col]: e.target.value })}
-                        aria-invalid={Boolean(error)}
-                        aria-describedby={error ? `sku-${i}-${col}-error` : undefined}
                       />
-                      {error ? (
-                        <p id={`sku-${i}-${col}-error`} className="field-message" role="alert">
-                          {error}
-                        </p>
-                      ) : null}
+                      <FieldMessage id={`sku-${i}-${col}`} message={message(key)} />
                     </td>
                   );
                 })}
@@ -381,6 +410,7 @@ function ProductForm({ data, product }: { data: ProductEditorQuery; product: Edi
           Add SKU
         </button>
       </fieldset>
+      {check.unshown()}
       {upsert.unshown(shownFields)}
       {assign.refusal}
       <p className="row-actions">

@@ -5,6 +5,17 @@ import type { CouponTemplateStatus, DiscountKind, FlashSaleState } from '../gql/
 import { Money } from '../../money/currency-context';
 import { QueryResult } from '../../ui/query-result';
 import { ActionButton, Field, OptimisticSwitch, Pager, int, label, optionalMinor, text, toInstant, toLocalInput, toMinor, useAction, useFilterParam, usePageParam, when, useListContext } from '../kit';
+import { lazySchema, useFormCheck } from '../form-check';
+
+const sessionSchema = lazySchema(() => import('../../../../src/services/promotions/flash-sale.inputs').then((m) => m.SessionInput));
+const couponSchema = lazySchema(() => import('../../../../src/services/promotions/coupon.inputs').then((m) => m.couponTermsSchemas(m.COUPON_SPELLINGS.kinds, m.COUPON_SPELLINGS.statuses).Terms));
+/** A whole number typed in a form; left empty it is missing (null). Not a whole number, it stays one the schema refuses. */
+const wholeOrNull = (value: FormDataEntryValue | null): number | null => (text(value) === '' ? null : Number(text(value)));
+
+/** A decimal amount typed in a form, in minor units; left empty it is missing (null), which the schema names as required. */
+const requiredMinor = (value: FormDataEntryValue | null): number | null => (text(value) === '' ? null : toMinor(value));
+/** A `datetime-local` value as an instant, or null when it is empty or no date (the schema then names the field). */
+const optionalInstant = (local: FormDataEntryValue | null): string | null => (Number.isNaN(new Date(String(local ?? '')).getTime()) ? null : toInstant(local));
 import { SkuPicker } from './sku-picker';
 
 const PAGE_SIZE = 20;
@@ -68,36 +79,46 @@ function CouponTemplateForm() {
   const create = useAction(CreateCouponTemplate, (d) => d.createCouponTemplate, 'Not created');
   const [kind, setKind] = useState<DiscountKind>('FIXED');
   const errors = create.errors;
+  const termsOf = (form: FormData) => {
+    const discountKind = (text(form.get('discountKind')) || kind) as DiscountKind;
+    return {
+      name: text(form.get('name')),
+      discountKind,
+      amountOff: discountKind === 'FIXED' ? requiredMinor(form.get('amountOff')) : null,
+      percentOff: discountKind === 'PERCENT' ? wholeOrNull(form.get('percentOff')) : null,
+      maxDiscount: discountKind === 'PERCENT' ? optionalMinor(form.get('maxDiscount')) : null,
+      // Left out (not null) when empty: the server then takes no minimum (0).
+      minOrderAmount: optionalMinor(form.get('minOrderAmount')) ?? undefined,
+      validFrom: optionalInstant(form.get('validFrom')),
+      validUntil: optionalInstant(form.get('validUntil')),
+      validDays: wholeOrNull(form.get('validDays')),
+      claimStock: wholeOrNull(form.get('claimStock')),
+    };
+  };
+  // The terms as they are sent, in the service's spelling of the kind: GraphQL names each enum value
+  // as its internal spelling in capitals (FIXED is fixed), so the schema's enum checks it.
+  const check = useFormCheck(couponSchema, (form) => {
+    const terms = termsOf(form);
+    return { ...terms, discountKind: terms.discountKind.toLowerCase() };
+  });
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formEl = event.currentTarget;
-    const form = new FormData(formEl);
-    const days = text(form.get('validDays'));
-    const answer = await create.run({
-      input: {
-        name: text(form.get('name')),
-        discountKind: kind,
-        amountOff: kind === 'FIXED' ? toMinor(form.get('amountOff')) : null,
-        percentOff: kind === 'PERCENT' ? int(form.get('percentOff')) : null,
-        maxDiscount: kind === 'PERCENT' ? optionalMinor(form.get('maxDiscount')) : null,
-        minOrderAmount: optionalMinor(form.get('minOrderAmount')),
-        validFrom: text(form.get('validFrom')) ? toInstant(form.get('validFrom')) : null,
-        validUntil: text(form.get('validUntil')) ? toInstant(form.get('validUntil')) : null,
-        validDays: days ? int(days) : null,
-        claimStock: int(form.get('claimStock')),
-      },
-    });
+    if (!(await check.check())) return;
+    const terms = termsOf(new FormData(formEl));
+    // Checked: the amounts the kind needs and the stock are there.
+    const answer = await create.run({ input: { ...terms, claimStock: terms.claimStock ?? 0 } });
     if (answer?.template) formEl.reset();
   };
   const keys = ['name', 'discountKind', 'amountOff', 'percentOff', 'maxDiscount', 'minOrderAmount', 'validFrom', 'validUntil', 'validDays', 'claimStock'];
   return (
-    <form onSubmit={submit} className="panel" aria-labelledby="new-coupon" noValidate>
+    <form {...check.form} onSubmit={submit} className="panel" aria-labelledby="new-coupon">
       <h2 id="new-coupon">New coupon template</h2>
       <div className="form-grid">
-        <Field label="Name" name="name" error={errors.of('name')}>
+        <Field label="Name" name="name" {...check.field('name', errors.of('name'))}>
           {(p) => <input {...p} required maxLength={120} />}
         </Field>
-        <Field label="Discount" name="discountKind" error={errors.of('discountKind')}>
+        <Field label="Discount" name="discountKind" {...check.field('discountKind', errors.of('discountKind'))}>
           {(p) => (
             <select {...p} value={kind} onChange={(e) => setKind(e.target.value as DiscountKind)}>
               <option value="FIXED">Amount off</option>
@@ -106,35 +127,36 @@ function CouponTemplateForm() {
           )}
         </Field>
         {kind === 'FIXED' ? (
-          <Field label="Amount off" name="amountOff" error={errors.of('amountOff')}>
+          <Field label="Amount off" name="amountOff" {...check.field('amountOff', errors.of('amountOff'))}>
             {(p) => <input {...p} inputMode="decimal" required />}
           </Field>
         ) : (
           <>
-            <Field label="Percent off" name="percentOff" error={errors.of('percentOff')}>
+            <Field label="Percent off" name="percentOff" {...check.field('percentOff', errors.of('percentOff'))}>
               {(p) => <input {...p} type="number" min={1} max={99} required />}
             </Field>
-            <Field label="Largest discount" name="maxDiscount" error={errors.of('maxDiscount')}>
+            <Field label="Largest discount" name="maxDiscount" {...check.field('maxDiscount', errors.of('maxDiscount'))}>
               {(p) => <input {...p} inputMode="decimal" />}
             </Field>
           </>
         )}
-        <Field label="Minimum order amount" name="minOrderAmount" error={errors.of('minOrderAmount')}>
+        <Field label="Minimum order amount" name="minOrderAmount" {...check.field('minOrderAmount', errors.of('minOrderAmount'))}>
           {(p) => <input {...p} inputMode="decimal" />}
         </Field>
-        <Field label="Valid from" name="validFrom" error={errors.of('validFrom')}>
+        <Field label="Valid from" name="validFrom" {...check.field('validFrom', errors.of('validFrom'))}>
           {(p) => <input {...p} type="datetime-local" />}
         </Field>
-        <Field label="Valid until" name="validUntil" error={errors.of('validUntil')}>
+        <Field label="Valid until" name="validUntil" {...check.field('validUntil', errors.of('validUntil'))}>
           {(p) => <input {...p} type="datetime-local" />}
         </Field>
-        <Field label="Or valid for days after claiming" name="validDays" error={errors.of('validDays')}>
+        <Field label="Or valid for days after claiming" name="validDays" {...check.field('validDays', errors.of('validDays'))}>
           {(p) => <input {...p} type="number" min={1} />}
         </Field>
-        <Field label="Coupons to give out" name="claimStock" error={errors.of('claimStock')}>
+        <Field label="Coupons to give out" name="claimStock" {...check.field('claimStock', errors.of('claimStock'))}>
           {(p) => <input {...p} type="number" min={1} required />}
         </Field>
       </div>
+      {check.unshown()}
       {create.unshown((k) => keys.includes(k))}
       <button type="submit" className="primary" disabled={create.fetching}>
         Create template
@@ -291,22 +313,27 @@ function FlashSaleForm() {
   const [rows, setRows] = useState([1]);
   const [created, setCreated] = useState<string | null>(null);
   const errors = create.errors;
+  const inputOf = (form: FormData) => ({
+    name: text(form.get('name')),
+    startsAt: optionalInstant(form.get('startsAt')),
+    endsAt: optionalInstant(form.get('endsAt')),
+    items: rows.map((_, i) => ({
+      skuId: int(form.get(`items.${i}.skuId`)),
+      activityPrice: requiredMinor(form.get(`items.${i}.activityPrice`)),
+      reservedStock: int(form.get(`items.${i}.reservedStock`)),
+      perCustomerLimit: int(form.get(`items.${i}.perCustomerLimit`)),
+    })),
+  });
+  // The schema the service parses a new session with: each field is checked as it is typed.
+  const check = useFormCheck(sessionSchema, inputOf);
+  const message = (key: string) => check.message(key, errors.of(key));
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formEl = event.currentTarget;
-    const form = new FormData(formEl);
+    const input = await check.check();
+    if (!input || !input.startsAt || !input.endsAt) return;
     const answer = await create.run({
-      input: {
-        name: text(form.get('name')),
-        startsAt: toInstant(form.get('startsAt')),
-        endsAt: toInstant(form.get('endsAt')),
-        items: rows.map((r) => ({
-          skuId: int(form.get(`sku-${r}`)),
-          activityPrice: toMinor(form.get(`price-${r}`)),
-          reservedStock: int(form.get(`reserved-${r}`)),
-          perCustomerLimit: int(form.get(`limit-${r}`)),
-        })),
-      },
+      input: { ...input, startsAt: input.startsAt, endsAt: input.endsAt, items: input.items.map((item) => ({ ...item, activityPrice: item.activityPrice ?? 0 })) },
     });
     const sale = answer?.flashSale;
     if (sale) {
@@ -317,17 +344,17 @@ function FlashSaleForm() {
   const rowKeys = (i: number) => ['skuId', 'activityPrice', 'reservedStock', 'perCustomerLimit'].map((k) => `items.${i}.${k}`);
   const now = new Date();
   return (
-    <form onSubmit={submit} className="panel" aria-labelledby="new-flash" noValidate>
+    <form {...check.form} onSubmit={submit} className="panel" aria-labelledby="new-flash">
       <h2 id="new-flash">New flash sale session</h2>
       <p className="meta">A new session starts disabled: enable it in the table to put its prices on the storefront (the server refuses one that overlaps another enabled session of the same SKU).</p>
       <div className="form-grid">
-        <Field label="Session name" name="name" error={errors.of('name')}>
+        <Field label="Session name" name="name" {...check.field('name', errors.of('name'))}>
           {(p) => <input {...p} required maxLength={120} />}
         </Field>
-        <Field label="Starts" name="startsAt" error={errors.of('startsAt')}>
+        <Field label="Starts" name="startsAt" {...check.field('startsAt', errors.of('startsAt'))}>
           {(p) => <input {...p} type="datetime-local" required defaultValue={toLocalInput(now)} />}
         </Field>
-        <Field label="Ends" name="endsAt" error={errors.of('endsAt')}>
+        <Field label="Ends" name="endsAt" {...check.field('endsAt', errors.of('endsAt'))}>
           {(p) => <input {...p} type="datetime-local" required defaultValue={toLocalInput(new Date(now.getTime() + 2 * 3600_000))} />}
         </Field>
       </div>
@@ -347,20 +374,20 @@ function FlashSaleForm() {
           {rows.map((r, i) => (
             <tr key={r}>
               <td>
-                <SkuPicker id={`sku-${r}`} name={`sku-${r}`} label={`Item ${i + 1} SKU`} invalid={Boolean(errors.of(`items.${i}.skuId`))} />
-                <ItemError message={errors.of(`items.${i}.skuId`)} />
+                <SkuPicker id={`sku-${r}`} name={`items.${i}.skuId`} label={`Item ${i + 1} SKU`} invalid={Boolean(message(`items.${i}.skuId`))} />
+                <ItemError message={message(`items.${i}.skuId`)} />
               </td>
               <td>
-                <input name={`price-${r}`} aria-label={`Item ${i + 1} activity price`} inputMode="decimal" required aria-invalid={Boolean(errors.of(`items.${i}.activityPrice`))} />
-                <ItemError message={errors.of(`items.${i}.activityPrice`)} />
+                <input name={`items.${i}.activityPrice`} aria-label={`Item ${i + 1} activity price`} inputMode="decimal" required aria-invalid={Boolean(message(`items.${i}.activityPrice`))} />
+                <ItemError message={message(`items.${i}.activityPrice`)} />
               </td>
               <td>
-                <input name={`reserved-${r}`} aria-label={`Item ${i + 1} activity stock`} type="number" min={1} required aria-invalid={Boolean(errors.of(`items.${i}.reservedStock`))} />
-                <ItemError message={errors.of(`items.${i}.reservedStock`)} />
+                <input name={`items.${i}.reservedStock`} aria-label={`Item ${i + 1} activity stock`} type="number" min={1} required aria-invalid={Boolean(message(`items.${i}.reservedStock`))} />
+                <ItemError message={message(`items.${i}.reservedStock`)} />
               </td>
               <td>
-                <input name={`limit-${r}`} aria-label={`Item ${i + 1} limit per customer`} type="number" min={1} required defaultValue={1} aria-invalid={Boolean(errors.of(`items.${i}.perCustomerLimit`))} />
-                <ItemError message={errors.of(`items.${i}.perCustomerLimit`)} />
+                <input name={`items.${i}.perCustomerLimit`} aria-label={`Item ${i + 1} limit per customer`} type="number" min={1} required defaultValue={1} aria-invalid={Boolean(message(`items.${i}.perCustomerLimit`))} />
+                <ItemError message={message(`items.${i}.perCustomerLimit`)} />
               </td>
               <td>
                 <button type="button" aria-label={`Remove item ${i + 1}`} disabled={rows.length === 1} onClick={() => setRows((all) => all.filter((x) => x !== r))}>
@@ -374,6 +401,7 @@ function FlashSaleForm() {
       <button type="button" onClick={() => setRows((all) => [...all, Math.max(...all) + 1])}>
         Add item
       </button>
+      {check.unshown()}
       {create.unshown((k) => ['name', 'startsAt', 'endsAt'].includes(k) || rows.some((_, i) => rowKeys(i).includes(k)))}
       <p className="row-actions">
         <button type="submit" className="primary" disabled={create.fetching}>

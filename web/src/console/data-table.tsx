@@ -1,0 +1,231 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import type { UseQueryState } from 'urql';
+import { QueryResult } from '../ui/query-result';
+import { Pager, text, useFilterParam, usePageParam } from './kit';
+
+/** One column: its header, how a row shows in it, and, where the API sorts by it cheaply, its two sort values. */
+export interface Column<Row> {
+  header: string;
+  cell: (row: Row) => ReactNode;
+  /** The list's `sort` values for this column, ascending and descending (the API's enum values). */
+  sort?: { asc: string; desc: string };
+}
+
+/** A server page of a list, as every console list answers it. */
+export interface ListPage<Row> {
+  page: number;
+  pageSize: number;
+  total: number;
+  items: readonly Row[];
+}
+
+/**
+ * What the table's bulk actions get: the selected rows of the page shown, and `done`, which clears
+ * the selection and shows what became of it (the table keeps the sentence: the rows may change).
+ */
+export interface Selection<Row> {
+  rows: Row[];
+  done: (outcome: string) => void;
+}
+
+/** The sort a table's list is read in, from `?sort=` (empty: the API's default), and the setter the column headers use. */
+export const useSortParam = () => useFilterParam('sort');
+
+/** The server-side search box of a table: its words go to `?q=` (or `param`), and the list is read again from page 1. */
+function SearchBox({ label, param, what }: { label: string; param: string; what: string }) {
+  const [value, setValue] = useFilterParam(param);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setValue(text(new FormData(event.currentTarget).get(param)));
+  };
+  return (
+    <form onSubmit={submit} role="search" aria-label={`Find ${what}`} className="toolbar">
+      <label>
+        {label}
+        <input name={param} type="search" defaultValue={value} key={value} maxLength={200} />
+      </label>
+      <button type="submit">Search</button>
+    </form>
+  );
+}
+
+/** A column's header: a button when the column sorts, saying which way it is sorted (`aria-sort`). */
+function Header<Row>({ column, sort, onSort }: { column: Column<Row>; sort: string; onSort: (value: string) => void }) {
+  const by = column.sort;
+  if (!by) return <th scope="col">{column.header}</th>;
+  const state = sort === by.asc ? 'ascending' : sort === by.desc ? 'descending' : 'none';
+  return (
+    <th scope="col" aria-sort={state}>
+      <button type="button" className="sort" onClick={() => onSort(state === 'ascending' ? by.desc : by.asc)}>
+        {column.header}
+        <span aria-hidden="true">{state === 'ascending' ? ' ▲' : state === 'descending' ? ' ▼' : ''}</span>
+      </button>
+    </th>
+  );
+}
+
+/**
+ * The consoles' paged table: the toolbar (a server-side search box, the list's filters, its other
+ * actions), one server page of rows, sortable columns, and rows selected for bulk actions. The
+ * search, the filters, the sort and the page live in the query string (`useFilterParams`,
+ * `usePageParam`), so a reload or a shared link shows the same rows; the caller reads its query
+ * from them. The selection is of the page shown, and is cleared when another page is read.
+ */
+export function DataTable<Data, Row>({
+  label, testId, result, list, columns, rowKey, rowLabel, rowProps, search, filters, actions, bulk, empty = 'Nothing matches.', what,
+}: {
+  /** The table's accessible name. */
+  label: string;
+  testId?: string;
+  result: UseQueryState<Data>;
+  list: (data: Data) => ListPage<Row>;
+  columns: readonly Column<Row>[];
+  rowKey: (row: Row) => string | number;
+  /** What a row's selection box says it selects (a product's name, "Order #12"). */
+  rowLabel?: (row: Row) => string;
+  rowProps?: (row: Row) => Record<string, string | number | undefined>;
+  search?: { label: string; param?: string };
+  filters?: ReactNode;
+  actions?: ReactNode;
+  /** The bulk actions on the selected rows; without it rows are not selectable. */
+  bulk?: (selection: Selection<Row>) => ReactNode;
+  empty?: string;
+  what?: string;
+}) {
+  const [, setPage] = usePageParam();
+  const [sort, setSort] = useSortParam();
+  const [outcome, setOutcome] = useState<string | null>(null);
+  return (
+    <>
+      {search || filters || actions ? (
+        <div className="toolbar">
+          {search ? <SearchBox label={search.label} param={search.param ?? 'q'} what={label.toLowerCase()} /> : null}
+          {filters}
+          {actions}
+        </div>
+      ) : null}
+      <QueryResult result={result} what={what ?? `Loading ${label.toLowerCase()}`}>
+        {(data) => {
+          const page = list(data);
+          return (
+            <Rows
+              // A new page (or sort, or filter) is a new set of rows: the selection does not carry over.
+              key={`${page.page}:${page.items.map(rowKey).join(',')}`}
+              label={label}
+              testId={testId}
+              page={page}
+              columns={columns}
+              rowKey={rowKey}
+              rowLabel={rowLabel ?? ((row) => String(rowKey(row)))}
+              rowProps={rowProps}
+              sort={sort}
+              onSort={setSort}
+              bulk={bulk}
+              outcome={outcome}
+              onOutcome={setOutcome}
+              empty={empty}
+              onPage={setPage}
+            />
+          );
+        }}
+      </QueryResult>
+    </>
+  );
+}
+
+function Rows<Row>({
+  label, testId, page, columns, rowKey, rowLabel, rowProps, sort, onSort, bulk, outcome, onOutcome, empty, onPage,
+}: {
+  label: string;
+  testId?: string;
+  page: ListPage<Row>;
+  columns: readonly Column<Row>[];
+  rowKey: (row: Row) => string | number;
+  rowLabel: (row: Row) => string;
+  rowProps?: (row: Row) => Record<string, string | number | undefined>;
+  sort: string;
+  onSort: (value: string) => void;
+  bulk?: (selection: Selection<Row>) => ReactNode;
+  outcome: string | null;
+  onOutcome: (outcome: string | null) => void;
+  empty: string;
+  onPage: (n: number) => void;
+}) {
+  const [selected, setSelected] = useState<ReadonlySet<string | number>>(() => new Set());
+  const keys = page.items.map(rowKey);
+  const allSelected = keys.length > 0 && keys.every((k) => selected.has(k));
+  const toggle = (key: string | number, on: boolean) => {
+    onOutcome(null);
+    setSelected((before) => {
+      const next = new Set(before);
+      if (on) next.add(key);
+      else next.delete(key);
+      return next;
+    });
+  };
+  const chosen = page.items.filter((row) => selected.has(rowKey(row)));
+  return (
+    <>
+      {bulk ? (
+        <div className="toolbar bulk-actions" role="group" aria-label={`Selected ${label.toLowerCase()}`}>
+          <span>{chosen.length} selected</span>
+          {chosen.length > 0
+            ? bulk({
+                rows: chosen,
+                done: (sentence) => {
+                  setSelected(new Set());
+                  onOutcome(sentence);
+                },
+              })
+            : null}
+          {outcome ? (
+            <span role="status" data-testid="bulk-outcome">
+              {outcome}
+            </span>
+          ) : null}
+        </div>
+      ) : null}
+      <table className="grid" data-testid={testId} aria-label={label}>
+        <thead>
+          <tr>
+            {bulk ? (
+              <th scope="col">
+                <input
+                  type="checkbox"
+                  aria-label="Select every row on this page"
+                  checked={allSelected}
+                  onChange={(e) => {
+                    onOutcome(null);
+                    setSelected(e.target.checked ? new Set(keys) : new Set());
+                  }}
+                />
+              </th>
+            ) : null}
+            {columns.map((column) => (
+              <Header key={column.header} column={column} sort={sort} onSort={onSort} />
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {page.items.map((row) => {
+            const key = rowKey(row);
+            return (
+              <tr key={key} {...rowProps?.(row)}>
+                {bulk ? (
+                  <td>
+                    <input type="checkbox" aria-label={`Select ${rowLabel(row)}`} checked={selected.has(key)} onChange={(e) => toggle(key, e.target.checked)} />
+                  </td>
+                ) : null}
+                {columns.map((column) => (
+                  <td key={column.header}>{column.cell(row)}</td>
+                ))}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {page.items.length === 0 ? <p className="empty">{empty}</p> : null}
+      <Pager page={page.page} pageSize={page.pageSize} total={page.total} onPage={onPage} />
+    </>
+  );
+}
