@@ -48,6 +48,11 @@ beforeAll(async () => {
   await t.api('POST', '/api/merchant/invitations', { token: operator.token, body: { email: 'invited@example.test', role: 'finance' } });
   // And one to the platform's staff.
   await t.api('POST', '/api/admin/staff-invitations', { token: admin.token, body: { email: 'staff@example.test', role: 'support' } });
+  // A picture in the shop's library and one in the platform's (a 1 x 1 PNG).
+  const pixel = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+  for (const [path, token] of [['/api/merchant/media', operator.token], ['/api/admin/media', admin.token]]) {
+    expect((await t.api('POST', path, { token, raw: pixel, headers: { 'content-type': 'image/png' } })).status).toBe(201);
+  }
 
   // An order through its whole life, reviewed and replied to, its invoice issued.
   const delivered = await deliveredOrder(t, customer.token, operator.token, sku);

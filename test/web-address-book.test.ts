@@ -41,6 +41,8 @@ it('a customer keeps an address book on the account page: add, change, make defa
   // No region is chosen for the shopper; the regions are offered by name.
   const region = form.getByLabel('Region');
   expect(await region.inputValue()).toBe('');
+  // The regions come with a query: wait for them, not for a clock.
+  await expect.poll(() => region.locator('option:not([disabled])').count(), { timeout: 30_000 }).toBe(34);
   const names = (await region.locator('option:not([disabled])').allInnerTexts()).map((label) => label.split(' ')[0]);
   expect(names).toHaveLength(34);
   expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'en')));

@@ -99,7 +99,7 @@ it('takes a new seller from application to a paid order, and its product off the
   await card.getByRole('button', { name: 'Approve' }).click();
   await card.getByRole('button', { name: 'Yes, approve' }).click();
   await desk.getByLabel('State').selectOption('APPROVED');
-  await desk.getByTestId('shop-application').filter({ hasText: `#${application.id} Tide Clockworks` }).getByText(/Approved .*: shop #\d+/).waitFor();
+  await desk.getByTestId('shop-application').filter({ hasText: `#${application.id} Tide Clockworks` }).getByText(/Approved .*: shop Tide Clockworks/).waitFor();
   const [approved] = await t.sql<{ status: string; shop_id: number }>('select status, shop_id from shop_application where id = ?', [application.id]);
   expect([approved.status, typeof approved.shop_id]).toEqual(['approved', 'number']);
   const shopId = approved.shop_id;
