@@ -69,7 +69,7 @@ describe('escalating', () => {
     const opened = await escalate(customer.token, refund.id);
     expect(opened.status).toBe(201);
     expect(opened.body).toMatchObject({
-      refund_id: refund.id, order_id: order.id, customer_id: customer.id, shop: { id: shop.id }, status: 'open', reason: 'The parcel never left the shop',
+      refund_id: refund.id, order_id: order.id, customer_id: customer.id, customer_name: 'Test User', shop: { id: shop.id }, status: 'open', reason: 'The parcel never left the shop',
       refund_kind: 'refund', requested_amount: 2000, shop_reject_reason: 'Already packed', refunded_amount: 0, currency: 'CNY', created_at: expect.any(String),
     });
     expect(opened.body.ruling).toBeUndefined();
@@ -325,8 +325,8 @@ describe('over GraphQL', () => {
     expect((await t.gql(read, undefined, customer.token)).data.myDisputes.items).toEqual([{ id, status: 'REFUNDED', ruling: 'Half of the freight' }]);
     const shopRead = await t.gql(`query { merchantDisputes { items { id reason ruling } } }`, undefined, operator.token);
     expect(shopRead.data.merchantDisputes.items).toEqual([{ id, reason: 'Not shipped at all', ruling: 'Half of the freight' }]);
-    const adminRead = await t.gql(`query($id: Int!) { dispute(id: $id) { id status } disputes(status: REFUNDED, pageSize: 100) { items { id } } }`, { id }, admin.token);
-    expect(adminRead.data.dispute).toEqual({ id, status: 'REFUNDED' });
+    const adminRead = await t.gql(`query($id: Int!) { dispute(id: $id) { id status customerName } disputes(status: REFUNDED, pageSize: 100) { items { id } } }`, { id }, admin.token);
+    expect(adminRead.data.dispute).toEqual({ id, status: 'REFUNDED', customerName: 'Test User' });
     expect(adminRead.data.disputes.items).toContainEqual({ id });
 
     const denied = await t.gql(`{ disputes { total } }`, undefined, customer.token);

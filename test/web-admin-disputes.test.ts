@@ -59,6 +59,8 @@ it('an admin refunds part of one dispute and upholds another; both rulings show,
 
   const first = page.getByRole('region', { name: `Dispute ${refunded.dispute.id}` });
   await first.getByText('The picture was wrong').waitFor();
+  // The customer by name, not by id.
+  await first.getByText(/customer Test User$/).waitFor();
   await first.getByText('Colour as pictured', { exact: false }).waitFor();
   await first.getByLabel('Amount to refund').fill('12.50');
   await first.getByLabel('Ruling (both sides read it)').fill('Half the picture was wrong');

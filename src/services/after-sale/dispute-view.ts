@@ -18,6 +18,7 @@ export const DisputeView = z
     refundId: id.describe('The rejected refund or return escalated'),
     orderId: id,
     customerId: id,
+    customerName: z.string().describe("The customer's display name, as the shop and the platform read it"),
     shop: ShopRef,
     status: z.enum(DisputeStatus),
     reason: z.string().describe("The customer's reason for escalating"),
@@ -41,8 +42,9 @@ export async function disputeViews(em: EntityManager, ids: number[]): Promise<Di
     .selectFrom('Dispute as d')
     .innerJoin('Refund as r', 'r.id', 'd.refund')
     .innerJoin('Shop as s', 's.id', 'd.shop')
+    .innerJoin('User as u', 'u.id', 'd.customer')
     .selectAll('d')
-    .select(['r.kind as refundKind', 'r.amount as requestedAmount', 'r.rejectReason', 's.slug as shopSlug', 's.name as shopName'])
+    .select(['r.kind as refundKind', 'r.amount as requestedAmount', 'r.rejectReason', 's.slug as shopSlug', 's.name as shopName', 'u.displayName as customerName'])
     .where('d.id', 'in', ids)
     .execute();
   const byId = new Map<number, DisputeView>(
@@ -53,6 +55,7 @@ export async function disputeViews(em: EntityManager, ids: number[]): Promise<Di
         refundId: d.refund,
         orderId: d.order,
         customerId: d.customer,
+        customerName: d.customerName,
         shop: { id: d.shop, slug: d.shopSlug, name: d.shopName },
         status: d.status,
         reason: d.reason,

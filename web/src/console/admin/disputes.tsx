@@ -19,6 +19,7 @@ const AdminDisputes = graphql(`
         refundId
         orderId
         customerId
+        customerName
         shop {
           id
           name
@@ -134,7 +135,7 @@ export function Disputes() {
             {disputes.items.map((d) => (
               <section key={d.id} className="panel" aria-label={`Dispute ${d.id}`} data-testid="dispute">
                 <h2>
-                  Dispute #{d.id}: order #{d.orderId} at {d.shop.name}, customer #{d.customerId}
+                  Dispute #{d.id}: order #{d.orderId} at {d.shop.name}, customer {d.customerName}
                 </h2>
                 <p>
                   {label(d.refundKind)} of <Money amount={d.requestedAmount} /> asked, rejected by the shop: “{d.shopRejectReason ?? '—'}”
