@@ -93,11 +93,21 @@ it('an admin finds a customer, disables them (they cannot sign in), and enables 
   await page.goto('/admin/customers');
   await page.getByRole('search', { name: 'Find customers' }).getByLabel('Email, name or id').fill(customer.email);
   await page.getByRole('search', { name: 'Find customers' }).getByRole('button', { name: 'Search' }).click();
+  // The search's answer replaces the list: act on the row once it has (the first page holds this customer too).
+  await page.waitForURL(/[?&]q=/);
+  await expect.poll(() => page.getByTestId('customer-row').count(), { timeout: 30_000 }).toBe(1);
   const row = page.getByTestId('customer-row').filter({ hasText: customer.email });
   await row.getByLabel('Reason').fill('Chargeback fraud');
   await row.getByRole('button', { name: 'Disable' }).click();
   await row.getByText('Disabled: Chargeback fraud', { exact: false }).waitFor();
   await ctx.screenshot(page, 'admin-customer-disabled');
+  // The state filter (kept in the address) narrows the search: disabled keeps the row, active drops it.
+  await page.getByLabel('State').selectOption('DISABLED');
+  await page.waitForURL(/state=DISABLED/);
+  await row.getByText('Disabled: Chargeback fraud', { exact: false }).waitFor();
+  await page.getByLabel('State').selectOption('ACTIVE');
+  await page.getByText('No customer matches.').waitFor();
+  await page.getByLabel('State').selectOption('');
   const refused = await t.api('POST', '/api/auth/login', { body: { email: customer.email, password: PASSWORD } });
   expect(refused.body.error.code).toBe('ACCOUNT_DISABLED');
 

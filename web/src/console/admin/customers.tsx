@@ -1,15 +1,15 @@
 import { type FormEvent } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
-import type { AdminCustomersQuery } from '../gql/graphql';
-import { QueryResult } from '../../ui/query-result';
-import { ActionButton, Field, Pager, label, text, usePageParam, useFilterParam, useListContext, useAction, when } from '../kit';
+import type { AdminCustomersQuery, CustomerState } from '../gql/graphql';
+import { ActionButton, Field, StateSelect, label, text, usePageParam, useFilterParams, useListContext, useAction, when } from '../kit';
+import { DataTable, type Column } from '../data-table';
 
 const PAGE_SIZE = 20;
 
 const AdminCustomers = graphql(`
-  query AdminCustomers($q: String, $page: Int, $pageSize: Int) {
-    customers(q: $q, page: $page, pageSize: $pageSize) {
+  query AdminCustomers($q: String, $state: CustomerState, $page: Int, $pageSize: Int) {
+    customers(q: $q, state: $state, page: $page, pageSize: $pageSize) {
       page
       pageSize
       total
@@ -80,61 +80,55 @@ function DisableForm({ customer }: { customer: Customer }) {
   );
 }
 
-/** Customers: search by email, name or id; a disabled account cannot sign in and its sessions end. */
+const STATES = ['ACTIVE', 'DISABLED'] as const;
+
+const COLUMNS: Column<Customer>[] = [
+  {
+    header: 'Customer',
+    cell: (c) => (
+      <>
+        #{c.id} {c.displayName} &lt;{c.email}&gt;
+      </>
+    ),
+  },
+  { header: 'Orders', cell: (c) => c.orderCount },
+  { header: 'Since', cell: (c) => when(c.createdAt) },
+  { header: 'State', cell: (c) => (c.state === 'DISABLED' ? `Disabled: ${c.disabledReason ?? ''} (${when(c.disabledAt)})` : label(c.state)) },
+  {
+    header: 'Actions',
+    cell: (c) =>
+      c.state === 'DISABLED' ? (
+        <ActionButton mutation={EnableCustomer} variables={{ input: { customerId: c.id } }} payload={(d) => d.enableCustomer} label="Enable" refused="Not enabled" />
+      ) : (
+        <DisableForm customer={c} />
+      ),
+  },
+];
+
+/** Customers: search by email, name or id, narrow by state; a disabled account cannot sign in and its sessions end. */
 export function Customers() {
-  const [page, setPage] = usePageParam();
-  const [q, setQ] = useFilterParam('q');
-  const [result] = useQuery({ query: AdminCustomers, context: useListContext('Customer'), variables: { q: q || null, page, pageSize: PAGE_SIZE } });
-  const search = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setQ(text(new FormData(event.currentTarget).get('q')));
-  };
+  const [page] = usePageParam();
+  const [{ q, state }, setFilters] = useFilterParams(['q', 'state']);
+  const [result] = useQuery({
+    query: AdminCustomers,
+    context: useListContext('Customer'),
+    variables: { q: q || null, state: (state || null) as CustomerState | null, page, pageSize: PAGE_SIZE },
+  });
   return (
     <>
       <h1>Customers</h1>
-      <form onSubmit={search} role="search" aria-label="Find customers">
-        <Field label="Email, name or id" name="customer-search">
-          {(props) => <input {...props} name="q" defaultValue={q} />}
-        </Field>
-        <button type="submit">Search</button>
-      </form>
-      <QueryResult result={result} what="Loading customers">
-        {({ customers }) => (
-          <>
-            <table className="grid">
-              <thead>
-                <tr>
-                  <th scope="col">Customer</th>
-                  <th scope="col">Orders</th>
-                  <th scope="col">Since</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {customers.items.map((c) => (
-                  <tr key={c.id} data-testid="customer-row">
-                    <td>
-                      #{c.id} {c.displayName} &lt;{c.email}&gt;
-                    </td>
-                    <td>{c.orderCount}</td>
-                    <td>{when(c.createdAt)}</td>
-                    <td>{c.state === 'DISABLED' ? `Disabled: ${c.disabledReason ?? ''} (${when(c.disabledAt)})` : label(c.state)}</td>
-                    <td>
-                      {c.state === 'DISABLED' ? (
-                        <ActionButton mutation={EnableCustomer} variables={{ input: { customerId: c.id } }} payload={(d) => d.enableCustomer} label="Enable" refused="Not enabled" />
-                      ) : (
-                        <DisableForm customer={c} />
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager page={customers.page} pageSize={customers.pageSize} total={customers.total} onPage={setPage} />
-          </>
-        )}
-      </QueryResult>
+      <DataTable
+        label="Customers"
+        result={result}
+        list={(data) => data.customers}
+        columns={COLUMNS}
+        rowKey={(c) => c.id}
+        rowProps={() => ({ 'data-testid': 'customer-row' })}
+        search={{ label: 'Email, name or id' }}
+        filters={<StateSelect label="State" value={state} states={STATES} onChange={(value) => setFilters({ state: value })} />}
+        empty="No customer matches."
+        what="Loading customers"
+      />
     </>
   );
 }
