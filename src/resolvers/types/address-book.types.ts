@@ -1,26 +1,17 @@
-import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, InputType, Int } from 'type-graphql';
 import { PayloadType } from './payload.types.js';
+import { objectType } from './object-type.js';
+import { RegionView } from '../../services/shipping/regions.js';
+import { SavedAddressView } from '../../services/shipping/address-book.service.js';
 import { RegionCodeEnum } from './enums.js';
 import type { RegionCode } from '../../services/shipping/regions.js';
 import { addAddressRefusals, deleteAddressRefusals, setDefaultAddressRefusals, updateAddressRefusals } from '../../services/shipping/address-book.service.js';
 
-@ObjectType('Region', { description: 'A region the mall ships to, by its ISO 3166-2:CN code' })
-export class RegionType {
-  @Field(() => RegionCodeEnum) code!: RegionCode;
-  @Field() name!: string;
-  @Field({ description: 'The name in Chinese' }) localName!: string;
-}
-
-@ObjectType('SavedAddress', { description: "An address of the customer's address book" })
-export class SavedAddressType {
-  @Field(() => Int) id!: number;
-  @Field() recipient!: string;
-  @Field() phone!: string;
-  @Field(() => RegionCodeEnum) region!: RegionCode;
-  @Field() address!: string;
-  @Field() isDefault!: boolean;
-  @Field() createdAt!: Date;
-}
+// Made from the shipping service's view schemas (object-type.ts).
+export const RegionType = objectType('Region', RegionView);
+export type RegionType = RegionView;
+export const SavedAddressType = objectType('SavedAddress', SavedAddressView);
+export type SavedAddressType = SavedAddressView;
 
 @InputType()
 export class AddAddressInput {

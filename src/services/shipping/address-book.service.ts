@@ -8,21 +8,17 @@ import { inTransaction } from '../../shared/transaction.js';
 import { idParam, parseInput, z } from '../../shared/validate.js';
 import { refusals } from '../../error-codes.js';
 import { ShippingAddressInput } from './freight-fees.js';
-import { listShippingRegions, regionCode, type RegionView } from './regions.js';
+import { listShippingRegions, regionCode, type RegionCode, type RegionView } from './regions.js';
+import { id, timestamp } from '../../shared/view-fields.js';
 
 /** A customer keeps at most this many addresses: a book, not a log. */
 export const ADDRESS_BOOK_LIMIT = 20;
 
-export interface SavedAddressView {
-  id: number;
-  recipient: string;
-  phone: string;
-  /** ISO 3166-2:CN code, one of `GET /api/regions`. */
-  region: string;
-  address: string;
-  isDefault: boolean;
-  createdAt: Date;
-}
+/** An address of the address book: REST publishes this schema and GraphQL's type is made from it. */
+export const SavedAddressView = z
+  .strictObject({ id, recipient: z.string(), phone: z.string(), region: regionCode, address: z.string(), isDefault: z.boolean(), createdAt: timestamp })
+  .describe("An address of the customer's address book");
+export type SavedAddressView = z.infer<typeof SavedAddressView>;
 
 /** An address as checkout takes it, its region one the mall ships to; `isDefault` makes it the default. */
 export const SavedAddressInput = ShippingAddressInput.extend({ region: regionCode, isDefault: z.boolean().optional() }).strict();
@@ -35,6 +31,9 @@ export function listRegions(): RegionView[] {
   return listShippingRegions();
 }
 
+/** A stored address as the view: its region was checked against the regions when it was written (`SavedAddressInput`). */
+const asView = <R extends { region: string }>(row: R) => ({ ...row, region: row.region as RegionCode });
+
 /** The caller's addresses: the default first, then newest first. */
 export async function listMyAddresses(ctx: ServiceContext): Promise<SavedAddressView[]> {
   const customer = requireCustomer(ctx);
@@ -44,7 +43,8 @@ export async function listMyAddresses(ctx: ServiceContext): Promise<SavedAddress
     .where('user', '=', customer.userId)
     .orderBy('isDefault', 'desc')
     .orderBy('id', 'desc')
-    .execute();
+    .execute()
+    .then((rows) => rows.map(asView));
 }
 
 /**
@@ -76,7 +76,7 @@ export async function addAddress(ctx: ServiceContext, input: unknown): Promise<S
     if (makeDefault) await clearDefault(tx.em, customer.userId);
     const saved = tx.em.create(SavedAddress, { ...address, user: customer.userId, isDefault: makeDefault });
     await tx.em.flush();
-    return { id: saved.id, recipient: saved.recipient, phone: saved.phone, region: saved.region, address: saved.address, isDefault: saved.isDefault, createdAt: saved.createdAt };
+    return asView({ id: saved.id, recipient: saved.recipient, phone: saved.phone, region: saved.region, address: saved.address, isDefault: saved.isDefault, createdAt: saved.createdAt });
   });
 }
 
@@ -101,7 +101,7 @@ export async function updateAddress(ctx: ServiceContext, addressId: unknown, inp
     const row = Object.keys(set).length > 0
       ? await update.set(set).returning(COLUMNS).executeTakeFirstOrThrow()
       : await db.selectFrom('SavedAddress').select(COLUMNS).where('id', '=', id).executeTakeFirstOrThrow();
-    return row;
+    return asView(row);
   });
 }
 

@@ -1,12 +1,5 @@
 import { z } from '../../shared/validate.js';
 
-export interface RegionView {
-  /** ISO 3166-2:CN code, as freight templates and orders spell it. */
-  code: RegionCode;
-  name: string;
-  /** The name in Chinese, as addresses are written. */
-  localName: string;
-}
 
 /**
  * Every region the mall ships to: the 31 mainland provinces, autonomous regions and municipalities,
@@ -27,6 +20,17 @@ export type RegionCode = (typeof REGION_CODES)[number];
  * OpenAPI document as this enum and by GraphQL as `RegionCode` (docs/api.md, "Shipping").
  */
 export const regionCode = z.enum(REGION_CODES, { error: 'Choose one of the regions GET /api/regions lists, such as CN-BJ' });
+
+/** A region the mall ships to: REST publishes this schema and GraphQL's type is made from it. */
+export const RegionView = z
+  .strictObject({
+    // ISO 3166-2:CN, as freight templates and orders spell it.
+    code: regionCode,
+    name: z.string(),
+    localName: z.string().describe('The name in Chinese'),
+  })
+  .describe('A region the mall ships to, by its ISO 3166-2:CN code');
+export type RegionView = z.infer<typeof RegionView>;
 
 export const SHIPPING_REGIONS: readonly RegionView[] = [
   { code: 'CN-AH', name: 'Anhui', localName: '安徽' },
