@@ -167,7 +167,9 @@ it('takes a new seller from application to a paid order, and its product off the
   await checkOut(buyer, 1);
   await buyer.getByRole('radio', { name: 'Sandbox gateway (development)' }).check();
   await buyer.getByRole('button', { name: 'Pay with Sandbox gateway (development)' }).click();
-  await buyer.getByRole('heading', { name: 'Paid. Thank you!' }).waitFor();
+  // The gateway's notification is retried for 31 s while a busy server does not take it (1, 2, 4, 8, 16 s):
+  // the page is given that long and more, beside the whole suite, to say so.
+  await buyer.getByRole('heading', { name: 'Paid. Thank you!' }).waitFor({ timeout: 90_000 });
   const [order] = await t.sql<{ id: number; status: string; total: number }>('select id, status, total from shop_order where shop_id = ?', [shopId]);
   expect(order).toMatchObject({ status: 'paid', total: 6800 });
 
