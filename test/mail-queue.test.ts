@@ -86,14 +86,14 @@ it('gives an email up after its last retry, and drops its text', async () => {
   }
 });
 
-it('sends each owed email once when two sweeps run at the same moment', async () => {
+it('sends each owed email once when four sweeps run at the same moment', async () => {
   smtp.refuse(true);
   const invitees = [];
   for (let i = 0; i < 6; i++) invitees.push((await invite()).invitee);
   smtp.refuse(false);
   await dueNow();
-  const [a, b] = await Promise.all([retryQueuedMail(systemContext(t.deps, 'one')), retryQueuedMail(systemContext(t.deps, 'two'))]);
-  expect(a + b).toBeGreaterThanOrEqual(6);
+  const sent = await Promise.all(['one', 'two', 'three', 'four'].map((name) => retryQueuedMail(systemContext(t.deps, name))));
+  expect(sent.reduce((a, b) => a + b, 0)).toBe(6);
   for (const invitee of invitees) expect(received(invitee.email)).toHaveLength(1);
 });
 

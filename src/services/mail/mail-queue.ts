@@ -76,7 +76,7 @@ interface Taken {
 
 /** The first try of a queued mail, once its transaction has committed: whether the mail server took it. */
 export async function sendQueued(ctx: ServiceContext, mailId: number): Promise<boolean> {
-  const [taken] = await take(ctx, [mailId]);
+  const [taken] = await take(ctx, [mailId], 'first');
   return taken ? deliver(ctx, taken) : false;
 }
 
@@ -92,12 +92,17 @@ export async function retryQueuedMail(ctx: ServiceContext): Promise<number> {
     .limit(BATCH)
     .execute();
   let sent = 0;
-  for (const mail of await take(ctx, due.map((d) => d.id))) if (await deliver(ctx, mail)) sent++;
+  for (const mail of await take(ctx, due.map((d) => d.id), 'due')) if (await deliver(ctx, mail)) sent++;
   return sent;
 }
 
-/** Leases the mails of `ids` that are still owed and not leased by another sender (a row another is updating is skipped). */
-async function take(ctx: ServiceContext, ids: number[]): Promise<Taken[]> {
+/**
+ * Leases the mails of `ids` that are still owed and free: never tried (`first`: the request's own
+ * try) or due (`due`: the sweep's). The conditions are on the update itself, which PostgreSQL checks
+ * again on a row another sender changed meanwhile: a mail another sender has just leased is no
+ * longer due, and is left to it (a row being updated right now is skipped).
+ */
+async function take(ctx: ServiceContext, ids: number[], which: 'first' | 'due'): Promise<Taken[]> {
   if (ids.length === 0) return [];
   const db = typedSql(ctx.em);
   const free = db
@@ -108,10 +113,13 @@ async function take(ctx: ServiceContext, ids: number[]): Promise<Taken[]> {
     .where('failedAt', 'is', null)
     .forUpdate()
     .skipLocked();
-  return db
+  const update = db
     .updateTable('OutgoingMail')
     .set((eb) => ({ attempts: eb('attempts', '+', 1), nextAttemptAt: sql<Date>`now() + make_interval(secs => ${LEASE_SECONDS})` }))
     .where('id', 'in', free)
+    .where('sentAt', 'is', null)
+    .where('failedAt', 'is', null);
+  return (which === 'first' ? update.where('attempts', '=', 0) : update.where('nextAttemptAt', '<=', sql<Date>`now()`))
     .returning(['id', 'recipient', 'subject', 'sealed', 'attempts'])
     .execute();
 }
