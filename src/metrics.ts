@@ -285,6 +285,62 @@ new Gauge({
 
 backlogGauge('mallfront_webhook_backlog_oldest_seconds', 'Age of the oldest webhook delivery waiting (0: none)', (b) => b.webhookOldestSeconds);
 
+/**
+ * What a process's memories that grow with traffic hold (issue 42: where the idle memory goes), read at
+ * each scrape. Each is bounded by a setting (docs/configuration.md "Memory"). Bytes are given where they
+ * are exact (typed arrays); the per-filter maps are counted in entries (docs/performance.md has their
+ * measured cost per entry).
+ */
+export interface CacheSizes {
+  listingTotals: number;
+  facets: number;
+  rankings: { entries: number; candidates: number; bytes: number };
+  salesTallyBytes: number;
+}
+
+const cacheReaders = new Set<() => CacheSizes>();
+
+/** Reads a server's cache sizes at each scrape until the returned function is called. */
+export function watchCaches(read: () => CacheSizes): () => void {
+  cacheReaders.add(read);
+  return () => cacheReaders.delete(read);
+}
+
+function eachCacheSizes(): CacheSizes[] {
+  return [...cacheReaders].map((read) => read());
+}
+
+new Gauge({
+  name: 'mallfront_cache_entries',
+  help: 'Entries held by the per-process caches: listing_totals and facets (filters), sales_rankings (rankings), ranking_candidates (products ranked)',
+  labelNames: ['cache'] as const,
+  registers,
+  collect() {
+    this.reset();
+    const all = eachCacheSizes();
+    if (all.length === 0) return;
+    const sum = (pick: (s: CacheSizes) => number) => all.reduce((total, s) => total + pick(s), 0);
+    this.set({ cache: 'listing_totals' }, sum((s) => s.listingTotals));
+    this.set({ cache: 'facets' }, sum((s) => s.facets));
+    this.set({ cache: 'sales_rankings' }, sum((s) => s.rankings.entries));
+    this.set({ cache: 'ranking_candidates' }, sum((s) => s.rankings.candidates));
+  },
+});
+
+new Gauge({
+  name: 'mallfront_cache_bytes',
+  help: 'Bytes held by the per-process caches made of typed arrays: sales_rankings (ids, sold counts, relevance) and sales_tally (sold count per product)',
+  labelNames: ['cache'] as const,
+  registers,
+  collect() {
+    this.reset();
+    const all = eachCacheSizes();
+    if (all.length === 0) return;
+    this.set({ cache: 'sales_rankings' }, all.reduce((total, s) => total + s.rankings.bytes, 0));
+    this.set({ cache: 'sales_tally' }, all.reduce((total, s) => total + s.salesTallyBytes, 0));
+  },
+});
+
 const readinessProbes = new Set<() => Promise<boolean>>();
 
 /** Reads readiness (the database answers) through `probe` at each scrape until the returned function is called. */

@@ -1,7 +1,7 @@
 import { loadConfig } from '../src/config.js';
 import { totalsHeld } from '../src/services/catalog/listing-total-cache.js';
 import { facetsHeld } from '../src/services/catalog/search/facets-cache.js';
-import { rankingCandidatesHeld } from '../src/services/catalog/sales-ranking-cache.js';
+import { rankingCandidatesHeld, rankingsHeld } from '../src/services/catalog/sales-ranking-cache.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { shopWithProduct } from './support/shopping.js';
 
@@ -13,7 +13,7 @@ import { shopWithProduct } from './support/shopping.js';
  */
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ memoryBounds: { listingTotalFilters: 2, facetFilters: 2, rankingProducts: 3, signInCountKeys: 5 } });
+  t = await startTestApp({ memoryBounds: { listingTotalFilters: 2, facetFilters: 2, rankingProducts: 3, signInCountKeys: 5 }, metrics: { exposure: 'public', token: undefined } });
 });
 afterAll(() => t?.close());
 
@@ -42,5 +42,33 @@ describe('memory bounds', () => {
     expect(facetsHeld(em)).toBeLessThanOrEqual(2);
     expect(rankingCandidatesHeld(em)).toBeGreaterThan(0);
     expect(rankingCandidatesHeld(em)).toBeLessThanOrEqual(3);
+  });
+
+  it('are reported at /metrics as what each cache holds, in entries and, for the typed arrays, in bytes', async () => {
+    const { shop } = await shopWithProduct(t, [{ price: 100, stock: 5 }]);
+    // Fills each cache with this shop's filter (the test before may have left them at their bound).
+    expect((await t.api('GET', `/api/products?shop_id=${shop.id}`)).status).toBe(200);
+    expect((await t.api('GET', `/api/products/facets?shop_id=${shop.id}`)).status).toBe(200);
+    expect((await t.api('GET', `/api/products?shop_id=${shop.id}&sort=sales`)).status).toBe(200);
+    const em = t.em();
+    const text = await (await fetch(`${t.baseUrl}/metrics`)).text();
+    const sample = (name: string, cache: string) => {
+      const line = text.split('\n').find((l) => l.startsWith(`${name}{cache="${cache}"} `));
+      return line === undefined ? undefined : Number(line.split(' ')[1]);
+    };
+    const rankings = rankingsHeld(em);
+    expect(rankings.entries).toBeGreaterThan(0);
+    expect(sample('mallfront_cache_entries', 'listing_totals')).toBe(totalsHeld(em));
+    expect(sample('mallfront_cache_entries', 'facets')).toBe(facetsHeld(em));
+    expect(sample('mallfront_cache_entries', 'sales_rankings')).toBe(rankings.entries);
+    expect(sample('mallfront_cache_entries', 'ranking_candidates')).toBe(rankings.candidates);
+    // A ranking of a filter holds an id and a sold count (4 bytes each) per candidate.
+    expect(sample('mallfront_cache_bytes', 'sales_rankings')).toBe(rankings.candidates * 8);
+    // The tally: 4 bytes per product id up to the highest sold (0 while not loaded), never more than the catalog's ids.
+    const tally = sample('mallfront_cache_bytes', 'sales_tally');
+    const [{ top }] = await em.getConnection().execute<{ top: number }[]>('select max(id)::int as top from product');
+    expect(tally).toBeGreaterThanOrEqual(0);
+    expect(tally! % 4).toBe(0);
+    expect(tally!).toBeLessThanOrEqual((top + 1) * 4 * 2);
   });
 });

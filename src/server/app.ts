@@ -39,6 +39,7 @@ import { operationExecution } from '../graphql/operation-executor.js';
 import { traceRootFields } from '../graphql/traced-fields.js';
 import { primaryRetryOf } from '../shared/replica-reads.js';
 import { graphqlHttp } from './graphql-http.js';
+import { cacheSizes } from '../services/catalog/cache-sizes.js';
 import { loadSalesTally, salesTallyAge } from '../services/catalog/sales-tally.js';
 import { HOME_CONTENT_CHANNEL } from '../services/catalog/home-content.service.js';
 import { ChangeListener, registerChangeListener } from '../db/change-listener.js';
@@ -47,7 +48,7 @@ import { API_MOUNT } from '../rest/route.js';
 import { FILE_BODY_PATHS } from '../rest/media.routes.js';
 import { graphqlUploads } from './graphql-uploads.js';
 import { mediaFiles } from './media-files.js';
-import { measureProcess, watchBacklog, watchPool, watchReadiness, watchSalesTally } from '../metrics.js';
+import { measureProcess, watchBacklog, watchCaches, watchPool, watchReadiness, watchSalesTally } from '../metrics.js';
 import { readBacklog } from '../services/events/outbox.repository.js';
 import { metricsEndpoint, observeGraphql, observeHttp, operationLabel } from './metrics-endpoint.js';
 
@@ -280,6 +281,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
   const unwatchPool = watchPool(servingPool);
   const unwatchBacklog = watchBacklog(() => readBacklog(servingPool));
   const unwatchSalesTally = watchSalesTally(() => salesTallyAge(deps.orm.em));
+  const unwatchCaches = watchCaches(() => cacheSizes(deps.orm.em));
   app.get('/metrics', metricsEndpoint(deps.config.metrics));
   const health = new PoolHealth(servingPool, {
     clientUrl: deps.orm.config.get('clientUrl'),
@@ -418,6 +420,7 @@ export async function startApp(baseDeps: AppDeps, port: number): Promise<Running
         unwatchPool();
         unwatchBacklog();
         unwatchSalesTally();
+        unwatchCaches();
         unwatchReadiness();
         if (sandbox instanceof SandboxProvider) sandbox.stop();
         await stopWebhooks();

@@ -58,6 +58,7 @@ export interface Ranking {
 export class RankingStore {
   private readonly rankings = new Map<string, Ranking>();
   private held = 0;
+  private heldBytes = 0;
 
   get(filter: string): Ranking | undefined {
     const ranking = this.rankings.get(filter);
@@ -77,6 +78,7 @@ export class RankingStore {
     if (ranking.ids.length > maxCandidates) return;
     this.rankings.set(filter, ranking);
     this.held += ranking.ids.length;
+    this.heldBytes += bytesOf(ranking);
     for (const [oldest, old] of this.rankings) {
       if (this.held <= maxCandidates) break;
       this.drop(oldest, old);
@@ -88,10 +90,27 @@ export class RankingStore {
     return this.held;
   }
 
+  /** What the store holds, for the cache metrics: rankings, their candidates, and their arrays' bytes. */
+  get sizes(): HeldSizes {
+    return { entries: this.rankings.size, candidates: this.held, bytes: this.heldBytes };
+  }
+
   private drop(filter: string, ranking: Ranking): void {
     this.rankings.delete(filter);
     this.held -= ranking.ids.length;
+    this.heldBytes -= bytesOf(ranking);
   }
+}
+
+export interface HeldSizes {
+  entries: number;
+  candidates: number;
+  /** The typed arrays' bytes: a ranking's memory is nearly all in them (two or three numbers per candidate). */
+  bytes: number;
+}
+
+function bytesOf(ranking: Ranking): number {
+  return ranking.ids.byteLength + ranking.sold.byteLength + (ranking.rank?.byteLength ?? 0);
 }
 
 /**
@@ -120,6 +139,11 @@ export function rankingOf(em: EntityManager, filter: string): Ranking | undefine
 /** Products held by the database's remembered rankings (tests, operations). */
 export function rankingCandidatesHeld(em: EntityManager): number {
   return storeOf(em).candidates;
+}
+
+/** What the database's remembered rankings hold (the cache metrics). */
+export function rankingsHeld(em: EntityManager): HeldSizes {
+  return storeOf(em).sizes;
 }
 
 export function rememberRanking(em: EntityManager, filter: string, ranking: Ranking, maxCandidates: number): void {

@@ -47,6 +47,11 @@ export class SalesTally {
     for (let at = 0; at < pairs.length; at += 8) this.sold[pairs.readInt32BE(at)] = pairs.readInt32BE(at + 4);
   }
 
+  /** The bytes it holds: 4 per product id up to the highest sold one (the cache metrics). */
+  get bytes(): number {
+    return this.sold.byteLength;
+  }
+
   soldOf(productId: number): number {
     return productId < this.sold.length ? this.sold[productId] : 0;
   }
@@ -126,4 +131,9 @@ export function currentSalesTally(em: EntityManager): Promise<SalesTally | undef
 export function salesTallyAge(em: EntityManager, now = Date.now()): number | null {
   const tally = stateOf(em).tally;
   return tally ? (now - tally.upToDateAt) / 1000 : null;
+}
+
+/** Bytes the tally of `em`'s database holds; 0 while none is loaded (the cache metrics). */
+export function salesTallyBytes(em: EntityManager): number {
+  return stateOf(em).tally?.bytes ?? 0;
 }
