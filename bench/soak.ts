@@ -61,6 +61,7 @@ export async function soak(ctx: BenchContext, serverPid: number, seconds: number
     },
   );
   const samples = sampler.stop();
+  const idle = await idleBreakdown(ctx.base);
   return {
     seconds,
     connections: ctx.options.connections,
@@ -69,6 +70,41 @@ export async function soak(ctx: BenchContext, serverPid: number, seconds: number
     non2xx: failed,
     errors: result.errors + result.timeouts,
     residentMemory: soakGrowth(samples),
+    ...(idle ? { idleBreakdown: idle } : {}),
     samples,
   };
+}
+
+/** The series of /metrics that say where a process's memory is (issue 42), in MB, or entries for the caches' counts. */
+const BREAKDOWN: Record<string, string> = {
+  'process_resident_memory_bytes': 'resident',
+  'nodejs_heap_size_total_bytes': 'V8 heap committed',
+  'nodejs_heap_size_used_bytes': 'V8 heap used',
+  'nodejs_external_memory_bytes': 'external (array buffers, native)',
+  'mallfront_cache_bytes{cache="sales_rankings"}': 'sales rankings (typed arrays)',
+  'mallfront_cache_bytes{cache="sales_tally"}': 'sales tally',
+  'mallfront_cache_entries{cache="sales_rankings"}': 'rankings held (entries)',
+  'mallfront_cache_entries{cache="ranking_candidates"}': 'ranked products held (entries)',
+  'mallfront_cache_entries{cache="listing_totals"}': 'listing totals held (entries)',
+  'mallfront_cache_entries{cache="facets"}': 'facets held (entries)',
+};
+
+/**
+ * Where the memory of an idle process is, after the soak: read from the server's own /metrics (the
+ * server must serve them to the bench: METRICS=public in the bench's environment), after a quiet
+ * moment. Undefined when /metrics does not answer. Bytes in MB; the caches' counts as they are.
+ */
+async function idleBreakdown(base: string): Promise<Record<string, number> | undefined> {
+  await new Promise((resolve) => setTimeout(resolve, 10_000));
+  const res = await fetch(`${base}/metrics`).catch(() => undefined);
+  if (!res?.ok) return undefined;
+  const text = await res.text();
+  const out: Record<string, number> = {};
+  for (const [series, name] of Object.entries(BREAKDOWN)) {
+    const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+    if (line === undefined) continue;
+    const value = Number(line.slice(series.length + 1).split(' ')[0]);
+    out[name] = series.includes('_bytes') ? Math.round(value / 104857.6) / 10 : value;
+  }
+  return out;
 }
