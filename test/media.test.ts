@@ -9,6 +9,8 @@ import { startS3StandIn, type S3StandIn } from './support/s3-stand-in.js';
 import { loadConfig } from '../src/config.js';
 import { ShopRole } from '../src/entities/shop-membership.entity.js';
 import { PlatformRole } from '../src/entities/user.entity.js';
+import type { MediaStore } from '../src/services/media/media-store.js';
+import { keepPicture } from '../src/services/media/thumbnails.js';
 
 /**
  * Uploaded pictures (issue 44, "media"): a shop's catalog staff and the platform's content staff
@@ -171,6 +173,42 @@ describe('uploads over REST', () => {
     });
     expect(product.status).toBe(201);
     expect(product.body.image_url).toBe(asset.url);
+  });
+});
+
+describe('the thumbnails in the store', () => {
+  /** A store in memory that counts its calls, and can fail the widest put (a process stopped mid-way). */
+  function countingStore() {
+    const objects = new Map<string, Buffer>();
+    const calls = { has: 0, put: 0 };
+    let failWidest = false;
+    const store: MediaStore = {
+      put: async (key, body) => {
+        calls.put++;
+        if (failWidest && key.endsWith('/1280.webp')) throw new Error('stopped');
+        objects.set(key, body);
+      },
+      get: async (key) => objects.get(key) ?? null,
+      has: async (key) => (calls.has++, objects.has(key)),
+    };
+    return { store, objects, calls, failWidest: (on: boolean) => (failWidest = on) };
+  }
+
+  it('are looked up by one key when the same picture comes again, and made again when a stopped upload left the set short', async () => {
+    const { store, objects, calls, failWidest } = countingStore();
+    const bytes = await freshPng();
+    // Stopped before the widest was put: the smaller three are there, the set is not whole.
+    failWidest(true);
+    await expect(keepPicture(store, bytes)).rejects.toThrow();
+    expect([...objects.keys()].map((k) => k.split('/')[1]).sort()).toEqual(['160.webp', '320.webp', '640.webp']);
+    failWidest(false);
+    const kept = await keepPicture(store, bytes);
+    expect([...objects.keys()].filter((k) => k.startsWith(kept.digest)).length).toBe(4);
+    // Sent again: one look at the store (the widest, put last), nothing put.
+    calls.has = 0;
+    calls.put = 0;
+    await keepPicture(store, bytes);
+    expect(calls).toEqual({ has: 1, put: 0 });
   });
 });
 
