@@ -9,6 +9,7 @@ import { checkoutCustomers } from '../bench/context.js';
 import { costCurveSvg, niceCeiling, shortCount } from '../bench/chart.js';
 import { slope, soakGrowth } from '../bench/memory.js';
 import { percentile } from '../bench/load.js';
+import { shareOf } from '../bench/profile-share.js';
 import { compareRuns, comparisonTable, median, percentChange } from '../bench/compare.js';
 import { adminQuery, databaseUrl, PREFIX, TEMPLATE_DB } from './support/databases.js';
 import { ensureTemplate } from './support/template.js';
@@ -266,5 +267,26 @@ describe('bench compare mode (--against)', () => {
     expect(table[1]).toMatch(/^listing\s+100\s+120\s+\+20\.0%\s+40\s+50\s+\+25\.0%\s+<< worse by more than 10%$/);
     expect(table[2]).not.toMatch(/worse/);
     expect(table[3]).toMatch(/-20\.0%/);
+  });
+});
+
+describe('profile share', () => {
+  it("counts the samples whose stack holds a matching file's frame once, of the samples that were not idle", () => {
+    const frame = (functionName: string, url = '') => ({ functionName, url });
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: frame('(root)'), children: [2, 3, 6] },
+        { id: 2, callFrame: frame('handle', 'file:///app/dist/src/server/app.js'), children: [4] },
+        { id: 3, callFrame: frame('(idle)') },
+        { id: 4, callFrame: frame('observeHttp', 'file:///app/dist/src/server/metrics-endpoint.js'), children: [5] },
+        { id: 5, callFrame: frame('observe', 'file:///app/node_modules/prom-client/lib/histogram.js') },
+        { id: 6, callFrame: frame('(garbage collector)') },
+      ],
+      // 2 in the app, 1 in observeHttp, 1 in prom-client under it, 3 idle, 1 GC: 5 busy samples.
+      samples: [2, 2, 4, 5, 3, 3, 3, 6],
+    };
+    expect(shareOf(profile, /metrics-endpoint|prom-client/)).toEqual({ samples: 5, matching: 2, share: 0.4 });
+    expect(shareOf(profile, /server\/app\.js/)).toEqual({ samples: 5, matching: 4, share: 0.8 });
+    expect(shareOf(profile, /nothing/).share).toBe(0);
   });
 });
