@@ -1,3 +1,7 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { totalsHeld } from '../src/services/catalog/listing-total-cache.js';
 import { facetsHeld } from '../src/services/catalog/search/facets-cache.js';
@@ -72,3 +76,22 @@ describe('memory bounds', () => {
     expect(tally!).toBeLessThanOrEqual((top + 1) * 4 * 2);
   });
 });
+
+describe('what a process carries from the start', () => {
+  it('leaves sharp (libvips, about 24 MB resident) unloaded until a picture comes', async () => {
+    // The compiled server, as production starts it, in a process of its own (this one has loaded sharp for other tests).
+    const app = pathToFileURL(join(process.cwd(), 'dist/src/server/app.js')).href;
+    const probe = `await import(${JSON.stringify(app)});
+      const { createRequire } = await import('node:module');
+      const cache = createRequire(import.meta.url).cache;
+      console.log(Object.keys(cache).filter((file) => file.includes('/node_modules/sharp/')).length);
+      process.exit(0);`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', probe]);
+    expect(stdout.trim()).toBe('0');
+    // And the first picture loads it: the upload path still works (test/media.test.ts covers it whole).
+    const { readPicture } = await import('../src/services/media/thumbnails.js');
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+    expect(await readPicture(png)).toEqual({ format: 'png', width: 1, height: 1 });
+  });
+});
+

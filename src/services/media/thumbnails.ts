@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata, Sharp, SharpOptions } from 'sharp';
 import { AppError, refused } from '../../errors.js';
 import { THUMBNAIL_WIDTHS, thumbnailKey, type ThumbnailWidth } from './media-keys.js';
 import { storeUnreachable, type MediaStore } from './media-store.js';
@@ -7,6 +7,21 @@ import { storeUnreachable, type MediaStore } from './media-store.js';
 /** The formats an upload may be, as sharp names what it read. SVG is not one: it is a document that can carry script and other files' addresses. */
 export const PICTURE_FORMATS = ['jpeg', 'png', 'webp', 'gif', 'avif'] as const;
 export type PictureFormat = (typeof PICTURE_FORMATS)[number];
+
+/**
+ * sharp (libvips) is loaded by the first picture, not at start: a process that never takes an upload
+ * (most of a cluster, most of the time) does not carry it (about 24 MB resident). Its operation cache
+ * is off: each upload is a new file, so libvips would only keep decoded pictures (up to 50 MB by
+ * default) that nothing asks for again.
+ */
+let loaded: Promise<(input: Buffer, options: SharpOptions) => Sharp> | undefined;
+function sharpOf(): Promise<(input: Buffer, options: SharpOptions) => Sharp> {
+  loaded ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    return (input, options) => sharp(input, options);
+  });
+  return loaded;
+}
 
 /** A picture larger than this many pixels is refused before it is decoded: a small file can unpack to gigabytes. */
 export const MAX_PIXELS = 50_000_000;
@@ -25,7 +40,7 @@ export interface Picture {
 export async function readPicture(bytes: Buffer): Promise<Picture> {
   let meta: Metadata;
   try {
-    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+    meta = await (await sharpOf())(bytes, { limitInputPixels: false }).metadata();
   } catch {
     throw refused('MEDIA_UNREADABLE', 'The file is not a picture that can be read (JPEG, PNG, WebP, GIF or AVIF)');
   }
@@ -47,7 +62,7 @@ export async function readPicture(bytes: Buffer): Promise<Picture> {
  * past its header: that is the sender's file, refused like an unreadable one.
  */
 export async function makeThumbnails(bytes: Buffer): Promise<{ width: ThumbnailWidth; body: Buffer }[]> {
-  const source = sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'error' }).rotate();
+  const source = (await sharpOf())(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'error' }).rotate();
   try {
     return await Promise.all(
       THUMBNAIL_WIDTHS.map(async (width) => ({ width, body: await source.clone().resize({ width, withoutEnlargement: true }).webp({ quality: 80, effort: 2 }).toBuffer() })),
