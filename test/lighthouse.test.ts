@@ -16,8 +16,10 @@ import { seedDemoData } from '../src/seed/demo-seed.js';
  * the demo data: home, a product, a search, and a signed-in customer's cart with two lines (the
  * session is put in a Chromium profile of its own before Lighthouse opens it there, without resetting
  * its storage: `signedIn`), and the landings of the shop console (a shop's owner) and the platform
- * console (an admin), signed in the same way. The floors are issue 31's: Performance 90,
- * Accessibility 98, Best Practices 100, SEO 100, layout shift at most 0.05. One run per page, only the
+ * console (an admin), signed in the same way. The floors are issue 44's: Performance 90,
+ * Accessibility 100, Best Practices 100, SEO 100, and no layout shift at all (CLS 0: the header's
+ * cart count, which arrives after the signed-in cart's first frame, was the last thing that moved,
+ * 0.0007; its place is now kept). One run per page, only the
  * four categories: Lighthouse costs about half a minute a page on the 2-core machine.
  *
  * The machine these floors assume: Lighthouse simulates a phone 4x slower than its host, and expects
@@ -35,8 +37,8 @@ import { seedDemoData } from '../src/seed/demo-seed.js';
  * test-output/lighthouse.json.
  */
 const run = promisify(execFile);
-const FLOORS = { performance: 0.9, accessibility: 0.98, 'best-practices': 1, seo: 1 } as const;
-const MAX_CLS = 0.05;
+const FLOORS = { performance: 0.9, accessibility: 1, 'best-practices': 1, seo: 1 } as const;
+const MAX_CLS = 0;
 /**
  * The host the floors were set on: this machine kind when quiet reads a benchmark index of 2,000 to
  * 2,500 (2026-12-02: 2,128, 2,276 and 2,480 alone). The same kind read 1,589 to 1,760 at the end of a
@@ -169,7 +171,7 @@ it('calibrates the simulated phone to the host: 4x on the reference host, less i
   expect([2500, 2000, 1600, 1000, 400, 100].map(slowdownFor)).toEqual([4, 4, 3.2, 2, 1, 1]);
 });
 
-it("scores at least 90 / 98 / 100 / 100 with CLS at most 0.05 on home, product, search, a signed-in cart and both consoles' landings (mobile)", async () => {
+it("scores at least 90 / 100 / 100 / 100 with CLS 0 on home, product, search, a signed-in cart and both consoles' landings (mobile)", async () => {
   const [product] = await t.sql(`select id from product where status = 'published' order by id limit 1`);
   const session = (await sessionFor(t, CUSTOMERS[1].email, DEMO_PASSWORD)) as { token: string };
   const skus = await t.sql<{ id: number }>(`select s.id from sku s join product p on p.id = s.product_id where p.status = 'published' and s.stock > 2 order by s.id limit 2`);

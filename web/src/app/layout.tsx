@@ -27,8 +27,8 @@ const HeaderCartCount = graphql(`
 /** The cart link with its item count: the guest cart's while signed out, the account's after. */
 function CartLink({ count }: { count: number }) {
   return (
-    <NavLink to="/cart" aria-label={`Cart, ${count} ${count === 1 ? 'item' : 'items'}`}>
-      Cart{count > 0 ? <span className="cart-count">{count}</span> : null}
+    <NavLink to="/cart" className="cart-link" aria-label={`Cart, ${count} ${count === 1 ? 'item' : 'items'}`}>
+      Cart{count > 0 ? <span className="cart-count">{count > 99 ? '99+' : count}</span> : null}
     </NavLink>
   );
 }
