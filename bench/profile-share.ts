@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs';
  * the share is of the CPU the process used, which is what the bench's "server CPU per request" is.
  * Being a share of one profile, it does not move with the machine's speed the way two timed runs do.
  *
- *   node dist/bench/profile-share.js <file.cpuprofile> <regexp over the frame's URL> [<regexp>...]
+ *   node dist/bench/profile-share.js [--from <seconds>] <file.cpuprofile> <regexp over the frame's URL> [<regexp>...]
+ *
+ * `--from` leaves out the samples of the profile's first seconds (a server's start, before the load).
  */
 interface ProfileNode {
   id: number;
@@ -18,9 +20,11 @@ interface ProfileNode {
 interface CpuProfile {
   nodes: ProfileNode[];
   samples: number[];
+  /** Microseconds from the previous sample (the first: from the profile's start). */
+  timeDeltas?: number[];
 }
 
-export function shareOf(profile: CpuProfile, pattern: RegExp): { samples: number; matching: number; share: number } {
+export function shareOf(profile: CpuProfile, pattern: RegExp, fromSeconds = 0): { samples: number; matching: number; share: number } {
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -36,7 +40,10 @@ export function shareOf(profile: CpuProfile, pattern: RegExp): { samples: number
   };
   let samples = 0;
   let hits = 0;
-  for (const id of profile.samples) {
+  let at = 0;
+  for (const [index, id] of profile.samples.entries()) {
+    at += profile.timeDeltas?.[index] ?? 0;
+    if (at < fromSeconds * 1e6) continue;
     const name = byId.get(id)!.callFrame.functionName;
     if (name === '(idle)') continue;
     samples++;
@@ -46,14 +53,16 @@ export function shareOf(profile: CpuProfile, pattern: RegExp): { samples: number
 }
 
 if (process.argv[1]?.endsWith('profile-share.js')) {
-  const [file, ...patterns] = process.argv.slice(2);
-  if (!file || patterns.length === 0) {
-    console.error('usage: node dist/bench/profile-share.js <file.cpuprofile> <regexp> [<regexp>...]');
+  const args = process.argv.slice(2);
+  const from = args[0] === '--from' ? Number(args.splice(0, 2)[1]) : 0;
+  const [file, ...patterns] = args;
+  if (!file || patterns.length === 0 || !Number.isFinite(from)) {
+    console.error('usage: node dist/bench/profile-share.js [--from <seconds>] <file.cpuprofile> <regexp> [<regexp>...]');
     process.exit(2);
   }
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   for (const source of patterns) {
-    const { samples, matching, share } = shareOf(profile, new RegExp(source));
+    const { samples, matching, share } = shareOf(profile, new RegExp(source), from);
     console.log(`${source}: ${matching} of ${samples} samples, ${(share * 100).toFixed(2)}%`);
   }
 }

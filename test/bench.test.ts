@@ -288,5 +288,8 @@ describe('profile share', () => {
     expect(shareOf(profile, /metrics-endpoint|prom-client/)).toEqual({ samples: 5, matching: 2, share: 0.4 });
     expect(shareOf(profile, /server\/app\.js/)).toEqual({ samples: 5, matching: 4, share: 0.8 });
     expect(shareOf(profile, /nothing/).share).toBe(0);
+    // From the 4th second: the samples before it (a server's start) are left out.
+    const timed = { ...profile, timeDeltas: [1e6, 1e6, 1e6, 1e6, 1e6, 1e6, 1e6, 1e6] };
+    expect(shareOf(timed, /metrics-endpoint|prom-client/, 4)).toEqual({ samples: 2, matching: 1, share: 0.5 });
   });
 });
