@@ -10,6 +10,9 @@ import { startOtlpReceiver, type ReceivedSpan } from './support/otlp-receiver.js
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { until } from './support/prometheus.js';
 import { loadConfig } from '../src/config.js';
+import { SandboxProvider } from '../src/services/payments/sandbox-provider.js';
+import { subscribe } from './support/subscriptions.js';
+import { addToCart, checkoutOk } from './support/shopping.js';
 
 /**
  * OpenTelemetry traces (issue 45, docs/operations.md "Traces"): a server process started with an
@@ -20,6 +23,10 @@ import { loadConfig } from '../src/config.js';
  * module beyond the API that prom-client imports.
  */
 const SPAN_KIND_SERVER = 2;
+
+class SilentSandbox extends SandboxProvider {
+  override deliverTo(): void {}
+}
 const SPAN_KIND_CLIENT = 3;
 
 let t: TestApp;
@@ -31,7 +38,11 @@ let moduleDir: string;
 beforeAll(async () => {
   otlp = await startOtlpReceiver();
   hooks = await startReceiver();
-  t = await startTestApp({ webhooks: { ...loadConfig({ NODE_ENV: 'test' }).webhooks, dispatch: false, allowPrivate: true, allowHttp: true } });
+  t = await startTestApp(
+    { webhooks: { ...loadConfig({ NODE_ENV: 'test' }).webhooks, dispatch: false, allowPrivate: true, allowHttp: true } },
+    // The sandbox gateway here notifies only when a test sends its notification.
+    { wiring: (base) => ({ paymentProviders: { ...base.paymentProviders, sandbox: new SilentSandbox({ delayMs: 0, secret: 'tracing-sandbox-secret' }) } }) },
+  );
   admin = await newAdmin(t);
   moduleDir = await mkdtemp(path.join(tmpdir(), 'mallfront-modules-'));
 });
@@ -222,6 +233,45 @@ describe('tracing on (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
       const probe = logLines(server).find((l) => l.msg === 'request' && l.path === '/readyz')!;
       expect(otlp.spans.some((s) => s.traceId === probe.traceId)).toBe(false);
     } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('a subscription, traced', () => {
+  it("spans its subscribe over the websocket, and the read of each later event as a trace of its own, with the statements under them", async () => {
+    const { product } = await shopWithProduct(t, [{ price: 1000, stock: 10 }]);
+    const customer = await newCustomer(t, { available: 0, points: 0 });
+    await addToCart(t, customer.token, product.skuIds[0], 1);
+    const orders = await checkoutOk(t, customer.token);
+    const started = await t.api('POST', '/api/payments', { token: customer.token, body: { order_ids: orders.map((o) => o.id), method: 'sandbox' } });
+    expect(started.status).toBe(201);
+    const payment = started.body as { id: number; provider_reference: string };
+    const server = await startServerProcess(serverEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '100' }));
+    const sub = await subscribe(server, 'subscription Watch($id: Int!) { paymentUpdates(paymentId: $id) { id status } }', { token: customer.token, variables: { id: payment.id } });
+    try {
+      expect(await sub.next('paymentUpdates')).toMatchObject({ id: payment.id, status: 'PENDING' });
+      // The gateway's notification, received by another process: its event reaches the traced one through the outbox.
+      const signed = (t.deps.wiring.paymentProviders.sandbox as SandboxProvider).notificationFor(payment.provider_reference)!;
+      const notified = await t.api('POST', '/api/payments/notifications/sandbox', { raw: signed.body, headers: { 'sandbox-signature': signed.signature } });
+      expect(notified.body.outcome).toBe('captured');
+      expect(await sub.next('paymentUpdates')).toMatchObject({ id: payment.id, status: 'CAPTURED' });
+
+      const subscribeSpan = await until('the subscribe span', () => Promise.resolve(otlp.spans.find((s) => s.name === 'graphql.subscribe Subscription.paymentUpdates')));
+      const eventSpan = await until('the event span', () =>
+        Promise.resolve(otlp.spans.find((s) => s.name === 'subscription event Subscription.paymentUpdates' && s.attributes['mallfront.payment.id'] === payment.id)));
+      // The event's read is a trace of its own (no request is under way when an event arrives), not a child of the subscribe.
+      expect(eventSpan.parentSpanId ?? '').toBe('');
+      expect(eventSpan.traceId).not.toBe(subscribeSpan.traceId);
+      for (const span of [subscribeSpan, eventSpan]) {
+        const statements = await until(`the statements under ${span.name}`, () => {
+          const found = otlp.spans.filter((s) => isPg(s) && s.traceId === span.traceId && ancestors(s, otlp.spans).some((a) => a.spanId === span.spanId));
+          return Promise.resolve(found.length > 0 ? found : undefined);
+        });
+        expect(statements.length).toBeGreaterThan(0);
+      }
+    } finally {
+      await sub.close();
       await server.stop();
     }
   });

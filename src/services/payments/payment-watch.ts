@@ -1,4 +1,5 @@
 import { refusals } from '../../error-codes.js';
+import { tracing } from '../../tracing.js';
 import type { ServiceContext } from '../../shared/context.js';
 import type { DomainEvent } from '../../shared/domain-event.js';
 import { eventStream } from '../events/event-stream.js';
@@ -34,7 +35,10 @@ export async function watchPayment(ctx: ServiceContext, input: unknown): Promise
   }
   let pendingFirst: PaymentView | null = first;
   // A fresh unit of work per answer: the subscription's entity manager would otherwise keep the first read.
-  const reread = async () => (await paymentViews(ctx.em.fork(), [first.id]))[0];
+  const read = async () => (await paymentViews(ctx.em.fork(), [first.id]))[0];
+  // Each later answer is read when an event arrives, long after the subscription began and outside any
+  // request: with tracing on, a trace of its own.
+  const reread = () => (tracing ? tracing.inLinkedRoot('subscription event Subscription.paymentUpdates', { 'mallfront.payment.id': first.id }, [], read) : read());
   const updates: AsyncIterableIterator<PaymentView> = {
     async next() {
       if (pendingFirst) {
