@@ -69,7 +69,7 @@ describe('applying', () => {
     const res = await apply(customer.token, body);
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      applicant_id: customer.id, status: 'submitted', legal_name: 'Harbor Trading Co., Ltd.', shop_name: 'Harbor Goods',
+      applicant_id: customer.id, applicant_name: 'Test User', applicant_email: customer.email, status: 'submitted', legal_name: 'Harbor Trading Co., Ltd.', shop_name: 'Harbor Goods',
       slug: (body.slug as string).trim().toLowerCase(), contact_email: 'li.wei@example.test', category_ids: categories,
       logo_url: 'https://img.test/logo.png', description: 'Tools for the harbour',
     });
@@ -420,7 +420,7 @@ describe('races', () => {
 });
 
 describe('over GraphQL', () => {
-  const SELECTION = 'application { id status slug shopId rejectReason categoryIds }';
+  const SELECTION = 'application { id status slug shopId rejectReason categoryIds applicantName applicantEmail }';
   const input = (overrides: Record<string, unknown> = {}) => ({
     legalName: 'Lake Foods Ltd.', shopName: 'Lake Foods', slug: freshSlug(), contactName: 'Wang Fang', contactPhone: '021-5555-0100',
     contactEmail: 'fang@example.test', categoryIds: categories, termsAccepted: true, ...overrides,
@@ -430,7 +430,7 @@ describe('over GraphQL', () => {
     const applicant = await newCustomer(t);
     const applied = await mutate(t, 'applyForShop', input(), SELECTION, applicant.token);
     expect(applied.userErrors).toEqual([]);
-    expect(applied.payload.application).toMatchObject({ status: 'SUBMITTED', categoryIds: categories });
+    expect(applied.payload.application).toMatchObject({ status: 'SUBMITTED', categoryIds: categories, applicantName: 'Test User', applicantEmail: applicant.email });
     const id = applied.payload.application.id;
 
     const rejected = await mutate(t, 'rejectShopApplication', { applicationId: id, reason: 'Wrong licence' }, SELECTION, admin.token);

@@ -89,6 +89,8 @@ it('does not reject an application without a reason; with one, the applicant rea
   const desk = await adminDesk('/admin/shop-applications');
   const card = desk.page.getByTestId('shop-application').filter({ hasText: `#${id} Lantern Works` });
   await card.getByText(category.name).waitFor();
+  // The applicant's account by name and email, not by its id.
+  await card.getByText(`Test User <${customer.email}>`).waitFor();
   await card.getByRole('button', { name: 'Reject' }).click();
   const reason = card.getByLabel('Reason told to the applicant');
   await expect.poll(() => reason.getAttribute('aria-invalid')).toBe('true');

@@ -12,6 +12,8 @@ export const ShopApplicationView = z
   .strictObject({
     id,
     applicantId: id,
+    applicantName: z.string().describe("The applicant account's display name (the contact below may be someone else)"),
+    applicantEmail: z.string().describe("The applicant account's email, the one it signs in with"),
     status: z.enum(ShopApplicationStatus),
     legalName: z.string().describe('The registered name of the business'),
     shopName: z.string().describe('The name the storefront will show'),
@@ -36,12 +38,14 @@ export type ShopApplicationView = z.infer<typeof ShopApplicationView>;
 export async function applicationViews(em: EntityManager, ids: number[]): Promise<ShopApplicationView[]> {
   if (ids.length === 0) return [];
   const rows = await typedSql(em)
-    .selectFrom('ShopApplication')
+    .selectFrom('ShopApplication as a')
+    .innerJoin('User as u', 'u.id', 'a.applicant')
     .select([
-      'id', 'applicant', 'status', 'legalName', 'shopName', 'slug', 'contactName', 'contactPhone', 'contactEmail', 'categoryIds',
-      'logoUrl', 'description', 'termsAcceptedAt', 'rejectReason', 'shop', 'createdAt', 'decidedAt', 'withdrawnAt',
+      'a.id', 'a.applicant', 'a.status', 'a.legalName', 'a.shopName', 'a.slug', 'a.contactName', 'a.contactPhone', 'a.contactEmail', 'a.categoryIds',
+      'a.logoUrl', 'a.description', 'a.termsAcceptedAt', 'a.rejectReason', 'a.shop', 'a.createdAt', 'a.decidedAt', 'a.withdrawnAt',
+      'u.displayName as applicantName', 'u.email as applicantEmail',
     ])
-    .where('id', 'in', ids)
+    .where('a.id', 'in', ids)
     .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => {
@@ -50,6 +54,8 @@ export async function applicationViews(em: EntityManager, ids: number[]): Promis
     return [{
       id: r.id,
       applicantId: r.applicant,
+      applicantName: r.applicantName,
+      applicantEmail: r.applicantEmail,
       status: r.status,
       legalName: r.legalName,
       shopName: r.shopName,

@@ -15,7 +15,8 @@ const ShopApplications = graphql(`
       total
       items {
         id
-        applicantId
+        applicantName
+        applicantEmail
         status
         legalName
         shopName
@@ -159,9 +160,13 @@ export function ShopApplicationsScreen() {
                       <dd>{a.legalName}</dd>
                       <dt>Address</dt>
                       <dd>/shops/{a.slug}</dd>
+                      <dt>Applicant</dt>
+                      <dd>
+                        {a.applicantName} &lt;{a.applicantEmail}&gt;
+                      </dd>
                       <dt>Contact</dt>
                       <dd>
-                        {a.contactName}, {a.contactPhone}, {a.contactEmail} (account #{a.applicantId})
+                        {a.contactName}, {a.contactPhone}, {a.contactEmail}
                       </dd>
                       <dt>Sells in</dt>
                       <dd>{a.categoryIds.map((id) => categoryName.get(id) ?? `#${id}`).join(', ')}</dd>
