@@ -255,7 +255,9 @@ describe('the sandbox gateway', () => {
     expect((await t.api('GET', `/api/payments/${payment.id}`, { token: other.token })).status).toBe(404);
     expect((await t.api('GET', `/api/payments/${payment.id}/events`, { token: other.token })).status).toBe(404);
     const admin = await newAdmin(t);
-    expect((await t.api('GET', `/api/payments/${payment.id}`, { token: admin.token })).body.id).toBe(payment.id);
+    // The platform's desk reads the customer by name, over both doors.
+    expect((await t.api('GET', `/api/payments/${payment.id}`, { token: admin.token })).body).toMatchObject({ id: payment.id, customer_id: customer.id, customer_name: 'Test User' });
+    expect((await t.gql('query($id: Int!) { payment(id: $id) { customerId customerName } }', { id: payment.id }, admin.token)).data.payment).toEqual({ customerId: customer.id, customerName: 'Test User' });
     expect((await t.api('GET', `/api/payments/${payment.id}`)).status).toBe(401);
     await settled(t, payment.id);
   });

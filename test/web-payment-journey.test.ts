@@ -172,6 +172,8 @@ describe('paying through a gateway in Chromium', () => {
     const found = desk.getByTestId('found-payment');
     await found.getByRole('heading', { name: `Payment #${paymentId}: Paid` }).waitFor();
     await found.getByTestId('payment-events').getByRole('cell', { name: 'captured' }).first().waitFor();
+    // The customer by name (the storefront's registration gave it), not by account id.
+    await found.getByText('New Shopper', { exact: true }).waitFor();
     await desk.getByLabel('Order number').fill(String(shirtOrder.id));
     await desk.getByRole('button', { name: 'Show its payments' }).click();
     await desk.getByTestId('order-payments').getByText('Refunded').waitFor();

@@ -20,6 +20,7 @@ export class PaymentNextStep {
 export class Payment {
   @Field(() => Int) id!: number;
   @Field(() => Int) customerId!: number;
+  @Field(() => String, { description: "The customer's display name" }) customerName!: string;
   @Field(() => PaymentMethodEnum) method!: PaymentMethod;
   @Field(() => PaymentStatusEnum) status!: PaymentStatus;
   @Field(() => Int, { description: 'Minor units of `currency`' }) amount!: number;

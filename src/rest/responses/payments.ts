@@ -21,6 +21,7 @@ export const Payment = named(
   z.strictObject({
     id,
     customerId: id,
+    customerName: z.string().describe("The customer's display name"),
     method: z.enum(PAYMENT_METHODS),
     status: z.enum(PaymentStatus),
     amount: money,

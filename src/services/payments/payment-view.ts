@@ -8,6 +8,8 @@ import { PaymentStatus } from '../../entities/payment.entity.js';
 export interface PaymentView {
   id: number;
   customerId: number;
+  /** The customer's display name (the platform's payment desk reads it). */
+  customerName: string;
   method: PaymentMethod;
   status: PaymentStatus;
   amount: number;
@@ -43,7 +45,13 @@ export interface PaymentEventView {
 export async function paymentViews(em: EntityManager, ids: readonly number[]): Promise<PaymentView[]> {
   if (ids.length === 0) return [];
   const db = typedSql(em);
-  const rows = await db.selectFrom('Payment').selectAll().where('id', 'in', [...ids]).execute();
+  const rows = await db
+    .selectFrom('Payment as p')
+    .innerJoin('User as u', 'u.id', 'p.customer')
+    .selectAll('p')
+    .select('u.displayName as customerName')
+    .where('p.id', 'in', [...ids])
+    .execute();
   const orders = await db.selectFrom('PaymentOrder').select(['payment', 'order']).where('payment', 'in', [...ids]).orderBy('order').execute();
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => {
@@ -53,6 +61,7 @@ export async function paymentViews(em: EntityManager, ids: readonly number[]): P
     return [{
       id: row.id,
       customerId: row.customer,
+      customerName: row.customerName,
       method: row.provider,
       status: row.status,
       amount: row.amount,

@@ -14,6 +14,7 @@ const PaymentByReference = graphql(`
     paymentByReference(method: $method, providerReference: $providerReference) {
       id
       customerId
+      customerName
       method
       status
       amount
@@ -176,7 +177,7 @@ function ReferenceLookup({ method, reference }: { method: PaymentMethod; referen
         </div>
         <div>
           <dt>Customer</dt>
-          <dd>#{payment.customerId}</dd>
+          <dd>{payment.customerName}</dd>
         </div>
         <div>
           <dt>Orders</dt>
