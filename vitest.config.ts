@@ -26,10 +26,14 @@ const TIMING_SUITES = ['login-flood', 'bounded-waits', 'auth-throttle-timing', '
 
 const files = (names: string[]) => names.map((name) => `test/${name}.test.ts`);
 
-/** What every project shares. */
+/**
+ * What every project shares. `expect.poll` waits for a condition; its own default gives up after one
+ * second, which a browser page on a loaded CI machine can outlast (two console tables did), so it gets
+ * the same patience as Playwright's own waits.
+ */
 const shared = {
   extends: true,
-  test: { globals: true, pool: 'forks', isolate: false, testTimeout: 60_000, hookTimeout: 60_000 },
+  test: { globals: true, pool: 'forks', isolate: false, testTimeout: 60_000, hookTimeout: 60_000, expect: { poll: { timeout: 30_000 } } },
 } as const;
 
 const projects: TestProjectInlineConfiguration[] = [

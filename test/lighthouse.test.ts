@@ -161,9 +161,11 @@ function medianRun(runs: Measured[]): Measured {
 
 it('judges a page that misses by the median of three runs, each category and CLS on its own', () => {
   const run = (performance: number, cls: number): Measured => ({ scores: { performance, accessibility: 1, 'best-practices': 1, seo: 1 }, cls, benchmarkIndex: 2000, slowdown: 4 });
-  const judged = medianRun([run(0.72, 0.01), run(0.95, 0.2), run(0.93, 0)]);
-  expect(judged).toMatchObject({ scores: { performance: 0.93 }, cls: 0.01, runs: [0.72, 0.95, 0.93] });
+  const judged = medianRun([run(0.72, 0), run(0.95, 0.2), run(0.93, 0)]);
+  expect(judged).toMatchObject({ scores: { performance: 0.93 }, cls: 0, runs: [0.72, 0.95, 0.93] });
   expect(misses(judged)).toEqual([]);
+  // Any shift at all in the median run is a miss: the floor is CLS 0.
+  expect(misses(medianRun([run(0.95, 0.01), run(0.95, 0.2), run(0.95, 0)]))).toEqual(['CLS 0.01 > 0']);
   expect(misses(medianRun([run(0.72, 0), run(0.95, 0), run(0.8, 0)]))).toEqual([expect.stringMatching(/^performance 0.8 < 0.9 .*median of 0.72 \/ 0.95 \/ 0.8\)$/)]);
 });
 
