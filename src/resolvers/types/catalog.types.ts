@@ -7,7 +7,9 @@ import type { MerchantProductSort } from '../../services/catalog/merchant-produc
 import { PayloadType } from './payload.types.js';
 import { putShopProfileRefusals } from '../../services/catalog/shop.service.js';
 import { publishProductRefusals, unpublishProductRefusals, upsertProductRefusals } from '../../services/catalog/merchant-product.service.js';
-import { replaceHomeContentRefusals } from '../../services/catalog/home-content.service.js';
+import { ContentItemView, HomeContentView, replaceHomeContentRefusals } from '../../services/catalog/home-content.service.js';
+import { objectType } from './object-type.js';
+import { BrandView, ShopProfileView, SkuView } from '../../services/catalog/catalog-views.js';
 
 @ObjectType('Currency', { description: 'The platform base currency; every amount is an integer of its minor units' })
 export class CurrencyType {
@@ -16,24 +18,11 @@ export class CurrencyType {
   @Field(() => Int) minorUnitDigits!: number;
 }
 
-@ObjectType('Brand')
-export class BrandType {
-  @Field(() => Int) id!: number;
-  @Field() name!: string;
-  @Field({ nullable: true }) logoUrl?: string;
-  @Field(() => Int) position!: number;
-}
-
-@ObjectType('ShopProfile')
-export class ShopProfileType {
-  @Field(() => Int) shopId!: number;
-  @Field() logoUrl!: string;
-  @Field({ nullable: true }) description?: string;
-  @Field({ nullable: true }) bannerUrl?: string;
-  @Field({ nullable: true }) contactPhone?: string;
-  @Field({ nullable: true }) address?: string;
-  @Field() updatedAt!: Date;
-}
+// Made from the catalog's view schemas (object-type.ts).
+export const BrandType = objectType('Brand', BrandView);
+export type BrandType = BrandView;
+export const ShopProfileType = objectType('ShopProfile', ShopProfileView);
+export type ShopProfileType = ShopProfileView;
 
 @ObjectType('Shop')
 export class ShopType {
@@ -60,13 +49,8 @@ export class CategoryType {
   children?: CategoryType[];
 }
 
-@ObjectType('Sku')
-export class SkuType {
-  @Field(() => Int) id!: number;
-  @Field() name!: string;
-  @Field(() => Int, { description: 'Minor units of the base currency' }) price!: number;
-  @Field(() => Int) stock!: number;
-}
+export const SkuType = objectType('Sku', SkuView);
+export type SkuType = SkuView;
 
 @ObjectType('SkuSummary', { description: 'A SKU as a guest cart shows its line, with its product and shop' })
 export class SkuSummaryType {
@@ -107,24 +91,11 @@ export class ProductType {
 @ObjectType('ProductPage')
 export class ProductPageType extends PageType(ProductType) {}
 
-@ObjectType('ContentItem')
-export class ContentItemType {
-  @Field(() => Int) id!: number;
-  @Field(() => Int) position!: number;
-  @Field() active!: boolean;
-  @Field() title!: string;
-  @Field({ nullable: true }) subtitle?: string;
-  @Field({ nullable: true }) imageUrl?: string;
-  @Field({ description: 'A storefront route, e.g. `/products/12`' }) destination!: string;
-}
-
-@ObjectType('HomeContent', { description: 'The four home content lists, each in position order' })
-export class HomeContentType {
-  @Field(() => [ContentItemType]) banners!: ContentItemType[];
-  @Field(() => [ContentItemType]) promos!: ContentItemType[];
-  @Field(() => [ContentItemType]) quickLinks!: ContentItemType[];
-  @Field(() => [ContentItemType]) floorAdverts!: ContentItemType[];
-}
+// Made from the home content service's view schemas (object-type.ts).
+export const ContentItemType = objectType('ContentItem', ContentItemView);
+export type ContentItemType = ContentItemView;
+export const HomeContentType = objectType('HomeContent', HomeContentView);
+export type HomeContentType = HomeContentView;
 
 @InputType({ description: 'A brand of the ordered list' })
 export class BrandInput {

@@ -1,54 +1,24 @@
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { CouponTemplateStatus, DiscountKind } from '../../entities/coupon-template.entity.js';
-import { CouponState } from '../../services/promotions/coupon.service.js';
-import { ShopSummary } from './order.types.js';
+import { CouponTemplateView, CouponView, type CouponState } from '../../services/promotions/coupon.service.js';
+// The shop's summary type is made from the same schema by order.types.ts, which must load first.
+import './order.types.js';
+import { objectType } from './object-type.js';
 import { PageArgs, PageType } from './page.types.js';
 import { PayloadType } from './payload.types.js';
 import { DiscountKindEnum, CouponTemplateStatusEnum, CouponStateEnum } from './enums.js';
 import { claimCouponRefusals, deleteTemplateRefusals, disableTemplateRefusals, updateTemplateRefusals } from '../../services/promotions/coupon.service.js';
 
 
-@ObjectType()
-export class CouponTemplate {
-  @Field(() => Int) id!: number;
-  @Field(() => Int) shopId!: number;
-  @Field() name!: string;
-  @Field(() => DiscountKindEnum) discountKind!: DiscountKind;
-  @Field(() => Int, { nullable: true }) amountOff?: number;
-  @Field(() => Int, { nullable: true }) percentOff?: number;
-  @Field(() => Int, { nullable: true }) maxDiscount?: number;
-  @Field(() => Int, { description: "Threshold: the shop order's items total (base currency minor units) must reach it" }) minOrderAmount!: number;
-  @Field({ nullable: true }) validFrom?: Date;
-  @Field({ nullable: true }) validUntil?: Date;
-  @Field(() => Int, { nullable: true, description: 'Window of validDays from the claim, instead of fixed dates' }) validDays?: number;
-  @Field(() => Int, { description: 'Coupons still claimable' }) claimStock!: number;
-  @Field(() => CouponTemplateStatusEnum) status!: CouponTemplateStatus;
-  @Field() createdAt!: Date;
-  @Field() updatedAt!: Date;
-  @Field(() => Int, { nullable: true, description: "Coupons claimed from it: in the shop's own list (merchantCouponTemplates) only" }) claimedCount?: number;
-  @Field(() => Int, { nullable: true, description: "Claimed coupons used at checkout: in the shop's own list (merchantCouponTemplates) only" }) usedCount?: number;
-}
+// Made from the coupon service's view schemas (object-type.ts).
+export const CouponTemplate = objectType('CouponTemplate', CouponTemplateView);
+export type CouponTemplate = CouponTemplateView;
 
 @ObjectType()
 export class CouponTemplatePage extends PageType(CouponTemplate) {}
 
-@ObjectType()
-export class Coupon {
-  @Field(() => Int) id!: number;
-  @Field(() => Int, { nullable: true, description: 'Null once the template was deleted' }) templateId?: number;
-  @Field(() => ShopSummary) shop!: ShopSummary;
-  @Field() name!: string;
-  @Field(() => DiscountKindEnum) discountKind!: DiscountKind;
-  @Field(() => Int, { nullable: true }) amountOff?: number;
-  @Field(() => Int, { nullable: true }) percentOff?: number;
-  @Field(() => Int, { nullable: true }) maxDiscount?: number;
-  @Field(() => Int) minOrderAmount!: number;
-  @Field() validFrom!: Date;
-  @Field() validUntil!: Date;
-  @Field(() => CouponStateEnum) status!: CouponState;
-  @Field() claimedAt!: Date;
-  @Field({ nullable: true }) usedAt?: Date;
-}
+export const Coupon = objectType('Coupon', CouponView);
+export type Coupon = CouponView;
 
 @ObjectType()
 export class CouponPage extends PageType(Coupon) {}

@@ -1,21 +1,14 @@
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import type { CustomerState } from '../../services/accounts/customer-admin.service.js';
-import { disableCustomerRefusals, enableCustomerRefusals } from '../../services/accounts/customer-admin.service.js';
+import { CustomerView, disableCustomerRefusals, enableCustomerRefusals } from '../../services/accounts/customer-admin.service.js';
+import { objectType } from './object-type.js';
 import { PageArgs, PageType } from './page.types.js';
 import { PayloadType } from './payload.types.js';
 import { CustomerStateEnum } from './enums.js';
 
-@ObjectType({ description: 'A customer account as the platform sees it' })
-export class Customer {
-  @Field(() => Int) id!: number;
-  @Field() email!: string;
-  @Field() displayName!: string;
-  @Field(() => CustomerStateEnum) state!: CustomerState;
-  @Field({ nullable: true }) disabledAt?: Date;
-  @Field({ nullable: true, description: 'Why a platform admin disabled the account' }) disabledReason?: string;
-  @Field(() => Int, { description: 'Every order the customer placed, in any state' }) orderCount!: number;
-  @Field() createdAt!: Date;
-}
+// Made from the customer service's view schema (object-type.ts).
+export const Customer = objectType('Customer', CustomerView);
+export type Customer = CustomerView;
 
 @ObjectType()
 export class CustomerPage extends PageType(Customer) {}

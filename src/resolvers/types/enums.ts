@@ -13,12 +13,12 @@ import { RedemptionStatus } from '../../entities/redemption.entity.js';
 import { PayoutStatus } from '../../entities/settlement.entity.js';
 import { ShopApplicationStatus } from '../../entities/shop-application.entity.js';
 import { DisputeStatus } from '../../entities/dispute.entity.js';
-import { CustomerState } from '../../services/accounts/customer-admin.service.js';
+import { CustomerState, customerState } from '../../services/accounts/customer-admin.service.js';
 import { ShopStatus } from '../../entities/shop.entity.js';
 import { BalanceKind } from '../../entities/balance.entity.js';
 import { PaymentRefundStatus, PaymentStatus } from '../../entities/payment.entity.js';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../config.js';
-import { CouponState } from '../../services/promotions/coupon.service.js';
+import { CouponState, couponTemplateStatus } from '../../services/promotions/coupon.service.js';
 import { FlashSaleState } from '../../services/promotions/flash-sale.service.js';
 import { MerchantProductSort } from '../../services/catalog/merchant-product.service.js';
 import { ShopOrderSort } from '../../services/orders/order.service.js';
@@ -33,6 +33,7 @@ import { LEDGER_REASONS } from '../../services/accounts/ledger.service.js';
 import { PAYMENT_DEVICES, type PaymentDevice } from '../../services/payments/provider.js';
 import { AUDIT_ACTIONS } from '../../entities/audit-entry.entity.js';
 import { Permission } from '../../shared/permissions.js';
+import type { z } from '../../shared/validate.js';
 
 
 /**
@@ -69,6 +70,27 @@ const enumKey = (values: readonly string[]) => [...values].sort().join('|');
 /** The GraphQL enum registered for exactly these values (a view's `z.enum`), or why there is none. */
 export function enumOfValues(values: readonly string[]): Record<string, string> | 'ambiguous' | undefined {
   return enumsByValues.get(enumKey(values));
+}
+
+/** The enums named for a view's `z.enum` schema, where another enum has the same values (`enumOfSchema`). */
+const enumsBySchema = new Map<z.ZodType, Record<string, string>>();
+
+/**
+ * Names the GraphQL enum of a view's `z.enum` whose values another enum shares (a coupon template's
+ * status and a customer's state are both ACTIVE or DISABLED): a field of that schema, or of a copy of
+ * it (`.describe()`), is of this enum.
+ */
+function schemaIsEnum(schema: z.ZodType, graphqlEnum: Record<string, string>): void {
+  enumsBySchema.set(schema, graphqlEnum);
+}
+
+/** The GraphQL enum named for this schema or the one it was derived from, if any (object-type.ts). */
+export function enumOfSchema(schema: z.ZodType): Record<string, string> | undefined {
+  for (let at: z.ZodType | undefined = schema; at; at = (at._zod as { parent?: z.ZodType }).parent) {
+    const found = enumsBySchema.get(at);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** Values are the REST spellings, so both doors hand the service the same strings. */
@@ -111,6 +133,7 @@ export const ItemPricingEnum = schemaEnum(ItemPricing, 'ItemPricing', 'How an or
 export const InvoiceStatusEnum = schemaEnum<InvoiceStatus>({ NotIssued: 'not_issued', Issued: 'issued' }, 'InvoiceStatus', 'NOT_ISSUED until the shop issues the invoice');
 export const DiscountKindEnum = schemaEnum(DiscountKind, 'DiscountKind', 'FIXED: amountOff minor units off; PERCENT: percentOff (1..100) rounded down, capped by maxDiscount');
 export const CouponTemplateStatusEnum = schemaEnum(CouponTemplateStatus, 'CouponTemplateStatus');
+schemaIsEnum(couponTemplateStatus, CouponTemplateStatusEnum);
 export const CouponStateEnum = schemaEnum(CouponState, 'CouponState', 'EXPIRED: now is past validUntil and the coupon was not used');
 export const GroupStateEnum = schemaEnum(
   GroupState,
@@ -136,6 +159,7 @@ export const ShopStatusEnum = schemaEnum(
   'ACTIVE -> SUSPENDED (with a reason; its products held) -> ACTIVE (reinstated); ACTIVE | SUSPENDED -> CLOSED (final)',
 );
 export const CustomerStateEnum = schemaEnum(CustomerState, 'CustomerState', 'ACTIVE, or DISABLED by a platform admin (cannot sign in)');
+schemaIsEnum(customerState, CustomerStateEnum);
 export const DisputeStatusEnum = schemaEnum(
   DisputeStatus,
   'DisputeStatus',

@@ -1,37 +1,18 @@
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
-import { FlashSaleState } from '../../services/promotions/flash-sale.service.js';
-import { ShopSummary } from './order.types.js';
+import { FlashSaleItemView, FlashSaleView } from '../../services/promotions/flash-sale.service.js';
+// The shop's summary type is made from the same schema by order.types.ts, which must load first.
+import './order.types.js';
+import { objectType } from './object-type.js';
 import { PageArgs, PageType } from './page.types.js';
 import { PayloadType } from './payload.types.js';
-import { FlashSaleStateEnum } from './enums.js';
 import { createFlashSaleRefusals, deleteFlashSaleRefusals, disableFlashSaleRefusals, enableFlashSaleRefusals, updateFlashSaleRefusals } from '../../services/promotions/flash-sale.service.js';
 
 
-@ObjectType()
-export class FlashSaleItem {
-  @Field(() => Int) id!: number;
-  @Field(() => Int) skuId!: number;
-  @Field() skuName!: string;
-  @Field(() => Int) productId!: number;
-  @Field() productName!: string;
-  @Field(() => Int, { description: "The SKU's current price" }) standardPrice!: number;
-  @Field(() => Int) activityPrice!: number;
-  @Field(() => Int, { description: 'Activity stock set by the shop' }) reservedStock!: number;
-  @Field(() => Int, { description: 'Activity stock left' }) remainingStock!: number;
-  @Field(() => Int, { description: 'Activity-priced units one customer may buy' }) perCustomerLimit!: number;
-}
-
-@ObjectType()
-export class FlashSale {
-  @Field(() => Int) id!: number;
-  @Field(() => ShopSummary) shop!: ShopSummary;
-  @Field() name!: string;
-  @Field() startsAt!: Date;
-  @Field({ description: 'Exclusive end of the window' }) endsAt!: Date;
-  @Field() enabled!: boolean;
-  @Field(() => FlashSaleStateEnum) state!: FlashSaleState;
-  @Field(() => [FlashSaleItem]) items!: FlashSaleItem[];
-}
+// Made from the flash-sale service's view schemas (object-type.ts).
+export const FlashSaleItem = objectType('FlashSaleItem', FlashSaleItemView);
+export type FlashSaleItem = FlashSaleItemView;
+export const FlashSale = objectType('FlashSale', FlashSaleView);
+export type FlashSale = FlashSaleView;
 
 @ObjectType('FlashSalePage')
 export class FlashSalePage extends PageType(FlashSale) {}

@@ -1,60 +1,24 @@
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
-import { GroupState } from '../../entities/group-buy.entity.js';
-import { ShopSummary } from './order.types.js';
+import { GroupBuyDetailView, GroupBuyView, GroupCountsView, GroupView, MerchantGroupBuyView } from '../../services/promotions/group-buy.service.js';
+// The shop's summary type is made from the same schema by order.types.ts, which must load first.
+import './order.types.js';
+import { objectType } from './object-type.js';
 import { PageArgs, PageType } from './page.types.js';
 import { PayloadType } from './payload.types.js';
-import { GroupStateEnum } from './enums.js';
 import { createGroupBuyRefusals, deleteGroupBuyRefusals, updateGroupBuyRefusals } from '../../services/promotions/group-buy.service.js';
 
 
-@ObjectType({ description: "A shop's group-buying offer on one of its SKUs" })
-export class GroupBuy {
-  @Field(() => Int) id!: number;
-  @Field(() => ShopSummary) shop!: ShopSummary;
-  @Field(() => Int) productId!: number;
-  @Field() productName!: string;
-  @Field(() => Int) skuId!: number;
-  @Field() skuName!: string;
-  @Field(() => Int, { description: "The SKU's standard price now" }) standardPrice!: number;
-  @Field(() => Int, { description: 'Price of one seat' }) groupPrice!: number;
-  @Field(() => Int, { description: 'Seats per group' }) capacity!: number;
-  @Field(() => Int, { description: 'How long a group stays open after it is opened' }) lifetimeMinutes!: number;
-  @Field() startsAt!: Date;
-  @Field() endsAt!: Date;
-  @Field({ description: 'New groups can be opened now' }) active!: boolean;
-  @Field() createdAt!: Date;
-  @Field() updatedAt!: Date;
-}
-
-@ObjectType({ description: 'A concrete group under an activity' })
-export class BuyingGroup {
-  @Field(() => Int) id!: number;
-  @Field(() => GroupStateEnum) state!: GroupState;
-  @Field(() => Int) capacity!: number;
-  @Field(() => Int, { description: 'Paid seats' }) seatsTaken!: number;
-  @Field(() => Int) seatsLeft!: number;
-  @Field(() => Int) groupPrice!: number;
-  @Field() openedAt!: Date;
-  @Field() expiresAt!: Date;
-}
-
-@ObjectType()
-export class GroupBuyDetail extends GroupBuy {
-  @Field(() => [BuyingGroup], { description: 'Open groups that can be joined, soonest expiry first (at most 100)' }) groups!: BuyingGroup[];
-}
-
-@ObjectType()
-export class GroupCounts {
-  @Field(() => Int) open!: number;
-  @Field(() => Int) successful!: number;
-  @Field(() => Int) expired!: number;
-  @Field(() => Int) cancelled!: number;
-}
-
-@ObjectType()
-export class MerchantGroupBuy extends GroupBuy {
-  @Field(() => GroupCounts) groupCounts!: GroupCounts;
-}
+// Made from the group-buy service's view schemas (object-type.ts).
+export const GroupBuy = objectType('GroupBuy', GroupBuyView);
+export type GroupBuy = GroupBuyView;
+export const BuyingGroup = objectType('BuyingGroup', GroupView);
+export type BuyingGroup = GroupView;
+export const GroupBuyDetail = objectType('GroupBuyDetail', GroupBuyDetailView);
+export type GroupBuyDetail = GroupBuyDetailView;
+export const GroupCounts = objectType('GroupCounts', GroupCountsView);
+export type GroupCounts = GroupCountsView;
+export const MerchantGroupBuy = objectType('MerchantGroupBuy', MerchantGroupBuyView);
+export type MerchantGroupBuy = MerchantGroupBuyView;
 
 @ObjectType()
 export class GroupBuyPage extends PageType(GroupBuy) {}

@@ -4,15 +4,16 @@ import { Field, Float, Int, ObjectType } from 'type-graphql';
 type TypeValue = object | symbol;
 type ReturnTypeFunc = () => TypeValue | TypeValue[];
 import type { z } from '../../shared/validate.js';
-import { enumOfValues } from './enums.js';
+import { enumOfSchema, enumOfValues } from './enums.js';
 
 /**
  * GraphQL object types made from the services' view schemas (zod), so a view is described once: a
  * field added to the schema is in the REST answer's schema and in the GraphQL type without another
  * edit. Each field's GraphQL type follows from its zod kind: a whole number is `Int`, another number
  * `Float`, a text `String`, a flag `Boolean`, a `Date` the DateTime scalar, a `z.enum` the enum
- * registered for the same values (enums.ts), an object the type already made from that schema, a
- * list a list; optional or nullable is nullable. A zod description is the field's description.
+ * registered for the same values (or the one enums.ts names for that schema, where two enums share
+ * the values), an object the type already made from that schema, a list a list; optional or nullable
+ * is nullable. A zod description is the field's description.
  * Types are made at start-up, before the schema is built; nothing of it runs per request.
  */
 type Made = new () => object;
@@ -77,7 +78,7 @@ function typeOf(path: string, schema: z.ZodType): ReturnTypeFunc {
     case 'number':
       return (schema as z.ZodNumber).isInt ? () => Int : () => Float;
     case 'enum': {
-      const found = enumOfValues(Object.values(def.entries ?? {}));
+      const found = enumOfSchema(schema) ?? enumOfValues(Object.values(def.entries ?? {}));
       if (found === undefined || found === 'ambiguous') throw new Error(`${path}: no single GraphQL enum is registered for its values (enums.ts)`);
       return () => found;
     }

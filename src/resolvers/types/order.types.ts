@@ -7,14 +7,14 @@ import { ShopRef } from '../../services/catalog/catalog-views.js';
 import { ShippingAddressView } from '../../services/shipping/shipping-address.js';
 import { OrderItemView, OrderView, ShipmentPartView, ShipmentView } from '../../services/orders/order-view.js';
 import { PayloadType } from './payload.types.js';
-import { InvoiceStatusEnum, ItemPricingEnum, MergeOutcomeEnum, OrderStatusEnum, RegionCodeEnum, ShopOrderSortEnum, type InvoiceStatus } from './enums.js';
+import { ItemPricingEnum, MergeOutcomeEnum, OrderStatusEnum, RegionCodeEnum, ShopOrderSortEnum } from './enums.js';
 import type { ShopOrderSort } from '../../services/orders/order.service.js';
 import type { RegionCode } from '../../services/shipping/regions.js';
 import type { MergeOutcome } from '../../services/checkout/cart.service.js';
 import { createShipmentRefusals } from '../../services/orders/shipment.service.js';
 import { cancelOrderRefusals, confirmDeliveryRefusals } from '../../services/orders/order.service.js';
 import { payCheckoutRefusals, payOrderRefusals } from '../../services/payments/payment.service.js';
-import { issueInvoiceRefusals } from '../../services/orders/invoice.service.js';
+import { InvoiceView, issueInvoiceRefusals } from '../../services/orders/invoice.service.js';
 import { mergeCartRefusals, removeCartItemRefusals, setCartItemRefusals } from '../../services/checkout/cart.service.js';
 
 
@@ -91,16 +91,8 @@ export class CheckoutPreview {
 @ObjectType()
 export class OrderPage extends PageType(Order) {}
 
-@ObjectType()
-export class Invoice {
-  @Field(() => Int) orderId!: number;
-  @Field(() => InvoiceStatusEnum) status!: InvoiceStatus;
-  @Field(() => String, { nullable: true, description: 'Set when the shop issues the invoice' }) invoiceNo!: string | null;
-  @Field({ nullable: true }) title?: string;
-  @Field({ nullable: true }) taxNumber?: string;
-  @Field(() => Int) amount!: number;
-  @Field({ nullable: true }) issuedAt?: Date;
-}
+export const Invoice = objectType('Invoice', InvoiceView);
+export type Invoice = InvoiceView;
 
 @ObjectType({ description: "The customer's orders in each state" })
 export class OrderCounts {

@@ -1,43 +1,24 @@
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
-import { RedemptionStatus } from '../../entities/redemption.entity.js';
+import type { RedemptionStatus } from '../../entities/redemption.entity.js';
+import { PointsProductView, RedemptionView } from '../../services/points/points-mall.service.js';
+import { objectType } from './object-type.js';
 import { PageArgs, PageType } from './page.types.js';
 import { PayloadType } from './payload.types.js';
-import { ShippingAddress, ShippingAddressInput } from './order.types.js';
+// The shipping address's type is made from the same schema by order.types.ts, which loads first.
+import { ShippingAddressInput } from './order.types.js';
 import { RedemptionStatusEnum } from './enums.js';
 import { fulfilRedemptionRefusals, redeemPointsProductRefusals, updatePointsProductRefusals } from '../../services/points/points-mall.service.js';
 
 
-@ObjectType('PointsProduct', { description: 'A platform-owned item of the points mall' })
-export class PointsProductType {
-  @Field(() => Int) id!: number;
-  @Field() name!: string;
-  @Field(() => String, { nullable: true }) description?: string;
-  @Field(() => String, { nullable: true }) imageUrl?: string;
-  @Field(() => Int, { description: 'Price of one unit, in points' }) pointsPrice!: number;
-  @Field(() => Int, { description: 'Units left to redeem' }) stock!: number;
-  @Field() published!: boolean;
-  @Field() createdAt!: Date;
-  @Field() updatedAt!: Date;
-}
+// Made from the points mall's view schemas (object-type.ts).
+export const PointsProductType = objectType('PointsProduct', PointsProductView);
+export type PointsProductType = PointsProductView;
 
 @ObjectType('PointsProductPage')
 export class PointsProductPage extends PageType(PointsProductType) {}
 
-@ObjectType('Redemption', { description: 'A redemption order of the points mall, with a snapshot of the redeemed line' })
-export class RedemptionType {
-  @Field(() => Int) id!: number;
-  @Field(() => Int) customerId!: number;
-  @Field(() => String, { description: "The customer's display name" }) customerName!: string;
-  @Field(() => Int) pointsProductId!: number;
-  @Field(() => RedemptionStatusEnum) status!: RedemptionStatus;
-  @Field({ description: 'Product name when redeemed' }) productName!: string;
-  @Field(() => Int, { description: 'Unit price in points when redeemed' }) pointsPrice!: number;
-  @Field(() => Int) quantity!: number;
-  @Field(() => Int, { description: 'Points debited' }) pointsTotal!: number;
-  @Field(() => ShippingAddress) shippingAddress!: ShippingAddress;
-  @Field() createdAt!: Date;
-  @Field(() => Date, { nullable: true }) fulfilledAt?: Date;
-}
+export const RedemptionType = objectType('Redemption', RedemptionView);
+export type RedemptionType = RedemptionView;
 
 @ObjectType('RedemptionPage')
 export class RedemptionPage extends PageType(RedemptionType) {}

@@ -3,32 +3,17 @@ import { BalanceKind } from '../../entities/balance.entity.js';
 import { PayoutStatus } from '../../entities/settlement.entity.js';
 import { PageArgs, PageType } from './page.types.js';
 import { PayloadType } from './payload.types.js';
-import { PayoutStatusEnum, ShopAccountEnum, BalanceKindEnum, LedgerReasonEnum } from './enums.js';
-import type { LedgerReason } from '../../entities/ledger-entry.entity.js';
-import { createPayoutBatchRefusals, settlePayoutRefusals } from '../../services/settlement/payouts.js';
-import { addCommissionRateRefusals } from '../../services/settlement/commissions.js';
+import { PayoutStatusEnum, ShopAccountEnum, BalanceKindEnum } from './enums.js';
+import { createPayoutBatchRefusals, PayoutBatchView, PayoutView, settlePayoutRefusals } from '../../services/settlement/payouts.js';
+import { ShopBalancesView, StatementEntryView } from '../../services/settlement/statements.js';
+import { objectType } from './object-type.js';
+import { addCommissionRateRefusals, CommissionRateView } from '../../services/settlement/commissions.js';
 
-@ObjectType({ description: "A shop's balances, in minor units of `currency`" })
-export class ShopBalances {
-  @Field() currency!: string;
-  @Field(() => Int, { description: 'Earned on orders not completed yet' }) pending!: number;
-  @Field(() => Int, { description: 'Payable in the next payout batch' }) available!: number;
-  @Field(() => Int, { description: 'In payouts sent to the bank, not yet answered' }) inTransit!: number;
-  @Field(() => Int, { description: 'What refunds took beyond the available balance (zero or negative), netted from the next earnings' }) debt!: number;
-}
-
-@ObjectType({ description: "One entry of a shop's accounts" })
-export class StatementEntry {
-  @Field(() => Int) id!: number;
-  @Field(() => ShopAccountEnum) account!: BalanceKind;
-  @Field(() => Int) delta!: number;
-  @Field(() => Int) balanceAfter!: number;
-  @Field(() => LedgerReasonEnum) reason!: LedgerReason;
-  @Field(() => Int, { nullable: true }) orderId!: number | null;
-  @Field(() => Int, { nullable: true }) refundId!: number | null;
-  @Field(() => Int, { nullable: true }) payoutId!: number | null;
-  @Field() createdAt!: Date;
-}
+// Made from the settlement services' view schemas (object-type.ts).
+export const ShopBalances = objectType('ShopBalances', ShopBalancesView);
+export type ShopBalances = ShopBalancesView;
+export const StatementEntry = objectType('StatementEntry', StatementEntryView);
+export type StatementEntry = StatementEntryView;
 
 @ObjectType('StatementPage')
 export class StatementPage extends PageType(StatementEntry) {}
@@ -38,31 +23,14 @@ export class StatementArgs extends PageArgs {
   @Field(() => ShopAccountEnum, { nullable: true, description: 'One account only' }) account?: BalanceKind | null;
 }
 
-@ObjectType()
-export class Payout {
-  @Field(() => Int) id!: number;
-  @Field(() => Int) batchId!: number;
-  @Field(() => Int) shopId!: number;
-  @Field({ description: "The shop's name now" }) shopName!: string;
-  @Field(() => Int) amount!: number;
-  @Field(() => PayoutStatusEnum) status!: PayoutStatus;
-  @Field(() => String, { nullable: true }) failureReason!: string | null;
-  @Field({ description: 'The bank reported it paid, then returned it' }) failedAfterPaid!: boolean;
-  @Field() createdAt!: Date;
-  @Field(() => Date, { nullable: true }) settledAt!: Date | null;
-}
+export const Payout = objectType('Payout', PayoutView);
+export type Payout = PayoutView;
 
 @ObjectType('PayoutPage')
 export class PayoutPage extends PageType(Payout) {}
 
-@ObjectType()
-export class PayoutBatch {
-  @Field(() => Int) id!: number;
-  @Field(() => Int) threshold!: number;
-  @Field() createdAt!: Date;
-  @Field(() => Int) total!: number;
-  @Field(() => [Payout]) payouts!: Payout[];
-}
+export const PayoutBatch = objectType('PayoutBatch', PayoutBatchView);
+export type PayoutBatch = PayoutBatchView;
 
 @ObjectType()
 export class PayoutBatchSummary {
@@ -73,15 +41,8 @@ export class PayoutBatchSummary {
   @Field(() => Int) total!: number;
 }
 
-@ObjectType()
-export class CommissionRate {
-  @Field(() => Int) id!: number;
-  @Field(() => Int) shopId!: number;
-  @Field(() => Int, { nullable: true }) categoryId!: number | null;
-  @Field(() => Int, { description: 'Basis points of what the customer paid (100 = 1%)' }) rateBp!: number;
-  @Field() validFrom!: Date;
-  @Field(() => Date, { nullable: true }) validUntil!: Date | null;
-}
+export const CommissionRate = objectType('CommissionRate', CommissionRateView);
+export type CommissionRate = CommissionRateView;
 
 @ObjectType()
 export class KindTotal {

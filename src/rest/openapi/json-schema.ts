@@ -74,7 +74,9 @@ const outputGeneration = {
   unrepresentable: 'any',
   override: (context: { zodSchema: z.core.$ZodType; jsonSchema: JsonSchema }) => {
     generation.override(context);
-    if (context.zodSchema._zod.def.type === 'date') Object.assign(context.jsonSchema, DATE_TIME_TEXT);
+    // A described copy of the named `Timestamp` (`timestamp.describe(...)`) refers to it, which says the text already.
+    const refers = '$ref' in context.jsonSchema;
+    if (context.zodSchema._zod.def.type === 'date' && !refers) Object.assign(context.jsonSchema, DATE_TIME_TEXT);
   },
 } as const;
 

@@ -3,7 +3,7 @@ import { PlatformRole, Role } from '../../entities/user.entity.js';
 import { ShopRole } from '../../entities/shop-membership.entity.js';
 import { Permission } from '../../shared/permissions.js';
 import { OrderStatus } from '../../entities/order.entity.js';
-import { CustomerState } from '../../services/accounts/customer-admin.service.js';
+import { CustomerView } from '../../services/accounts/customer-admin.service.js';
 import { count, id, money, named, page, timestamp } from './common.js';
 
 export const Membership = named('Membership', z.strictObject({ shopId: id, role: z.enum(ShopRole), shopName: z.string() }));
@@ -43,19 +43,5 @@ export const FavoriteProduct = named('FavoriteProduct', z.strictObject({ product
 export const FavoriteShop = named('FavoriteShop', z.strictObject({ shop: ShopSummary, favoritedAt: timestamp }));
 export const Favorites = named('Favorites', z.strictObject({ products: page(FavoriteProduct), shops: page(FavoriteShop) }));
 
-export const Customer = named(
-  'Customer',
-  z.strictObject({
-    id,
-    email: z.string(),
-    displayName: z.string(),
-    state: z.enum(CustomerState),
-    disabledAt: timestamp.optional(),
-    /** Why a platform admin disabled the account. */
-    disabledReason: z.string().optional(),
-    /** Every order the customer placed, in any state. */
-    orderCount: count,
-    createdAt: timestamp,
-  }),
-);
+export const Customer = named('Customer', CustomerView);
 export const CustomerPage = named('CustomerPage', page(Customer));

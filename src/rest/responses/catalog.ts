@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { ProductStatus } from '../../entities/product.entity.js';
 import { ContentKind } from '../../entities/home-content-item.entity.js';
 import { count, id, itemsOf, money, named, page, ShopRef, timestamp } from './common.js';
+import { BrandView, ShopProfileView, SkuView } from '../../services/catalog/catalog-views.js';
+import { ContentItemView, HomeContentView } from '../../services/catalog/home-content.service.js';
 import { RatingSummary as RatingSummaryView, StarCount as StarCountView } from '../../services/catalog/rating-summary.js';
 
 export const Currency = named(
@@ -34,26 +36,15 @@ export const CategoryNode: z.ZodType<CategoryNodeShape> = named(
 );
 export const CategoryTree = named('CategoryTree', itemsOf(CategoryNode));
 
-export const Brand = named('Brand', z.strictObject({ id, name: z.string(), logoUrl: z.string().optional(), position: z.number().int().min(0) }));
+export const Brand = named('Brand', BrandView);
 export const BrandList = named('BrandList', itemsOf(Brand));
 
-export const ShopProfile = named(
-  'ShopProfile',
-  z.strictObject({
-    shopId: id,
-    logoUrl: z.string(),
-    description: z.string().optional(),
-    bannerUrl: z.string().optional(),
-    contactPhone: z.string().optional(),
-    address: z.string().optional(),
-    updatedAt: timestamp,
-  }),
-);
+export const ShopProfile = named('ShopProfile', ShopProfileView);
 
 export const Shop = named('Shop', ShopRef.extend({ profile: ShopProfile.optional(), favorited: z.boolean().optional() }));
 export const ShopPage = named('ShopPage', page(Shop));
 
-export const Sku = named('Sku', z.strictObject({ id, name: z.string(), price: money, stock: count }));
+export const Sku = named('Sku', SkuView);
 
 /** A SKU as a guest cart shows its line: with its product and shop. */
 export const SkuSummary = named(
@@ -98,25 +89,6 @@ export const ProductDetail = named(
 export const MerchantProduct = named('MerchantProduct', z.strictObject({ ...productFields, skus: z.array(Sku), freightTemplateId: id.nullable().describe('Null: the product ships free') }));
 export const MerchantProductPage = named('MerchantProductPage', page(MerchantProduct));
 
-export const ContentItem = named(
-  'ContentItem',
-  z.strictObject({
-    id,
-    position: z.number().int().min(0),
-    active: z.boolean(),
-    title: z.string(),
-    subtitle: z.string().optional(),
-    imageUrl: z.string().optional(),
-    destination: z.string(),
-  }),
-);
-export const HomeContent = named(
-  'HomeContent',
-  z.strictObject({
-    banners: z.array(ContentItem),
-    promos: z.array(ContentItem),
-    quickLinks: z.array(ContentItem),
-    floorAdverts: z.array(ContentItem),
-  }),
-);
+export const ContentItem = named('ContentItem', ContentItemView);
+export const HomeContent = named('HomeContent', HomeContentView);
 export const ContentKindList = named('ContentKindList', z.strictObject({ kind: z.enum(ContentKind), items: z.array(ContentItem) }));

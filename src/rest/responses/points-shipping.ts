@@ -1,42 +1,13 @@
 import { z } from 'zod';
 import { regionCode } from '../../services/shipping/regions.js';
-import { RedemptionStatus } from '../../entities/redemption.entity.js';
-import { count, id, itemsOf, money, named, page, ShippingAddress, timestamp } from './common.js';
+import { PointsProductView, RedemptionView } from '../../services/points/points-mall.service.js';
+import { id, itemsOf, money, named, page, timestamp } from './common.js';
 import { ShippingCompanyView } from '../../services/shipping/shipping-company.service.js';
 
-export const PointsProduct = named(
-  'PointsProduct',
-  z.strictObject({
-    id,
-    name: z.string(),
-    description: z.string().optional(),
-    imageUrl: z.string().optional(),
-    pointsPrice: z.number().int().positive(),
-    stock: count,
-    published: z.boolean(),
-    createdAt: timestamp,
-    updatedAt: timestamp,
-  }),
-);
+export const PointsProduct = named('PointsProduct', PointsProductView);
 export const PointsProductPage = named('PointsProductPage', page(PointsProduct));
 
-export const Redemption = named(
-  'Redemption',
-  z.strictObject({
-    id,
-    customerId: id,
-    customerName: z.string().describe("The customer's display name"),
-    pointsProductId: id,
-    status: z.enum(RedemptionStatus),
-    productName: z.string(),
-    pointsPrice: z.number().int().positive(),
-    quantity: z.number().int().positive(),
-    pointsTotal: z.number().int().positive(),
-    shippingAddress: ShippingAddress,
-    createdAt: timestamp,
-    fulfilledAt: timestamp.optional(),
-  }),
-);
+export const Redemption = named('Redemption', RedemptionView);
 export const RedemptionPage = named('RedemptionPage', page(Redemption));
 
 export const ShippingCompany = named('ShippingCompany', ShippingCompanyView);

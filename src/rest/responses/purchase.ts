@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ItemPricing } from '../../entities/order-item.entity.js';
 import { count, id, money, named, page, ShopRef, timestamp } from './common.js';
 import { OrderItemView, OrderView, ShipmentView } from '../../services/orders/order-view.js';
+import { InvoiceView } from '../../services/orders/invoice.service.js';
 
 export const CartLine = named(
   'CartLine',
@@ -67,18 +68,7 @@ export const CheckoutPreview = named(
   }),
 );
 
-export const Invoice = named(
-  'Invoice',
-  z.strictObject({
-    orderId: id,
-    status: z.enum(['not_issued', 'issued']),
-    invoiceNo: z.string().nullable(),
-    title: z.string().optional(),
-    taxNumber: z.string().optional(),
-    amount: money,
-    issuedAt: timestamp.optional(),
-  }),
-);
+export const Invoice = named('Invoice', InvoiceView);
 
 export const OperationsToday = named(
   'OperationsToday',

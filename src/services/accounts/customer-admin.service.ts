@@ -11,6 +11,7 @@ import { id, NOT_BLANK, parseInput, z } from '../../shared/validate.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
 import { containsPattern, opt } from '../../shared/values.js';
 import { auditedWrite } from '../../shared/audit.js';
+import { count, id as viewId, timestamp } from '../../shared/view-fields.js';
 
 /**
  * Customers as the platform sees them (issue 41, item 4): search, and disable or re-enable an
@@ -34,17 +35,23 @@ export const CustomerListInput = z.object({
 const CustomerRef = z.strictObject({ customerId: id });
 export const DisableCustomerInput = CustomerRef.extend({ reason: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(500) });
 
-export interface CustomerView {
-  id: number;
-  email: string;
-  displayName: string;
-  state: CustomerState;
-  disabledAt?: Date;
-  disabledReason?: string;
-  /** Every order the customer placed, in any state. */
-  orderCount: number;
-  createdAt: Date;
-}
+/** A customer's state (GraphQL's CustomerState, whose values a coupon template's status shares). */
+export const customerState = z.enum(CustomerState);
+
+/** A customer account as the platform sees it: REST publishes this schema and GraphQL's type is made from it. */
+export const CustomerView = z
+  .strictObject({
+    id: viewId,
+    email: z.string(),
+    displayName: z.string(),
+    state: customerState,
+    disabledAt: timestamp.optional(),
+    disabledReason: z.string().optional().describe('Why a platform admin disabled the account'),
+    orderCount: count.describe('Every order the customer placed, in any state'),
+    createdAt: timestamp,
+  })
+  .describe('A customer account as the platform sees it');
+export type CustomerView = z.infer<typeof CustomerView>;
 
 async function customerViews(ctx: ServiceContext, ids: number[]): Promise<CustomerView[]> {
   if (ids.length === 0) return [];

@@ -5,7 +5,7 @@ import type { ShopProfile } from '../../entities/shop-profile.entity.js';
 import type { Sku } from '../../entities/sku.entity.js';
 import { opt, toDate } from '../../shared/values.js';
 import { z } from '../../shared/validate.js';
-import { id } from '../../shared/view-fields.js';
+import { count, id, money, timestamp } from '../../shared/view-fields.js';
 import type { RatingSummary } from './rating-summary.js';
 
 /**
@@ -19,15 +19,17 @@ import type { RatingSummary } from './rating-summary.js';
 export const ShopRef = z.strictObject({ id, slug: z.string(), name: z.string() });
 export type ShopRef = z.infer<typeof ShopRef>;
 
-export interface ShopProfileView {
-  shopId: number;
-  logoUrl: string;
-  description?: string;
-  bannerUrl?: string;
-  contactPhone?: string;
-  address?: string;
-  updatedAt: Date;
-}
+/** A shop's storefront profile: REST publishes this schema and GraphQL's type is made from it. */
+export const ShopProfileView = z.strictObject({
+  shopId: id,
+  logoUrl: z.string(),
+  description: z.string().optional(),
+  bannerUrl: z.string().optional(),
+  contactPhone: z.string().optional(),
+  address: z.string().optional(),
+  updatedAt: timestamp,
+});
+export type ShopProfileView = z.infer<typeof ShopProfileView>;
 
 /**
  * A shop; `profile` is absent (not null) when the shop has none. Where the profile was read with the
@@ -39,12 +41,9 @@ export interface ShopView extends ShopRef {
   favorited?: boolean;
 }
 
-export interface BrandView {
-  id: number;
-  name: string;
-  logoUrl?: string;
-  position: number;
-}
+/** A brand of the ordered list: REST publishes this schema and GraphQL's type is made from it. */
+export const BrandView = z.strictObject({ id, name: z.string(), logoUrl: z.string().optional(), position: z.number().int().min(0) });
+export type BrandView = z.infer<typeof BrandView>;
 
 export interface CategoryView {
   id: number;
@@ -57,13 +56,9 @@ export interface CategoryView {
   position: number;
 }
 
-export interface SkuView {
-  id: number;
-  name: string;
-  /** Minor units of the base currency. */
-  price: number;
-  stock: number;
-}
+/** A SKU of a product: REST publishes this schema and GraphQL's type is made from it. */
+export const SkuView = z.strictObject({ id, name: z.string(), price: money.describe('Minor units of the base currency'), stock: count });
+export type SkuView = z.infer<typeof SkuView>;
 
 export interface ProductView {
   id: number;

@@ -14,25 +14,30 @@ import { lockOrderedList } from './ordered-list-lock.js';
 import { refusals } from '../../error-codes.js';
 import { changeListenerOf, type ChangeListener } from '../../db/change-listener.js';
 import { auditedRows } from '../../shared/audit.js';
+import { id as viewId } from '../../shared/view-fields.js';
 
-export interface ContentItemView {
-  id: number;
-  position: number;
-  active: boolean;
-  title: string;
-  subtitle?: string;
-  imageUrl?: string;
-  /** A storefront route, e.g. `/products/12`. */
-  destination: string;
-}
+/** The views of the home content: REST publishes these schemas and GraphQL's types are made from them. */
+export const ContentItemView = z.strictObject({
+  id: viewId,
+  position: z.number().int().min(0),
+  active: z.boolean(),
+  title: z.string(),
+  subtitle: z.string().optional(),
+  imageUrl: z.string().optional(),
+  destination: z.string().describe('A storefront route, e.g. `/products/12`'),
+});
+export type ContentItemView = z.infer<typeof ContentItemView>;
 
 /** The four lists, every key present even when its list is empty. */
-export interface HomeContentView {
-  banners: ContentItemView[];
-  promos: ContentItemView[];
-  quickLinks: ContentItemView[];
-  floorAdverts: ContentItemView[];
-}
+export const HomeContentView = z
+  .strictObject({
+    banners: z.array(ContentItemView),
+    promos: z.array(ContentItemView),
+    quickLinks: z.array(ContentItemView),
+    floorAdverts: z.array(ContentItemView),
+  })
+  .describe('The four home content lists, each in position order');
+export type HomeContentView = z.infer<typeof HomeContentView>;
 
 const KINDS = Object.values(ContentKind);
 const listKey = (kind: ContentKind) => kind.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()) as keyof HomeContentView;
@@ -161,7 +166,7 @@ export function homeContent(ctx: ServiceContext): Promise<HomeContentView> {
 
 /** Shared by every request that gets it: nobody may change it. */
 function frozen(view: HomeContentView): HomeContentView {
-  for (const list of Object.values(view) as ContentItemView[][]) {
+  for (const list of Object.values(view)) {
     for (const item of list) Object.freeze(item);
     Object.freeze(list);
   }

@@ -12,20 +12,23 @@ import { inTransaction } from '../../shared/transaction.js';
 import { netPaid } from './net-paid.js';
 import { id, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { refusals } from '../../error-codes.js';
+import { id as viewId, money, timestamp } from '../../shared/view-fields.js';
 
 /**
  * An order's invoice. It exists to be asked for once the order is paid: `status` is `not_issued` and
- * `invoiceNo` null until the shop issues it, then `issued` with a number taken at issue time.
+ * `invoiceNo` null until the shop issues it, then `issued` with a number taken at issue time. REST
+ * publishes this schema and GraphQL's type is made from it.
  */
-export interface InvoiceView {
-  orderId: number;
-  status: 'not_issued' | 'issued';
-  invoiceNo: string | null;
-  title?: string;
-  taxNumber?: string;
-  amount: number;
-  issuedAt?: Date;
-}
+export const InvoiceView = z.strictObject({
+  orderId: viewId,
+  status: z.enum(['not_issued', 'issued']),
+  invoiceNo: z.string().nullable().describe('Set when the shop issues the invoice'),
+  title: z.string().optional(),
+  taxNumber: z.string().optional(),
+  amount: money,
+  issuedAt: timestamp.optional(),
+});
+export type InvoiceView = z.infer<typeof InvoiceView>;
 
 export const IssueInput = z.strictObject({
   orderId: id,

@@ -6,7 +6,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { PointsProduct } from '../../entities/points-product.entity.js';
 import { EventTypes } from '../events/event-types.js';
 import { Redemption, RedemptionStatus } from '../../entities/redemption.entity.js';
-import type { ShippingAddress } from '../../entities/order.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireCustomer, requirePlatformPermission } from '../../shared/guards.js';
 import { Permission } from '../../shared/permissions.js';
@@ -18,39 +17,48 @@ import { emit, inTransaction } from '../../shared/transaction.js';
 import { atLeastOneField, httpUrl, idParam, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { refusals } from '../../error-codes.js';
 import { auditedWrite } from '../../shared/audit.js';
+import { count, id as viewId, timestamp } from '../../shared/view-fields.js';
+import { ShippingAddressView } from '../shipping/shipping-address.js';
+import type { RegionCode } from '../shipping/regions.js';
 
 /**
  * The points mall: platform-owned products bought with points, and redemption orders (separate from
  * cash orders). Products are managed by platform admins; customers redeem and see their own orders.
  */
-export interface PointsProductView {
-  id: number;
-  name: string;
-  description?: string;
-  imageUrl?: string;
-  pointsPrice: number;
-  /** Units left to redeem. */
-  stock: number;
-  published: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** The views of the points mall: REST publishes these schemas and GraphQL's types are made from them. */
+export const PointsProductView = z
+  .strictObject({
+    id: viewId,
+    name: z.string(),
+    description: z.string().optional(),
+    imageUrl: z.string().optional(),
+    pointsPrice: z.number().int().positive().describe('Price of one unit, in points'),
+    stock: count.describe('Units left to redeem'),
+    published: z.boolean(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .describe('A platform-owned item of the points mall');
+export type PointsProductView = z.infer<typeof PointsProductView>;
 
-export interface RedemptionView {
-  id: number;
-  customerId: number;
-  /** The customer's display name, so the fulfilment desk sees who it is. */
-  customerName: string;
-  pointsProductId: number;
-  status: RedemptionStatus;
-  productName: string;
-  pointsPrice: number;
-  quantity: number;
-  pointsTotal: number;
-  shippingAddress: ShippingAddress;
-  createdAt: Date;
-  fulfilledAt?: Date;
-}
+export const RedemptionView = z
+  .strictObject({
+    id: viewId,
+    customerId: viewId,
+    // So the fulfilment desk sees who it is.
+    customerName: z.string().describe("The customer's display name"),
+    pointsProductId: viewId,
+    status: z.enum(RedemptionStatus),
+    productName: z.string().describe('Product name when redeemed'),
+    pointsPrice: z.number().int().positive().describe('Unit price in points when redeemed'),
+    quantity: z.number().int().positive(),
+    pointsTotal: z.number().int().positive().describe('Points debited'),
+    shippingAddress: ShippingAddressView,
+    createdAt: timestamp,
+    fulfilledAt: timestamp.optional(),
+  })
+  .describe('A redemption order of the points mall, with a snapshot of the redeemed line');
+export type RedemptionView = z.infer<typeof RedemptionView>;
 
 /** Limits: a redemption total (price times quantity) stays within a 32-bit integer, as GraphQL `Int` needs. */
 export const MAX_REDEEM_QUANTITY = 100;
@@ -138,7 +146,8 @@ function toRedemptionView(r: Redemption | Database['Redemption'], customerName: 
     pointsPrice: r.pointsPrice,
     quantity: r.quantity,
     pointsTotal: r.pointsTotal,
-    shippingAddress: r.shippingAddress,
+    // Its region was checked on the way in (ShippingAddressInput).
+    shippingAddress: { ...r.shippingAddress, region: r.shippingAddress.region as RegionCode },
     createdAt: r.createdAt,
     fulfilledAt: opt(r.fulfilledAt ?? null),
   };

@@ -18,6 +18,8 @@ import { pageFields, pageOf, pageWindow, type Page } from '../../shared/paginati
 import { refusals } from '../../error-codes.js';
 import { refuseInactiveShops } from '../catalog/shop-status.js';
 import { auditedWrite } from '../../shared/audit.js';
+import { count, id as viewId, money, timestamp } from '../../shared/view-fields.js';
+import { ShopRef } from '../catalog/catalog-views.js';
 
 /** How a customer sees a coupon: `expired` is computed (now past `validUntil` and not used). */
 export enum CouponState {
@@ -26,46 +28,54 @@ export enum CouponState {
   Expired = 'expired',
 }
 
-export interface DiscountTerms {
-  discountKind: DiscountKind;
+/** The terms a template sets and each coupon claimed from it keeps its own copy of. */
+const discountTerms = {
+  discountKind: z.enum(DiscountKind),
   /** Fixed kind: minor units off. */
-  amountOff?: number;
+  amountOff: money.optional(),
   /** Percent kind: 1..100, rounded down. */
-  percentOff?: number;
+  percentOff: z.number().int().min(1).max(100).optional(),
   /** Percent kind: cap of the discount, minor units. */
-  maxDiscount?: number;
-  /** Threshold: the shop order's items total must be at least this (base currency minor units). */
-  minOrderAmount: number;
-}
+  maxDiscount: money.optional(),
+  minOrderAmount: money.describe("Threshold: the shop order's items total (base currency minor units) must reach it"),
+};
+export type DiscountTerms = z.infer<z.ZodObject<typeof discountTerms>>;
 
-export interface CouponTemplateView extends DiscountTerms {
-  id: number;
-  shopId: number;
-  name: string;
-  validFrom?: Date;
-  validUntil?: Date;
-  validDays?: number;
-  claimStock: number;
-  status: CouponTemplateStatus;
-  createdAt: Date;
-  updatedAt: Date;
-  /** The merchant's list only: coupons claimed from the template, and how many of them were used. */
-  claimedCount?: number;
-  usedCount?: number;
-}
+/** A template's status (GraphQL's CouponTemplateStatus, whose values a customer's state shares). */
+export const couponTemplateStatus = z.enum(CouponTemplateStatus);
 
-export interface CouponView extends DiscountTerms {
-  id: number;
-  /** Absent once the template was deleted; the coupon itself stays. */
-  templateId?: number;
-  shop: { id: number; slug: string; name: string };
-  name: string;
-  validFrom: Date;
-  validUntil: Date;
-  status: CouponState;
-  claimedAt: Date;
-  usedAt?: Date;
-}
+/** A coupon template as its shop and the storefront read it: REST publishes this schema and GraphQL's type is made from it. */
+export const CouponTemplateView = z.strictObject({
+  id: viewId,
+  shopId: viewId,
+  name: z.string(),
+  ...discountTerms,
+  validFrom: timestamp.optional(),
+  validUntil: timestamp.optional(),
+  validDays: z.number().int().positive().optional().describe('Window of validDays from the claim, instead of fixed dates'),
+  claimStock: count.describe('Coupons still claimable'),
+  status: couponTemplateStatus,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  claimedCount: count.optional().describe("Coupons claimed from it: in the shop's own list only"),
+  usedCount: count.optional().describe("Claimed coupons used at checkout: in the shop's own list only"),
+});
+export type CouponTemplateView = z.infer<typeof CouponTemplateView>;
+
+/** A claimed coupon as its holder reads it: REST publishes this schema and GraphQL's type is made from it. */
+export const CouponView = z.strictObject({
+  id: viewId,
+  templateId: viewId.optional().describe('Not set once the template was deleted; the coupon stays'),
+  shop: ShopRef,
+  name: z.string(),
+  ...discountTerms,
+  validFrom: timestamp,
+  validUntil: timestamp,
+  status: z.enum(CouponState),
+  claimedAt: timestamp,
+  usedAt: timestamp.optional(),
+});
+export type CouponView = z.infer<typeof CouponView>;
 
 /** A coupon as its holder sees it at `now`: `expired` once its window is over, unless it was used. */
 function couponState(coupon: { status: CouponStatus; validUntil: Date }, now: Date): CouponState {

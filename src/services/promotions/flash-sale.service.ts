@@ -17,6 +17,8 @@ import { PageQuery, pageFields, pageOf, pageWindow, type Page } from '../../shar
 import { refusals } from '../../error-codes.js';
 import { auditedWrite } from '../../shared/audit.js';
 import { auditedRows } from '../../shared/audit.js';
+import { count, id, money, timestamp } from '../../shared/view-fields.js';
+import { ShopRef } from '../catalog/catalog-views.js';
 
 /**
  * Flash-sale sessions: shop operators manage their own shop's sessions, anyone discovers the active
@@ -34,33 +36,34 @@ export enum FlashSaleState {
   Ended = 'ended',
 }
 
-export interface FlashSaleItemView {
-  id: number;
-  skuId: number;
-  skuName: string;
-  productId: number;
-  productName: string;
-  /** The SKU's current price, for comparison. */
-  standardPrice: number;
-  activityPrice: number;
-  /** Activity stock set by the shop. */
-  reservedStock: number;
-  /** Activity stock left (pending and paid orders have taken the rest). */
-  remainingStock: number;
-  perCustomerLimit: number;
-}
+/** The views of flash sales: REST publishes these schemas and GraphQL's types are made from them. */
+export const FlashSaleItemView = z.strictObject({
+  id,
+  skuId: id,
+  skuName: z.string(),
+  productId: id,
+  productName: z.string(),
+  standardPrice: money.describe("The SKU's current price"),
+  activityPrice: money,
+  reservedStock: count.describe('Activity stock set by the shop'),
+  // Pending and paid orders have taken the rest.
+  remainingStock: count.describe('Activity stock left'),
+  perCustomerLimit: z.number().int().positive().describe('Activity-priced units one customer may buy'),
+});
+export type FlashSaleItemView = z.infer<typeof FlashSaleItemView>;
 
-export interface FlashSaleView {
-  id: number;
-  shop: { id: number; slug: string; name: string };
-  name: string;
-  startsAt: Date;
-  endsAt: Date;
-  enabled: boolean;
+export const FlashSaleView = z.strictObject({
+  id,
+  shop: ShopRef,
+  name: z.string(),
+  startsAt: timestamp,
+  endsAt: timestamp.describe('Exclusive end of the window'),
+  enabled: z.boolean(),
   /** Where now falls in the window `[startsAt, endsAt)`. */
-  state: FlashSaleState;
-  items: FlashSaleItemView[];
-}
+  state: z.enum(FlashSaleState),
+  items: z.array(FlashSaleItemView),
+});
+export type FlashSaleView = z.infer<typeof FlashSaleView>;
 
 type Session = z.output<typeof SessionInput>;
 type ItemInput = Session['items'][number];

@@ -13,49 +13,63 @@ import { dateTime, id, money, onceFieldsFit, parseInput, z } from '../../shared/
 import { PageQuery, pageFields, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { expireGroupsOfActivity } from './group-buy-lifecycle.js';
 import { refusals } from '../../error-codes.js';
+import { count, id as viewId, money as viewMoney, timestamp } from '../../shared/view-fields.js';
+import { ShopRef } from '../catalog/catalog-views.js';
 
 /** Group-buying activities: the shop's management and the public reads (with open groups). */
 
-export interface GroupBuyView {
-  id: number;
-  shop: { id: number; slug: string; name: string };
-  productId: number;
-  productName: string;
-  skuId: number;
-  skuName: string;
-  /** The SKU's standard price now, for comparison. */
-  standardPrice: number;
-  groupPrice: number;
-  capacity: number;
-  lifetimeMinutes: number;
-  startsAt: Date;
-  endsAt: Date;
-  /** New groups can be opened now. */
-  active: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** The views of group buys: REST publishes these schemas and GraphQL's types are made from them. */
+export const GroupBuyView = z
+  .strictObject({
+    id: viewId,
+    shop: ShopRef,
+    productId: viewId,
+    productName: z.string(),
+    skuId: viewId,
+    skuName: z.string(),
+    standardPrice: viewMoney.describe("The SKU's standard price now"),
+    groupPrice: viewMoney.describe('Price of one seat'),
+    capacity: z.number().int().positive().describe('Seats per group'),
+    lifetimeMinutes: z.number().int().positive().describe('How long a group stays open after it is opened'),
+    startsAt: timestamp,
+    endsAt: timestamp,
+    active: z.boolean().describe('New groups can be opened now'),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .describe("A shop's group-buying offer on one of its SKUs");
+export type GroupBuyView = z.infer<typeof GroupBuyView>;
 
-export interface GroupView {
-  id: number;
-  state: GroupState;
-  capacity: number;
-  seatsTaken: number;
-  seatsLeft: number;
-  groupPrice: number;
-  openedAt: Date;
-  expiresAt: Date;
-}
+export const GroupView = z
+  .strictObject({
+    id: viewId,
+    state: z.enum(GroupState),
+    capacity: z.number().int().positive(),
+    seatsTaken: count.describe('Paid seats'),
+    seatsLeft: count,
+    groupPrice: viewMoney,
+    openedAt: timestamp,
+    expiresAt: timestamp,
+  })
+  .describe('A concrete group under an activity');
+export type GroupView = z.infer<typeof GroupView>;
 
-export interface GroupBuyDetail extends GroupBuyView {
-  /** Open groups that can still be joined, soonest expiry first (at most 100). */
-  groups: GroupView[];
-}
+export const GroupBuyDetailView = GroupBuyView.extend({
+  groups: z.array(GroupView).describe('Open groups that can be joined, soonest expiry first (at most 100)'),
+});
+export type GroupBuyDetailView = z.infer<typeof GroupBuyDetailView>;
 
-export interface MerchantGroupBuyView extends GroupBuyView {
-  /** How many of the activity's groups are in each state. */
-  groupCounts: Record<GroupState, number>;
-}
+/** How many of an activity's groups are in each state. */
+export const GroupCountsView = z.strictObject({
+  [GroupState.Open]: count,
+  [GroupState.Successful]: count,
+  [GroupState.Expired]: count,
+  [GroupState.Cancelled]: count,
+});
+export type GroupCountsView = z.infer<typeof GroupCountsView>;
+
+export const MerchantGroupBuyView = GroupBuyView.extend({ groupCounts: GroupCountsView });
+export type MerchantGroupBuyView = z.infer<typeof MerchantGroupBuyView>;
 
 const OPEN_GROUPS_SHOWN = 100;
 
@@ -135,7 +149,7 @@ export const getGroupBuyRefusals = refusals('NOT_FOUND');
  * Public: one activity whose product is on sale (running or not: `active` says), with its open
  * groups. Groups past their lifetime are expired first, so the list holds only joinable groups.
  */
-export async function getGroupBuy(ctx: ServiceContext, input: unknown): Promise<GroupBuyDetail> {
+export async function getGroupBuy(ctx: ServiceContext, input: unknown): Promise<GroupBuyDetailView> {
   const { activityId } = parseInput(ActivityRef, input);
   await expireGroupsOfActivity(ctx, activityId);
   const now = new Date();
@@ -164,7 +178,7 @@ async function merchantViews(em: EntityManager, activities: LoadedActivity[]): P
     .execute();
   const now = new Date();
   return activities.map((a) => {
-    const groupCounts = Object.fromEntries(Object.values(GroupState).map((s) => [s, 0])) as Record<GroupState, number>;
+    const groupCounts = Object.fromEntries(Object.values(GroupState).map((s) => [s, 0])) as GroupCountsView;
     for (const c of counts) if (c.activity === a.id) groupCounts[c.state] = c.n;
     return { ...toView(a, now), groupCounts };
   });

@@ -7,15 +7,18 @@ import { requirePlatformPermission } from '../../shared/guards.js';
 import { Permission } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { dateTime, id, onceFieldsFit, parseInput, z } from '../../shared/validate.js';
+import { id as viewId, timestamp } from '../../shared/view-fields.js';
 
-export interface CommissionRateView {
-  id: number;
-  shopId: number;
-  categoryId: number | null;
-  rateBp: number;
-  validFrom: Date;
-  validUntil: Date | null;
-}
+/** A shop's commission rate: REST publishes this schema and GraphQL's type is made from it. */
+export const CommissionRateView = z.strictObject({
+  id: viewId,
+  shopId: viewId,
+  categoryId: viewId.nullable(),
+  rateBp: z.number().int().min(0).max(10_000).describe('Basis points of what the customer paid (100 = 1%)'),
+  validFrom: timestamp,
+  validUntil: timestamp.nullable(),
+});
+export type CommissionRateView = z.infer<typeof CommissionRateView>;
 
 /** A rate as an admin adds it; `validFrom` defaults to now, and the window must end after it starts. */
 export const CommissionRateInput = z

@@ -14,6 +14,7 @@ import { id, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { BatchInput } from './payout.inputs.js';
 import { PLATFORM_CLEARING, transferHeld } from '../accounts/ledger.service.js';
 import { auditedWrite } from '../../shared/audit.js';
+import { id as viewId, money, timestamp } from '../../shared/view-fields.js';
 
 /**
  * Payouts: a platform admin's batch pays every shop whose available balance reached a threshold
@@ -22,27 +23,24 @@ import { auditedWrite } from '../../shared/audit.js';
  * clearing, the bank having returned it).
  */
 
-export interface PayoutView {
-  id: number;
-  batchId: number;
-  shopId: number;
-  /** The shop's name now (the console and the bank's file name the shop, not its id). */
-  shopName: string;
-  amount: number;
-  status: PayoutStatus;
-  failureReason: string | null;
-  failedAfterPaid: boolean;
-  createdAt: Date;
-  settledAt: Date | null;
-}
+/** The views of payouts: REST publishes these schemas and GraphQL's types are made from them. */
+export const PayoutView = z.strictObject({
+  id: viewId,
+  batchId: viewId,
+  shopId: viewId,
+  // The console and the bank's file name the shop, not its id.
+  shopName: z.string().describe("The shop's name now"),
+  amount: money,
+  status: z.enum(PayoutStatus),
+  failureReason: z.string().nullable(),
+  failedAfterPaid: z.boolean().describe('The bank reported it paid, then returned it'),
+  createdAt: timestamp,
+  settledAt: timestamp.nullable(),
+});
+export type PayoutView = z.infer<typeof PayoutView>;
 
-export interface PayoutBatchView {
-  id: number;
-  threshold: number;
-  createdAt: Date;
-  payouts: PayoutView[];
-  total: number;
-}
+export const PayoutBatchView = z.strictObject({ id: viewId, threshold: money, createdAt: timestamp, total: money, payouts: z.array(PayoutView) });
+export type PayoutBatchView = z.infer<typeof PayoutBatchView>;
 
 /** Payouts as their view reads them, with their shop's name; callers add their filter. */
 const payoutRows = (em: EntityManager) =>

@@ -4,7 +4,7 @@ import { refusals } from '../../error-codes.js';
 import { typedSql } from '../../db/typed-sql.js';
 import { BASE_CURRENCY } from '../../currency.js';
 import { BalanceKind } from '../../entities/balance.entity.js';
-import type { LedgerReason } from '../../entities/ledger-entry.entity.js';
+import { LEDGER_REASONS } from '../../entities/ledger-entry.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requirePlatformPermission, requireShopPermission } from '../../shared/guards.js';
 import { Permission } from '../../shared/permissions.js';
@@ -12,22 +12,23 @@ import { calendarDate, onceFieldsFit, parseInput, z } from '../../shared/validat
 import { validationError } from '../../errors.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
 import { payoutRows, type PayoutView } from './payouts.js';
+import { id as viewId, money, timestamp } from '../../shared/view-fields.js';
 
 /** A shop's own accounts (the platform's commission on its sales is the platform's, not shown to it). */
 const SHOP_OWN_KINDS = [BalanceKind.ShopPending, BalanceKind.ShopAvailable, BalanceKind.ShopInTransit, BalanceKind.ShopDebt] as const;
 type ShopOwnKind = (typeof SHOP_OWN_KINDS)[number];
 
-export interface ShopBalancesView {
-  currency: string;
-  /** Earned on orders not completed yet. */
-  pending: number;
-  /** Payable in the next payout batch. */
-  available: number;
-  /** In payouts sent to the bank and not yet answered. */
-  inTransit: number;
-  /** What refunds took beyond the available balance (zero or negative), netted from the next earnings. */
-  debt: number;
-}
+/** A shop's balances: REST publishes this schema and GraphQL's type is made from it. */
+export const ShopBalancesView = z
+  .strictObject({
+    currency: z.string(),
+    pending: money.describe('Earned on orders not completed yet'),
+    available: money.describe('Payable in the next payout batch'),
+    inTransit: money.describe('In payouts sent to the bank, not yet answered'),
+    debt: z.number().int().max(0).describe('What refunds took beyond the available balance (zero or negative), netted from the next earnings'),
+  })
+  .describe("A shop's balances, in minor units of `currency`");
+export type ShopBalancesView = z.infer<typeof ShopBalancesView>;
 
 export const shopBalancesRefusals = refusals('FORBIDDEN');
 
@@ -44,18 +45,22 @@ export async function shopBalances(ctx: ServiceContext): Promise<ShopBalancesVie
   };
 }
 
-export interface StatementEntryView {
-  id: number;
-  account: ShopOwnKind;
-  delta: number;
-  balanceAfter: number;
-  reason: LedgerReason;
-  /** What the entry is about: an order, a refund or a payout (null for the ledger's opening). */
-  orderId: number | null;
-  refundId: number | null;
-  payoutId: number | null;
-  createdAt: Date;
-}
+/** One entry of a shop's statement: REST publishes this schema and GraphQL's type is made from it. */
+export const StatementEntryView = z
+  .strictObject({
+    id: viewId,
+    account: z.enum(SHOP_OWN_KINDS),
+    delta: z.number().int(),
+    balanceAfter: z.number().int(),
+    reason: z.enum(LEDGER_REASONS),
+    // What the entry is about: an order, a refund or a payout (null for the ledger's opening).
+    orderId: viewId.nullable(),
+    refundId: viewId.nullable(),
+    payoutId: viewId.nullable(),
+    createdAt: timestamp,
+  })
+  .describe("One entry of a shop's accounts");
+export type StatementEntryView = z.infer<typeof StatementEntryView>;
 
 const StatementInput = z.object({ ...pageFields, account: z.enum(SHOP_OWN_KINDS).optional() });
 
