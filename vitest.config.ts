@@ -17,12 +17,13 @@ const CHECKOUT_SUITES = ['checkout', 'flash-sale-checkout', 'coupons', 'group-bu
 
 /**
  * Suites that measure time on a wall clock: the server under a load they make themselves (a sign-in
- * flood, a held pool), the sign-in limits' windows and bounds, and Lighthouse's budgets. Beside
+ * flood, a held pool), the sign-in limits' windows and bounds, a frozen database's deadlines (a
+ * readiness probe once took 3.3 s beside a browser suite) and Lighthouse's budgets. Beside
  * another suite their figures measured the neighbours (a known device's sign-in 1.0x to 2.8x its quiet
  * time; Lighthouse's Performance 55-82 against 87-94 alone), so `npm test` runs them after the rest,
  * one file at a time. Every other suite waits for conditions, never for a clock.
  */
-const TIMING_SUITES = ['login-flood', 'bounded-waits', 'auth-throttle-timing', 'lighthouse'];
+const TIMING_SUITES = ['login-flood', 'bounded-waits', 'auth-throttle-timing', 'database-freeze', 'lighthouse'];
 
 const files = (names: string[]) => names.map((name) => `test/${name}.test.ts`);
 

@@ -436,7 +436,8 @@ describe('what a console user expects', () => {
       operator: ['/merchant', '/merchant/products', `/merchant/products/${data.productId}`, '/merchant/orders', '/merchant/refunds', '/merchant/reviews', '/merchant/coupons', '/merchant/flash-sales', '/merchant/group-buys', '/merchant/freight', '/merchant/money'],
       admin: ['/admin', '/admin/brands', '/admin/home-content', '/admin/shops', '/admin/points', '/admin/reviews', '/admin/payouts', '/admin/reconciliation'],
     };
-    for (const [who, paths] of Object.entries(pages)) {
+    // Both consoles at once, each in its own context: they share the waits for the network to go quiet.
+    await Promise.all(Object.entries(pages).map(async ([who, paths]) => {
       const user = who === 'admin' ? data.admin : data.operator;
       const ctx = await context(user, TABLET);
       const page = await ctx.page();
@@ -459,6 +460,6 @@ describe('what a console user expects', () => {
       }
       await ctx.screenshot(page, `${who === 'admin' ? 'admin' : 'console'}-tablet`);
       expect(ctx.problems).toEqual([]);
-    }
+    }));
   });
 });

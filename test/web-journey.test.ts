@@ -314,7 +314,8 @@ describe('the storefront in Chromium', () => {
       ['cart', '/cart', 'Your cart'],
       ['checkout', '/checkout', 'Checkout'],
     ] as const;
-    for (const [width, viewport] of [['desktop', DESKTOP], ['mobile', MOBILE]] as const) {
+    // Both widths at once, each in its own context: they share the waits for the network to go quiet.
+    await Promise.all(([['desktop', DESKTOP], ['mobile', MOBILE]] as const).map(async ([width, viewport]) => {
       const store = await open(viewport, session);
       const page = await store.page();
       for (const [name, path, text] of pages) {
@@ -327,6 +328,6 @@ describe('the storefront in Chromium', () => {
         await store.screenshot(page, `${name}-${width}`);
       }
       expect(store.problems).toEqual([]);
-    }
+    }));
   });
 });
