@@ -204,6 +204,35 @@ describe('public reads, summary and moderation', () => {
     expect((await t.api('GET', `/api/products/${product.id}/reviews`)).body.summary.count).toBe(3);
   });
 
+  it("moderation finds reviews by words of their text or their product's or shop's name, and by stars, over both doors; bad filters are refused", async () => {
+    const { shop, product, review } = await reviewedShop();
+    const word = `zq${Date.now().toString(36)}`;
+    const complaint = await review(1, `Arrived broken, ${word} never again`);
+    const praise = await review(5, 'Lovely and quick');
+    const admin = await newAdmin(t);
+    const [{ name: productName }] = await t.sql<{ name: string }>('select name from product where id = ?', [product.id]);
+    const ids = async (query: string) => {
+      const res = await t.api('GET', `/api/admin/reviews?${query}`, { token: admin.token });
+      expect(res.status).toBe(200);
+      return res.body.items.map((r: { id: number }) => r.id);
+    };
+    // A word of the text, in another case; a part of the product's name and of the shop's.
+    expect(await ids(`q=${word.toUpperCase()}`)).toEqual([complaint.id]);
+    expect(await ids(`q=${encodeURIComponent(productName.slice(1, 6))}&product_id=${product.id}`)).toEqual([praise.id, complaint.id]);
+    expect(await ids(`q=${encodeURIComponent(shop.name)}&rating=5`)).toEqual([praise.id]);
+    // The pattern's own characters are the words' (a % finds a %, not everything).
+    expect(await ids(`q=%25&product_id=${product.id}`)).toEqual([]);
+    const gql = await t.gql('query($q: String, $rating: Int) { adminReviews(q: $q, rating: $rating) { total items { id } } }', { q: word, rating: 1 }, admin.token);
+    expect(gql.data.adminReviews).toEqual({ total: 1, items: [{ id: complaint.id }] });
+    expect((await t.gql('query($q: String, $rating: Int) { adminReviews(q: $q, rating: $rating) { total } }', { q: word, rating: 5 }, admin.token)).data.adminReviews.total).toBe(0);
+    for (const bad of ['rating=6', 'rating=0', 'rating=two', `q=${'x'.repeat(201)}`]) {
+      const res = await t.api('GET', `/api/admin/reviews?${bad}`, { token: admin.token });
+      expect([bad, res.status, res.body.error.code]).toEqual([bad, 400, 'VALIDATION_FAILED']);
+    }
+    const refused = await t.gql('query { adminReviews(rating: 9) { total } }', {}, admin.token);
+    expect(refused.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+  });
+
   it('moderation is for admins only, and an unknown review is 404', async () => {
     const { operator, review } = await reviewedShop();
     const written = await review(2);

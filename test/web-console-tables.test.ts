@@ -2,7 +2,7 @@ import { vi } from 'vitest';
 import type { Browser, Page, Request } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newCategory, newCustomer, newOperator, newProduct, newShop, PASSWORD, type TestUser } from './support/fixtures.js';
-import { payOk, placeOrder, shopWithProduct } from './support/shopping.js';
+import { deliveredOrder, payOk, placeOrder, shopWithProduct } from './support/shopping.js';
 import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, sessionFor, storePages } from './support/browser.js';
 
 vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
@@ -233,5 +233,59 @@ describe("the platform's order table", () => {
     await page.getByRole('button', { name: 'Every shop' }).click();
     await expect.poll(() => rows.count()).toBe(2);
     await rows.filter({ hasText: `#${foreign.id}` }).waitFor();
+  });
+});
+
+describe("the platform's review moderation", () => {
+  it('finds reviews on the server by a word and by stars, names products and shops, and hides exactly the reviews selected', async () => {
+    const admin = await newAdmin(t);
+    const { shop, product } = await shopWithProduct(t, [{ price: 900, stock: 20 }]);
+    const shopOperator = await newOperator(t, shop.id);
+    const [{ name: productName }] = await t.sql<{ name: string }>('select name from product where id = ?', [product.id]);
+    const written: Record<string, number> = {};
+    for (const [text, rating] of [['Cracked lid on arrival', 1], ['Cracked handle, refunded fast', 2], ['Keeps tea warm for hours', 5]] as const) {
+      const customer = await newCustomer(t, { available: 1_000_000, points: 0 });
+      const order = await deliveredOrder(t, customer.token, shopOperator.token, product.skuIds[0]);
+      const res = await t.api('POST', `/api/orders/${order.id}/items/${order.items[0].id}/review`, { token: customer.token, body: { rating, text } });
+      written[text] = res.body.id;
+    }
+    const { page } = await pages.open(DESKTOP, await sessionFor(t, admin.email, PASSWORD));
+    const listed: Record<string, unknown>[] = [];
+    page.on('request', (request: Request) => {
+      const body = request.url().endsWith('/graphql') ? (request.postDataJSON() as { query?: string; variables?: Record<string, unknown> } | null) : null;
+      if (String(body?.query ?? '').includes('query AdminReviews')) listed.push(body?.variables ?? {});
+    });
+    await page.goto('/admin/reviews');
+    const table = page.getByTestId('review-table');
+    const texts = async () => (await table.locator('tbody tr td:nth-child(3)').allInnerTexts()).map((s) => s.trim());
+    await table.getByText('Keeps tea warm for hours').waitFor();
+
+    // A word, searched by the server (the list is read again with it), then narrowed by stars.
+    await page.getByLabel('Words, product or shop').fill('cracked');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/q=cracked/);
+    await expect.poll(texts).toEqual(['Cracked handle, refunded fast', 'Cracked lid on arrival']);
+    expect(listed.at(-1)).toMatchObject({ q: 'cracked' });
+    await page.getByLabel('Stars').selectOption('1');
+    await page.waitForURL(/rating=1/);
+    await expect.poll(texts).toEqual(['Cracked lid on arrival']);
+    // Names, never ids.
+    const row = table.getByRole('row').filter({ hasText: 'Cracked lid on arrival' });
+    await row.getByRole('link', { name: productName }).waitFor();
+    expect(await row.innerText()).toContain(`from ${shop.name}`);
+    expect(await row.innerText()).not.toMatch(/(product|shop) #/);
+
+    // Both cracked reviews selected and hidden; the praise stays visible.
+    await page.getByLabel('Stars').selectOption('');
+    await expect.poll(texts).toEqual(['Cracked handle, refunded fast', 'Cracked lid on arrival']);
+    await page.getByLabel('Select every row on this page').check();
+    const selected = page.getByRole('group', { name: 'Selected reviews' });
+    await selected.getByText('2 selected').waitFor();
+    await selected.getByRole('button', { name: 'Hide' }).click();
+    await page.getByRole('button', { name: 'Yes, hide' }).click();
+    await page.getByTestId('bulk-outcome').getByText('2 hidden.').waitFor();
+    const hidden = async (text: string) => (await t.sql<{ hidden: boolean }>('select hidden from review where id = ?', [written[text]]))[0].hidden;
+    expect([await hidden('Cracked lid on arrival'), await hidden('Cracked handle, refunded fast'), await hidden('Keeps tea warm for hours')]).toEqual([true, true, false]);
+    await table.getByRole('row').filter({ hasText: 'Cracked lid on arrival' }).getByText('Hidden').waitFor();
   });
 });

@@ -194,6 +194,8 @@ export class ShopReviewListArgs extends PageArgs {
 export class AdminReviewListArgs extends PageArgs {
   @Field(() => Boolean, { nullable: true }) hidden?: boolean | null;
   @Field(() => Int, { nullable: true }) productId?: number | null;
+  @Field(() => String, { nullable: true, description: "Part of the review's text, or of its product's or shop's name" }) q?: string | null;
+  @Field(() => Int, { nullable: true, description: 'Only reviews of this many stars (1-5)' }) rating?: number | null;
 }
 
 @ArgsType()

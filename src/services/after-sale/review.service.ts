@@ -17,6 +17,7 @@ import { pageFields, pageOf, pageOffset, windowTotal, type Page, type PageReques
 import { ratingSummaries, type RatingSummary } from '../catalog/rating-summary.js';
 import { refusals } from '../../error-codes.js';
 import { auditedWrite } from '../../shared/audit.js';
+import { containsPattern } from '../../shared/values.js';
 import type { ReviewView } from './review-view.js';
 
 export { ReviewView } from './review-view.js';
@@ -158,15 +159,28 @@ export async function listShopReviews(ctx: ServiceContext, input: unknown): Prom
 export const AdminReviewsInput = z.object({ ...pageFields,
   hidden: queryFlag.optional(),
   productId: id.optional(),
+  /** Part of the review's text, or of its product's or shop's name. */
+  q: z.string().trim().max(200).optional(),
+  /** Only reviews of this many stars. */
+  rating: z.coerce.number().int().min(1).max(5).optional(),
 });
 
-/** Moderation list: every review, newest first, by hidden flag and product. */
+/**
+ * Moderation list: every review, newest first, by hidden flag, product, stars and words. The words
+ * are read in the text and in the product's and shop's names, as a moderator looks for a complaint
+ * or a seller; a moderation desk reads few pages, so the match scans the reviews (no index of its own).
+ */
 export async function listAllReviews(ctx: ServiceContext, input: unknown): Promise<Page<ReviewView>> {
   requirePlatformPermission(ctx, Permission.PlatformReviewsModerate);
-  const { hidden, productId, ...paging } = parseInput(AdminReviewsInput, input ?? {});
+  const { hidden, productId, q, rating, ...paging } = parseInput(AdminReviewsInput, input ?? {});
   let all = reviews(ctx.em);
   if (hidden !== undefined) all = all.where('r.hidden', '=', hidden);
   if (productId !== undefined) all = all.where('r.product', '=', productId);
+  if (rating !== undefined) all = all.where('r.rating', '=', rating);
+  if (q) {
+    const pattern = containsPattern(q);
+    all = all.where((eb) => eb.or([eb('r.body', 'ilike', pattern), eb('p.name', 'ilike', pattern), eb('s.name', 'ilike', pattern)]));
+  }
   return reviewPage(all, paging);
 }
 

@@ -28,6 +28,29 @@ export interface Selection<Row> {
   done: (outcome: string) => void;
 }
 
+/**
+ * A bulk action's run: `act` on each selected row in turn (each the single item's mutation, with its
+ * permission and its rules), then the sentence the table shows: how many `moved`, and which rows
+ * were refused, by `name`.
+ */
+export async function eachSelected<Row>(rows: readonly Row[], act: (row: Row) => Promise<boolean>, name: (row: Row) => string, moved: string): Promise<string> {
+  const refused: string[] = [];
+  for (const row of rows) if (!(await act(row))) refused.push(name(row));
+  return `${rows.length - refused.length} ${moved}.${refused.length ? ` Refused: ${refused.join(', ')}.` : ''}`;
+}
+
+/** `eachSelected` for a toolbar of buttons: `run` acts on the selection and hands the sentence to the table; `busy` while it runs. */
+export function useEachSelected<Row>({ rows, done }: Selection<Row>, name: (row: Row) => string) {
+  const [busy, setBusy] = useState(false);
+  const run = async (act: (row: Row) => Promise<boolean>, moved: string) => {
+    setBusy(true);
+    const outcome = await eachSelected(rows, act, name, moved);
+    setBusy(false);
+    done(outcome);
+  };
+  return { busy, run };
+}
+
 /** The sort a table's list is read in, from `?sort=` (empty: the API's default), and the setter the column headers use. */
 export const useSortParam = () => useFilterParam('sort');
 

@@ -1,15 +1,16 @@
 import { Link } from 'react-router';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
-import { QueryResult } from '../../ui/query-result';
+import type { AdminReviewsQuery } from '../gql/graphql';
 import { Stars } from '../../ui/stars';
-import { OptimisticSwitch, Pager, useAction, useFilterParam, usePageParam, when, useListContext } from '../kit';
+import { ConfirmButton, OptimisticSwitch, StateSelect, useAction, useFilterParams, usePageParam, when, useListContext } from '../kit';
+import { DataTable, useEachSelected, type Column, type Selection } from '../data-table';
 
 const PAGE_SIZE = 20;
 
 const AdminReviews = graphql(`
-  query AdminReviews($page: Int, $pageSize: Int, $hidden: Boolean) {
-    adminReviews(page: $page, pageSize: $pageSize, hidden: $hidden) {
+  query AdminReviews($page: Int, $pageSize: Int, $hidden: Boolean, $q: String, $rating: Int) {
+    adminReviews(page: $page, pageSize: $pageSize, hidden: $hidden, q: $q, rating: $rating) {
       page
       pageSize
       total
@@ -78,53 +79,85 @@ function Moderate({ id, hidden }: { id: number; hidden: boolean }) {
   );
 }
 
+type ListedReview = AdminReviewsQuery['adminReviews']['items'][number];
+
+/** A review as a moderator names it: by its author and product. */
+const reviewName = (r: ListedReview) => `${r.author} on ${r.productName}`;
+
+const REVIEW_COLUMNS: readonly Column<ListedReview>[] = [
+  {
+    header: 'Review',
+    cell: (r) => (
+      <>
+        <Stars average={r.rating} /> {r.author} on <Link to={`/products/${r.productId}`}>{r.productName}</Link> ({r.skuName}) from {r.shopName} · {when(r.createdAt)}
+      </>
+    ),
+  },
+  { header: 'Text', cell: (r) => r.text },
+  { header: 'State', cell: (r) => <Moderate id={r.id} hidden={r.hidden} /> },
+];
+
+/**
+ * Hides or shows the selected reviews, one mutation each (the single review's, with its permission),
+ * then says how many moved and which were refused, by product and author.
+ */
+function ReviewBulkActions(selection: Selection<ListedReview>) {
+  const { rows } = selection;
+  const hide = useAction(HideReview, (d) => d.hideReview, 'Not hidden');
+  const show = useAction(ShowReview, (d) => d.showReview, 'Not shown');
+  const { busy, run: each } = useEachSelected(selection, reviewName);
+  const run = (action: typeof hide | typeof show, moved: string) => each(async (row) => Boolean((await action.run({ input: { reviewId: row.id } }))?.review), moved);
+  return (
+    <>
+      <ConfirmButton label="Hide" question={`Hide ${rows.length} from the storefront?`} disabled={busy} onConfirm={() => void run(hide, 'hidden')} />
+      <button type="button" disabled={busy} onClick={() => void run(show, 'shown')}>
+        Show
+      </button>
+    </>
+  );
+}
+
+const STARS = ['5', '4', '3', '2', '1'];
+
 export function ReviewModeration() {
-  const [page, setPage] = usePageParam();
-  const [hidden, setHidden] = useFilterParam('hidden');
-  const [result] = useQuery({ query: AdminReviews, context: useListContext('Review'), variables: { page, pageSize: PAGE_SIZE, hidden: hidden === '' ? null : hidden === 'yes' } });
+  const [page] = usePageParam();
+  const [{ hidden, q, rating }, setFilters] = useFilterParams(['hidden', 'q', 'rating']);
+  const stars = STARS.includes(rating) ? Number(rating) : null;
+  const [result] = useQuery({
+    query: AdminReviews,
+    context: useListContext('Review'),
+    variables: { page, pageSize: PAGE_SIZE, hidden: hidden === '' ? null : hidden === 'yes', q: q || null, rating: stars },
+  });
   return (
     <>
       <h1>Review moderation</h1>
-      <div className="toolbar">
-        <label>
-          Show
-          <select value={hidden} onChange={(e) => setHidden(e.target.value)}>
-            <option value="">All reviews</option>
-            <option value="no">Visible</option>
-            <option value="yes">Hidden</option>
-          </select>
-        </label>
-      </div>
-      <QueryResult result={result} what="Loading reviews">
-        {({ adminReviews: list }) => (
+      <DataTable
+        label="Reviews"
+        testId="review-table"
+        result={result}
+        list={(data) => data.adminReviews}
+        columns={REVIEW_COLUMNS}
+        rowKey={(r) => r.id}
+        rowLabel={reviewName}
+        rowProps={(r) => ({ 'data-review-id': r.id })}
+        search={{ label: 'Words, product or shop' }}
+        filters={
           <>
-            <table className="grid">
-              <thead>
-                <tr>
-                  <th scope="col">Review</th>
-                  <th scope="col">Text</th>
-                  <th scope="col">State</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.items.map((r) => (
-                  <tr key={r.id}>
-                    <td>
-                      <Stars average={r.rating} /> {r.author} on <Link to={`/products/${r.productId}`}>{r.productName}</Link> ({r.skuName}) from {r.shopName} · {when(r.createdAt)}
-                    </td>
-                    <td>{r.text}</td>
-                    <td>
-                      <Moderate id={r.id} hidden={r.hidden} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {list.items.length === 0 ? <p className="empty">No review here.</p> : null}
-            <Pager page={list.page} pageSize={list.pageSize} total={list.total} onPage={setPage} />
+            <label>
+              Show
+              <select value={hidden} onChange={(e) => setFilters({ hidden: e.target.value })}>
+                <option value="">All reviews</option>
+                <option value="no">Visible</option>
+                <option value="yes">Hidden</option>
+              </select>
+            </label>
+            <StateSelect label="Stars" value={stars === null ? '' : String(stars)} states={STARS} onChange={(value) => setFilters({ rating: value })} />
           </>
-        )}
-      </QueryResult>
+        }
+        bulk={(selection) => <ReviewBulkActions {...selection} />}
+        empty="No review matches."
+        what="Loading reviews"
+      />
     </>
   );
 }

@@ -8,7 +8,7 @@ import { Money } from '../../money/currency-context';
 import { Missing, QueryResult } from '../../ui/query-result';
 import { OrderPaymentsPanel } from '../order-payments-panel';
 import { StateSelect, label, optionalText, text, useFilterParam, usePageParam, useAction, when, useListContext } from '../kit';
-import { DataTable, useSortParam, type Column, type Selection } from '../data-table';
+import { DataTable, eachSelected, useSortParam, type Column, type Selection } from '../data-table';
 
 const PAGE_SIZE = 20;
 const STATUSES: OrderStatus[] = ['PENDING_PAYMENT', 'AWAITING_GROUP', 'PAID', 'SHIPPED', 'DELIVERED', 'CANCELLED'];
@@ -72,13 +72,11 @@ function OrderBulkShip({ rows, done, companies }: Selection<ListedOrder> & { com
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const refused: string[] = [];
-    for (const order of paid) {
+    const shipWhole = async (order: ListedOrder) => {
       const items = order.items.filter((i) => toShip(i) > 0).map((i) => ({ orderItemId: i.id, quantity: toShip(i) }));
-      const answer = await ship.run({ input: { orderId: order.id, companyCode: text(form.get('company')), trackingNumber: text(form.get(`tracking-${order.id}`)), items } });
-      if (!answer?.order) refused.push(`#${order.id}`);
-    }
-    done(`${paid.length - refused.length} shipped.${refused.length ? ` Refused: order ${refused.join(', ')}.` : ''}`);
+      return Boolean((await ship.run({ input: { orderId: order.id, companyCode: text(form.get('company')), trackingNumber: text(form.get(`tracking-${order.id}`)), items } }))?.order);
+    };
+    done(await eachSelected(paid, shipWhole, (order) => `order #${order.id}`, 'shipped'));
   };
   return (
     <>

@@ -7,7 +7,7 @@ import { Money } from '../../money/currency-context';
 import { Missing, QueryResult } from '../../ui/query-result';
 import { PictureField } from '../picture-field';
 import { ConfirmButton, Field, FieldMessage, OptimisticSwitch, StateSelect, checkedProps, fromMinor, useAction, int, label, optionalText, text, toMinor, useFilterParams, usePageParam, useListContext } from '../kit';
-import { DataTable, useSortParam, type Column, type Selection } from '../data-table';
+import { DataTable, useEachSelected, useSortParam, type Column, type Selection } from '../data-table';
 import { lazySchema, useFormCheck } from '../form-check';
 
 const upsertSchema = lazySchema(() => import('../../../../src/services/catalog/product.inputs').then((m) => m.UpsertInput));
@@ -122,17 +122,12 @@ const PRODUCT_COLUMNS: readonly Column<ListedProduct>[] = [
  * permission and its rules: a held product is not published again), then says how many moved and
  * which were refused, by name.
  */
-function ProductBulkActions({ rows, done }: Selection<ListedProduct>) {
+function ProductBulkActions(selection: Selection<ListedProduct>) {
+  const { rows } = selection;
   const publish = useAction(PublishProduct, (d) => d.publishProduct, 'Not published');
   const unpublish = useAction(UnpublishProduct, (d) => d.unpublishProduct, 'Not unpublished');
-  const [busy, setBusy] = useState(false);
-  const run = async (action: typeof publish | typeof unpublish, moved: string) => {
-    setBusy(true);
-    const refused: string[] = [];
-    for (const row of rows) if (!(await action.run({ input: { productId: row.id } }))?.product) refused.push(row.name);
-    setBusy(false);
-    done(`${rows.length - refused.length} ${moved}.${refused.length ? ` Refused: ${refused.join(', ')}.` : ''}`);
-  };
+  const { busy, run: each } = useEachSelected(selection, (row) => row.name);
+  const run = (action: typeof publish | typeof unpublish, moved: string) => each(async (row) => Boolean((await action.run({ input: { productId: row.id } }))?.product), moved);
   return (
     <>
       <button type="button" disabled={busy} onClick={() => void run(publish, 'published')}>
