@@ -17,7 +17,7 @@ let t: TestApp;
 let admin: TestUser;
 let shop: { id: number; slug: string };
 let operator: TestUser;
-let otherShop: { id: number; slug: string };
+let otherShop: { id: number; slug: string; name: string };
 let otherOperator: TestUser;
 
 beforeAll(async () => {
@@ -97,6 +97,9 @@ describe('what an entry holds', () => {
     expect(brands.status).toBe(200);
     const [brand] = await entriesOf(brands.requestId);
     expect(brand).toMatchObject({ operation: 'replaceBrands', target_type: 'Brand', action: 'create', shop_id: null });
+    // Read through the door, a platform row names no shop.
+    const listed = await t.api('GET', '/api/admin/audit-entries?target_type=Brand&page_size=1', { token: admin.token });
+    expect(listed.body.items[0]).toMatchObject({ shop_id: null, shop_name: null });
   });
 
   it('never holds a secret: a rotated webhook secret is logged as changed, not as what it is', async () => {
@@ -215,7 +218,7 @@ describe('reading the log', () => {
     expect(byTarget.body.items.map((e: { operation: string }) => e.operation)).toEqual(['updateCouponTemplate', 'createCouponTemplate']);
     const [latest] = byTarget.body.items;
     expect(latest).toMatchObject({
-      actor_id: otherOperator.id, actor_email: otherOperator.email, actor_role: 'shop_owner', shop_id: otherShop.id,
+      actor_id: otherOperator.id, actor_email: otherOperator.email, actor_role: 'shop_owner', shop_id: otherShop.id, shop_name: otherShop.name,
       target_type: 'CouponTemplate', target_id: templateId, action: 'update', request_id: expect.stringMatching(/^audit-/), occurred_at: expect.any(String),
     });
     expect(latest.changes).toContainEqual({ field: 'name', before: '"Filtered"', after: '"Filtered again"' });
@@ -234,13 +237,13 @@ describe('reading the log', () => {
 
     // The same over GraphQL, the values as JSON texts.
     const res = await t.gql(
-      `query($id: String) { auditEntries(targetType: "CouponTemplate", targetId: $id) { total items { operation actorRole shopId action changes { field before after } } } }`,
+      `query($id: String) { auditEntries(targetType: "CouponTemplate", targetId: $id) { total items { operation actorRole shopId shopName action changes { field before after } } } }`,
       { id: templateId },
       admin.token,
     );
     expect(res.errors).toBeUndefined();
     expect(res.data.auditEntries.total).toBe(2);
-    expect(res.data.auditEntries.items[0]).toMatchObject({ operation: 'updateCouponTemplate', actorRole: 'shop_owner', shopId: otherShop.id, action: 'UPDATE' });
+    expect(res.data.auditEntries.items[0]).toMatchObject({ operation: 'updateCouponTemplate', actorRole: 'shop_owner', shopId: otherShop.id, shopName: otherShop.name, action: 'UPDATE' });
     expect(res.data.auditEntries.items[0].changes).toContainEqual({ field: 'name', before: '"Filtered"', after: '"Filtered again"' });
   });
 

@@ -61,10 +61,25 @@ it('an admin reads the log and filters it by operation and by shop; an operator 
   await ctx.screenshot(page, 'admin-audit-log');
 
   await filters.getByLabel('Operation').fill('');
-  await filters.getByLabel('Shop id').fill(String(other.id));
   await filters.getByRole('button', { name: 'Filter' }).click();
-  await page.getByTestId('audit-entry').filter({ hasText: 'Elsewhere' }).waitFor();
+  // A shop and an actor are chosen by their names in a row, never typed as ids.
+  expect(await filters.getByLabel('Shop id').count()).toBe(0);
+  expect(await filters.getByLabel('Actor id').count()).toBe(0);
+  const elsewhere = page.getByTestId('audit-entry').filter({ hasText: 'Elsewhere' });
+  await elsewhere.getByRole('button', { name: other.name }).click();
+  await page.waitForURL(new RegExp(`shop=${other.id}`));
+  await page.getByText(`Shop: ${other.name}`).waitFor();
   await expect.poll(() => page.getByTestId('audit-entry').filter({ hasText: 'Spring' }).count(), { timeout: WAIT_TIMEOUT_MS }).toBe(0);
+  await elsewhere.waitFor();
+  // Within that shop, one actor's writes: the operator's coupon, not the admin's suspension.
+  await elsewhere.getByRole('button', { name: otherOperator.email }).click();
+  await page.getByText(`By: ${otherOperator.email}`).waitFor();
+  await expect.poll(() => page.getByTestId('audit-entry').filter({ hasText: 'suspendShop' }).count(), { timeout: WAIT_TIMEOUT_MS }).toBe(0);
+  await elsewhere.waitFor();
+  // Widened again, the whole log is back.
+  await page.getByRole('button', { name: 'Every shop' }).click();
+  await page.getByRole('button', { name: 'Everyone' }).click();
+  await page.getByTestId('audit-entry').filter({ hasText: 'Spring five → Spring six' }).waitFor();
   expect(ctx.problems).toEqual([]);
 
   // The shop's operator: their own shop's entries, nothing of the other shop.

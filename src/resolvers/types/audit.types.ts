@@ -18,6 +18,7 @@ export class AuditEntry {
   @Field(() => String, { nullable: true }) actorEmail!: string | null;
   @Field({ description: 'The role the actor wrote in' }) actorRole!: string;
   @Field(() => Int, { nullable: true, description: 'The shop the write was for; null for a platform row (a brand, an account)' }) shopId!: number | null;
+  @Field(() => String, { nullable: true, description: "That shop's name; null for a platform row" }) shopName!: string | null;
   @Field({ description: 'The operation, by its field name in this schema (the same through REST)' }) operation!: string;
   @Field({ description: 'The changed row\'s type (`Product`)' }) targetType!: string;
   @Field({ description: 'The changed row\'s id, as text' }) targetId!: string;

@@ -19,6 +19,7 @@ export const AuditEntry = named(
     actorEmail: z.string().nullable(),
     actorRole: z.string().describe('The role the actor wrote in'),
     shopId: id.nullable().describe('The shop the write was for; null for a platform row (a brand, an account)'),
+    shopName: z.string().nullable().describe("That shop's name; null for a platform row"),
     operation: z.string().describe('The operation, by its GraphQL field name (the same through REST)'),
     targetType: z.string().describe('The changed row\'s type (`Product`)'),
     targetId: z.string().describe('The changed row\'s id, as text'),

@@ -60,6 +60,8 @@ export interface AuditEntryView {
   actorEmail: string | null;
   actorRole: string;
   shopId: number | null;
+  /** The shop's name, as the console shows it (null for a platform row). */
+  shopName: string | null;
   operation: string;
   targetType: string;
   targetId: string;
@@ -98,10 +100,11 @@ export async function listAuditEntries(ctx: ServiceContext, input: unknown): Pro
   if (beforeId !== undefined) entries = entries.where(sql<boolean>`a.id < ${beforeId}`);
   const rows = await entries
     .leftJoin('User as u', 'u.id', 'a.actorId')
+    .leftJoin('Shop as s', 's.id', 'a.shopId')
     .select([
       sql<string>`a.id::text`.as('id'),
       // Aliased one by one: the user has a `shopId` column too, and the join must not blur the two.
-      'a.occurredAt as occurredAt', 'a.actorId as actorId', 'u.email as actorEmail', 'a.actorRole as actorRole', 'a.shopId as shopId', 'a.operation as operation',
+      'a.occurredAt as occurredAt', 'a.actorId as actorId', 'u.email as actorEmail', 'a.actorRole as actorRole', 'a.shopId as shopId', 's.name as shopName', 'a.operation as operation',
       'a.targetType as targetType', 'a.targetId as targetId', 'a.action as action', 'a.before as before', 'a.after as after', 'a.requestId as requestId',
       sql<number>`(count(*) over ())::int`.as('total'),
     ])
@@ -119,6 +122,7 @@ export async function listAuditEntries(ctx: ServiceContext, input: unknown): Pro
       actorEmail: r.actorEmail ?? null,
       actorRole: r.actorRole,
       shopId: r.shopId,
+      shopName: r.shopName ?? null,
       operation: r.operation,
       targetType: r.targetType,
       targetId: r.targetId,

@@ -31,6 +31,7 @@ const AuditEntries = graphql(`
         actorEmail
         actorRole
         shopId
+        shopName
         operation
         targetType
         targetId
@@ -48,9 +49,14 @@ const AuditEntries = graphql(`
 
 type Entry = ConsoleAuditEntriesQuery['auditEntries']['items'][number];
 
-/** The filters, kept in the address so a filtered view can be shared and reloaded. */
-const FILTERS = ['shop', 'actor', 'operation', 'targetType', 'targetId', 'from', 'to'] as const;
-type Filter = (typeof FILTERS)[number];
+/**
+ * The filters, kept in the address so a filtered view can be shared and reloaded. The form's own
+ * fields are the typed ones; a shop and an actor are chosen by their name in a row, never typed as ids.
+ */
+const TYPED = ['operation', 'targetType', 'targetId', 'from', 'to'] as const;
+/** Each chosen id with the name the chip shows (kept beside it, so a reload names it too). */
+const CHOSEN = ['shop', 'shopName', 'actor', 'actorName'] as const;
+type Filter = (typeof TYPED)[number] | (typeof CHOSEN)[number];
 
 const idOrNull = (value: string): number | null => (/^\d+$/.test(value) ? Number(value) : null);
 
@@ -103,11 +109,24 @@ export function AuditLog({ platform }: { platform: boolean }) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const next = new URLSearchParams();
-    for (const name of FILTERS) {
+    for (const name of CHOSEN) if (value(name)) next.set(name, value(name));
+    for (const name of TYPED) {
       const raw = text(form.get(name));
       if (!raw) continue;
       next.set(name, name === 'from' || name === 'to' ? toInstant(raw) : raw);
     }
+    setParams(next);
+  };
+  /** Narrows the log to one shop or one actor, by a row's name, or widens it again (null); the page starts over. */
+  const choose = (name: 'shop' | 'actor', picked: { id: number; name: string } | null) => {
+    const next = new URLSearchParams(params);
+    next.delete(name);
+    next.delete(`${name}Name`);
+    if (picked) {
+      next.set(name, String(picked.id));
+      next.set(`${name}Name`, picked.name);
+    }
+    next.delete('page');
     setParams(next);
   };
 
@@ -116,14 +135,6 @@ export function AuditLog({ platform }: { platform: boolean }) {
       <h1>Audit log</h1>
       <p>{platform ? 'Every write of shop members and platform staff, newest first.' : "Your shop's writes, and the platform's writes on your shop, newest first."}</p>
       <form onSubmit={filter} role="search" aria-label="Filter the audit log" className="audit-filters">
-        {platform && (
-          <Field label="Shop id" name="audit-shop">
-            {(props) => <input {...props} name="shop" inputMode="numeric" defaultValue={value('shop')} />}
-          </Field>
-        )}
-        <Field label="Actor id" name="audit-actor">
-          {(props) => <input {...props} name="actor" inputMode="numeric" defaultValue={value('actor')} />}
-        </Field>
         <Field label="Operation" name="audit-operation">
           {(props) => <input {...props} name="operation" placeholder="upsertProduct" defaultValue={value('operation')} />}
         </Field>
@@ -141,6 +152,26 @@ export function AuditLog({ platform }: { platform: boolean }) {
         </Field>
         <button type="submit">Filter</button>
       </form>
+      {variables.shopId !== null || variables.actorId !== null ? (
+        <p className="toolbar">
+          {variables.shopId !== null ? (
+            <span className="filter-chip">
+              Shop: {value('shopName') || 'the one chosen'}{' '}
+              <button type="button" onClick={() => choose('shop', null)}>
+                Every shop
+              </button>
+            </span>
+          ) : null}
+          {variables.actorId !== null ? (
+            <span className="filter-chip">
+              By: {value('actorName') || 'the one chosen'}{' '}
+              <button type="button" onClick={() => choose('actor', null)}>
+                Everyone
+              </button>
+            </span>
+          ) : null}
+        </p>
+      ) : null}
       <QueryResult result={result} what="Loading the audit log">
         {({ auditEntries }) => (
           <>
@@ -164,9 +195,26 @@ export function AuditLog({ platform }: { platform: boolean }) {
                     <tr key={e.id} data-testid="audit-entry">
                       <td>{when(e.occurredAt)}</td>
                       <td>
-                        {e.actorEmail ?? `#${e.actorId}`} ({label(e.actorRole.toUpperCase())})
+                        {e.actorEmail === null ? (
+                          'A deleted account'
+                        ) : (
+                          <button type="button" className="link-button" title={`Only ${e.actorEmail}'s writes`} onClick={() => choose('actor', { id: e.actorId, name: e.actorEmail! })}>
+                            {e.actorEmail}
+                          </button>
+                        )}{' '}
+                        ({label(e.actorRole.toUpperCase())})
                       </td>
-                      {platform && <td>{e.shopId ?? 'Platform'}</td>}
+                      {platform && (
+                        <td>
+                          {e.shopId === null ? (
+                            'Platform'
+                          ) : (
+                            <button type="button" className="link-button" title={`Only ${e.shopName}'s entries`} onClick={() => choose('shop', { id: e.shopId!, name: e.shopName ?? '' })}>
+                              {e.shopName}
+                            </button>
+                          )}
+                        </td>
+                      )}
                       <td>
                         {e.operation} <small>({label(e.action)})</small>
                       </td>
