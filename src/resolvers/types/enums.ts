@@ -22,7 +22,7 @@ import { CouponState, couponTemplateStatus } from '../../services/promotions/cou
 import { FlashSaleState } from '../../services/promotions/flash-sale.service.js';
 import { MerchantProductSort } from '../../services/catalog/merchant-product.service.js';
 import { ShopOrderSort } from '../../services/orders/order.service.js';
-import { MergeOutcome } from '../../services/checkout/cart.service.js';
+import { MergeOutcome } from '../../services/checkout/cart-view.js';
 import type { InvoiceView } from '../../services/orders/invoice.service.js';
 import { EventTypes } from '../../services/events/event-types.js';
 import { WebhookDisabledReason } from '../../entities/event.entity.js';

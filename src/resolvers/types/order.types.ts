@@ -7,10 +7,10 @@ import { ShopRef } from '../../services/catalog/catalog-views.js';
 import { ShippingAddressView } from '../../services/shipping/shipping-address.js';
 import { OrderItemView, OrderView, ShipmentPartView, ShipmentView } from '../../services/orders/order-view.js';
 import { PayloadType } from './payload.types.js';
-import { ItemPricingEnum, MergeOutcomeEnum, OrderStatusEnum, RegionCodeEnum, ShopOrderSortEnum } from './enums.js';
+import { ItemPricingEnum, OrderStatusEnum, RegionCodeEnum, ShopOrderSortEnum } from './enums.js';
 import type { ShopOrderSort } from '../../services/orders/order.service.js';
 import type { RegionCode } from '../../services/shipping/regions.js';
-import type { MergeOutcome } from '../../services/checkout/cart.service.js';
+import { CartLineView, CartView, MergeCartView, MergedLineView } from '../../services/checkout/cart-view.js';
 import { createShipmentRefusals } from '../../services/orders/shipment.service.js';
 import { cancelOrderRefusals, confirmDeliveryRefusals } from '../../services/orders/order.service.js';
 import { payCheckoutRefusals, payOrderRefusals } from '../../services/payments/payment.service.js';
@@ -22,27 +22,11 @@ import { mergeCartRefusals, removeCartItemRefusals, setCartItemRefusals } from '
 export const ShopSummary = objectType('ShopSummary', ShopRef);
 export type ShopSummary = ShopRef;
 
-@ObjectType()
-export class CartLine {
-  @Field(() => Int) skuId!: number;
-  @Field() skuName!: string;
-  @Field(() => Int) productId!: number;
-  @Field() productName!: string;
-  @Field({ nullable: true }) imageUrl?: string;
-  @Field(() => Int) unitPrice!: number;
-  @Field(() => Int) quantity!: number;
-  @Field(() => Int) lineTotal!: number;
-  @Field(() => Int, { description: 'Current stock of the SKU; checkout refuses more' }) stock!: number;
-  @Field(() => ShopSummary) shop!: ShopSummary;
-  @Field({ description: 'False when the product is no longer on sale' }) available!: boolean;
-}
+export const CartLine = objectType('CartLine', CartLineView);
+export type CartLine = CartLineView;
 
-@ObjectType()
-export class Cart {
-  @Field(() => [CartLine]) lines!: CartLine[];
-  @Field(() => Int) itemCount!: number;
-  @Field(() => Int) total!: number;
-}
+export const Cart = objectType('Cart', CartView);
+export type Cart = CartView;
 
 export const OrderItem = objectType('OrderItem', OrderItemView);
 export type OrderItem = OrderItemView;
@@ -164,19 +148,11 @@ export class MergeCartInput {
   @Field(() => String, { nullable: true, description: 'The same key replays the first committed answer (retry safely)' }) idempotencyKey?: string | null;
 }
 
-@ObjectType('MergedCartLine', { description: 'What became of one line of the guest cart' })
-export class MergedCartLine {
-  @Field(() => Int) skuId!: number;
-  @Field(() => Int, { description: 'What the guest cart held' }) requested!: number;
-  @Field(() => Int, { description: 'The quantity in the cart now (0: not added)' }) inCart!: number;
-  @Field(() => MergeOutcomeEnum) outcome!: MergeOutcome;
-}
+export const MergedCartLine = objectType('MergedCartLine', MergedLineView);
+export type MergedCartLine = MergedLineView;
 
-@ObjectType('MergedCart')
-export class MergedCart {
-  @Field(() => Cart) cart!: Cart;
-  @Field(() => [MergedCartLine]) lines!: MergedCartLine[];
-}
+export const MergedCart = objectType('MergedCart', MergeCartView);
+export type MergedCart = MergeCartView;
 
 @InputType()
 export class PayCheckoutInput {

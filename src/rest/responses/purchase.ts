@@ -3,24 +3,10 @@ import { ItemPricing } from '../../entities/order-item.entity.js';
 import { count, id, money, named, page, ShopRef, timestamp } from './common.js';
 import { OrderItemView, OrderView, ShipmentView } from '../../services/orders/order-view.js';
 import { InvoiceView } from '../../services/orders/invoice.service.js';
+import { CartLineView, CartView, MergeCartView } from '../../services/checkout/cart-view.js';
 
-export const CartLine = named(
-  'CartLine',
-  z.strictObject({
-    skuId: id,
-    skuName: z.string(),
-    productId: id,
-    productName: z.string(),
-    imageUrl: z.string().optional(),
-    unitPrice: money,
-    quantity: count,
-    lineTotal: money,
-    stock: count,
-    shop: ShopRef,
-    available: z.boolean(),
-  }),
-);
-export const Cart = named('Cart', z.strictObject({ lines: z.array(CartLine), itemCount: count, total: money }));
+export const CartLine = named('CartLine', CartLineView);
+export const Cart = named('Cart', CartView);
 
 export const OrderItem = named('OrderItem', OrderItemView);
 
@@ -29,13 +15,7 @@ export const Shipment = named('Shipment', ShipmentView);
 export const Order = named('Order', OrderView);
 export const OrderPage = named('OrderPage', page(Order));
 export const CheckoutResult = named('CheckoutResult', z.strictObject({ orders: z.array(Order) }));
-export const MergedCart = named(
-  'MergedCart',
-  z.strictObject({
-    cart: Cart,
-    lines: z.array(z.strictObject({ skuId: id, requested: count, inCart: count, outcome: z.enum(['merged', 'capped', 'unavailable', 'not_found']) })),
-  }),
-);
+export const MergedCart = named('MergedCart', MergeCartView);
 export const PaidCheckout = named('PaidCheckout', z.strictObject({ orders: z.array(Order) }));
 
 export const CheckoutPreview = named(

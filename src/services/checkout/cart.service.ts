@@ -10,28 +10,7 @@ import { ProductStatus } from '../../entities/product.entity.js';
 import { id, parseInput, z } from '../../shared/validate.js';
 import { refusals } from '../../error-codes.js';
 import { shopNotActive } from '../catalog/shop-status.js';
-
-export interface CartLineView {
-  skuId: number;
-  skuName: string;
-  productId: number;
-  productName: string;
-  imageUrl?: string;
-  unitPrice: number;
-  quantity: number;
-  lineTotal: number;
-  /** Current stock of the SKU: the cart may hold more, checkout refuses it. */
-  stock: number;
-  shop: { id: number; slug: string; name: string };
-  /** False when the product was unpublished after being added: checkout refuses the line. */
-  available: boolean;
-}
-
-export interface CartView {
-  lines: CartLineView[];
-  itemCount: number;
-  total: number;
-}
+import { MergeOutcome, type CartLineView, type CartView, type MergeCartView, type MergedLineView } from './cart-view.js';
 
 export const SetQuantity = z.strictObject({ skuId: id, quantity: z.number().int().min(0).max(999) });
 
@@ -110,31 +89,6 @@ export const MergeCartInput = z.strictObject({
     .max(100)
     .refine((items) => new Set(items.map((i) => i.skuId)).size === items.length, 'Each SKU may appear once'),
 });
-
-/** What became of one guest line. */
-export enum MergeOutcome {
-  Merged = 'merged',
-  /** The sum went past the stock: the line holds the stock (or one unit when none is left). */
-  Capped = 'capped',
-  /** The product is not on sale any more. */
-  Unavailable = 'unavailable',
-  /** No such SKU (deleted since it was added). */
-  NotFound = 'not_found',
-}
-
-export interface MergedLineView {
-  skuId: number;
-  /** What the guest cart held. */
-  requested: number;
-  /** The line's quantity in the cart now (0: not in the cart). */
-  inCart: number;
-  outcome: MergeOutcome;
-}
-
-export interface MergeCartView {
-  cart: CartView;
-  lines: MergedLineView[];
-}
 
 export const mergeCartRefusals = refusals('IDEMPOTENCY_KEY_REUSED');
 
