@@ -1,15 +1,15 @@
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { OrderStatus } from '../../entities/order.entity.js';
-import { ItemPricing } from '../../entities/order-item.entity.js';
 import { PageArgs, PageType } from './page.types.js';
 import { objectType } from './object-type.js';
 import { ShopRef } from '../../services/catalog/catalog-views.js';
 import { ShippingAddressView } from '../../services/shipping/shipping-address.js';
 import { OrderItemView, OrderView, ShipmentPartView, ShipmentView } from '../../services/orders/order-view.js';
 import { PayloadType } from './payload.types.js';
-import { ItemPricingEnum, OrderStatusEnum, RegionCodeEnum, ShopOrderSortEnum } from './enums.js';
+import { OrderStatusEnum, RegionCodeEnum, ShopOrderSortEnum } from './enums.js';
 import type { ShopOrderSort } from '../../services/orders/order.service.js';
 import type { RegionCode } from '../../services/shipping/regions.js';
+import { CheckoutPreviewItemView, CheckoutPreviewOrderView, CheckoutPreviewView } from '../../services/checkout/checkout-preview-view.js';
 import { CartLineView, CartView, MergeCartView, MergedLineView } from '../../services/checkout/cart-view.js';
 import { createShipmentRefusals } from '../../services/orders/shipment.service.js';
 import { cancelOrderRefusals, confirmDeliveryRefusals } from '../../services/orders/order.service.js';
@@ -42,35 +42,10 @@ export type ShippingAddress = ShippingAddressView;
 export const Order = objectType('Order', OrderView);
 export type Order = OrderView;
 
-@ObjectType({ description: 'An item a checkout would place, priced as the checkout prices it' })
-export class CheckoutPreviewItem {
-  @Field(() => Int) skuId!: number;
-  @Field() skuName!: string;
-  @Field(() => Int) productId!: number;
-  @Field() productName!: string;
-  @Field(() => Int) unitPrice!: number;
-  @Field(() => Int) quantity!: number;
-  @Field(() => ItemPricingEnum) pricing!: ItemPricing;
-  @Field(() => Int, { nullable: true }) flashSaleItemId?: number;
-}
-
-@ObjectType({ description: 'One shop order a checkout would place now' })
-export class CheckoutPreviewOrder {
-  @Field(() => ShopSummary) shop!: ShopSummary;
-  @Field(() => [CheckoutPreviewItem]) items!: CheckoutPreviewItem[];
-  @Field(() => Int) itemsTotal!: number;
-  @Field(() => Int) discount!: number;
-  @Field(() => Int, { nullable: true }) couponId?: number;
-  @Field(() => Int) freightFee!: number;
-  @Field(() => Int) total!: number;
-}
-
-@ObjectType({ description: 'What checking the cart out now would place, priced by the server; nothing is written or reserved' })
-export class CheckoutPreview {
-  @Field() currency!: string;
-  @Field(() => [CheckoutPreviewOrder]) orders!: CheckoutPreviewOrder[];
-  @Field(() => Int) total!: number;
-}
+export const CheckoutPreviewItem = objectType('CheckoutPreviewItem', CheckoutPreviewItemView);
+export const CheckoutPreviewOrder = objectType('CheckoutPreviewOrder', CheckoutPreviewOrderView);
+export const CheckoutPreview = objectType('CheckoutPreview', CheckoutPreviewView);
+export type CheckoutPreview = CheckoutPreviewView;
 
 @ObjectType()
 export class OrderPage extends PageType(Order) {}

@@ -2,7 +2,7 @@ import { refused } from '../../errors.js';
 import { refusals } from '../../error-codes.js';
 import { ItemPricing } from '../../entities/order-item.entity.js';
 import { ProductStatus } from '../../entities/product.entity.js';
-import { orderTotals, type CheckoutLine, type DraftItem, type DraftOrder } from '../../shared/checkout-draft.js';
+import { orderTotals, type CheckoutLine, type DraftOrder } from '../../shared/checkout-draft.js';
 import { typedSql } from '../../db/typed-sql.js';
 import { BASE_CURRENCY } from '../../currency.js';
 import type { ServiceContext } from '../../shared/context.js';
@@ -19,6 +19,7 @@ import { draftGroupBuyOrder, GroupBuyIntent, prepareGroupBuyCheckout } from '../
 import { applyFlashSalePricing, type FlashSaleTake } from '../promotions/flash-sale-pricing.js';
 import { freightFees, freightTermsOfDrafts, regionCode, ShippingAddressInput, type FreightTermsRow } from '../shipping/freight-fees.js';
 import type { CheckoutCart } from './order-writer.js';
+import type { CheckoutPreviewOrderView, CheckoutPreviewView } from './checkout-preview-view.js';
 import { checkoutsPlaced, ordersPlaced } from '../../metrics.js';
 import { tracing } from '../../tracing.js';
 
@@ -42,24 +43,6 @@ export const PreviewInput = z
     coupons: CouponsInput.optional(),
   })
   .strict();
-
-/** One shop order a checkout would place, priced as the checkout prices it. */
-export interface CheckoutPreviewOrder {
-  shop: { id: number; slug: string; name: string };
-  items: DraftItem[];
-  itemsTotal: number;
-  discount: number;
-  couponId?: number;
-  freightFee: number;
-  total: number;
-}
-
-export interface CheckoutPreview {
-  currency: string;
-  orders: CheckoutPreviewOrder[];
-  /** What the customer would pay over all shop orders. */
-  total: number;
-}
 
 /** What pricing a cart can refuse, at preview and at checkout. */
 const cartPricing = refusals(
@@ -172,14 +155,14 @@ export const previewCheckoutRefusals = cartPricing;
  * Refuses what the checkout would refuse (an empty cart, a coupon that does not apply). For the cart
  * only: a group-buying checkout's price is the activity's group price.
  */
-export async function previewCheckout(ctx: ServiceContext, input: unknown): Promise<CheckoutPreview> {
+export async function previewCheckout(ctx: ServiceContext, input: unknown): Promise<CheckoutPreviewView> {
   const customer = requireCustomer(ctx);
   const request = parseInput(PreviewInput, input ?? {});
   const { drafts, freightTerms } = await draftCartCheckout(ctx, customer.userId, request.region);
   await priceCoupons(ctx, customer.userId, drafts, request.coupons ?? []);
   const freight = freightFees(drafts, freightTerms);
   const shops = await typedSql(ctx.em).selectFrom('Shop').select(['id', 'slug', 'name']).where('id', 'in', drafts.map((d) => d.shopId)).execute();
-  const orders = drafts.map((draft): CheckoutPreviewOrder => ({
+  const orders = drafts.map((draft): CheckoutPreviewOrderView => ({
     shop: shops.find((shop) => shop.id === draft.shopId)!,
     items: draft.items,
     couponId: draft.couponId,

@@ -12,6 +12,7 @@ import { idParam, parseInput, z } from '../../shared/validate.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
 import { orderViews, type OrderView } from './order-view.js';
 import { refusals } from '../../error-codes.js';
+import type { OperationsTodayView } from './operations-view.js';
 
 /**
  * The live operations page's reads (docs/api.md "Orders, payment and invoices"): today's counters and the paid orders
@@ -23,27 +24,6 @@ import { refusals } from '../../error-codes.js';
 export interface OperationsScope {
   /** The shop the figures cover; null: every shop (platform admin). */
   shopId: number | null;
-}
-
-export interface OperationsToday extends OperationsScope {
-  /** The IANA time zone whose calendar day is "today". */
-  timeZone: string;
-  /** Start of today in that time zone. */
-  since: Date;
-  currency: string;
-  /** Orders created since `since` (every state). */
-  ordersPlaced: number;
-  /** Orders paid since `since`, and the sum of their totals (minor units). */
-  ordersPaid: number;
-  paidAmount: number;
-  /** Orders cancelled since `since` (by the customer, the payment window or a group's end). */
-  ordersCancelled: number;
-  /** Orders paid and not yet fully shipped, now (whatever the day they were paid). */
-  awaitingShipment: number;
-  /** Refunds and returns asked for since `since`. */
-  refundsRequested: number;
-  /** Refunds and returns waiting for the shop's decision, now. */
-  refundsOpen: number;
 }
 
 const isTimeZone = (value: string) => {
@@ -75,7 +55,7 @@ const COUNT = sql<number>`count(*)::int`;
 export const operationsTodayRefusals = refusals('NOT_FOUND');
 
 /** Today's counters in one statement. */
-export async function operationsToday(ctx: ServiceContext, input: unknown): Promise<OperationsToday> {
+export async function operationsToday(ctx: ServiceContext, input: unknown): Promise<OperationsTodayView> {
   const { shopId, timeZone } = parseInput(TodayInput, input ?? {});
   const scope = scopeOf(ctx, shopId);
   const row = await typedSql(ctx.em)
