@@ -1,27 +1,12 @@
 import { z } from 'zod';
-import { PlatformRole, Role } from '../../entities/user.entity.js';
-import { ShopRole } from '../../entities/shop-membership.entity.js';
-import { Permission } from '../../shared/permissions.js';
 import { OrderStatus } from '../../entities/order.entity.js';
+import { MembershipView, SessionView, UserView } from '../../services/accounts/user-view.js';
 import { CustomerView } from '../../services/accounts/customer-admin.service.js';
 import { count, id, money, named, page, timestamp } from './common.js';
 
-export const Membership = named('Membership', z.strictObject({ shopId: id, role: z.enum(ShopRole), shopName: z.string() }));
-export const User = named(
-  'User',
-  z.strictObject({
-    id,
-    email: z.string(),
-    displayName: z.string(),
-    role: z.enum(Role),
-    shopId: id.nullable().describe('The shop this request acts for (X-Shop-Id, or the only membership)'),
-    platformRole: z.enum(PlatformRole).nullable(),
-    memberships: z.array(Membership),
-    permissions: z.array(z.enum(Permission)).describe("What this request may do: the permissions of its acting shop's role and of the platform role (public and signed_in are not listed)"),
-    createdAt: timestamp,
-  }),
-);
-export const Session = named('Session', z.strictObject({ token: z.string(), expiresAt: timestamp, deviceToken: z.string(), user: User }));
+export const Membership = named('Membership', MembershipView);
+export const User = named('User', UserView);
+export const Session = named('Session', SessionView);
 
 export const AccountStats = named(
   'AccountStats',

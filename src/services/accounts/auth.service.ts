@@ -2,13 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../errors.js';
-import { User, Role, type PlatformRole } from '../../entities/user.entity.js';
+import { User, Role } from '../../entities/user.entity.js';
 import type { Actor, Membership, ServiceContext } from '../../shared/context.js';
 import { actingFor } from '../../shared/acting-shop.js';
 import type { ShopRole } from '../../entities/shop-membership.entity.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { requireUser } from '../../shared/guards.js';
-import { heldPermissions, type Permission } from '../../shared/permissions.js';
+import { heldPermissions } from '../../shared/permissions.js';
 import { emailAddress, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { hashPassword, verifyPassword, verifyNoAccount } from './password.js';
 import { unthrottled, type AuthThrottle } from '../../shared/auth-throttle.js';
@@ -21,38 +21,7 @@ import { StatementCombiner } from '../../db/statement-combiner.js';
 import { refusals } from '../../error-codes.js';
 import { signInRefusalCount } from '../../metrics.js';
 import { insertAuthToken, tokensByHash } from './auth.repository.js';
-
-export interface UserView {
-  id: number;
-  email: string;
-  displayName: string;
-  role: Role;
-  /** The shop a request acts for (the only membership's when none is named); null without one. */
-  shopId: number | null;
-  /** Platform staff's role; null for every other account. */
-  platformRole: PlatformRole | null;
-  /** Every shop the user belongs to, with the role there. */
-  memberships: MembershipView[];
-  /** What this request may do: its acting shop's role and the platform role, as permissions. */
-  permissions: Permission[];
-  createdAt: Date;
-}
-
-/** A membership with its shop's name (the console's shop switcher). */
-export interface MembershipView extends Membership {
-  shopName: string;
-}
-
-export interface Session {
-  token: string;
-  expiresAt: Date;
-  /**
-   * Marks this client as a device that signed in to the account: sent back with the next login of
-   * the same email, it keeps that login clear of the limits strangers can set off.
-   */
-  deviceToken: string;
-  user: UserView;
-}
+import type { MembershipView, SessionView, UserView } from './user-view.js';
 
 const email = emailAddress;
 export const RegisterInput = z.strictObject({
@@ -109,7 +78,7 @@ async function membershipsOf(em: EntityManager, user: User): Promise<MembershipV
  * A new bearer token for `user`, in one INSERT: inside the caller's transaction (registration), or
  * committing on its own (login), which is one round trip instead of three while logins are flooded.
  */
-async function issueToken(ctx: ServiceContext, em: EntityManager, user: User): Promise<Session> {
+async function issueToken(ctx: ServiceContext, em: EntityManager, user: User): Promise<SessionView> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + ctx.config.tokenTtlHours * 3600_000);
   await insertAuthToken.run(em, {}, { tokenHash: hashToken(token), userId: user.id, expiresAt });
@@ -130,12 +99,12 @@ async function throttled<T>(ctx: ServiceContext, work: (throttle: AuthThrottle) 
 export const registerRefusals = refusals('EMAIL_TAKEN', 'RATE_LIMITED', 'SERVICE_BUSY');
 
 /** Creates a customer account with its zero balance rows and signs it in, in one transaction. */
-export function register(ctx: ServiceContext, input: unknown): Promise<Session> {
+export function register(ctx: ServiceContext, input: unknown): Promise<SessionView> {
   const data = parseInput(RegisterInput, input);
   return throttled(ctx, (throttle) => registerThrottled(ctx, throttle, data));
 }
 
-async function registerThrottled(ctx: ServiceContext, throttle: AuthThrottle, data: z.output<typeof RegisterInput>): Promise<Session> {
+async function registerThrottled(ctx: ServiceContext, throttle: AuthThrottle, data: z.output<typeof RegisterInput>): Promise<SessionView> {
   const admission = throttle.admitRegistration(clientOf(ctx), data.email);
   const passwordHash = await throttle.hashing.run(admission.lane, () => hashPassword(data.password)).catch((error: unknown) => {
     admission.abandoned();
@@ -163,7 +132,7 @@ export const loginRefusals = refusals('INVALID_CREDENTIALS', 'ACCOUNT_DISABLED',
  * idle server; under a flood an unknown email waits in the last lane, see `AuthThrottle`); an
  * unknown email's check is only a wait (`verifyNoAccount`).
  */
-export function login(ctx: ServiceContext, input: unknown): Promise<Session> {
+export function login(ctx: ServiceContext, input: unknown): Promise<SessionView> {
   const data = parseInput(LoginInput, input);
   return throttled(ctx, (throttle) => loginThrottled(ctx, throttle, data)).catch((error: unknown) => {
     signInRefusalCount.inc({ reason: error instanceof AppError && loginRefusals.includes(error.code) ? error.code : 'other' });
@@ -171,7 +140,7 @@ export function login(ctx: ServiceContext, input: unknown): Promise<Session> {
   });
 }
 
-async function loginThrottled(ctx: ServiceContext, throttle: AuthThrottle, data: z.output<typeof LoginInput>): Promise<Session> {
+async function loginThrottled(ctx: ServiceContext, throttle: AuthThrottle, data: z.output<typeof LoginInput>): Promise<SessionView> {
   const device = verifiedDevice(ctx.config.deviceTokens, data.email, data.deviceToken);
   // Counted in memory before any work: an attempt over a limit costs no statement and no hash.
   const admission = throttle.admitLogin({ ...clientOf(ctx), email: data.email, device });
