@@ -2,15 +2,16 @@ import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { PageType } from './page.types.js';
 import { ShopSummary } from './order.types.js';
 import { PayloadType } from './payload.types.js';
+import { objectType } from './object-type.js';
+import { FavoriteShopSummaryView, FavoriteShopView } from '../../services/accounts/favorites-view.js';
 import { favoriteProductRefusals, favoriteShopRefusals, unfavoriteProductRefusals, unfavoriteShopRefusals } from '../../services/accounts/favorites.service.js';
 
-@ObjectType('FavoriteShopSummary', { description: 'A shop as the favorites list shows it' })
-export class FavoriteShopSummaryType {
-  @Field(() => Int) id!: number;
-  @Field() slug!: string;
-  @Field() name!: string;
-  @Field(() => String, { nullable: true, description: "From the shop's profile; null when it has none" }) logoUrl?: string;
-}
+// Made from the favorites' view schemas (object-type.ts); ProductSummary and FavoriteProduct name the
+// product's shop by the three-field ShopSummary, so they are held to their schemas by test/one-description.test.ts.
+export const FavoriteShopSummaryType = objectType('FavoriteShopSummary', FavoriteShopSummaryView, {
+  // On the type, not the schema: a described schema would lend its words to every field holding it.
+  description: 'A shop as the favorites list shows it',
+});
 
 @ObjectType('ProductSummary')
 export class ProductSummaryType {
@@ -28,11 +29,7 @@ export class FavoriteProductType {
   @Field() favoritedAt!: Date;
 }
 
-@ObjectType('FavoriteShop')
-export class FavoriteShopType {
-  @Field(() => FavoriteShopSummaryType) shop!: FavoriteShopSummaryType;
-  @Field() favoritedAt!: Date;
-}
+export const FavoriteShopType = objectType('FavoriteShop', FavoriteShopView);
 
 @ObjectType('FavoriteProductPage')
 export class FavoriteProductPage extends PageType(FavoriteProductType) {}

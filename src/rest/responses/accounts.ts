@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { OrderStatus } from '../../entities/order.entity.js';
 import { MembershipView, SessionView, UserView } from '../../services/accounts/user-view.js';
+import { FavoriteProductView, FavoriteShopSummaryView, FavoriteShopView, ProductSummaryView } from '../../services/accounts/favorites-view.js';
 import { CustomerView } from '../../services/accounts/customer-admin.service.js';
-import { count, id, money, named, page, timestamp } from './common.js';
+import { count, named, page } from './common.js';
 
 export const Membership = named('Membership', MembershipView);
 export const User = named('User', UserView);
@@ -19,13 +20,11 @@ export const AccountStats = named(
   }),
 );
 
-const ShopSummary = named('ShopSummary', z.strictObject({ id, slug: z.string(), name: z.string(), logoUrl: z.string().optional() }));
-const ProductSummary = named(
-  'ProductSummary',
-  z.strictObject({ id, name: z.string(), imageUrl: z.string().optional(), priceFrom: money, available: z.boolean(), shop: ShopSummary }),
-);
-export const FavoriteProduct = named('FavoriteProduct', z.strictObject({ product: ProductSummary, favoritedAt: timestamp }));
-export const FavoriteShop = named('FavoriteShop', z.strictObject({ shop: ShopSummary, favoritedAt: timestamp }));
+// Named for their components: REST's ShopSummary is the favorites list's shop (GraphQL's FavoriteShopSummary).
+named('ShopSummary', FavoriteShopSummaryView);
+named('ProductSummary', ProductSummaryView);
+export const FavoriteProduct = named('FavoriteProduct', FavoriteProductView);
+export const FavoriteShop = named('FavoriteShop', FavoriteShopView);
 export const Favorites = named('Favorites', z.strictObject({ products: page(FavoriteProduct), shops: page(FavoriteShop) }));
 
 export const Customer = named('Customer', CustomerView);

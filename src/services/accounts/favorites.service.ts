@@ -11,51 +11,23 @@ import { requireCustomer } from '../../shared/guards.js';
 import { PageQuery, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { idParam, parseInput } from '../../shared/validate.js';
 import { refusals } from '../../error-codes.js';
+import type { FavoriteProductView, FavoriteShopSummaryView, FavoriteShopView, ProductSummaryView } from './favorites-view.js';
 
 /**
  * Customer-scoped favorites of products and shops. One row per (customer, object), kept unique by the
  * primary key, so favoriting is idempotent in the database and not only here.
  */
-export interface ShopSummary {
-  id: number;
-  slug: string;
-  name: string;
-  /** From the shop's profile; absent when the shop has none. */
-  logoUrl?: string;
-}
-
-export interface ProductSummary {
-  id: number;
-  name: string;
-  imageUrl?: string;
-  /** Lowest SKU price, in minor units of the base currency. */
-  priceFrom: number;
-  /** False once the product is withdrawn from sale (a favorite stays listed). */
-  available: boolean;
-  shop: ShopSummary;
-}
-
-export interface FavoriteProductView {
-  product: ProductSummary;
-  favoritedAt: Date;
-}
-
-export interface FavoriteShopView {
-  shop: ShopSummary;
-  favoritedAt: Date;
-}
-
 export interface FavoritesView {
   products: Page<FavoriteProductView>;
   shops: Page<FavoriteShopView>;
 }
 
-const toShopSummary = (shop: Shop, logoUrl?: string): ShopSummary => ({ id: shop.id, slug: shop.slug, name: shop.name, logoUrl });
+const toShopSummary = (shop: Shop, logoUrl?: string): FavoriteShopSummaryView => ({ id: shop.id, slug: shop.slug, name: shop.name, logoUrl });
 
 /** Takes the status as the plain enum: the entity's `Opt` type hides it from the comparison rule. */
 const isPublished = (status: ProductStatus) => status === ProductStatus.Published;
 
-const toProductSummary = (product: Product): ProductSummary => ({
+const toProductSummary = (product: Product): ProductSummaryView => ({
   id: product.id,
   name: product.name,
   imageUrl: product.imageUrl ?? undefined,
