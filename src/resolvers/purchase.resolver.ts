@@ -6,7 +6,6 @@ import * as payments from '../services/payments/payment.service.js';
 import { createShipment } from '../services/orders/shipment.service.js';
 import { getMyInvoice, issueInvoice } from '../services/orders/invoice.service.js';
 import { myStats } from '../services/accounts/account.service.js';
-import { fieldName } from '../graphql/spelling.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
 import { answer } from './answer.js';
@@ -121,8 +120,7 @@ export class PurchaseResolver {
   @Allow(Permission.Customer)
   @Query(() => AccountStats, { description: "The customer's balances and order counts" })
   async myStats(@Ctx() { ctx }: GraphQLContext) {
-    const stats = await myStats(ctx);
-    return { ...stats, orders: Object.fromEntries(Object.entries(stats.orders).map(([status, n]) => [fieldName(status), n])) };
+    return myStats(ctx);
   }
 
   @Allow(Permission.ShopOrdersRead)

@@ -10,6 +10,7 @@ import { OrderStatusEnum, RegionCodeEnum, ShopOrderSortEnum } from './enums.js';
 import type { ShopOrderSort } from '../../services/orders/order.service.js';
 import type { RegionCode } from '../../services/shipping/regions.js';
 import { CheckoutPreviewItemView, CheckoutPreviewOrderView, CheckoutPreviewView } from '../../services/checkout/checkout-preview-view.js';
+import { AccountStatsView, OrderCountsView } from '../../services/accounts/account-stats-view.js';
 import { CartLineView, CartView, MergeCartView, MergedLineView } from '../../services/checkout/cart-view.js';
 import { createShipmentRefusals } from '../../services/orders/shipment.service.js';
 import { cancelOrderRefusals, confirmDeliveryRefusals } from '../../services/orders/order.service.js';
@@ -53,25 +54,8 @@ export class OrderPage extends PageType(Order) {}
 export const Invoice = objectType('Invoice', InvoiceView);
 export type Invoice = InvoiceView;
 
-@ObjectType({ description: "The customer's orders in each state" })
-export class OrderCounts {
-  @Field(() => Int) pendingPayment!: number;
-  @Field(() => Int) awaitingGroup!: number;
-  @Field(() => Int) paid!: number;
-  @Field(() => Int) shipped!: number;
-  @Field(() => Int) delivered!: number;
-  @Field(() => Int, { description: 'Delivered orders whose after-sale window is over' }) completed!: number;
-  @Field(() => Int) cancelled!: number;
-}
-
-@ObjectType()
-export class AccountStats {
-  @Field() currency!: string;
-  @Field(() => Int) available!: number;
-  @Field(() => Int) frozen!: number;
-  @Field(() => Int) points!: number;
-  @Field(() => OrderCounts) orders!: OrderCounts;
-}
+export const OrderCounts = objectType('OrderCounts', OrderCountsView, { description: "The customer's orders in each state" });
+export const AccountStats = objectType('AccountStats', AccountStatsView);
 
 @InputType({ description: 'Units of one item of an order (shipments, refunds and returns)' })
 export class OrderItemQuantityInput {

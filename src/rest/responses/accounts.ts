@@ -1,24 +1,16 @@
 import { z } from 'zod';
-import { OrderStatus } from '../../entities/order.entity.js';
+import { AccountStatsView, OrderCountsView } from '../../services/accounts/account-stats-view.js';
 import { MembershipView, SessionView, UserView } from '../../services/accounts/user-view.js';
 import { FavoriteProductView, FavoriteShopSummaryView, FavoriteShopView, ProductSummaryView } from '../../services/accounts/favorites-view.js';
 import { CustomerView } from '../../services/accounts/customer-admin.service.js';
-import { count, named, page } from './common.js';
+import { named, page } from './common.js';
 
 export const Membership = named('Membership', MembershipView);
 export const User = named('User', UserView);
 export const Session = named('Session', SessionView);
 
-export const AccountStats = named(
-  'AccountStats',
-  z.strictObject({
-    currency: z.string(),
-    available: z.number().int(),
-    frozen: z.number().int(),
-    points: z.number().int(),
-    orders: z.record(z.enum(OrderStatus), count),
-  }),
-);
+export const OrderCounts = named('OrderCounts', OrderCountsView);
+export const AccountStats = named('AccountStats', AccountStatsView);
 
 // Named for their components: REST's ShopSummary is the favorites list's shop (GraphQL's FavoriteShopSummary).
 named('ShopSummary', FavoriteShopSummaryView);
