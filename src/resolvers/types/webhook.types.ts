@@ -6,6 +6,8 @@ import { PayloadType } from './payload.types.js';
 import { PageArgs, PageType } from './page.types.js';
 import { createWebhookEndpointRefusals, deleteWebhookEndpointRefusals, pingWebhookEndpointRefusals, redeliverWebhookEventRefusals, rotateWebhookSecretRefusals, updateWebhookEndpointRefusals } from '../../services/events/webhooks/webhook-endpoint.service.js';
 
+// Written here rather than made from services/events/webhooks/webhook-views.ts (GraphQL IDs, the EventType enum),
+// and held to those schemas by test/one-description.test.ts.
 @ObjectType({ description: "An outbound webhook endpoint: a platform admin's receives every event of its types, a shop operator's those of the own shop" })
 export class WebhookEndpoint {
   @Field(() => Int) id!: number;

@@ -13,6 +13,7 @@ import { webhookHeaders } from './webhook-signing.js';
 import { postWebhook, type SendResult } from './webhook-sender.js';
 import { claimDeliveries, disableEndpoint, lockDueEndpoints, logAttempt, reclaimLapsed, settleAttempts, type ClaimedDelivery } from './webhooks.repository.js';
 import { auditedWrite } from '../../../shared/audit.js';
+import type { WebhookAttemptView } from './webhook-views.js';
 
 // The attempts counter's label sets, made once.
 const DELIVERED = { outcome: 'delivered' } as const;
@@ -230,18 +231,6 @@ async function disable(ctx: ServiceContext, endpointId: number, reason: WebhookD
     });
   });
   ctx.log.warn({ endpointId, reason }, 'webhook endpoint disabled');
-}
-
-/** One line of an endpoint's delivery log. */
-export interface WebhookAttemptView {
-  id: string;
-  deliveryId: string | null;
-  eventId: string | null;
-  attemptedAt: Date;
-  statusCode: number | null;
-  latencyMs: number;
-  error: string | null;
-  responseHead: string | null;
 }
 
 /**

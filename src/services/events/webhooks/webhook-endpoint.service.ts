@@ -13,7 +13,8 @@ import { sql } from 'kysely';
 import { ALL_EVENT_TYPES, type EventType } from '../event-types.js';
 import { newWebhookSecret } from './webhook-signing.js';
 import { checkTargetAddresses, urlProblem, WebhookTargetRefused } from './webhook-target.js';
-import { sendPing, type WebhookAttemptView } from './webhook-dispatcher.js';
+import { sendPing } from './webhook-dispatcher.js';
+import type { WebhookAttemptView, WebhookEndpointView } from './webhook-views.js';
 import { auditedWrite } from '../../../shared/audit.js';
 
 export type { WebhookAttemptView };
@@ -23,18 +24,6 @@ export type { WebhookAttemptView };
  * operator's those of their own shop. Both doors (`/api/admin/webhooks`, `/api/merchant/webhooks`,
  * and GraphQL) call these; the scope comes from the caller, never from the input.
  */
-
-export interface WebhookEndpointView {
-  id: number;
-  shopId: number | null;
-  url: string;
-  eventTypes: string[];
-  active: boolean;
-  disabledReason: string | null;
-  createdAt: Date;
-  /** Only in the answer that created or rotated it: it is never shown again. */
-  secret?: string;
-}
 
 type Scope = { shopId: number | null };
 
@@ -91,7 +80,8 @@ async function checkUrl(ctx: ServiceContext, url: string): Promise<void> {
 const COLUMNS = ['id', 'shop as shopId', 'url', 'eventTypes', 'active', 'disabledReason', 'createdAt'] as const;
 
 function viewOf(row: { id: number; shopId: number | null; url: string; eventTypes: string[]; active: boolean; disabledReason: string | null; createdAt: Date | string }): WebhookEndpointView {
-  return { ...row, createdAt: new Date(row.createdAt) };
+  // The column is text, written only from WebhookDisabledReason.
+  return { ...row, disabledReason: row.disabledReason as WebhookDisabledReason | null, createdAt: new Date(row.createdAt) };
 }
 
 async function ownEndpoint(ctx: ServiceContext, id: number, scope: Scope): Promise<WebhookEndpointView> {
