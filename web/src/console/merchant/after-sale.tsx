@@ -6,7 +6,8 @@ import type { MerchantRefundsQuery, MerchantReviewsQuery, RefundKind, RefundStat
 import { Money } from '../../money/currency-context';
 import { QueryResult } from '../../ui/query-result';
 import { Stars } from '../../ui/stars';
-import { ActionButton, Pager, label, text, useFilterParam, usePageParam, useAction, when, useListContext } from '../kit';
+import { ActionButton, ConfirmButton, Pager, StateSelect, label, text, useFilterParam, useFilterParams, usePageParam, useAction, when, useListContext } from '../kit';
+import { DataTable, useEachSelected, type Column, type Selection } from '../data-table';
 
 const PAGE_SIZE = 20;
 const REFUND_STATUSES: RefundStatus[] = ['REQUESTED', 'APPROVED', 'SHIPPED_BACK', 'COMPLETED', 'REJECTED', 'CANCELLED'];
@@ -137,10 +138,74 @@ function RefundActions({ refund }: { refund: Refund }) {
   );
 }
 
+const REFUND_COLUMNS: readonly Column<Refund>[] = [
+  {
+    header: 'Request',
+    cell: (r) => (
+      <>
+        {label(r.kind)} #{r.id} · <Link to={`/merchant/orders/${r.orderId}`}>order #{r.orderId}</Link>
+        <br />
+        <small>{when(r.createdAt)}</small>
+      </>
+    ),
+  },
+  { header: 'Status', cell: (r) => <span data-testid="refund-status">{label(r.status)}</span> },
+  {
+    header: 'Reason',
+    cell: (r) => (
+      <>
+        {r.reason}
+        {r.rejectReason ? <p className="meta">Rejected: {r.rejectReason}</p> : null}
+        {r.returnShipment ? (
+          <p className="meta">
+            Sent back: {r.returnShipment.carrier} {r.returnShipment.trackingNumber}
+          </p>
+        ) : null}
+      </>
+    ),
+  },
+  { header: 'Items', cell: (r) => r.items.map((i) => `${i.productName} (${i.skuName}) × ${i.quantity}`).join(', ') },
+  {
+    header: 'Amount',
+    cell: (r) => (
+      <>
+        <Money amount={r.amount} />
+        {r.freightAmount > 0 ? (
+          <>
+            {' '}
+            + freight <Money amount={r.freightAmount} />
+          </>
+        ) : null}
+      </>
+    ),
+  },
+  { header: 'Decision', cell: (r) => <RefundActions refund={r} /> },
+];
+
+/** A request as the shop names it in a bulk outcome: its kind, number and order. */
+const refundName = (r: Refund) => `${label(r.kind).toLowerCase()} #${r.id} (order #${r.orderId})`;
+
+/**
+ * Approves the selected requests, one mutation each (the single request's, with its permission and
+ * its rules: one no longer requested is refused and named). Rejection has a reason of its own per
+ * request, so it stays on the row.
+ */
+function RefundBulkActions(selection: Selection<Refund>) {
+  const approve = useAction(ApproveRefund, (d) => d.approveRefund, 'Not approved');
+  const { busy, run } = useEachSelected(selection, refundName);
+  return (
+    <ConfirmButton
+      label="Approve"
+      question={`Approve ${selection.rows.length}? Refunds pay back at once; returns wait for the parcel.`}
+      disabled={busy}
+      onConfirm={() => void run(async (row) => Boolean((await approve.run({ input: { refundId: row.id } }))?.refund), 'approved')}
+    />
+  );
+}
+
 export function Refunds() {
-  const [page, setPage] = usePageParam();
-  const [status, setStatus] = useFilterParam('status');
-  const [kind, setKind] = useFilterParam('kind');
+  const [page] = usePageParam();
+  const [{ status, kind }, setFilters] = useFilterParams(['status', 'kind']);
   const [result] = useQuery({
     query: MerchantRefunds,
     context: useListContext('Refund'),
@@ -149,81 +214,31 @@ export function Refunds() {
   return (
     <>
       <h1>Refunds and returns</h1>
-      <div className="toolbar">
-        <label>
-          Status
-          <select value={status} onChange={(e) => setStatus(e.target.value)}>
-            <option value="">Any</option>
-            {REFUND_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {label(s)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Kind
-          <select value={kind} onChange={(e) => setKind(e.target.value)}>
-            <option value="">Any</option>
-            <option value="REFUND">Refund only</option>
-            <option value="RETURN">Return and refund</option>
-          </select>
-        </label>
-      </div>
-      <QueryResult result={result} what="Loading refunds">
-        {({ merchantRefunds: list }) => (
+      <DataTable
+        label="Refunds"
+        testId="refund-table"
+        result={result}
+        list={(data) => data.merchantRefunds}
+        columns={REFUND_COLUMNS}
+        rowKey={(r) => r.id}
+        rowLabel={refundName}
+        rowProps={(r) => ({ 'data-refund-id': r.id })}
+        filters={
           <>
-            <table className="grid" data-testid="refund-table">
-              <thead>
-                <tr>
-                  <th scope="col">Request</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Reason</th>
-                  <th scope="col">Items</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Decision</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.items.map((r) => (
-                  <tr key={r.id} data-refund-id={r.id}>
-                    <td>
-                      {label(r.kind)} #{r.id} · <Link to={`/merchant/orders/${r.orderId}`}>order #{r.orderId}</Link>
-                      <br />
-                      <small>{when(r.createdAt)}</small>
-                    </td>
-                    <td data-testid="refund-status">{label(r.status)}</td>
-                    <td>
-                      {r.reason}
-                      {r.rejectReason ? <p className="meta">Rejected: {r.rejectReason}</p> : null}
-                      {r.returnShipment ? (
-                        <p className="meta">
-                          Sent back: {r.returnShipment.carrier} {r.returnShipment.trackingNumber}
-                        </p>
-                      ) : null}
-                    </td>
-                    <td>{r.items.map((i) => `${i.productName} (${i.skuName}) × ${i.quantity}`).join(', ')}</td>
-                    <td>
-                      <Money amount={r.amount} />
-                      {r.freightAmount > 0 ? (
-                        <>
-                          {' '}
-                          + freight <Money amount={r.freightAmount} />
-                        </>
-                      ) : null}
-                    </td>
-                    <td>
-                      <RefundActions refund={r} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {list.items.length === 0 ? <p className="empty">No refund matches.</p> : null}
-            <Pager page={list.page} pageSize={list.pageSize} total={list.total} onPage={setPage} />
+            <StateSelect label="Status" value={status} states={REFUND_STATUSES} onChange={(value) => setFilters({ status: value })} />
+            <label>
+              Kind
+              <select value={kind} onChange={(e) => setFilters({ kind: e.target.value })}>
+                <option value="">Any</option>
+                <option value="REFUND">Refund only</option>
+                <option value="RETURN">Return and refund</option>
+              </select>
+            </label>
           </>
-        )}
-      </QueryResult>
+        }
+        bulk={(selection) => <RefundBulkActions {...selection} />}
+        empty="No refund matches."
+      />
     </>
   );
 }
