@@ -328,3 +328,32 @@ describe("the shop's refund table", () => {
     await expect.poll(() => page.locator('tbody tr[data-refund-id]').count()).toBe(1);
   });
 });
+
+describe("the shop's review table", () => {
+  it('shows the reviews awaiting a reply as the server finds them, by product name, and a reply moves one to the replied', async () => {
+    const customer = await newCustomer(t, { available: 1_000_000, points: 0 });
+    const [{ id: skuId }] = await t.sql<{ id: number }>('select id from sku where product_id = ?', [products['Birch Spoon']]);
+    const review = async (text: string) => {
+      const order = await deliveredOrder(t, customer.token, operator.token, skuId);
+      const res = await t.api('POST', `/api/orders/${order.id}/items/${order.items[0].id}/review`, { token: customer.token, body: { rating: 3, text } });
+      expect(res.status).toBe(201);
+      return res.body.id as number;
+    };
+    const answered = await review('Too small for soup');
+    const waiting = await review('Splinters on the handle');
+    expect((await t.api('POST', `/api/merchant/reviews/${answered}/reply`, { token: operator.token, body: { text: 'Try the ladle' } })).status).toBe(200);
+    const { page } = await openConsole('/merchant/reviews?replied=no');
+    const row = (id: number) => page.locator(`tr[data-review-id="${id}"]`);
+    await row(waiting).getByRole('link', { name: 'Birch Spoon' }).waitFor();
+    await expect.poll(() => row(answered).count()).toBe(0);
+    await row(waiting).getByLabel('Reply', { exact: true }).fill('A new batch is sanded twice');
+    await row(waiting).getByRole('button', { name: 'Send reply' }).click();
+    // Answered, it leaves the list of those awaiting a reply (read again from the server), for the replied.
+    await row(waiting).waitFor({ state: 'detached' });
+    await page.getByText('No review here.').waitFor();
+    await page.getByLabel('Show').selectOption('yes');
+    await page.waitForURL(/replied=yes/);
+    await row(answered).getByText('Your reply: Try the ladle').waitFor();
+    await row(waiting).getByText('Your reply: A new batch is sanded twice').waitFor();
+  });
+});

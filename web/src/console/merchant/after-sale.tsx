@@ -4,9 +4,8 @@ import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { MerchantRefundsQuery, MerchantReviewsQuery, RefundKind, RefundStatus } from '../gql/graphql';
 import { Money } from '../../money/currency-context';
-import { QueryResult } from '../../ui/query-result';
 import { Stars } from '../../ui/stars';
-import { ActionButton, ConfirmButton, Pager, StateSelect, label, text, useFilterParam, useFilterParams, usePageParam, useAction, when, useListContext } from '../kit';
+import { ActionButton, ConfirmButton, StateSelect, label, text, useFilterParam, useFilterParams, usePageParam, useAction, when, useListContext } from '../kit';
 import { DataTable, useEachSelected, type Column, type Selection } from '../data-table';
 
 const PAGE_SIZE = 20;
@@ -285,7 +284,7 @@ const ReplyToReview = graphql(`
   }
 `);
 
-function ReplyForm({ review }: { review: MerchantReviewsQuery['merchantReviews']['items'][number] }) {
+function ReplyForm({ review }: { review: ShopReview }) {
   const reply = useAction(ReplyToReview, (d) => d.replyToReview, 'Reply not sent');
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -305,43 +304,49 @@ function ReplyForm({ review }: { review: MerchantReviewsQuery['merchantReviews']
   );
 }
 
+type ShopReview = MerchantReviewsQuery['merchantReviews']['items'][number];
+
+const SHOP_REVIEW_COLUMNS: readonly Column<ShopReview>[] = [
+  {
+    header: 'Review',
+    cell: (r) => (
+      <>
+        <Stars average={r.rating} /> {r.author} on <Link to={`/products/${r.productId}`}>{r.productName}</Link> ({r.skuName}) · {when(r.createdAt)}
+        {r.hidden ? <strong> · hidden by the platform</strong> : null}
+      </>
+    ),
+  },
+  { header: 'Text', cell: (r) => r.text },
+  { header: 'Reply', cell: (r) => (r.reply ? <p className="reply">Your reply: {r.reply.text}</p> : <ReplyForm review={r} />) },
+];
+
+/** The shop's reviews, the ones awaiting a reply found on the server; each reply is its own words, so no bulk action. */
 export function Reviews() {
-  const [page, setPage] = usePageParam();
+  const [page] = usePageParam();
   const [replied, setReplied] = useFilterParam('replied');
   const [result] = useQuery({ query: MerchantReviews, context: useListContext('Review'), variables: { page, pageSize: PAGE_SIZE, replied: replied === '' ? null : replied === 'yes' } });
   return (
     <>
       <h1>Reviews</h1>
-      <div className="toolbar">
-        <label>
-          Show
-          <select value={replied} onChange={(e) => setReplied(e.target.value)}>
-            <option value="">All</option>
-            <option value="no">Awaiting a reply</option>
-            <option value="yes">Replied</option>
-          </select>
-        </label>
-      </div>
-      <QueryResult result={result} what="Loading reviews">
-        {({ merchantReviews: list }) => (
-          <>
-            <ul className="review-list">
-              {list.items.map((r) => (
-                <li key={r.id} data-review-id={r.id}>
-                  <p>
-                    <Stars average={r.rating} /> {r.author} on <Link to={`/products/${r.productId}`}>{r.productName}</Link> ({r.skuName}) · {when(r.createdAt)}
-                    {r.hidden ? <strong> · hidden by the platform</strong> : null}
-                  </p>
-                  <p>{r.text}</p>
-                  {r.reply ? <p className="reply">Your reply: {r.reply.text}</p> : <ReplyForm review={r} />}
-                </li>
-              ))}
-            </ul>
-            {list.items.length === 0 ? <p className="empty">No review here.</p> : null}
-            <Pager page={list.page} pageSize={list.pageSize} total={list.total} onPage={setPage} />
-          </>
-        )}
-      </QueryResult>
+      <DataTable
+        label="Reviews"
+        result={result}
+        list={(data) => data.merchantReviews}
+        columns={SHOP_REVIEW_COLUMNS}
+        rowKey={(r) => r.id}
+        rowProps={(r) => ({ 'data-review-id': r.id })}
+        filters={
+          <label>
+            Show
+            <select value={replied} onChange={(e) => setReplied(e.target.value)}>
+              <option value="">All</option>
+              <option value="no">Awaiting a reply</option>
+              <option value="yes">Replied</option>
+            </select>
+          </label>
+        }
+        empty="No review here."
+      />
     </>
   );
 }
