@@ -336,3 +336,33 @@ describe('over GraphQL', () => {
     await expectLedgerReplays(t);
   });
 });
+
+describe('finding disputes', () => {
+  it("the platform finds disputes by the customer's or the shop's name, the reason or the order's number, over both doors; the other sides' lists take no words", async () => {
+    const { shop, customer, order, refund } = await rejectedRefund();
+    const word = `zq${Date.now().toString(36)}`;
+    const res = await escalate(customer.token, refund.id, `The box was ${word} and empty`);
+    expect(res.status).toBe(201);
+    const disputeId = res.body.id as number;
+    await t.sql('update app_user set display_name = ? where id = ?', [`Ann ${word}x`, customer.id]);
+    const ids = async (query: string) => {
+      const found = await t.api('GET', `/api/admin/disputes?${query}&page_size=100`, { token: admin.token });
+      expect(found.status).toBe(200);
+      return found.body.items.map((d: { id: number }) => d.id);
+    };
+    // The reason's word in another case; the customer's name; the shop's name; the order's number.
+    expect(await ids(`q=${word.toUpperCase()}`)).toEqual([disputeId]);
+    expect(await ids(`q=${encodeURIComponent(`Ann ${word}`)}`)).toEqual([disputeId]);
+    expect(await ids(`q=${encodeURIComponent(shop.name)}&status=open`)).toEqual([disputeId]);
+    expect(await ids(`q=${encodeURIComponent(`#${order.id}`)}`)).toEqual([disputeId]);
+    expect(await ids(`q=${encodeURIComponent(shop.name)}&status=upheld`)).toEqual([]);
+    // A % is a character searched for, not a wildcard.
+    expect(await ids(`q=${word}%25`)).toEqual([]);
+    const gql = await t.gql('query($q: String) { disputes(q: $q) { total items { id customerName shop { name } } } }', { q: word }, admin.token);
+    expect(gql.data.disputes).toEqual({ total: 1, items: [{ id: disputeId, customerName: `Ann ${word}x`, shop: { name: shop.name } }] });
+    const tooLong = await t.api('GET', `/api/admin/disputes?q=${'x'.repeat(201)}`, { token: admin.token });
+    expect([tooLong.status, tooLong.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
+    // The customer's and the shop's lists are theirs already: they take no search.
+    expect((await t.gql('query { myDisputes(q: "x") { total } }', undefined, customer.token)).errors?.[0]?.message).toMatch(/Unknown argument "q"/);
+  });
+});

@@ -221,6 +221,31 @@ describe('reading', () => {
     expect(page.body.items).toHaveLength(2);
     expect(page.body.items[0].id).toBeGreaterThan(page.body.items[1].id);
   });
+
+  it("the admin finds applications by the shop's or legal name, the address, the contact's or the applicant's email, over both doors; the applicant's own list takes no words", async () => {
+    const word = `zq${Date.now().toString(36)}`;
+    const applicant = await newCustomer(t);
+    const a = await applyOk(applicant, { shop_name: `Harbor ${word} Goods`, contact_email: `ops@${word}-b.example.test` });
+    const b = await applyOk(await newCustomer(t), { legal_name: `${word.toUpperCase()} Holdings`, contact_email: 'other@example.test' });
+    const ids = async (query: string) => {
+      const res = await t.api('GET', `/api/admin/shop-applications?${query}&page_size=100`, { token: admin.token });
+      expect(res.status).toBe(200);
+      return res.body.items.map((i: { id: number }) => i.id);
+    };
+    // A word in the shop's name and in a legal name, in another case: both, newest first.
+    expect(await ids(`q=${word}`)).toEqual([b.id, a.id]);
+    expect(await ids(`q=${encodeURIComponent(`${word}-b.example`)}`)).toEqual([a.id]);
+    expect(await ids(`q=${encodeURIComponent(a.slug)}`)).toEqual([a.id]);
+    expect(await ids(`q=${encodeURIComponent(applicant.email)}`)).toEqual([a.id]);
+    expect(await ids(`q=${word}&status=withdrawn`)).toEqual([]);
+    // A _ is a character searched for, not a wildcard.
+    expect(await ids(`q=${word.slice(0, -1)}_`)).toEqual([]);
+    const gql = await t.gql('query($q: String) { shopApplications(q: $q, status: SUBMITTED) { total items { id } } }', { q: `HARBOR ${word}` }, admin.token);
+    expect(gql.data.shopApplications).toEqual({ total: 1, items: [{ id: a.id }] });
+    const tooLong = await t.api('GET', `/api/admin/shop-applications?q=${'x'.repeat(201)}`, { token: admin.token });
+    expect([tooLong.status, tooLong.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
+    expect((await t.gql('query { myShopApplications(q: "x") { total } }', undefined, applicant.token)).errors?.[0]?.message).toMatch(/Unknown argument "q"/);
+  });
 });
 
 describe('deciding', () => {

@@ -33,6 +33,9 @@ async function adminPage(): Promise<{ ctx: StoreContext; page: Page }> {
   return { ctx, page: await ctx.page() };
 }
 
+/** A dispute's row in the disputes table. */
+const disputeRow = (page: Page, id: number) => page.locator(`tr[data-dispute-id="${id}"]`);
+
 /** An open dispute over a rejected refund of 2 x 1000. */
 async function openDispute() {
   const { shop, product } = await shopWithProduct(t, [{ price: 1000, stock: 10 }]);
@@ -57,7 +60,7 @@ it('an admin refunds part of one dispute and upholds another; both rulings show,
   await page.goto('/admin');
   await page.getByRole('navigation', { name: /console/ }).getByRole('link', { name: 'Disputes', exact: true }).click();
 
-  const first = page.getByRole('region', { name: `Dispute ${refunded.dispute.id}` });
+  const first = disputeRow(page, refunded.dispute.id);
   await first.getByText('The picture was wrong').waitFor();
   // The customer by name, not by id.
   await first.getByText(/customer Test User$/).waitFor();
@@ -66,7 +69,7 @@ it('an admin refunds part of one dispute and upholds another; both rulings show,
   await first.getByLabel('Ruling (both sides read it)').fill('Half the picture was wrong');
   await first.getByRole('button', { name: 'Refund' }).click();
 
-  const second = page.getByRole('region', { name: `Dispute ${upheld.dispute.id}` });
+  const second = disputeRow(page, upheld.dispute.id);
   // A blank ruling is refused on its field, and nothing changes.
   await second.getByRole('button', { name: 'Uphold the rejection' }).click();
   await second.locator('[aria-invalid="true"]').first().waitFor();
@@ -75,15 +78,48 @@ it('an admin refunds part of one dispute and upholds another; both rulings show,
 
   // Ruled disputes leave the open list; the other statuses show the rulings.
   await page.getByLabel('Status').selectOption('REFUNDED');
-  await page.getByRole('region', { name: `Dispute ${refunded.dispute.id}` }).getByTestId('ruling').getByText('Half the picture was wrong', { exact: false }).waitFor();
+  await disputeRow(page, refunded.dispute.id).getByTestId('ruling').getByText('Half the picture was wrong', { exact: false }).waitFor();
   await page.getByLabel('Status').selectOption('UPHELD');
-  await page.getByRole('region', { name: `Dispute ${upheld.dispute.id}` }).getByTestId('ruling').getByText('As pictured', { exact: false }).waitFor();
+  await disputeRow(page, upheld.dispute.id).getByTestId('ruling').getByText('As pictured', { exact: false }).waitFor();
   await ctx.screenshot(page, 'admin-disputes-upheld');
 
   expect(await balanceOf(t, refunded.customer.id, 'available')).toBe(before + 1250);
   const shopSide = await t.api('GET', '/api/merchant/disputes', { token: refunded.operator.token });
   expect(shopSide.body.items[0]).toMatchObject({ status: 'refunded', refunded_amount: 1250, ruling: 'Half the picture was wrong' });
   await expectLedgerReplays(t);
+  expect(ctx.problems).toEqual([]);
+});
+
+it("an admin finds disputes on the server by the shop's name or the order's number, in any status, shown by names", async () => {
+  const wanted = await openDispute();
+  const other = await openDispute();
+  await t.api('POST', `/api/admin/disputes/${wanted.dispute.id}/uphold`, { token: admin.token, body: { reason: 'Made to order' } });
+  const { ctx, page } = await adminPage();
+  await page.goto('/admin/disputes');
+  // Open ones first: the upheld one is not on the desk, the other open one is.
+  await disputeRow(page, other.dispute.id).waitFor();
+  await expect.poll(() => disputeRow(page, wanted.dispute.id).count()).toBe(0);
+
+  const search = page.getByRole('search', { name: 'Find disputes' });
+  await search.getByLabel('Customer, shop, reason or order number').fill(wanted.shop.name);
+  await search.getByRole('button', { name: 'Search' }).click();
+  await page.waitForURL(/[?&]q=/);
+  await page.getByText('No dispute matches.').waitFor();
+  await page.getByLabel('Status').selectOption('ANY');
+  await page.waitForURL(/status=ANY/);
+  const row = disputeRow(page, wanted.dispute.id);
+  await row.getByTestId('ruling').getByText('Made to order', { exact: false }).waitFor();
+  // The server answered with this dispute alone, named by its shop and customer, not by ids.
+  await expect.poll(() => page.getByTestId('dispute').count()).toBe(1);
+  const text = (await row.innerText()).replace(/\s+/g, ' ');
+  expect(text).toContain(`order #${wanted.order.id} at ${wanted.shop.name}, customer Test User`);
+  expect(text).not.toContain(`shop #${wanted.shop.id}`);
+
+  // By the order's number: the other dispute, still open, with its ruling form.
+  await search.getByLabel('Customer, shop, reason or order number').fill(`#${other.order.id}`);
+  await search.getByRole('button', { name: 'Search' }).click();
+  await disputeRow(page, other.dispute.id).getByRole('form', { name: `Ruling on dispute ${other.dispute.id}` }).waitFor();
+  await expect.poll(() => page.getByTestId('dispute').count()).toBe(1);
   expect(ctx.problems).toEqual([]);
 });
 

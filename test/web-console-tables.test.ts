@@ -11,7 +11,8 @@ vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_T
  * The consoles' form kit and paged table in Chromium (issue 44): the product form checks each field
  * as it is typed by the server's own schema and sends nothing while one is invalid; a refusal only
  * the server can make still lands on its field; the product table sorts by a column, searches on the
- * server, and unpublishes exactly the products selected.
+ * server, and unpublishes exactly the products selected; the shop's refund table filters on the
+ * server and approves exactly the requests selected, naming any the server refused.
  */
 let t: TestApp;
 let browser: Browser;
@@ -287,5 +288,72 @@ describe("the platform's review moderation", () => {
     const hidden = async (text: string) => (await t.sql<{ hidden: boolean }>('select hidden from review where id = ?', [written[text]]))[0].hidden;
     expect([await hidden('Cracked lid on arrival'), await hidden('Cracked handle, refunded fast'), await hidden('Keeps tea warm for hours')]).toEqual([true, true, false]);
     await table.getByRole('row').filter({ hasText: 'Cracked lid on arrival' }).getByText('Hidden').waitFor();
+  });
+});
+
+describe("the shop's refund table", () => {
+  it('narrows to the requested ones on the server and approves exactly the requests selected, naming the one refused', async () => {
+    const customer = await newCustomer(t, { available: 1_000_000, points: 0 });
+    const [{ id: skuId }] = await t.sql<{ id: number }>('select id from sku where product_id = ?', [products['Maple Tray']]);
+    const ask = async () => {
+      const order = await placeOrder(t, customer.token, skuId, 1);
+      await payOk(t, customer.token, order.id);
+      const res = await t.api('POST', `/api/orders/${order.id}/refunds`, { token: customer.token, body: { kind: 'refund', reason: 'Changed my mind', items: [{ order_item_id: order.items[0].id, quantity: 1 }] } });
+      expect(res.status).toBe(201);
+      return { id: res.body.id as number, orderId: order.id };
+    };
+    const [first, second, rejected] = [await ask(), await ask(), await ask()];
+    const { page, mutations } = await openConsole('/merchant/refunds');
+    const row = (r: { id: number }) => page.locator(`tr[data-refund-id="${r.id}"]`);
+    for (const r of [first, second, rejected]) await page.getByLabel(`Select refund #${r.id} (order #${r.orderId})`).check();
+    // Rejected meanwhile (in another tab, say): the server refuses to approve it, and the table names it.
+    await t.api('POST', `/api/merchant/refunds/${rejected.id}/reject`, { token: operator.token, body: { reason: 'Already packed' } });
+    const selected = page.getByRole('group', { name: 'Selected refunds' });
+    await selected.getByText('3 selected').waitFor();
+    await selected.getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('button', { name: 'Yes, approve' }).click();
+    await page.getByTestId('bulk-outcome').getByText(`2 approved. Refused: refund #${rejected.id} (order #${rejected.orderId}).`).waitFor();
+    expect(mutations).toEqual(['ConsoleApproveRefund', 'ConsoleApproveRefund', 'ConsoleApproveRefund']);
+    const status = async (r: { id: number }) => (await t.sql<{ status: string }>('select status from refund where id = ?', [r.id]))[0].status;
+    expect([await status(first), await status(second), await status(rejected)]).toEqual(['completed', 'completed', 'rejected']);
+
+    // The status filter is the server's: requested shows none of these, rejected shows the one.
+    const another = await ask();
+    await page.getByLabel('Status').selectOption('REQUESTED');
+    await page.waitForURL(/status=REQUESTED/);
+    await row(another).waitFor();
+    await expect.poll(() => page.locator('tbody tr[data-refund-id]').count()).toBe(1);
+    await page.getByLabel('Status').selectOption('REJECTED');
+    await row(rejected).getByText('Rejected: Already packed').waitFor();
+    await expect.poll(() => page.locator('tbody tr[data-refund-id]').count()).toBe(1);
+  });
+});
+
+describe("the shop's review table", () => {
+  it('shows the reviews awaiting a reply as the server finds them, by product name, and a reply moves one to the replied', async () => {
+    const customer = await newCustomer(t, { available: 1_000_000, points: 0 });
+    const [{ id: skuId }] = await t.sql<{ id: number }>('select id from sku where product_id = ?', [products['Birch Spoon']]);
+    const review = async (text: string) => {
+      const order = await deliveredOrder(t, customer.token, operator.token, skuId);
+      const res = await t.api('POST', `/api/orders/${order.id}/items/${order.items[0].id}/review`, { token: customer.token, body: { rating: 3, text } });
+      expect(res.status).toBe(201);
+      return res.body.id as number;
+    };
+    const answered = await review('Too small for soup');
+    const waiting = await review('Splinters on the handle');
+    expect((await t.api('POST', `/api/merchant/reviews/${answered}/reply`, { token: operator.token, body: { text: 'Try the ladle' } })).status).toBe(200);
+    const { page } = await openConsole('/merchant/reviews?replied=no');
+    const row = (id: number) => page.locator(`tr[data-review-id="${id}"]`);
+    await row(waiting).getByRole('link', { name: 'Birch Spoon' }).waitFor();
+    await expect.poll(() => row(answered).count()).toBe(0);
+    await row(waiting).getByLabel('Reply', { exact: true }).fill('A new batch is sanded twice');
+    await row(waiting).getByRole('button', { name: 'Send reply' }).click();
+    // Answered, it leaves the list of those awaiting a reply (read again from the server), for the replied.
+    await row(waiting).waitFor({ state: 'detached' });
+    await page.getByText('No review here.').waitFor();
+    await page.getByLabel('Show').selectOption('yes');
+    await page.waitForURL(/replied=yes/);
+    await row(answered).getByText('Your reply: Try the ladle').waitFor();
+    await row(waiting).getByText('Your reply: A new batch is sanded twice').waitFor();
   });
 });

@@ -111,6 +111,36 @@ it('does not reject an application without a reason; with one, the applicant rea
   expect(store.problems).toEqual([]);
 });
 
+it("finds applications on the server by the applicant's email, in any state, with the applicant and categories by name", async () => {
+  const wanted = await newCustomer(t);
+  const other = await newCustomer(t);
+  const apply = async (customer: TestUser, slug: string) => {
+    const res = await t.api('POST', '/api/me/shop-applications', { token: customer.token, body: applicationBody(slug, customer.email) });
+    expect(res.status).toBe(201);
+    return (res.body as { id: number }).id;
+  };
+  const wantedId = await apply(wanted, `found-${Date.now()}`);
+  const otherId = await apply(other, `unsought-${Date.now()}`);
+  await t.api('POST', `/api/admin/shop-applications/${wantedId}/reject`, { token: admin.token, body: { reason: 'No licence attached' } });
+
+  const desk = await adminDesk('/admin/shop-applications');
+  const rows = desk.page.getByTestId('shop-application');
+  await rows.filter({ hasText: `#${otherId} Lantern Works` }).waitFor();
+  const search = desk.page.getByRole('search', { name: 'Find shop applications' });
+  await search.getByLabel('Shop, contact or applicant').fill(wanted.email.toUpperCase());
+  await search.getByRole('button', { name: 'Search' }).click();
+  await desk.page.waitForURL(/[?&]q=/);
+  // Submitted is the default state: the rejected one is not there, and the server sent no other.
+  await desk.page.getByText('No application matches.').waitFor();
+  await desk.page.getByLabel('State').selectOption('all');
+  const row = rows.filter({ hasText: `#${wantedId} Lantern Works` });
+  await row.getByText('“No licence attached”').waitFor();
+  await expect.poll(() => rows.count()).toBe(1);
+  await row.getByText(`Test User <${wanted.email}>`).waitFor();
+  await row.getByText(category.name).waitFor();
+  expect(desk.problems).toEqual([]);
+});
+
 it('suspends a shop only with a reason, and tells why it will not close a shop with an open order', async () => {
   const shop = await newShop(t, { name: `Open Orders ${Date.now()}` });
   const product = await newProduct(t, { shopId: shop.id, categoryId: category.id, skus: [{ price: 1_000, stock: 5 }] });

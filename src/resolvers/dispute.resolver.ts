@@ -4,7 +4,7 @@ import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
 import { answer } from './answer.js';
 import {
-  Dispute, DisputeListArgs, DisputePage, EscalateRefundInput, EscalateRefundPayload, RefundDisputeInput, RefundDisputePayload, UpholdDisputeInput, UpholdDisputePayload,
+  AdminDisputeListArgs, Dispute, DisputeListArgs, DisputePage, EscalateRefundInput, EscalateRefundPayload, RefundDisputeInput, RefundDisputePayload, UpholdDisputeInput, UpholdDisputePayload,
 } from './types/dispute.types.js';
 import { Allow } from './allow.js';
 import { Permission } from '../shared/permissions.js';
@@ -31,7 +31,7 @@ export class DisputeResolver {
 
   @Allow(Permission.PlatformDisputesRule)
   @Query(() => DisputePage, { description: 'Platform admin: every dispute, newest first' })
-  disputes(@Args(() => DisputeListArgs) args: DisputeListArgs, @Ctx() { ctx }: GraphQLContext) {
+  disputes(@Args(() => AdminDisputeListArgs) args: AdminDisputeListArgs, @Ctx() { ctx }: GraphQLContext) {
     return disputes.listDisputesForAdmin(ctx, withoutNulls(args));
   }
 

@@ -5,7 +5,7 @@ import { withoutNulls } from './without-nulls.js';
 import { answer } from './answer.js';
 import {
   ApplyForShopInput, ApplyForShopPayload, ApproveShopApplicationInput, ApproveShopApplicationPayload, RejectShopApplicationInput,
-  RejectShopApplicationPayload, ShopApplication, ShopApplicationListArgs, ShopApplicationPage, WithdrawShopApplicationInput, WithdrawShopApplicationPayload,
+  RejectShopApplicationPayload, AdminShopApplicationListArgs, ShopApplication, ShopApplicationListArgs, ShopApplicationPage, WithdrawShopApplicationInput, WithdrawShopApplicationPayload,
 } from './types/shop-application.types.js';
 import { Allow } from './allow.js';
 import { Permission } from '../shared/permissions.js';
@@ -38,7 +38,7 @@ export class ShopApplicationResolver {
 
   @Allow(Permission.PlatformShopsManage)
   @Query(() => ShopApplicationPage, { description: 'Platform admin: every shop application, newest first' })
-  shopApplications(@Args(() => ShopApplicationListArgs) args: ShopApplicationListArgs, @Ctx() { ctx }: GraphQLContext) {
+  shopApplications(@Args(() => AdminShopApplicationListArgs) args: AdminShopApplicationListArgs, @Ctx() { ctx }: GraphQLContext) {
     return applications.listShopApplications(ctx, withoutNulls(args));
   }
 

@@ -31,7 +31,7 @@ export function disputeRoutes(router: Router) {
   });
   route(router, '/admin/disputes', {
     get: {
-      doc: { tag, summary: 'Every dispute, newest first', permission: Permission.PlatformDisputesRule, query: disputes.DisputeListInput, response: DisputePage },
+      doc: { tag, summary: "Every dispute, newest first, by status and by the customer's or shop's name, the reason or the order's number", permission: Permission.PlatformDisputesRule, query: disputes.AdminDisputeListInput, response: DisputePage },
       handle: ({ ctx, query }) => disputes.listDisputesForAdmin(ctx, query),
     },
   });

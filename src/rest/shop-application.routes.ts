@@ -36,7 +36,7 @@ export function shopApplicationRoutes(router: Router) {
 
   route(router, '/admin/shop-applications', {
     get: {
-      doc: { tag, summary: 'Every shop application, newest first', permission: Permission.PlatformShopsManage, query: applications.ApplicationListInput, response: ShopApplicationPage },
+      doc: { tag, summary: "Every shop application, newest first, by status and by the shop's, the contact's or the applicant's name or email", permission: Permission.PlatformShopsManage, query: applications.AdminApplicationListInput, response: ShopApplicationPage },
       handle: ({ ctx, query }) => applications.listShopApplications(ctx, query),
     },
   });

@@ -21,6 +21,11 @@ export class DisputeListArgs extends PageArgs {
   @Field(() => DisputeStatusEnum, { nullable: true }) status?: DisputeStatus | null;
 }
 
+@ArgsType()
+export class AdminDisputeListArgs extends DisputeListArgs {
+  @Field(() => String, { nullable: true, description: "Part of the customer's or the shop's name or of the customer's reason, or the order's number" }) q?: string | null;
+}
+
 @InputType()
 export class EscalateRefundInput {
   @Field(() => Int, { description: 'A refund or return of yours that the shop rejected' }) refundId!: number;

@@ -21,6 +21,11 @@ export class ShopApplicationListArgs extends PageArgs {
   @Field(() => ShopApplicationStatusEnum, { nullable: true }) status?: ShopApplicationStatus | null;
 }
 
+@ArgsType()
+export class AdminShopApplicationListArgs extends ShopApplicationListArgs {
+  @Field(() => String, { nullable: true, description: "Part of the shop's or the legal name, the address, the contact's or the applicant's name or email" }) q?: string | null;
+}
+
 @InputType()
 export class ApplyForShopInput {
   @Field({ description: 'The registered name of the business' }) legalName!: string;

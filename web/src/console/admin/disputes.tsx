@@ -2,15 +2,15 @@ import { type FormEvent } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { AdminDisputesQuery, DisputeStatus } from '../gql/graphql';
-import { QueryResult } from '../../ui/query-result';
 import { Money } from '../../money/currency-context';
-import { Field, Pager, label, text, toMinor, usePageParam, useFilterParam, useListContext, useAction, when } from '../kit';
+import { Field, StateSelect, label, text, toMinor, usePageParam, useFilterParams, useListContext, useAction, when } from '../kit';
+import { DataTable, type Column } from '../data-table';
 
 const PAGE_SIZE = 20;
 
 const AdminDisputes = graphql(`
-  query AdminDisputes($status: DisputeStatus, $page: Int, $pageSize: Int) {
-    disputes(status: $status, page: $page, pageSize: $pageSize) {
+  query AdminDisputes($status: DisputeStatus, $q: String, $page: Int, $pageSize: Int) {
+    disputes(status: $status, q: $q, page: $page, pageSize: $pageSize) {
       page
       pageSize
       total
@@ -109,58 +109,74 @@ function Ruling({ dispute }: { dispute: Dispute }) {
 
 const STATUSES: DisputeStatus[] = ['OPEN', 'REFUNDED', 'UPHELD'];
 
-/** Disputes: rejected refunds customers escalated, open ones first to rule on. */
+const DISPUTE_COLUMNS: readonly Column<Dispute>[] = [
+  {
+    header: 'Dispute',
+    cell: (d) => (
+      <>
+        <span>
+          #{d.id}: order #{d.orderId} at {d.shop.name}, customer {d.customerName}
+        </span>{' '}
+        <span className="meta">{when(d.createdAt)}</span>
+      </>
+    ),
+  },
+  {
+    header: 'Request',
+    cell: (d) => (
+      <>
+        <p>
+          {label(d.refundKind)} of <Money amount={d.requestedAmount} /> asked, rejected by the shop: “{d.shopRejectReason ?? '—'}”
+        </p>
+        <p>Customer: “{d.reason}”</p>
+      </>
+    ),
+  },
+  {
+    header: 'Ruling',
+    cell: (d) =>
+      d.status === 'OPEN' ? (
+        <Ruling dispute={d} />
+      ) : (
+        <p data-testid="ruling">
+          {label(d.status)}
+          {d.status === 'REFUNDED' ? (
+            <>
+              {' '}
+              <Money amount={d.refundedAmount} />
+            </>
+          ) : null}
+          : “{d.ruling}” ({when(d.ruledAt)})
+        </p>
+      ),
+  },
+];
+
+/**
+ * Disputes: rejected refunds customers escalated, open ones first to rule on, found on the server by
+ * the customer's or the shop's name, the reason or the order's number. Each is ruled on alone (a
+ * ruling has its own amount and words), so the table has no bulk action.
+ */
 export function Disputes() {
-  const [page, setPage] = usePageParam();
-  const [status, setStatus] = useFilterParam('status');
-  const chosen = STATUSES.find((s) => s === status) ?? 'OPEN';
-  const [result] = useQuery({ query: AdminDisputes, context: useListContext('Dispute'), variables: { status: chosen, page, pageSize: PAGE_SIZE } });
+  const [page] = usePageParam();
+  const [{ status, q }, setFilters] = useFilterParams(['status', 'q']);
+  // Open is the desk's work, so it is what the page shows until another status (or any) is chosen.
+  const chosen = status === 'ANY' ? null : (STATUSES.find((s) => s === status) ?? 'OPEN');
+  const [result] = useQuery({ query: AdminDisputes, context: useListContext('Dispute'), variables: { status: chosen, q: q || null, page, pageSize: PAGE_SIZE } });
   return (
     <>
       <h1>Disputes</h1>
-      <label>
-        Status{' '}
-        <select value={chosen} onChange={(e) => setStatus(e.target.value)}>
-          {STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {label(s)}
-            </option>
-          ))}
-        </select>
-      </label>
-      <QueryResult result={result} what="Loading disputes">
-        {({ disputes }) => (
-          <>
-            {disputes.items.length === 0 ? <p className="meta">None.</p> : null}
-            {disputes.items.map((d) => (
-              <section key={d.id} className="panel" aria-label={`Dispute ${d.id}`} data-testid="dispute">
-                <h2>
-                  Dispute #{d.id}: order #{d.orderId} at {d.shop.name}, customer {d.customerName}
-                </h2>
-                <p>
-                  {label(d.refundKind)} of <Money amount={d.requestedAmount} /> asked, rejected by the shop: “{d.shopRejectReason ?? '—'}”
-                </p>
-                <p>Customer: “{d.reason}” ({when(d.createdAt)})</p>
-                {d.status === 'OPEN' ? (
-                  <Ruling dispute={d} />
-                ) : (
-                  <p data-testid="ruling">
-                    {label(d.status)}
-                    {d.status === 'REFUNDED' ? (
-                      <>
-                        {' '}
-                        <Money amount={d.refundedAmount} />
-                      </>
-                    ) : null}
-                    : “{d.ruling}” ({when(d.ruledAt)})
-                  </p>
-                )}
-              </section>
-            ))}
-            <Pager page={disputes.page} pageSize={disputes.pageSize} total={disputes.total} onPage={setPage} />
-          </>
-        )}
-      </QueryResult>
+      <DataTable
+        label="Disputes"
+        result={result}
+        list={(data) => data.disputes}
+        columns={DISPUTE_COLUMNS}
+        rowKey={(d) => d.id}
+        rowProps={(d) => ({ 'data-dispute-id': d.id, 'data-testid': 'dispute' })}
+        search={{ label: 'Customer, shop, reason or order number' }}
+        filters={<StateSelect label="Status" value={chosen ?? 'ANY'} states={STATUSES} any="Any status" anyValue="ANY" onChange={(value) => setFilters({ status: value })} />}
+        empty="No dispute matches."
+      />
     </>
   );
 }

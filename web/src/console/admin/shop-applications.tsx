@@ -1,15 +1,15 @@
-import { type FormEvent } from 'react';
+import { useMemo, type FormEvent } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { ConsoleShopApplicationsQuery, ShopApplicationStatus } from '../gql/graphql';
-import { QueryResult } from '../../ui/query-result';
-import { ActionButton, Field, Pager, StateSelect, label, text, usePageParam, useFilterParam, useListContext, useAction, when } from '../kit';
+import { ActionButton, Field, StateSelect, label, text, usePageParam, useFilterParams, useListContext, useAction, when } from '../kit';
+import { DataTable, type Column } from '../data-table';
 
 const PAGE_SIZE = 20;
 
 const ShopApplications = graphql(`
-  query ConsoleShopApplications($status: ShopApplicationStatus, $page: Int, $pageSize: Int) {
-    shopApplications(status: $status, page: $page, pageSize: $pageSize) {
+  query ConsoleShopApplications($status: ShopApplicationStatus, $q: String, $page: Int, $pageSize: Int) {
+    shopApplications(status: $status, q: $q, page: $page, pageSize: $pageSize) {
       page
       pageSize
       total
@@ -127,69 +127,79 @@ function Decision({ application }: { application: Application }) {
   }
 }
 
+/** The table's columns; the categories' names come with the list's query (one read, not one per row). */
+function applicationColumns(categoryName: ReadonlyMap<number, string>): readonly Column<Application>[] {
+  return [
+    {
+      header: 'Shop',
+      cell: (a) => (
+        <>
+          <strong>
+            #{a.id} {a.shopName}
+          </strong>{' '}
+          ({label(a.status)})<br />
+          <span>{a.legalName}</span>, /shops/{a.slug}
+          <br />
+          <span className="meta">
+            Sent {when(a.createdAt)} (terms accepted {when(a.termsAcceptedAt)})
+          </span>
+        </>
+      ),
+    },
+    {
+      header: 'Applicant',
+      cell: (a) => (
+        <>
+          <span>
+            {a.applicantName} &lt;{a.applicantEmail}&gt;
+          </span>
+          <br />
+          Contact: {a.contactName}, {a.contactPhone}, {a.contactEmail}
+        </>
+      ),
+    },
+    {
+      header: 'Sells in',
+      cell: (a) => (
+        <>
+          <span>{a.categoryIds.map((id) => categoryName.get(id) ?? `#${id}`).join(', ')}</span>
+          {a.description ? <p>{a.description}</p> : null}
+        </>
+      ),
+    },
+    { header: 'Decision', cell: (a) => <Decision application={a} /> },
+  ];
+}
+
 /**
  * Shop applications (issue 41, shop onboarding): the submitted ones by default, or those of another
- * state; each with what the applicant sent, approved (the shop, its profile and the owner's
- * membership are created at once) or rejected with a reason the applicant reads.
+ * state, found on the server by the shop's, the contact's or the applicant's name or email; each
+ * approved (the shop, its profile and the owner's membership are created at once) or rejected with a
+ * reason the applicant reads. Each is decided alone (a rejection has its own reason): no bulk action.
  */
 export function ShopApplicationsScreen() {
-  const [page, setPage] = usePageParam();
-  const [status, setStatus] = useFilterParam('status');
+  const [page] = usePageParam();
+  const [{ status, q }, setFilters] = useFilterParams(['status', 'q']);
   // No filter in the address: the submitted ones, waiting for a decision; "all" lifts the filter.
   const chosen = status === '' ? 'SUBMITTED' : status;
   const filter = STATUSES.find((s) => s === chosen) ?? null;
-  const [result] = useQuery({ query: ShopApplications, context: useListContext('ShopApplication'), variables: { status: filter, page, pageSize: PAGE_SIZE } });
+  const [result] = useQuery({ query: ShopApplications, context: useListContext('ShopApplication'), variables: { status: filter, q: q || null, page, pageSize: PAGE_SIZE } });
+  const columns = useMemo(() => applicationColumns(new Map((result.data?.categories ?? []).map((c) => [c.id, c.name]))), [result.data?.categories]);
   return (
     <>
       <h1>Shop applications</h1>
-      <StateSelect label="State" value={chosen} states={STATUSES} any="All" anyValue="all" onChange={(value) => setStatus(value === 'SUBMITTED' ? '' : value)} />
-      <QueryResult result={result} what="Loading applications">
-        {({ shopApplications, categories }) => {
-          const categoryName = new Map(categories.map((c) => [c.id, c.name]));
-          return (
-            <>
-              {shopApplications.items.length === 0 ? <p role="status">No application in this state.</p> : null}
-              <ul className="plain-list">
-                {shopApplications.items.map((a) => (
-                  <li key={a.id} className="panel" data-testid="shop-application" aria-labelledby={`application-${a.id}`}>
-                    <h2 id={`application-${a.id}`}>
-                      #{a.id} {a.shopName} ({label(a.status)})
-                    </h2>
-                    <dl className="details">
-                      <dt>Legal name</dt>
-                      <dd>{a.legalName}</dd>
-                      <dt>Address</dt>
-                      <dd>/shops/{a.slug}</dd>
-                      <dt>Applicant</dt>
-                      <dd>
-                        {a.applicantName} &lt;{a.applicantEmail}&gt;
-                      </dd>
-                      <dt>Contact</dt>
-                      <dd>
-                        {a.contactName}, {a.contactPhone}, {a.contactEmail}
-                      </dd>
-                      <dt>Sells in</dt>
-                      <dd>{a.categoryIds.map((id) => categoryName.get(id) ?? `#${id}`).join(', ')}</dd>
-                      {a.description ? (
-                        <>
-                          <dt>Description</dt>
-                          <dd>{a.description}</dd>
-                        </>
-                      ) : null}
-                      <dt>Sent</dt>
-                      <dd>
-                        {when(a.createdAt)} (terms accepted {when(a.termsAcceptedAt)})
-                      </dd>
-                    </dl>
-                    <Decision application={a} />
-                  </li>
-                ))}
-              </ul>
-              <Pager page={shopApplications.page} pageSize={shopApplications.pageSize} total={shopApplications.total} onPage={setPage} />
-            </>
-          );
-        }}
-      </QueryResult>
+      <DataTable
+        label="Shop applications"
+        result={result}
+        list={(data) => data.shopApplications}
+        columns={columns}
+        rowKey={(a) => a.id}
+        rowProps={(a) => ({ 'data-testid': 'shop-application', 'data-application-id': a.id })}
+        search={{ label: 'Shop, contact or applicant' }}
+        filters={<StateSelect label="State" value={chosen} states={STATUSES} any="All" anyValue="all" onChange={(value) => setFilters({ status: value === 'SUBMITTED' ? '' : value })} />}
+        empty="No application matches."
+        what="Loading applications"
+      />
     </>
   );
 }

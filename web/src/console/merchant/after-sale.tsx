@@ -4,10 +4,9 @@ import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { MerchantRefundsQuery, MerchantReviewsQuery, RefundKind, RefundStatus } from '../gql/graphql';
 import { Money } from '../../money/currency-context';
-import { QueryResult } from '../../ui/query-result';
 import { Stars } from '../../ui/stars';
-import { ActionButton, Pager, StateSelect, label, text, useFilterParam, useFilterParams, usePageParam, useAction, when, useListContext } from '../kit';
-import { DataTable, type Column } from '../data-table';
+import { ActionButton, ConfirmButton, StateSelect, label, text, useFilterParam, useFilterParams, usePageParam, useAction, when, useListContext } from '../kit';
+import { DataTable, useEachSelected, type Column, type Selection } from '../data-table';
 
 const PAGE_SIZE = 20;
 const REFUND_STATUSES: RefundStatus[] = ['REQUESTED', 'APPROVED', 'SHIPPED_BACK', 'COMPLETED', 'REJECTED', 'CANCELLED'];
@@ -138,9 +137,7 @@ function RefundActions({ refund }: { refund: Refund }) {
   );
 }
 
-type ListedRefund = MerchantRefundsQuery['merchantRefunds']['items'][number];
-
-const REFUND_COLUMNS: readonly Column<ListedRefund>[] = [
+const REFUND_COLUMNS: readonly Column<Refund>[] = [
   {
     header: 'Request',
     cell: (r) => (
@@ -184,7 +181,26 @@ const REFUND_COLUMNS: readonly Column<ListedRefund>[] = [
   { header: 'Decision', cell: (r) => <RefundActions refund={r} /> },
 ];
 
-const REFUND_KINDS: RefundKind[] = ['REFUND', 'RETURN'];
+/** A request as the shop names it in a bulk outcome: its kind, number and order. */
+const refundName = (r: Refund) => `${label(r.kind).toLowerCase()} #${r.id} (order #${r.orderId})`;
+
+/**
+ * Approves the selected requests, one mutation each (the single request's, with its permission and
+ * its rules: one no longer requested is refused and named). Rejection has a reason of its own per
+ * request, so it stays on the row.
+ */
+function RefundBulkActions(selection: Selection<Refund>) {
+  const approve = useAction(ApproveRefund, (d) => d.approveRefund, 'Not approved');
+  const { busy, run } = useEachSelected(selection, refundName);
+  return (
+    <ConfirmButton
+      label="Approve"
+      question={`Approve ${selection.rows.length}? Refunds pay back at once; returns wait for the parcel.`}
+      disabled={busy}
+      onConfirm={() => void run(async (row) => Boolean((await approve.run({ input: { refundId: row.id } }))?.refund), 'approved')}
+    />
+  );
+}
 
 export function Refunds() {
   const [page] = usePageParam();
@@ -192,12 +208,7 @@ export function Refunds() {
   const [result] = useQuery({
     query: MerchantRefunds,
     context: useListContext('Refund'),
-    variables: {
-      page,
-      pageSize: PAGE_SIZE,
-      status: REFUND_STATUSES.find((s) => s === status) ?? null,
-      kind: REFUND_KINDS.find((k) => k === kind) ?? null,
-    },
+    variables: { page, pageSize: PAGE_SIZE, status: (status || null) as RefundStatus | null, kind: (kind || null) as RefundKind | null },
   });
   return (
     <>
@@ -209,6 +220,7 @@ export function Refunds() {
         list={(data) => data.merchantRefunds}
         columns={REFUND_COLUMNS}
         rowKey={(r) => r.id}
+        rowLabel={refundName}
         rowProps={(r) => ({ 'data-refund-id': r.id })}
         filters={
           <>
@@ -223,8 +235,8 @@ export function Refunds() {
             </label>
           </>
         }
+        bulk={(selection) => <RefundBulkActions {...selection} />}
         empty="No refund matches."
-        what="Loading refunds"
       />
     </>
   );
@@ -272,7 +284,7 @@ const ReplyToReview = graphql(`
   }
 `);
 
-function ReplyForm({ review }: { review: MerchantReviewsQuery['merchantReviews']['items'][number] }) {
+function ReplyForm({ review }: { review: ShopReview }) {
   const reply = useAction(ReplyToReview, (d) => d.replyToReview, 'Reply not sent');
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -292,43 +304,49 @@ function ReplyForm({ review }: { review: MerchantReviewsQuery['merchantReviews']
   );
 }
 
+type ShopReview = MerchantReviewsQuery['merchantReviews']['items'][number];
+
+const SHOP_REVIEW_COLUMNS: readonly Column<ShopReview>[] = [
+  {
+    header: 'Review',
+    cell: (r) => (
+      <>
+        <Stars average={r.rating} /> {r.author} on <Link to={`/products/${r.productId}`}>{r.productName}</Link> ({r.skuName}) · {when(r.createdAt)}
+        {r.hidden ? <strong> · hidden by the platform</strong> : null}
+      </>
+    ),
+  },
+  { header: 'Text', cell: (r) => r.text },
+  { header: 'Reply', cell: (r) => (r.reply ? <p className="reply">Your reply: {r.reply.text}</p> : <ReplyForm review={r} />) },
+];
+
+/** The shop's reviews, the ones awaiting a reply found on the server; each reply is its own words, so no bulk action. */
 export function Reviews() {
-  const [page, setPage] = usePageParam();
+  const [page] = usePageParam();
   const [replied, setReplied] = useFilterParam('replied');
   const [result] = useQuery({ query: MerchantReviews, context: useListContext('Review'), variables: { page, pageSize: PAGE_SIZE, replied: replied === '' ? null : replied === 'yes' } });
   return (
     <>
       <h1>Reviews</h1>
-      <div className="toolbar">
-        <label>
-          Show
-          <select value={replied} onChange={(e) => setReplied(e.target.value)}>
-            <option value="">All</option>
-            <option value="no">Awaiting a reply</option>
-            <option value="yes">Replied</option>
-          </select>
-        </label>
-      </div>
-      <QueryResult result={result} what="Loading reviews">
-        {({ merchantReviews: list }) => (
-          <>
-            <ul className="review-list">
-              {list.items.map((r) => (
-                <li key={r.id} data-review-id={r.id}>
-                  <p>
-                    <Stars average={r.rating} /> {r.author} on <Link to={`/products/${r.productId}`}>{r.productName}</Link> ({r.skuName}) · {when(r.createdAt)}
-                    {r.hidden ? <strong> · hidden by the platform</strong> : null}
-                  </p>
-                  <p>{r.text}</p>
-                  {r.reply ? <p className="reply">Your reply: {r.reply.text}</p> : <ReplyForm review={r} />}
-                </li>
-              ))}
-            </ul>
-            {list.items.length === 0 ? <p className="empty">No review here.</p> : null}
-            <Pager page={list.page} pageSize={list.pageSize} total={list.total} onPage={setPage} />
-          </>
-        )}
-      </QueryResult>
+      <DataTable
+        label="Reviews"
+        result={result}
+        list={(data) => data.merchantReviews}
+        columns={SHOP_REVIEW_COLUMNS}
+        rowKey={(r) => r.id}
+        rowProps={(r) => ({ 'data-review-id': r.id })}
+        filters={
+          <label>
+            Show
+            <select value={replied} onChange={(e) => setReplied(e.target.value)}>
+              <option value="">All</option>
+              <option value="no">Awaiting a reply</option>
+              <option value="yes">Replied</option>
+            </select>
+          </label>
+        }
+        empty="No review here."
+      />
     </>
   );
 }
