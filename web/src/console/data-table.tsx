@@ -133,7 +133,8 @@ export function DataTable<Data, Row>({
           return (
             <Rows
               // A new page (or sort, or filter) is a new set of rows: the selection does not carry over.
-              key={`${page.page}:${page.items.map(rowKey).join(',')}`}
+              // Not a React key: the rows stay mounted, so a half-typed form in a row survives a refetch.
+              rowsKey={`${page.page}:${page.items.map(rowKey).join(',')}`}
               label={label}
               testId={testId}
               page={page}
@@ -156,9 +157,12 @@ export function DataTable<Data, Row>({
   );
 }
 
+const NONE: ReadonlySet<string | number> = new Set();
+
 function Rows<Row>({
-  label, testId, page, columns, rowKey, rowLabel, rowProps, sort, onSort, bulk, outcome, onOutcome, empty, onPage,
+  rowsKey, label, testId, page, columns, rowKey, rowLabel, rowProps, sort, onSort, bulk, outcome, onOutcome, empty, onPage,
 }: {
+  rowsKey: string;
   label: string;
   testId?: string;
   page: ListPage<Row>;
@@ -174,7 +178,10 @@ function Rows<Row>({
   empty: string;
   onPage: (n: number) => void;
 }) {
-  const [selected, setSelected] = useState<ReadonlySet<string | number>>(() => new Set());
+  // The selection is of one set of rows (`rowsKey`): read for another set, it is empty.
+  const [selection, setSelection] = useState<{ of: string; keys: ReadonlySet<string | number> }>(() => ({ of: rowsKey, keys: new Set() }));
+  const selected = selection.of === rowsKey ? selection.keys : NONE;
+  const setSelected = (next: (before: ReadonlySet<string | number>) => ReadonlySet<string | number>) => setSelection((s) => ({ of: rowsKey, keys: next(s.of === rowsKey ? s.keys : NONE) }));
   const keys = page.items.map(rowKey);
   const allSelected = keys.length > 0 && keys.every((k) => selected.has(k));
   const toggle = (key: string | number, on: boolean) => {
@@ -196,7 +203,7 @@ function Rows<Row>({
             ? bulk({
                 rows: chosen,
                 done: (sentence) => {
-                  setSelected(new Set());
+                  setSelected(() => new Set());
                   onOutcome(sentence);
                 },
               })
@@ -219,7 +226,7 @@ function Rows<Row>({
                   checked={allSelected}
                   onChange={(e) => {
                     onOutcome(null);
-                    setSelected(e.target.checked ? new Set(keys) : new Set());
+                    setSelected(() => (e.target.checked ? new Set(keys) : new Set()));
                   }}
                 />
               </th>
