@@ -6,6 +6,8 @@ import type { PaymentDevice } from '../../services/payments/provider.js';
 import { PaymentDeviceEnum, PaymentMethodEnum, PaymentRefundStatusEnum, PaymentStatusEnum } from './enums.js';
 import { PageArgs, PageType } from './page.types.js';
 import { PayloadType } from './payload.types.js';
+import { objectType } from './object-type.js';
+import { LateMoneyView } from '../../services/payments/late-money-view.js';
 
 @ObjectType({ description: 'What the customer does next while a payment is pending' })
 export class PaymentNextStep {
@@ -88,21 +90,8 @@ export class OrderPayment {
   @Field(() => [OrderPaymentRefund]) refunds!: OrderPaymentRefund[];
 }
 
-@ObjectType({ description: 'Late money: what a gateway captured for orders that could no longer be paid, on its way back to the method' })
-export class LateMoney {
-  @Field(() => Int, { description: 'The payment refund sending it back' }) id!: number;
-  @Field(() => Int) paymentId!: number;
-  @Field(() => PaymentMethodEnum) method!: PaymentMethod;
-  @Field(() => String, { nullable: true }) providerReference!: string | null;
-  @Field(() => Int) customerId!: number;
-  @Field(() => String, { description: "The customer's display name" }) customerName!: string;
-  @Field(() => Int) amount!: number;
-  @Field(() => PaymentRefundStatusEnum) status!: PaymentRefundStatus;
-  @Field(() => [Int], { description: "The payment's orders its capture could not pay" }) unpaidOrderIds!: number[];
-  @Field(() => String, { nullable: true, description: "The provider's id of the refund, once it answered" }) refundReference!: string | null;
-  @Field() createdAt!: Date;
-  @Field() updatedAt!: Date;
-}
+// Made from the late money view schema (object-type.ts).
+export const LateMoney = objectType('LateMoney', LateMoneyView);
 
 @ObjectType()
 export class LateMoneyPage extends PageType(LateMoney) {}

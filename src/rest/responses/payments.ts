@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { PAYMENT_METHODS } from '../../config.js';
-import { PaymentRefundStatus, PaymentStatus } from '../../entities/payment.entity.js';
+import { PaymentStatus } from '../../entities/payment.entity.js';
 import { count, id, money, named, page, timestamp } from './common.js';
+import { LateMoneyView } from '../../services/payments/late-money-view.js';
 
 export const PaymentMethods = named('PaymentMethods', z.strictObject({ methods: z.array(z.enum(PAYMENT_METHODS)) }));
 
@@ -94,22 +95,6 @@ export const OrderPaymentList = named('OrderPaymentList', z.strictObject({ items
 /** What Alipay reads as "received, stop resending" (any other answer makes it send the notification again). */
 export const NotificationAcknowledgement = named('NotificationAcknowledgement', z.literal('success').describe('Alipay: the notification was received (what was done is in the payment\'s events)'));
 
-export const LateMoney = named(
-  'LateMoney',
-  z.strictObject({
-    id,
-    paymentId: id,
-    method: z.enum(PAYMENT_METHODS),
-    providerReference: z.string().nullable(),
-    customerId: id,
-    customerName: z.string().describe("The customer's display name"),
-    amount: money,
-    status: z.enum(PaymentRefundStatus),
-    unpaidOrderIds: z.array(id),
-    refundReference: z.string().nullable(),
-    createdAt: timestamp,
-    updatedAt: timestamp,
-  }),
-);
+export const LateMoney = named('LateMoney', LateMoneyView);
 
 export const LateMoneyPage = named('LateMoneyPage', page(LateMoney));

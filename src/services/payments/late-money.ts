@@ -1,12 +1,12 @@
 import { typedSql } from '../../db/typed-sql.js';
 import { PaymentRefundStatus } from '../../entities/payment.entity.js';
-import type { PaymentMethod } from '../../config.js';
 import { refusals } from '../../error-codes.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requirePlatformPermission } from '../../shared/guards.js';
 import { Permission } from '../../shared/permissions.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
 import { parseInput, z } from '../../shared/validate.js';
+import type { LateMoneyView } from './late-money-view.js';
 
 /**
  * Late money (issue 40, item 5): what a gateway captured for orders that could no longer be paid (a
@@ -15,25 +15,6 @@ import { parseInput, z } from '../../shared/validate.js';
  * after-sale refund behind it, so this list is those rows: what the platform's support desk and
  * finance look at, each with its payment, the orders it could not pay and where the refund stands.
  */
-export interface LateMoneyView {
-  /** The payment refund sending the money back. */
-  id: number;
-  paymentId: number;
-  method: PaymentMethod;
-  providerReference: string | null;
-  customerId: number;
-  /** The customer's display name, so the desk sees who it is without another lookup. */
-  customerName: string;
-  amount: number;
-  status: PaymentRefundStatus;
-  /** The payment's orders its capture could not pay. */
-  unpaidOrderIds: number[];
-  /** The provider's id of the refund, once it answered. */
-  refundReference: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
 export const LateMoneyListInput = z.object({ ...pageFields, status: z.enum(PaymentRefundStatus).optional() });
 
 export const listLateMoneyRefusals = refusals('FORBIDDEN');
