@@ -38,7 +38,7 @@ export const SessionView = z.strictObject({
   deviceToken: z
     .string()
     .describe(
-      "Marks this client as a device that signed in to this account: send it as `deviceToken` with the next `login` of the same email, so that no one else's failed attempts can hold that login back",
+      "Marks this client as a device that signed in to this account: send it back with the next sign-in of the same email (`device_token` in REST, `deviceToken` in GraphQL), so that no one else's failed attempts can hold that sign-in back",
     ),
   user: UserView,
 });
