@@ -169,7 +169,13 @@ it('takes a new seller from application to a paid order, and its product off the
   await buyer.getByRole('button', { name: 'Pay with Sandbox gateway (development)' }).click();
   // The gateway's notification is retried for 31 s while a busy server does not take it (1, 2, 4, 8, 16 s):
   // the page is given that long and more, beside the whole suite, to say so.
-  await buyer.getByRole('heading', { name: 'Paid. Thank you!' }).waitFor({ timeout: 90_000 });
+  await buyer.getByRole('heading', { name: 'Paid. Thank you!' }).waitFor({ timeout: 90_000 }).catch(async (error: unknown) => {
+    // Seen on CI once in a while: say whether the gateway's notification was taken (the payment and its
+    // events) or the page missed a capture that happened, so the next run tells which.
+    const payments = await t.sql('select p.id, p.status, p.provider_reference is not null as referenced from payment p join app_user u on u.id = p.customer_id where u.email = ?', [buyerEmail]);
+    const events = await t.sql('select e.source, e.outcome, e.created_at from payment_event e where e.payment_id in (select p.id from payment p join app_user u on u.id = p.customer_id where u.email = ?) order by e.id', [buyerEmail]);
+    throw new Error(`${String(error)}\npayments: ${JSON.stringify(payments)}\nevents: ${JSON.stringify(events)}\npage: ${await buyer.locator('main').innerText().catch(() => '?')}`);
+  });
   const [order] = await t.sql<{ id: number; status: string; total: number }>('select id, status, total from shop_order where shop_id = ?', [shopId]);
   expect(order).toMatchObject({ status: 'paid', total: 6800 });
 
