@@ -237,6 +237,56 @@ describe("the platform's order table", () => {
   });
 });
 
+describe("the platform's tables", () => {
+  it('sort shops and customers by name and every shop\'s orders by total, each column both ways, kept in the address', async () => {
+    const admin = await newAdmin(t);
+    const tag = `Sorted${Date.now().toString(36)}`;
+    // Made out of name order: newest first (no sort) differs from both name orders.
+    for (const name of ['Birch', 'Aspen', 'Cedar']) await newShop(t, { name: `${tag} ${name}` });
+    const customers: TestUser[] = [];
+    for (const name of ['Birch', 'Aspen', 'Cedar']) {
+      const customer = await newCustomer(t, { available: 1_000_000, points: 0 });
+      await t.sql('update app_user set display_name = ? where id = ?', [`${tag} ${name}`, customer.id]);
+      customers.push(customer);
+    }
+    const { page } = await pages.open(DESKTOP, await sessionFor(t, admin.email, PASSWORD));
+    const firstCells = (table: string) => page.getByRole('table', { name: table }).locator('tbody tr td:first-child').allInnerTexts();
+    const names = async (table: string) => (await firstCells(table)).map((cell) => cell.match(new RegExp(`${tag} (\\w+)`))?.[1]);
+
+    await page.goto(`/admin/shops?q=${tag}`);
+    await expect.poll(() => names('Shops')).toEqual(['Cedar', 'Aspen', 'Birch']);
+    await page.getByRole('button', { name: 'Shop', exact: true }).click();
+    await page.waitForURL(/sort=NAME_ASC/);
+    await expect.poll(() => names('Shops')).toEqual(['Aspen', 'Birch', 'Cedar']);
+    expect(await page.getByRole('columnheader', { name: 'Shop' }).getAttribute('aria-sort')).toBe('ascending');
+    await page.getByRole('button', { name: 'Shop', exact: true }).click();
+    await expect.poll(() => names('Shops')).toEqual(['Cedar', 'Birch', 'Aspen']);
+
+    await page.goto(`/admin/customers?q=${tag}`);
+    await expect.poll(() => names('Customers')).toEqual(['Cedar', 'Aspen', 'Birch']);
+    await page.getByRole('button', { name: 'Customer', exact: true }).click();
+    await page.waitForURL(/sort=NAME_ASC/);
+    await expect.poll(() => names('Customers')).toEqual(['Aspen', 'Birch', 'Cedar']);
+    await page.getByRole('button', { name: 'Since' }).click();
+    await page.waitForURL(/sort=OLDEST/);
+    await expect.poll(() => names('Customers')).toEqual(['Birch', 'Aspen', 'Cedar']);
+
+    // One customer's orders, placed out of total order: 3,000, 500, then 2,000 minor units.
+    const [{ token, email }] = customers;
+    const { product } = await shopWithProduct(t, [{ price: 3000, stock: 5 }, { price: 500, stock: 5 }, { price: 2000, stock: 5 }]);
+    const placed = [];
+    for (const skuId of product.skuIds) placed.push(await placeOrder(t, token, skuId, 1));
+    await page.goto(`/admin/orders?email=${encodeURIComponent(email)}`);
+    const orderIds = async () => (await page.getByTestId('admin-order-row').locator('td:first-child').allInnerTexts()).map((cell) => Number(cell.match(/#(\d+)/)?.[1]));
+    await expect.poll(orderIds).toEqual([placed[2].id, placed[1].id, placed[0].id]);
+    await page.getByRole('button', { name: 'Total', exact: true }).click();
+    await page.waitForURL(/sort=TOTAL_ASC/);
+    await expect.poll(orderIds).toEqual([placed[1].id, placed[2].id, placed[0].id]);
+    await page.reload();
+    await expect.poll(orderIds).toEqual([placed[1].id, placed[2].id, placed[0].id]);
+  });
+});
+
 describe("the platform's review moderation", () => {
   it('finds reviews on the server by a word and by stars, names products and shops, and hides exactly the reviews selected', async () => {
     const admin = await newAdmin(t);

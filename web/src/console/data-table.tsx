@@ -54,6 +54,12 @@ export function useEachSelected<Row>({ rows, done }: Selection<Row>, name: (row:
 /** The sort a table's list is read in, from `?sort=` (empty: the API's default), and the setter the column headers use. */
 export const useSortParam = () => useFilterParam('sort');
 
+/** The address's sort when it is one of the list's `values` (its API enum), else null: the API's default order. */
+export function useSortOf<S extends string>(values: readonly S[]): S | null {
+  const [sort] = useSortParam();
+  return values.find((v) => v === sort) ?? null;
+}
+
 /** The server-side search box of a table: its words go to `?q=` (or `param`), and the list is read again from page 1. */
 function SearchBox({ label, param, what }: { label: string; param: string; what: string }) {
   const [value, setValue] = useFilterParam(param);
