@@ -101,7 +101,7 @@ function Header<Row>({ column, sort, onSort }: { column: Column<Row>; sort: stri
  * from them. The selection is of the page shown, and is cleared when another page is read.
  */
 export function DataTable<Data, Row>({
-  label, testId, result, list, columns, rowKey, rowLabel, rowProps, search, filters, actions, bulk, empty = 'Nothing matches.', what,
+  label, testId, result, list, columns, rowKey, rowLabel, rowProps, search, filters, actions, bulk, empty = 'Nothing matches.', what, pageParam = 'page',
 }: {
   /** The table's accessible name. */
   label: string;
@@ -120,8 +120,10 @@ export function DataTable<Data, Row>({
   bulk?: (selection: Selection<Row>) => ReactNode;
   empty?: string;
   what?: string;
+  /** The page's parameter in the address: a second table on one screen keeps its own (`rpage`). */
+  pageParam?: string;
 }) {
-  const [, setPage] = usePageParam();
+  const [, setPage] = usePageParam(pageParam);
   const [sort, setSort] = useSortParam();
   const [outcome, setOutcome] = useState<string | null>(null);
   return (
