@@ -45,6 +45,7 @@ import { Migration20261204100000MediaAssets } from './Migration20261204100000Med
 import { Migration20261204200000OutgoingMail } from './Migration20261204200000OutgoingMail.js';
 import { Migration20261204000000StaffInvitations } from './Migration20261204000000StaffInvitations.js';
 import { Migration20261204300000ShopListSorts } from './Migration20261204300000ShopListSorts.js';
+import { Migration20261204400000PlatformListSorts } from './Migration20261204400000PlatformListSorts.js';
 
 /**
  * Every migration, in order. Listed explicitly so that the compiled server and the ts-jest suite load
@@ -97,4 +98,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261204100000MediaAssets', class: Migration20261204100000MediaAssets },
   { name: 'Migration20261204200000OutgoingMail', class: Migration20261204200000OutgoingMail },
   { name: 'Migration20261204300000ShopListSorts', class: Migration20261204300000ShopListSorts },
+  { name: 'Migration20261204400000PlatformListSorts', class: Migration20261204400000PlatformListSorts },
 ];

@@ -74,9 +74,25 @@ it('searches by order id, customer id or email, shop and status, newest first an
   expect(ids(all).slice(0, 2)).toEqual([theirs.id, s.pending.id]);
 });
 
+it('sorts by total both ways, or oldest first, the same over both doors', async () => {
+  const { shop, product } = await shopWithProduct(t, [{ price: 1000, stock: 20 }]);
+  const customer = await newCustomer(t, FUNDS);
+  // Placed out of total order: 2,000, then 1,000, then 3,000.
+  const [two, one, three] = [await placeOrder(t, customer.token, product.skuIds[0], 2), await placeOrder(t, customer.token, product.skuIds[0], 1), await placeOrder(t, customer.token, product.skuIds[0], 3)];
+  const sorted = async (sort: string) => ids(await search(`customer_id=${customer.id}${sort ? `&sort=${sort}` : ''}`));
+  expect(await sorted('')).toEqual([three.id, one.id, two.id]);
+  expect(await sorted('oldest')).toEqual([two.id, one.id, three.id]);
+  expect(await sorted('total_asc')).toEqual([one.id, two.id, three.id]);
+  expect(await sorted('total_desc')).toEqual([three.id, two.id, one.id]);
+  // With the shop's own filter too (its index within one shop).
+  expect(ids(await search(`shop_id=${shop.id}&sort=total_asc`))).toEqual([one.id, two.id, three.id]);
+  const res = await t.gql(`query($c: Int) { adminOrders(customerId: $c, sort: TOTAL_ASC) { items { order { id total } } } }`, { c: customer.id }, admin.token);
+  expect(res.data.adminOrders.items.map((i: { order: { id: number } }) => i.order.id)).toEqual([one.id, two.id, three.id]);
+});
+
 it('answers bad input and wrong callers clearly, never a 500', async () => {
   const customer = await newCustomer(t);
-  for (const query of ['status=lost', 'order_id=abc', 'customer_id=0', 'customer_email=not-an-email', 'page_size=101']) {
+  for (const query of ['status=lost', 'order_id=abc', 'customer_id=0', 'customer_email=not-an-email', 'page_size=101', 'sort=cheapest', 'sort=name_asc']) {
     const res = await search(query);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_FAILED');

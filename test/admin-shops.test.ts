@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from './support/harness.js';
-import { newAdmin, newCustomer, newOperator, type TestUser } from './support/fixtures.js';
+import { newAdmin, newCustomer, newOperator, newShop, type TestUser } from './support/fixtures.js';
 import { payOk, placeOrder, shopWithProduct } from './support/shopping.js';
 
 /**
@@ -60,8 +60,26 @@ it('filters by state and by part of the name or slug, newest first and paged', a
   expect((await list('q=%25_%25')).body.items).toEqual([]);
 });
 
+it('sorts by name both ways, or oldest first, the same over both doors', async () => {
+  const tag = `sorted${Date.now().toString(36)}`;
+  // Made out of name order, so each order below differs from the others.
+  const made = [await newShop(t, { name: `${tag} Birch` }), await newShop(t, { name: `${tag} Aspen` }), await newShop(t, { name: `${tag} Cedar` })];
+  const names = async (sort: string) => (await list(`q=${tag}${sort ? `&sort=${sort}` : ''}`)).body.items.map((s: { name: string }) => s.name.slice(tag.length + 1));
+  expect(await names('')).toEqual(['Cedar', 'Aspen', 'Birch']);
+  expect(await names('newest')).toEqual(['Cedar', 'Aspen', 'Birch']);
+  expect(await names('oldest')).toEqual(['Birch', 'Aspen', 'Cedar']);
+  expect(await names('name_asc')).toEqual(['Aspen', 'Birch', 'Cedar']);
+  expect(await names('name_desc')).toEqual(['Cedar', 'Birch', 'Aspen']);
+  // Paged in that order.
+  expect((await list(`q=${tag}&sort=name_asc&page_size=1&page=2`)).body).toMatchObject({ total: 3, items: [{ id: made[0].id }] });
+  const res = await t.gql(`query($q: String) { adminShops(q: $q, sort: NAME_DESC) { items { id } } }`, { q: tag }, admin.token);
+  expect(res.data.adminShops.items).toEqual([made[2], made[0], made[1]].map((s) => ({ id: s.id })));
+  const bad = await t.gql(`{ adminShops(sort: PRICE_ASC) { total } }`, undefined, admin.token);
+  expect(bad.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+});
+
 it('answers bad input and wrong callers clearly, never a 500', async () => {
-  for (const query of ['status=open', 'page_size=0', `q=${'x'.repeat(201)}`]) {
+  for (const query of ['status=open', 'page_size=0', `q=${'x'.repeat(201)}`, 'sort=price_asc']) {
     const res = await list(query);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_FAILED');

@@ -269,6 +269,60 @@ describe('reading the log', () => {
     expect((await t.api('GET', '/api/admin/audit-entries', { token: operator.token })).status).toBe(403);
   });
 
+  it('names each target in the same read: a product, its SKU, an order, a shop, an account; none once the row is gone', async () => {
+    const named = await newShop(t);
+    const member = await newOperator(t, named.id);
+    const category = await newCategory(t);
+    const upserted = await call('PUT', '/api/merchant/products', member.token, {
+      name: 'Cedar Box', description: 'Boxed', image_url: 'https://img.test/cedar.jpg', category_id: category.id, skus: [{ name: 'Large', price: 1000, stock: 3 }],
+    });
+    expect(upserted.status).toBeLessThan(300);
+    // The shop's own member reads the same name.
+    const own = await t.gql(`{ auditEntries(targetType: "Product", targetId: "${upserted.body.id}") { items { targetName } } }`, undefined, member.token);
+    expect([...new Set(own.data.auditEntries.items.map((e: { targetName: string }) => e.targetName))]).toEqual(['Cedar Box']);
+    const coupon = await call('POST', '/api/merchant/coupon-templates', member.token, { ...couponBody, name: 'Gone soon' });
+    expect((await call('DELETE', `/api/merchant/coupon-templates/${coupon.body.id}`, member.token)).status).toBe(204);
+    // An order, shipped by the shop: named by its number and its customer.
+    const sold = await newProduct(t, { shopId: named.id, categoryId: category.id, skus: [{ price: 1000, stock: 5 }] });
+    const buyer = await newCustomer(t, { available: 100_000, points: 0 });
+    await addToCart(t, buyer.token, sold.skuIds[0], 1);
+    const [order] = await checkoutOk(t, buyer.token);
+    await payOk(t, buyer.token, order.id);
+    const shipped = await call('POST', `/api/merchant/orders/${order.id}/shipments`, member.token, { company_code: 'sf', tracking_number: 'SF-NAMES' });
+    expect(shipped.status).toBeLessThan(300);
+    expect((await call('POST', `/api/admin/shops/${named.id}/suspend`, admin.token, { reason: 'Naming' })).status).toBe(200);
+    const [{ display_name: buyerName }] = await t.sql<{ display_name: string }>('select display_name from app_user where id = ?', [buyer.id]);
+
+    const read = await t.api('GET', `/api/admin/audit-entries?shop_id=${named.id}&page_size=100`, { token: admin.token });
+    expect(read.status).toBe(200);
+    const items: { target_type: string; target_id: string; target_name: string | null }[] = read.body.items;
+    const namesOf = (type: string) => [...new Set(items.filter((e) => e.target_type === type).map((e) => e.target_name))];
+    // Cedar Box, and the product sold (held by the suspension): each by its own name.
+    const products = await t.sql<{ id: string; name: string }>('select id::text as id, name from product where shop_id = ?', [named.id]);
+    expect(items.filter((e) => e.target_type === 'Product').map((e) => [e.target_id, e.target_name])).toEqual(
+      items.filter((e) => e.target_type === 'Product').map((e) => [e.target_id, products.find((p) => p.id === e.target_id)?.name]),
+    );
+    expect(namesOf('Product')).toContain('Cedar Box');
+    expect(namesOf('Sku')).toEqual(['Cedar Box · Large']);
+    expect(namesOf('Shipment')).toEqual([`Order #${order.id}, ${buyerName}`]);
+    expect(namesOf('Shop')).toEqual([named.name]);
+    // The template is deleted: its entries keep its type and id, and name nothing.
+    expect(namesOf('CouponTemplate')).toEqual([null]);
+    expect(items.filter((e) => e.target_type === 'CouponTemplate').map((e) => e.target_id)).toContain(String(coupon.body.id));
+
+    // A platform row: an account, by its display name.
+    const customer = await newCustomer(t);
+    expect((await call('POST', `/api/admin/customers/${customer.id}/disable`, admin.token, { reason: 'Chargebacks' })).status).toBeLessThan(300);
+    const [{ display_name: customerName }] = await t.sql<{ display_name: string }>('select display_name from app_user where id = ?', [customer.id]);
+    const account = await t.api('GET', `/api/admin/audit-entries?target_type=User&target_id=${customer.id}`, { token: admin.token });
+    expect(account.body.items[0]).toMatchObject({ target_type: 'User', target_name: customerName, shop_id: null });
+
+    // The same names over GraphQL.
+    const gql = await t.gql(`query($shop: Int) { auditEntries(shopId: $shop, pageSize: 100) { items { targetType targetId targetName } } }`, { shop: named.id }, admin.token);
+    expect(gql.errors).toBeUndefined();
+    expect(gql.data.auditEntries.items).toEqual(items.map((e) => ({ targetType: e.target_type, targetId: e.target_id, targetName: e.target_name })));
+  });
+
   it('refuses customers and anonymous callers, and bad filters clearly', async () => {
     const customer = await newCustomer(t);
     expect((await t.api('GET', '/api/admin/audit-entries', { token: customer.token })).status).toBe(403);

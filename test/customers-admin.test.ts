@@ -61,9 +61,28 @@ describe('searching', () => {
     expect(active.body.items.map((c: { id: number }) => c.id)).not.toContain(made[1].id);
   });
 
+  it('sorts by display name both ways, or oldest first, the same over both doors', async () => {
+    const tag = `sorted${Date.now().toString(36)}`;
+    const made: TestUser[] = [];
+    // Made out of name order, so each order below differs from the others.
+    for (const name of ['Birch', 'Aspen', 'Cedar']) {
+      const customer = await newCustomer(t);
+      await t.sql('update app_user set display_name = ? where id = ?', [`${tag} ${name}`, customer.id]);
+      made.push(customer);
+    }
+    const idsBy = async (sort: string) => (await t.api('GET', `/api/admin/customers?q=${tag}${sort ? `&sort=${sort}` : ''}`, { token: admin.token })).body.items.map((c: { id: number }) => c.id);
+    const [birch, aspen, cedar] = made.map((c) => c.id);
+    expect(await idsBy('')).toEqual([cedar, aspen, birch]);
+    expect(await idsBy('oldest')).toEqual([birch, aspen, cedar]);
+    expect(await idsBy('name_asc')).toEqual([aspen, birch, cedar]);
+    expect(await idsBy('name_desc')).toEqual([cedar, birch, aspen]);
+    const res = await t.gql(`query($q: String) { customers(q: $q, sort: NAME_ASC) { items { id displayName } } }`, { q: tag }, admin.token);
+    expect(res.data.customers.items.map((c: { displayName: string }) => c.displayName)).toEqual([`${tag} Aspen`, `${tag} Birch`, `${tag} Cedar`]);
+  });
+
   it('answers bad input and wrong callers clearly, never a 500', async () => {
     const customer = await newCustomer(t);
-    for (const query of ['state=gone', 'page_size=1000', `q=${'x'.repeat(201)}`, 'page=0']) {
+    for (const query of ['state=gone', 'page_size=1000', `q=${'x'.repeat(201)}`, 'page=0', 'sort=email', 'sort=total_asc']) {
       const res = await t.api('GET', `/api/admin/customers?${query}`, { token: admin.token });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_FAILED');

@@ -9,6 +9,7 @@ vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_T
 /**
  * Issue 41 item 5 in the consoles, in Chromium: an admin reads the audit log and filters it by
  * operation and by shop; a shop's operator reads their own shop's entries and never another's.
+ * Issue 44: shops, actors and targets by name, each narrowing the log when clicked.
  */
 let t: TestApp;
 let browser: Browser;
@@ -80,13 +81,26 @@ it('an admin reads the log and filters it by operation and by shop; an operator 
   await page.getByRole('button', { name: 'Every shop' }).click();
   await page.getByRole('button', { name: 'Everyone' }).click();
   await page.getByTestId('audit-entry').filter({ hasText: 'Spring five → Spring six' }).waitFor();
+
+  // Targets by name, type and id beside: the suspended shop, the coupon by its name now.
+  await first.getByText(`(Shop #${other.id})`).waitFor();
+  const renamed = page.getByTestId('audit-entry').filter({ hasText: 'Spring five → Spring six' });
+  await renamed.getByText(`(CouponTemplate #${mine.body.id})`).waitFor();
+  // Its name narrows the log to that row's history: created, then renamed.
+  await renamed.getByRole('button', { name: 'Spring six', exact: true }).click();
+  await page.waitForURL(new RegExp(`targetId=${mine.body.id}`));
+  await expect.poll(() => page.getByTestId('audit-entry').allInnerTexts(), { timeout: WAIT_TIMEOUT_MS }).toEqual([
+    expect.stringContaining('updateCouponTemplate'),
+    expect.stringContaining('createCouponTemplate'),
+  ]);
+  expect(await filters.getByLabel('Target id').inputValue()).toBe(String(mine.body.id));
   expect(ctx.problems).toEqual([]);
 
   // The shop's operator: their own shop's entries, nothing of the other shop.
   const shopSide = await signedIn(operator);
   await shopSide.page.goto('/merchant');
   await shopSide.page.getByRole('navigation', { name: /console/ }).getByRole('link', { name: 'Audit log', exact: true }).click();
-  await shopSide.page.getByTestId('audit-entry').filter({ hasText: 'Spring five → Spring six' }).waitFor();
+  await shopSide.page.getByTestId('audit-entry').filter({ hasText: 'Spring five → Spring six' }).getByRole('button', { name: 'Spring six', exact: true }).waitFor();
   expect(await shopSide.page.getByTestId('audit-entry').filter({ hasText: 'Elsewhere' }).count()).toBe(0);
   expect(await shopSide.page.getByTestId('audit-entry').filter({ hasText: 'suspendShop' }).count()).toBe(0);
   await expect(shopSide.page.getByLabel('Shop id').count()).resolves.toBe(0);

@@ -133,6 +133,30 @@ describe('the coupon template form', () => {
   });
 });
 
+describe("the shop's promotion tables", () => {
+  it('disable exactly the coupon templates selected, and narrow to a status on the server', async () => {
+    const body = (name: string) => ({ name, discount_kind: 'fixed', amount_off: 500, min_order_amount: 3000, valid_days: 7, claim_stock: 50 });
+    const ids: Record<string, number> = {};
+    for (const name of ['Spring one', 'Spring two', 'Spring three']) ids[name] = (await t.api('POST', '/api/merchant/coupon-templates', { token: operator.token, body: body(name) })).body.id;
+    const { page, mutations } = await openConsole('/merchant/coupons');
+    const table = page.getByTestId('coupon-template-table');
+    await table.getByLabel('Select Spring two').waitFor();
+    await table.getByLabel('Select Spring one').check();
+    await table.getByLabel('Select Spring three').check();
+    const bulk = page.getByRole('group', { name: 'Selected coupon templates' });
+    await bulk.getByRole('button', { name: 'Disable' }).click();
+    await bulk.getByRole('button', { name: 'Yes, disable' }).click();
+    await page.getByTestId('bulk-outcome').getByText('2 disabled.').waitFor();
+    expect(mutations).toEqual(['ConsoleDisableCouponTemplate', 'ConsoleDisableCouponTemplate']);
+    const status = async (name: string) => (await t.sql<{ status: string }>('select status from coupon_template where id = ?', [ids[name]]))[0].status;
+    expect([await status('Spring one'), await status('Spring two'), await status('Spring three')]).toEqual(['disabled', 'active', 'disabled']);
+    await page.getByLabel('Status').selectOption('DISABLED');
+    await page.waitForURL(/status=DISABLED/);
+    const names = () => table.locator('tbody tr td:nth-child(2)').allInnerTexts();
+    await expect.poll(async () => (await names()).sort()).toEqual(['Spring one', 'Spring three']);
+  });
+});
+
 describe('the product table', () => {
   it('sorts by a column, both ways, kept in the address', async () => {
     const { page } = await openConsole('/merchant/products');
@@ -234,6 +258,89 @@ describe("the platform's order table", () => {
     await page.getByRole('button', { name: 'Every shop' }).click();
     await expect.poll(() => rows.count()).toBe(2);
     await rows.filter({ hasText: `#${foreign.id}` }).waitFor();
+  });
+});
+
+describe("the platform's tables", () => {
+  it('sort shops and customers by name and every shop\'s orders by total, each column both ways, kept in the address', async () => {
+    const admin = await newAdmin(t);
+    const tag = `Sorted${Date.now().toString(36)}`;
+    // Made out of name order: newest first (no sort) differs from both name orders.
+    for (const name of ['Birch', 'Aspen', 'Cedar']) await newShop(t, { name: `${tag} ${name}` });
+    const customers: TestUser[] = [];
+    for (const name of ['Birch', 'Aspen', 'Cedar']) {
+      const customer = await newCustomer(t, { available: 1_000_000, points: 0 });
+      await t.sql('update app_user set display_name = ? where id = ?', [`${tag} ${name}`, customer.id]);
+      customers.push(customer);
+    }
+    const { page } = await pages.open(DESKTOP, await sessionFor(t, admin.email, PASSWORD));
+    const firstCells = (table: string) => page.getByRole('table', { name: table }).locator('tbody tr td:first-child').allInnerTexts();
+    const names = async (table: string) => (await firstCells(table)).map((cell) => cell.match(new RegExp(`${tag} (\\w+)`))?.[1]);
+
+    await page.goto(`/admin/shops?q=${tag}`);
+    await expect.poll(() => names('Shops')).toEqual(['Cedar', 'Aspen', 'Birch']);
+    await page.getByRole('button', { name: 'Shop', exact: true }).click();
+    await page.waitForURL(/sort=NAME_ASC/);
+    await expect.poll(() => names('Shops')).toEqual(['Aspen', 'Birch', 'Cedar']);
+    expect(await page.getByRole('columnheader', { name: 'Shop' }).getAttribute('aria-sort')).toBe('ascending');
+    await page.getByRole('button', { name: 'Shop', exact: true }).click();
+    await expect.poll(() => names('Shops')).toEqual(['Cedar', 'Birch', 'Aspen']);
+
+    await page.goto(`/admin/customers?q=${tag}`);
+    await expect.poll(() => names('Customers')).toEqual(['Cedar', 'Aspen', 'Birch']);
+    await page.getByRole('button', { name: 'Customer', exact: true }).click();
+    await page.waitForURL(/sort=NAME_ASC/);
+    await expect.poll(() => names('Customers')).toEqual(['Aspen', 'Birch', 'Cedar']);
+    await page.getByRole('button', { name: 'Since' }).click();
+    await page.waitForURL(/sort=OLDEST/);
+    await expect.poll(() => names('Customers')).toEqual(['Birch', 'Aspen', 'Cedar']);
+
+    // One customer's orders, placed out of total order: 3,000, 500, then 2,000 minor units.
+    const [{ token, email }] = customers;
+    const { product } = await shopWithProduct(t, [{ price: 3000, stock: 5 }, { price: 500, stock: 5 }, { price: 2000, stock: 5 }]);
+    const placed = [];
+    for (const skuId of product.skuIds) placed.push(await placeOrder(t, token, skuId, 1));
+    await page.goto(`/admin/orders?email=${encodeURIComponent(email)}`);
+    const orderIds = async () => (await page.getByTestId('admin-order-row').locator('td:first-child').allInnerTexts()).map((cell) => Number(cell.match(/#(\d+)/)?.[1]));
+    await expect.poll(orderIds).toEqual([placed[2].id, placed[1].id, placed[0].id]);
+    await page.getByRole('button', { name: 'Total', exact: true }).click();
+    await page.waitForURL(/sort=TOTAL_ASC/);
+    await expect.poll(orderIds).toEqual([placed[1].id, placed[2].id, placed[0].id]);
+    await page.reload();
+    await expect.poll(orderIds).toEqual([placed[1].id, placed[2].id, placed[0].id]);
+  });
+});
+
+describe("the points mall's redemptions", () => {
+  it('are one table, each named by its product and customer, and exactly the selected are marked sent', async () => {
+    const admin = await newAdmin(t);
+    const made = await t.api('POST', '/api/admin/points/products', { token: admin.token, body: { name: 'Tea Tin', points_price: 100, stock: 10, published: true } });
+    expect(made.status).toBe(201);
+    const address = { recipient: 'Li Lei', phone: '+86 138 0000 0000', region: 'CN-GD', address: '1 Binhai Road, Nanshan, Shenzhen' };
+    const redeemed: { id: number; name: string }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const customer = await newCustomer(t, { available: 0, points: 1_000 });
+      const res = await t.api('POST', `/api/points/products/${made.body.id}/redeem`, { token: customer.token, body: { quantity: 1, shipping_address: address } });
+      expect(res.status).toBe(201);
+      const [{ display_name: name }] = await t.sql<{ display_name: string }>('select display_name from app_user where id = ?', [customer.id]);
+      redeemed.push({ id: res.body.id, name: `Tea Tin for ${name} (#${res.body.id})` });
+    }
+    const { page } = await pages.open(DESKTOP, await sessionFor(t, admin.email, PASSWORD));
+    await page.goto('/admin/points');
+    const table = page.getByTestId('redemption-table');
+    for (const r of redeemed) await table.getByLabel(`Select ${r.name}`).waitFor();
+    await table.getByLabel(`Select ${redeemed[0].name}`).check();
+    await table.getByLabel(`Select ${redeemed[2].name}`).check();
+    const bulk = page.getByRole('group', { name: 'Selected redemptions to send' });
+    await bulk.getByText('2 selected').waitFor();
+    await bulk.getByRole('button', { name: 'Mark sent' }).click();
+    await bulk.getByRole('button', { name: 'Yes, mark sent' }).click();
+    await page.getByTestId('bulk-outcome').getByText('2 marked sent.').waitFor();
+    const status = async (id: number) => (await t.sql<{ status: string }>('select status from redemption where id = ?', [id]))[0].status;
+    expect([await status(redeemed[0].id), await status(redeemed[1].id), await status(redeemed[2].id)]).toEqual(['fulfilled', 'pending_fulfillment', 'fulfilled']);
+    // Sent, they leave the list of those to send; the one left stays.
+    await table.locator(`[data-redemption-id="${redeemed[0].id}"]`).waitFor({ state: 'detached' });
+    await table.locator(`[data-redemption-id="${redeemed[1].id}"]`).waitFor();
   });
 });
 

@@ -42,6 +42,8 @@ export type CancelReason = (typeof CANCEL_REASONS)[number];
 @Index({ properties: ['shop', 'id'] })
 // The shop's orders sorted by total (the shop console's table), ties by id.
 @Index({ name: 'shop_order_shop_total_idx', properties: ['shop', 'total', 'id'] })
+// Every shop's orders sorted by total (the platform console's table), ties by id.
+@Index({ name: 'shop_order_total_idx', properties: ['total', 'id'] })
 // Stats count a customer's orders by state.
 @Index({ name: 'shop_order_customer_status_idx', properties: ['customer', 'status'] })
 // Unpaid orders are found by the payment-window sweep.

@@ -1,4 +1,4 @@
-import { Entity, PrimaryKey, Property, Enum, Check } from '@mikro-orm/decorators/legacy';
+import { Entity, PrimaryKey, Property, Enum, Check, Index } from '@mikro-orm/decorators/legacy';
 import { EntityName, type Opt } from '@mikro-orm/core';
 
 /**
@@ -23,6 +23,8 @@ export enum PlatformRole {
 
 @Entity({ tableName: 'app_user' })
 @Check({ name: 'app_user_staff_has_platform_role', expression: "(role = 'platform_admin') = (platform_role is not null)" })
+// The platform's customers sorted by name (the platform console's table), ties by id.
+@Index({ name: 'app_user_customer_name_idx', properties: ['displayName', 'id'], where: "role = 'customer'" })
 @Check({ name: 'app_user_disabled_has_reason', expression: '(disabled_at is null) = (disabled_reason is null)' })
 export class User {
   declare [EntityName]?: 'User';

@@ -40,6 +40,19 @@ export const pageOf = <T>(items: T[], request: PageRequest, total: number): Page
   total,
 });
 
+/**
+ * A list read newest or oldest first (by id) or by its name (ties by id), each in an index's order:
+ * the platform's shops (shop_name_id_idx) and customers (app_user_customer_name_idx).
+ */
+export const NameSort = { Newest: 'newest', Oldest: 'oldest', NameAsc: 'name_asc', NameDesc: 'name_desc' } as const;
+export type NameSort = (typeof NameSort)[keyof typeof NameSort];
+
+/** `idPage`'s order for a `NameSort` (newest first when left out), the name being `column` (`Shop.name`). */
+export function nameSortOrder(sort: NameSort | undefined, column: string): { by?: string; direction: 'asc' | 'desc' } {
+  if (sort === NameSort.NameAsc || sort === NameSort.NameDesc) return { by: column, direction: sort === NameSort.NameAsc ? 'asc' : 'desc' };
+  return { direction: sort === NameSort.Oldest ? 'asc' : 'desc' };
+}
+
 /** Tables keyed by a serial `id`. */
 type Keyed = { [T in keyof Database]: Database[T] extends { id: number } ? T : never }[keyof Database];
 

@@ -6,7 +6,8 @@ import { Refund } from './after-sale.types.js';
 import { PageArgs, PageType } from './page.types.js';
 import { objectType } from './object-type.js';
 import { OrderCustomerView } from '../../services/platform/admin-orders.service.js';
-import { OrderStatusEnum } from './enums.js';
+import type { ShopOrderSort } from '../../services/orders/order.service.js';
+import { OrderStatusEnum, ShopOrderSortEnum } from './enums.js';
 
 // Made from the platform service's view schema (object-type.ts).
 export const OrderCustomer = objectType('OrderCustomer', OrderCustomerView);
@@ -30,4 +31,5 @@ export class AdminOrderListArgs extends PageArgs {
   @Field(() => String, { nullable: true, description: "The customer's email, exactly (case-insensitive)" }) customerEmail?: string | null;
   @Field(() => Int, { nullable: true }) shopId?: number | null;
   @Field(() => OrderStatusEnum, { nullable: true }) status?: OrderStatus | null;
+  @Field(() => ShopOrderSortEnum, { nullable: true, description: 'Default: newest first' }) sort?: ShopOrderSort | null;
 }

@@ -22,6 +22,7 @@ export class AuditEntry {
   @Field({ description: 'The operation, by its field name in this schema (the same through REST)' }) operation!: string;
   @Field({ description: 'The changed row\'s type (`Product`)' }) targetType!: string;
   @Field({ description: 'The changed row\'s id, as text' }) targetId!: string;
+  @Field(() => String, { nullable: true, description: "The changed row's name (a product's, a shop's, a user's; a SKU's product and SKU, an order's number and customer); null when the row is gone or its type has none" }) targetName!: string | null;
   @Field(() => AuditActionEnum) action!: AuditAction;
   @Field(() => [AuditFieldChange], { description: 'The fields the write changed: every field of a created or deleted row' }) changes!: AuditFieldChange[];
   @Field({ description: 'The request\'s id (`X-Request-Id`)' }) requestId!: string;

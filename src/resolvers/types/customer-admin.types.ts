@@ -4,7 +4,8 @@ import { CustomerView, disableCustomerRefusals, enableCustomerRefusals } from '.
 import { objectType } from './object-type.js';
 import { PageArgs, PageType } from './page.types.js';
 import { PayloadType } from './payload.types.js';
-import { CustomerStateEnum } from './enums.js';
+import type { NameSort } from '../../shared/pagination.js';
+import { CustomerStateEnum, NameSortEnum } from './enums.js';
 
 // Made from the customer service's view schema (object-type.ts).
 export const Customer = objectType('Customer', CustomerView);
@@ -17,6 +18,7 @@ export class CustomerPage extends PageType(Customer) {}
 export class CustomerListArgs extends PageArgs {
   @Field(() => String, { nullable: true, description: 'Part of the email or the display name, or an account id' }) q?: string | null;
   @Field(() => CustomerStateEnum, { nullable: true }) state?: CustomerState | null;
+  @Field(() => NameSortEnum, { nullable: true, description: 'Default: newest first' }) sort?: NameSort | null;
 }
 
 @InputType()

@@ -33,6 +33,7 @@ import { LEDGER_REASONS } from '../../services/accounts/ledger.service.js';
 import { PAYMENT_DEVICES, type PaymentDevice } from '../../services/payments/provider.js';
 import { AUDIT_ACTIONS } from '../../entities/audit-entry.entity.js';
 import { Permission } from '../../shared/permissions.js';
+import { NameSort } from '../../shared/pagination.js';
 import type { z } from '../../shared/validate.js';
 
 
@@ -123,7 +124,8 @@ export const ProductSortEnum = schemaEnum(ProductSort, 'ProductSort', 'Sort key 
 });
 export const SortOrderEnum = schemaEnum(SortOrder, 'SortOrder');
 export const MerchantProductSortEnum = schemaEnum(MerchantProductSort, 'MerchantProductSort', "The order of the shop's own product list: newest or oldest first, by name, or by lowest SKU price; ties by id");
-export const ShopOrderSortEnum = schemaEnum(ShopOrderSort, 'ShopOrderSort', "The order of the shop's order list: newest or oldest first, or by total; ties by id");
+export const ShopOrderSortEnum = schemaEnum(ShopOrderSort, 'ShopOrderSort', "The order of an order list (the shop's, or every shop's for the platform): newest or oldest first, or by total; ties by id");
+export const NameSortEnum = schemaEnum(NameSort, 'NameSort', "The order of the platform's shop and customer lists: newest or oldest first, or by name; ties by id");
 export const OrderStatusEnum = schemaEnum(
   OrderStatus,
   'OrderStatus',

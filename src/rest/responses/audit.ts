@@ -23,6 +23,7 @@ export const AuditEntry = named(
     operation: z.string().describe('The operation, by its GraphQL field name (the same through REST)'),
     targetType: z.string().describe('The changed row\'s type (`Product`)'),
     targetId: z.string().describe('The changed row\'s id, as text'),
+    targetName: z.string().nullable().describe("The changed row's name (a product's, a shop's, a user's; a SKU's product and SKU, an order's number and customer); null when the row is gone or its type has none"),
     action: z.enum(AUDIT_ACTIONS),
     changes: z.array(AuditFieldChange).describe('The fields the write changed: every field of a created or deleted row'),
     requestId: z.string().describe('The request\'s id (`X-Request-Id`)'),

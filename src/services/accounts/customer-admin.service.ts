@@ -8,7 +8,7 @@ import { requirePlatformPermission } from '../../shared/guards.js';
 import { Permission } from '../../shared/permissions.js';
 import { inTransaction } from '../../shared/transaction.js';
 import { id, NOT_BLANK, parseInput, z } from '../../shared/validate.js';
-import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
+import { idPage, NameSort, nameSortOrder, pageFields, pageOf, type Page } from '../../shared/pagination.js';
 import { containsPattern, opt } from '../../shared/values.js';
 import { auditedWrite } from '../../shared/audit.js';
 import { count, id as viewId, timestamp } from '../../shared/view-fields.js';
@@ -31,6 +31,8 @@ export const CustomerListInput = z.object({
   /** Part of the email or the display name, or an account id. */
   q: z.string().trim().max(200).optional(),
   state: z.enum(CustomerState).optional(),
+  /** The table's order: newest first when left out, or by display name (app_user_customer_name_idx). */
+  sort: z.enum(NameSort).optional(),
 });
 const CustomerRef = z.strictObject({ customerId: id });
 export const DisableCustomerInput = CustomerRef.extend({ reason: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(500) });
@@ -86,10 +88,10 @@ async function customerViews(ctx: ServiceContext, ids: number[]): Promise<Custom
   return ids.map((i) => byId.get(i)).filter((c): c is CustomerView => c !== undefined);
 }
 
-/** Customers, newest first: by part of the email or name (case-insensitive) or by id, and by state. */
+/** Customers, newest first unless `sort` says otherwise: by part of the email or name (case-insensitive) or by id, and by state. */
 export async function listCustomers(ctx: ServiceContext, input: unknown): Promise<Page<CustomerView>> {
   requirePlatformPermission(ctx, Permission.PlatformCustomersRead);
-  const { q, state, ...paging } = parseInput(CustomerListInput, input ?? {});
+  const { q, state, sort, ...paging } = parseInput(CustomerListInput, input ?? {});
   let rows = typedSql(ctx.em).selectFrom('User').where('role', '=', Role.Customer);
   if (q) {
     const pattern = containsPattern(q);
@@ -97,7 +99,8 @@ export async function listCustomers(ctx: ServiceContext, input: unknown): Promis
     rows = rows.where((eb) => eb.or([eb('email', 'ilike', pattern), eb('displayName', 'ilike', pattern), ...(asId === null ? [] : [eb('id', '=', asId)])]));
   }
   if (state) rows = rows.where('disabledAt', state === CustomerState.Disabled ? 'is not' : 'is', null);
-  const { ids, total } = await idPage(rows, paging, 'desc');
+  const { by, direction } = nameSortOrder(sort, 'User.displayName');
+  const { ids, total } = await idPage(rows, paging, direction, by);
   return pageOf(await customerViews(ctx, ids), paging, total);
 }
 

@@ -15,10 +15,14 @@ import { refusals } from '../../error-codes.js';
 
 export const ListInput = z.object({ ...pageFields, status: z.enum(OrderStatus).optional() });
 
-/** The orders of the shop console's order table, each an index's order within one shop (shop_order_shop_id_id_index, shop_order_shop_total_idx), ties by id. */
+/**
+ * The orders of the consoles' order tables, each an index's order within one shop
+ * (shop_order_shop_id_id_index, shop_order_shop_total_idx) or across every shop (the key,
+ * shop_order_total_idx), ties by id.
+ */
 export const ShopOrderSort = { Newest: 'newest', Oldest: 'oldest', TotalAsc: 'total_asc', TotalDesc: 'total_desc' } as const;
 export type ShopOrderSort = (typeof ShopOrderSort)[keyof typeof ShopOrderSort];
-const ORDER_SORTS: Record<ShopOrderSort, { by?: 'Order.total'; direction: 'asc' | 'desc' }> = {
+export const ORDER_SORTS: Record<ShopOrderSort, { by?: 'Order.total'; direction: 'asc' | 'desc' }> = {
   newest: { direction: 'desc' },
   oldest: { direction: 'asc' },
   total_asc: { by: 'Order.total', direction: 'asc' },

@@ -8,6 +8,7 @@ import { Permission } from '../../shared/permissions.js';
 import { emailAddress, id, parseInput, z } from '../../shared/validate.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
 import { orderViews, type OrderView } from '../orders/order-view.js';
+import { ORDER_SORTS, ShopOrderSort } from '../orders/order.service.js';
 import { orderPayments, type OrderPaymentView } from '../payments/order-payments.js';
 import { refundViews, type RefundView } from '../after-sale/refund-view.js';
 
@@ -26,6 +27,8 @@ export const AdminOrderListInput = z.object({
   customerEmail: emailAddress.optional(),
   shopId: id.optional(),
   status: z.enum(OrderStatus).optional(),
+  /** The table's order, as the shop's (newest first when left out). */
+  sort: z.enum(ShopOrderSort).optional(),
 });
 const OrderRef = z.strictObject({ orderId: id });
 
@@ -69,10 +72,10 @@ async function adminOrderViews(ctx: ServiceContext, ids: number[]): Promise<Admi
  */
 export const listAdminOrdersRefusals = refusals('NOT_FOUND');
 
-/** Every shop's orders, newest first, filtered by any of id, customer, shop and status (platform admin). */
+/** Every shop's orders, newest first unless `sort` says otherwise, filtered by any of id, customer, shop and status (platform admin). */
 export async function listAdminOrders(ctx: ServiceContext, input: unknown): Promise<Page<AdminOrderView>> {
   requirePlatformPermission(ctx, Permission.PlatformOrdersRead);
-  const { orderId, customerId, customerEmail, shopId, status, ...paging } = parseInput(AdminOrderListInput, input ?? {});
+  const { orderId, customerId, customerEmail, shopId, status, sort, ...paging } = parseInput(AdminOrderListInput, input ?? {});
   const db = typedSql(ctx.em);
   let orders = db.selectFrom('Order');
   if (orderId !== undefined) orders = orders.where('id', '=', orderId);
@@ -80,7 +83,8 @@ export async function listAdminOrders(ctx: ServiceContext, input: unknown): Prom
   if (customerEmail !== undefined) orders = orders.where('customer', 'in', db.selectFrom('User').select('id').where('email', '=', customerEmail));
   if (shopId !== undefined) orders = orders.where('shop', '=', shopId);
   if (status) orders = orders.where('status', '=', status);
-  const { ids, total } = await idPage(orders, paging, 'desc');
+  const { by, direction } = ORDER_SORTS[sort ?? ShopOrderSort.Newest];
+  const { ids, total } = await idPage(orders, paging, direction, by);
   return pageOf(await adminOrderViews(ctx, ids), paging, total);
 }
 

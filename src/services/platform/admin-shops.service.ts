@@ -7,7 +7,7 @@ import type { ServiceContext } from '../../shared/context.js';
 import { requirePlatformPermission } from '../../shared/guards.js';
 import { Permission } from '../../shared/permissions.js';
 import { parseInput, z } from '../../shared/validate.js';
-import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
+import { idPage, NameSort, nameSortOrder, pageFields, pageOf, type Page } from '../../shared/pagination.js';
 import { containsPattern, opt } from '../../shared/values.js';
 import type { AdminShopView } from './admin-shop-view.js';
 
@@ -24,6 +24,8 @@ export const AdminShopListInput = z.object({
   /** Part of the shop's name or slug. */
   q: z.string().trim().max(200).optional(),
   status: z.enum(ShopStatus).optional(),
+  /** The table's order: newest first when left out, or by name (shop_name_id_idx). */
+  sort: z.enum(NameSort).optional(),
 });
 
 const SHOP_BALANCES = [BalanceKind.ShopPending, BalanceKind.ShopAvailable, BalanceKind.ShopInTransit, BalanceKind.ShopDebt, BalanceKind.PlatformCommission];
@@ -77,13 +79,14 @@ async function adminShopViews(ctx: ServiceContext, ids: number[]): Promise<Admin
   return ids.map((i) => byId.get(i)).filter((s): s is AdminShopView => s !== undefined);
 }
 
-/** Every shop, newest first, whatever its state, by part of its name or slug and by state (platform admin). */
+/** Every shop, newest first unless `sort` says otherwise, whatever its state, by part of its name or slug and by state (platform admin). */
 export async function listAdminShops(ctx: ServiceContext, input: unknown): Promise<Page<AdminShopView>> {
   requirePlatformPermission(ctx, Permission.PlatformShopsRead);
-  const { q, status, ...paging } = parseInput(AdminShopListInput, input ?? {});
+  const { q, status, sort, ...paging } = parseInput(AdminShopListInput, input ?? {});
   let rows = typedSql(ctx.em).selectFrom('Shop');
   if (q) rows = rows.where((eb) => eb.or([eb('name', 'ilike', containsPattern(q)), eb('slug', 'ilike', containsPattern(q))]));
   if (status) rows = rows.where('status', '=', status);
-  const { ids, total } = await idPage(rows, paging, 'desc');
+  const { by, direction } = nameSortOrder(sort, 'Shop.name');
+  const { ids, total } = await idPage(rows, paging, direction, by);
   return pageOf(await adminShopViews(ctx, ids), paging, total);
 }

@@ -8,13 +8,15 @@ import { grantOfAny } from '../../shared/guards.js';
 import { Permission } from '../../shared/permissions.js';
 import { dateTime, id, NOT_BLANK, onceFieldsFit, parseInput, z } from '../../shared/validate.js';
 import { pageFields, pageFrom, pageWindow, type Page } from '../../shared/pagination.js';
+import { auditTargetName } from './audit-target-names.js';
 
 /**
  * Reading the audit log (issue 41, item 5; written by src/shared/audit.ts): platform admins read
  * every entry, a shop's member reads their own shop's (an entry of their shop may be an admin's: a
  * suspension, a ruling). Newest first, filtered by shop, actor, operation, target and time. The one
  * pagination shape of every list; `beforeId` reads on from the last entry seen without an offset
- * (a keyset), for an admin walking a long log.
+ * (a keyset), for an admin walking a long log. Shops, actors and targets are named in the same
+ * statement (a target by one scalar read of its key, computed only for the page's rows).
  */
 
 const text = (max: number) => z.string().trim().regex(NOT_BLANK, 'must not be blank').max(max);
@@ -65,6 +67,8 @@ export interface AuditEntryView {
   operation: string;
   targetType: string;
   targetId: string;
+  /** The changed row's name (audit-target-names.ts); null when the row is gone or has no name. */
+  targetName: string | null;
   action: AuditAction;
   changes: AuditFieldChange[];
   requestId: string;
@@ -105,7 +109,7 @@ export async function listAuditEntries(ctx: ServiceContext, input: unknown): Pro
       sql<string>`a.id::text`.as('id'),
       // Aliased one by one: the user has a `shopId` column too, and the join must not blur the two.
       'a.occurredAt as occurredAt', 'a.actorId as actorId', 'u.email as actorEmail', 'a.actorRole as actorRole', 'a.shopId as shopId', 's.name as shopName', 'a.operation as operation',
-      'a.targetType as targetType', 'a.targetId as targetId', 'a.action as action', 'a.before as before', 'a.after as after', 'a.requestId as requestId',
+      'a.targetType as targetType', 'a.targetId as targetId', auditTargetName(db).as('targetName'), 'a.action as action', 'a.before as before', 'a.after as after', 'a.requestId as requestId',
       sql<number>`(count(*) over ())::int`.as('total'),
     ])
     .orderBy(sql`a.id`, 'desc')
@@ -126,6 +130,7 @@ export async function listAuditEntries(ctx: ServiceContext, input: unknown): Pro
       operation: r.operation,
       targetType: r.targetType,
       targetId: r.targetId,
+      targetName: r.targetName,
       action: r.action,
       changes: changesOf(r.before as Record<string, unknown> | null, r.after as Record<string, unknown> | null),
       requestId: r.requestId,

@@ -35,6 +35,7 @@ const AuditEntries = graphql(`
         operation
         targetType
         targetId
+        targetName
         action
         requestId
         changes {
@@ -130,11 +131,21 @@ export function AuditLog({ platform }: { platform: boolean }) {
     setParams(next);
   };
 
+  /** Narrows the log to one row's history (its type and id, which the form shows), by its name in a row. */
+  const narrowToTarget = (entry: Entry) => {
+    const next = new URLSearchParams(params);
+    next.set('targetType', entry.targetType);
+    next.set('targetId', entry.targetId);
+    next.delete('page');
+    setParams(next);
+  };
+
   return (
     <>
       <h1>Audit log</h1>
       <p>{platform ? 'Every write of shop members and platform staff, newest first.' : "Your shop's writes, and the platform's writes on your shop, newest first."}</p>
-      <form onSubmit={filter} role="search" aria-label="Filter the audit log" className="audit-filters">
+      {/* Keyed by the address: a filter set by a click in a row (a target) shows in the form's fields too. */}
+      <form key={params.toString()} onSubmit={filter} role="search" aria-label="Filter the audit log" className="audit-filters">
         <Field label="Operation" name="audit-operation">
           {(props) => <input {...props} name="operation" placeholder="upsertProduct" defaultValue={value('operation')} />}
         </Field>
@@ -219,7 +230,15 @@ export function AuditLog({ platform }: { platform: boolean }) {
                         {e.operation} <small>({label(e.action)})</small>
                       </td>
                       <td>
-                        {e.targetType} #{e.targetId}
+                        <button type="button" className="link-button" title="Only this row's history" onClick={() => narrowToTarget(e)}>
+                          {e.targetName ?? `${e.targetType} #${e.targetId}`}
+                        </button>
+                        {e.targetName !== null ? (
+                          <small>
+                            {' '}
+                            ({e.targetType} #{e.targetId})
+                          </small>
+                        ) : null}
                       </td>
                       <td>
                         <Changes entry={e} />

@@ -54,6 +54,12 @@ export function useEachSelected<Row>({ rows, done }: Selection<Row>, name: (row:
 /** The sort a table's list is read in, from `?sort=` (empty: the API's default), and the setter the column headers use. */
 export const useSortParam = () => useFilterParam('sort');
 
+/** The address's sort when it is one of the list's `values` (its API enum), else null: the API's default order. */
+export function useSortOf<S extends string>(values: readonly S[]): S | null {
+  const [sort] = useSortParam();
+  return values.find((v) => v === sort) ?? null;
+}
+
 /** The server-side search box of a table: its words go to `?q=` (or `param`), and the list is read again from page 1. */
 function SearchBox({ label, param, what }: { label: string; param: string; what: string }) {
   const [value, setValue] = useFilterParam(param);
@@ -95,7 +101,7 @@ function Header<Row>({ column, sort, onSort }: { column: Column<Row>; sort: stri
  * from them. The selection is of the page shown, and is cleared when another page is read.
  */
 export function DataTable<Data, Row>({
-  label, testId, result, list, columns, rowKey, rowLabel, rowProps, search, filters, actions, bulk, empty = 'Nothing matches.', what,
+  label, testId, result, list, columns, rowKey, rowLabel, rowProps, search, filters, actions, bulk, empty = 'Nothing matches.', what, pageParam = 'page',
 }: {
   /** The table's accessible name. */
   label: string;
@@ -114,8 +120,10 @@ export function DataTable<Data, Row>({
   bulk?: (selection: Selection<Row>) => ReactNode;
   empty?: string;
   what?: string;
+  /** The page's parameter in the address: a second table on one screen keeps its own (`rpage`). */
+  pageParam?: string;
 }) {
-  const [, setPage] = usePageParam();
+  const [, setPage] = usePageParam(pageParam);
   const [sort, setSort] = useSortParam();
   const [outcome, setOutcome] = useState<string | null>(null);
   return (

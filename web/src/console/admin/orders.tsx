@@ -1,17 +1,19 @@
 import { type FormEvent } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
-import type { AdminOrdersQuery, OrderStatus } from '../gql/graphql';
+import type { AdminOrdersQuery, OrderStatus, ShopOrderSort } from '../gql/graphql';
 import { Money } from '../../money/currency-context';
 import { Field, StateSelect, label, text, useFilterParams, useListContext, usePageParam, when } from '../kit';
-import { DataTable, type Column } from '../data-table';
+import { DataTable, useSortOf, type Column } from '../data-table';
 
 const PAGE_SIZE = 20;
 const STATUSES: OrderStatus[] = ['PENDING_PAYMENT', 'AWAITING_GROUP', 'PAID', 'SHIPPED', 'DELIVERED', 'COMPLETED', 'CANCELLED'];
+/** The orders the list reads in (index-backed: by id or by total). */
+const SORTS: readonly ShopOrderSort[] = ['NEWEST', 'OLDEST', 'TOTAL_ASC', 'TOTAL_DESC'];
 
 const AdminOrders = graphql(`
-  query AdminOrders($orderId: Int, $customerEmail: String, $shopId: Int, $status: OrderStatus, $page: Int, $pageSize: Int) {
-    adminOrders(orderId: $orderId, customerEmail: $customerEmail, shopId: $shopId, status: $status, page: $page, pageSize: $pageSize) {
+  query AdminOrders($orderId: Int, $customerEmail: String, $shopId: Int, $status: OrderStatus, $sort: ShopOrderSort, $page: Int, $pageSize: Int) {
+    adminOrders(orderId: $orderId, customerEmail: $customerEmail, shopId: $shopId, status: $status, sort: $sort, page: $page, pageSize: $pageSize) {
       page
       pageSize
       total
@@ -93,7 +95,7 @@ function AfterSaleCell({ row }: { row: Row }) {
 
 /** The columns; a shop's name narrows the list to that shop's orders (the filter by name, never by a typed id). */
 const orderColumns = (onlyShop: (shop: { id: number; name: string }) => void): readonly Column<Row>[] => [
-  { header: 'Order', cell: (row) => `#${row.order.id} · ${when(row.order.createdAt)}` },
+  { header: 'Order', sort: { asc: 'OLDEST', desc: 'NEWEST' }, cell: (row) => `#${row.order.id} · ${when(row.order.createdAt)}` },
   {
     header: 'Shop',
     cell: (row) => (
@@ -104,7 +106,7 @@ const orderColumns = (onlyShop: (shop: { id: number; name: string }) => void): r
   },
   { header: 'Customer', cell: (row) => `${row.customer.displayName} <${row.customer.email}>` },
   { header: 'Status', cell: (row) => label(row.order.status) },
-  { header: 'Total', cell: (row) => <Money amount={row.order.total} /> },
+  { header: 'Total', sort: { asc: 'TOTAL_ASC', desc: 'TOTAL_DESC' }, cell: (row) => <Money amount={row.order.total} /> },
   { header: 'Payments', cell: (row) => <PaymentCell payments={row.payments} /> },
   { header: 'Shipments and refunds', cell: (row) => <AfterSaleCell row={row} /> },
 ];
@@ -117,11 +119,13 @@ const orderColumns = (onlyShop: (shop: { id: number; name: string }) => void): r
 export function AdminOrdersScreen() {
   const [page] = usePageParam();
   const [{ order, email, shop, shopName, status }, setSearch] = useFilterParams(['order', 'email', 'shop', 'shopName', 'status']);
+  const sort = useSortOf(SORTS);
   const variables = {
     orderId: wholeNumber(order),
     customerEmail: email || null,
     shopId: wholeNumber(shop),
     status: (status || null) as OrderStatus | null,
+    sort,
     page,
     pageSize: PAGE_SIZE,
   };

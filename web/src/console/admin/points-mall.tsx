@@ -1,10 +1,10 @@
 import { type FormEvent } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
-import type { AdminPointsProductsQuery } from '../gql/graphql';
+import type { AdminPointsProductsQuery, AdminRedemptionsQuery } from '../gql/graphql';
 import { regionLabel } from '../../ui/region-label';
-import { QueryResult } from '../../ui/query-result';
-import { ActionButton, Field, OptimisticSwitch, Pager, int, optionalText, text, useAction, usePageParam, when, useListContext } from '../kit';
+import { ActionButton, ConfirmButton, Field, OptimisticSwitch, int, optionalText, text, useAction, usePageParam, when, useListContext } from '../kit';
+import { DataTable, useEachSelected, type Column, type Selection } from '../data-table';
 import { PictureField } from '../picture-field';
 
 const PAGE_SIZE = 20;
@@ -180,91 +180,64 @@ function NewPointsProduct() {
   );
 }
 
+type Redemption = AdminRedemptionsQuery['adminRedemptions']['items'][number];
+
 function Fulfil({ id }: { id: number }) {
   return <ActionButton mutation={FulfilRedemption} variables={{ input: { redemptionId: id } }} payload={(d) => d.fulfilRedemption} label="Mark sent" confirm="Mark this redemption as sent?" refused="Not fulfilled" />;
 }
 
+const PRODUCT_COLUMNS: readonly Column<PointsProduct>[] = [
+  { header: 'Product', cell: (p) => p.name },
+  { header: 'Points', cell: (p) => p.pointsPrice },
+  { header: 'Stock', cell: (p) => p.stock },
+  { header: 'Published', cell: (p) => <PublishSwitch product={p} /> },
+  { header: 'Stock change', cell: (p) => <Restock product={p} /> },
+];
+
+/** A redemption as a console user names it: its product and its customer, never its id alone. */
+const redemptionName = (r: Redemption) => `${r.productName} for ${r.customerName} (#${r.id})`;
+
+const REDEMPTION_COLUMNS: readonly Column<Redemption>[] = [
+  { header: 'Redemption', cell: (r) => `#${r.id} · ${r.customerName} · ${when(r.createdAt)}` },
+  { header: 'Product', cell: (r) => `${r.productName} × ${r.quantity}` },
+  { header: 'Points', cell: (r) => r.pointsTotal },
+  { header: 'Send to', cell: (r) => `${r.shippingAddress.recipient}, ${r.shippingAddress.phone}, ${r.shippingAddress.address} (${regionLabel(r.shippingAddress.region)})` },
+  { header: 'Actions', cell: (r) => <Fulfil id={r.id} /> },
+];
+
+/** The selected redemptions marked sent, one fulfilment each (its own permission and rule), naming any refused. */
+function SendSelected(selection: Selection<Redemption>) {
+  const fulfil = useAction(FulfilRedemption, (d) => d.fulfilRedemption, 'Not fulfilled');
+  const { busy, run } = useEachSelected(selection, redemptionName);
+  const send = () => run(async (r) => Boolean((await fulfil.run({ input: { redemptionId: r.id } }))?.redemption), 'marked sent');
+  return <ConfirmButton label="Mark sent" question={`Mark ${selection.rows.length} as sent?`} disabled={busy} onConfirm={() => void send()} />;
+}
+
 export function PointsMall() {
-  const [page, setPage] = usePageParam();
-  const [rpage, setRpage] = usePageParam('rpage');
+  const [page] = usePageParam();
+  const [rpage] = usePageParam('rpage');
   const [products] = useQuery({ query: AdminPointsProducts, context: useListContext('PointsProduct'), variables: { page, pageSize: PAGE_SIZE } });
   const [redemptions] = useQuery({ query: AdminRedemptions, context: useListContext('Redemption'), variables: { page: rpage, pageSize: PAGE_SIZE } });
   return (
     <>
       <h1>Points mall</h1>
-      <QueryResult result={products} what="Loading points products">
-        {({ adminPointsProducts: list }) => (
-          <>
-            <table className="grid">
-              <thead>
-                <tr>
-                  <th scope="col">Product</th>
-                  <th scope="col">Points</th>
-                  <th scope="col">Stock</th>
-                  <th scope="col">Published</th>
-                  <th scope="col">Stock change</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.items.map((p) => (
-                  <tr key={p.id}>
-                    <td>{p.name}</td>
-                    <td>{p.pointsPrice}</td>
-                    <td>{p.stock}</td>
-                    <td>
-                      <PublishSwitch product={p} />
-                    </td>
-                    <td>
-                      <Restock product={p} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager page={list.page} pageSize={list.pageSize} total={list.total} onPage={setPage} />
-          </>
-        )}
-      </QueryResult>
+      <DataTable label="Points products" result={products} list={(data) => data.adminPointsProducts} columns={PRODUCT_COLUMNS} rowKey={(p) => p.id} empty="No points product yet." />
       <NewPointsProduct />
       <h2>Redemptions to send</h2>
-      <QueryResult result={redemptions} what="Loading redemptions">
-        {({ adminRedemptions: list }) => (
-          <>
-            <table className="grid">
-              <thead>
-                <tr>
-                  <th scope="col">Redemption</th>
-                  <th scope="col">Product</th>
-                  <th scope="col">Points</th>
-                  <th scope="col">Send to</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.items.map((r) => (
-                  <tr key={r.id}>
-                    <td>
-                      #{r.id} · {r.customerName} · {when(r.createdAt)}
-                    </td>
-                    <td>
-                      {r.productName} × {r.quantity}
-                    </td>
-                    <td>{r.pointsTotal}</td>
-                    <td>
-                      {r.shippingAddress.recipient}, {r.shippingAddress.phone}, {r.shippingAddress.address} ({regionLabel(r.shippingAddress.region)})
-                    </td>
-                    <td>
-                      <Fulfil id={r.id} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {list.items.length === 0 ? <p className="empty">Nothing to send.</p> : null}
-            <Pager page={list.page} pageSize={list.pageSize} total={list.total} onPage={setRpage} />
-          </>
-        )}
-      </QueryResult>
+      <DataTable
+        label="Redemptions to send"
+        testId="redemption-table"
+        pageParam="rpage"
+        result={redemptions}
+        list={(data) => data.adminRedemptions}
+        columns={REDEMPTION_COLUMNS}
+        rowKey={(r) => r.id}
+        rowLabel={redemptionName}
+        rowProps={(r) => ({ 'data-redemption-id': r.id })}
+        bulk={(selection) => <SendSelected {...selection} />}
+        empty="Nothing to send."
+        what="Loading redemptions"
+      />
     </>
   );
 }

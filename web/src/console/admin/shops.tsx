@@ -2,11 +2,11 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
-import type { AdminShopsQuery, ConsoleShopProfileQuery, ShopStatus } from '../gql/graphql';
+import type { AdminShopsQuery, ConsoleShopProfileQuery, NameSort, ShopStatus } from '../gql/graphql';
 import { QueryResult } from '../../ui/query-result';
 import { usePermissions } from '../console-shell';
 import { ActionButton, Field, StateSelect, int, label, optionalText, text, usePageParam, useFilterParams, useListContext, useAction, when } from '../kit';
-import { DataTable, type Column } from '../data-table';
+import { DataTable, useSortOf, type Column } from '../data-table';
 import { PictureField } from '../picture-field';
 import { lazySchema, useFormCheck } from '../form-check';
 
@@ -15,8 +15,8 @@ const profileSchema = lazySchema(() => import('../../../../src/services/catalog/
 const PAGE_SIZE = 20;
 
 const AdminShops = graphql(`
-  query AdminShops($q: String, $status: ShopStatus, $page: Int, $pageSize: Int) {
-    adminShops(q: $q, status: $status, page: $page, pageSize: $pageSize) {
+  query AdminShops($q: String, $status: ShopStatus, $sort: NameSort, $page: Int, $pageSize: Int) {
+    adminShops(q: $q, status: $status, sort: $sort, page: $page, pageSize: $pageSize) {
       page
       pageSize
       total
@@ -123,6 +123,8 @@ type Shop = AdminShopsQuery['adminShops']['items'][number];
 type Profile = NonNullable<NonNullable<ConsoleShopProfileQuery['shop']>['profile']>;
 
 const STATUSES: readonly ShopStatus[] = ['ACTIVE', 'SUSPENDED', 'CLOSED'];
+/** The orders the platform's shop list reads in (index-backed: by id or by name). */
+const SORTS: readonly NameSort[] = ['NEWEST', 'OLDEST', 'NAME_ASC', 'NAME_DESC'];
 
 /** A shop state mutation answers a `ShopState`, not the listed `AdminShop`: the list is read again. */
 const RELISTS = ['AdminShop'];
@@ -250,7 +252,7 @@ function ShopActions({ shop }: { shop: Shop }) {
 }
 
 const SHOP_COLUMNS: readonly Column<Shop>[] = [
-  { header: 'Shop', cell: (shop) => (shop.status === 'ACTIVE' ? <Link to={`/shops/${shop.slug}`}>{shop.name}</Link> : shop.name) },
+  { header: 'Shop', sort: { asc: 'NAME_ASC', desc: 'NAME_DESC' }, cell: (shop) => (shop.status === 'ACTIVE' ? <Link to={`/shops/${shop.slug}`}>{shop.name}</Link> : shop.name) },
   { header: 'State', cell: (shop) => <span data-testid="shop-state">{stateText(shop)}</span> },
   { header: 'Paid orders', cell: (shop) => shop.paidOrders },
   { header: 'Actions', cell: (shop) => <ShopActions shop={shop} /> },
@@ -264,8 +266,9 @@ const SHOP_COLUMNS: readonly Column<Shop>[] = [
 export function ShopProfiles() {
   const [page] = usePageParam();
   const [{ q, state }, setFilters] = useFilterParams(['q', 'state']);
+  const sort = useSortOf(SORTS);
   const filter = STATUSES.find((s) => s === state) ?? null;
-  const [result] = useQuery({ query: AdminShops, context: useListContext('AdminShop'), variables: { q: q || null, status: filter, page, pageSize: PAGE_SIZE } });
+  const [result] = useQuery({ query: AdminShops, context: useListContext('AdminShop'), variables: { q: q || null, status: filter, sort, page, pageSize: PAGE_SIZE } });
   return (
     <>
       <h1>Shops</h1>

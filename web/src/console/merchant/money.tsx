@@ -1,10 +1,11 @@
 import { Link } from 'react-router';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
-import type { MerchantStatementQuery, ShopAccount } from '../gql/graphql';
+import type { MerchantPayoutsQuery, MerchantStatementQuery, ShopAccount } from '../gql/graphql';
 import { Money } from '../../money/currency-context';
 import { QueryResult } from '../../ui/query-result';
-import { Pager, label, useFilterParam, usePageParam, when } from '../kit';
+import { label, useFilterParam, usePageParam, when } from '../kit';
+import { DataTable, type Column } from '../data-table';
 import { PayoutStatusText } from '../payout-fields';
 
 const PAGE_SIZE = 20;
@@ -133,13 +134,30 @@ function Balances() {
   );
 }
 
+const STATEMENT_COLUMNS: readonly Column<Entry>[] = [
+  { header: 'When', cell: (e) => when(e.createdAt) },
+  { header: 'Account', cell: (e) => accountName(e.account) },
+  { header: 'What', cell: (e) => REASONS[e.reason] ?? label(e.reason) },
+  { header: 'For', cell: (e) => <Reference entry={e} /> },
+  {
+    header: 'Amount',
+    cell: (e) => (
+      <span className={e.delta < 0 ? 'amount-out' : 'amount-in'}>
+        {e.delta > 0 ? '+' : ''}
+        <Money amount={e.delta} />
+      </span>
+    ),
+  },
+  { header: 'Balance after', cell: (e) => <Money amount={e.balanceAfter} /> },
+];
+
 function Statement() {
-  const [page, setPage] = usePageParam();
+  const [page] = usePageParam();
   const [account, setAccount] = useFilterParam('account');
   const [result] = useQuery({
     query: MerchantStatement,
     requestPolicy: FRESH,
-    variables: { page, pageSize: PAGE_SIZE, account: (account || null) as ShopAccount | null },
+    variables: { page, pageSize: PAGE_SIZE, account: ACCOUNTS.find((a) => a.account === account)?.account ?? null },
   });
   return (
     <section aria-labelledby="statement">
@@ -147,104 +165,69 @@ function Statement() {
       <p className="meta">
         Every entry of your accounts, newest first. Per account the entries add up to its balance: the newest entry&apos;s “balance after” is the balance above.
       </p>
-      <div className="toolbar">
-        <label>
-          Account
-          <select value={account} onChange={(e) => setAccount(e.target.value)}>
-            <option value="">Every account</option>
-            {ACCOUNTS.map((a) => (
-              <option key={a.account} value={a.account}>
-                {a.name}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
-      <QueryResult result={result} what="Loading the statement">
-        {({ merchantStatement: list }) => (
-          <>
-            <table className="grid" data-testid="statement">
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Account</th>
-                  <th scope="col">What</th>
-                  <th scope="col">For</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Balance after</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.items.map((e) => (
-                  <tr key={e.id} data-account={e.account} data-delta={e.delta}>
-                    <td>{when(e.createdAt)}</td>
-                    <td>{accountName(e.account)}</td>
-                    <td>{REASONS[e.reason] ?? label(e.reason)}</td>
-                    <td>
-                      <Reference entry={e} />
-                    </td>
-                    <td className={e.delta < 0 ? 'amount-out' : 'amount-in'}>
-                      {e.delta > 0 ? '+' : ''}
-                      <Money amount={e.delta} />
-                    </td>
-                    <td>
-                      <Money amount={e.balanceAfter} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {list.items.length === 0 ? <p className="empty">No entry yet: earnings show here once an order is paid.</p> : null}
-            <Pager page={list.page} pageSize={list.pageSize} total={list.total} onPage={setPage} />
-          </>
-        )}
-      </QueryResult>
+      <DataTable
+        label="Statement"
+        testId="statement"
+        result={result}
+        list={(data) => data.merchantStatement}
+        columns={STATEMENT_COLUMNS}
+        rowKey={(e) => e.id}
+        rowProps={(e) => ({ 'data-account': e.account, 'data-delta': e.delta })}
+        filters={
+          <label>
+            Account
+            <select value={account} onChange={(e) => setAccount(e.target.value)}>
+              <option value="">Every account</option>
+              {ACCOUNTS.map((a) => (
+                <option key={a.account} value={a.account}>
+                  {a.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        }
+        empty="No entry yet: earnings show here once an order is paid."
+        what="Loading the statement"
+      />
     </section>
   );
 }
 
+type Payout = MerchantPayoutsQuery['merchantPayouts']['items'][number];
+
+const PAYOUT_COLUMNS: readonly Column<Payout>[] = [
+  { header: 'Payout', cell: (p) => `#${p.id} (batch #${p.batchId})` },
+  { header: 'Amount', cell: (p) => <Money amount={p.amount} /> },
+  {
+    header: 'Status',
+    cell: (p) => (
+      <span data-testid="payout-status">
+        <PayoutStatusText payout={p} />
+      </span>
+    ),
+  },
+  { header: 'Sent', cell: (p) => when(p.createdAt) },
+  { header: 'Settled', cell: (p) => when(p.settledAt) },
+];
+
 function Payouts() {
-  const [page, setPage] = usePageParam('ppage');
+  const [page] = usePageParam('ppage');
   const [result] = useQuery({ query: MerchantPayouts, requestPolicy: FRESH, variables: { page, pageSize: PAGE_SIZE } });
   return (
     <section aria-labelledby="payouts">
       <h2 id="payouts">Payouts</h2>
-      <QueryResult result={result} what="Loading payouts">
-        {({ merchantPayouts: list }) => (
-          <>
-            <table className="grid" data-testid="payouts">
-              <thead>
-                <tr>
-                  <th scope="col">Payout</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Sent</th>
-                  <th scope="col">Settled</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.items.map((p) => (
-                  <tr key={p.id} id={`payout-${p.id}`}>
-                    <td>
-                      #{p.id} (batch #{p.batchId})
-                    </td>
-                    <td>
-                      <Money amount={p.amount} />
-                    </td>
-                    <td data-testid="payout-status">
-                      <PayoutStatusText payout={p} />
-                    </td>
-                    <td>{when(p.createdAt)}</td>
-                    <td>{when(p.settledAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {list.items.length === 0 ? <p className="empty">No payout yet.</p> : null}
-            <Pager page={list.page} pageSize={list.pageSize} total={list.total} onPage={setPage} />
-          </>
-        )}
-      </QueryResult>
+      <DataTable
+        label="Payouts"
+        testId="payouts"
+        pageParam="ppage"
+        result={result}
+        list={(data) => data.merchantPayouts}
+        columns={PAYOUT_COLUMNS}
+        rowKey={(p) => p.id}
+        rowProps={(p) => ({ id: `payout-${p.id}` })}
+        empty="No payout yet."
+        what="Loading payouts"
+      />
     </section>
   );
 }

@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
-import type { CouponTemplateStatus, DiscountKind, FlashSaleState } from '../gql/graphql';
+import type { CouponTemplateStatus, DiscountKind, FlashSaleState, MerchantCouponTemplatesQuery, MerchantFlashSalesQuery, MerchantGroupBuysQuery } from '../gql/graphql';
 import { Money } from '../../money/currency-context';
-import { QueryResult } from '../../ui/query-result';
-import { ActionButton, Field, OptimisticSwitch, Pager, int, label, optionalMinor, text, toInstant, toLocalInput, toMinor, useAction, useFilterParam, usePageParam, when, useListContext } from '../kit';
+import { ActionButton, ConfirmButton, Field, OptimisticSwitch, StateSelect, int, label, optionalMinor, text, toInstant, toLocalInput, toMinor, useAction, useFilterParam, usePageParam, when, useListContext } from '../kit';
+import { DataTable, useEachSelected, type Column, type Selection } from '../data-table';
 import { lazySchema, useFormCheck } from '../form-check';
 
 const sessionSchema = lazySchema(() => import('../../../../src/services/promotions/flash-sale.inputs').then((m) => m.SessionInput));
@@ -169,71 +169,63 @@ function DisableTemplate({ id }: { id: number }) {
   return <ActionButton mutation={DisableCouponTemplate} variables={{ input: { templateId: id } }} payload={(d) => d.disableCouponTemplate} label="Disable" confirm="Stop giving out this coupon?" refused="Not disabled" />;
 }
 
+type CouponTemplate = MerchantCouponTemplatesQuery['merchantCouponTemplates']['items'][number];
+
+const COUPON_COLUMNS: readonly Column<CouponTemplate>[] = [
+  { header: 'Template', cell: (c) => c.name },
+  {
+    header: 'Discount',
+    cell: (c) => (
+      <>
+        {c.discountKind === 'FIXED' ? <Money amount={c.amountOff ?? 0} /> : `${c.percentOff}%`}
+        {c.maxDiscount ? (
+          <>
+            {' '}
+            (at most <Money amount={c.maxDiscount} />)
+          </>
+        ) : null}
+      </>
+    ),
+  },
+  { header: 'Minimum', cell: (c) => <Money amount={c.minOrderAmount} /> },
+  { header: 'Valid', cell: (c) => (c.validDays ? `${c.validDays} days after claiming` : `${when(c.validFrom)} – ${when(c.validUntil)}`) },
+  { header: 'Left to claim', cell: (c) => c.claimStock },
+  { header: 'Claimed', cell: (c) => c.claimedCount ?? 0 },
+  { header: 'Used', cell: (c) => c.usedCount ?? 0 },
+  { header: 'Status', cell: (c) => label(c.status) },
+  { header: 'Actions', cell: (c) => (c.status === 'ACTIVE' ? <DisableTemplate id={c.id} /> : null) },
+];
+
+const COUPON_STATUSES: readonly CouponTemplateStatus[] = ['ACTIVE', 'DISABLED'];
+
+/** The selected templates disabled, one disabling each (its own rule), naming any refused. */
+function DisableSelected(selection: Selection<CouponTemplate>) {
+  const disable = useAction(DisableCouponTemplate, (d) => d.disableCouponTemplate, 'Not disabled');
+  const { busy, run } = useEachSelected(selection, (c) => c.name);
+  const go = () => run(async (c) => Boolean((await disable.run({ input: { templateId: c.id } }))?.template), 'disabled');
+  return <ConfirmButton label="Disable" question={`Stop giving out ${selection.rows.length}?`} disabled={busy} onConfirm={() => void go()} />;
+}
+
 export function CouponTemplates() {
-  const [page, setPage] = usePageParam();
+  const [page] = usePageParam();
   const [status, setStatus] = useFilterParam('status');
-  const [result] = useQuery({ query: CouponTemplates_, context: useListContext('CouponTemplate'), variables: { page, pageSize: PAGE_SIZE, status: (status || null) as CouponTemplateStatus | null } });
+  const [result] = useQuery({ query: CouponTemplates_, context: useListContext('CouponTemplate'), variables: { page, pageSize: PAGE_SIZE, status: COUPON_STATUSES.find((s) => s === status) ?? null } });
   return (
     <>
       <h1>Coupon templates</h1>
-      <div className="toolbar">
-        <label>
-          Status
-          <select value={status} onChange={(e) => setStatus(e.target.value)}>
-            <option value="">Any</option>
-            <option value="ACTIVE">Active</option>
-            <option value="DISABLED">Disabled</option>
-          </select>
-        </label>
-      </div>
-      <QueryResult result={result} what="Loading coupon templates">
-        {({ merchantCouponTemplates: list }) => (
-          <>
-            <table className="grid">
-              <thead>
-                <tr>
-                  <th scope="col">Template</th>
-                  <th scope="col">Discount</th>
-                  <th scope="col">Minimum</th>
-                  <th scope="col">Valid</th>
-                  <th scope="col">Left to claim</th>
-                  <th scope="col">Claimed</th>
-                  <th scope="col">Used</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.items.map((c) => (
-                  <tr key={c.id}>
-                    <td>{c.name}</td>
-                    <td>
-                      {c.discountKind === 'FIXED' ? <Money amount={c.amountOff ?? 0} /> : `${c.percentOff}%`}
-                      {c.maxDiscount ? (
-                        <>
-                          {' '}
-                          (at most <Money amount={c.maxDiscount} />)
-                        </>
-                      ) : null}
-                    </td>
-                    <td>
-                      <Money amount={c.minOrderAmount} />
-                    </td>
-                    <td>{c.validDays ? `${c.validDays} days after claiming` : `${when(c.validFrom)} – ${when(c.validUntil)}`}</td>
-                    <td>{c.claimStock}</td>
-                    <td>{c.claimedCount ?? 0}</td>
-                    <td>{c.usedCount ?? 0}</td>
-                    <td>{label(c.status)}</td>
-                    <td>{c.status === 'ACTIVE' ? <DisableTemplate id={c.id} /> : null}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {list.items.length === 0 ? <p className="empty">No coupon template yet.</p> : null}
-            <Pager page={list.page} pageSize={list.pageSize} total={list.total} onPage={setPage} />
-          </>
-        )}
-      </QueryResult>
+      <DataTable
+        label="Coupon templates"
+        testId="coupon-template-table"
+        result={result}
+        list={(data) => data.merchantCouponTemplates}
+        columns={COUPON_COLUMNS}
+        rowKey={(c) => c.id}
+        rowLabel={(c) => c.name}
+        filters={<StateSelect label="Status" value={status} states={COUPON_STATUSES} onChange={setStatus} />}
+        bulk={(selection) => <DisableSelected {...selection} />}
+        empty="No coupon template yet."
+        what="Loading coupon templates"
+      />
       <CouponTemplateForm />
     </>
   );
@@ -450,53 +442,43 @@ function FlashSaleToggle({ sale }: { sale: { id: number; enabled: boolean; state
   );
 }
 
+type FlashSale = MerchantFlashSalesQuery['merchantFlashSales']['items'][number];
+
+const FLASH_SALE_COLUMNS: readonly Column<FlashSale>[] = [
+  { header: 'Session', cell: (s) => s.name },
+  { header: 'Window', cell: (s) => `${when(s.startsAt)} – ${when(s.endsAt)}` },
+  { header: 'State', cell: (s) => <FlashSaleToggle sale={s} /> },
+  {
+    header: 'Items',
+    cell: (s) => (
+      <ul>
+        {s.items.map((i) => (
+          <li key={i.id}>
+            {i.productName} ({i.skuName}): <Money amount={i.activityPrice} /> instead of <Money amount={i.standardPrice} />, {i.remainingStock}/{i.reservedStock} left, at most{' '}
+            {i.perCustomerLimit} each
+          </li>
+        ))}
+      </ul>
+    ),
+  },
+];
+
 export function FlashSales() {
-  const [page, setPage] = usePageParam();
+  const [page] = usePageParam();
   const [result] = useQuery({ query: MerchantFlashSales, context: useListContext('FlashSale'), variables: { page, pageSize: PAGE_SIZE } });
   return (
     <>
       <h1>Flash sales</h1>
-      <QueryResult result={result} what="Loading flash sales">
-        {({ merchantFlashSales: list }) => (
-          <>
-            <table className="grid" data-testid="flash-sale-table">
-              <thead>
-                <tr>
-                  <th scope="col">Session</th>
-                  <th scope="col">Window</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Items</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.items.map((s) => (
-                  <tr key={s.id}>
-                    <td>{s.name}</td>
-                    <td>
-                      {when(s.startsAt)} – {when(s.endsAt)}
-                    </td>
-                    <td>
-                      <FlashSaleToggle sale={s} />
-                    </td>
-                    <td>
-                      <ul>
-                        {s.items.map((i) => (
-                          <li key={i.id}>
-                            {i.productName} ({i.skuName}): <Money amount={i.activityPrice} /> instead of <Money amount={i.standardPrice} />, {i.remainingStock}/{i.reservedStock} left,
-                            at most {i.perCustomerLimit} each
-                          </li>
-                        ))}
-                      </ul>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {list.items.length === 0 ? <p className="empty">No flash sale yet.</p> : null}
-            <Pager page={list.page} pageSize={list.pageSize} total={list.total} onPage={setPage} />
-          </>
-        )}
-      </QueryResult>
+      <DataTable
+        label="Flash sales"
+        testId="flash-sale-table"
+        result={result}
+        list={(data) => data.merchantFlashSales}
+        columns={FLASH_SALE_COLUMNS}
+        rowKey={(s) => s.id}
+        empty="No flash sale yet."
+        what="Loading flash sales"
+      />
       <FlashSaleForm />
     </>
   );
@@ -610,56 +592,40 @@ function DeleteActivity({ id }: { id: number }) {
   return <ActionButton mutation={DeleteGroupBuy} variables={{ input: { activityId: id } }} payload={(d) => d.deleteGroupBuy} label="Delete" confirm="Delete this activity?" refused="Not deleted" invalidates={['MerchantGroupBuy']} />;
 }
 
+type GroupBuy = MerchantGroupBuysQuery['merchantGroupBuys']['items'][number];
+
+const GROUP_BUY_COLUMNS: readonly Column<GroupBuy>[] = [
+  { header: 'SKU', cell: (g) => `${g.productName} (${g.skuName})` },
+  {
+    header: 'Price',
+    cell: (g) => (
+      <>
+        <Money amount={g.groupPrice} /> instead of <Money amount={g.standardPrice} />
+      </>
+    ),
+  },
+  { header: 'Group', cell: (g) => `${g.capacity} people, ${g.lifetimeMinutes} min` },
+  { header: 'Window', cell: (g) => `${when(g.startsAt)} – ${when(g.endsAt)} ${g.active ? '(running)' : ''}` },
+  { header: 'Groups (open / done / expired / cancelled)', cell: (g) => `${g.groupCounts.open} / ${g.groupCounts.successful} / ${g.groupCounts.expired} / ${g.groupCounts.cancelled}` },
+  { header: 'Actions', cell: (g) => <DeleteActivity id={g.id} /> },
+];
+
 export function GroupBuys() {
-  const [page, setPage] = usePageParam();
+  const [page] = usePageParam();
   const [result] = useQuery({ query: MerchantGroupBuys, context: useListContext('MerchantGroupBuy'), variables: { page, pageSize: PAGE_SIZE } });
   return (
     <>
       <h1>Group buys</h1>
-      <QueryResult result={result} what="Loading group buys">
-        {({ merchantGroupBuys: list }) => (
-          <>
-            <table className="grid">
-              <thead>
-                <tr>
-                  <th scope="col">SKU</th>
-                  <th scope="col">Price</th>
-                  <th scope="col">Group</th>
-                  <th scope="col">Window</th>
-                  <th scope="col">Groups (open / done / expired / cancelled)</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.items.map((g) => (
-                  <tr key={g.id}>
-                    <td>
-                      {g.productName} ({g.skuName})
-                    </td>
-                    <td>
-                      <Money amount={g.groupPrice} /> instead of <Money amount={g.standardPrice} />
-                    </td>
-                    <td>
-                      {g.capacity} people, {g.lifetimeMinutes} min
-                    </td>
-                    <td>
-                      {when(g.startsAt)} – {when(g.endsAt)} {g.active ? '(running)' : ''}
-                    </td>
-                    <td>
-                      {g.groupCounts.open} / {g.groupCounts.successful} / {g.groupCounts.expired} / {g.groupCounts.cancelled}
-                    </td>
-                    <td>
-                      <DeleteActivity id={g.id} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {list.items.length === 0 ? <p className="empty">No group-buy activity yet.</p> : null}
-            <Pager page={list.page} pageSize={list.pageSize} total={list.total} onPage={setPage} />
-          </>
-        )}
-      </QueryResult>
+      <DataTable
+        label="Group buys"
+        testId="group-buy-table"
+        result={result}
+        list={(data) => data.merchantGroupBuys}
+        columns={GROUP_BUY_COLUMNS}
+        rowKey={(g) => g.id}
+        empty="No group-buy activity yet."
+        what="Loading group buys"
+      />
       <GroupBuyForm />
     </>
   );
