@@ -26,13 +26,16 @@ export function newLink(): { token: string; tokenHash: string; expiresAt: Date }
 /**
  * An invitation as its sender gets it: the token of the link, shown this once (only its hash is
  * kept), and whether the invitation email went to the mail server (if not, the sender passes the
- * link on).
+ * link on). The schema of each kind of invitation's (shops/member-views.ts, platform/staff-views.ts)
+ * is what REST publishes; GraphQL's types stay written (made from it, their `invitation` field would
+ * take the invitation type's description), held to it by test/one-description.test.ts.
  */
-export interface SentLink<View> {
-  invitation: View;
-  token: string;
-  emailSent: boolean;
-}
+export const sentLinkView = <S extends z.ZodType>(invitation: S) =>
+  z.strictObject({
+    invitation,
+    token: z.string().describe('The one-time token of the link the invitee opens; shown this once, only its hash is kept'),
+    emailSent: z.boolean().describe('Whether the mail server (SMTP_URL) took the invitation email at once; false: it is tried again for about a day (not without SMTP_URL), and you may pass the link on yourself'),
+  });
 
 /** An invitation's row as read under its lock, with whether it has expired by the database's clock. */
 export interface LinkState {

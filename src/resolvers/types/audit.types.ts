@@ -3,6 +3,8 @@ import type { AuditAction } from '../../entities/audit-entry.entity.js';
 import { PageArgs, PageType } from './page.types.js';
 import { AuditActionEnum } from './enums.js';
 
+// Written here rather than made from services/platform/audit-entry-view.ts (the id is a GraphQL ID, fields described
+// in GraphQL's own names), and held to those schemas by test/one-description.test.ts.
 @ObjectType({ description: 'One field an audited write changed, its values as JSON texts (the schema has no JSON scalar; REST gives the same texts)' })
 export class AuditFieldChange {
   @Field({ description: 'The column, as the database names it' }) field!: string;

@@ -9,21 +9,19 @@ import { putShopProfileRefusals } from '../../services/catalog/shop.service.js';
 import { publishProductRefusals, unpublishProductRefusals, upsertProductRefusals } from '../../services/catalog/merchant-product.service.js';
 import { ContentItemView, HomeContentView, replaceHomeContentRefusals } from '../../services/catalog/home-content.service.js';
 import { objectType } from './object-type.js';
-import { BrandView, ShopProfileView, SkuView } from '../../services/catalog/catalog-views.js';
-
-@ObjectType('Currency', { description: 'The platform base currency; every amount is an integer of its minor units' })
-export class CurrencyType {
-  @Field() code!: string;
-  @Field() symbol!: string;
-  @Field(() => Int) minorUnitDigits!: number;
-}
+import { BrandView, CurrencyView, ShopProfileView, SkuView } from '../../services/catalog/catalog-views.js';
+import { SkuSummaryView } from '../../services/catalog/sku-summaries.js';
 
 // Made from the catalog's view schemas (object-type.ts).
+export const CurrencyType = objectType('Currency', CurrencyView);
+export type CurrencyType = CurrencyView;
 export const BrandType = objectType('Brand', BrandView);
 export type BrandType = BrandView;
 export const ShopProfileType = objectType('ShopProfile', ShopProfileView);
 export type ShopProfileType = ShopProfileView;
 
+// Shop, Category and Product stay written (their field resolvers, and fields in another order than REST's),
+// held to the catalog's view schemas by test/one-description.test.ts.
 @ObjectType('Shop')
 export class ShopType {
   @Field(() => Int) id!: number;
@@ -52,18 +50,8 @@ export class CategoryType {
 export const SkuType = objectType('Sku', SkuView);
 export type SkuType = SkuView;
 
-@ObjectType('SkuSummary', { description: 'A SKU as a guest cart shows its line, with its product and shop' })
-export class SkuSummaryType {
-  @Field(() => Int) skuId!: number;
-  @Field() name!: string;
-  @Field(() => Int, { description: 'Minor units of the base currency, now' }) price!: number;
-  @Field(() => Int) stock!: number;
-  @Field(() => Int) productId!: number;
-  @Field() productName!: string;
-  @Field(() => String, { nullable: true }) imageUrl!: string | null;
-  @Field(() => Int) shopId!: number;
-  @Field() shopName!: string;
-}
+export const SkuSummaryType = objectType('SkuSummary', SkuSummaryView);
+export type SkuSummaryType = SkuSummaryView;
 
 @ObjectType('Product')
 export class ProductType {

@@ -9,6 +9,8 @@ import { PayloadType } from './payload.types.js';
 import { objectType } from './object-type.js';
 import { LateMoneyView } from '../../services/payments/late-money-view.js';
 
+// Written here rather than made from services/payments/payment-view.ts (GraphQL's next step is one object where
+// REST's is a union; an event's source is text), and held to those schemas by test/one-description.test.ts.
 @ObjectType({ description: 'What the customer does next while a payment is pending' })
 export class PaymentNextStep {
   @Field({ description: 'none, wait (the provider answers by itself), redirect (go to `url`), client_secret (confirm with the provider\'s client library)' }) type!: string;
@@ -64,6 +66,9 @@ export class StartPaymentInput {
 
 export const StartPaymentPayload = PayloadType('StartPayment', 'payment', () => Payment, 'The payment: CAPTURED for the wallet, PENDING with its next step for a gateway', startPaymentRefusals);
 
+// Written here rather than made from services/payments/order-payments.ts: a refund's status is text in GraphQL
+// (made from the schema it would be the PaymentRefundStatus enum), and OrderPayment holds these refunds.
+// Held to those schemas by test/one-description.test.ts.
 @ObjectType({ description: 'Money sent back on a payment\'s method for one order' })
 export class OrderPaymentRefund {
   @Field(() => Int, { nullable: true, description: 'The after-sale refund it pays back; null for late money (captured after the order was cancelled)' }) refundId!: number | null;

@@ -14,6 +14,8 @@ export type StaffMember = StaffMemberView;
 export const StaffInvitation = objectType('StaffInvitation', StaffInvitationView);
 export type StaffInvitation = StaffInvitationView;
 
+// Written here rather than made from its view schema (sentLinkView, shared/one-time-link.ts): made from it, the
+// invitation field would take the invitation type's description. Held to it by test/one-description.test.ts.
 @ObjectType({ description: 'A staff invitation as the inviting admin gets it' })
 export class SentStaffInvitation {
   @Field(() => StaffInvitation) invitation!: StaffInvitation;

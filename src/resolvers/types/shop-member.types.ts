@@ -16,6 +16,8 @@ export type JoinedShop = JoinedShopView;
 export const MemberInvitation = objectType('MemberInvitation', InvitationView);
 export type MemberInvitation = InvitationView;
 
+// Written here rather than made from its view schema (sentLinkView, shared/one-time-link.ts): made from it, the
+// invitation field would take the invitation type's description. Held to it by test/one-description.test.ts.
 @ObjectType({ description: 'An invitation as its sender gets it' })
 export class SentInvitation {
   @Field(() => MemberInvitation) invitation!: MemberInvitation;

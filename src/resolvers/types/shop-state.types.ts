@@ -1,16 +1,13 @@
-import { Field, InputType, Int, ObjectType } from 'type-graphql';
-import type { ShopStatus } from '../../entities/shop.entity.js';
+import { Field, InputType, Int } from 'type-graphql';
 import { closeShopRefusals, reinstateShopRefusals, suspendShopRefusals } from '../../services/shops/shop-state.service.js';
 import { PayloadType } from './payload.types.js';
-import { ShopStatusEnum } from './enums.js';
+// The ShopStatus enum is registered there.
+import './enums.js';
+import { objectType } from './object-type.js';
+import { ShopStateView } from '../../services/shops/shop-state-view.js';
 
-@ObjectType({ description: "A shop's state: active, suspended (its products off the storefront, payouts held) or closed" })
-export class ShopState {
-  @Field(() => Int) shopId!: number;
-  @Field(() => ShopStatusEnum) status!: ShopStatus;
-  @Field({ nullable: true, description: 'The reason of the last suspension' }) reason?: string;
-  @Field({ nullable: true, description: 'When the state last changed (absent: active since the shop was created)' }) changedAt?: Date;
-}
+// Made from the shop state's view schema (object-type.ts).
+export const ShopState = objectType('ShopState', ShopStateView);
 
 @InputType()
 export class SuspendShopInput {

@@ -1,12 +1,12 @@
 import type { Database } from '../../db/typed-sql.js';
 import type { Brand } from '../../entities/brand.entity.js';
-import type { Product, ProductStatus } from '../../entities/product.entity.js';
+import { ProductStatus, type Product } from '../../entities/product.entity.js';
 import type { ShopProfile } from '../../entities/shop-profile.entity.js';
 import type { Sku } from '../../entities/sku.entity.js';
 import { opt, toDate } from '../../shared/values.js';
 import { z } from '../../shared/validate.js';
 import { count, id, money, timestamp } from '../../shared/view-fields.js';
-import type { RatingSummary } from './rating-summary.js';
+import { RatingSummary } from './rating-summary.js';
 
 /**
  * The plain shapes the catalog services return, and the one mapper of each, from the rows of the
@@ -33,72 +33,107 @@ export type ShopProfileView = z.infer<typeof ShopProfileView>;
 
 /**
  * A shop; `profile` is absent (not null) when the shop has none. Where the profile was read with the
- * shop, the key is there even when its value is undefined (GraphQL then needs no second look).
+ * shop, the key is there even when its value is undefined (GraphQL then needs no second look). REST
+ * publishes this schema; GraphQL's Shop stays written (it resolves its coupons and `favorited`), held
+ * to it by test/one-description.test.ts.
  */
-export interface ShopView extends ShopRef {
-  profile?: ShopProfileView;
-  /** Shop reads by a customer: whether they favorited it (absent for other callers). */
-  favorited?: boolean;
-}
+export const ShopView = ShopRef.extend({
+  profile: ShopProfileView.optional(),
+  // Shop reads by a customer: whether they favorited it (absent for other callers).
+  favorited: z.boolean().optional(),
+});
+export type ShopView = z.infer<typeof ShopView>;
+
+/** The platform's one base currency: REST publishes this schema and GraphQL's type is made from it. */
+export const CurrencyView = z
+  .strictObject({
+    code: z.string(),
+    symbol: z.string(),
+    // Digits after the decimal point: amounts are integers of 10^-digits units.
+    minorUnitDigits: z.number().int().min(0),
+  })
+  .describe('The platform base currency; every amount is an integer of its minor units');
+export type CurrencyView = z.infer<typeof CurrencyView>;
 
 /** A brand of the ordered list: REST publishes this schema and GraphQL's type is made from it. */
 export const BrandView = z.strictObject({ id, name: z.string(), logoUrl: z.string().optional(), position: z.number().int().min(0) });
 export type BrandView = z.infer<typeof BrandView>;
 
-export interface CategoryView {
-  id: number;
-  parentId: number | null;
-  name: string;
-  slug: string;
-  depth: number;
-  /** Materialized path of ids from the root, e.g. `/1/7/19/`. */
-  path: string;
-  position: number;
-}
+/**
+ * A category, and a node of the tree with its children: REST publishes these schemas; GraphQL's
+ * Category stays written (its children are a field resolver), held to them by test/one-description.test.ts.
+ */
+export const CategoryView = z.strictObject({
+  id,
+  parentId: id.nullable(),
+  name: z.string(),
+  slug: z.string(),
+  depth: z.number().int().min(0).describe('0 for a top-level category'),
+  path: z.string().describe('Materialized path of ids from the root, e.g. `/1/7/19/`'),
+  position: z.number().int().min(0),
+});
+export type CategoryView = z.infer<typeof CategoryView>;
+
+export type CategoryNode = CategoryView & { children: CategoryNode[] };
+export const CategoryNode: z.ZodType<CategoryNode> = z.strictObject({
+  ...CategoryView.shape,
+  get children() {
+    // Direct children, in display order.
+    return z.array(CategoryNode);
+  },
+});
 
 /** A SKU of a product: REST publishes this schema and GraphQL's type is made from it. */
 export const SkuView = z.strictObject({ id, name: z.string(), price: money.describe('Minor units of the base currency'), stock: count });
 export type SkuView = z.infer<typeof SkuView>;
 
-export interface ProductView {
-  id: number;
-  name: string;
-  description?: string;
-  imageUrl?: string;
-  status: ProductStatus;
-  /** The lowest SKU price. */
-  priceFrom: number;
-  shop: ShopRef;
-  categoryId: number;
-  brandId: number | null;
-  createdAt: Date;
-  updatedAt: Date;
-  /** Units sold in orders that reached payment, computed on read (see sold-count.ts). */
-  soldCount: number;
-  /** Public reads by a customer: whether they favorited it (absent for other callers). */
-  favorited?: boolean;
-}
+/**
+ * A product, its public page and what its shop sees of it: REST publishes these schemas; GraphQL's
+ * Product stays written (it resolves its shop, brand, category and SKUs), held to them by
+ * test/one-description.test.ts.
+ */
+const productFields = {
+  id,
+  name: z.string(),
+  description: z.string().optional(),
+  imageUrl: z.string().optional(),
+  status: z.enum(ProductStatus),
+  priceFrom: money.describe('The lowest SKU price'),
+  shop: ShopRef,
+  categoryId: id,
+  brandId: id.nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  // See sold-count.ts.
+  soldCount: count.describe('Units sold in orders that reached payment, computed on read'),
+  // Public reads by a customer: whether they favorited it (absent for other callers).
+  favorited: z.boolean().optional(),
+};
+export const ProductView = z.strictObject(productFields);
+export type ProductView = z.infer<typeof ProductView>;
 
 /** A product as read from its row, before its sold_count is looked up. */
 export type ProductRow = Omit<ProductView, 'soldCount'>;
 
 /** The public product page: the product with its SKUs, shop (and profile), brand and category path. */
-export interface ProductDetailView extends ProductView {
-  shop: ShopView;
-  brand?: BrandView;
-  /** From the top-level category down to the product's own. */
-  categoryPath: CategoryView[];
-  skus: SkuView[];
-  /** Visible reviews: count, average and per-star counts. */
-  rating: RatingSummary;
-}
+export const ProductDetailView = z.strictObject({
+  ...productFields,
+  shop: ShopView,
+  brand: BrandView.optional(),
+  categoryPath: z.array(CategoryView).describe("From the top-level category down to the product's own"),
+  skus: z.array(SkuView),
+  // Visible reviews: count, average and per-star counts.
+  rating: RatingSummary,
+});
+export type ProductDetailView = z.infer<typeof ProductDetailView>;
 
 /** What a merchant sees of their own product, in whatever lifecycle state, with its SKUs. */
-export interface MerchantProductView extends ProductView {
-  skus: SkuView[];
-  /** The product's freight template; null: it ships free. */
-  freightTemplateId: number | null;
-}
+export const MerchantProductView = z.strictObject({
+  ...productFields,
+  skus: z.array(SkuView),
+  freightTemplateId: id.nullable().describe('Null: the product ships free'),
+});
+export type MerchantProductView = z.infer<typeof MerchantProductView>;
 
 /** The ids along a materialized path, root first: `/1/7/19/` gives [1, 7, 19]. */
 export const pathIds = (path: string) => path.split('/').filter(Boolean).map(Number);

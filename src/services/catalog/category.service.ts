@@ -4,12 +4,8 @@ import { BASE_CURRENCY } from '../../currency.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { parseInput, idParam } from '../../shared/validate.js';
 import { typedSql } from '../../db/typed-sql.js';
-import { toCategoryView, type CategoryView } from './catalog-views.js';
+import { toCategoryView, type CategoryNode, type CategoryView, type CurrencyView } from './catalog-views.js';
 import { refusals } from '../../error-codes.js';
-
-export interface CategoryNode extends CategoryView {
-  children: CategoryNode[];
-}
 
 /**
  * SQL condition: category `c` lies in the subtree of category `root` (itself included). A path ends
@@ -26,7 +22,7 @@ function nest(rows: CategoryView[]): CategoryNode[] {
   const nodes = new Map<number, CategoryNode>();
   const roots: CategoryNode[] = [];
   for (const row of rows) {
-    const node = { ...row, children: [] };
+    const node: CategoryNode = { ...row, children: [] };
     nodes.set(node.id, node);
     const parent = node.parentId === null ? undefined : nodes.get(node.parentId);
     (parent ? parent.children : roots).push(node);
@@ -60,14 +56,8 @@ export async function categorySubtree(ctx: ServiceContext, categoryId: unknown):
   return nest(rows.map(toCategoryView))[0];
 }
 
-export interface CurrencyView {
-  code: string;
-  symbol: string;
-  /** Digits after the decimal point: amounts are integers of 10^-digits units. */
-  minorUnitDigits: number;
-}
-
 /** The platform's one base currency; every amount in the API is in its minor units. */
 export function currency(_ctx: ServiceContext): Promise<CurrencyView> {
-  return Promise.resolve({ ...BASE_CURRENCY });
+  const view: CurrencyView = { ...BASE_CURRENCY };
+  return Promise.resolve(view);
 }

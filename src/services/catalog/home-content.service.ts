@@ -39,6 +39,10 @@ export const HomeContentView = z
   .describe('The four home content lists, each in position order');
 export type HomeContentView = z.infer<typeof HomeContentView>;
 
+/** One kind's list, as replacing it answers (REST only: GraphQL's payload holds the items). */
+export const ContentKindListView = z.strictObject({ kind: z.enum(ContentKind), items: z.array(ContentItemView) });
+export type ContentKindListView = z.infer<typeof ContentKindListView>;
+
 const KINDS = Object.values(ContentKind);
 const listKey = (kind: ContentKind) => kind.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()) as keyof HomeContentView;
 
@@ -195,7 +199,7 @@ export async function replaceHomeContent(
   ctx: ServiceContext,
   kindParam: unknown,
   input: unknown,
-): Promise<{ kind: ContentKind; items: ContentItemView[] }> {
+): Promise<ContentKindListView> {
   requirePlatformPermission(ctx, Permission.PlatformContentManage);
   const kind = parseKind(kindParam);
   const { items } = parseInput(ReplaceContentInput, input);

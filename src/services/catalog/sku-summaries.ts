@@ -2,6 +2,7 @@ import { ProductStatus } from '../../entities/product.entity.js';
 import { typedSql } from '../../db/typed-sql.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { commaSeparated, id, parseInput, z } from '../../shared/validate.js';
+import { count, id as viewId, money } from '../../shared/view-fields.js';
 
 /**
  * What a guest cart shows of its lines (issue 44): the SKUs it holds, kept in the browser by id
@@ -9,17 +10,20 @@ import { commaSeparated, id, parseInput, z } from '../../shared/validate.js';
  * are answered (a product unpublished, or held with its suspended shop, is left out, and the page says
  * the line is no longer available), each with its price and stock now.
  */
-export interface SkuSummaryView {
-  skuId: number;
-  name: string;
-  price: number;
-  stock: number;
-  productId: number;
-  productName: string;
-  imageUrl: string | null;
-  shopId: number;
-  shopName: string;
-}
+export const SkuSummaryView = z
+  .strictObject({
+    skuId: viewId,
+    name: z.string(),
+    price: money.describe('Minor units of the base currency, now'),
+    stock: count,
+    productId: viewId,
+    productName: z.string(),
+    imageUrl: z.string().nullable(),
+    shopId: viewId,
+    shopName: z.string(),
+  })
+  .describe('A SKU as a guest cart shows its line, with its product and shop');
+export type SkuSummaryView = z.infer<typeof SkuSummaryView>;
 
 /** At most a cart's worth of SKUs (a cart holds at most 100 lines). */
 const SkuIds = z.array(id).min(1).max(100);
@@ -42,5 +46,5 @@ export async function skuSummaries(ctx: ServiceContext, input: unknown): Promise
     .where('p.status', '=', ProductStatus.Published)
     .execute();
   const byId = new Map(rows.map((row) => [row.skuId, row]));
-  return { items: [...new Set(ids)].flatMap((skuId) => (byId.has(skuId) ? [byId.get(skuId)!] : [])) };
+  return { items: [...new Set(ids)].flatMap((skuId): SkuSummaryView[] => (byId.has(skuId) ? [byId.get(skuId)!] : [])) };
 }

@@ -1,14 +1,15 @@
 import { notFound } from '../../errors.js';
 import { refusals } from '../../error-codes.js';
-import type { PaymentMethod } from '../../config.js';
+import { PAYMENT_METHODS } from '../../config.js';
 import { typedSql } from '../../db/typed-sql.js';
-import type { PaymentStatus } from '../../entities/payment.entity.js';
+import { PaymentRefundStatus, PaymentStatus } from '../../entities/payment.entity.js';
 import { RefundStatus } from '../../entities/refund.entity.js';
 import { Role } from '../../entities/user.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requireUser } from '../../shared/guards.js';
 import { grantOf, Permission } from '../../shared/permissions.js';
 import { id, parseInput, z } from '../../shared/validate.js';
+import { id as viewId, money, timestamp } from '../../shared/view-fields.js';
 
 /**
  * The payments of one order as the three kinds of reader see it: its customer, the shop that sold
@@ -17,34 +18,44 @@ import { id, parseInput, z } from '../../shared/validate.js';
  * orders or the customer's other amounts.
  */
 
-/** Money sent back on the payment's method for this order. */
-export interface OrderPaymentRefundView {
-  /** The after-sale refund it pays back; null for late money (a capture after the order was cancelled). */
-  refundId: number | null;
-  amount: number;
-  status: 'pending' | 'succeeded' | 'failed';
-  /** The provider's id of the refund (null for the wallet, and until the provider answered). */
-  providerReference: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/**
+ * REST publishes these schemas. GraphQL's types stay written in resolvers/types (a refund's status is
+ * text there, where REST names its values: made from this schema it would become GraphQL's
+ * PaymentRefundStatus enum, a change of its type), held to them by test/one-description.test.ts.
+ */
+export const OrderPaymentRefundView = z
+  .strictObject({
+    // Late money: a capture after the order was cancelled.
+    refundId: viewId.nullable().describe('The after-sale refund it pays back; null for late money (captured after the order was cancelled)'),
+    amount: money,
+    status: z.enum(PaymentRefundStatus).describe('pending, succeeded or failed (at the provider)'),
+    // Null for the wallet, and until the provider answered.
+    providerReference: z.string().nullable().describe("The provider's id of the refund"),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .describe("Money sent back on a payment's method for one order");
+export type OrderPaymentRefundView = z.infer<typeof OrderPaymentRefundView>;
 
-export interface OrderPaymentView {
-  paymentId: number;
-  method: PaymentMethod;
-  status: PaymentStatus;
-  currency: string;
-  /** This order's share of the payment (the order's total when the payment started). */
-  orderAmount: number;
-  /** The payment paid this order (a payment captured after the order was cancelled did not). */
-  paidThisOrder: boolean;
-  providerReference: string | null;
-  closeReason: string | null;
-  createdAt: Date;
-  capturedAt: Date | null;
-  closedAt: Date | null;
-  refunds: OrderPaymentRefundView[];
-}
+export const OrderPaymentView = z
+  .strictObject({
+    paymentId: viewId,
+    method: z.enum(PAYMENT_METHODS),
+    status: z.enum(PaymentStatus),
+    currency: z.string(),
+    // The order's total when the payment started.
+    orderAmount: money.describe("This order's share of the payment"),
+    // A payment captured after the order was cancelled did not.
+    paidThisOrder: z.boolean().describe('The payment paid this order'),
+    providerReference: z.string().nullable(),
+    closeReason: z.string().nullable(),
+    createdAt: timestamp,
+    capturedAt: timestamp.nullable(),
+    closedAt: timestamp.nullable(),
+    refunds: z.array(OrderPaymentRefundView),
+  })
+  .describe("One payment of an order as its customer, its shop and an admin see it: the order's share, not the whole checkout's");
+export type OrderPaymentView = z.infer<typeof OrderPaymentView>;
 
 const OrderRef = z.object({ orderId: id });
 
@@ -96,7 +107,7 @@ export async function orderPayments(ctx: ServiceContext, input: unknown): Promis
         .execute()
     : [];
   return {
-    items: payments.map((p) => ({
+    items: payments.map((p): OrderPaymentView => ({
       paymentId: p.id,
       method: p.provider,
       status: p.status,
@@ -111,11 +122,11 @@ export async function orderPayments(ctx: ServiceContext, input: unknown): Promis
       refunds:
         p.provider === 'wallet'
           ? p.captured
-            ? toBalance.map((r) => ({ refundId: r.id, amount: r.amount, status: 'succeeded' as const, providerReference: null, createdAt: r.createdAt, updatedAt: r.completedAt ?? r.createdAt }))
+            ? toBalance.map((r): OrderPaymentRefundView => ({ refundId: r.id, amount: r.amount, status: PaymentRefundStatus.Succeeded, providerReference: null, createdAt: r.createdAt, updatedAt: r.completedAt ?? r.createdAt }))
             : []
           : sent
               .filter((r) => r.payment === p.id && (r.refund === null ? !p.captured : r.order === orderId))
-              .map((r) => ({
+              .map((r): OrderPaymentRefundView => ({
                 refundId: r.refund,
                 // Late money is one refund of every order the capture could not pay: this order's part of it is its share.
                 amount: r.refund === null ? p.amount : r.amount,

@@ -16,7 +16,7 @@ import { id, parseInput, z } from '../../shared/validate.js';
 import { orderViews, type OrderView } from '../orders/order-view.js';
 import { prepareTransition, transitionRefused, withinPaymentWindow } from '../orders/order-lifecycle.js';
 import { capturePayment, captureWalletPayment, insertPayment, movePayment, ORDER_PAYMENT, type PaymentRow, type PaymentTransition } from './payment-lifecycle.js';
-import { paymentEventViews, paymentViews, type PaymentEventView, type PaymentView } from './payment-view.js';
+import { paymentEventViews, paymentViews, type PaymentEventSource, type PaymentEventView, type PaymentMethodsView, type PaymentView } from './payment-view.js';
 import { NotificationRejected, PAYMENT_DEVICES, type IncomingNotification, type PaymentProvider, type ProviderAnswer } from './provider.js';
 
 /**
@@ -167,7 +167,7 @@ function provider(ctx: ServiceContext, method: string): PaymentProvider {
 const offeredMethods = (ctx: ServiceContext) => ctx.config.payments.methods.filter((m) => ctx.wiring.paymentProviders[m]);
 
 /** The methods a customer may choose, in the configured order. */
-export function paymentMethods(ctx: ServiceContext): { methods: PaymentMethod[] } {
+export function paymentMethods(ctx: ServiceContext): PaymentMethodsView {
   return { methods: offeredMethods(ctx) };
 }
 
@@ -441,7 +441,7 @@ function announceFailure(tx: ServiceContext, payment: { id: number; customer: nu
 interface EventRecord {
   paymentId: number | null;
   provider: string;
-  source: 'notification' | 'query' | 'create';
+  source: PaymentEventSource;
   verified: boolean;
   outcome: string;
   raw: string;

@@ -1,5 +1,6 @@
 import type { PaymentMethod } from '../../config.js';
 import type { ClearingKind } from '../../entities/balance.entity.js';
+import type { PaymentNextStepView } from './payment-view.js';
 
 /**
  * What a payment provider does for the payment module, and nothing more: it translates. The module
@@ -53,12 +54,8 @@ export interface ProviderPayment {
 export const PAYMENT_DEVICES = ['desktop', 'mobile'] as const;
 export type PaymentDevice = (typeof PAYMENT_DEVICES)[number];
 
-/** What the customer does next to pay. */
-export type NextStep =
-  | { type: 'none' }
-  | { type: 'wait'; message: string }
-  | { type: 'redirect'; url: string }
-  | { type: 'client_secret'; clientSecret: string; publishableKey: string };
+/** What the customer does next to pay (the payment's view says it as both doors answer it). */
+export type NextStep = PaymentNextStepView;
 
 export interface CreatedAtProvider {
   reference: string;

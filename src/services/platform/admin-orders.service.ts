@@ -7,10 +7,10 @@ import { requirePlatformPermission } from '../../shared/guards.js';
 import { Permission } from '../../shared/permissions.js';
 import { emailAddress, id, parseInput, z } from '../../shared/validate.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
-import { orderViews, type OrderView } from '../orders/order-view.js';
+import { orderViews, OrderView } from '../orders/order-view.js';
 import { ORDER_SORTS, ShopOrderSort } from '../orders/order.service.js';
-import { orderPayments, type OrderPaymentView } from '../payments/order-payments.js';
-import { refundViews, type RefundView } from '../after-sale/refund-view.js';
+import { orderPayments, OrderPaymentView } from '../payments/order-payments.js';
+import { refundViews, RefundView } from '../after-sale/refund-view.js';
 
 /**
  * Orders across every shop for the platform (issue 41, item 4): found by id, customer (id or email),
@@ -39,12 +39,19 @@ const OrderRef = z.strictObject({ orderId: id });
 export const OrderCustomerView = z.strictObject({ id, email: z.string(), displayName: z.string() }).describe('The customer who placed an order, as the platform reads them');
 export type OrderCustomerView = z.infer<typeof OrderCustomerView>;
 
-export interface AdminOrderView {
-  order: OrderView;
-  customer: OrderCustomerView;
-  payments: OrderPaymentView[];
-  refunds: RefundView[];
-}
+/**
+ * An order as the platform reads it: REST publishes this schema. GraphQL's AdminOrder stays written
+ * (its payments are GraphQL's written OrderPayment type), held to it by test/one-description.test.ts.
+ */
+export const AdminOrderView = z
+  .strictObject({
+    order: OrderView,
+    customer: OrderCustomerView.describe('Who placed the order'),
+    payments: z.array(OrderPaymentView).describe('Every payment tried for the order, newest first, with what went back on its method'),
+    refunds: z.array(RefundView).describe("The order's refunds and returns, oldest first"),
+  })
+  .describe('An order of any shop as the platform reads it: the order (with its shipments), its payments and its refunds');
+export type AdminOrderView = z.infer<typeof AdminOrderView>;
 
 /** The orders' full views, in the order of `ids`: one statement for the orders, one for their customers, one for their refunds, one set per order for its payments. */
 async function adminOrderViews(ctx: ServiceContext, ids: number[]): Promise<AdminOrderView[]> {

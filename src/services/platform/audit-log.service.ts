@@ -2,13 +2,13 @@ import { sql } from 'kysely';
 import { forbidden } from '../../errors.js';
 import { refusals } from '../../error-codes.js';
 import { typedSql } from '../../db/typed-sql.js';
-import type { AuditAction } from '../../entities/audit-entry.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { grantOfAny } from '../../shared/guards.js';
 import { Permission } from '../../shared/permissions.js';
 import { dateTime, id, NOT_BLANK, onceFieldsFit, parseInput, z } from '../../shared/validate.js';
 import { pageFields, pageFrom, pageWindow, type Page } from '../../shared/pagination.js';
 import { auditTargetName } from './audit-target-names.js';
+import type { AuditEntryView, AuditFieldChangeView } from './audit-entry-view.js';
 
 /**
  * Reading the audit log (issue 41, item 5; written by src/shared/audit.ts): platform admins read
@@ -43,39 +43,8 @@ export const AuditLogInput = z
   .refine((f) => f.targetId === undefined || f.targetType !== undefined, { ...onceFieldsFit, message: 'target_id needs target_type', path: ['targetId'] })
   .refine((f) => !f.from || !f.to || f.from < f.to, { ...onceFieldsFit, message: 'from must be before to', path: ['from'] });
 
-/**
- * One changed field: its column, and its value before and after as JSON text (`"draft"`, `12`,
- * `null`), so a value of any type reads the same through both doors; null (no text) where the row
- * did not exist.
- */
-export interface AuditFieldChange {
-  field: string;
-  before: string | null;
-  after: string | null;
-}
-
-export interface AuditEntryView {
-  id: string;
-  occurredAt: Date;
-  actorId: number;
-  /** The actor's email (null when the account is gone). */
-  actorEmail: string | null;
-  actorRole: string;
-  shopId: number | null;
-  /** The shop's name, as the console shows it (null for a platform row). */
-  shopName: string | null;
-  operation: string;
-  targetType: string;
-  targetId: string;
-  /** The changed row's name (audit-target-names.ts); null when the row is gone or has no name. */
-  targetName: string | null;
-  action: AuditAction;
-  changes: AuditFieldChange[];
-  requestId: string;
-}
-
 // The JSON columns hold objects by column name (shared/audit.ts writes nothing else).
-function changesOf(before: Record<string, unknown> | null, after: Record<string, unknown> | null): AuditFieldChange[] {
+function changesOf(before: Record<string, unknown> | null, after: Record<string, unknown> | null): AuditFieldChangeView[] {
   const fields = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
   const text = (row: Record<string, unknown> | null, field: string) => (row ? JSON.stringify(row[field] ?? null) : null);
   return fields.map((field) => ({ field, before: text(before, field), after: text(after, field) }));
@@ -119,7 +88,7 @@ export async function listAuditEntries(ctx: ServiceContext, input: unknown): Pro
   return pageFrom(
     rows,
     paging,
-    (r) => ({
+    (r): AuditEntryView => ({
       id: r.id,
       occurredAt: r.occurredAt,
       actorId: r.actorId,

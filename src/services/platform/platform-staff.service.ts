@@ -1,7 +1,7 @@
 import { invitationEmail } from '../mail/invitation-email.js';
 import { queueMail, sendQueued } from '../mail/mail-queue.js';
 
-import type { StaffInvitationView, StaffMemberView } from './staff-views.js';
+import type { SentStaffInvitationView, StaffInvitationView, StaffMemberView } from './staff-views.js';
 import { sql } from 'kysely';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, forbidden, notFound } from '../../errors.js';
@@ -18,7 +18,7 @@ import { InvitationFields } from '../shops/invitation.inputs.js';
 import { toDate } from '../../shared/values.js';
 import { auditAs, auditedWrite } from '../../shared/audit.js';
 import { ensureZeroBalances } from '../accounts/ledger.service.js';
-import { AcceptLinkInput, type SentLink, linkTokenHash, newLink, refuseClosedLink, refuseOtherEmail } from '../../shared/one-time-link.js';
+import { AcceptLinkInput, linkTokenHash, newLink, refuseClosedLink, refuseOtherEmail } from '../../shared/one-time-link.js';
 
 /** What a staff invitation's email says the invitee joins. */
 const PLATFORM_STAFF = "the Mallfront platform's staff";
@@ -35,7 +35,7 @@ const PLATFORM_STAFF = "the Mallfront platform's staff";
 
 export { StaffInvitationView, StaffMemberView } from './staff-views.js';
 
-export type SentStaffInvitation = SentLink<StaffInvitationView>;
+export type SentStaffInvitation = SentStaffInvitationView;
 
 export const InviteStaffInput = InvitationFields.extend({ role: z.enum(PlatformRole) });
 export const AcceptStaffInvitationInput = AcceptLinkInput;

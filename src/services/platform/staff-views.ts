@@ -1,6 +1,7 @@
 import { PlatformRole } from '../../entities/user.entity.js';
 import { z } from '../../shared/validate.js';
 import { id, timestamp } from '../../shared/view-fields.js';
+import { sentLinkView } from '../../shared/one-time-link.js';
 
 /** The views of the platform's staff: REST publishes these schemas and GraphQL's types are made from them. */
 export const StaffMemberView = z
@@ -20,3 +21,6 @@ export const StaffInvitationView = z
   .strictObject({ id, email: z.string(), role: z.enum(PlatformRole), expiresAt: timestamp, createdAt: timestamp })
   .describe("An open invitation to join the platform's staff");
 export type StaffInvitationView = z.infer<typeof StaffInvitationView>;
+
+export const SentStaffInvitationView = sentLinkView(StaffInvitationView).describe('A staff invitation as the inviting admin gets it');
+export type SentStaffInvitationView = z.infer<typeof SentStaffInvitationView>;

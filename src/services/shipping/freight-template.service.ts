@@ -11,22 +11,11 @@ import { inTransaction } from '../../shared/transaction.js';
 import { id, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { PageQuery, pageOf, pageWindow, type Page } from '../../shared/pagination.js';
 import { regionCode, type FreightTerms } from './freight-fees.js';
+import type { RegionCode } from './regions.js';
+import type { FreightAssignmentView, FreightRegionView, FreightTemplateView } from './freight-views.js';
 import { refusals } from '../../error-codes.js';
 import { auditedWrite } from '../../shared/audit.js';
 import { auditedRows } from '../../shared/audit.js';
-
-export interface FreightRegionView extends FreightTerms {
-  region: string;
-}
-
-export interface FreightTemplateView extends FreightTerms {
-  id: number;
-  shopId: number;
-  name: string;
-  regions: FreightRegionView[];
-  createdAt: Date;
-  updatedAt: Date;
-}
 
 /** Fees up to 10,000.00 per unit: enough for freight, small enough that totals cannot overflow. */
 const fee = z.number().int().min(0).max(1_000_000);
@@ -61,7 +50,8 @@ function toView(template: FreightTemplate, regions: FreightTemplateRegion[]): Fr
     name: template.name,
     ...termsOf(template),
     regions: regions
-      .map((r) => ({ region: r.region, ...termsOf(r) }))
+      // The column is written only from `regionCode` (TemplateInput).
+      .map((r): FreightRegionView => ({ region: r.region as RegionCode, ...termsOf(r) }))
       .sort((a, b) => (a.region < b.region ? -1 : 1)),
     createdAt: template.createdAt,
     updatedAt: template.updatedAt,
@@ -140,7 +130,7 @@ export const assignFreightTemplateRefusals = refusals('NOT_FOUND');
  * Assigns one of the shop's own templates to one of its products (null: the product ships free).
  * Another shop's product or template is 404.
  */
-export async function assignFreightTemplate(ctx: ServiceContext, input: unknown): Promise<{ productId: number; freightTemplateId: number | null }> {
+export async function assignFreightTemplate(ctx: ServiceContext, input: unknown): Promise<FreightAssignmentView> {
   const operator = requireShopPermission(ctx, Permission.ShopCatalogManage);
   const { productId, freightTemplateId } = parseInput(AssignInput, input);
   return inTransaction(ctx, async (tx) => {

@@ -1,6 +1,7 @@
 import { ShopRole } from '../../entities/shop-membership.entity.js';
 import { z } from '../../shared/validate.js';
 import { id, timestamp } from '../../shared/view-fields.js';
+import { sentLinkView } from '../../shared/one-time-link.js';
 
 /** The views of a shop's staff: REST publishes these schemas and GraphQL's types are made from them. */
 export const MemberView = z
@@ -15,3 +16,6 @@ export const InvitationView = z
   .strictObject({ id, shopId: id, email: z.string(), role: z.enum(ShopRole), expiresAt: timestamp, createdAt: timestamp })
   .describe('An open invitation to join a shop');
 export type InvitationView = z.infer<typeof InvitationView>;
+
+export const SentInvitationView = sentLinkView(InvitationView).describe('An invitation as its sender gets it');
+export type SentInvitationView = z.infer<typeof SentInvitationView>;

@@ -15,8 +15,8 @@ import { inTransaction } from '../../shared/transaction.js';
 import { id, parseInput, z } from '../../shared/validate.js';
 import { InvitationFields } from './invitation.inputs.js';
 import { toDate } from '../../shared/values.js';
-import type { InvitationView, JoinedShopView, MemberView } from './member-views.js';
-import { AcceptLinkInput, type SentLink, newLink, linkTokenHash, refuseClosedLink, refuseOtherEmail } from '../../shared/one-time-link.js';
+import type { InvitationView, JoinedShopView, MemberView, SentInvitationView } from './member-views.js';
+import { AcceptLinkInput, newLink, linkTokenHash, refuseClosedLink, refuseOtherEmail } from '../../shared/one-time-link.js';
 
 /**
  * A shop's staff (issue 41, "staff with roles"): the one module that writes `shop_membership` and
@@ -28,7 +28,7 @@ import { AcceptLinkInput, type SentLink, newLink, linkTokenHash, refuseClosedLin
 
 export { InvitationView, MemberView } from './member-views.js';
 
-export type SentInvitation = SentLink<InvitationView>;
+export type SentInvitation = SentInvitationView;
 
 export const InviteMemberInput = InvitationFields.extend({ role: z.enum(ShopRole) });
 export const AcceptInvitationInput = AcceptLinkInput;

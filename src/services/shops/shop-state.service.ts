@@ -3,7 +3,6 @@ import { refusals } from '../../error-codes.js';
 import { typedSql } from '../../db/typed-sql.js';
 import { BalanceKind } from '../../entities/balance.entity.js';
 import { OrderStatus } from '../../entities/order.entity.js';
-import type { ShopStatus } from '../../entities/shop.entity.js';
 import type { ServiceContext } from '../../shared/context.js';
 import { requirePlatformPermission } from '../../shared/guards.js';
 import { Permission } from '../../shared/permissions.js';
@@ -13,6 +12,7 @@ import { changeListenerOf } from '../../db/change-listener.js';
 import { HOME_CONTENT_CHANNEL } from '../catalog/home-content.service.js';
 import { OPEN_REFUND_STATES } from '../orders/order-lifecycle.js';
 import { moveShop, type ShopMove } from './shop-lifecycle.js';
+import type { ShopStateView } from './shop-state-view.js';
 
 /**
  * Shop states (issue 41, item 2): a platform admin suspends a shop with a reason, reinstates it, or
@@ -22,16 +22,6 @@ import { moveShop, type ShopMove } from './shop-lifecycle.js';
 
 export const ShopRef = z.strictObject({ shopId: id });
 export const SuspendShopInput = ShopRef.extend({ reason: z.string().trim().regex(NOT_BLANK, 'must not be blank').max(500) });
-
-/** A shop's state as both doors answer it. */
-export interface ShopStateView {
-  shopId: number;
-  status: ShopStatus;
-  /** The reason of the last suspension (absent until there was one). */
-  reason?: string;
-  /** When the state last changed (absent: active since the shop was created). */
-  changedAt?: Date;
-}
 
 /** Orders not yet completed or cancelled: the shop still owes them something (shipping, after-sale). */
 const OPEN_ORDER_STATES = [OrderStatus.PendingPayment, OrderStatus.AwaitingGroup, OrderStatus.Paid, OrderStatus.Shipped, OrderStatus.Delivered];
@@ -49,7 +39,8 @@ async function move(ctx: ServiceContext, shopId: number, name: ShopMove, reason?
     const moved = await moveShop(tx, shopId, name, reason);
     // After the move: its row lock keeps new orders of the shop out while the checks read.
     await check?.(tx);
-    return { shopId: moved.id, status: moved.status, reason: moved.statusReason ?? undefined, changedAt: moved.statusChangedAt ?? undefined };
+    const state: ShopStateView = { shopId: moved.id, status: moved.status, reason: moved.statusReason ?? undefined, changedAt: moved.statusChangedAt ?? undefined };
+    return state;
   }).finally(() => changeListenerOf(ctx.em, HOME_CONTENT_CHANNEL)?.changed());
 }
 

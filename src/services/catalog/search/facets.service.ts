@@ -5,6 +5,7 @@ import { facetsAt, hasFacets, rememberFacets } from './facets-cache.js';
 import { catalogVersionText, facets } from './search.repository.js';
 import { checkListingOrder, checkPriceRange, firstMatching, listingFilterFields, listingOf, listingOrderFields, type Listing } from '../listing-filter.js';
 import { refusals } from '../../../error-codes.js';
+import type { PriceBucketView, ProductFacetsView } from './search-views.js';
 
 /**
  * The listing's own parameters: sort, order and page are taken (a client sends what it lists with)
@@ -13,47 +14,6 @@ import { refusals } from '../../../error-codes.js';
 export const FacetsInput = z
   .strictObject({ ...listingFilterFields, ...listingOrderFields, ...pageFields })
   .superRefine(checkPriceRange);
-
-export interface CategoryFacet {
-  id: number;
-  parentId: number | null;
-  name: string;
-  depth: number;
-  /** Matching products in this category's whole subtree. */
-  count: number;
-}
-
-export interface BrandFacet {
-  id: number;
-  name: string;
-  count: number;
-}
-
-export interface ShopFacet {
-  id: number;
-  slug: string;
-  name: string;
-  count: number;
-}
-
-/** Lowest SKU prices from `min` to `max`, both inclusive, in minor units (`max` null: no upper end). */
-export interface PriceBucket {
-  min: number;
-  max: number | null;
-  count: number;
-}
-
-export interface ProductFacets {
-  /** Products the listing with these parameters counts. */
-  total: number;
-  /** In tree order (depth, position); only categories with matches. */
-  categories: CategoryFacet[];
-  /** Most matches first. */
-  brands: BrandFacet[];
-  shops: ShopFacet[];
-  /** Ascending; about five, split at quantiles of the matching prices, rounded to whole yuan. */
-  prices: PriceBucket[];
-}
 
 export const productFacetsRefusals = refusals('SORT_UNSUPPORTED');
 
@@ -65,20 +25,20 @@ export const productFacetsRefusals = refusals('SORT_UNSUPPORTED');
  * remembered per filters at the catalog version (src/services/catalog/search/facets-cache.ts): a
  * repeated search costs one look at the version.
  */
-export async function productFacets(ctx: ServiceContext, input: unknown = {}): Promise<ProductFacets> {
+export async function productFacets(ctx: ServiceContext, input: unknown = {}): Promise<ProductFacetsView> {
   checkListingOrder(input);
   const f = parseInput(FacetsInput, input);
   return firstMatching(f.q, (match) => facetsOf(ctx, listingOf(f, match), match !== undefined));
 }
 
-async function facetsOf(ctx: ServiceContext, listing: Listing, replan: boolean): Promise<ProductFacets> {
+async function facetsOf(ctx: ServiceContext, listing: Listing, replan: boolean): Promise<ProductFacetsView> {
   if (hasFacets(ctx.em, listing.key)) {
     const [{ n }] = await catalogVersionText.run(ctx.em, {}, {});
-    const remembered = facetsAt<ProductFacets>(ctx.em, listing.key, n);
+    const remembered = facetsAt<ProductFacetsView>(ctx.em, listing.key, n);
     if (remembered) return remembered;
   }
   const [row] = await facets.run(ctx.em, { filter: listing.shape }, listing.values, { replan });
-  const counted: ProductFacets = {
+  const counted: ProductFacetsView = {
     total: row.total,
     categories: row.categories,
     brands: row.brands,
@@ -90,7 +50,7 @@ async function facetsOf(ctx: ServiceContext, listing: Listing, replan: boolean):
 }
 
 /** Bucket `i` (width_bucket) runs from bound i-1 (the floor for the first) to just below bound i (open for the last). */
-function priceBuckets(floor: number | null, bounds: number[], counts: { bucket: number; count: number }[]): PriceBucket[] {
+function priceBuckets(floor: number | null, bounds: number[], counts: { bucket: number; count: number }[]): PriceBucketView[] {
   if (floor === null) return [];
   return counts.map(({ bucket, count }) => ({
     min: bucket === 0 ? floor : bounds[bucket - 1],

@@ -2,21 +2,13 @@ import type { ServiceContext } from '../../../shared/context.js';
 import { parseInput, z } from '../../../shared/validate.js';
 import { SuggestionKind } from '../../../entities/search-suggestion.entity.js';
 import { keywordParam } from './keyword.js';
+import type { SuggestionView } from './search-views.js';
 import { LAST_CHARACTER, SUGGESTIONS_MAX, suggestions } from './search.repository.js';
 
 export { SUGGESTIONS_MAX };
 
 
 export const SuggestInput = z.strictObject({ q: keywordParam.optional() });
-
-export interface Suggestion {
-  kind: SuggestionKind;
-  /** The brand, category or product id. */
-  id: number;
-  text: string;
-  /** The storefront route it leads to. */
-  path: string;
-}
 
 const PATHS: Record<SuggestionKind, string> = {
   [SuggestionKind.Brand]: '/brands/',
@@ -33,7 +25,7 @@ const KIND_ORDER = [SuggestionKind.Brand, SuggestionKind.Category, SuggestionKin
  * alphabetical order. Each kind is one range scan of a few entries on the `search_suggestion` prefix index,
  * so a keystroke costs the same whatever the catalog's size. A blank `q` suggests nothing.
  */
-export async function searchSuggestions(ctx: ServiceContext, input: unknown = {}): Promise<{ items: Suggestion[] }> {
+export async function searchSuggestions(ctx: ServiceContext, input: unknown = {}): Promise<{ items: SuggestionView[] }> {
   const { q } = parseInput(SuggestInput, input);
   if (q === undefined) return { items: [] };
   const prefix = q.toLowerCase().replace(/\s+/g, ' ');
@@ -44,6 +36,6 @@ export async function searchSuggestions(ctx: ServiceContext, input: unknown = {}
     .sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind))
     .filter((r) => r.kind !== SuggestionKind.Product || (!seen.has(r.norm) && Boolean(seen.add(r.norm))))
     .slice(0, SUGGESTIONS_MAX)
-    .map((r) => ({ kind: r.kind, id: r.refId, text: r.text, path: `${PATHS[r.kind]}${r.refId}` }));
+    .map((r): SuggestionView => ({ kind: r.kind, id: r.refId, text: r.text, path: `${PATHS[r.kind]}${r.refId}` }));
   return { items };
 }
