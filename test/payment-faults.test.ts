@@ -167,7 +167,8 @@ const gateways: Gateway[] = [
 
 async function startPayment(baseUrl: string, gateway: Gateway, customer: TestUser, orderIds: number[]): Promise<StartedPayment> {
   const res = await post(baseUrl, '/api/payments', JSON.stringify({ order_ids: orderIds, method: gateway.method }), { authorization: `Bearer ${customer.token}` });
-  expect([res.status, res.body.status]).toEqual([201, 'pending']);
+  // The whole answer on a refusal (CI once saw a 401 here that no local run repeats).
+  expect([res.status, res.body.status], JSON.stringify(res.body)).toEqual([201, 'pending']);
   await gateway.opened(res.body as StartedPayment);
   return res.body as StartedPayment;
 }
