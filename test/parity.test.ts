@@ -55,7 +55,7 @@ const GRAPHQL_TWIN: Record<string, string> = {
   'GET /api/merchant/balances': 'Query.merchantBalances',
   'GET /api/merchant/statement': 'Query.merchantStatement',
   'GET /api/merchant/payouts': 'Query.merchantPayouts',
-  'GET /api/admin/payout-batches': 'Query.payoutBatches',
+  'GET /api/admin/payout-batches': 'Query.adminPayoutBatches',
   'GET /api/admin/payout-batches/{id}': 'Query.payoutBatch',
   'GET /api/admin/payout-batches/{id}/export': 'Query.payoutBatchCsv',
   'POST /api/admin/payout-batches': 'Mutation.createPayoutBatch',
@@ -206,6 +206,15 @@ const GRAPHQL_TWIN: Record<string, string> = {
  * Routes only a payment provider calls (its signed notifications, in its own wire format): no client
  * operation, so no GraphQL twin (docs/api.md says so).
  */
+/**
+ * Deprecated GraphQL fields kept for the clients typed against them, each beside the field that
+ * replaced it: its REST twin is the replacement's route (REST changed in place, without a break).
+ */
+const DEPRECATED_FOR: Record<string, string> = {
+  // A list's type cannot become a page without breaking its clients (docs/decisions.md, 2026-12-04).
+  'Query.payoutBatches': 'Query.adminPayoutBatches',
+};
+
 const PROVIDER_CALLBACKS = ['POST /api/payments/notifications/{method}'];
 
 describe('REST and GraphQL parity', () => {
@@ -228,7 +237,18 @@ describe('REST and GraphQL parity', () => {
     const schema = await graphqlSchema();
     const fields = [schema.getQueryType(), schema.getMutationType()].flatMap((root) => Object.keys(root!.getFields()).map((name) => `${root!.name}.${name}`));
     const twinned = new Set(Object.values(GRAPHQL_TWIN));
-    expect(fields.filter((field) => !twinned.has(field))).toEqual([]);
+    expect(fields.filter((field) => !twinned.has(field) && !twinned.has(DEPRECATED_FOR[field]))).toEqual([]);
+  });
+
+  it('lets a field go without a REST twin of its own only while it is deprecated, for a twinned replacement', async () => {
+    const schema = await graphqlSchema();
+    const twinned = new Set(Object.values(GRAPHQL_TWIN));
+    const wrong = Object.entries(DEPRECATED_FOR).filter(([field, replacement]) => {
+      const [type, name] = field.split('.');
+      const root = (type === 'Query' ? schema.getQueryType() : schema.getMutationType()) as GraphQLObjectType;
+      return !root.getFields()[name]?.deprecationReason || twinned.has(field) || !twinned.has(replacement);
+    });
+    expect(wrong).toEqual([]);
   });
 
   it('pairs REST reads with queries and REST writes with mutations (checkout preview: a read sent as POST)', () => {

@@ -11,6 +11,7 @@ import { HOME_CONTENT_CHANNEL } from '../src/services/catalog/home-content.servi
 import { completeDeliveredOrders } from '../src/services/orders/order.service.js';
 import { homeContentItems } from '../src/services/catalog/catalog.repository.js';
 import { systemContext } from '../src/server/jobs.js';
+import { withIndexPlanner } from './support/plans.js';
 
 /**
  * Shop states (issue 41, item 2): a platform admin suspends a shop (with a reason), reinstates it,
@@ -550,9 +551,6 @@ describe('a suspension racing checkouts of the shop', () => {
 });
 
 describe('plans', () => {
-  interface PlanNode { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] }
-  const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
-
   /**
    * How each statement shop states added or changed reads `product` and `shop`: with sequential scans
    * priced out (`enable_seqscan = off`, on tables this small the planner would scan them anyway), a
@@ -560,14 +558,10 @@ describe('plans', () => {
    * unchanged (sql/statements.sql): suspension costs them nothing.
    */
   it('reads the shop and its products by key in the statements shop states add', async () => {
-    const client = new pg.Client({ connectionString: t.dbUrl });
-    await client.connect();
-    try {
-      await client.query('set enable_seqscan = off');
+    await withIndexPlanner(t.dbUrl, async (explain) => {
       /** The tables read by a sequential scan, and the indexes the plan reads. */
       const scans = async (text: string, params: unknown[] = []) => {
-        const [row] = (await client.query(`explain (format json) ${text}`, params)).rows;
-        const plan = nodes(row['QUERY PLAN'][0].Plan);
+        const plan = await explain(text, params);
         return {
           seqScans: plan.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name']).filter((r) => r === 'product' || r === 'shop'),
           indexes: [...new Set(plan.flatMap((n) => (n['Index Name'] ? [n['Index Name']] : [])))].sort(),
@@ -582,9 +576,7 @@ describe('plans', () => {
       expect(await scans(`update product set status = 'held' where shop_id = $1 and status = 'published'`, [1])).toMatchObject({ seqScans: [], indexes: [expect.stringMatching(/^product_/)] });
       // A payout batch's shops.
       expect(await scans(`select b.shop_id from balance b join shop s on s.id = b.shop_id where b.kind = 'shop_available' and b.amount >= 1 and s.status = 'active'`)).toMatchObject({ seqScans: [], indexes: expect.arrayContaining(['shop_pkey']) });
-    } finally {
-      await client.end();
-    }
+    });
   });
 });
 

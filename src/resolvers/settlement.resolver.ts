@@ -6,10 +6,11 @@ import type { GraphQLContext } from './graphql-context.js';
 import { withoutNulls } from './without-nulls.js';
 import { answer } from './answer.js';
 import {
-  AddCommissionRateInput, AddCommissionRatePayload, CommissionRate, CreatePayoutBatchInput, CreatePayoutBatchPayload, PayoutBatch, PayoutBatchSummary,
+  AddCommissionRateInput, AddCommissionRatePayload, CommissionRate, CreatePayoutBatchInput, CreatePayoutBatchPayload, PayoutBatch, PayoutBatchSummary, PayoutBatchSummaryPage,
   PayoutPage, Reconciliation, SettlePayoutInput, SettlePayoutPayload, ShopBalances, StatementArgs, StatementPage,
 } from './types/settlement.types.js';
 import { PageArgs } from './types/page.types.js';
+import { PAGE_SIZE_MAX } from '../shared/pagination.js';
 import { Allow } from './allow.js';
 import { Permission } from '../shared/permissions.js';
 
@@ -35,9 +36,20 @@ export class SettlementResolver {
   }
 
   @Allow(Permission.PlatformMoneyManage)
-  @Query(() => [PayoutBatchSummary], { description: 'Platform admin: the latest payout batches' })
-  payoutBatches(@Ctx() { ctx }: GraphQLContext) {
-    return payouts.listPayoutBatches(ctx);
+  @Query(() => PayoutBatchSummaryPage, { description: 'Platform admin: the payout batches, newest first' })
+  adminPayoutBatches(@Args(() => PageArgs) args: PageArgs, @Ctx() { ctx }: GraphQLContext) {
+    return payouts.listPayoutBatches(ctx, withoutNulls(args));
+  }
+
+  // Kept for the clients typed against it (a list's type cannot become a page without breaking them):
+  // the first page of the same list, as large as its old answer.
+  @Allow(Permission.PlatformMoneyManage)
+  @Query(() => [PayoutBatchSummary], {
+    description: 'Platform admin: the latest 100 payout batches',
+    deprecationReason: 'Use adminPayoutBatches: the same batches a page at a time',
+  })
+  async payoutBatches(@Ctx() { ctx }: GraphQLContext) {
+    return (await payouts.listPayoutBatches(ctx, { pageSize: PAGE_SIZE_MAX })).items;
   }
 
   @Allow(Permission.PlatformMoneyManage)

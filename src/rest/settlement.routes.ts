@@ -5,8 +5,9 @@ import * as statements from '../services/settlement/statements.js';
 import * as commissions from '../services/settlement/commissions.js';
 import { route, Reply, TextReply } from './route.js';
 import { Permission } from '../shared/permissions.js';
+import { PageQuery } from '../shared/pagination.js';
 import {
-  CommissionRate, CommissionRateList, PayoutBatch, PayoutBatchCsv, PayoutBatchList, Payout, PayoutPage, Reconciliation, ShopBalances, StatementPage,
+  CommissionRate, CommissionRateList, PayoutBatch, PayoutBatchCsv, PayoutBatchSummaryPage, Payout, PayoutPage, Reconciliation, ShopBalances, StatementPage,
 } from './responses/settlement.js';
 
 const tag = 'Settlement';
@@ -18,7 +19,6 @@ const StatementQuery = z.object({
   pageSize: z.coerce.number().int().min(1).max(100).optional(),
   account: z.enum(['shop_pending', 'shop_available', 'shop_in_transit', 'shop_debt']).optional(),
 });
-const PageQuery = z.object({ page: z.coerce.number().int().min(1).optional(), pageSize: z.coerce.number().int().min(1).max(100).optional() });
 
 /** A shop's money (its operators) and the platform's payouts, commissions and books (admins). */
 export function settlementRoutes(router: Router) {
@@ -36,7 +36,10 @@ export function settlementRoutes(router: Router) {
   });
 
   route(router, '/admin/payout-batches', {
-    get: { doc: { tag, summary: 'The latest payout batches', permission: Permission.PlatformMoneyManage, response: PayoutBatchList, errors: payouts.listPayoutBatchesRefusals }, handle: async ({ ctx }) => ({ items: await payouts.listPayoutBatches(ctx) }) },
+    get: {
+      doc: { tag, summary: 'The payout batches, newest first', permission: Permission.PlatformMoneyManage, query: PageQuery, response: PayoutBatchSummaryPage, errors: payouts.listPayoutBatchesRefusals },
+      handle: ({ ctx, query }) => payouts.listPayoutBatches(ctx, query),
+    },
     post: {
       doc: { tag, summary: 'Pay out every shop whose available balance reached the threshold', permission: Permission.PlatformMoneyManage, body: BatchBody, response: PayoutBatch, status: 201, errors: payouts.createPayoutBatchRefusals },
       handle: async ({ ctx, body }) => new Reply(201, await payouts.createPayoutBatch(ctx, body)),

@@ -4,7 +4,7 @@ import { PayoutStatus } from '../../entities/settlement.entity.js';
 import { PageArgs, PageType } from './page.types.js';
 import { PayloadType } from './payload.types.js';
 import { PayoutStatusEnum, ShopAccountEnum, BalanceKindEnum } from './enums.js';
-import { createPayoutBatchRefusals, PayoutBatchView, PayoutView, settlePayoutRefusals } from '../../services/settlement/payouts.js';
+import { createPayoutBatchRefusals, PayoutBatchSummaryView, PayoutBatchView, PayoutView, settlePayoutRefusals } from '../../services/settlement/payouts.js';
 import { ShopBalancesView, StatementEntryView } from '../../services/settlement/statements.js';
 import { objectType } from './object-type.js';
 import { addCommissionRateRefusals, CommissionRateView } from '../../services/settlement/commissions.js';
@@ -32,14 +32,11 @@ export class PayoutPage extends PageType(Payout) {}
 export const PayoutBatch = objectType('PayoutBatch', PayoutBatchView);
 export type PayoutBatch = PayoutBatchView;
 
-@ObjectType()
-export class PayoutBatchSummary {
-  @Field(() => Int) id!: number;
-  @Field(() => Int) threshold!: number;
-  @Field() createdAt!: Date;
-  @Field(() => Int) payoutCount!: number;
-  @Field(() => Int) total!: number;
-}
+export const PayoutBatchSummary = objectType('PayoutBatchSummary', PayoutBatchSummaryView);
+export type PayoutBatchSummary = PayoutBatchSummaryView;
+
+@ObjectType('PayoutBatchSummaryPage')
+export class PayoutBatchSummaryPage extends PageType(PayoutBatchSummary) {}
 
 export const CommissionRate = objectType('CommissionRate', CommissionRateView);
 export type CommissionRate = CommissionRateView;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { BalanceKind } from '../../entities/balance.entity.js';
 import { ShopBalancesView, StatementEntryView } from '../../services/settlement/statements.js';
-import { PayoutBatchView, PayoutView } from '../../services/settlement/payouts.js';
+import { PayoutBatchSummaryView, PayoutBatchView, PayoutView } from '../../services/settlement/payouts.js';
 import { CommissionRateView } from '../../services/settlement/commissions.js';
-import { count, id, money, named, page, timestamp } from './common.js';
+import { count, money, named, page } from './common.js';
 
 export const ShopBalances = named('ShopBalances', ShopBalancesView);
 
@@ -14,10 +14,8 @@ export const Payout = named('Payout', PayoutView);
 export const PayoutPage = named('PayoutPage', page(Payout));
 
 export const PayoutBatch = named('PayoutBatch', PayoutBatchView);
-export const PayoutBatchList = named(
-  'PayoutBatchList',
-  z.strictObject({ items: z.array(z.strictObject({ id, threshold: money, createdAt: timestamp, payoutCount: count, total: money })) }),
-);
+export const PayoutBatchSummary = named('PayoutBatchSummary', PayoutBatchSummaryView);
+export const PayoutBatchSummaryPage = named('PayoutBatchSummaryPage', page(PayoutBatchSummary));
 export const PayoutBatchCsv = named('PayoutBatchCsv', z.string().describe('payout_id,shop_id,shop_slug,shop_name,amount,currency,status; CRLF lines'));
 
 export const CommissionRate = named('CommissionRate', CommissionRateView);

@@ -14,7 +14,8 @@ import { id, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { BatchInput } from './payout.inputs.js';
 import { PLATFORM_CLEARING, transferHeld } from '../accounts/ledger.service.js';
 import { auditedWrite } from '../../shared/audit.js';
-import { id as viewId, money, timestamp } from '../../shared/view-fields.js';
+import { count, id as viewId, money, timestamp } from '../../shared/view-fields.js';
+import { idPage, pageOf, PageQuery, type Page } from '../../shared/pagination.js';
 
 /**
  * Payouts: a platform admin's batch pays every shop whose available balance reached a threshold
@@ -128,19 +129,40 @@ export async function getPayoutBatch(ctx: ServiceContext, input: unknown): Promi
   return batchView(ctx, batchId);
 }
 
+/** A batch in the list: its payouts counted and summed, not listed (one batch's payouts: `getPayoutBatch`). */
+export const PayoutBatchSummaryView = z.strictObject({
+  id: viewId,
+  threshold: money,
+  createdAt: timestamp,
+  payoutCount: count.describe('Payouts in the batch'),
+  total: money.describe('The sum of its payouts'),
+});
+export type PayoutBatchSummaryView = z.infer<typeof PayoutBatchSummaryView>;
+
 export const listPayoutBatchesRefusals = refusals('FORBIDDEN');
 
-export async function listPayoutBatches(ctx: ServiceContext): Promise<{ id: number; threshold: number; createdAt: Date; payoutCount: number; total: number }[]> {
+/**
+ * The platform's payout batches, newest first, a page at a time (`page`, `pageSize` as every list).
+ * The page's ids are read backward along payout_batch's key with the whole count in the same statement
+ * (`idPage`); only that page's batches then have their payouts counted and summed, each by
+ * payout_batch_id_index, so a page costs the same however many batches and payouts there are.
+ */
+export async function listPayoutBatches(ctx: ServiceContext, input: unknown): Promise<Page<PayoutBatchSummaryView>> {
   requirePlatformPermission(ctx, Permission.PlatformMoneyManage);
-  const rows = await typedSql(ctx.em)
-    .selectFrom('PayoutBatch as b')
-    .leftJoin('Payout as p', 'p.batch', 'b.id')
-    .select((eb) => ['b.id', 'b.threshold', 'b.createdAt', eb.fn.count<string>('p.id').as('payoutCount'), eb.fn.coalesce(eb.fn.sum<string>('p.amount'), eb.lit(0)).as('total')])
-    .groupBy('b.id')
-    .orderBy('b.id', 'desc')
-    .limit(100)
-    .execute();
-  return rows.map((r) => ({ ...r, payoutCount: Number(r.payoutCount), total: Number(r.total) }));
+  const paging = parseInput(PageQuery, input ?? {});
+  const { ids, total } = await idPage(typedSql(ctx.em).selectFrom('PayoutBatch'), paging, 'desc');
+  const rows =
+    ids.length === 0
+      ? []
+      : await typedSql(ctx.em)
+          .selectFrom('PayoutBatch as b')
+          .leftJoin('Payout as p', 'p.batch', 'b.id')
+          .select((eb) => ['b.id', 'b.threshold', 'b.createdAt', eb.fn.count<string>('p.id').as('payoutCount'), eb.fn.coalesce(eb.fn.sum<string>('p.amount'), eb.lit(0)).as('total')])
+          .where('b.id', 'in', ids)
+          .groupBy('b.id')
+          .orderBy('b.id', 'desc')
+          .execute();
+  return pageOf(rows.map((r) => ({ ...r, payoutCount: Number(r.payoutCount), total: Number(r.total) })), paging, total);
 }
 
 const csvField = (value: string | number) => (/[",\n\r]/.test(String(value)) ? `"${String(value).replace(/"/g, '""')}"` : String(value));
