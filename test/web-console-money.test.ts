@@ -171,4 +171,47 @@ describe("the shop's money and the platform's payouts", () => {
     expect(shopCtx.problems).toEqual([]);
     expect(adminCtx.problems).toEqual([]);
   });
+
+  it("pages the admin's payout batches, newest first, the page in the address", async () => {
+    // Another shop's released earnings, paid out again and again: the bank refuses each payout, so the
+    // money is available for the next batch. With the batch above, more than one page of 20.
+    const other = await newShop(t, { name: 'Harbour Kites' });
+    const category = await newCategory(t);
+    const otherSku = (await newProduct(t, { shopId: other.id, categoryId: category.id, skus: [{ price: PRICE, stock: 5 }] })).skuIds[0];
+    const otherOperator = await newOperator(t, other.id);
+    await passAfterSaleWindow((await deliveredOrder(t, customer.token, otherOperator.token, otherSku)).id);
+    for (let i = 0; i < 21; i++) {
+      const batch = await t.api('POST', '/api/admin/payout-batches', { token: admin.token, body: { threshold: 1 } });
+      expect(batch.status).toBe(201);
+      for (const p of batch.body.payouts as { id: number }[]) expect((await t.api('POST', `/api/admin/payouts/${p.id}/settle`, { token: admin.token, body: { status: 'failed' } })).status).toBe(200);
+    }
+    const ids = (await t.sql<{ id: number }>('select id from payout_batch order by id desc')).map((r) => r.id);
+    expect(ids.length).toBeGreaterThan(20);
+    const shown = (page: Page) => page.getByTestId('payout-batches').locator('tbody tr').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-batch-id'))));
+
+    const { ctx, page } = await open(admin);
+    await page.goto('/admin/payouts');
+    const table = page.getByRole('table', { name: 'Payout batches' });
+    await table.getByRole('link', { name: `Batch #${ids[0]}`, exact: true }).waitFor();
+    await page.getByText(`Page 1 of 2 · ${ids.length} in all`).waitFor();
+    expect(await shown(page)).toEqual(ids.slice(0, 20));
+    // The next page goes on where the first stopped, and the address keeps it across a reload.
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL(/[?&]page=2\b/);
+    await table.getByRole('link', { name: `Batch #${ids[20]}`, exact: true }).waitFor();
+    expect(await shown(page)).toEqual(ids.slice(20, 40));
+    await page.reload();
+    await page.getByText(`Page 2 of 2 · ${ids.length} in all`).waitFor();
+    expect(await shown(page)).toEqual(ids.slice(20, 40));
+    // A batch's row opens it.
+    await table.getByRole('link', { name: `Batch #${ids[20]}`, exact: true }).click();
+    await page.getByRole('heading', { name: `Payout batch #${ids[20]}` }).waitFor();
+    await page.goBack();
+    await page.getByText(`Page 2 of 2 · ${ids.length} in all`).waitFor();
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Previous' }).click();
+    await page.getByText(`Page 1 of 2 · ${ids.length} in all`).waitFor();
+    expect(new URL(page.url()).searchParams.has('page')).toBe(false);
+    await expectBooksBalance(t);
+    expect(ctx.problems).toEqual([]);
+  });
 });

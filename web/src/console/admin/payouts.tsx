@@ -2,26 +2,34 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useClient, useQuery } from 'urql';
 import { graphql } from '../gql';
-import type { AdminPayoutBatchQuery } from '../gql/graphql';
+import type { AdminPayoutBatchQuery, AdminPayoutBatchesQuery } from '../gql/graphql';
 import { Money, useCurrency } from '../../money/currency-context';
 import { formatMoney } from '../../money/format-money';
 import { Missing, QueryResult } from '../../ui/query-result';
 import { ErrorNotice } from '../../ui/query-state';
 import type { ApiRefusal } from '../../api/errors';
-import { ActionButton, ConfirmButton, Field, text, toMinor, useAction, when, useListContext } from '../kit';
+import { ActionButton, ConfirmButton, Field, text, toMinor, useAction, when, useListContext, usePageParam } from '../kit';
+import { DataTable, type Column } from '../data-table';
 import { lazySchema, useFormCheck } from '../form-check';
 
 const batchSchema = lazySchema(() => import('../../../../src/services/settlement/payout.inputs').then((m) => m.BatchInput));
 import { PayoutStatusText } from '../payout-fields';
 
+const PAGE_SIZE = 20;
+
 const BatchesQuery = graphql(`
-  query AdminPayoutBatches {
-    payoutBatches {
-      id
-      threshold
-      createdAt
-      payoutCount
+  query AdminPayoutBatches($page: Int, $pageSize: Int) {
+    adminPayoutBatches(page: $page, pageSize: $pageSize) {
+      page
+      pageSize
       total
+      items {
+        id
+        threshold
+        createdAt
+        payoutCount
+        total
+      }
     }
   }
 `);
@@ -105,48 +113,36 @@ function NewBatch() {
   );
 }
 
+type BatchRow = AdminPayoutBatchesQuery['adminPayoutBatches']['items'][number];
+
+const BATCH_COLUMNS: readonly Column<BatchRow>[] = [
+  { header: 'Batch', cell: (b) => <Link to={`/admin/payouts/${b.id}`}>Batch #{b.id}</Link> },
+  { header: 'Created', cell: (b) => when(b.createdAt) },
+  { header: 'Threshold', cell: (b) => <Money amount={b.threshold} /> },
+  { header: 'Payouts', cell: (b) => b.payoutCount },
+  { header: 'Total', cell: (b) => <Money amount={b.total} /> },
+];
+
+/** The platform's payout batches, newest first, a page at a time (the page in the address), under the form that makes one. */
 export function PayoutBatchList() {
-  const [result] = useQuery({ query: BatchesQuery, context: useListContext('PayoutBatchSummary', 'PayoutBatch') });
+  const [page] = usePageParam();
+  const [result] = useQuery({ query: BatchesQuery, variables: { page, pageSize: PAGE_SIZE }, context: useListContext('PayoutBatchSummary', 'PayoutBatch') });
   return (
     <>
       <h1>Payouts</h1>
       <NewBatch />
       <h2>Batches</h2>
-      <QueryResult result={result} what="Loading payout batches">
-        {({ payoutBatches }) => (
-          <>
-            <table className="grid" data-testid="payout-batches">
-              <thead>
-                <tr>
-                  <th scope="col">Batch</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Threshold</th>
-                  <th scope="col">Payouts</th>
-                  <th scope="col">Total</th>
-                </tr>
-              </thead>
-              <tbody>
-                {payoutBatches.map((b) => (
-                  <tr key={b.id}>
-                    <td>
-                      <Link to={`/admin/payouts/${b.id}`}>Batch #{b.id}</Link>
-                    </td>
-                    <td>{when(b.createdAt)}</td>
-                    <td>
-                      <Money amount={b.threshold} />
-                    </td>
-                    <td>{b.payoutCount}</td>
-                    <td>
-                      <Money amount={b.total} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {payoutBatches.length === 0 ? <p className="empty">No batch yet.</p> : <p className="meta">The latest 100 batches.</p>}
-          </>
-        )}
-      </QueryResult>
+      <DataTable
+        label="Payout batches"
+        testId="payout-batches"
+        result={result}
+        list={(data) => data.adminPayoutBatches}
+        columns={BATCH_COLUMNS}
+        rowKey={(b) => b.id}
+        rowProps={(b) => ({ 'data-batch-id': b.id })}
+        empty="No batch yet."
+        what="Loading payout batches"
+      />
     </>
   );
 }
