@@ -2,7 +2,7 @@ import { vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newOperator, newShop, PASSWORD, type TestUser } from './support/fixtures.js';
-import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, sessionFor, StoreContext, WAIT_TIMEOUT_MS } from './support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, layoutShift, MOBILE, sessionFor, StoreContext, WAIT_TIMEOUT_MS } from './support/browser.js';
 
 vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
 
@@ -26,8 +26,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function signedIn(user: TestUser): Promise<{ ctx: StoreContext; page: Page }> {
-  const ctx = await StoreContext.open(browser, t, DESKTOP, await sessionFor(t, user.email, PASSWORD));
+async function signedIn(user: TestUser, viewport = DESKTOP): Promise<{ ctx: StoreContext; page: Page }> {
+  const ctx = await StoreContext.open(browser, t, viewport, await sessionFor(t, user.email, PASSWORD));
   contexts.push(ctx);
   return { ctx, page: await ctx.page() };
 }
@@ -106,4 +106,52 @@ it('an admin reads the log and filters it by operation and by shop; an operator 
   await expect(shopSide.page.getByLabel('Shop id').count()).resolves.toBe(0);
   await shopSide.ctx.screenshot(shopSide.page, 'console-audit-log');
   expect(shopSide.ctx.problems).toEqual([]);
+});
+
+it('pages the log with the page in the address, a filter starting it over, and draws it without moving it (CLS 0)', async () => {
+  const shop = await newShop(t);
+  const operator = await newOperator(t, shop.id);
+  const coupon = await t.api('POST', '/api/merchant/coupon-templates', { token: operator.token, body: couponBody('Autumn 0') });
+  // One coupon renamed 22 times: with its creation, two pages of its history.
+  for (let i = 1; i <= 22; i++) expect((await t.api('PATCH', `/api/merchant/coupon-templates/${coupon.body.id}`, { token: operator.token, body: { name: `Autumn ${i}` } })).status).toBe(200);
+  const history = `/admin/audit-log?targetType=CouponTemplate&targetId=${coupon.body.id}`;
+  // Drawn once its entries came, on a phone as at a desk: nothing it showed moves (CLS 0).
+  const phone = await signedIn(admin, MOBILE);
+  await phone.page.goto(history);
+  await phone.page.getByRole('table', { name: 'Audit log entries' }).getByTestId('audit-entry').first().getByText('Autumn 21 → Autumn 22').waitFor();
+  await phone.page.waitForLoadState('networkidle');
+  expect(await layoutShift(phone.page)).toBe(0);
+  const { ctx, page } = await signedIn(admin);
+  await page.goto(history);
+  const table = page.getByRole('table', { name: 'Audit log entries' });
+  await table.getByTestId('audit-entry').first().getByText('Autumn 21 → Autumn 22').waitFor();
+  await page.waitForLoadState('networkidle');
+  expect(await layoutShift(page)).toBe(0);
+  await page.getByText('Page 1 of 2 · 23 in all').waitFor();
+  expect(await table.getByTestId('audit-entry').count()).toBe(20);
+  // Every column is a header of the table; every filter has its label.
+  expect(await table.getByRole('columnheader').allInnerTexts()).toEqual(['When', 'Who', 'Shop', 'Operation', 'Target', 'Changes', 'Request']);
+  const filters = page.getByRole('search', { name: 'Filter the audit log' });
+  for (const name of ['Operation', 'Target type', 'Target id', 'From', 'Until']) expect(await filters.getByLabel(name, { exact: true }).count()).toBe(1);
+
+  // The next page, kept in the address across a reload: the oldest entries, down to the creation.
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Next' }).click();
+  await page.waitForURL(/[?&]page=2\b/);
+  await table.getByTestId('audit-entry').last().getByText('createCouponTemplate').waitFor();
+  await page.reload();
+  await page.getByText('Page 2 of 2 · 23 in all').waitFor();
+  expect(await table.getByTestId('audit-entry').count()).toBe(3);
+  expect(await filters.getByLabel('Target id').inputValue()).toBe(String(coupon.body.id));
+  // A filter reads the log again from its first page.
+  await filters.getByLabel('Operation').fill('createCouponTemplate');
+  await filters.getByRole('button', { name: 'Filter' }).click();
+  await page.getByText('Page 1 of 1 · 1 in all').waitFor();
+  expect(new URL(page.url()).searchParams.has('page')).toBe(false);
+  expect(new URL(page.url()).searchParams.get('targetId')).toBe(String(coupon.body.id));
+  // Nothing matching: the table says so.
+  await filters.getByLabel('Operation').fill('noSuchOperation');
+  await filters.getByRole('button', { name: 'Filter' }).click();
+  await page.getByText('No entries match.').waitFor();
+  expect(ctx.problems).toEqual([]);
+  expect(phone.ctx.problems).toEqual([]);
 });

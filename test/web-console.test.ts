@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { newAdmin, newBrand, newCategory, newCustomer, newOperator, newShop, PASSWORD, type TestUser } from './support/fixtures.js';
 import { addToCart, checkoutOk, deliveredOrder, placeOrder, shopWithProduct } from './support/shopping.js';
-import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, MOBILE, sessionFor, StoreContext, TABLET } from './support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, launchBrowser, layoutShift, MOBILE, sessionFor, StoreContext, TABLET } from './support/browser.js';
 import { webAppDir } from '../src/server/web-app.js';
 
 vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
@@ -307,12 +307,7 @@ describe('the platform console', () => {
       await page.getByRole('heading', { level: 1 }).waitFor();
       if (ready) await page.getByTestId(ready).waitFor();
       await page.waitForLoadState('networkidle');
-      // Every layout shift since the page began (buffered), not caused by input: the page's CLS.
-      shifts[where] = Number(await page.evaluate(`(() => {
-        const observer = new PerformanceObserver(() => {});
-        observer.observe({ type: 'layout-shift', buffered: true });
-        return observer.takeRecords().filter((e) => !e.hadRecentInput).reduce((sum, e) => sum + e.value, 0);
-      })()`));
+      shifts[where] = await layoutShift(page);
     }
     expect(Object.keys(shifts)).toHaveLength(4);
     console.log(`console layout shift: ${JSON.stringify(shifts)}`);

@@ -93,3 +93,14 @@ export function storePages(running: () => { browser: Browser; t: TestApp }) {
     },
   };
 }
+
+/** The page's CLS so far: every layout shift since it began (buffered) that no input caused. */
+export async function layoutShift(page: Page): Promise<number> {
+  return Number(
+    await page.evaluate(`(() => {
+      const observer = new PerformanceObserver(() => {});
+      observer.observe({ type: 'layout-shift', buffered: true });
+      return observer.takeRecords().filter((e) => !e.hadRecentInput).reduce((sum, e) => sum + e.value, 0);
+    })()`),
+  );
+}

@@ -1,10 +1,9 @@
 import { type FormEvent } from 'react';
-import { useSearchParams } from 'react-router';
 import { useQuery } from 'urql';
 import { graphql } from './gql';
 import type { ConsoleAuditEntriesQuery } from './gql/graphql';
-import { QueryResult } from '../ui/query-result';
-import { Field, Pager, label, text, toInstant, toLocalInput, usePageParam, when } from './kit';
+import { Field, label, text, toInstant, toLocalInput, useFilterParams, usePageParam, when } from './kit';
+import { DataTable, type Column } from './data-table';
 
 const PAGE_SIZE = 20;
 
@@ -57,7 +56,9 @@ type Entry = ConsoleAuditEntriesQuery['auditEntries']['items'][number];
 const TYPED = ['operation', 'targetType', 'targetId', 'from', 'to'] as const;
 /** Each chosen id with the name the chip shows (kept beside it, so a reload names it too). */
 const CHOSEN = ['shop', 'shopName', 'actor', 'actorName'] as const;
-type Filter = (typeof TYPED)[number] | (typeof CHOSEN)[number];
+const FILTERS = [...TYPED, ...CHOSEN] as const;
+type Filters = Record<(typeof FILTERS)[number], string>;
+type Narrow = (filters: Partial<Filters>) => void;
 
 const idOrNull = (value: string): number | null => (/^\d+$/.test(value) ? Number(value) : null);
 
@@ -85,176 +86,160 @@ function Changes({ entry }: { entry: Entry }) {
 }
 
 /**
+ * The columns. A name in a row narrows the log (`narrow`, the page starting over): an actor or a shop
+ * to their writes, a target to that row's history (its type and id, which the form then shows).
+ */
+const auditColumns = (platform: boolean, narrow: Narrow): readonly Column<Entry>[] => [
+  { header: 'When', cell: (e) => when(e.occurredAt) },
+  {
+    header: 'Who',
+    cell: (e) => (
+      <>
+        {e.actorEmail === null ? (
+          'A deleted account'
+        ) : (
+          <button type="button" className="link-button" title={`Only ${e.actorEmail}'s writes`} onClick={() => narrow({ actor: String(e.actorId), actorName: e.actorEmail! })}>
+            {e.actorEmail}
+          </button>
+        )}{' '}
+        ({label(e.actorRole.toUpperCase())})
+      </>
+    ),
+  },
+  ...(platform
+    ? [
+        {
+          header: 'Shop',
+          cell: (e: Entry) =>
+            e.shopId === null ? (
+              'Platform'
+            ) : (
+              <button type="button" className="link-button" title={`Only ${e.shopName}'s entries`} onClick={() => narrow({ shop: String(e.shopId), shopName: e.shopName ?? '' })}>
+                {e.shopName}
+              </button>
+            ),
+        },
+      ]
+    : []),
+  {
+    header: 'Operation',
+    cell: (e) => (
+      <>
+        {e.operation} <small>({label(e.action)})</small>
+      </>
+    ),
+  },
+  {
+    header: 'Target',
+    cell: (e) => (
+      <>
+        <button type="button" className="link-button" title="Only this row's history" onClick={() => narrow({ targetType: e.targetType, targetId: e.targetId })}>
+          {e.targetName ?? `${e.targetType} #${e.targetId}`}
+        </button>
+        {e.targetName !== null ? (
+          <small>
+            {' '}
+            ({e.targetType} #{e.targetId})
+          </small>
+        ) : null}
+      </>
+    ),
+  },
+  { header: 'Changes', cell: (e) => <Changes entry={e} /> },
+  { header: 'Request', cell: (e) => <code>{e.requestId}</code> },
+];
+
+/** The typed filters (operation, target, time range) as one form, and a chip for each shop or actor chosen in a row. */
+function AuditFilters({ filters, narrow }: { filters: Filters; narrow: Narrow }) {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const typed = (name: (typeof TYPED)[number]) => text(form.get(name));
+    narrow({
+      operation: typed('operation'),
+      targetType: typed('targetType'),
+      targetId: typed('targetId'),
+      from: typed('from') && toInstant(typed('from')),
+      to: typed('to') && toInstant(typed('to')),
+    });
+  };
+  return (
+    <>
+      {/* Keyed by the typed filters: one set by a click in a row (a target) shows in the form's fields too. */}
+      <form key={TYPED.map((name) => filters[name]).join('\n')} onSubmit={submit} role="search" aria-label="Filter the audit log" className="audit-filters">
+        <Field label="Operation" name="audit-operation">
+          {(props) => <input {...props} name="operation" placeholder="upsertProduct" defaultValue={filters.operation} />}
+        </Field>
+        <Field label="Target type" name="audit-target-type">
+          {(props) => <input {...props} name="targetType" placeholder="Product" defaultValue={filters.targetType} />}
+        </Field>
+        <Field label="Target id" name="audit-target-id">
+          {(props) => <input {...props} name="targetId" defaultValue={filters.targetId} />}
+        </Field>
+        <Field label="From" name="audit-from">
+          {(props) => <input {...props} name="from" type="datetime-local" defaultValue={filters.from ? toLocalInput(filters.from) : ''} />}
+        </Field>
+        <Field label="Until" name="audit-to">
+          {(props) => <input {...props} name="to" type="datetime-local" defaultValue={filters.to ? toLocalInput(filters.to) : ''} />}
+        </Field>
+        <button type="submit">Filter</button>
+      </form>
+      {idOrNull(filters.shop) !== null ? (
+        <span className="filter-chip">
+          Shop: {filters.shopName || 'the one chosen'}{' '}
+          <button type="button" onClick={() => narrow({ shop: '', shopName: '' })}>
+            Every shop
+          </button>
+        </span>
+      ) : null}
+      {idOrNull(filters.actor) !== null ? (
+        <span className="filter-chip">
+          By: {filters.actorName || 'the one chosen'}{' '}
+          <button type="button" onClick={() => narrow({ actor: '', actorName: '' })}>
+            Everyone
+          </button>
+        </span>
+      ) : null}
+    </>
+  );
+}
+
+/**
  * The audit log: every write of shop members and platform staff, newest first. Platform admins see
  * all of it and may filter by shop; a shop's operator sees their own shop's entries (the API decides:
  * the same query, scoped by the caller).
  */
 export function AuditLog({ platform }: { platform: boolean }) {
-  const [page, setPage] = usePageParam();
-  const [params, setParams] = useSearchParams();
-  const value = (name: Filter) => params.get(name) ?? '';
+  const [page] = usePageParam();
+  const [filters, narrow] = useFilterParams(FILTERS);
   const variables = {
-    shopId: platform ? idOrNull(value('shop')) : null,
-    actorId: idOrNull(value('actor')),
-    operation: value('operation') || null,
-    targetType: value('targetType') || null,
-    targetId: value('targetType') ? value('targetId') || null : null,
-    from: value('from') || null,
-    to: value('to') || null,
+    shopId: platform ? idOrNull(filters.shop) : null,
+    actorId: idOrNull(filters.actor),
+    operation: filters.operation || null,
+    targetType: filters.targetType || null,
+    targetId: filters.targetType ? filters.targetId || null : null,
+    from: filters.from || null,
+    to: filters.to || null,
     page,
     pageSize: PAGE_SIZE,
   };
   const [result] = useQuery({ query: AuditEntries, variables, requestPolicy: 'cache-and-network' });
-
-  const filter = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const next = new URLSearchParams();
-    for (const name of CHOSEN) if (value(name)) next.set(name, value(name));
-    for (const name of TYPED) {
-      const raw = text(form.get(name));
-      if (!raw) continue;
-      next.set(name, name === 'from' || name === 'to' ? toInstant(raw) : raw);
-    }
-    setParams(next);
-  };
-  /** Narrows the log to one shop or one actor, by a row's name, or widens it again (null); the page starts over. */
-  const choose = (name: 'shop' | 'actor', picked: { id: number; name: string } | null) => {
-    const next = new URLSearchParams(params);
-    next.delete(name);
-    next.delete(`${name}Name`);
-    if (picked) {
-      next.set(name, String(picked.id));
-      next.set(`${name}Name`, picked.name);
-    }
-    next.delete('page');
-    setParams(next);
-  };
-
-  /** Narrows the log to one row's history (its type and id, which the form shows), by its name in a row. */
-  const narrowToTarget = (entry: Entry) => {
-    const next = new URLSearchParams(params);
-    next.set('targetType', entry.targetType);
-    next.set('targetId', entry.targetId);
-    next.delete('page');
-    setParams(next);
-  };
-
   return (
     <>
       <h1>Audit log</h1>
       <p>{platform ? 'Every write of shop members and platform staff, newest first.' : "Your shop's writes, and the platform's writes on your shop, newest first."}</p>
-      {/* Keyed by the address: a filter set by a click in a row (a target) shows in the form's fields too. */}
-      <form key={params.toString()} onSubmit={filter} role="search" aria-label="Filter the audit log" className="audit-filters">
-        <Field label="Operation" name="audit-operation">
-          {(props) => <input {...props} name="operation" placeholder="upsertProduct" defaultValue={value('operation')} />}
-        </Field>
-        <Field label="Target type" name="audit-target-type">
-          {(props) => <input {...props} name="targetType" placeholder="Product" defaultValue={value('targetType')} />}
-        </Field>
-        <Field label="Target id" name="audit-target-id">
-          {(props) => <input {...props} name="targetId" defaultValue={value('targetId')} />}
-        </Field>
-        <Field label="From" name="audit-from">
-          {(props) => <input {...props} name="from" type="datetime-local" defaultValue={value('from') ? toLocalInput(value('from')) : ''} />}
-        </Field>
-        <Field label="Until" name="audit-to">
-          {(props) => <input {...props} name="to" type="datetime-local" defaultValue={value('to') ? toLocalInput(value('to')) : ''} />}
-        </Field>
-        <button type="submit">Filter</button>
-      </form>
-      {variables.shopId !== null || variables.actorId !== null ? (
-        <p className="toolbar">
-          {variables.shopId !== null ? (
-            <span className="filter-chip">
-              Shop: {value('shopName') || 'the one chosen'}{' '}
-              <button type="button" onClick={() => choose('shop', null)}>
-                Every shop
-              </button>
-            </span>
-          ) : null}
-          {variables.actorId !== null ? (
-            <span className="filter-chip">
-              By: {value('actorName') || 'the one chosen'}{' '}
-              <button type="button" onClick={() => choose('actor', null)}>
-                Everyone
-              </button>
-            </span>
-          ) : null}
-        </p>
-      ) : null}
-      <QueryResult result={result} what="Loading the audit log">
-        {({ auditEntries }) => (
-          <>
-            {auditEntries.items.length === 0 ? (
-              <p>No entries match.</p>
-            ) : (
-              <table className="grid">
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Who</th>
-                    {platform && <th scope="col">Shop</th>}
-                    <th scope="col">Operation</th>
-                    <th scope="col">Target</th>
-                    <th scope="col">Changes</th>
-                    <th scope="col">Request</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {auditEntries.items.map((e) => (
-                    <tr key={e.id} data-testid="audit-entry">
-                      <td>{when(e.occurredAt)}</td>
-                      <td>
-                        {e.actorEmail === null ? (
-                          'A deleted account'
-                        ) : (
-                          <button type="button" className="link-button" title={`Only ${e.actorEmail}'s writes`} onClick={() => choose('actor', { id: e.actorId, name: e.actorEmail! })}>
-                            {e.actorEmail}
-                          </button>
-                        )}{' '}
-                        ({label(e.actorRole.toUpperCase())})
-                      </td>
-                      {platform && (
-                        <td>
-                          {e.shopId === null ? (
-                            'Platform'
-                          ) : (
-                            <button type="button" className="link-button" title={`Only ${e.shopName}'s entries`} onClick={() => choose('shop', { id: e.shopId!, name: e.shopName ?? '' })}>
-                              {e.shopName}
-                            </button>
-                          )}
-                        </td>
-                      )}
-                      <td>
-                        {e.operation} <small>({label(e.action)})</small>
-                      </td>
-                      <td>
-                        <button type="button" className="link-button" title="Only this row's history" onClick={() => narrowToTarget(e)}>
-                          {e.targetName ?? `${e.targetType} #${e.targetId}`}
-                        </button>
-                        {e.targetName !== null ? (
-                          <small>
-                            {' '}
-                            ({e.targetType} #{e.targetId})
-                          </small>
-                        ) : null}
-                      </td>
-                      <td>
-                        <Changes entry={e} />
-                      </td>
-                      <td>
-                        <code>{e.requestId}</code>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
-            <Pager page={auditEntries.page} pageSize={auditEntries.pageSize} total={auditEntries.total} onPage={setPage} />
-          </>
-        )}
-      </QueryResult>
+      <DataTable
+        label="Audit log entries"
+        testId="audit-log"
+        result={result}
+        list={(data) => data.auditEntries}
+        columns={auditColumns(platform, narrow)}
+        rowKey={(e) => e.id}
+        rowProps={() => ({ 'data-testid': 'audit-entry' })}
+        filters={<AuditFilters filters={filters} narrow={narrow} />}
+        empty="No entries match."
+        what="Loading the audit log"
+      />
     </>
   );
 }
