@@ -14,7 +14,7 @@ import { id, parseInput, NOT_BLANK, z } from '../../shared/validate.js';
 import { BatchInput } from './payout.inputs.js';
 import { PLATFORM_CLEARING, transferHeld } from '../accounts/ledger.service.js';
 import { auditedWrite } from '../../shared/audit.js';
-import { id as viewId, money, timestamp } from '../../shared/view-fields.js';
+import { count, id as viewId, money, timestamp } from '../../shared/view-fields.js';
 
 /**
  * Payouts: a platform admin's batch pays every shop whose available balance reached a threshold
@@ -41,6 +41,10 @@ export type PayoutView = z.infer<typeof PayoutView>;
 
 export const PayoutBatchView = z.strictObject({ id: viewId, threshold: money, createdAt: timestamp, total: money, payouts: z.array(PayoutView) });
 export type PayoutBatchView = z.infer<typeof PayoutBatchView>;
+
+/** A batch in the list of batches: its payouts counted and summed, not listed. */
+export const PayoutBatchSummaryView = z.strictObject({ id: viewId, threshold: money, createdAt: timestamp, payoutCount: count, total: money });
+export type PayoutBatchSummaryView = z.infer<typeof PayoutBatchSummaryView>;
 
 /** Payouts as their view reads them, with their shop's name; callers add their filter. */
 const payoutRows = (em: EntityManager) =>
@@ -130,7 +134,7 @@ export async function getPayoutBatch(ctx: ServiceContext, input: unknown): Promi
 
 export const listPayoutBatchesRefusals = refusals('FORBIDDEN');
 
-export async function listPayoutBatches(ctx: ServiceContext): Promise<{ id: number; threshold: number; createdAt: Date; payoutCount: number; total: number }[]> {
+export async function listPayoutBatches(ctx: ServiceContext): Promise<PayoutBatchSummaryView[]> {
   requirePlatformPermission(ctx, Permission.PlatformMoneyManage);
   const rows = await typedSql(ctx.em)
     .selectFrom('PayoutBatch as b')
