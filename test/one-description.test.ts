@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { buildSchema, getNamedType, isEnumType, isListType, isNonNullType, isObjectType, isScalarType, type GraphQLOutputType } from 'graphql';
+import { buildSchema, getNamedType, isEnumType, isUnionType, isListType, isNonNullType, isObjectType, isScalarType, type GraphQLOutputType } from 'graphql';
 import { buildOpenApiDocument } from '../src/rest/openapi/document.js';
+import { eventSchemaName } from '../src/rest/responses/events.js';
+import { EVENT_ENVELOPES } from '../src/shared/domain-event.js';
 
 /**
  * A resource is described once. Where a service's view is a zod schema (services/*), REST publishes
@@ -109,6 +111,42 @@ it('holds every resource both doors name alike to one shape: fields, nullability
   const compared = Object.entries(components).filter(([name, schema]) => schema.properties && isObjectType(graphql.getType(name)));
   expect(compared.length).toBeGreaterThan(90);
   expect(compared.flatMap(([name, schema]) => differences(name, schema, graphql.getType(name)))).toEqual([]);
+});
+
+/**
+ * An event is described once, by its type's envelope (EVENT_ENVELOPES, shared/domain-event.ts), which REST's feed and
+ * webhooks publish as `<Type>Event`. GraphQL spells it as one `DomainEvent` whose `payload` is the union of one
+ * `<Type>EventPayload` per type, written in resolvers/types/event.types.ts (its id an `ID`, its type the `EventType`
+ * enum, a payment's failure status text): held here to each envelope, its fields and its payload's.
+ */
+function eventDifferences(type: string, envelope: Json): string[] {
+  const payloadType = `${eventSchemaName(type)}Payload`;
+  if (!isObjectType(graphql.getType(payloadType))) return [`${type}: no GraphQL type ${payloadType}`];
+  return [...differences('DomainEvent', envelope, graphql.getType('DomainEvent')), ...differences(payloadType, envelope.properties.payload as Json, graphql.getType(payloadType))];
+}
+
+it('holds every event type GraphQL serves to its one envelope: the envelope fields, and its payload field by field', () => {
+  const types = Object.keys(EVENT_ENVELOPES);
+  expect(types.length).toBeGreaterThan(25);
+  expect(types.flatMap((type) => eventDifferences(type, components[eventSchemaName(type)]))).toEqual([]);
+  // Each envelope is one of the feed's events, and each GraphQL payload type one of the union's.
+  expect((components.Event.anyOf as Json[]).map((e) => String(e.$ref).split('/').pop()).sort()).toEqual(types.map(eventSchemaName).sort());
+  const union = graphql.getType('EventPayload');
+  expect((isUnionType(union) ? union.getTypes() : []).map((t) => t.name).sort()).toEqual(types.map((type) => `${eventSchemaName(type)}Payload`).sort());
+});
+
+it('notices an event whose payload or envelope drifts from GraphQL', () => {
+  const placed = components.OrderPlacedEvent;
+  const payload = placed.properties.payload as Json;
+  const drifted = {
+    ...placed,
+    properties: { ...placed.properties, customer_id: { type: 'integer' }, payload: { ...payload, properties: { ...payload.properties, total: { type: 'string' }, note: { type: 'string' } } } },
+  };
+  expect(eventDifferences('order.placed', drifted)).toEqual([
+    'DomainEvent.customerId: required in REST, nullable in GraphQL',
+    'OrderPlacedEventPayload.total: String in REST, Int in GraphQL',
+    'OrderPlacedEventPayload.note: only in REST',
+  ]);
 });
 
 it('notices a field one door lacks, a nullability or a kind that differs', () => {

@@ -103,6 +103,9 @@ describe("an order's payments", () => {
     expect(await settlePaymentRefunds(await t.context())).toBeGreaterThanOrEqual(1);
     const after = (await t.api('GET', `/api/orders/${orderB.id}/payments`, { token: customer.token })).body.items[0];
     expect(after.refunds).toEqual([expect.objectContaining({ refund_id: asked.body.id, status: 'succeeded', provider_reference: expect.stringMatching(/^sbx_refund_/) })]);
+    // GraphQL answers the same status as its PaymentRefundStatus enum, as it answers late money's.
+    const viaGraphql = await t.gql('query ($id: Int!) { orderPayments(orderId: $id) { refunds { refundId status } } }', { id: orderB.id }, customer.token);
+    expect(viaGraphql.data.orderPayments[0].refunds).toEqual([{ refundId: asked.body.id, status: 'SUCCEEDED' }]);
   });
 
   it("shows a wallet payment's refunds as credited to the balance", async () => {

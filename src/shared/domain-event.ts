@@ -73,24 +73,49 @@ export type EventName = keyof typeof EVENT_PAYLOADS;
 export type EventPayloads = { [T in EventName]: z.output<(typeof EVENT_PAYLOADS)[T]> };
 
 /**
- * Something that happened in a committed transaction. `shopIds` and `customerId` say who may see it:
- * a shop operator receives only events of their shop, a customer only their own. The payload's
- * shape follows from `type`.
+ * When an event occurred, as the bus carries it: ISO 8601 text in UTC with milliseconds, what `emit`
+ * writes (`Date#toISOString`) and the outbox reads back (`to_char(... 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`).
+ * Text, not a view's `Date`: the outbox, the webhook bodies and the feeds carry it as it is. REST shows it
+ * as the `Timestamp` component, which is this very text (rest/openapi/json-schema.ts).
  */
-export type DomainEvent = { [T in EventName]: EventEnvelope<T> }[EventName];
+export const eventTime = z.iso.datetime({ precision: 3 });
 
-export interface EventEnvelope<T extends EventName> {
-  /**
-   * The event's position in the outbox (a decimal integer, growing): given by the relay in the order
-   * events committed, so `after: id` resumes a feed exactly there. Also the webhook-id of its deliveries.
-   */
-  id: string;
-  type: T;
-  occurredAt: string;
-  shopIds: number[];
-  customerId: number | null;
-  payload: EventPayloads[T];
+/** The envelope's fields around an event's type and payload (one description: `EVENT_ENVELOPES`). */
+const envelopeFields = {
+  // The event's position in the outbox (a decimal integer, growing): given by the relay in the order events
+  // committed, so `after: id` resumes a feed exactly there. Also the webhook-id of its deliveries.
+  id: z.string().describe('The position in the outbox: pass it as `after` to resume after this event'),
+  occurredAt: eventTime,
+  shopIds: z.array(z.number().int()),
+  customerId: z.number().int().nullable(),
+};
+
+/** One event type's envelope; its fields in the order the wire has always had them. */
+function envelopeOf<T extends EventName>(type: T) {
+  const { id, ...rest } = envelopeFields;
+  return z.object({ id, type: z.literal(type), ...rest, payload: EVENT_PAYLOADS[type] });
 }
+
+/**
+ * Each event type's envelope, as the outbox, the feeds and the webhooks carry it: what `eventOf` reads
+ * back, and what REST's feed and webhooks publish (rest/responses/events.ts). `shopIds` and `customerId`
+ * say who may see it: a shop operator receives only events of their shop, a customer only their own.
+ */
+export const EVENT_ENVELOPES = Object.fromEntries((Object.keys(EVENT_PAYLOADS) as EventName[]).map((type) => [type, envelopeOf(type)])) as {
+  [T in EventName]: ReturnType<typeof envelopeOf<T>>;
+};
+
+/**
+ * Something that happened in a committed transaction: the envelope's type, inferred from its schema.
+ * Spelled as the fields around `type` and `payload` so that `emit` infers the event type from `type`.
+ */
+export type EventEnvelope<T extends EventName> = z.output<z.ZodObject<typeof envelopeFields>> & { type: T; payload: EventPayloads[T] };
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Compiles only while `EventEnvelope` is what each envelope schema says, field for field. */
+export const envelopesInferred: { [T in EventName]: Same<z.output<(typeof EVENT_ENVELOPES)[T]>, EventEnvelope<T>> }[EventName] extends true ? true : never = true;
+
+export type DomainEvent = { [T in EventName]: EventEnvelope<T> }[EventName];
 
 /** An event emitted in a transaction, before the outbox gives it its position. */
 export type NewEvent = { [T in EventName]: Omit<EventEnvelope<T>, 'id'> }[EventName];
@@ -142,16 +167,6 @@ export function encodeEvent(event: DomainEvent | NewEvent): string {
   return text;
 }
 
-/** The wire form as read back; its payload is checked against its type's shape below. */
-const WireEvent = z.object({
-  id: z.string(),
-  type: z.string(),
-  occurredAt: z.string(),
-  shopIds: z.array(z.number().int()),
-  customerId: z.number().int().nullable(),
-  payload: z.unknown(),
-});
-
 const isEventName = (type: string): type is EventName => Object.hasOwn(EVENT_PAYLOADS, type);
 
 /** Reads a wire event; null for anything that is not one (an unknown type, a payload of another shape). */
@@ -165,11 +180,11 @@ export function decodeEvent(text: string): DomainEvent | null {
   return eventOf(value);
 }
 
-/** An event from its stored or wire form; null for an unknown type or a payload of another shape. */
+/** An event from its stored or wire form; null for an unknown type, or an envelope or payload of another shape. */
 export function eventOf(value: unknown): DomainEvent | null {
-  const event = WireEvent.safeParse(value);
-  if (!event.success || !isEventName(event.data.type)) return null;
-  const payload = EVENT_PAYLOADS[event.data.type].safeParse(event.data.payload);
-  // The payload was checked against the shape of this very type: the pair is a DomainEvent.
-  return payload.success ? ({ ...event.data, payload: payload.data } as DomainEvent) : null;
+  const type = (value as { type?: unknown } | null)?.type;
+  if (typeof type !== 'string' || !isEventName(type)) return null;
+  const event = EVENT_ENVELOPES[type].safeParse(value);
+  // Checked against the envelope of this very type: its type and payload go together.
+  return event.success ? event.data : null;
 }

@@ -1,11 +1,12 @@
 import { ArgsType, Field, Int, ObjectType } from 'type-graphql';
 import type { OrderStatus } from '../../entities/order.entity.js';
-import { Order } from './order.types.js';
-import { OrderPayment } from './payment.types.js';
-import { Refund } from './after-sale.types.js';
+// The types AdminOrder's fields hold are made first (object-type.ts refers to them by their schemas).
+import './order.types.js';
+import './payment.types.js';
+import './after-sale.types.js';
 import { PageArgs, PageType } from './page.types.js';
 import { objectType } from './object-type.js';
-import { OrderCustomerView } from '../../services/platform/admin-orders.service.js';
+import { AdminOrderView, OrderCustomerView } from '../../services/platform/admin-orders.service.js';
 import type { ShopOrderSort } from '../../services/orders/order.service.js';
 import { OrderStatusEnum, ShopOrderSortEnum } from './enums.js';
 
@@ -13,13 +14,9 @@ import { OrderStatusEnum, ShopOrderSortEnum } from './enums.js';
 export const OrderCustomer = objectType('OrderCustomer', OrderCustomerView);
 export type OrderCustomer = OrderCustomerView;
 
-@ObjectType({ description: 'An order of any shop as the platform reads it: the order (with its shipments), its payments and its refunds' })
-export class AdminOrder {
-  @Field(() => Order) order!: Order;
-  @Field(() => OrderCustomer, { description: 'Who placed the order' }) customer!: OrderCustomer;
-  @Field(() => [OrderPayment], { description: 'Every payment tried for the order, newest first, with what went back on its method' }) payments!: OrderPayment[];
-  @Field(() => [Refund], { description: "The order's refunds and returns, oldest first" }) refunds!: Refund[];
-}
+// Made from the platform service's view schema, with its order, customer, payments and refunds made before it.
+export const AdminOrder = objectType('AdminOrder', AdminOrderView);
+export type AdminOrder = AdminOrderView;
 
 @ObjectType()
 export class AdminOrderPage extends PageType(AdminOrder) {}

@@ -8,6 +8,7 @@ import { PageArgs, PageType } from './page.types.js';
 import { PayloadType } from './payload.types.js';
 import { objectType } from './object-type.js';
 import { LateMoneyView } from '../../services/payments/late-money-view.js';
+import { OrderPaymentRefundView, OrderPaymentView } from '../../services/payments/order-payments.js';
 
 // Written here rather than made from services/payments/payment-view.ts (GraphQL's next step is one object where
 // REST's is a union; an event's source is text), and held to those schemas by test/one-description.test.ts.
@@ -66,34 +67,12 @@ export class StartPaymentInput {
 
 export const StartPaymentPayload = PayloadType('StartPayment', 'payment', () => Payment, 'The payment: CAPTURED for the wallet, PENDING with its next step for a gateway', startPaymentRefusals);
 
-// Written here rather than made from services/payments/order-payments.ts: a refund's status is text in GraphQL
-// (made from the schema it would be the PaymentRefundStatus enum), and OrderPayment holds these refunds.
-// Held to those schemas by test/one-description.test.ts.
-@ObjectType({ description: 'Money sent back on a payment\'s method for one order' })
-export class OrderPaymentRefund {
-  @Field(() => Int, { nullable: true, description: 'The after-sale refund it pays back; null for late money (captured after the order was cancelled)' }) refundId!: number | null;
-  @Field(() => Int) amount!: number;
-  @Field({ description: 'pending, succeeded or failed (at the provider)' }) status!: string;
-  @Field(() => String, { nullable: true, description: "The provider's id of the refund" }) providerReference!: string | null;
-  @Field() createdAt!: Date;
-  @Field() updatedAt!: Date;
-}
-
-@ObjectType({ description: "One payment of an order as its customer, its shop and an admin see it: the order's share, not the whole checkout's" })
-export class OrderPayment {
-  @Field(() => Int) paymentId!: number;
-  @Field(() => PaymentMethodEnum) method!: PaymentMethod;
-  @Field(() => PaymentStatusEnum) status!: PaymentStatus;
-  @Field() currency!: string;
-  @Field(() => Int, { description: "This order's share of the payment" }) orderAmount!: number;
-  @Field({ description: 'The payment paid this order' }) paidThisOrder!: boolean;
-  @Field(() => String, { nullable: true }) providerReference!: string | null;
-  @Field(() => String, { nullable: true }) closeReason!: string | null;
-  @Field() createdAt!: Date;
-  @Field(() => Date, { nullable: true }) capturedAt!: Date | null;
-  @Field(() => Date, { nullable: true }) closedAt!: Date | null;
-  @Field(() => [OrderPaymentRefund]) refunds!: OrderPaymentRefund[];
-}
+// Made from services/payments/order-payments.ts's view schemas (object-type.ts); a refund's status is the
+// PaymentRefundStatus enum, as late money's is.
+export const OrderPaymentRefund = objectType('OrderPaymentRefund', OrderPaymentRefundView);
+export type OrderPaymentRefund = OrderPaymentRefundView;
+export const OrderPayment = objectType('OrderPayment', OrderPaymentView);
+export type OrderPayment = OrderPaymentView;
 
 // Made from the late money view schema (object-type.ts).
 export const LateMoney = objectType('LateMoney', LateMoneyView);

@@ -3,8 +3,9 @@ import { BalanceKind } from '../../entities/balance.entity.js';
 import { PayoutStatus } from '../../entities/settlement.entity.js';
 import { PageArgs, PageType } from './page.types.js';
 import { PayloadType } from './payload.types.js';
-import { PayoutStatusEnum, ShopAccountEnum, BalanceKindEnum } from './enums.js';
+import { PayoutStatusEnum, ShopAccountEnum } from './enums.js';
 import { createPayoutBatchRefusals, PayoutBatchSummaryView, PayoutBatchView, PayoutView, settlePayoutRefusals } from '../../services/settlement/payouts.js';
+import { KindTotalView, ProviderDayView, ReconciliationDayView, ReconciliationView } from '../../services/settlement/reconciliation-view.js';
 import { ShopBalancesView, StatementEntryView } from '../../services/settlement/statements.js';
 import { objectType } from './object-type.js';
 import { addCommissionRateRefusals, CommissionRateView } from '../../services/settlement/commissions.js';
@@ -41,42 +42,13 @@ export class PayoutBatchSummaryPage extends PageType(PayoutBatchSummary) {}
 export const CommissionRate = objectType('CommissionRate', CommissionRateView);
 export type CommissionRate = CommissionRateView;
 
-@ObjectType()
-export class KindTotal {
-  @Field(() => BalanceKindEnum) kind!: BalanceKind;
-  @Field(() => Int) total!: number;
-}
-
-@ObjectType({ description: "A payment gateway's day: captured, confirmed refunded, and what of the day's payments and refunds still waits on it" })
-export class ProviderDay {
-  @Field({ description: 'sandbox, stripe, alipay' }) provider!: string;
-  @Field(() => Int) captured!: number;
-  @Field(() => Int) refunded!: number;
-  @Field(() => Int) waiting!: number;
-}
-
-@ObjectType()
-export class ReconciliationDay {
-  @Field({ description: 'UTC day, YYYY-MM-DD' }) day!: string;
-  @Field(() => [KindTotal], { description: "Sum of the day's entries per account kind" }) movements!: KindTotal[];
-  @Field(() => Int) ordersPaid!: number;
-  @Field(() => Int) amountPaid!: number;
-  @Field(() => Int) refundsCompleted!: number;
-  @Field(() => Int) amountRefunded!: number;
-  @Field(() => Int) commissionEarned!: number;
-  @Field(() => Int) payoutsCreated!: number;
-  @Field(() => Int) amountPaidOut!: number;
-  @Field(() => [ProviderDay], { description: 'Per payment gateway (not the wallet)' }) providers!: ProviderDay[];
-}
-
-@ObjectType()
-export class Reconciliation {
-  @Field(() => Int, { description: 'Sum over every money account: zero when the books balance' }) booksSum!: number;
-  @Field() booksBalance!: boolean;
-  @Field(() => Int) unbalancedTransfers!: number;
-  @Field(() => [KindTotal]) balances!: KindTotal[];
-  @Field(() => [ReconciliationDay]) days!: ReconciliationDay[];
-}
+// The reconciliation's types, made from its view schemas (services/settlement/reconciliation-view.ts);
+// a type is made before the types whose fields hold it.
+export const KindTotal = objectType('KindTotal', KindTotalView);
+export const ProviderDay = objectType('ProviderDay', ProviderDayView);
+export const ReconciliationDay = objectType('ReconciliationDay', ReconciliationDayView);
+export const Reconciliation = objectType('Reconciliation', ReconciliationView);
+export type Reconciliation = ReconciliationView;
 
 @InputType()
 export class CreatePayoutBatchInput {

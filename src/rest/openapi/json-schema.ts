@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { toSnake } from '../../shared/case.js';
+import { eventTime } from '../../shared/domain-event.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -77,6 +78,11 @@ const outputGeneration = {
     // A described copy of the named `Timestamp` (`timestamp.describe(...)`) refers to it, which says the text already.
     const refers = '$ref' in context.jsonSchema;
     if (context.zodSchema._zod.def.type === 'date' && !refers) Object.assign(context.jsonSchema, DATE_TIME_TEXT);
+    // An event's time is that same text on the bus (shared/domain-event.ts): REST names it `Timestamp` as it names every moment.
+    if (context.zodSchema === eventTime) {
+      for (const key of Object.keys(context.jsonSchema)) delete context.jsonSchema[key];
+      context.jsonSchema.$ref = '#/components/schemas/Timestamp';
+    }
   },
 } as const;
 

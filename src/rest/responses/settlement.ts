@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { BalanceKind } from '../../entities/balance.entity.js';
 import { ShopBalancesView, StatementEntryView } from '../../services/settlement/statements.js';
 import { PayoutBatchSummaryView, PayoutBatchView, PayoutView } from '../../services/settlement/payouts.js';
+import { ReconciliationView } from '../../services/settlement/reconciliation-view.js';
 import { CommissionRateView } from '../../services/settlement/commissions.js';
-import { count, money, named, page } from './common.js';
+import { named, page } from './common.js';
 
 export const ShopBalances = named('ShopBalances', ShopBalancesView);
 
@@ -21,27 +21,4 @@ export const PayoutBatchCsv = named('PayoutBatchCsv', z.string().describe('payou
 export const CommissionRate = named('CommissionRate', CommissionRateView);
 export const CommissionRateList = named('CommissionRateList', z.strictObject({ items: z.array(CommissionRate) }));
 
-const kindTotal = z.strictObject({ kind: z.enum(BalanceKind), total: z.number().int() });
-export const Reconciliation = named(
-  'Reconciliation',
-  z.strictObject({
-    booksSum: z.number().int(),
-    booksBalance: z.boolean(),
-    unbalancedTransfers: count,
-    balances: z.array(kindTotal),
-    days: z.array(
-      z.strictObject({
-        day: z.iso.date(),
-        movements: z.array(kindTotal),
-        ordersPaid: count,
-        amountPaid: money,
-        refundsCompleted: count,
-        amountRefunded: money,
-        commissionEarned: z.number().int(),
-        payoutsCreated: count,
-        amountPaidOut: money,
-        providers: z.array(z.strictObject({ provider: z.string(), captured: money, refunded: money, waiting: money })),
-      }),
-    ),
-  }),
-);
+export const Reconciliation = named('Reconciliation', ReconciliationView);

@@ -18,11 +18,7 @@ import { id as viewId, money, timestamp } from '../../shared/view-fields.js';
  * orders or the customer's other amounts.
  */
 
-/**
- * REST publishes these schemas. GraphQL's types stay written in resolvers/types (a refund's status is
- * text there, where REST names its values: made from this schema it would become GraphQL's
- * PaymentRefundStatus enum, a change of its type), held to them by test/one-description.test.ts.
- */
+/** REST publishes these schemas and GraphQL's types are made from them (a refund's status its PaymentRefundStatus enum). */
 export const OrderPaymentRefundView = z
   .strictObject({
     // Late money: a capture after the order was cancelled.

@@ -39,10 +39,7 @@ const OrderRef = z.strictObject({ orderId: id });
 export const OrderCustomerView = z.strictObject({ id, email: z.string(), displayName: z.string() }).describe('The customer who placed an order, as the platform reads them');
 export type OrderCustomerView = z.infer<typeof OrderCustomerView>;
 
-/**
- * An order as the platform reads it: REST publishes this schema. GraphQL's AdminOrder stays written
- * (its payments are GraphQL's written OrderPayment type), held to it by test/one-description.test.ts.
- */
+/** An order as the platform reads it: REST publishes this schema and GraphQL's AdminOrder is made from it. */
 export const AdminOrderView = z
   .strictObject({
     order: OrderView,

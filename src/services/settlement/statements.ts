@@ -13,6 +13,7 @@ import { validationError } from '../../errors.js';
 import { idPage, pageFields, pageOf, type Page } from '../../shared/pagination.js';
 import { payoutRows, type PayoutView } from './payouts.js';
 import { id as viewId, money, timestamp } from '../../shared/view-fields.js';
+import type { ProviderDayView, ReconciliationDayView, ReconciliationView } from './reconciliation-view.js';
 
 /** A shop's own accounts (the platform's commission on its sales is the platform's, not shown to it). */
 const SHOP_OWN_KINDS = [BalanceKind.ShopPending, BalanceKind.ShopAvailable, BalanceKind.ShopInTransit, BalanceKind.ShopDebt] as const;
@@ -111,42 +112,6 @@ export async function shopPayouts(ctx: ServiceContext, input: unknown): Promise<
   return pageOf(rows, paging, total);
 }
 
-export interface ReconciliationDay {
-  day: string;
-  /** Sum of the day's entries per account kind (money kinds only). */
-  movements: { kind: BalanceKind; total: number }[];
-  ordersPaid: number;
-  amountPaid: number;
-  refundsCompleted: number;
-  amountRefunded: number;
-  commissionEarned: number;
-  payoutsCreated: number;
-  amountPaidOut: number;
-  /**
-   * Per payment gateway (the wallet is not one): what it captured that day, what it confirmed refunded
-   * that day, and what of the day's payments and refunds still waits on it (pending now).
-   */
-  providers: ProviderDay[];
-}
-
-export interface ProviderDay {
-  provider: string;
-  captured: number;
-  refunded: number;
-  waiting: number;
-}
-
-export interface ReconciliationView {
-  /** The sum over every money account: zero when the books balance. */
-  booksSum: number;
-  booksBalance: boolean;
-  /** Transfers whose two entries do not cancel out (none when the books are whole). */
-  unbalancedTransfers: number;
-  /** Balances now, per account kind. */
-  balances: { kind: BalanceKind; total: number }[];
-  days: ReconciliationDay[];
-}
-
 export const ReconciliationInput = z.object({ from: calendarDate, to: calendarDate }).strict().refine((r) => r.from <= r.to, { ...onceFieldsFit, message: 'from must not be after to', path: ['from'] });
 
 export const reconciliationReportRefusals = refusals('FORBIDDEN', 'VALIDATION_FAILED');
@@ -239,7 +204,7 @@ export async function reconciliationReport(ctx: ServiceContext, input: unknown):
     .where('r.createdAt', '<', end)
     .groupBy([day('r.createdAt'), 'p.provider'])
     .execute();
-  const providersOf = (d: string): ProviderDay[] => {
+  const providersOf = (d: string): ProviderDayView[] => {
     const sum = (rows: { day: string; provider: string; amount: string }[], provider: string) => rows.filter((r) => r.day === d && r.provider === provider).reduce((n, r) => n + Number(r.amount), 0);
     const names = [...new Set([captured, gatewayRefunds, waitingPayments, waitingRefunds].flat().filter((r) => r.day === d).map((r) => r.provider))].sort();
     return names.map((provider) => ({
@@ -250,7 +215,7 @@ export async function reconciliationReport(ctx: ServiceContext, input: unknown):
     }));
   };
 
-  const days: ReconciliationDay[] = [];
+  const days: ReconciliationDayView[] = [];
   for (let t = start.getTime(); t < end.getTime(); t += 86_400_000) {
     const d = new Date(t).toISOString().slice(0, 10);
     const p = paid.find((r) => r.day === d);

@@ -1,5 +1,6 @@
 import { Money } from '../money/currency-context';
 import { formatDateTime } from './dates';
+import type { PaymentRefundStatus } from '../gql/graphql';
 
 /** How the storefront and the consoles name a payment method (GraphQL's `PaymentMethod`). */
 const METHOD_LABELS: Record<string, string> = {
@@ -20,7 +21,8 @@ const STATUS_LABELS: Record<string, string> = {
 };
 export const paymentStatusLabel = (status: string) => STATUS_LABELS[status] ?? status;
 
-const REFUND_LABELS: Record<string, string> = { pending: 'Sent to the provider', succeeded: 'Refunded', failed: 'Refused by the provider (back on the balance)' };
+/** How a refund to the method is named (GraphQL's `PaymentRefundStatus`): one label per value, or this does not compile. */
+const REFUND_LABELS: Record<PaymentRefundStatus, string> = { PENDING: 'Sent to the provider', SUCCEEDED: 'Refunded', FAILED: 'Refused by the provider (back on the balance)' };
 
 /** One payment of an order, with what went back on its method (from `orderPayments`). */
 export interface PaymentSummaryData {
@@ -32,7 +34,7 @@ export interface PaymentSummaryData {
   providerReference?: string | null;
   closeReason?: string | null;
   createdAt: string;
-  refunds: readonly { refundId?: number | null; amount: number; status: string; providerReference?: string | null; updatedAt: string }[];
+  refunds: readonly { refundId?: number | null; amount: number; status: PaymentRefundStatus; providerReference?: string | null; updatedAt: string }[];
 }
 
 /**
@@ -73,7 +75,7 @@ export function PaymentSummary({ payments, showReference = false, headingId }: {
                     <td>
                       <Money amount={r.amount} />
                     </td>
-                    <td data-testid="refund-status">{REFUND_LABELS[r.status] ?? r.status}</td>
+                    <td data-testid="refund-status">{REFUND_LABELS[r.status]}</td>
                     {showReference ? <td>{r.providerReference ? <code className="reference">{r.providerReference}</code> : '—'}</td> : null}
                   </tr>
                 ))}

@@ -13,7 +13,7 @@ import { webhookHeaders } from './webhook-signing.js';
 import { postWebhook, type SendResult } from './webhook-sender.js';
 import { claimDeliveries, disableEndpoint, lockDueEndpoints, logAttempt, reclaimLapsed, settleAttempts, type ClaimedDelivery } from './webhooks.repository.js';
 import { auditedWrite } from '../../../shared/audit.js';
-import type { WebhookAttemptView } from './webhook-views.js';
+import type { WebhookAttemptView, WebhookPingView } from './webhook-views.js';
 
 // The attempts counter's label sets, made once.
 const DELIVERED = { outcome: 'delivered' } as const;
@@ -245,7 +245,8 @@ export async function sendPing(ctx: ServiceContext, endpointId: number): Promise
     [endpointId],
   );
   const id = `ping_${randomUUID()}`;
-  const body = JSON.stringify({ id, type: 'webhook.ping', occurred_at: new Date().toISOString(), payload: {} });
+  const ping: WebhookPingView = { id, type: 'webhook.ping', occurredAt: new Date().toISOString(), payload: {} };
+  const body = JSON.stringify(snakeKeys(ping));
   const secrets = [endpoint.secret, ...(endpoint.previous_secret ? [endpoint.previous_secret] : [])];
   const result: SendResult = await outsideDeadline(() => postWebhook(endpoint.url, webhookHeaders(secrets, id, body), body, ctx.config.webhooks));
   // The attempt is logged (and audited, a member's or staff's ping) after the send: no transaction waits on the receiver.

@@ -1,6 +1,7 @@
 import { WebhookDisabledReason } from '../../../entities/event.entity.js';
 import { z } from '../../../shared/validate.js';
 import { timestamp } from '../../../shared/view-fields.js';
+import { eventTime } from '../../../shared/domain-event.js';
 
 /**
  * The webhook views: REST publishes these schemas. GraphQL's types stay written in resolvers/types
@@ -37,3 +38,12 @@ export const WebhookAttemptView = z
   })
   .describe('One attempt to deliver to an endpoint (or a test ping), as the delivery log keeps it');
 export type WebhookAttemptView = z.infer<typeof WebhookAttemptView>;
+
+/** A test ping (`sendPing`): signed and sent like a delivery, in an event's envelope, with no stored event behind it. */
+export const WebhookPingView = z.strictObject({
+  id: z.string().describe('`ping_` and a random id: no event of the feed'),
+  type: z.literal('webhook.ping'),
+  occurredAt: eventTime,
+  payload: z.strictObject({}),
+});
+export type WebhookPingView = z.infer<typeof WebhookPingView>;
