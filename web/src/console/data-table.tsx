@@ -101,7 +101,7 @@ function Header<Row>({ column, sort, onSort }: { column: Column<Row>; sort: stri
  * from them. The selection is of the page shown, and is cleared when another page is read.
  */
 export function DataTable<Data, Row>({
-  label, testId, result, list, columns, rowKey, rowLabel, rowProps, search, filters, actions, bulk, empty = 'Nothing matches.', what, pageParam = 'page',
+  label, testId, result, list, columns, rowKey, rowLabel, rowProps, search, filters, actions, bulk, reread, empty = 'Nothing matches.', what, pageParam = 'page',
 }: {
   /** The table's accessible name. */
   label: string;
@@ -118,6 +118,13 @@ export function DataTable<Data, Row>({
   actions?: ReactNode;
   /** The bulk actions on the selected rows; without it rows are not selectable. */
   bulk?: (selection: Selection<Row>) => ReactNode;
+  /**
+   * Reads the list again from the server (the query's `reexecute` with `network-only`), once a bulk
+   * action is over. Each row's mutation marks the list stale, but a refetch asked while an identical
+   * one is in flight is dropped, so without it the rows could show the list as it was after the first
+   * rows moved, not the last (CI saw a hidden review still shown visible).
+   */
+  reread?: () => void;
   empty?: string;
   what?: string;
   /** The page's parameter in the address: a second table on one screen keeps its own (`rpage`). */
@@ -154,7 +161,10 @@ export function DataTable<Data, Row>({
               onSort={setSort}
               bulk={bulk}
               outcome={outcome}
-              onOutcome={setOutcome}
+              onOutcome={(sentence) => {
+                setOutcome(sentence);
+                if (sentence !== null) reread?.();
+              }}
               empty={empty}
               onPage={setPage}
             />

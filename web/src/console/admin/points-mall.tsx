@@ -217,7 +217,7 @@ export function PointsMall() {
   const [page] = usePageParam();
   const [rpage] = usePageParam('rpage');
   const [products] = useQuery({ query: AdminPointsProducts, context: useListContext('PointsProduct'), variables: { page, pageSize: PAGE_SIZE } });
-  const [redemptions] = useQuery({ query: AdminRedemptions, context: useListContext('Redemption'), variables: { page: rpage, pageSize: PAGE_SIZE } });
+  const [redemptions, rereadRedemptions] = useQuery({ query: AdminRedemptions, context: useListContext('Redemption'), variables: { page: rpage, pageSize: PAGE_SIZE } });
   return (
     <>
       <h1>Points mall</h1>
@@ -235,6 +235,7 @@ export function PointsMall() {
         rowLabel={redemptionName}
         rowProps={(r) => ({ 'data-redemption-id': r.id })}
         bulk={(selection) => <SendSelected {...selection} />}
+        reread={() => rereadRedemptions({ requestPolicy: 'network-only' })}
         empty="Nothing to send."
         what="Loading redemptions"
       />

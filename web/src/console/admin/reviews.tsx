@@ -123,7 +123,7 @@ export function ReviewModeration() {
   const [page] = usePageParam();
   const [{ hidden, q, rating }, setFilters] = useFilterParams(['hidden', 'q', 'rating']);
   const stars = STARS.includes(rating) ? Number(rating) : null;
-  const [result] = useQuery({
+  const [result, reread] = useQuery({
     query: AdminReviews,
     context: useListContext('Review'),
     variables: { page, pageSize: PAGE_SIZE, hidden: hidden === '' ? null : hidden === 'yes', q: q || null, rating: stars },
@@ -155,6 +155,7 @@ export function ReviewModeration() {
           </>
         }
         bulk={(selection) => <ReviewBulkActions {...selection} />}
+        reread={() => reread({ requestPolicy: 'network-only' })}
         empty="No review matches."
         what="Loading reviews"
       />

@@ -205,7 +205,7 @@ function RefundBulkActions(selection: Selection<Refund>) {
 export function Refunds() {
   const [page] = usePageParam();
   const [{ status, kind }, setFilters] = useFilterParams(['status', 'kind']);
-  const [result] = useQuery({
+  const [result, reread] = useQuery({
     query: MerchantRefunds,
     context: useListContext('Refund'),
     variables: { page, pageSize: PAGE_SIZE, status: (status || null) as RefundStatus | null, kind: (kind || null) as RefundKind | null },
@@ -236,6 +236,7 @@ export function Refunds() {
           </>
         }
         bulk={(selection) => <RefundBulkActions {...selection} />}
+        reread={() => reread({ requestPolicy: 'network-only' })}
         empty="No refund matches."
       />
     </>

@@ -115,7 +115,7 @@ export function OrderList() {
   const [page] = usePageParam();
   const [status, setStatus] = useFilterParam('status');
   const [sort] = useSortParam();
-  const [result] = useQuery({
+  const [result, reread] = useQuery({
     query: OrderListQuery,
     context: useListContext('Order'),
     variables: { page, pageSize: PAGE_SIZE, status: (status || null) as OrderStatus | null, sort: ORDER_SORTS.find((s) => s === sort) ?? null },
@@ -134,6 +134,7 @@ export function OrderList() {
         rowProps={(o) => ({ 'data-order-id': o.id })}
         filters={<StateSelect label="Status" value={status} states={STATUSES} onChange={setStatus} />}
         bulk={(selection) => <OrderBulkShip {...selection} companies={result.data?.shippingCompanies ?? []} />}
+        reread={() => reread({ requestPolicy: 'network-only' })}
         empty="No order matches."
         what="Loading orders"
       />

@@ -142,7 +142,7 @@ export function ProductList() {
   const [page] = usePageParam();
   const [{ status, q, lowStock }, setFilters] = useFilterParams(['status', 'q', 'lowStock']);
   const [sort] = useSortParam();
-  const [result] = useQuery({
+  const [result, reread] = useQuery({
     query: ProductListQuery,
     context: useListContext('Product'),
     variables: {
@@ -181,6 +181,7 @@ export function ProductList() {
           </Link>
         }
         bulk={(selection) => <ProductBulkActions {...selection} />}
+        reread={() => reread({ requestPolicy: 'network-only' })}
         empty="No product matches."
         what="Loading products"
       />

@@ -209,7 +209,7 @@ function DisableSelected(selection: Selection<CouponTemplate>) {
 export function CouponTemplates() {
   const [page] = usePageParam();
   const [status, setStatus] = useFilterParam('status');
-  const [result] = useQuery({ query: CouponTemplates_, context: useListContext('CouponTemplate'), variables: { page, pageSize: PAGE_SIZE, status: COUPON_STATUSES.find((s) => s === status) ?? null } });
+  const [result, reread] = useQuery({ query: CouponTemplates_, context: useListContext('CouponTemplate'), variables: { page, pageSize: PAGE_SIZE, status: COUPON_STATUSES.find((s) => s === status) ?? null } });
   return (
     <>
       <h1>Coupon templates</h1>
@@ -223,6 +223,7 @@ export function CouponTemplates() {
         rowLabel={(c) => c.name}
         filters={<StateSelect label="Status" value={status} states={COUPON_STATUSES} onChange={setStatus} />}
         bulk={(selection) => <DisableSelected {...selection} />}
+        reread={() => reread({ requestPolicy: 'network-only' })}
         empty="No coupon template yet."
         what="Loading coupon templates"
       />
