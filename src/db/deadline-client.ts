@@ -67,6 +67,45 @@ export class DeadlineClient extends pg.Client implements Expirable {
     throw this.cutOff ? new DatabaseDeadlineError('answer') : error;
   };
 
+  /**
+   * A statement whose answer is handed to `done`, bounded as `query`'s promise form is (below): by
+   * the request's deadline watch inside a request, else by the answer timeout. The storefront's
+   * prepared reads use it (prepared-statements.ts) so that their connection goes back to the pool
+   * before the rows are handed on: through `pg`'s promise, with the connection given back after, a
+   * page's rows outlived the next young-generation collection under load and were copied into the
+   * old generation, 2-5 KB per listing (issue 43, docs/performance.md).
+   */
+  answer(config: pg.QueryConfig, done: (error: Error | undefined, result: pg.QueryResult | undefined) => void): void {
+    const scope = currentScope();
+    const deadline = scope?.deadline ?? null;
+    const answerMs = this.answerTimeoutMs;
+    if (deadline !== null && (answerMs === 0 || deadline - Date.now() <= answerMs)) {
+      const watch = this.cutOff ? null : deadlineWatch(scope)!;
+      if (watch) {
+        this.watches.push(watch);
+        watch.add(this);
+      }
+      query.call(this, config, (error: Error | null, result: pg.QueryResult | undefined) => {
+        if (watch) this.watches.shift()?.release(this);
+        done(error ? (this.cutOff ? new DatabaseDeadlineError('answer') : error) : undefined, result);
+      });
+      return;
+    }
+    if (answerMs === 0) {
+      query.call(this, config, (error: Error | null, result: pg.QueryResult | undefined) => done(error ?? undefined, result));
+      return;
+    }
+    let cutOff = false;
+    const timer = setTimeout(() => {
+      cutOff = true;
+      this.cut();
+    }, answerMs);
+    query.call(this, config, (error: Error | null, result: pg.QueryResult | undefined) => {
+      clearTimeout(timer);
+      done(error ? (cutOff ? new DatabaseDeadlineError('answer') : error) : undefined, result);
+    });
+  }
+
   /** Bounded by the request's deadline: the scope's one timer (request-scope.ts), no timer or closure of its own. */
   watched(result: Promise<unknown>, watch: DeadlineWatch): Promise<unknown> {
     if (this.cutOff) {

@@ -2,6 +2,7 @@ import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql'
 import type pg from 'pg';
 import { LeakProofPostgreSqlConnection } from './leak-proof-driver.js';
 import { acquireWithin } from './write-slots.js';
+import { DeadlineClient } from './deadline-client.js';
 import { currentScope, withinDeadline } from './request-scope.js';
 import { dbAcquireDuration, measuring } from '../metrics.js';
 
@@ -62,16 +63,21 @@ async function pooledQuery<Row extends object>(em: EntityManager, pool: pg.Pool,
       : { connection: await withinDeadline(pool.connect(), 'connection', giveBack), releaseSlot: null };
   // acquireWithin times its own; the read path is timed here.
   if (measuring && releaseSlot === null) dbAcquireDuration.observe((performance.now() - started) / 1000);
-  let failed: Error | undefined;
-  try {
-    return await client.query<Row & pg.QueryResultRow>(config);
-  } catch (error) {
-    failed = error as Error;
-    throw error;
-  } finally {
-    client.release(failed);
-    releaseSlot?.();
-  }
+  // The connection goes back before the rows are handed on (DeadlineClient.answer says why).
+  return new Promise((resolve, reject) => {
+    const done = (error: Error | undefined, result: pg.QueryResult | undefined) => {
+      client.release(error);
+      releaseSlot?.();
+      if (error) reject(error);
+      else resolve(result as pg.QueryResult<Row & pg.QueryResultRow>);
+    };
+    try {
+      if (client instanceof DeadlineClient) client.answer(config, done);
+      else client.query(config, done);
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
 }
 
 const pools = new WeakMap<PostgreSqlConnection, Promise<pg.Pool>>();
