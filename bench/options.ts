@@ -35,6 +35,13 @@ export interface BenchOptions {
   seconds: number;
   warmup: number;
   connections: number;
+  /**
+   * Read scenarios at this many requests per second in all (`--rate`), instead of as fast as the
+   * connections go: at saturation a server that costs more per request also answers later, keeps
+   * each request's objects alive longer and so costs more again, which hides what a change costs by
+   * itself (docs/performance.md, issue 43). Undefined: saturation.
+   */
+  rate: number | undefined;
   port: number;
   bursts: number;
   workers: number;
@@ -85,7 +92,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       products: { type: 'string' }, shops: { type: 'string' }, customers: { type: 'string' }, 'order-lines': { type: 'string' },
       // Cost curves: one data set per product count, order lines and the rest in proportion (sizeFor).
       sizes: { type: 'string' },
-      seconds: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' },
+      seconds: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, rate: { type: 'string' },
       port: { type: 'string' }, bursts: { type: 'string' }, workers: { type: 'string' },
       // For profiling runs: keep an already loaded bench database, and run only the scenarios whose name matches.
       reuse: { type: 'boolean', default: false }, only: { type: 'string' },
@@ -121,6 +128,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     seconds: positiveInteger('seconds', args.seconds, 10),
     warmup: positiveInteger('warmup', args.warmup, 3, 0),
     connections: positiveInteger('connections', args.connections, 50),
+    rate: args.rate === undefined ? undefined : positiveInteger('rate', args.rate, 0),
     port: positiveInteger('port', args.port, 4900),
     bursts: positiveInteger('bursts', args.bursts, 5),
     // Compare mode measures one server process unless told otherwise: CPU per request, not throughput.

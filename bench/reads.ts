@@ -73,6 +73,6 @@ export const READS: ReadTarget[] = [
 export const MIXED_READS: ReadTarget[] = [LISTING, SALES_IN_TOP_CATEGORY, DETAIL, GRAPHQL, SEARCH_COMMON];
 
 export function measureRead(ctx: BenchContext, target: ReadTarget): Promise<Figures> {
-  const { connections, seconds, warmup } = ctx.options;
-  return measure({ ...target.request(ctx), connections } as LoadOptions, seconds, warmup, ctx.meter);
+  const { connections, seconds, warmup, rate } = ctx.options;
+  return measure({ ...target.request(ctx), connections, ...(rate === undefined ? {} : { overallRate: rate }) } as LoadOptions, seconds, warmup, ctx.meter);
 }

@@ -178,6 +178,7 @@ async function main() {
     note: options.note,
     seconds: options.seconds,
     connections: options.connections,
+    rate: options.rate,
     cores: os.availableParallelism(),
     node: process.version,
     sizes: [] as { size: DataSize; [key: string]: unknown }[],
@@ -185,7 +186,7 @@ async function main() {
   await mkdir('bench/results', { recursive: true });
   if (options.against !== undefined) {
     const compared = await compare(options, log);
-    console.log(`\nMedians of ${options.pairs} alternated runs per side, CPU per request (${compared.a}: this checkout; ${compared.b}: --against ${options.against}):`);
+    console.log(`\nMedians of ${options.pairs} alternated runs per side, ${options.rate === undefined ? 'at saturation' : `reads at ${options.rate} requests per second`}, CPU per request (${compared.a}: this checkout; ${compared.b}: --against ${options.against}):`);
     console.log(comparisonTable(compared.rows, compared.a, compared.b));
     const flagged = compared.rows.filter((r) => r.flagged);
     console.log(flagged.length === 0 ? `\nNo scenario costs more than ${FLAG_ABOVE_PERCENT}% more server CPU per request.` : `\n${flagged.length} scenario(s) cost more than ${FLAG_ABOVE_PERCENT}% more server CPU per request.`);
@@ -214,7 +215,7 @@ async function main() {
     const chart = file.replace(/\.json$/, '.svg');
     await writeFile(chart, costCurveSvg(points, {
       title: 'Mallfront: read scenarios against data size',
-      subtitle: `${results.startedAt.slice(0, 10)}, ${results.cores} cores, load generator on the same machine, ${options.connections} connections, ${options.seconds} s per run${options.note ? `; ${options.note}` : ''}`,
+      subtitle: `${results.startedAt.slice(0, 10)}, ${results.cores} cores, load generator on the same machine, ${options.connections} connections${options.rate === undefined ? '' : ` at ${options.rate} requests/s`}, ${options.seconds} s per run${options.note ? `; ${options.note}` : ''}`,
     }));
     log(`chart written to ${chart}`);
   }

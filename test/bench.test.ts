@@ -244,6 +244,11 @@ describe('bench compare mode (--against)', () => {
     expect(parseOptions(['--against', 'HEAD']).sideEnv).toEqual({ a: {}, b: {} });
     expect(() => parseOptions(['--against', 'HEAD', '--env-a', 'metrics=on'])).toThrow(/KEY=value pairs/);
     expect(() => parseOptions(['--env-b', 'METRICS=off'])).toThrow(/--env-b is for compare mode/);
+    // Reads at a fixed rate (both sides alike), or at saturation when not given.
+    expect(parseOptions(['--against', 'HEAD', '--rate', '2000']).rate).toBe(2000);
+    expect(parseOptions(['--against', 'HEAD']).rate).toBeUndefined();
+    expect(() => parseOptions(['--rate', 'fast'])).toThrow(/--rate must be an integer of at least 1/);
+    expect(() => parseOptions(['--rate', '0'])).toThrow(/--rate must be an integer of at least 1/);
   });
 
   it('compares medians of server and database CPU per request, and flags a rise above 10%', () => {
