@@ -75,7 +75,7 @@ export class DeadlineClient extends pg.Client implements Expirable {
    * page's rows outlived the next young-generation collection under load and were copied into the
    * old generation, 2-5 KB per listing (issue 43, docs/performance.md).
    */
-  answer(config: pg.QueryConfig, done: (error: Error | undefined, result: pg.QueryResult | undefined) => void): void {
+  answer(config: pg.QueryConfig | pg.Submittable, done: (error: Error | undefined, result: pg.QueryResult | undefined) => void): void {
     const scope = currentScope();
     const deadline = scope?.deadline ?? null;
     const answerMs = this.answerTimeoutMs;

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { LeakProofPostgreSqlConnection } from './leak-proof-driver.js';
 import { acquireWithin } from './write-slots.js';
 import { DeadlineClient } from './deadline-client.js';
+import { ReadQuery } from './read-query.js';
 import { currentScope, withinDeadline } from './request-scope.js';
 import { dbAcquireDuration, measuring } from '../metrics.js';
 
@@ -71,9 +72,11 @@ async function pooledQuery<Row extends object>(em: EntityManager, pool: pg.Pool,
       if (error) reject(error);
       else resolve(result as pg.QueryResult<Row & pg.QueryResultRow>);
     };
+    const query = new ReadQuery(config);
     try {
-      if (client instanceof DeadlineClient) client.answer(config, done);
-      else client.query(config, done);
+      if (client instanceof DeadlineClient) client.answer(query, done);
+      // pg takes a callback after a Query object too; its types do not say so.
+      else (client.query as unknown as (query: ReadQuery, callback: typeof done) => void).call(client, query, done);
     } catch (error) {
       done(error as Error, undefined);
     }
