@@ -8,8 +8,9 @@ import pg from 'pg';
  * and describes each answer by building that template anew. Those few sites serve every statement of
  * every connection of the process (the ORM, the sign-in throttle's sync, the event bus, the
  * listeners, the probes), so in a server of this size they see more row shapes than V8 keeps fast and
- * run megamorphic: on the REST listing they cost 43 µs of server CPU per request; here 6 (issue 43,
- * docs/performance.md). A function made for one column list builds its rows from one object literal.
+ * run megamorphic: on the REST listing they cost 43-51 µs of server CPU per request, and these 6-9
+ * (issue 43, docs/performance.md). A function made for one column list builds its rows from one
+ * object literal.
  *
  * Only the row's making changes: the protocol, errors, type parsers (the client's) and the result's
  * other fields are `pg`'s. Relies on `pg`'s Query keeping its result in `_result`/`_results`, as
