@@ -1,6 +1,6 @@
 import net from 'node:net';
 import pg from 'pg';
-import { DatabaseDeadlineError, currentScope, deadlineWatch, type DeadlineWatch, type Expirable } from './request-scope.js';
+import { DatabaseDeadlineError, DeadlineWatch, currentScope, deadlineWatch, type Expirable } from './request-scope.js';
 
 export interface DeadlineClientConfig extends pg.ClientConfig {
   /**
@@ -9,6 +9,9 @@ export interface DeadlineClientConfig extends pg.ClientConfig {
    */
   answerTimeoutMs?: number;
 }
+
+/** `boundNow`'s answer when the answer timeout bounds the statement. */
+const ANSWER_TIMEOUT = 'answer timeout';
 
 /** Options of a pool of DeadlineClients: pg-pool hands its options to every client it makes. */
 export type DeadlinePoolConfig = pg.PoolConfig & Pick<DeadlineClientConfig, 'answerTimeoutMs'>;
@@ -76,11 +79,9 @@ export class DeadlineClient extends pg.Client implements Expirable {
    * old generation, 2-5 KB per listing (issue 43, docs/performance.md).
    */
   answer(config: pg.QueryConfig | pg.Submittable, done: (error: Error | undefined, result: pg.QueryResult | undefined) => void): void {
-    const scope = currentScope();
-    const deadline = scope?.deadline ?? null;
-    const answerMs = this.answerTimeoutMs;
-    if (deadline !== null && (answerMs === 0 || deadline - Date.now() <= answerMs)) {
-      const watch = this.cutOff ? null : deadlineWatch(scope)!;
+    const bound = this.boundNow();
+    if (bound instanceof DeadlineWatch) {
+      const watch = this.cutOff ? null : bound;
       if (watch) {
         this.watches.push(watch);
         watch.add(this);
@@ -91,19 +92,38 @@ export class DeadlineClient extends pg.Client implements Expirable {
       });
       return;
     }
-    if (answerMs === 0) {
-      query.call(this, config, (error: Error | null, result: pg.QueryResult | undefined) => done(error ?? undefined, result));
-      return;
-    }
+    const settled = bound === ANSWER_TIMEOUT ? this.startAnswerTimer() : null;
+    query.call(this, config, (error: Error | null, result: pg.QueryResult | undefined) => {
+      const cutOff = settled !== null && settled();
+      done(error ? (cutOff ? new DatabaseDeadlineError('answer') : error) : undefined, result);
+    });
+  }
+
+  /**
+   * What bounds a statement sent now: inside a request whose deadline comes before the answer
+   * timeout, the request's deadline watch; else the answer timeout (a timer of the statement's own:
+   * no request, as for sweeps and event delivery, or a statement timeout shorter than what is left
+   * of the request); else nothing.
+   */
+  boundNow(): DeadlineWatch | typeof ANSWER_TIMEOUT | null {
+    const scope = currentScope();
+    const deadline = scope?.deadline ?? null;
+    const answerMs = this.answerTimeoutMs;
+    if (deadline !== null && (answerMs === 0 || deadline - Date.now() <= answerMs)) return deadlineWatch(scope)!;
+    return answerMs === 0 ? null : ANSWER_TIMEOUT;
+  }
+
+  /** The answer timeout's timer, cutting the connection when it fires; `settled()` stops it and says whether it fired. */
+  startAnswerTimer(): () => boolean {
     let cutOff = false;
     const timer = setTimeout(() => {
       cutOff = true;
       this.cut();
-    }, answerMs);
-    query.call(this, config, (error: Error | null, result: pg.QueryResult | undefined) => {
+    }, this.answerTimeoutMs);
+    return () => {
       clearTimeout(timer);
-      done(error ? (cutOff ? new DatabaseDeadlineError('answer') : error) : undefined, result);
-    });
+      return cutOff;
+    };
   }
 
   /** Bounded by the request's deadline: the scope's one timer (request-scope.ts), no timer or closure of its own. */
@@ -145,39 +165,24 @@ function isPromise(value: unknown): value is Promise<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
-/**
- * Inside a request whose deadline comes before the answer timeout, the statement joins the
- * request's deadline watch. Otherwise (no request: sweeps, event delivery; or a statement timeout
- * shorter than what is left of the request) it gets a timer of its own.
- */
+/** `pg`'s promise form, bounded as `boundNow` says: the request's deadline watch, or a timer of its own. */
 Object.defineProperty(DeadlineClient.prototype, 'query', {
   value: function boundedQuery(this: DeadlineClient, ...args: unknown[]): unknown {
     const result = query.apply(this, args);
     if (!isPromise(result)) return result;
-    const scope = currentScope();
-    const deadline = scope?.deadline ?? null;
-    const answerMs = this.answerTimeoutMs;
-    if (deadline !== null && (answerMs === 0 || deadline - Date.now() <= answerMs)) {
-      // Rejections of a statement sent before the watch existed end the same way (`failed`).
-      return this.watched(result, deadlineWatch(scope)!);
-    }
-    if (answerMs === 0) return result;
-    return new Promise((resolve, reject) => {
-      let cutOff = false;
-      const timer = setTimeout(() => {
-        cutOff = true;
-        this.cut();
-      }, answerMs);
-      result.then(
-        (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (error: Error) => {
-          clearTimeout(timer);
-          reject(cutOff ? new DatabaseDeadlineError('answer') : error);
-        },
-      );
-    });
+    const bound = this.boundNow();
+    // Rejections of a statement sent before the watch existed end the same way (`failed`).
+    if (bound instanceof DeadlineWatch) return this.watched(result, bound);
+    if (bound === null) return result;
+    const settled = this.startAnswerTimer();
+    return result.then(
+      (value) => {
+        settled();
+        return value;
+      },
+      (error: Error) => {
+        throw settled() ? new DatabaseDeadlineError('answer') : error;
+      },
+    );
   },
 });
