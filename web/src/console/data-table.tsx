@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import type { UseQueryState } from 'urql';
+import type { UseQueryExecute, UseQueryState } from 'urql';
 import { QueryResult } from '../ui/query-result';
 import { Pager, text, useFilterParam, usePageParam } from './kit';
 
@@ -119,12 +119,12 @@ export function DataTable<Data, Row>({
   /** The bulk actions on the selected rows; without it rows are not selectable. */
   bulk?: (selection: Selection<Row>) => ReactNode;
   /**
-   * Reads the list again from the server (the query's `reexecute` with `network-only`), once a bulk
-   * action is over. Each row's mutation marks the list stale, but a refetch asked while an identical
+   * The list's query's `reexecute`: the list is read again from the server (`network-only`) once a
+   * bulk action is over. Each row's mutation marks the list stale, but a refetch asked while an identical
    * one is in flight is dropped, so without it the rows could show the list as it was after the first
    * rows moved, not the last (CI saw a hidden review still shown visible).
    */
-  reread?: () => void;
+  reread?: UseQueryExecute;
   empty?: string;
   what?: string;
   /** The page's parameter in the address: a second table on one screen keeps its own (`rpage`). */
@@ -163,7 +163,7 @@ export function DataTable<Data, Row>({
               outcome={outcome}
               onOutcome={(sentence) => {
                 setOutcome(sentence);
-                if (sentence !== null) reread?.();
+                if (sentence !== null) reread?.({ requestPolicy: 'network-only' });
               }}
               empty={empty}
               onPage={setPage}

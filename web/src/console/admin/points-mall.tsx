@@ -235,7 +235,7 @@ export function PointsMall() {
         rowLabel={redemptionName}
         rowProps={(r) => ({ 'data-redemption-id': r.id })}
         bulk={(selection) => <SendSelected {...selection} />}
-        reread={() => rereadRedemptions({ requestPolicy: 'network-only' })}
+        reread={rereadRedemptions}
         empty="Nothing to send."
         what="Loading redemptions"
       />

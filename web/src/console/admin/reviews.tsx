@@ -155,7 +155,7 @@ export function ReviewModeration() {
           </>
         }
         bulk={(selection) => <ReviewBulkActions {...selection} />}
-        reread={() => reread({ requestPolicy: 'network-only' })}
+        reread={reread}
         empty="No review matches."
         what="Loading reviews"
       />

@@ -236,7 +236,7 @@ export function Refunds() {
           </>
         }
         bulk={(selection) => <RefundBulkActions {...selection} />}
-        reread={() => reread({ requestPolicy: 'network-only' })}
+        reread={reread}
         empty="No refund matches."
       />
     </>

@@ -134,7 +134,7 @@ export function OrderList() {
         rowProps={(o) => ({ 'data-order-id': o.id })}
         filters={<StateSelect label="Status" value={status} states={STATUSES} onChange={setStatus} />}
         bulk={(selection) => <OrderBulkShip {...selection} companies={result.data?.shippingCompanies ?? []} />}
-        reread={() => reread({ requestPolicy: 'network-only' })}
+        reread={reread}
         empty="No order matches."
         what="Loading orders"
       />

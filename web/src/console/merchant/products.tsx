@@ -181,7 +181,7 @@ export function ProductList() {
           </Link>
         }
         bulk={(selection) => <ProductBulkActions {...selection} />}
-        reread={() => reread({ requestPolicy: 'network-only' })}
+        reread={reread}
         empty="No product matches."
         what="Loading products"
       />

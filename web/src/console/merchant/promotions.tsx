@@ -223,7 +223,7 @@ export function CouponTemplates() {
         rowLabel={(c) => c.name}
         filters={<StateSelect label="Status" value={status} states={COUPON_STATUSES} onChange={setStatus} />}
         bulk={(selection) => <DisableSelected {...selection} />}
-        reread={() => reread({ requestPolicy: 'network-only' })}
+        reread={reread}
         empty="No coupon template yet."
         what="Loading coupon templates"
       />
