@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { LeakProofPostgreSqlConnection } from './leak-proof-driver.js';
 import { acquireWithin } from './write-slots.js';
 import { DeadlineClient } from './deadline-client.js';
-import { ReadQuery } from './read-query.js';
+import { ReadQuery, type ReadStatement } from './read-query.js';
 import { currentScope, withinDeadline } from './request-scope.js';
 import { dbAcquireDuration, measuring } from '../metrics.js';
 
@@ -52,7 +52,7 @@ export async function queryRows<Row extends object>(
  * connection: the same bounds as the ORM's own statements (leak-proof-driver.ts). A connection whose
  * statement failed is dropped, as `pool.query` does.
  */
-async function pooledQuery<Row extends object>(em: EntityManager, pool: pg.Pool, config: pg.QueryConfig): Promise<pg.QueryResult<Row & pg.QueryResultRow>> {
+async function pooledQuery<Row extends object>(em: EntityManager, pool: pg.Pool, statement: ReadStatement): Promise<pg.QueryResult<Row & pg.QueryResultRow>> {
   const orm = em.getConnection();
   const slots = orm instanceof LeakProofPostgreSqlConnection ? orm.writeSlots : null;
   // Reads take no write slot: their connection is bounded by the deadline alone (no closure made for the slot's turn).
@@ -72,7 +72,7 @@ async function pooledQuery<Row extends object>(em: EntityManager, pool: pg.Pool,
       if (error) reject(error);
       else resolve(result as pg.QueryResult<Row & pg.QueryResultRow>);
     };
-    const query = new ReadQuery(config);
+    const query = new ReadQuery(statement);
     try {
       if (client instanceof DeadlineClient) client.answer(query, done);
       // pg takes a callback after a Query object too; its types do not say so.
