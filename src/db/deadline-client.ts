@@ -1,5 +1,6 @@
 import net from 'node:net';
 import pg from 'pg';
+import { attachRowListeners } from './row-parser.js';
 import { DatabaseDeadlineError, DeadlineWatch, currentScope, deadlineWatch, type Expirable } from './request-scope.js';
 
 export interface DeadlineClientConfig extends pg.ClientConfig {
@@ -40,6 +41,8 @@ export class DeadlineClient extends pg.Client implements Expirable {
   constructor(config: DeadlineClientConfig = {}) {
     super(config);
     this.answerTimeoutMs = config.answerTimeoutMs ?? 0;
+    // Rows are read by row-parser.ts (why there); pg attaches the listeners when the connection opens.
+    (this.connection as unknown as { attachListeners: typeof attachRowListeners }).attachListeners = attachRowListeners;
   }
 
   /**
