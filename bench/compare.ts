@@ -63,6 +63,12 @@ export interface ScenarioComparison {
   /** A against B in percent (positive: A costs more). */
   serverChangePercent: number;
   dbChangePercent: number;
+  /**
+   * The lowest and highest change of server CPU within one pair (A's run against the B run after it):
+   * when they differ in sign, the pairs disagree and the median's change is within the machine's
+   * noise (seen: product detail from -21% to +16% in one run, issue 43).
+   */
+  serverPairChanges: { low: number; high: number };
   flagged: boolean;
 }
 
@@ -84,12 +90,17 @@ export function compareRuns(runs: Record<string, { a: Figures[]; b: Figures[] }>
     const sideA = { serverUs: med(a, 'serverUsPerRequest'), dbUs: med(a, 'dbUsPerRequest') };
     const sideB = { serverUs: med(b, 'serverUsPerRequest'), dbUs: med(b, 'dbUsPerRequest') };
     const serverChangePercent = percentChange(sideA.serverUs, sideB.serverUs);
+    const pairChanges = a.flatMap((runA, i) => {
+      const runB = b[i];
+      return runA?.serverUsPerRequest === undefined || runB?.serverUsPerRequest === undefined ? [] : [percentChange(runA.serverUsPerRequest, runB.serverUsPerRequest)];
+    });
     return {
       scenario,
       a: sideA,
       b: sideB,
       serverChangePercent,
       dbChangePercent: percentChange(sideA.dbUs, sideB.dbUs),
+      serverPairChanges: { low: Math.min(...pairChanges), high: Math.max(...pairChanges) },
       flagged: serverChangePercent > FLAG_ABOVE_PERCENT,
     };
   });
@@ -99,9 +110,9 @@ const signed = (p: number) => (Number.isFinite(p) ? `${p > 0 ? '+' : ''}${p.toFi
 
 /** The side-by-side table: one line per scenario, flagged ones marked. */
 export function comparisonTable(rows: ScenarioComparison[], a: string, b: string): string {
-  const head = ['Scenario', `server µs ${b}`, `server µs ${a}`, 'change', `db µs ${b}`, `db µs ${a}`, 'change', ''];
+  const head = ['Scenario', `server µs ${b}`, `server µs ${a}`, 'change', 'pairs', `db µs ${b}`, `db µs ${a}`, 'change', ''];
   const lines = rows.map((r) => [
-    r.scenario, String(r.b.serverUs), String(r.a.serverUs), signed(r.serverChangePercent),
+    r.scenario, String(r.b.serverUs), String(r.a.serverUs), signed(r.serverChangePercent), `${signed(r.serverPairChanges.low)}..${signed(r.serverPairChanges.high)}`,
     String(r.b.dbUs), String(r.a.dbUs), signed(r.dbChangePercent),
     r.flagged ? `<< worse by more than ${FLAG_ABOVE_PERCENT}%` : '',
   ]);

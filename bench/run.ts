@@ -190,6 +190,10 @@ async function main() {
     console.log(comparisonTable(compared.rows, compared.a, compared.b));
     const flagged = compared.rows.filter((r) => r.flagged);
     console.log(flagged.length === 0 ? `\nNo scenario costs more than ${FLAG_ABOVE_PERCENT}% more server CPU per request.` : `\n${flagged.length} scenario(s) cost more than ${FLAG_ABOVE_PERCENT}% more server CPU per request.`);
+    const unsettled = compared.rows.filter((r) => r.serverPairChanges.low < 0 && r.serverPairChanges.high > 0);
+    if (unsettled.length > 0) {
+      console.log(`Pairs that disagree (one cheaper on A, another dearer): ${unsettled.map((r) => r.scenario).join('; ')}. Their change is within this machine's noise: run more pairs, or at a fixed --rate.`);
+    }
     const file = `bench/results/compare-${stamp}.json`;
     await writeFile(file, JSON.stringify({ ...results, size: options.sizes[0], against: options.against, sides: [compared.a, compared.b], pairs: options.pairs, comparison: compared.rows, runs: compared.runs }, null, 2));
     log(`figures written to ${file}`);

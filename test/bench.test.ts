@@ -263,15 +263,19 @@ describe('bench compare mode (--against)', () => {
       detail: { a: [run(80, 30), run(81, 30), run(79, 30)], b: [run(100, 30), run(100, 30), run(100, 30)] },
     });
     expect(rows).toEqual([
-      { scenario: 'listing', a: { serverUs: 120, dbUs: 50 }, b: { serverUs: 100, dbUs: 40 }, serverChangePercent: 20, dbChangePercent: 25, flagged: true },
-      { scenario: 'home', a: { serverUs: 110, dbUs: 10 }, b: { serverUs: 100, dbUs: 10 }, serverChangePercent: 10, dbChangePercent: 0, flagged: false },
-      { scenario: 'detail', a: { serverUs: 80, dbUs: 30 }, b: { serverUs: 100, dbUs: 30 }, serverChangePercent: -20, dbChangePercent: 0, flagged: false },
+      { scenario: 'listing', a: { serverUs: 120, dbUs: 50 }, b: { serverUs: 100, dbUs: 40 }, serverChangePercent: 20, dbChangePercent: 25, serverPairChanges: { low: 20, high: 791.1 }, flagged: true },
+      { scenario: 'home', a: { serverUs: 110, dbUs: 10 }, b: { serverUs: 100, dbUs: 10 }, serverChangePercent: 10, dbChangePercent: 0, serverPairChanges: { low: 9, high: 11 }, flagged: false },
+      { scenario: 'detail', a: { serverUs: 80, dbUs: 30 }, b: { serverUs: 100, dbUs: 30 }, serverChangePercent: -20, dbChangePercent: 0, serverPairChanges: { low: -21, high: -19 }, flagged: false },
     ]);
     const table = comparisonTable(rows, 'A new', 'B old').split('\n');
-    expect(table[0]).toMatch(/server µs B old\s+server µs A new\s+change\s+db µs B old\s+db µs A new\s+change/);
-    expect(table[1]).toMatch(/^listing\s+100\s+120\s+\+20\.0%\s+40\s+50\s+\+25\.0%\s+<< worse by more than 10%$/);
+    expect(table[0]).toMatch(/server µs B old\s+server µs A new\s+change\s+pairs\s+db µs B old\s+db µs A new\s+change/);
+    expect(table[1]).toMatch(/^listing\s+100\s+120\s+\+20\.0%\s+\+20\.0%\.\.\+791\.1%\s+40\s+50\s+\+25\.0%\s+<< worse by more than 10%$/);
     expect(table[2]).not.toMatch(/worse/);
-    expect(table[3]).toMatch(/-20\.0%/);
+    expect(table[3]).toMatch(/-20\.0%\s+-21\.0%\.\.-19\.0%/);
+    // Pairs that disagree in sign: the median's change is noise, and the range shows it.
+    const [noisy] = compareRuns({ detail: { a: [run(144, 1), run(121, 1), run(128, 1)], b: [run(124, 1), run(153, 1), run(120, 1)] } });
+    expect(noisy.serverChangePercent).toBe(3.2);
+    expect(noisy.serverPairChanges).toEqual({ low: -20.9, high: 16.1 });
   });
 });
 
