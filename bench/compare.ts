@@ -106,6 +106,9 @@ export function compareRuns(runs: Record<string, { a: Figures[]; b: Figures[] }>
   });
 }
 
+/** The pairs disagree in sign (one cheaper on A, another dearer): the median's change is within the noise. */
+export const pairsDisagree = (row: ScenarioComparison) => row.serverPairChanges.low < 0 && row.serverPairChanges.high > 0;
+
 const signed = (p: number) => (Number.isFinite(p) ? `${p > 0 ? '+' : ''}${p.toFixed(1)}%` : 'n/a');
 
 /** The side-by-side table: one line per scenario, flagged ones marked. */

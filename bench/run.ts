@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import pg from 'pg';
 import { costCurveSvg, type CurvePoint } from './chart.js';
-import { compare, comparisonTable, FLAG_ABOVE_PERCENT } from './compare.js';
+import { compare, comparisonTable, FLAG_ABOVE_PERCENT, pairsDisagree } from './compare.js';
 import { fixtures, type BenchContext } from './context.js';
 import { cpuMeter } from './cpu.js';
 import { databaseSize, databaseUrl, prepareDatabase } from './database.js';
@@ -190,7 +190,7 @@ async function main() {
     console.log(comparisonTable(compared.rows, compared.a, compared.b));
     const flagged = compared.rows.filter((r) => r.flagged);
     console.log(flagged.length === 0 ? `\nNo scenario costs more than ${FLAG_ABOVE_PERCENT}% more server CPU per request.` : `\n${flagged.length} scenario(s) cost more than ${FLAG_ABOVE_PERCENT}% more server CPU per request.`);
-    const unsettled = compared.rows.filter((r) => r.serverPairChanges.low < 0 && r.serverPairChanges.high > 0);
+    const unsettled = compared.rows.filter(pairsDisagree);
     if (unsettled.length > 0) {
       console.log(`Pairs that disagree (one cheaper on A, another dearer): ${unsettled.map((r) => r.scenario).join('; ')}. Their change is within this machine's noise: run more pairs, or at a fixed --rate.`);
     }

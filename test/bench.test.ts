@@ -10,7 +10,7 @@ import { costCurveSvg, niceCeiling, shortCount } from '../bench/chart.js';
 import { slope, soakGrowth } from '../bench/memory.js';
 import { percentile } from '../bench/load.js';
 import { shareOf } from '../bench/profile-share.js';
-import { compareRuns, comparisonTable, median, percentChange } from '../bench/compare.js';
+import { compareRuns, comparisonTable, median, pairsDisagree, percentChange } from '../bench/compare.js';
 import { adminQuery, databaseUrl, PREFIX, TEMPLATE_DB } from './support/databases.js';
 import { ensureTemplate } from './support/template.js';
 
@@ -276,6 +276,8 @@ describe('bench compare mode (--against)', () => {
     const [noisy] = compareRuns({ detail: { a: [run(144, 1), run(121, 1), run(128, 1)], b: [run(124, 1), run(153, 1), run(120, 1)] } });
     expect(noisy.serverChangePercent).toBe(3.2);
     expect(noisy.serverPairChanges).toEqual({ low: -20.9, high: 16.1 });
+    expect(pairsDisagree(noisy)).toBe(true);
+    expect(rows.map(pairsDisagree)).toEqual([false, false, false]);
   });
 });
 
