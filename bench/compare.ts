@@ -90,9 +90,10 @@ export function compareRuns(runs: Record<string, { a: Figures[]; b: Figures[] }>
     const sideA = { serverUs: med(a, 'serverUsPerRequest'), dbUs: med(a, 'dbUsPerRequest') };
     const sideB = { serverUs: med(b, 'serverUsPerRequest'), dbUs: med(b, 'dbUsPerRequest') };
     const serverChangePercent = percentChange(sideA.serverUs, sideB.serverUs);
+    // A run without CPU figures, or an A run whose B run is missing, makes no pair.
     const pairChanges = a.flatMap((runA, i) => {
-      const runB = b[i];
-      return runA?.serverUsPerRequest === undefined || runB?.serverUsPerRequest === undefined ? [] : [percentChange(runA.serverUsPerRequest, runB.serverUsPerRequest)];
+      const serverB = b[i]?.serverUsPerRequest;
+      return runA.serverUsPerRequest === undefined || serverB === undefined ? [] : [percentChange(runA.serverUsPerRequest, serverB)];
     });
     return {
       scenario,
